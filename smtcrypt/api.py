@@ -1,0 +1,226 @@
+"""The Python API: parse and check once, then solve, count or decide uniqueness.
+
+    >>> import smtcrypt
+    >>> smtcrypt.verdict("ODD * ODD = FREAKY").status
+    <Status.MULTIPLE: 'multiple'>
+
+Only wiring lives here: parse -> check -> encode -> solve -> verify, with
+results as `Solution` and `Verdict` values.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence
+
+from .check import Problem, Rules, check
+from .parse import parse
+from .tree import words
+from .verify import confirm
+
+FormulaText = str | Sequence[str]  # "NUM + BER = PLAY", or several constraints
+
+
+class Status(str, enum.Enum):
+    """What a search established."""
+
+    UNIQUE = "unique"  # one solution, and the solver proved there is no other
+    MULTIPLE = "multiple"  # at least two solutions
+    NONE = "none"  # the solver proved there is no solution
+    UNKNOWN = "unknown"  # the search could not finish (time limit, solver gave up)
+    FOUND = "found"  # stopped early, as asked, with at least one solution
+
+
+class IncompleteSearch(RuntimeError):
+    """The search could not finish, so the answer is unknown (never "no solution")."""
+
+    def __init__(self, reason: str, found: int):
+        self.reason = reason
+        self.found = found
+        super().__init__(f"search incomplete ({reason}) after {found} solution(s): the answer is unknown")
+
+
+@dataclass(frozen=True)
+class Solution:
+    """One solution: letter -> digit, and the formula with the digits filled in."""
+
+    mapping: dict[str, int]
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.text}  /  " + " ".join(f"{letter}={digit}" for letter, digit in self.mapping.items())
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How a search ended: its status, the solutions found, and whether it was complete."""
+
+    formula: str
+    status: Status
+    solutions: tuple[Solution, ...]
+    complete: bool  # the solver proved there are no solutions beyond these
+    reason: str | None  # why the search is incomplete, if it is
+    seconds: float
+
+    @property
+    def count(self) -> int:
+        return len(self.solutions)
+
+
+def join(formula: FormulaText) -> str:
+    """Several constraints become one formula, one constraint a line."""
+    return formula if isinstance(formula, str) else "\n".join(formula)
+
+
+def fill_in(problem: Problem, mapping: dict[str, int]) -> str:
+    """The source with every word replaced by its digits: "ODD * ODD" -> "677 * 677"."""
+    source, pieces, position = problem.source, [], 0
+    for word in words(problem.formula):
+        pieces += [source[position:word.span.start], "".join(str(mapping[ch]) for ch in word.letters)]
+        position = word.span.end
+    return "".join(pieces) + source[position:]
+
+
+class Search:
+    """One search over a puzzle: iterate to get solutions as they are found, then ask for the verdict.
+
+    `limit` stops after that many solutions (status `found`); `decide` stops after two, which is
+    enough to decide uniqueness (status `multiple`); `timeout` bounds the whole search in seconds.
+    """
+
+    def __init__(self, problem: Problem, *, limit: int | None = None, timeout: float | None = None,
+                 decide: bool = False):
+        self.problem = problem
+        self.limit = 2 if decide else limit
+        self.decide = decide
+        self.timeout = timeout
+        self.solutions: list[Solution] = []
+        self.complete = False
+        self.reason: str | None = None
+        self.stopped_early = False
+        self.seconds = 0.0
+        self._started = False
+
+    def __iter__(self) -> Iterator[Solution]:
+        if self._started:
+            raise RuntimeError("a Search can be iterated once; start a new one")
+        self._started = True
+        from .encode import choose
+        from .solver import ModelSearch
+        import z3
+
+        start = time.monotonic()
+        deadline = None if self.timeout is None else start + self.timeout
+        try:
+            if self.limit is not None and self.limit <= 0:
+                self.stopped_early = True
+                return
+            encoded = choose(self.problem).encode(self.problem, z3.Context())
+            models = ModelSearch(encoded, deadline)
+            for assignment in models:
+                confirm(self.problem, assignment)
+                mapping = {letter: assignment[letter] for letter in sorted(assignment)}
+                solution = Solution(mapping, fill_in(self.problem, mapping))
+                self.solutions.append(solution)
+                yield solution
+                if self.limit is not None and len(self.solutions) >= self.limit:
+                    self.stopped_early = True
+                    return
+            assert models.end is not None
+            self.complete, self.reason = models.end.complete, models.end.reason
+        finally:
+            self.seconds = time.monotonic() - start
+
+    def run(self) -> "Search":
+        """Search to the end (or the limit) without looking at solutions on the way."""
+        for _ in self:
+            pass
+        return self
+
+    def verdict(self) -> Verdict:
+        if not self._started:
+            self.run()
+        count = len(self.solutions)
+        if self.stopped_early:
+            status = Status.MULTIPLE if self.decide and count >= 2 else Status.FOUND
+        elif not self.complete:
+            status = Status.UNKNOWN
+        else:
+            status = Status.NONE if count == 0 else Status.UNIQUE if count == 1 else Status.MULTIPLE
+        return Verdict(self.problem.source, status, tuple(self.solutions), self.complete, self.reason,
+                       self.seconds)
+
+
+class Puzzle:
+    """A formula parsed and checked once, under its rules; solve, count or decide it as often as needed.
+
+    >>> Puzzle("SEND + MORE = MONEY").count()
+    1
+    """
+
+    def __init__(self, formula: FormulaText, *, distinct: bool = True, allow_leading_zeros: bool = False):
+        self.rules = Rules(distinct=distinct, allow_leading_zeros=allow_leading_zeros)
+        self.problem = check(parse(join(formula)), self.rules)
+
+    @property
+    def formula(self) -> str:
+        return self.problem.source
+
+    @property
+    def letters(self) -> tuple[str, ...]:
+        return self.problem.letters
+
+    def __repr__(self) -> str:
+        return f"Puzzle({self.formula!r})"
+
+    def search(self, *, limit: int | None = None, timeout: float | None = None, decide: bool = False) -> Search:
+        return Search(self.problem, limit=limit, timeout=timeout, decide=decide)
+
+    def solve(self, *, limit: int | None = None, timeout: float | None = None) -> Iterator[Solution]:
+        """Every solution, lazily; raises `IncompleteSearch` at the end if the search could not finish."""
+        search = self.search(limit=limit, timeout=timeout)
+        yield from search
+        if not search.complete and not search.stopped_early:
+            raise IncompleteSearch(search.reason or "unknown", len(search.solutions))
+
+    def first(self, *, timeout: float | None = None) -> Solution | None:
+        """The first solution, or None if the solver proved there is none."""
+        return next(self.solve(limit=1, timeout=timeout), None)
+
+    def count(self, *, timeout: float | None = None) -> int:
+        """The number of solutions; raises `IncompleteSearch` rather than guess."""
+        return sum(1 for _ in self.solve(timeout=timeout))
+
+    def verdict(self, *, timeout: float | None = None) -> Verdict:
+        """`unique`, `multiple` (two shown), `none`, or `unknown` with the reason."""
+        return self.search(timeout=timeout, decide=True).verdict()
+
+    def is_solution(self, mapping: dict[str, int]) -> bool:
+        """True if `mapping` (letter -> digit) solves the puzzle, by the exact checker."""
+        from .verify import satisfies
+
+        return satisfies(self.problem, mapping)
+
+
+def solve(formula: FormulaText, *, limit: int | None = None, timeout: float | None = None,
+          **rules: bool) -> Iterator[Solution]:
+    """Every solution of "NUM + BER = PLAY", lazily (the first arrives before the rest are searched)."""
+    return Puzzle(formula, **rules).solve(limit=limit, timeout=timeout)
+
+
+def count(formula: FormulaText, *, timeout: float | None = None, **rules: bool) -> int:
+    """The number of solutions of "NUM + BER = PLAY" (96)."""
+    return Puzzle(formula, **rules).count(timeout=timeout)
+
+
+def verdict(formula: FormulaText, *, timeout: float | None = None, **rules: bool) -> Verdict:
+    """Is "SEND + MORE = MONEY" unique? (It is: status `unique`, proved by the solver.)"""
+    return Puzzle(formula, **rules).verdict(timeout=timeout)
+
+
+def solve_all(formulas: Iterable[FormulaText], **options) -> Iterator[tuple[str, Verdict]]:
+    """The verdict of each formula in turn: for scripts that work through a list."""
+    for formula in formulas:
+        yield join(formula), verdict(formula, **options)

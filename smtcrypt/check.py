@@ -1,0 +1,200 @@
+"""Stage 2: a parsed formula + the puzzle's rules -> a `Problem` ready to encode.
+
+Checking is where names, argument counts, the placement of `{...}` and `range`,
+and the limits are enforced, so that every later stage may assume a formula it
+can decide. Errors point at the offending node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Mapping
+
+from .errors import FormulaError, FormulaLimitError, FormulaNameError
+from .tree import (
+    BinOp, BoolOp, Call, Collection, Compare, Constraints, Expr, Name, Not, Number, Unary, Word, letters, walk,
+    words,
+)
+
+MAX_DISTINCT_LETTERS = 10
+MAX_EXPONENT = 1000  # largest |p| of a constant exponent p or p/q
+MAX_ROOT = 100  # largest q of a constant exponent p/q
+MAX_EXPONENT_CASES = 128  # largest number of values a variable exponent may take
+FUNCTIONS = {"abs": "abs(x)", "min": "min(x, y, ...)", "max": "max(x, y, ...)", "sum": "sum(range(...))",
+             "range": "range(stop) or range(start, stop)"}
+
+Interval = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The puzzle's rules: distinct letters take distinct digits; no word starts with 0."""
+
+    distinct: bool = True
+    allow_leading_zeros: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class Problem:
+    """A checked formula with its rules: what the encoder and the verifier work from."""
+
+    formula: Constraints
+    rules: Rules
+    letters: tuple[str, ...]  # in order of first appearance
+    leading: frozenset[str]  # letters that may not be 0
+    constant_exponents: Mapping[BinOp, Fraction] = field(default_factory=dict)
+    exponent_ranges: Mapping[BinOp, Interval] = field(default_factory=dict)
+
+    @property
+    def source(self) -> str:
+        return self.formula.source
+
+
+def _error(kind: type[FormulaError], message: str, formula: Constraints, node: Expr) -> FormulaError:
+    return kind(message, formula.source, node.span.start, node.span.end - node.span.start)
+
+
+def check(formula: Constraints, rules: Rules = Rules()) -> Problem:
+    """Check "NUM + BER = PLAY" under `rules` and annotate what the encoder needs."""
+    for constraint in formula.constraints:
+        if not isinstance(constraint, (Compare, BoolOp, Not)):
+            raise _error(FormulaError, "a constraint needs a comparison such as '=' (this part is only a number)",
+                         formula, constraint)
+        for node in walk(constraint):
+            _check_node(node, formula)
+    _check_containers(formula)
+    all_letters = letters(formula)
+    if rules.distinct and len(all_letters) > MAX_DISTINCT_LETTERS:
+        eleventh = all_letters[MAX_DISTINCT_LETTERS]
+        where = next(w for w in words(formula) if eleventh in w.letters)
+        raise FormulaLimitError(
+            f"{len(all_letters)} distinct letters cannot take distinct digits 0-9 "
+            f"(at most {MAX_DISTINCT_LETTERS}; use --no-distinct to allow repeats)",
+            formula.source, where.span.start + where.letters.index(eleventh))
+    leading = frozenset() if rules.allow_leading_zeros else frozenset(
+        w.letters[0] for w in words(formula) if len(w.letters) > 1)
+    constant_exponents: dict[BinOp, Fraction] = {}
+    exponent_ranges: dict[BinOp, Interval] = {}
+    for constraint in formula.constraints:
+        for node in walk(constraint):
+            if isinstance(node, BinOp) and node.op == "**":
+                _check_exponent(node, formula, rules, constant_exponents, exponent_ranges)
+    return Problem(formula, rules, all_letters, leading, constant_exponents, exponent_ranges)
+
+
+def _check_node(node: Expr, formula: Constraints) -> None:
+    if isinstance(node, Name):
+        hint = (f" ({node.name}(...) is a function)" if node.name in FUNCTIONS else
+                " (words are UPPERCASE letters A-Z; functions are abs, min, max, sum(range(...)))")
+        raise _error(FormulaNameError, f"unknown name {node.name!r}{hint}", formula, node)
+    if isinstance(node, Call):
+        _check_call(node, formula)
+
+
+def _check_call(node: Call, formula: Constraints) -> None:
+    if node.name not in FUNCTIONS:
+        raise _error(FormulaNameError, f"unknown function {node.name!r} (known: abs, min, max, sum, range)",
+                     formula, node)
+    count = len(node.args)
+    usage = FUNCTIONS[node.name]
+    wrong = ((node.name == "abs" and count != 1) or (node.name in ("min", "max") and count < 2)
+             or (node.name == "range" and not 1 <= count <= 2)
+             or (node.name == "sum" and (count != 1 or not _is_range(node.args[0]))))
+    if wrong:
+        raise _error(FormulaNameError, f"{node.name}() takes {usage}", formula, node)
+
+
+def _is_range(node: Expr) -> bool:
+    return isinstance(node, Call) and node.name == "range"
+
+
+def _check_containers(formula: Constraints) -> None:
+    """`{...}`, `(a, b)` and `range(...)` may stand only where Python could use them here."""
+    allowed: set[int] = set()
+    for constraint in formula.constraints:
+        for node in walk(constraint):
+            if isinstance(node, Compare):
+                for op, right in zip(node.ops, node.operands[1:]):
+                    if op in ("in", "not in"):
+                        if not isinstance(right, Collection) and not _is_range(right):
+                            raise _error(FormulaError, f"the right side of '{op}' must be a {{...}} or (...) "
+                                         "literal or range(...)", formula, right)
+                        allowed.add(id(right))
+            elif isinstance(node, Call) and node.name == "sum":
+                allowed.add(id(node.args[0]))
+    for constraint in formula.constraints:
+        for node in walk(constraint):
+            if (isinstance(node, Collection) or _is_range(node)) and id(node) not in allowed:
+                what = "range(...)" if isinstance(node, Call) else "a {...} or (...) literal"
+                raise _error(FormulaError, f"{what} may only follow 'in' or 'not in'"
+                             + (" or stand inside sum(...)" if isinstance(node, Call) else ""), formula, node)
+
+
+def constant(node: Expr) -> Fraction | None:
+    """The exact value of a letter-free arithmetic expression such as `(1/2)`, else None."""
+    if isinstance(node, Number):
+        return node.value
+    if isinstance(node, Unary):
+        value = constant(node.operand)
+        return None if value is None else (-value if node.op == "-" else value)
+    if isinstance(node, BinOp) and node.op in ("+", "-", "*", "/"):
+        left, right = constant(node.left), constant(node.right)
+        if left is None or right is None or (node.op == "/" and right == 0):
+            return None
+        return {"+": left + right, "-": left - right, "*": left * right}[node.op] if node.op != "/" else left / right
+    return None
+
+
+def interval(node: Expr, rules: Rules) -> Interval | None:
+    """Integer bounds [lo, hi] of an integer-valued expression, or None if unknown or not integral."""
+    if isinstance(node, Word):
+        size = len(node.letters)
+        low = 10 ** (size - 1) if size > 1 and not rules.allow_leading_zeros else 0
+        return (low, 10 ** size - 1)
+    if isinstance(node, Number):
+        return (int(node.value), int(node.value)) if node.value.denominator == 1 else None
+    if isinstance(node, Unary):
+        inner = interval(node.operand, rules)
+        return inner if inner is None or node.op == "+" else (-inner[1], -inner[0])
+    if isinstance(node, Call) and node.name in ("abs", "min", "max"):
+        parts = [interval(arg, rules) for arg in node.args]
+        if any(part is None for part in parts):
+            return None
+        if node.name == "min":
+            return (min(p[0] for p in parts), min(p[1] for p in parts))
+        if node.name == "max":
+            return (max(p[0] for p in parts), max(p[1] for p in parts))
+        low, high = parts[0]
+        return (0 if low <= 0 <= high else min(abs(low), abs(high)), max(abs(low), abs(high)))
+    if isinstance(node, BinOp) and node.op in ("+", "-", "*"):
+        left, right = interval(node.left, rules), interval(node.right, rules)
+        if left is None or right is None:
+            return None
+        if node.op == "+":
+            return (left[0] + right[0], left[1] + right[1])
+        if node.op == "-":
+            return (left[0] - right[1], left[1] - right[0])
+        corners = [a * b for a in left for b in right]
+        return (min(corners), max(corners))
+    return None
+
+
+def _check_exponent(node: BinOp, formula: Constraints, rules: Rules,
+                    constant_exponents: dict[BinOp, Fraction], exponent_ranges: dict[BinOp, Interval]) -> None:
+    value = constant(node.right)
+    if value is not None:
+        if abs(value.numerator) > MAX_EXPONENT or value.denominator > MAX_ROOT:
+            raise _error(FormulaLimitError, f"exponent {value} is beyond the supported limit "
+                         f"(|p| <= {MAX_EXPONENT} and q <= {MAX_ROOT} for an exponent p/q)", formula, node.right)
+        constant_exponents[node] = value
+        return
+    bounds = interval(node.right, rules)
+    if bounds is None:
+        raise _error(FormulaLimitError, "a variable exponent must be an integer expression of words and "
+                     "integers using + - * abs min max", formula, node.right)
+    low, high = bounds
+    if high - low + 1 > MAX_EXPONENT_CASES or max(abs(low), abs(high)) > MAX_EXPONENT:
+        raise _error(FormulaLimitError, f"this exponent takes values {low}..{high}: more than the "
+                     f"{MAX_EXPONENT_CASES} cases smtcrypt splits a variable exponent into", formula, node.right)
+    exponent_ranges[node] = bounds

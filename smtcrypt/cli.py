@@ -1,0 +1,107 @@
+"""The command line: `smtcrypt [options] FORMULA...`. Only wiring: options in, lines or JSON out.
+
+Exit codes: 0 a solution (with --unique: exactly one, proved); 1 no solution (with
+--unique: none or several); 2 bad input or usage; 3 unknown (time limit, solver gave up).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+EXIT_FOUND, EXIT_NONE, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+EXAMPLES = """\
+examples:
+  smtcrypt "SEND + MORE = MONEY"                 every solution, then a summary line
+  smtcrypt --unique "ODD * ODD = FREAKY"         prove there is exactly one solution, or show two
+  smtcrypt --count "NUM + BER = PLAY"            how many solutions (96)
+  smtcrypt --first "NORTH / SOUTH = EAST / WEST" stop at the first solution
+  smtcrypt "A**N + B**N = C**N" "N > 1"          several constraints, all must hold
+  smtcrypt --json "TWO * TWO = SQUARE"           one JSON object for scripts
+
+formulas: UPPERCASE words are numbers made of digit letters; + - * / // % ** ( ),
+comparisons (= == != < <= > >=, chained), and or not, in {...}, abs min max sum(range(n)).
+Distinct letters take distinct digits and no word of two or more letters starts with 0,
+unless --no-distinct or --allow-leading-zeros.
+
+exit status: 0 solution found (--unique: exactly one, proved), 1 no solution (--unique:
+none or several), 2 bad input, 3 unknown (time limit or the solver gave up).
+"""
+
+
+def positive_number(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="smtcrypt", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
+        description="Solve cryptarithms (alphametics) such as SEND + MORE = MONEY with the Z3 SMT solver: "
+                    "every solution, or a proof that a puzzle has exactly one.")
+    parser.add_argument("formula", nargs="+", metavar="FORMULA",
+                        help="the puzzle; several arguments are constraints that must all hold")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--first", action="store_true", help="stop at the first solution")
+    mode.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
+    mode.add_argument("--count", action="store_true", help="print only the number of solutions")
+    mode.add_argument("--unique", action="store_true",
+                      help="decide uniqueness: stop after two; exit 0 only if exactly one is proved")
+    parser.add_argument("--allow-leading-zeros", action="store_true", help="words may start with 0")
+    parser.add_argument("--no-distinct", action="store_true", help="different letters may share a digit")
+    parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound the whole search to S seconds")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+    parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from .api import Puzzle, Status
+    from .errors import FormulaError
+    from .render import solution_line, summary_line, to_json
+
+    try:
+        puzzle = Puzzle(list(args.formula), distinct=not args.no_distinct,
+                        allow_leading_zeros=args.allow_leading_zeros)
+    except FormulaError as error:
+        print(f"smtcrypt: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    limit = 1 if args.first else args.limit
+    search = puzzle.search(limit=limit, timeout=args.timeout, decide=args.unique)
+    streaming = not (args.json or args.count)
+    for solution in search:
+        if streaming:
+            print(solution_line(solution), flush=True)
+    verdict = search.verdict()
+    if args.json:
+        print(to_json(verdict))
+    elif args.count:
+        print(verdict.count)
+        if verdict.status is Status.UNKNOWN:
+            print(f"smtcrypt: {summary_line(verdict)}", file=sys.stderr)
+    else:
+        print(summary_line(verdict))
+    if verdict.status is Status.UNKNOWN:
+        return EXIT_UNKNOWN
+    if args.unique:
+        return EXIT_FOUND if verdict.status is Status.UNIQUE else EXIT_NONE
+    return EXIT_FOUND if verdict.count else EXIT_NONE
+
+
+def run() -> None:
+    """The console entry point."""
+    sys.exit(main())

@@ -1,0 +1,380 @@
+"""The general encoding: every formula, exactly, as Z3 integer terms.
+
+A value is a fraction `num/den` of Z3 Int terms with `den > 0`; `den` stays the
+Python int 1 for integer-valued terms (the common case), so a linear formula
+stays linear. Each node also yields `ok`, the condition under which Python
+would evaluate it without error (no zero divisor, only rational roots), with
+`and`, `or` and comparison chains short-circuiting exactly as Python does. A
+constraint holds when it is `ok` and its value is true.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Union
+
+import z3
+
+from ..check import Problem
+from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Number, Unary, Word
+from . import Encoded
+
+Den = Union[z3.ArithRef, int]
+Ok = Union[z3.BoolRef, bool]  # Python True when always defined
+
+
+@dataclass(frozen=True)
+class Rat:
+    """An exact value num/den with den > 0 wherever the value is defined."""
+
+    num: z3.ArithRef
+    den: Den = 1
+    nonneg: bool = False  # known to be >= 0 where defined
+    const: Fraction | None = None  # the value, when it does not depend on letters
+
+
+Value = Union[Rat, z3.BoolRef]
+
+COMPARISONS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+               "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def conj(*conditions: Ok) -> Ok:
+    """The conjunction, folding away Python True."""
+    rest = [c for c in conditions if c is not True]
+    if any(c is False for c in rest):
+        return False
+    return True if not rest else rest[0] if len(rest) == 1 else z3.And(*rest)
+
+
+def disj(first: z3.BoolRef, second: Ok) -> Ok:
+    return True if second is True else z3.Or(first, second) if second is not False else first
+
+
+class GeneralEncoding:
+    """Accepts every problem; also the reference the specialised encodings are tested against."""
+
+    name = "general"
+
+    def accepts(self, problem: Problem) -> bool:
+        return True
+
+    def encode(self, problem: Problem, context: z3.Context) -> Encoded:
+        return _Encoder(problem, context).run()
+
+
+class _Encoder:
+    def __init__(self, problem: Problem, context: z3.Context):
+        self.problem = problem
+        self.ctx = context
+        self.letters = {letter: z3.Int(letter, context) for letter in problem.letters}
+        self.fresh = itertools.count()
+        self.linear = True  # no products of unknowns, no case splits: a finite-domain solver may take it
+
+    def run(self) -> Encoded:
+        problem = self.problem
+        constraints: list[z3.BoolRef] = []
+        for letter, var in self.letters.items():
+            constraints.append(var >= (1 if letter in problem.leading else 0))
+            constraints.append(var <= 9)
+        if problem.rules.distinct and len(self.letters) > 1:
+            constraints.append(z3.Distinct(*self.letters.values()))
+        for constraint in problem.formula.constraints:
+            value, ok = self.encode(constraint)
+            holds = conj(ok, self.truthy(value))
+            constraints.append(z3.BoolVal(holds, self.ctx) if isinstance(holds, bool) else holds)
+        bounded = next(self.fresh) == 0  # no auxiliary unknowns without bounds of their own
+        strategies = ("finite-domain",) if self.linear else ("bit-blast",) if bounded else ()
+        return Encoded(self.ctx, self.letters, constraints, strategies)
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    def const(self, value: Fraction) -> Rat:
+        return Rat(z3.IntVal(value.numerator, self.ctx), value.denominator, value >= 0, value)
+
+    def fresh_int(self, stem: str) -> z3.ArithRef:
+        return z3.Int(f"{stem}!{next(self.fresh)}", self.ctx)
+
+    def rat(self, value: Value) -> Rat:
+        if isinstance(value, Rat):
+            return value
+        self.linear = False
+        return Rat(z3.If(value, z3.IntVal(1, self.ctx), z3.IntVal(0, self.ctx)), 1, True)
+
+    def truthy(self, value: Value) -> z3.BoolRef:
+        return value.num != 0 if isinstance(value, Rat) else value
+
+    def times(self, a: z3.ArithRef | int, b: z3.ArithRef | int) -> z3.ArithRef | int:
+        """A product, noting when it multiplies two unknowns."""
+        if isinstance(a, int) or isinstance(b, int):
+            return a * b
+        if not (z3.is_int_value(a) or z3.is_int_value(b)):
+            self.linear = False
+        return a * b
+
+    def choose(self, condition: z3.BoolRef, then: Value, otherwise: Value) -> Value:
+        if not isinstance(then, Rat) and not isinstance(otherwise, Rat):
+            return z3.If(condition, then, otherwise)
+        self.linear = False
+        a, b = self.rat(then), self.rat(otherwise)
+        den = a.den if isinstance(a.den, int) and a.den == b.den else z3.If(condition, a.den, b.den)
+        return Rat(z3.If(condition, a.num, b.num), den, a.nonneg and b.nonneg)
+
+    def integral(self, value: Rat) -> tuple[z3.ArithRef, Ok]:
+        """The value as an Int term, and the condition that it is an integer."""
+        if isinstance(value.den, int) and value.den == 1:
+            return value.num, True
+        self.linear = False
+        return value.num / value.den, value.num % value.den == 0
+
+    # --- arithmetic ---------------------------------------------------------------------------
+
+    def add(self, a: Rat, b: Rat) -> Rat:
+        if a.const is not None and b.const is not None:
+            return self.const(a.const + b.const)
+        if isinstance(a.den, int) and a.den == b.den:
+            return Rat(a.num + b.num, a.den, a.nonneg and b.nonneg)
+        return Rat(self.times(a.num, b.den) + self.times(b.num, a.den), self.times(a.den, b.den),
+                   a.nonneg and b.nonneg)
+
+    def negate(self, a: Rat) -> Rat:
+        if a.const is not None:
+            return self.const(-a.const)
+        return Rat(-a.num, a.den, False)
+
+    def multiply(self, a: Rat, b: Rat) -> Rat:
+        if a.const is not None and b.const is not None:
+            return self.const(a.const * b.const)
+        return Rat(self.times(a.num, b.num), self.times(a.den, b.den), a.nonneg and b.nonneg)
+
+    def inverse(self, b: Rat) -> tuple[Rat, Ok]:
+        """1/b, and the condition b != 0."""
+        if b.const is not None:
+            return (self.const(1 / b.const), True) if b.const != 0 else (self.const(Fraction(0)), False)
+        nonzero = b.num != 0
+        if b.nonneg:
+            return Rat(b.den if not isinstance(b.den, int) else z3.IntVal(b.den, self.ctx), b.num, True), nonzero
+        self.linear = False
+        negative = b.num < 0
+        return Rat(z3.If(negative, -b.den, b.den), z3.If(negative, -b.num, b.num)), nonzero
+
+    def floor(self, a: Rat) -> Rat:
+        if a.const is not None:
+            return self.const(Fraction(a.const.numerator // a.const.denominator))
+        if isinstance(a.den, int) and a.den == 1:
+            return a
+        self.linear = False
+        return Rat(a.num / a.den, 1, a.nonneg)  # Z3's Int division by a positive divisor is floor
+
+    def int_power(self, a: Rat, k: int) -> Rat:
+        if a.const is not None:
+            return self.const(a.const ** k)
+        if k == 0:
+            return self.const(Fraction(1))
+        nonneg = a.nonneg or k % 2 == 0
+        result = None
+        square_num, square_den = a.num, a.den
+        while k:
+            if k & 1:
+                result = (square_num, square_den) if result is None else (
+                    self.times(result[0], square_num), self.times(result[1], square_den))
+            k >>= 1
+            if k:
+                square_num, square_den = self.times(square_num, square_num), self.times(square_den, square_den)
+        return Rat(result[0], result[1], nonneg)
+
+    def signed_power(self, a: Rat, k: int) -> tuple[Rat, Ok]:
+        if k >= 0:
+            return self.int_power(a, k), True
+        inverse, nonzero = self.inverse(a)
+        return self.int_power(inverse, -k), nonzero
+
+    def root(self, a: Rat, q: int) -> tuple[Rat, Ok]:
+        """The exact non-negative q-th root, defined only where it is rational."""
+        if a.const is not None:
+            value = a.const
+            top = _int_root(value.numerator, q) if value >= 0 else None
+            bottom = _int_root(value.denominator, q)
+            if top is None or bottom is None:
+                return self.const(Fraction(0)), False
+            return self.const(Fraction(top, bottom)), True
+        self.linear = False
+        top = self.fresh_int("root")
+        conditions = [a.num >= 0, top >= 0, top <= a.num]
+        if isinstance(a.den, int) and a.den == 1:
+            conditions.append(self.int_power(Rat(top), q).num == a.num)
+            return Rat(top, 1, True), z3.And(*conditions)
+        bottom = self.fresh_int("rootden")
+        conditions += [bottom >= 1, bottom <= a.den,
+                       self.int_power(Rat(top), q).num * a.den == a.num * self.int_power(Rat(bottom), q).num]
+        return Rat(top, bottom, True), z3.And(*conditions)
+
+    def power(self, node: BinOp, base: Rat, exponent: Rat) -> tuple[Rat, Ok]:
+        fixed = self.problem.constant_exponents.get(node)
+        if fixed is not None:
+            p, q = fixed.numerator, fixed.denominator
+            ok: Ok = True
+            if q != 1:
+                base, ok = self.root(base, q)
+            result, nonzero = self.signed_power(base, p)
+            return result, conj(ok, nonzero)
+        low, high = self.problem.exponent_ranges[node]
+        self.linear = False
+        power, _ = self.integral(exponent)
+        cases = [(k, *self.signed_power(base, k)) for k in range(low, high + 1)]
+        result: Value = cases[-1][1]
+        for k, value, _ in reversed(cases[:-1]):
+            result = self.choose(power == k, value, result)
+        ok = conj(*[z3.Implies(power == k, nonzero) for k, _, nonzero in cases if nonzero is not True])
+        return self.rat(result), ok
+
+    # --- comparisons ----------------------------------------------------------------------------
+
+    def compare(self, op: str, a: Rat, b: Rat) -> z3.BoolRef:
+        """a op b, by cross-multiplying (both denominators are positive)."""
+        if isinstance(a.den, int) and a.den == b.den:
+            left, right = a.num, b.num
+        else:
+            left, right = self.times(a.num, b.den), self.times(b.num, a.den)
+        return COMPARISONS[op](left, right)
+
+    def membership(self, item: Rat, container: Expr) -> tuple[z3.BoolRef, Ok]:
+        if isinstance(container, Collection):
+            encoded = [self.encode(element) for element in container.items]
+            if not encoded:
+                return z3.BoolVal(False, self.ctx), True
+            found = z3.Or(*[self.compare("==", item, self.rat(value)) for value, _ in encoded])
+            return found, conj(*[ok for _, ok in encoded])
+        start, stop, ok = self.range_bounds(container)
+        whole, is_integer = self.integral(item)
+        inside = z3.And(whole >= start, whole < stop)
+        return (inside if is_integer is True else z3.And(is_integer, inside)), ok
+
+    def range_bounds(self, call: Call) -> tuple[z3.ArithRef, z3.ArithRef, Ok]:
+        parts = []
+        oks: list[Ok] = []
+        for arg in call.args:
+            value, ok = self.encode(arg)
+            whole, is_integer = self.integral(self.rat(value))
+            parts.append(whole)
+            oks += [ok, is_integer]
+        if len(parts) == 1:
+            parts.insert(0, z3.IntVal(0, self.ctx))
+        return parts[0], parts[1], conj(*oks)
+
+    # --- the tree -------------------------------------------------------------------------------
+
+    def encode(self, node: Expr) -> tuple[Value, Ok]:
+        method = getattr(self, "encode_" + type(node).__name__.lower())
+        return method(node)
+
+    def encode_word(self, node: Word) -> tuple[Value, Ok]:
+        weights: dict[str, int] = {}
+        for position, letter in enumerate(reversed(node.letters)):
+            weights[letter] = weights.get(letter, 0) + 10 ** position
+        total = z3.Sum(*[weight * self.letters[letter] for letter, weight in weights.items()])
+        return Rat(total, 1, True), True
+
+    def encode_number(self, node: Number) -> tuple[Value, Ok]:
+        return self.const(node.value), True
+
+    def encode_unary(self, node: Unary) -> tuple[Value, Ok]:
+        value, ok = self.encode(node.operand)
+        value = self.rat(value)
+        return (self.negate(value) if node.op == "-" else value), ok
+
+    def encode_binop(self, node: BinOp) -> tuple[Value, Ok]:
+        (left, left_ok), (right, right_ok) = self.encode(node.left), self.encode(node.right)
+        a, b = self.rat(left), self.rat(right)
+        ok = conj(left_ok, right_ok)
+        if node.op == "+":
+            return self.add(a, b), ok
+        if node.op == "-":
+            return self.add(a, self.negate(b)), ok
+        if node.op == "*":
+            return self.multiply(a, b), ok
+        if node.op == "**":
+            value, power_ok = self.power(node, a, b)
+            return value, conj(ok, power_ok)
+        inverse, nonzero = self.inverse(b)
+        quotient = self.multiply(a, inverse)
+        ok = conj(ok, nonzero)
+        if node.op == "/":
+            return quotient, ok
+        floor = self.floor(quotient)
+        if node.op == "//":
+            return floor, ok
+        return self.add(a, self.negate(self.multiply(b, floor))), ok  # Python's a % b = a - b * (a // b)
+
+    def encode_compare(self, node: Compare) -> tuple[Value, Ok]:
+        left, ok = self.encode(node.operands[0])
+        left = self.rat(left)
+        results: list[z3.BoolRef] = []
+        for op, operand in zip(node.ops, node.operands[1:]):
+            if op in ("in", "not in"):
+                found, operand_ok = self.membership(left, operand)
+                result = found if op == "in" else z3.Not(found)
+                right = left
+            else:
+                value, operand_ok = self.encode(operand)
+                right = self.rat(value)
+                result = self.compare(op, left, right)
+            # Python evaluates the next operand only if the chain is still true.
+            ok = conj(ok, disj(z3.Not(z3.And(*results)), operand_ok) if results else operand_ok)
+            results.append(result)
+            left = right
+        return (results[0] if len(results) == 1 else z3.And(*results)), ok
+
+    def encode_boolop(self, node: BoolOp) -> tuple[Value, Ok]:
+        encoded = [self.encode(operand) for operand in node.operands]
+        value, ok = encoded[-1]
+        for earlier, earlier_ok in reversed(encoded[:-1]):
+            test = self.truthy(earlier)
+            if node.op == "and":
+                value = self.choose(test, value, earlier)
+                ok = conj(earlier_ok, disj(z3.Not(test), ok))
+            else:
+                value = self.choose(test, earlier, value)
+                ok = conj(earlier_ok, disj(test, ok))
+        return value, ok
+
+    def encode_not(self, node: Not) -> tuple[Value, Ok]:
+        value, ok = self.encode(node.operand)
+        return z3.Not(self.truthy(value)), ok
+
+    def encode_call(self, node: Call) -> tuple[Value, Ok]:
+        if node.name == "sum":
+            start, stop, ok = self.range_bounds(node.args[0])
+            self.linear = False
+            count = stop - start
+            total = z3.If(count > 0, count * (start + stop - 1), z3.IntVal(0, self.ctx))
+            return Rat(total, 2), ok
+        encoded = [self.encode(arg) for arg in node.args]
+        ok = conj(*[ok for _, ok in encoded])
+        values = [self.rat(value) for value, _ in encoded]
+        if node.name == "abs":
+            (value,) = values
+            if value.nonneg:
+                return value, ok
+            self.linear = False
+            return Rat(z3.If(value.num < 0, -value.num, value.num), value.den, True), ok
+        result: Value = values[0]
+        for value in values[1:]:
+            smaller = self.compare("<=", self.rat(result), value)
+            result = self.choose(smaller, result, value) if node.name == "min" else self.choose(
+                smaller, value, result)
+        return result, ok
+
+
+def _int_root(n: int, q: int) -> int | None:
+    """The exact q-th root of n >= 0 by bisection, or None if n is not a q-th power."""
+    low, high = 0, 1 << (n.bit_length() // q + 1)
+    while low < high:
+        middle = (low + high) // 2
+        if middle ** q < n:
+            low = middle + 1
+        else:
+            high = middle
+    return low if low ** q == n else None

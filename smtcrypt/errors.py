@@ -1,0 +1,60 @@
+"""Errors a user can cause, each pointing at the place in the formula.
+
+`FormulaError` is a `ValueError`, so callers may catch either. Its `str` is the
+message, the source line and a caret under the fault:
+
+    unexpected '+': missing operand at line 1, column 7
+      SEND ++ MORE = MONEY
+            ^
+"""
+
+from __future__ import annotations
+
+
+class FormulaError(ValueError):
+    """A formula that cannot be solved as written: bad syntax, names or limits."""
+
+    def __init__(self, message: str, source: str = "", position: int | None = None, length: int = 1):
+        self.message = message
+        self.source = source
+        self.position = position
+        if position is None:
+            self.line = self.column = 0
+        else:
+            position = max(0, min(position, len(source)))
+            self.line = source.count("\n", 0, position) + 1
+            self.column = position - (source.rfind("\n", 0, position) + 1) + 1
+        self.length = max(1, length)
+        super().__init__(str(self))
+
+    @property
+    def snippet(self) -> str:
+        """The offending source line with a caret (or carets) under the fault."""
+        if self.position is None:
+            return ""
+        line_text = self.source.splitlines()[self.line - 1] if self.source.strip() else ""
+        if self.source.endswith("\n") and self.line > len(self.source.splitlines()):
+            line_text = ""
+        width = max(1, min(self.length, len(line_text) - self.column + 1))
+        return f"  {line_text}\n  {' ' * (self.column - 1)}{'^' * width}"
+
+    def __str__(self) -> str:
+        if self.position is None:
+            return self.message
+        return f"{self.message} at line {self.line}, column {self.column}\n{self.snippet}"
+
+
+class FormulaSyntaxError(FormulaError):
+    """The text does not follow the grammar."""
+
+
+class FormulaNameError(FormulaError):
+    """An unknown name or a function used with the wrong arguments."""
+
+
+class FormulaLimitError(FormulaError):
+    """A formula beyond what smtcrypt decides: too many letters, exponents too big."""
+
+
+class VerificationError(AssertionError):
+    """A model from the solver failed the exact re-check: a bug in smtcrypt, never shown as a solution."""

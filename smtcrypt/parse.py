@@ -1,0 +1,200 @@
+"""Stage 1: formula text -> typed tree (`Constraints`), with positioned syntax errors.
+
+Lark parses with the LALR grammar in grammar/smtcrypt.lark; a Transformer turns
+Lark's tree into the dataclasses of `smtcrypt.tree` in one pass, leaves up.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Iterator
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from .errors import FormulaError, FormulaSyntaxError
+from .tree import (
+    BinOp, BoolOp, Call, Collection, Compare, Constraints, Expr, Formula, Name, Not, Number, Span, Unary, Word,
+)
+
+GRAMMAR_NAME = "smtcrypt.lark"
+
+# Normalised comparison operators: `=` and `is` mean `==`, `is not` means `!=`.
+COMPARISON_OPS = {"=": "==", "==": "==", "is": "==", "!=": "!=", "isnot": "!=", "<": "<", "<=": "<=",
+                  ">": ">", ">=": ">=", "in": "in", "notin": "not in"}
+
+# Small bad inputs, each labelled with what a user should be told (see Lark's match_examples).
+ERROR_EXAMPLES = {
+    "missing operand": ["A +", "A + = B", "A * * B", "A ==", "= A", "A = B +", "(", "A = -", "A = (B +)",
+                        "A = not", "A and", "A = B or", "A = B and = C", "A + , B", "A + B =",
+                        "A = B =", "A = B <", "A * B ="],
+    "missing operator between two operands": ["A B", "A 2", "A = (B) C", "2 A = B", "A = B C", "A(B) C",
+                                              "A = B not C", "A = {B} C", "A = 2 3",
+                                              "A = B 2"],
+    "unclosed '('": ["(A + B", "((A) = B", "A = (B", "abs(A", "A in {B", "A = (B, C"],
+    "unmatched closing bracket": ["A + B)", ")", "A = B)", "A = B}", "A = (B))"],
+}
+
+
+class _BracketNewlines:
+    """Drops newlines inside brackets, so a parenthesised formula may span lines (as in Python)."""
+
+    always_accept = ("NEWLINE",)
+    opening = {"LPAR", "LBRACE"}
+    closing = {"RPAR", "RBRACE"}
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        depth = 0
+        for token in stream:
+            if token.type in self.opening:
+                depth += 1
+            elif token.type in self.closing:
+                depth = max(0, depth - 1)
+            elif token.type == "NEWLINE" and depth:
+                continue
+            yield token
+
+
+def grammar_text() -> str:
+    """The grammar, from the installed package or, in a source checkout, from grammar/."""
+    packaged = resources.files("smtcrypt") / "grammar" / GRAMMAR_NAME
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parent.parent / "grammar" / GRAMMAR_NAME).read_text(encoding="utf-8")
+
+
+def build_parser(strict: bool = False) -> Lark:
+    """An LALR parser for the grammar; `strict` also rejects any grammar conflict (needs interegular)."""
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", postlex=_BracketNewlines(),
+                propagate_positions=True, maybe_placeholders=False, strict=strict)
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    """The parser, built once per process."""
+    return build_parser()
+
+
+def _span(meta) -> Span:
+    return Span(meta.start_pos, meta.end_pos, meta.line, meta.column)
+
+
+def _token_span(token: Token) -> Span:
+    return Span(token.start_pos, token.end_pos, token.line, token.column)
+
+
+def _joined_span(first: Expr, last: Expr) -> Span:
+    return Span(first.span.start, last.span.end, first.span.line, first.span.column)
+
+
+@v_args(meta=True)
+class _ToTree(Transformer):
+    """Lark tree -> smtcrypt.tree, one method per grammar rule."""
+
+    def start(self, meta, items):
+        return tuple(item for item in items if not isinstance(item, Token))
+
+    def or_test(self, meta, operands):
+        return BoolOp("or", tuple(operands), _span(meta))
+
+    def and_test(self, meta, operands):
+        return BoolOp("and", tuple(operands), _span(meta))
+
+    def not_(self, meta, children):
+        return Not(children[0], _span(meta))
+
+    def comp_op(self, meta, tokens):
+        return COMPARISON_OPS["".join(tokens)]
+
+    def comparison(self, meta, children):
+        return Compare(tuple(children[0::2]), tuple(children[1::2]), _span(meta))
+
+    def _fold(self, children):
+        result = children[0]
+        for op, right in zip(children[1::2], children[2::2]):
+            result = BinOp(str(op), result, right, _joined_span(result, right))
+        return result
+
+    def sum(self, meta, children):
+        return self._fold(children)
+
+    def product(self, meta, children):
+        return self._fold(children)
+
+    def unary(self, meta, children):
+        op, operand = children
+        return Unary(str(op), operand, _span(meta))
+
+    def power(self, meta, children):
+        base, exponent = children
+        return BinOp("**", base, exponent, _span(meta))
+
+    def call(self, meta, children):
+        name, *args = children
+        return Call(str(name), tuple(args), _span(meta))
+
+    def name(self, meta, children):
+        (token,) = children
+        text = str(token)
+        if text.isalpha() and text.isupper() and text.isascii():
+            return Word(text, _token_span(token))
+        return Name(text, _token_span(token))
+
+    def number(self, meta, children):
+        (token,) = children
+        return Number(Fraction(Decimal(str(token))), str(token), _token_span(token))
+
+    def tuple(self, meta, items):
+        return Collection("tuple", tuple(items), _span(meta))
+
+    def set(self, meta, items):
+        return Collection("set", tuple(items), _span(meta))
+
+
+def parse(source: Formula) -> Constraints:
+    """Parse a formula such as "NUM + BER = PLAY" into its typed tree."""
+    if not source.strip(" \t\r\n;,"):
+        raise FormulaSyntaxError("empty formula: expected a constraint such as 'SEND + MORE = MONEY'", source, 0)
+    try:
+        lark_tree = parser().parse(source)
+    except UnexpectedInput as error:
+        raise _syntax_error(source, error) from None
+    try:
+        constraints = _ToTree().transform(lark_tree)
+    except VisitError as error:
+        if isinstance(error.orig_exc, FormulaError):
+            raise error.orig_exc from None
+        raise
+    return Constraints(constraints, source)
+
+
+def _syntax_error(source: str, error: UnexpectedInput) -> FormulaSyntaxError:
+    """A Lark error, relabelled with what went wrong and where."""
+    if isinstance(error, UnexpectedCharacters):
+        char = source[error.pos_in_stream]
+        hint = ""
+        if char.isalpha() and not char.isascii():
+            hint = " (words use the letters A-Z)"
+        elif char == "^":
+            hint = " (use ** for powers)"
+        return FormulaSyntaxError(f"unexpected character {char!r}{hint}", source, error.pos_in_stream)
+    position = len(source.rstrip())
+    found = "end of formula"
+    length = 1
+    if isinstance(error, UnexpectedToken) and error.token.type != "$END":
+        position = error.token.start_pos
+        found = repr(str(error.token)) if error.token.type != "NEWLINE" else "end of line"
+        length = len(str(error.token)) if error.token.type != "NEWLINE" else 1
+    label = None
+    if not isinstance(error, UnexpectedEOF):
+        try:
+            label = error.match_examples(parser().parse, ERROR_EXAMPLES, token_type_match_fallback=True,
+                                         use_accepts=True)
+        except Exception:  # a failed relabelling must not hide the real error
+            label = None
+    message = f"unexpected {found}" + (f": {label}" if label else "")
+    return FormulaSyntaxError(message, source, position, length)

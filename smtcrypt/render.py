@@ -1,0 +1,50 @@
+"""Stage 6: solutions and verdicts as text lines for people and JSON for scripts."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .api import Solution, Status, Verdict
+
+
+def solution_line(solution: Solution) -> str:
+    """`677 * 677 = 458329  /  A=3 D=7 ...`, on one line even for a formula of several lines."""
+    return str(solution).replace("\n", "; ")
+
+
+def plural(count: int, noun: str = "solution") -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def summary_line(verdict: Verdict) -> str:
+    """How the search ended, e.g. `2 solutions (search complete, 0.21 s)`."""
+    found, seconds = plural(verdict.count), f"{verdict.seconds:.2f} s"
+    if verdict.status is Status.UNKNOWN:
+        return f"{found} found; search incomplete ({verdict.reason}), so more may exist ({seconds})"
+    if verdict.status is Status.FOUND:
+        return f"{found} (stopped as asked; more may exist, {seconds})"
+    if verdict.status is Status.MULTIPLE and not verdict.complete:
+        return f"{found} (not unique: stopped after two, {seconds})"
+    if verdict.status is Status.UNIQUE:
+        return f"{found} (unique: search complete, {seconds})"
+    return f"{found} (search complete, {seconds})"
+
+
+def to_dict(verdict: Verdict) -> dict[str, Any]:
+    """The verdict as plain data: formula, status, count, complete, solutions, seconds (and reason)."""
+    data: dict[str, Any] = {
+        "formula": verdict.formula,
+        "status": verdict.status.value,
+        "count": verdict.count,
+        "complete": verdict.complete,
+        "solutions": [{"mapping": solution.mapping, "text": solution.text} for solution in verdict.solutions],
+        "seconds": round(verdict.seconds, 6),
+    }
+    if verdict.reason:
+        data["reason"] = verdict.reason
+    return data
+
+
+def to_json(verdict: Verdict) -> str:
+    return json.dumps(to_dict(verdict), ensure_ascii=False)

@@ -1,0 +1,99 @@
+"""Stage 4: enumerate every model with blocking clauses, and say how the search ended.
+
+The loop stops only on `unsat` (the search is complete: a proof that no other
+solution exists) or on `unknown` (time limit or the solver gave up: never read
+as "no more solutions"). A specialised solver that gives up is replaced by Z3's
+general solver, with the blocking clauses so far, before `unknown` is reported.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Iterator
+
+import z3
+
+from .encode import Encoded
+
+Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
+
+
+@dataclass(frozen=True)
+class SearchEnd:
+    """How a finished enumeration ended: complete (proved there are no more), or why not."""
+
+    complete: bool
+    reason: str | None = None  # for an incomplete search: "time limit", "solver gave up: ..."
+
+
+def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
+    """A solver for one of the strategies an encoding may ask for.
+
+    "finite-domain": Z3's QF_FD solver, fast on linear constraints over bounded integers;
+    "bit-blast": bounded nonlinear integer terms turned into bit-vectors and then SAT;
+    "general": Z3's default solver, which accepts everything.
+    """
+    if strategy == "finite-domain":
+        return z3.SolverFor("QF_FD", ctx=context)
+    if strategy == "bit-blast":
+        steps = [z3.Tactic(name, ctx=context) for name in ("simplify", "propagate-values", "nla2bv", "qfbv")]
+        return z3.Then(*steps).solver()
+    return z3.Solver(ctx=context)
+
+
+def time_left(deadline: float | None) -> float | None:
+    return None if deadline is None else deadline - time.monotonic()
+
+
+class ModelSearch:
+    """The letter assignments of every model, lazily; `end` is set once iteration finishes."""
+
+    def __init__(self, encoded: Encoded, deadline: float | None = None):
+        self.encoded = encoded
+        self.deadline = deadline
+        self.end: SearchEnd | None = None
+        self.blocked: list[z3.BoolRef] = []
+        self.checks = 0
+
+    def _solver(self, strategy: str) -> z3.Solver:
+        solver = make_solver(strategy, self.encoded.context)
+        solver.add(*self.encoded.constraints)
+        solver.add(*self.blocked)
+        return solver
+
+    def __iter__(self) -> Iterator[Assignment]:
+        strategies = [*self.encoded.strategies, "general"]
+        solver = self._solver(strategies.pop(0))
+        variables = list(self.encoded.letters.items())
+        while True:
+            remaining = time_left(self.deadline)
+            if remaining is not None:
+                if remaining <= 0:
+                    self.end = SearchEnd(False, "time limit")
+                    return
+                solver.set("timeout", max(1, int(remaining * 1000)))
+            self.checks += 1
+            result = solver.check()
+            if result == z3.unsat:
+                self.end = SearchEnd(True)
+                return
+            if result == z3.unknown:
+                reason = solver.reason_unknown()
+                out_of_time = reason in ("timeout", "canceled") or (
+                    time_left(self.deadline) is not None and time_left(self.deadline) <= 0)
+                if out_of_time:
+                    self.end = SearchEnd(False, "time limit")
+                    return
+                if strategies:  # a specialised solver gave up: retry on the next, the general one last
+                    solver = self._solver(strategies.pop(0))
+                    continue
+                self.end = SearchEnd(False, f"solver gave up: {reason}")
+                return
+            model = solver.model()
+            assignment = {letter: model.eval(var, model_completion=True).as_long() for letter, var in variables}
+            block = z3.Or(*[var != assignment[letter] for letter, var in variables]) if variables else \
+                z3.BoolVal(False, self.encoded.context)
+            self.blocked.append(block)
+            solver.add(block)
+            yield assignment

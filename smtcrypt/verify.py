@@ -1,0 +1,182 @@
+"""Stage 5: the exact re-check of every model, independent of the encoder and of Z3.
+
+Evaluates the parsed tree with Python ints and `Fraction`s, following Python's
+semantics (short-circuit `and`/`or`, chained comparisons, floor `//` and `%`),
+except that `/` and `**` stay exact. A candidate whose evaluation divides by
+zero or needs a number that is not rational (an irrational or complex root) is
+simply not a solution, as in the seed notebook's `except ArithmeticError`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Mapping
+
+from .check import Problem
+from .errors import VerificationError
+from .tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Number, Unary, Word
+
+Assignment = Mapping[str, int]  # like {"S": 9, "E": 5, ...}
+ONE, ZERO = Fraction(1), Fraction(0)
+
+
+class Undefined(ArithmeticError):
+    """The candidate makes the formula undefined: a zero divisor, an irrational root, a non-integer range."""
+
+
+def integer_root(n: int, q: int) -> int | None:
+    """The exact q-th root of n >= 0, or None if n is not a perfect q-th power."""
+    if n < 2:
+        return n
+    guess = 1 << -(-n.bit_length() // q)  # above the root
+    while True:
+        better = ((q - 1) * guess + n // guess ** (q - 1)) // q
+        if better >= guess:
+            break
+        guess = better
+    return guess if guess ** q == n else None
+
+
+def power(base: Fraction, exponent: Fraction) -> Fraction:
+    """base ** exponent, exactly; exponents p/q take the exact non-negative q-th root."""
+    p, q = exponent.numerator, exponent.denominator
+    if q != 1:
+        if base < 0:
+            raise Undefined("root of a negative number")
+        top, bottom = integer_root(base.numerator, q), integer_root(base.denominator, q)
+        if top is None or bottom is None:
+            raise Undefined("irrational root")
+        base = Fraction(top, bottom)
+    if p < 0 and base == 0:
+        raise Undefined("zero to a negative power")
+    return base ** p
+
+
+def word_value(letters: str, assignment: Assignment) -> int:
+    value = 0
+    for letter in letters:
+        value = value * 10 + assignment[letter]
+    return value
+
+
+def truth(flag: bool) -> Fraction:
+    return ONE if flag else ZERO
+
+
+def compare(op: str, left: Fraction, right: Fraction) -> bool:
+    if op == "==":
+        return left == right
+    if op == "!=":
+        return left != right
+    if op == "<":
+        return left < right
+    if op == "<=":
+        return left <= right
+    if op == ">":
+        return left > right
+    return left >= right
+
+
+def as_integer(value: Fraction) -> int:
+    if value.denominator != 1:
+        raise Undefined("range() of a non-integer")
+    return value.numerator
+
+
+def contains(container: Expr, item: Fraction, assignment: Assignment) -> bool:
+    if isinstance(container, Collection):
+        return any(item == evaluate(element, assignment) for element in container.items)
+    start, stop = range_bounds(container, assignment)
+    return item.denominator == 1 and start <= item < stop
+
+
+def range_bounds(call: Call, assignment: Assignment) -> tuple[int, int]:
+    bounds = [as_integer(evaluate(arg, assignment)) for arg in call.args]
+    return (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+
+
+def evaluate(node: Expr, assignment: Assignment) -> Fraction:
+    """The exact value of `node` under `assignment`; raises `Undefined` where Python would raise."""
+    if isinstance(node, Word):
+        return Fraction(word_value(node.letters, assignment))
+    if isinstance(node, Number):
+        return node.value
+    if isinstance(node, Unary):
+        value = evaluate(node.operand, assignment)
+        return -value if node.op == "-" else value
+    if isinstance(node, BinOp):
+        left, right = evaluate(node.left, assignment), evaluate(node.right, assignment)
+        if node.op == "+":
+            return left + right
+        if node.op == "-":
+            return left - right
+        if node.op == "*":
+            return left * right
+        if node.op == "**":
+            return power(left, right)
+        if right == 0:
+            raise Undefined("division by zero")
+        if node.op == "/":
+            return left / right
+        if node.op == "//":
+            return Fraction(left // right)
+        return left % right
+    if isinstance(node, Compare):
+        left = evaluate(node.operands[0], assignment)
+        for op, operand in zip(node.ops, node.operands[1:]):
+            if op in ("in", "not in"):
+                if contains(operand, left, assignment) != (op == "in"):
+                    return ZERO
+                continue
+            right = evaluate(operand, assignment)
+            if not compare(op, left, right):
+                return ZERO
+            left = right
+        return ONE
+    if isinstance(node, BoolOp):
+        for operand in node.operands:
+            value = evaluate(operand, assignment)
+            if (value != 0) == (node.op == "or"):
+                return value
+        return value
+    if isinstance(node, Not):
+        return truth(evaluate(node.operand, assignment) == 0)
+    if isinstance(node, Call):
+        if node.name == "sum":
+            start, stop = range_bounds(node.args[0], assignment)
+            return Fraction(max(0, stop - start) * (start + stop - 1) // 2)
+        values = [evaluate(arg, assignment) for arg in node.args]
+        if node.name == "abs":
+            return abs(values[0])
+        return min(values) if node.name == "min" else max(values)
+    raise TypeError(f"cannot evaluate {type(node).__name__} on its own")
+
+
+def follows_rules(problem: Problem, assignment: Assignment) -> bool:
+    """Digits in 0-9, distinct where the rules say so, no leading zero where forbidden."""
+    if set(assignment) != set(problem.letters):
+        return False
+    digits = [assignment[letter] for letter in problem.letters]
+    if any(not isinstance(d, int) or not 0 <= d <= 9 for d in digits):
+        return False
+    if problem.rules.distinct and len(set(digits)) != len(digits):
+        return False
+    return all(assignment[letter] != 0 for letter in problem.leading)
+
+
+def satisfies(problem: Problem, assignment: Assignment) -> bool:
+    """True if the assignment follows the rules and makes every constraint true."""
+    if not follows_rules(problem, assignment):
+        return False
+    try:
+        return all(evaluate(constraint, assignment) != 0 for constraint in problem.formula.constraints)
+    except Undefined:
+        return False
+
+
+def confirm(problem: Problem, assignment: Assignment) -> None:
+    """Raise `VerificationError` unless the assignment is a true solution."""
+    if not satisfies(problem, assignment):
+        shown = " ".join(f"{letter}={assignment.get(letter)}" for letter in sorted(problem.letters))
+        raise VerificationError(f"internal error: the solver proposed {shown} for {problem.source!r}, "
+                                "which the exact re-check rejects; please report this formula")
