@@ -8,6 +8,7 @@ general solver, with the blocking clauses so far, before `unknown` is reported.
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass
 from typing import Iterator
@@ -53,14 +54,51 @@ class ModelSearch:
         self.encoded = encoded
         self.deadline = deadline
         self.end: SearchEnd | None = None
-        self.blocked: list[z3.BoolRef] = []
+        self.models: list[Assignment] = []  # every model so far, each blocked
+        self.indicators: dict[tuple[str, int], z3.BoolRef] = {}
+        self.propositional = False  # block through Boolean indicators (finite-domain solver only)
         self.checks = 0
 
     def _solver(self, strategy: str) -> z3.Solver:
         solver = make_solver(strategy, self.encoded.context)
         solver.add(*self.encoded.constraints)
-        solver.add(*self.blocked)
+        self.indicators = {}
+        self.propositional = strategy == "finite-domain"
+        for model in self.models:
+            self._block(solver, model)
         return solver
+
+    def _block(self, solver: z3.Solver, model: Assignment) -> None:
+        """Exclude this model. On the finite-domain solver, through a Boolean per (letter, digit):
+        a clause of Booleans adds nothing the solver must translate back in every later model."""
+        letters = self.encoded.letters
+        if not letters:
+            solver.add(z3.BoolVal(False, self.encoded.context))
+        elif not self.propositional:
+            solver.add(z3.Or(*[letters[letter] != value for letter, value in model.items()]))
+        else:
+            literals = []
+            for letter, value in model.items():
+                indicator = self.indicators.get((letter, value))
+                if indicator is None:
+                    indicator = z3.Bool(f"{letter}={value}", self.encoded.context)
+                    self.indicators[(letter, value)] = indicator
+                    solver.add(indicator == (letters[letter] == value))
+                literals.append(z3.Not(indicator))
+            solver.add(z3.Or(*literals))
+
+    def _variants(self, model: Assignment) -> Iterator[Assignment]:
+        """The model and every permutation of digits within its interchangeable letter groups."""
+        groups = self.encoded.interchangeable
+        if not groups:
+            yield model
+            return
+        choices = [sorted(set(itertools.permutations([model[letter] for letter in group]))) for group in groups]
+        for picked in itertools.product(*choices):
+            variant = dict(model)
+            for group, values in zip(groups, picked):
+                variant.update(zip(group, values))
+            yield variant
 
     def __iter__(self) -> Iterator[Assignment]:
         strategies = [*self.encoded.strategies, "general"]
@@ -92,8 +130,6 @@ class ModelSearch:
                 return
             model = solver.model()
             assignment = {letter: model.eval(var, model_completion=True).as_long() for letter, var in variables}
-            block = z3.Or(*[var != assignment[letter] for letter, var in variables]) if variables else \
-                z3.BoolVal(False, self.encoded.context)
-            self.blocked.append(block)
-            solver.add(block)
-            yield assignment
+            self.models.append(assignment)
+            self._block(solver, assignment)
+            yield from self._variants(assignment)

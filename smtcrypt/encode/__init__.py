@@ -23,7 +23,7 @@ class Encoded:
     letters: dict[str, z3.ArithRef]
     constraints: list[z3.BoolRef]
     strategies: tuple[str, ...] = ()  # solvers to try before the general one (see solver.make_solver)
-    notes: list[str] = field(default_factory=list)
+    interchangeable: tuple[tuple[str, ...], ...] = ()  # letter groups ordered by value (see solver)
 
 
 class Encoding(Protocol):
@@ -38,11 +38,27 @@ class Encoding(Protocol):
         """The problem as Z3 constraints over one Int per letter, in `context`."""
 
 
+def letter_variables(problem: Problem, context: z3.Context) -> dict[str, z3.ArithRef]:
+    """One Z3 Int per letter, named after it."""
+    return {letter: z3.Int(letter, context) for letter in problem.letters}
+
+
+def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef]) -> list[z3.BoolRef]:
+    """The puzzle's rules: digits 0-9, no leading zero, distinct digits where asked."""
+    constraints: list[z3.BoolRef] = []
+    for letter, var in letters.items():
+        constraints += [var >= (1 if letter in problem.leading else 0), var <= 9]
+    if problem.rules.distinct and len(letters) > 1:
+        constraints.append(z3.Distinct(*letters.values()))
+    return constraints
+
+
 def encodings() -> list[Encoding]:
     """Every encoding, the most specialised first and the general one last."""
+    from .columns import ColumnsEncoding
     from .general import GeneralEncoding
 
-    return [GeneralEncoding()]
+    return [ColumnsEncoding(), GeneralEncoding()]
 
 
 def choose(problem: Problem) -> Encoding:

@@ -19,7 +19,7 @@ import z3
 
 from ..check import Problem
 from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Number, Unary, Word
-from . import Encoded
+from . import Encoded, letter_variables, rule_constraints
 
 Den = Union[z3.ArithRef, int]
 Ok = Union[z3.BoolRef, bool]  # Python True when always defined
@@ -69,18 +69,13 @@ class _Encoder:
     def __init__(self, problem: Problem, context: z3.Context):
         self.problem = problem
         self.ctx = context
-        self.letters = {letter: z3.Int(letter, context) for letter in problem.letters}
+        self.letters = letter_variables(problem, context)
         self.fresh = itertools.count()
         self.linear = True  # no products of unknowns, no case splits: a finite-domain solver may take it
 
     def run(self) -> Encoded:
         problem = self.problem
-        constraints: list[z3.BoolRef] = []
-        for letter, var in self.letters.items():
-            constraints.append(var >= (1 if letter in problem.leading else 0))
-            constraints.append(var <= 9)
-        if problem.rules.distinct and len(self.letters) > 1:
-            constraints.append(z3.Distinct(*self.letters.values()))
+        constraints = rule_constraints(problem, self.letters)
         for constraint in problem.formula.constraints:
             value, ok = self.encode(constraint)
             holds = conj(ok, self.truthy(value))

@@ -1,0 +1,161 @@
+"""Column addition for word sums: `SEND + MORE = MONEY` as one equation per digit column.
+
+Every constraint must be an equation (or a chain of them, or an `and` of them)
+between integer-linear combinations of words, such as `2*TWO + 3*ONE = FORTYTWO`.
+The equation sum(10**p * column_p) = 0 holds exactly when integer carries exist
+with column_p + carry_p = 10 * carry_(p+1), carry_0 = 0 and no carry out of the
+top column. Each column collapses repeated letters into one coefficient, and
+each carry gets the tight bounds its column allows, so the finite-domain solver
+propagates digit by digit, as a person adding by hand would.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+import z3
+
+from ..check import Problem
+from ..tree import BinOp, BoolOp, Compare, Expr, Number, Unary, Word
+from . import Encoded, letter_variables, rule_constraints
+
+Linear = dict[tuple[str, int], int]  # (letter, column) -> coefficient; ("", 0) holds the constant
+
+
+def linear_form(node: Expr) -> Linear | None:
+    """`2*TWO - 1` as {("T", 2): 2, ("W", 1): 2, ("O", 0): 2, ("", 0): -1}; None if not integer-linear."""
+    if isinstance(node, Word):
+        form: Linear = defaultdict(int)
+        for column, letter in enumerate(reversed(node.letters)):
+            form[(letter, column)] += 1
+        return form
+    if isinstance(node, Number):
+        return {("", 0): int(node.value)} if node.value.denominator == 1 else None
+    if isinstance(node, Unary):
+        inner = linear_form(node.operand)
+        return None if inner is None else scaled(inner, -1 if node.op == "-" else 1)
+    if isinstance(node, BinOp) and node.op in ("+", "-"):
+        left, right = linear_form(node.left), linear_form(node.right)
+        if left is None or right is None:
+            return None
+        return added(left, scaled(right, 1 if node.op == "+" else -1))
+    if isinstance(node, BinOp) and node.op == "*":
+        for factor, other in ((node.left, node.right), (node.right, node.left)):
+            value = constant_integer(factor)
+            if value is not None:
+                inner = linear_form(other)
+                return None if inner is None else scaled(inner, value)
+    return None
+
+
+def constant_integer(node: Expr) -> int | None:
+    if isinstance(node, Number) and node.value.denominator == 1:
+        return int(node.value)
+    if isinstance(node, Unary):
+        inner = constant_integer(node.operand)
+        return None if inner is None else (-inner if node.op == "-" else inner)
+    return None
+
+
+def scaled(form: Linear, factor: int) -> Linear:
+    return {key: factor * value for key, value in form.items()}
+
+
+def added(first: Linear, second: Linear) -> Linear:
+    total: Linear = defaultdict(int, first)
+    for key, value in second.items():
+        total[key] += value
+    return total
+
+
+def equations(problem: Problem) -> list[Linear] | None:
+    """Each constraint as forms that must equal zero, or None if any constraint is not of that shape."""
+    result: list[Linear] = []
+    pending = list(problem.formula.constraints)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, BoolOp) and node.op == "and":
+            pending.extend(node.operands)
+            continue
+        if not isinstance(node, Compare) or any(op != "==" for op in node.ops):
+            return None
+        forms = [linear_form(operand) for operand in node.operands]
+        if any(form is None for form in forms):
+            return None
+        result += [added(a, scaled(b, -1)) for a, b in zip(forms, forms[1:])]
+    return result
+
+
+class ColumnsEncoding:
+    """Word sums, differences and integer multiples, equated: the shape of most alphametics."""
+
+    name = "columns"
+
+    def accepts(self, problem: Problem) -> bool:
+        return equations(problem) is not None
+
+    def encode(self, problem: Problem, context: z3.Context) -> Encoded:
+        letters = letter_variables(problem, context)
+        constraints = rule_constraints(problem, letters)
+        low = {letter: 1 if letter in problem.leading else 0 for letter in letters}
+        forms = equations(problem) or []
+        for number, form in enumerate(forms):
+            constraints += column_constraints(form, letters, low, context, f"carry{number}")
+        groups = interchangeable(forms, problem)
+        for group in groups:  # one ordering per group; the solver yields the permutations
+            for first, second in zip(group, group[1:]):
+                constraints.append(letters[first] < letters[second] if problem.rules.distinct
+                                   else letters[first] <= letters[second])
+        return Encoded(context, letters, constraints, ("finite-domain",), groups)
+
+
+def interchangeable(forms: list[Linear], problem: Problem) -> tuple[tuple[str, ...], ...]:
+    """Letters with the same coefficient in every column of every equation and the same rules.
+
+    Swapping their digits maps solutions to solutions (N, B in NUM + BER = PLAY), so the
+    solver needs to find only the models where they increase, and permutes the rest.
+    """
+    profiles: dict[tuple, list[str]] = defaultdict(list)
+    for letter in problem.letters:
+        profile = tuple(sorted((number, column, coefficient) for number, form in enumerate(forms)
+                               for (name, column), coefficient in form.items() if name == letter and coefficient))
+        profiles[(letter in problem.leading, profile)].append(letter)
+    return tuple(tuple(group) for group in profiles.values() if len(group) > 1)
+
+
+def column_constraints(form: Linear, letters: dict[str, z3.ArithRef], low: dict[str, int],
+                       context: z3.Context, stem: str) -> list[z3.BoolRef]:
+    """The equation form == 0, one constraint per column with bounded integer carries."""
+    columns: dict[int, dict[str, int]] = defaultdict(dict)
+    for (letter, column), coefficient in form.items():
+        if letter and coefficient:
+            columns[column][letter] = columns[column].get(letter, 0) + coefficient
+    constant = form.get(("", 0), 0)
+    digits = [int(ch) for ch in reversed(str(abs(constant)))] if constant else []
+    sign = -1 if constant < 0 else 1
+    top = max([*columns, len(digits) - 1, 0])
+    constraints: list[z3.BoolRef] = []
+    carry: z3.ArithRef | int = 0
+    carry_low = carry_high = 0
+    for column in range(top + 2):
+        terms = columns.get(column, {})
+        fixed = sign * digits[column] if column < len(digits) else 0
+        smallest = fixed + carry_low + sum(min(c * low[l], c * 9) for l, c in terms.items())
+        largest = fixed + carry_high + sum(max(c * low[l], c * 9) for l, c in terms.items())
+        total = z3.Sum(*[c * letters[l] for l, c in terms.items()], z3.IntVal(fixed, context), carry) \
+            if terms or not isinstance(carry, int) else None
+        if column > top:  # nothing may be left over past the last column
+            if total is not None:
+                constraints.append(total == 0)
+            break
+        if total is None:
+            if fixed:
+                return [z3.BoolVal(False, context)]
+            continue
+        carry_low, carry_high = -(-smallest // 10), largest // 10  # ceil and floor of a tenth
+        if carry_low > carry_high:
+            return [z3.BoolVal(False, context)]
+        carry = z3.Int(f"{stem}_{column + 1}", context)
+        constraints += [carry >= carry_low, carry <= carry_high, total == 10 * carry]
+    return constraints

@@ -1,0 +1,67 @@
+"""The column encoding against the general (reference) encoding: same solution sets."""
+
+import pytest
+import z3
+
+from smtcrypt.check import Rules, check
+from smtcrypt.encode.columns import ColumnsEncoding, interchangeable, equations
+from smtcrypt.encode.general import GeneralEncoding
+from smtcrypt.parse import parse
+from smtcrypt.solver import ModelSearch
+from smtcrypt.verify import satisfies
+
+SUMS = [
+    ("NUM + BER = PLAY", Rules()),
+    ("SEND + MORE = MONEY", Rules()),
+    ("SAVE + MORE = MONEY", Rules()),
+    ("TWO + TWO = FOUR", Rules()),
+    ("ODD + ODD = EVEN", Rules()),
+    ("WELL - DO + YOU = PUNK", Rules()),
+    ("VIOLIN * 2 + VIOLA = TRIO + SONATA", Rules()),
+    ("NINETEEN+THIRTEEN+THREE+2*TWO+3*ONE = FORTYTWO", Rules()),
+    ("FOUR+ONE==FIVE and ONE+ONE+ONE+ONE+ONE==FIVE", Rules()),
+    ("A + A + A + A + A + A + A + A + A + A + A + B == BCC", Rules()),
+    ("ACA + DD == BD", Rules()),
+    ("AB + BA = CC", Rules(distinct=False)),
+    ("AB + BA = CC", Rules(allow_leading_zeros=True)),
+    ("AB - 7 = BA + -10", Rules(distinct=False, allow_leading_zeros=True)),
+    ("A + B = C = D - 1", Rules()),
+    ("AB = BA", Rules(distinct=False)),
+    ("A + 10 = BC", Rules()),
+    ("A = A + 10", Rules()),
+]
+
+
+def all_models(problem, encoding):
+    search = ModelSearch(encoding.encode(problem, z3.Context()))
+    models = [tuple(sorted(model.items())) for model in search]
+    assert search.end is not None and search.end.complete
+    return models
+
+
+@pytest.mark.parametrize("formula, rules", SUMS)
+def test_columns_agree_with_the_general_encoding(formula, rules):
+    problem = check(parse(formula), rules)
+    assert ColumnsEncoding().accepts(problem)
+    fast, reference = all_models(problem, ColumnsEncoding()), all_models(problem, GeneralEncoding())
+    assert len(fast) == len(set(fast)), "a solution was produced twice"
+    assert set(fast) == set(reference)
+    assert all(satisfies(problem, dict(model)) for model in fast)
+
+
+@pytest.mark.parametrize("formula", ["ODD * ODD = FREAKY", "A / B = C", "A < B", "A + B != C", "AB % 2 = 1",
+                                     "A + 0.5 = B"])
+def test_columns_decline_what_is_not_a_linear_equation(formula):
+    assert not ColumnsEncoding().accepts(check(parse(formula)))
+
+
+def test_interchangeable_letters_of_num_ber_play():
+    problem = check(parse("NUM + BER = PLAY"))
+    groups = {frozenset(group) for group in interchangeable(equations(problem), problem)}
+    assert groups == {frozenset("NB"), frozenset("UE"), frozenset("MR")}
+
+
+def test_leading_letters_are_not_interchangeable_with_others():
+    problem = check(parse("AB + CB = DE"))
+    groups = {frozenset(group) for group in interchangeable(equations(problem), problem)}
+    assert frozenset("AC") in groups and all("B" not in group or len(group) == 1 for group in groups)
