@@ -21,6 +21,7 @@ MAX_DISTINCT_LETTERS = 10
 MAX_EXPONENT = 1000  # largest |p| of a constant exponent p or p/q
 MAX_ROOT = 100  # largest q of a constant exponent p/q
 MAX_EXPONENT_CASES = 128  # largest number of values a variable exponent may take
+MAX_CONSTANT_BITS = 100_000  # largest constant power folded while checking
 FUNCTIONS = {"abs": "abs(x)", "min": "min(x, y, ...)", "max": "max(x, y, ...)", "sum": "sum(range(...))",
              "range": "range(stop) or range(start, stop)"}
 
@@ -115,8 +116,11 @@ def _check_containers(formula: Constraints) -> None:
     for constraint in formula.constraints:
         for node in walk(constraint):
             if isinstance(node, Compare):
-                for op, right in zip(node.ops, node.operands[1:]):
+                for index, (op, right) in enumerate(zip(node.ops, node.operands[1:])):
                     if op in ("in", "not in"):
+                        if index + 1 < len(node.ops):
+                            raise _error(FormulaError, f"a comparison chain cannot continue after '{op}': "
+                                         "use 'and' between the comparisons", formula, node.operands[index + 2])
                         if not isinstance(right, Collection) and not _is_range(right):
                             raise _error(FormulaError, f"the right side of '{op}' must be a {{...}} or (...) "
                                          "literal or range(...)", formula, right)
@@ -138,12 +142,24 @@ def constant(node: Expr) -> Fraction | None:
     if isinstance(node, Unary):
         value = constant(node.operand)
         return None if value is None else (-value if node.op == "-" else value)
-    if isinstance(node, BinOp) and node.op in ("+", "-", "*", "/"):
+    if isinstance(node, BinOp) and node.op in ("+", "-", "*", "/", "**"):
         left, right = constant(node.left), constant(node.right)
         if left is None or right is None or (node.op == "/" and right == 0):
             return None
+        if node.op == "**":
+            return _constant_power(left, right)
         return {"+": left + right, "-": left - right, "*": left * right}[node.op] if node.op != "/" else left / right
     return None
+
+
+def _constant_power(base: Fraction, exponent: Fraction) -> Fraction | None:
+    """base ** exponent for a modest integer exponent; anything else counts as not constant."""
+    if exponent.denominator != 1 or (base == 0 and exponent < 0):
+        return None
+    size = max(base.numerator.bit_length(), base.denominator.bit_length(), 1)
+    if abs(exponent.numerator) * size > MAX_CONSTANT_BITS:
+        return None
+    return base ** exponent.numerator
 
 
 def interval(node: Expr, rules: Rules) -> Interval | None:

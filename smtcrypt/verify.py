@@ -84,8 +84,8 @@ def as_integer(value: Fraction) -> int:
 
 
 def contains(container: Expr, item: Fraction, assignment: Assignment) -> bool:
-    if isinstance(container, Collection):
-        return any(item == evaluate(element, assignment) for element in container.items)
+    if isinstance(container, Collection):  # Python builds the whole literal before looking in it
+        return item in [evaluate(element, assignment) for element in container.items]
     start, stop = range_bounds(container, assignment)
     return item.denominator == 1 and start <= item < stop
 
