@@ -17,13 +17,14 @@ from ..check import Problem
 
 @dataclass
 class Encoded:
-    """The Z3 side of a problem: one Int per letter, the constraints, and the solver to use."""
+    """The Z3 side of a problem: one Int per letter (and per integer unknown), the constraints, the solver to use."""
 
     context: z3.Context
     letters: dict[str, z3.ArithRef]
     constraints: list[z3.BoolRef]
     strategies: tuple[str, ...] = ()  # solvers to try before the general one (see solver.make_solver)
     notes: list[str] = field(default_factory=list)
+    unbounded: bool = False  # some unknowns have no bounds: the models may never run out
 
 
 class Encoding(Protocol):
