@@ -13,12 +13,16 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from .check import Problem, Rules, check
+from .check import DigitSpec, Problem, Rules, check, make_rules
 from .parse import parse
-from .tree import words
+from .stats import Clock, search_space
+from .tree import Name, Repeating, Word, walk
 from .verify import confirm
+
+PROCESS_WIDE = {"memory", "max memory", "num allocs"}  # Z3 counters about the process, not the search
+DIGIT_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"  # digits of bases up to 36, lowercase to differ from letters
 
 FormulaText = str | Sequence[str]  # "NUM + BER = PLAY", or several constraints
 
@@ -44,13 +48,15 @@ class IncompleteSearch(RuntimeError):
 
 @dataclass(frozen=True)
 class Solution:
-    """One solution: letter -> digit, and the formula with the digits filled in."""
+    """One solution: letter -> digit (and integer unknown -> value), and the formula with them filled in."""
 
     mapping: dict[str, int]
     text: str
+    base: int = 10
 
     def __str__(self) -> str:
-        return f"{self.text}  /  " + " ".join(f"{letter}={digit}" for letter, digit in self.mapping.items())
+        return f"{self.text}  /  " + " ".join(
+            f"{name}={DIGIT_CHARS[value] if name.isupper() else value}" for name, value in self.mapping.items())
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,7 @@ class Verdict:
     complete: bool  # the solver proved there are no solutions beyond these
     reason: str | None  # why the search is incomplete, if it is
     seconds: float
+    stats: dict[str, Any] | None = None  # search space, Z3's counters, seconds per stage, models found
 
     @property
     def count(self) -> int:
@@ -75,11 +82,20 @@ def join(formula: FormulaText) -> str:
 
 
 def fill_in(problem: Problem, mapping: dict[str, int]) -> str:
-    """The source with every word replaced by its digits: "ODD * ODD" -> "677 * 677"."""
+    """The source with letters replaced by digits of the base and unknowns by their values:
+    "ODD * ODD" -> "677 * 677", "p + d = 19" -> "15 + 4 = 19"."""
     source, pieces, position = problem.source, [], 0
-    for word in words(problem.formula):
-        pieces += [source[position:word.span.start], "".join(str(mapping[ch]) for ch in word.letters)]
-        position = word.span.end
+    nodes = [node for constraint in problem.formula.constraints for node in walk(constraint)
+             if isinstance(node, (Word, Repeating, Name))]
+    for node in sorted(nodes, key=lambda node: node.span.start):
+        text = source[node.span.start:node.span.end]
+        if isinstance(node, Name):
+            value = mapping[node.name]
+            filled = str(value) if value >= 0 else f"({value})"
+        else:
+            filled = "".join(DIGIT_CHARS[mapping[ch]] if ch.isalpha() else ch for ch in text)
+        pieces += [source[position:node.span.start], filled]
+        position = node.span.end
     return "".join(pieces) + source[position:]
 
 
@@ -91,8 +107,10 @@ class Search:
     """
 
     def __init__(self, problem: Problem, *, limit: int | None = None, timeout: float | None = None,
-                 decide: bool = False):
+                 decide: bool = False, clock: Clock | None = None):
         self.problem = problem
+        self.clock = Clock() if clock is None else clock
+        self.models: Any = None
         self.limit = 2 if decide else limit
         self.decide = decide
         self.timeout = timeout
@@ -117,12 +135,19 @@ class Search:
             if self.limit is not None and self.limit <= 0:
                 self.stopped_early = True
                 return
-            encoded = choose(self.problem).encode(self.problem, z3.Context())
-            models = ModelSearch(encoded, deadline)
-            for assignment in models:
-                confirm(self.problem, assignment)
+            with self.clock("encode"):
+                encoded = choose(self.problem).encode(self.problem, z3.Context())
+            models = self.models = ModelSearch(encoded, deadline)
+            found = iter(models)
+            while True:
+                with self.clock("solve"):
+                    assignment = next(found, None)
+                if assignment is None:
+                    break
+                with self.clock("verify"):
+                    confirm(self.problem, assignment)
                 mapping = {letter: assignment[letter] for letter in sorted(assignment)}
-                solution = Solution(mapping, fill_in(self.problem, mapping))
+                solution = Solution(mapping, fill_in(self.problem, mapping), self.problem.rules.base)
                 self.solutions.append(solution)
                 yield solution
                 if self.limit is not None and len(self.solutions) >= self.limit:
@@ -150,7 +175,22 @@ class Search:
         else:
             status = Status.NONE if count == 0 else Status.UNIQUE if count == 1 else Status.MULTIPLE
         return Verdict(self.problem.source, status, tuple(self.solutions), self.complete, self.reason,
-                       self.seconds)
+                       self.seconds, self.statistics())
+
+    def statistics(self) -> dict[str, Any]:
+        """What the search cost: the brute-force space, models found, Z3's counters, seconds per stage."""
+        space, exact = search_space(self.problem)
+        z3_counters = self.models.statistics() if self.models is not None else {}
+        return {
+            "search_space": space,  # None: infinite (integer unknowns)
+            "search_space_exact": exact,  # False: distinct assignments too many to count; product of domains
+            "models": len(self.solutions),
+            "solver_checks": self.models.checks if self.models is not None else 0,
+            "z3": {key: (round(value, 6) if isinstance(value, float) else value)
+                   for key, value in sorted(z3_counters.items()) if key not in PROCESS_WIDE},
+            "seconds": {stage: round(self.clock.seconds.get(stage, 0.0), 6)
+                        for stage in ("parse", "check", "encode", "solve", "verify")},
+        }
 
 
 class Puzzle:
@@ -160,9 +200,17 @@ class Puzzle:
     1
     """
 
-    def __init__(self, formula: FormulaText, *, distinct: bool = True, allow_leading_zeros: bool = False):
-        self.rules = Rules(distinct=distinct, allow_leading_zeros=allow_leading_zeros)
-        self.problem = check(parse(join(formula)), self.rules)
+    def __init__(self, formula: FormulaText, *, distinct: bool = True, allow_leading_zeros: bool = False,
+                 base: int = 10, digits: DigitSpec | None = None,
+                 domains: Mapping[str, DigitSpec] | Iterable[str] | None = None,
+                 assign: Mapping[str, int] | Iterable[str] | None = None):
+        self.rules = make_rules(distinct=distinct, allow_leading_zeros=allow_leading_zeros, base=base,
+                                digits=digits, domains=domains, assign=assign)
+        self.clock = Clock()  # parse and check here, the later stages in each search
+        with self.clock("parse"):
+            tree = parse(join(formula))
+        with self.clock("check"):
+            self.problem = check(tree, self.rules)
 
     @property
     def formula(self) -> str:
@@ -176,7 +224,9 @@ class Puzzle:
         return f"Puzzle({self.formula!r})"
 
     def search(self, *, limit: int | None = None, timeout: float | None = None, decide: bool = False) -> Search:
-        return Search(self.problem, limit=limit, timeout=timeout, decide=decide)
+        clock = Clock()
+        clock.seconds.update(self.clock.seconds)
+        return Search(self.problem, limit=limit, timeout=timeout, decide=decide, clock=clock)
 
     def solve(self, *, limit: int | None = None, timeout: float | None = None) -> Iterator[Solution]:
         """Every solution, lazily; raises `IncompleteSearch` at the end if the search could not finish."""
@@ -205,17 +255,17 @@ class Puzzle:
 
 
 def solve(formula: FormulaText, *, limit: int | None = None, timeout: float | None = None,
-          **rules: bool) -> Iterator[Solution]:
+          **rules: Any) -> Iterator[Solution]:
     """Every solution of "NUM + BER = PLAY", lazily (the first arrives before the rest are searched)."""
     return Puzzle(formula, **rules).solve(limit=limit, timeout=timeout)
 
 
-def count(formula: FormulaText, *, timeout: float | None = None, **rules: bool) -> int:
+def count(formula: FormulaText, *, timeout: float | None = None, **rules: Any) -> int:
     """The number of solutions of "NUM + BER = PLAY" (96)."""
     return Puzzle(formula, **rules).count(timeout=timeout)
 
 
-def verdict(formula: FormulaText, *, timeout: float | None = None, **rules: bool) -> Verdict:
+def verdict(formula: FormulaText, *, timeout: float | None = None, **rules: Any) -> Verdict:
     """Is "SEND + MORE = MONEY" unique? (It is: status `unique`, proved by the solver.)"""
     return Puzzle(formula, **rules).verdict(timeout=timeout)
 

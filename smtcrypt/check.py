@@ -9,31 +9,109 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Mapping
+from typing import Iterable, Mapping, Union
 
 from .errors import FormulaError, FormulaLimitError, FormulaNameError
 from .tree import (
-    BinOp, BoolOp, Call, Collection, Compare, Constraints, Expr, Name, Not, Number, Unary, Word, letters, walk,
-    words,
+    BinOp, BoolOp, Call, Collection, Compare, Constraints, Expr, Name, Not, Number, Repeating, Unary, Word, letters,
+    numerals, unknowns, walk, words,
 )
 
-MAX_DISTINCT_LETTERS = 10
+MAX_DISTINCT_LETTERS = 10  # in base 10; in base B, B letters
+MIN_BASE, MAX_BASE = 2, 36
 MAX_EXPONENT = 1000  # largest |p| of a constant exponent p or p/q
 MAX_ROOT = 100  # largest q of a constant exponent p/q
 MAX_EXPONENT_CASES = 128  # largest number of values a variable exponent may take
 MAX_CONSTANT_BITS = 100_000  # largest constant power folded while checking
 FUNCTIONS = {"abs": "abs(x)", "min": "min(x, y, ...)", "max": "max(x, y, ...)", "sum": "sum(range(...))",
-             "range": "range(stop) or range(start, stop)"}
+             "range": "range(stop) or range(start, stop)", "gcd": "gcd(x, y, ...) of integers"}
 
 Interval = tuple[int, int]
 
 
 @dataclass(frozen=True)
 class Rules:
-    """The puzzle's rules: distinct letters take distinct digits; no word starts with 0."""
+    """The puzzle's rules: distinct letters take distinct digits; no word starts with 0.
+
+    A puzzle setter may also fix the base, the digits every letter may take (`digits`), the digits
+    of single letters (`domains`) and the value of single letters (`assign`); see `make_rules`.
+    """
 
     distinct: bool = True
     allow_leading_zeros: bool = False
+    base: int = 10
+    digits: frozenset[int] | None = None
+    domains: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    assign: Mapping[str, int] = field(default_factory=dict)
+
+
+DigitSpec = Union[str, int, Iterable[int]]  # "1-9", "1,3,5,7,9", 7, range(1, 10)
+
+
+def digit_set(spec: DigitSpec, what: str = "digits") -> frozenset[int]:
+    """Digits from "1-9", "0-3,7", a single int or an iterable of ints; a `FormulaError` if malformed."""
+    if isinstance(spec, bool):
+        raise FormulaError(f"{what}: expected digits such as 1-9 or 1,3,5, not {spec!r}")
+    if isinstance(spec, int):
+        return frozenset([spec])
+    if not isinstance(spec, str):
+        values = list(spec)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            raise FormulaError(f"{what}: expected integers, not {values!r}")
+        return frozenset(values)
+    result: set[int] = set()
+    for part in spec.replace(" ", "").split(","):
+        low, dash, high = part.partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise FormulaError(f"{what}: expected digits such as 1-9 or 1,3,5,7,9, not {spec!r}")
+        if dash and int(low) > int(high):
+            raise FormulaError(f"{what}: empty range {part!r}")
+        result.update(range(int(low), int(high) + 1) if dash else [int(low)])
+    return frozenset(result)
+
+
+def letter_options(options: Mapping[str, DigitSpec] | Iterable[str] | None, what: str) -> dict[str, DigitSpec]:
+    """{"A": spec} from a mapping, or from "A=1-5" strings as given on the command line."""
+    if options is None:
+        return {}
+    if isinstance(options, Mapping):
+        items = dict(options)
+    else:
+        items = {}
+        for text in options:
+            letter, equals, spec = str(text).partition("=")
+            if not equals:
+                raise FormulaError(f"{what}: expected LETTER=DIGITS such as A=1-5, not {text!r}")
+            items[letter.strip()] = spec.strip()
+    for letter in items:
+        if not (isinstance(letter, str) and len(letter) == 1 and "A" <= letter <= "Z"):
+            raise FormulaError(f"{what}: {letter!r} is not a letter A-Z")
+    return items
+
+
+def make_rules(*, distinct: bool = True, allow_leading_zeros: bool = False, base: int = 10,
+               digits: DigitSpec | None = None, domains: Mapping[str, DigitSpec] | Iterable[str] | None = None,
+               assign: Mapping[str, int] | Iterable[str] | None = None) -> Rules:
+    """Rules from user options (API keywords or command-line text), validated: bad options are `FormulaError`s."""
+    if isinstance(base, bool) or not isinstance(base, int) or not MIN_BASE <= base <= MAX_BASE:
+        raise FormulaError(f"base must be an integer from {MIN_BASE} to {MAX_BASE}, not {base!r}")
+
+    def within_base(values: frozenset[int], what: str) -> frozenset[int]:
+        bad = sorted(v for v in values if not 0 <= v < base)
+        if bad:
+            raise FormulaError(f"{what}: {bad[0]} is not a digit in base {base} (0 to {base - 1})")
+        return values
+
+    all_digits = None if digits is None else within_base(digit_set(digits, "--digits"), "--digits")
+    letter_domains = {letter: within_base(digit_set(spec, f"--domain {letter}"), f"--domain {letter}")
+                      for letter, spec in letter_options(domains, "--domain").items()}
+    fixed = {}
+    for letter, spec in letter_options(assign, "--assign").items():
+        values = within_base(digit_set(spec, f"--assign {letter}"), f"--assign {letter}")
+        if len(values) != 1:
+            raise FormulaError(f"--assign {letter}: expected one digit, not {spec!r}")
+        fixed[letter] = next(iter(values))
+    return Rules(distinct, allow_leading_zeros, base, all_digits, letter_domains, fixed)
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,6 +124,8 @@ class Problem:
     leading: frozenset[str]  # letters that may not be 0
     constant_exponents: Mapping[BinOp, Fraction] = field(default_factory=dict)
     exponent_ranges: Mapping[BinOp, Interval] = field(default_factory=dict)
+    unknowns: tuple[str, ...] = ()  # lowercase names: unbounded integers, outside the digit rules
+    allowed: Mapping[str, frozenset[int]] = field(default_factory=dict)  # the digits each letter may take
 
     @property
     def source(self) -> str:
@@ -65,29 +145,69 @@ def check(formula: Constraints, rules: Rules = Rules()) -> Problem:
         for node in walk(constraint):
             _check_node(node, formula)
     _check_containers(formula)
+    _check_literal_digits(formula, rules.base)
     all_letters = letters(formula)
-    if rules.distinct and len(all_letters) > MAX_DISTINCT_LETTERS:
-        eleventh = all_letters[MAX_DISTINCT_LETTERS]
-        where = next(w for w in words(formula) if eleventh in w.letters)
+    if rules.distinct and len(all_letters) > rules.base:
+        extra = all_letters[rules.base]
+        where = next(node for node in numerals(formula) if extra in node.text_of_digits())
         raise FormulaLimitError(
-            f"{len(all_letters)} distinct letters cannot take distinct digits 0-9 "
-            f"(at most {MAX_DISTINCT_LETTERS}; use --no-distinct to allow repeats)",
-            formula.source, where.span.start + where.letters.index(eleventh))
+            f"{len(all_letters)} distinct letters cannot take distinct digits 0-{rules.base - 1} "
+            f"(at most {rules.base}; use --no-distinct to allow repeats)",
+            formula.source, where.span.start + formula.source[where.span.start:where.span.end].index(extra))
     leading = frozenset() if rules.allow_leading_zeros else frozenset(
-        w.letters[0] for w in words(formula) if len(w.letters) > 1)
+        w.letters[0] for w in words(formula) if len(w.letters) > 1 and w.letters[0].isalpha())
+    allowed = _allowed_digits(formula, rules, all_letters, leading)
     constant_exponents: dict[BinOp, Fraction] = {}
     exponent_ranges: dict[BinOp, Interval] = {}
     for constraint in formula.constraints:
         for node in walk(constraint):
             if isinstance(node, BinOp) and node.op == "**":
                 _check_exponent(node, formula, rules, constant_exponents, exponent_ranges)
-    return Problem(formula, rules, all_letters, leading, constant_exponents, exponent_ranges)
+    return Problem(formula, rules, all_letters, leading, constant_exponents, exponent_ranges, unknowns(formula),
+                   allowed)
+
+
+def _check_literal_digits(formula: Constraints, base: int) -> None:
+    """Literal digits inside words and repeating decimals must be digits of the base."""
+    for node in numerals(formula):
+        text = formula.source[node.span.start:node.span.end]
+        for offset, ch in enumerate(text):
+            if ch.isdigit() and int(ch) >= base:
+                raise FormulaError(f"{ch} is not a digit in base {base}", formula.source, node.span.start + offset)
+
+
+def _allowed_digits(formula: Constraints, rules: Rules, all_letters: tuple[str, ...],
+                    leading: frozenset[str]) -> dict[str, frozenset[int]]:
+    """Each letter's digits: the base, --digits, --domain, --assign, and no 0 at the head of a word."""
+    for option, letters_given in (("--assign", rules.assign), ("--domain", rules.domains)):
+        missing = sorted(set(letters_given) - set(all_letters))
+        if missing:
+            raise FormulaError(f"{option} {missing[0]}: the letter {missing[0]} does not occur in the formula")
+    allowed = {}
+    for letter in all_letters:
+        digits = set(range(rules.base))
+        if rules.digits is not None:
+            digits &= rules.digits
+        if letter in rules.domains:
+            digits &= rules.domains[letter]
+        if letter in rules.assign:
+            digits &= {rules.assign[letter]}
+        if letter in leading:
+            digits.discard(0)
+        allowed[letter] = frozenset(digits)
+    return allowed
+
+
+def is_unknown_name(name: str) -> bool:
+    """Lowercase names that are not functions are integer unknowns: `p`, `coins`, `x_1`."""
+    return name == name.lower() and name not in FUNCTIONS
 
 
 def _check_node(node: Expr, formula: Constraints) -> None:
-    if isinstance(node, Name):
+    if isinstance(node, Name) and not is_unknown_name(node.name):
         hint = (f" ({node.name}(...) is a function)" if node.name in FUNCTIONS else
-                " (words are UPPERCASE letters A-Z; functions are abs, min, max, sum(range(...)))")
+                " (words are UPPERCASE letters A-Z, integer unknowns lowercase names; functions are abs, min, "
+                "max, gcd, sum(range(...)))")
         raise _error(FormulaNameError, f"unknown name {node.name!r}{hint}", formula, node)
     if isinstance(node, Call):
         _check_call(node, formula)
@@ -95,11 +215,11 @@ def _check_node(node: Expr, formula: Constraints) -> None:
 
 def _check_call(node: Call, formula: Constraints) -> None:
     if node.name not in FUNCTIONS:
-        raise _error(FormulaNameError, f"unknown function {node.name!r} (known: abs, min, max, sum, range)",
+        raise _error(FormulaNameError, f"unknown function {node.name!r} (known: abs, min, max, gcd, sum, range)",
                      formula, node)
     count = len(node.args)
     usage = FUNCTIONS[node.name]
-    wrong = ((node.name == "abs" and count != 1) or (node.name in ("min", "max") and count < 2)
+    wrong = ((node.name == "abs" and count != 1) or (node.name in ("min", "max", "gcd") and count < 2)
              or (node.name == "range" and not 1 <= count <= 2)
              or (node.name == "sum" and (count != 1 or not _is_range(node.args[0]))))
     if wrong:
@@ -165,9 +285,15 @@ def _constant_power(base: Fraction, exponent: Fraction) -> Fraction | None:
 def interval(node: Expr, rules: Rules) -> Interval | None:
     """Integer bounds [lo, hi] of an integer-valued expression, or None if unknown or not integral."""
     if isinstance(node, Word):
-        size = len(node.letters)
-        low = 10 ** (size - 1) if size > 1 and not rules.allow_leading_zeros else 0
-        return (low, 10 ** size - 1)
+        low = high = 0
+        for position, ch in enumerate(node.letters):
+            if ch.isdigit():
+                digit_low = digit_high = int(ch)
+            else:
+                heads = position == 0 and len(node.letters) > 1 and not rules.allow_leading_zeros
+                digit_low, digit_high = (1 if heads else 0), rules.base - 1
+            low, high = low * rules.base + digit_low, high * rules.base + digit_high
+        return (low, high)
     if isinstance(node, Number):
         return (int(node.value), int(node.value)) if node.value.denominator == 1 else None
     if isinstance(node, Unary):

@@ -20,9 +20,16 @@ examples:
   smtcrypt --first "NORTH / SOUTH = EAST / WEST" stop at the first solution
   smtcrypt "A**N + B**N = C**N" "N > 1"          several constraints, all must hold
   smtcrypt --json "TWO * TWO = SQUARE"           one JSON object for scripts
+  smtcrypt "XAB * CD = EFGHJ" --assign X=7       fix a letter (it stays distinct from the others)
+  smtcrypt "ABCDE * 4 = EDCBA" --digits 1-9 --no-distinct
+  smtcrypt "EVE / DID = 0.(TALK)" "gcd(EVE, DID) = 1"   repeating decimals, gcd
+  smtcrypt "p + d + q + h = 19, p + 10*d + 25*q + 50*h = 95, p >= 0, d >= 0, q >= 0, h >= 0"
+  smtcrypt --base 16 "AB + BA = 1CC"             words in another base
+  smtcrypt --stats "SEND + MORE = MONEY"         also what the search cost
 
-formulas: UPPERCASE words are numbers made of digit letters; + - * / // % ** ( ),
-comparisons (= == != < <= > >=, chained), and or not, in {...}, abs min max sum(range(n)).
+formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB);
+lowercase names are integer unknowns; 0.(TALK) is a repeating decimal; + - * / // % ** ( ),
+comparisons (= == != < <= > >=, chained), and or not, in {...}, abs min max gcd sum(range(n)).
 Distinct letters take distinct digits and no word of two or more letters starts with 0,
 unless --no-distinct or --allow-leading-zeros.
 
@@ -45,6 +52,13 @@ def positive_int(text: str) -> int:
     return value
 
 
+def base_number(text: str) -> int:
+    value = int(text)
+    if not 2 <= value <= 36:
+        raise argparse.ArgumentTypeError(f"must be from 2 to 36, not {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -62,6 +76,15 @@ def build_parser() -> argparse.ArgumentParser:
                       help="decide uniqueness: stop after two; exit 0 only if exactly one is proved")
     parser.add_argument("--allow-leading-zeros", action="store_true", help="words may start with 0")
     parser.add_argument("--no-distinct", action="store_true", help="different letters may share a digit")
+    parser.add_argument("--assign", action="append", metavar="L=D",
+                        help="fix letter L to digit D (repeatable); L still differs from the other letters")
+    parser.add_argument("--digits", metavar="SET", help="the digits every letter may take: 1-9 or 1,3,5,7,9")
+    parser.add_argument("--domain", action="append", metavar="L=SET",
+                        help="the digits letter L may take, e.g. A=1-5 (repeatable)")
+    parser.add_argument("--base", type=base_number, default=10, metavar="B",
+                        help="words are base-B numbers (2 to 36; default 10)")
+    parser.add_argument("--stats", action="store_true",
+                        help="also report the search space, Z3's counters and the time per stage")
     parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound the whole search to S seconds")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
@@ -72,11 +95,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from .api import Puzzle, Status
     from .errors import FormulaError
-    from .render import solution_line, summary_line, to_json
+    from .render import solution_line, stats_lines, summary_line, to_json
 
     try:
         puzzle = Puzzle(list(args.formula), distinct=not args.no_distinct,
-                        allow_leading_zeros=args.allow_leading_zeros)
+                        allow_leading_zeros=args.allow_leading_zeros, base=args.base, digits=args.digits,
+                        domains=args.domain, assign=args.assign)
     except FormulaError as error:
         print(f"smtcrypt: error: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -88,13 +112,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(solution_line(solution), flush=True)
     verdict = search.verdict()
     if args.json:
-        print(to_json(verdict))
+        print(to_json(verdict, stats=args.stats))
     elif args.count:
         print(verdict.count)
         if verdict.status is Status.UNKNOWN:
             print(f"smtcrypt: {summary_line(verdict)}", file=sys.stderr)
     else:
         print(summary_line(verdict))
+    if args.stats and not args.json:
+        for line in stats_lines(verdict):
+            print(line)
     if verdict.status is Status.UNKNOWN:
         return EXIT_UNKNOWN
     if args.unique:

@@ -18,7 +18,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .errors import FormulaError, FormulaSyntaxError
 from .tree import (
-    BinOp, BoolOp, Call, Collection, Compare, Constraints, Expr, Formula, Name, Not, Number, Span, Unary, Word,
+    BinOp, BoolOp, Call, Collection, Compare, Constraints, Expr, Formula, Name, Not, Number, Repeating, Span, Unary, Word,
 )
 
 GRAMMAR_NAME = "smtcrypt.lark"
@@ -143,6 +143,17 @@ class _ToTree(Transformer):
         if text.isalpha() and text.isupper() and text.isascii():
             return Word(text, _token_span(token))
         return Name(text, _token_span(token))
+
+    def word(self, meta, children):
+        (token,) = children
+        return Word(str(token), _token_span(token))
+
+    def repeating(self, meta, children):
+        (token,) = children
+        text = str(token)
+        whole, rest = text.split(".", 1)
+        fixed, period = rest[:-1].split("(", 1)
+        return Repeating(whole or "0", fixed, period, text, _token_span(token))
 
     def number(self, meta, children):
         (token,) = children

@@ -31,8 +31,23 @@ def summary_line(verdict: Verdict) -> str:
     return f"{found} (search complete, {seconds})"
 
 
-def to_dict(verdict: Verdict) -> dict[str, Any]:
-    """The verdict as plain data: formula, status, count, complete, solutions, seconds (and reason)."""
+def stats_lines(verdict: Verdict) -> list[str]:
+    """`--stats` as text: what a brute force would try, what Z3 did, and where the time went."""
+    stats = verdict.stats or {}
+    space = stats.get("search_space")
+    shown = ("infinite (integer unknowns)" if space is None else
+             f"{space:,}" if stats.get("search_space_exact") else f"at most {space:,}")
+    z3_counters = stats.get("z3", {})
+    work = ", ".join(f"{key} {z3_counters[key]:,}" for key in sorted(z3_counters)
+                     if key.endswith("conflicts") or key.endswith("decisions")) or "none reported"
+    seconds = ", ".join(f"{stage} {value:.3f}" for stage, value in stats.get("seconds", {}).items())
+    return [f"search space: {shown} candidate assignments; models found: {stats.get('models', 0)}",
+            f"solver: {stats.get('solver_checks', 0)} checks; {work}",
+            f"seconds: {seconds}"]
+
+
+def to_dict(verdict: Verdict, stats: bool = False) -> dict[str, Any]:
+    """The verdict as plain data: formula, status, count, complete, solutions, seconds (and reason, stats)."""
     data: dict[str, Any] = {
         "formula": verdict.formula,
         "status": verdict.status.value,
@@ -43,8 +58,10 @@ def to_dict(verdict: Verdict) -> dict[str, Any]:
     }
     if verdict.reason:
         data["reason"] = verdict.reason
+    if stats:
+        data["stats"] = verdict.stats
     return data
 
 
-def to_json(verdict: Verdict) -> str:
-    return json.dumps(to_dict(verdict), ensure_ascii=False)
+def to_json(verdict: Verdict, stats: bool = False) -> str:
+    return json.dumps(to_dict(verdict, stats), ensure_ascii=False)

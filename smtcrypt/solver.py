@@ -18,6 +18,7 @@ import z3
 from .encode import Encoded
 
 Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
+UNBOUNDED_MODEL_CAP = 1000  # models enumerated over unbounded unknowns before the search stops as unknown
 
 
 @dataclass(frozen=True)
@@ -50,14 +51,25 @@ def time_left(deadline: float | None) -> float | None:
 class ModelSearch:
     """The letter assignments of every model, lazily; `end` is set once iteration finishes."""
 
-    def __init__(self, encoded: Encoded, deadline: float | None = None):
+    def __init__(self, encoded: Encoded, deadline: float | None = None, cap: int = UNBOUNDED_MODEL_CAP):
         self.encoded = encoded
         self.deadline = deadline
+        self.cap = cap  # with unbounded unknowns the models may never run out: stop (as unknown) after this many
         self.end: SearchEnd | None = None
         self.models: list[Assignment] = []  # every model so far, each blocked
         self.indicators: dict[tuple[str, int], z3.BoolRef] = {}
         self.propositional = False  # block through Boolean indicators (finite-domain solver only)
         self.checks = 0
+        self.solver: z3.Solver | None = None
+        self.spent: dict[str, float] = {}  # statistics of solvers replaced during the search
+
+    def statistics(self) -> dict[str, float]:
+        """Z3's own counters (conflicts, decisions, ...), summed over every solver the search used."""
+        totals = dict(self.spent)
+        if self.solver is not None:
+            for key, value in _statistics(self.solver).items():
+                totals[key] = totals.get(key, 0) + value
+        return totals
 
     def _solver(self, strategy: str) -> z3.Solver:
         solver = make_solver(strategy, self.encoded.context)
@@ -102,9 +114,13 @@ class ModelSearch:
 
     def __iter__(self) -> Iterator[Assignment]:
         strategies = [*self.encoded.strategies, "general"]
-        solver = self._solver(strategies.pop(0))
+        solver = self.solver = self._solver(strategies.pop(0))
         variables = list(self.encoded.letters.items())
         while True:
+            if self.encoded.unbounded and len(self.models) >= self.cap:
+                self.end = SearchEnd(False, f"more than {self.cap} solutions over unbounded integer unknowns: "
+                                            "there may be infinitely many")
+                return
             remaining = time_left(self.deadline)
             if remaining is not None:
                 if remaining <= 0:
@@ -124,7 +140,9 @@ class ModelSearch:
                     self.end = SearchEnd(False, "time limit")
                     return
                 if strategies:  # a specialised solver gave up: retry on the next, the general one last
-                    solver = self._solver(strategies.pop(0))
+                    for key, value in _statistics(solver).items():
+                        self.spent[key] = self.spent.get(key, 0) + value
+                    solver = self.solver = self._solver(strategies.pop(0))
                     continue
                 self.end = SearchEnd(False, f"solver gave up: {reason}")
                 return
@@ -133,3 +151,8 @@ class ModelSearch:
             self.models.append(assignment)
             self._block(solver, assignment)
             yield from self._variants(assignment)
+
+
+def _statistics(solver: z3.Solver) -> dict[str, float]:
+    statistics = solver.statistics()
+    return {key: statistics.get_key_value(key) for key in statistics.keys()}

@@ -27,10 +27,16 @@ class Span:
 
 @dataclass(frozen=True, eq=False)
 class Word:
-    """A run of capitals such as `SEND`: a number whose digits are letters."""
+    """A run of capitals such as `SEND`: a number whose digits are letters.
+
+    `letters` may also hold literal digits (`7AB` is 700 + 10*A + B); a word has at least one capital.
+    """
 
     letters: str
     span: Span
+
+    def text_of_digits(self) -> str:
+        return self.letters
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,6 +54,23 @@ class Number:
     value: Fraction
     text: str
     span: Span
+
+
+@dataclass(frozen=True, eq=False)
+class Repeating:
+    """A repeating decimal such as `0.(TALK)` or `1.2(3)`: whole digits, a fixed and a repeating part.
+
+    The fixed and repeating parts may hold letters as well as digits; the whole part only digits.
+    """
+
+    whole: str
+    fixed: str
+    period: str
+    text: str
+    span: Span
+
+    def text_of_digits(self) -> str:
+        return self.whole + self.fixed + self.period
 
 
 @dataclass(frozen=True, eq=False)
@@ -116,7 +139,7 @@ class Collection:
     span: Span
 
 
-Expr = Union[Word, Name, Number, Unary, BinOp, Compare, BoolOp, Not, Call, Collection]
+Expr = Union[Word, Name, Number, Repeating, Unary, BinOp, Compare, BoolOp, Not, Call, Collection]
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,7 +152,7 @@ class Constraints:
 
 def children(node: Expr) -> tuple[Expr, ...]:
     """The direct sub-expressions of a node, left to right."""
-    if isinstance(node, (Word, Name, Number)):
+    if isinstance(node, (Word, Name, Number, Repeating)):
         return ()
     if isinstance(node, (Unary, Not)):
         return (node.operand,)
@@ -159,9 +182,23 @@ def words(formula: Constraints) -> Iterator[Word]:
                 yield node
 
 
+def numerals(formula: Constraints) -> Iterator[Word | Repeating]:
+    """Every node whose digits may be letters (words and repeating decimals), in source order."""
+    for constraint in formula.constraints:
+        for node in walk(constraint):
+            if isinstance(node, (Word, Repeating)):
+                yield node
+
+
 def letters(formula: Constraints) -> tuple[str, ...]:
     """The distinct letters, in order of first appearance: "ODD * ODD" gives ('O', 'D')."""
-    return tuple(dict.fromkeys(ch for word in words(formula) for ch in word.letters))
+    return tuple(dict.fromkeys(ch for node in numerals(formula) for ch in node.text_of_digits() if ch.isalpha()))
+
+
+def unknowns(formula: Constraints) -> tuple[str, ...]:
+    """The lowercase names (integer unknowns), in order of first appearance."""
+    return tuple(dict.fromkeys(node.name for constraint in formula.constraints for node in walk(constraint)
+                               if isinstance(node, Name)))
 
 
 def to_text(node: Expr) -> str:
@@ -170,7 +207,7 @@ def to_text(node: Expr) -> str:
         return node.letters
     if isinstance(node, Name):
         return node.name
-    if isinstance(node, Number):
+    if isinstance(node, (Number, Repeating)):
         return node.text
     if isinstance(node, Unary):
         return f"({node.op}{to_text(node.operand)})"

@@ -9,14 +9,15 @@ simply not a solution, as in the seed notebook's `except ArithmeticError`.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Mapping
 
 from .check import Problem
 from .errors import VerificationError
-from .tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Number, Unary, Word
+from .tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
 
-Assignment = Mapping[str, int]  # like {"S": 9, "E": 5, ...}
+Assignment = Mapping[str, int]  # like {"S": 9, "E": 5, ...}, and integer unknowns such as {"p": 15}
 ONE, ZERO = Fraction(1), Fraction(0)
 
 
@@ -52,11 +53,19 @@ def power(base: Fraction, exponent: Fraction) -> Fraction:
     return base ** p
 
 
-def word_value(letters: str, assignment: Assignment) -> int:
+def word_value(letters: str, assignment: Assignment, base: int = 10) -> int:
+    """The number whose digits are `letters` (letters or literal digits) in `base`."""
     value = 0
     for letter in letters:
-        value = value * 10 + assignment[letter]
+        value = value * base + (int(letter) if letter.isdigit() else assignment[letter])
     return value
+
+
+def repeating_value(node: Repeating, assignment: Assignment, base: int = 10) -> Fraction:
+    """whole.fixed(period) as the limit of its digits: x * B^f * (B^p - 1) = whole.fixed period - whole.fixed."""
+    head = word_value(node.whole + node.fixed, assignment, base)
+    head_and_period = word_value(node.whole + node.fixed + node.period, assignment, base)
+    return Fraction(head_and_period - head, base ** len(node.fixed) * (base ** len(node.period) - 1))
 
 
 def truth(flag: bool) -> Fraction:
@@ -83,29 +92,33 @@ def as_integer(value: Fraction) -> int:
     return value.numerator
 
 
-def contains(container: Expr, item: Fraction, assignment: Assignment) -> bool:
+def contains(container: Expr, item: Fraction, assignment: Assignment, base: int = 10) -> bool:
     if isinstance(container, Collection):  # Python builds the whole literal before looking in it
-        return item in [evaluate(element, assignment) for element in container.items]
-    start, stop = range_bounds(container, assignment)
+        return item in [evaluate(element, assignment, base) for element in container.items]
+    start, stop = range_bounds(container, assignment, base)
     return item.denominator == 1 and start <= item < stop
 
 
-def range_bounds(call: Call, assignment: Assignment) -> tuple[int, int]:
-    bounds = [as_integer(evaluate(arg, assignment)) for arg in call.args]
+def range_bounds(call: Call, assignment: Assignment, base: int = 10) -> tuple[int, int]:
+    bounds = [as_integer(evaluate(arg, assignment, base)) for arg in call.args]
     return (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
 
 
-def evaluate(node: Expr, assignment: Assignment) -> Fraction:
-    """The exact value of `node` under `assignment`; raises `Undefined` where Python would raise."""
+def evaluate(node: Expr, assignment: Assignment, base: int = 10) -> Fraction:
+    """The exact value of `node` under `assignment` (words in `base`); raises `Undefined` where Python would."""
     if isinstance(node, Word):
-        return Fraction(word_value(node.letters, assignment))
+        return Fraction(word_value(node.letters, assignment, base))
+    if isinstance(node, Repeating):
+        return repeating_value(node, assignment, base)
+    if isinstance(node, Name):
+        return Fraction(assignment[node.name])
     if isinstance(node, Number):
         return node.value
     if isinstance(node, Unary):
-        value = evaluate(node.operand, assignment)
+        value = evaluate(node.operand, assignment, base)
         return -value if node.op == "-" else value
     if isinstance(node, BinOp):
-        left, right = evaluate(node.left, assignment), evaluate(node.right, assignment)
+        left, right = evaluate(node.left, assignment, base), evaluate(node.right, assignment, base)
         if node.op == "+":
             return left + right
         if node.op == "-":
@@ -122,45 +135,61 @@ def evaluate(node: Expr, assignment: Assignment) -> Fraction:
             return Fraction(left // right)
         return left % right
     if isinstance(node, Compare):
-        left = evaluate(node.operands[0], assignment)
+        left = evaluate(node.operands[0], assignment, base)
         for op, operand in zip(node.ops, node.operands[1:]):
             if op in ("in", "not in"):
-                if contains(operand, left, assignment) != (op == "in"):
+                if contains(operand, left, assignment, base) != (op == "in"):
                     return ZERO
                 continue
-            right = evaluate(operand, assignment)
+            right = evaluate(operand, assignment, base)
             if not compare(op, left, right):
                 return ZERO
             left = right
         return ONE
     if isinstance(node, BoolOp):
         for operand in node.operands:
-            value = evaluate(operand, assignment)
+            value = evaluate(operand, assignment, base)
             if (value != 0) == (node.op == "or"):
                 return value
         return value
     if isinstance(node, Not):
-        return truth(evaluate(node.operand, assignment) == 0)
+        return truth(evaluate(node.operand, assignment, base) == 0)
     if isinstance(node, Call):
         if node.name == "sum":
-            start, stop = range_bounds(node.args[0], assignment)
+            start, stop = range_bounds(node.args[0], assignment, base)
             return Fraction(max(0, stop - start) * (start + stop - 1) // 2)
-        values = [evaluate(arg, assignment) for arg in node.args]
+        values = [evaluate(arg, assignment, base) for arg in node.args]
         if node.name == "abs":
             return abs(values[0])
+        if node.name == "gcd":
+            if any(value.denominator != 1 for value in values):
+                raise Undefined("gcd() of a non-integer")
+            return Fraction(math.gcd(*(value.numerator for value in values)))
         return min(values) if node.name == "min" else max(values)
     raise TypeError(f"cannot evaluate {type(node).__name__} on its own")
 
 
 def follows_rules(problem: Problem, assignment: Assignment) -> bool:
-    """Digits in 0-9, distinct where the rules say so, no leading zero where forbidden."""
-    if set(assignment) != set(problem.letters):
+    """Digits of the base, distinct where the rules say so, no leading zero where forbidden, and the
+    setter's --digits, --domain and --assign; unknowns any integer. Read from the rules, not `allowed`."""
+    rules = problem.rules
+    if set(assignment) != set(problem.letters) | set(problem.unknowns):
+        return False
+    if any(not isinstance(assignment[name], int) for name in assignment):
         return False
     digits = [assignment[letter] for letter in problem.letters]
-    if any(not isinstance(d, int) or not 0 <= d <= 9 for d in digits):
+    if any(not 0 <= d < rules.base for d in digits):
         return False
-    if problem.rules.distinct and len(set(digits)) != len(digits):
+    if rules.distinct and len(set(digits)) != len(digits):
         return False
+    for letter in problem.letters:
+        digit = assignment[letter]
+        if rules.digits is not None and digit not in rules.digits:
+            return False
+        if letter in rules.domains and digit not in rules.domains[letter]:
+            return False
+        if letter in rules.assign and digit != rules.assign[letter]:
+            return False
     return all(assignment[letter] != 0 for letter in problem.leading)
 
 
@@ -169,7 +198,8 @@ def satisfies(problem: Problem, assignment: Assignment) -> bool:
     if not follows_rules(problem, assignment):
         return False
     try:
-        return all(evaluate(constraint, assignment) != 0 for constraint in problem.formula.constraints)
+        return all(evaluate(constraint, assignment, problem.rules.base) != 0
+                   for constraint in problem.formula.constraints)
     except Undefined:
         return False
 
@@ -177,6 +207,6 @@ def satisfies(problem: Problem, assignment: Assignment) -> bool:
 def confirm(problem: Problem, assignment: Assignment) -> None:
     """Raise `VerificationError` unless the assignment is a true solution."""
     if not satisfies(problem, assignment):
-        shown = " ".join(f"{letter}={assignment.get(letter)}" for letter in sorted(problem.letters))
+        shown = " ".join(f"{name}={assignment.get(name)}" for name in sorted([*problem.letters, *problem.unknowns]))
         raise VerificationError(f"internal error: the solver proposed {shown} for {problem.source!r}, "
                                 "which the exact re-check rejects; please report this formula")

@@ -29,6 +29,10 @@ SUMS = [
     ("AB = BA", Rules(distinct=False)),
     ("A + 10 = BC", Rules()),
     ("A = A + 10", Rules()),
+    ("7A + B7 = CD7", Rules()),  # literal digits inside words
+    ("ABCDE * 4 = EDCBA", Rules(distinct=False, digits=frozenset(range(1, 10)))),
+    ("NUM + BER = PLAY", Rules(domains={"N": frozenset({1, 2, 3}), "B": frozenset({1, 2, 3})})),
+    ("SEND + MORE = MONEY", Rules(assign={"D": 7})),
 ]
 
 
@@ -59,6 +63,17 @@ def test_interchangeable_letters_of_num_ber_play():
     problem = check(parse("NUM + BER = PLAY"))
     groups = {frozenset(group) for group in interchangeable(equations(problem), problem)}
     assert groups == {frozenset("NB"), frozenset("UE"), frozenset("MR")}
+
+
+def test_letters_with_different_domains_are_not_interchangeable():
+    problem = check(parse("NUM + BER = PLAY"), Rules(domains={"N": frozenset({1, 2})}))
+    groups = {frozenset(group) for group in interchangeable(equations(problem), problem)}
+    assert frozenset("NB") not in groups and frozenset("UE") in groups
+
+
+def test_columns_decline_other_bases_and_integer_unknowns():
+    assert not ColumnsEncoding().accepts(check(parse("A + B = CD"), Rules(base=16)))
+    assert not ColumnsEncoding().accepts(check(parse("A + x = BC")))
 
 
 def test_leading_letters_are_not_interchangeable_with_others():

@@ -207,7 +207,7 @@ NAMES = [
     ("ABc", Name),
     ("abc", Name),
     ("x", Name),
-    ("A1", Name),
+    ("A1", Word),  # a literal digit inside a word, as in 7AB
     ("A_B", Name),
     ("note", Name),
     ("ABC", Word),

@@ -7,7 +7,7 @@ problem and is the reference the others are tested against.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 import z3
@@ -17,13 +17,14 @@ from ..check import Problem
 
 @dataclass
 class Encoded:
-    """The Z3 side of a problem: one Int per letter, the constraints, and the solver to use."""
+    """The Z3 side of a problem: one Int per letter (and per integer unknown), the constraints, the solver to use."""
 
     context: z3.Context
     letters: dict[str, z3.ArithRef]
     constraints: list[z3.BoolRef]
     strategies: tuple[str, ...] = ()  # solvers to try before the general one (see solver.make_solver)
     interchangeable: tuple[tuple[str, ...], ...] = ()  # letter groups ordered by value (see solver)
+    unbounded: bool = False  # some unknowns have no bounds: the models may never run out
 
 
 class Encoding(Protocol):
@@ -43,11 +44,25 @@ def letter_variables(problem: Problem, context: z3.Context) -> dict[str, z3.Arit
     return {letter: z3.Int(letter, context) for letter in problem.letters}
 
 
+def allowed_digits(problem: Problem, letter: str) -> frozenset[int]:
+    """The digits a letter may take: base, leading zero, --digits, --domain, --assign."""
+    allowed = problem.allowed.get(letter)
+    if allowed is None:
+        allowed = frozenset(range(1 if letter in problem.leading else 0, problem.rules.base))
+    return allowed
+
+
 def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef]) -> list[z3.BoolRef]:
-    """The puzzle's rules: digits 0-9, no leading zero, distinct digits where asked."""
+    """The puzzle's rules: each letter's digits (a range or a set), distinct digits where asked."""
     constraints: list[z3.BoolRef] = []
     for letter, var in letters.items():
-        constraints += [var >= (1 if letter in problem.leading else 0), var <= 9]
+        allowed = allowed_digits(problem, letter)
+        if not allowed:
+            return [z3.BoolVal(False, var.ctx)]
+        low, high = min(allowed), max(allowed)
+        constraints += [var >= low, var <= high]
+        if len(allowed) != high - low + 1:
+            constraints.append(z3.Or(*[var == digit for digit in sorted(allowed)]))
     if problem.rules.distinct and len(letters) > 1:
         constraints.append(z3.Distinct(*letters.values()))
     return constraints

@@ -18,7 +18,7 @@ import z3
 
 from ..check import Problem
 from ..tree import BinOp, BoolOp, Compare, Expr, Number, Unary, Word
-from . import Encoded, letter_variables, rule_constraints
+from . import Encoded, allowed_digits, letter_variables, rule_constraints
 
 Linear = dict[tuple[str, int], int]  # (letter, column) -> coefficient; ("", 0) holds the constant
 
@@ -27,8 +27,11 @@ def linear_form(node: Expr) -> Linear | None:
     """`2*TWO - 1` as {("T", 2): 2, ("W", 1): 2, ("O", 0): 2, ("", 0): -1}; None if not integer-linear."""
     if isinstance(node, Word):
         form: Linear = defaultdict(int)
-        for column, letter in enumerate(reversed(node.letters)):
-            form[(letter, column)] += 1
+        for column, char in enumerate(reversed(node.letters)):
+            if char.isdigit():  # a literal digit inside a word, as in 7AB
+                form[("", 0)] += int(char) * 10 ** column
+            else:
+                form[(char, column)] += 1
         return form
     if isinstance(node, Number):
         return {("", 0): int(node.value)} if node.value.denominator == 1 else None
@@ -93,15 +96,16 @@ class ColumnsEncoding:
     name = "columns"
 
     def accepts(self, problem: Problem) -> bool:
-        return equations(problem) is not None
+        return problem.rules.base == 10 and not problem.unknowns and equations(problem) is not None
 
     def encode(self, problem: Problem, context: z3.Context) -> Encoded:
         letters = letter_variables(problem, context)
         constraints = rule_constraints(problem, letters)
-        low = {letter: 1 if letter in problem.leading else 0 for letter in letters}
+        allowed = {letter: allowed_digits(problem, letter) or frozenset([0]) for letter in letters}
+        bounds = {letter: (min(digits), max(digits)) for letter, digits in allowed.items()}
         forms = equations(problem) or []
         for number, form in enumerate(forms):
-            constraints += column_constraints(form, letters, low, context, f"carry{number}")
+            constraints += column_constraints(form, letters, bounds, context, f"carry{number}")
         groups = interchangeable(forms, problem)
         for group in groups:  # one ordering per group; the solver yields the permutations
             for first, second in zip(group, group[1:]):
@@ -120,11 +124,11 @@ def interchangeable(forms: list[Linear], problem: Problem) -> tuple[tuple[str, .
     for letter in problem.letters:
         profile = tuple(sorted((number, column, coefficient) for number, form in enumerate(forms)
                                for (name, column), coefficient in form.items() if name == letter and coefficient))
-        profiles[(letter in problem.leading, profile)].append(letter)
+        profiles[(allowed_digits(problem, letter), profile)].append(letter)
     return tuple(tuple(group) for group in profiles.values() if len(group) > 1)
 
 
-def column_constraints(form: Linear, letters: dict[str, z3.ArithRef], low: dict[str, int],
+def column_constraints(form: Linear, letters: dict[str, z3.ArithRef], bounds: dict[str, tuple[int, int]],
                        context: z3.Context, stem: str) -> list[z3.BoolRef]:
     """The equation form == 0, one constraint per column with bounded integer carries."""
     columns: dict[int, dict[str, int]] = defaultdict(dict)
@@ -141,8 +145,8 @@ def column_constraints(form: Linear, letters: dict[str, z3.ArithRef], low: dict[
     for column in range(top + 2):
         terms = columns.get(column, {})
         fixed = sign * digits[column] if column < len(digits) else 0
-        smallest = fixed + carry_low + sum(min(c * low[l], c * 9) for l, c in terms.items())
-        largest = fixed + carry_high + sum(max(c * low[l], c * 9) for l, c in terms.items())
+        smallest = fixed + carry_low + sum(min(c * bounds[l][0], c * bounds[l][1]) for l, c in terms.items())
+        largest = fixed + carry_high + sum(max(c * bounds[l][0], c * bounds[l][1]) for l, c in terms.items())
         total = z3.Sum(*[c * letters[l] for l, c in terms.items()], z3.IntVal(fixed, context), carry) \
             if terms or not isinstance(carry, int) else None
         if column > top:  # nothing may be left over past the last column

@@ -18,7 +18,8 @@ from typing import Union
 import z3
 
 from ..check import Problem
-from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Number, Unary, Word
+from ..check import interval
+from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
 from . import Encoded, letter_variables, rule_constraints
 
 Den = Union[z3.ArithRef, int]
@@ -70,6 +71,9 @@ class _Encoder:
         self.problem = problem
         self.ctx = context
         self.letters = letter_variables(problem, context)
+        self.unknowns = {name: z3.Int(name, context) for name in problem.unknowns}  # unbounded integers
+        self.side: list[z3.BoolRef] = []  # bounds of auxiliary unknowns, asserted unconditionally
+        self.bounded_fresh = 0  # auxiliary unknowns that have such bounds
         self.fresh = itertools.count()
         self.linear = True  # no products of unknowns, no case splits: a finite-domain solver may take it
 
@@ -80,9 +84,11 @@ class _Encoder:
             value, ok = self.encode(constraint)
             holds = conj(ok, self.truthy(value))
             constraints.append(z3.BoolVal(holds, self.ctx) if isinstance(holds, bool) else holds)
-        bounded = next(self.fresh) == 0  # no auxiliary unknowns without bounds of their own
-        strategies = ("finite-domain",) if self.linear else ("bit-blast",) if bounded else ()
-        return Encoded(self.ctx, self.letters, constraints, strategies)
+        constraints += self.side
+        bounded = next(self.fresh) == self.bounded_fresh and not self.unknowns  # every unknown has bounds
+        strategies = ("finite-domain",) if self.linear and not self.unknowns else ("bit-blast",) if bounded else ()
+        return Encoded(self.ctx, {**self.letters, **self.unknowns}, constraints, strategies,
+                       unbounded=bool(self.unknowns))
 
     # --- helpers -------------------------------------------------------------------------------
 
@@ -265,12 +271,55 @@ class _Encoder:
         method = getattr(self, "encode_" + type(node).__name__.lower())
         return method(node)
 
-    def encode_word(self, node: Word) -> tuple[Value, Ok]:
+    def digits_value(self, digits: str) -> z3.ArithRef:
+        """The base-B number whose digits are letters or literal digits: "7AB" -> 700 + 10*A + B."""
+        base = self.problem.rules.base
         weights: dict[str, int] = {}
-        for position, letter in enumerate(reversed(node.letters)):
-            weights[letter] = weights.get(letter, 0) + 10 ** position
-        total = z3.Sum(*[weight * self.letters[letter] for letter, weight in weights.items()])
-        return Rat(total, 1, True), True
+        literal = 0
+        for position, ch in enumerate(reversed(digits)):
+            if ch.isdigit():
+                literal += int(ch) * base ** position
+            else:
+                weights[ch] = weights.get(ch, 0) + base ** position
+        terms = [weight * self.letters[letter] for letter, weight in weights.items()]
+        return z3.Sum(*terms, z3.IntVal(literal, self.ctx)) if literal or not terms else z3.Sum(*terms)
+
+    def encode_word(self, node: Word) -> tuple[Value, Ok]:
+        return Rat(self.digits_value(node.letters), 1, True), True
+
+    def encode_repeating(self, node: Repeating) -> tuple[Value, Ok]:
+        """whole.fixed(period) = whole + fixed/B^f + period/(B^f (B^p - 1)), one exact fraction."""
+        base = self.problem.rules.base
+        scale, cycle = base ** len(node.fixed), base ** len(node.period) - 1
+        whole = int(node.whole, base)
+        fixed = self.digits_value(node.fixed) if node.fixed else z3.IntVal(0, self.ctx)
+        numerator = whole * scale * cycle + fixed * cycle + self.digits_value(node.period)
+        return Rat(numerator, scale * cycle, True), True
+
+    def encode_name(self, node: Name) -> tuple[Value, Ok]:
+        return Rat(self.unknowns[node.name]), True
+
+    def gcd(self, nodes: tuple[Expr, ...], values: list[z3.ArithRef]) -> z3.ArithRef | tuple:
+        """gcd by Bezout: g >= 0 divides every argument and is an integer combination of them.
+
+        That pins g to the gcd exactly (any common divisor divides such a combination). When the
+        arguments' bounds are known, every auxiliary unknown is bounded by them, unconditionally
+        (a witness within |u| <= |b|, |v| <= |a| always exists), so the problem stays bit-blastable.
+        """
+        self.linear = False
+        result, conditions = values[0], []
+        bound = None
+        bounds = [interval(node, self.problem.rules) for node in nodes]
+        if all(b is not None for b in bounds):
+            bound = max(max(abs(low), abs(high)) for low, high in bounds) + 1
+        for value in values[1:]:
+            g, ka, kb, u, v = (self.fresh_int(stem) for stem in ("gcd", "gcdq", "gcdq", "bezout", "bezout"))
+            conditions += [g >= 0, result == g * ka, value == g * kb, g == u * result + v * value]
+            if bound is not None:
+                self.side += [z3.And(x >= -bound, x <= bound) for x in (g, ka, kb, u, v)]
+                self.bounded_fresh += 5
+            result = g
+        return result, z3.And(*conditions)
 
     def encode_number(self, node: Number) -> tuple[Value, Ok]:
         return self.const(node.value), True
@@ -349,6 +398,10 @@ class _Encoder:
         encoded = [self.encode(arg) for arg in node.args]
         ok = conj(*[ok for _, ok in encoded])
         values = [self.rat(value) for value, _ in encoded]
+        if node.name == "gcd":  # of integers only, as Python's math.gcd
+            wholes = [self.integral(value) for value in values]
+            result, defined = self.gcd(node.args, [whole for whole, _ in wholes])
+            return Rat(result, 1, True), conj(ok, *[is_integer for _, is_integer in wholes], defined)
         if node.name == "abs":
             (value,) = values
             if value.nonneg:

@@ -1,0 +1,382 @@
+"""Long multiplication for products and powers of words: `ODD * ODD = FREAKY` digit by digit.
+
+Every constraint must be an equation (or a chain of them, or an `and` of them)
+between polynomials of words with rational constants, such as
+`NAUGHT ** 2 = ZERO ** 3` or `PI * R**2 = AREA`, possibly divided by products of
+words, such as `NORTH / SOUTH = EAST / WEST`. Each equation is brought to one
+integer polynomial that must be zero: both sides over a common denominator
+(a product of words, each required to be nonzero, exactly when Python would
+divide by it), cross-multiplied, the rational coefficients cleared.
+
+The polynomial is then written as a person multiplies by hand, and stays linear
+in bounded integers, which is what the finite-domain solver (QF_FD) needs:
+- the product of two digits is a fresh Int in 0..81 defined by a table over the
+  values of one of them (shared between every place the same pair occurs);
+- a product of three or more words gets the digits of its first factors as
+  fresh digit variables 0..9, tied to their partial products by their own
+  columns with bounded carries, and is then multiplied by the last factor;
+- the final equation places every partial product (times the term's
+  coefficient), every word's letters and the constant in its decimal column,
+  and holds exactly when bounded integer carries balance every column, with
+  nothing carried out of the top one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import z3
+
+from ..check import Problem
+from ..tree import BinOp, BoolOp, Compare, Expr, Number, Unary, Word
+from . import Encoded, allowed_digits, letter_variables, rule_constraints
+
+Monomial = tuple[str, ...]  # a product of words, as the sorted tuple of their letters: ("ODD", "ODD")
+Poly = dict[Monomial, Fraction]  # monomial -> coefficient; () holds the constant
+
+MAX_EXPONENT = 8  # largest |k| of a word power W ** k
+MAX_DEGREE = 8  # most words multiplied in one term
+MAX_TERMS = 64  # most terms of an expanded polynomial
+MAX_PARTIALS = 6000  # most digit-by-digit products of all multiplications together
+
+
+class Unsupported(Exception):
+    """The formula is not of the shape this encoding handles (the general one will)."""
+
+
+@dataclass
+class Quotient:
+    """num / den: a polynomial over a product of words (each known to be nonzero where defined)."""
+
+    num: Poly
+    den: Monomial = ()
+
+
+@dataclass
+class Analysis:
+    """The problem as integer polynomials equal to zero, and the words that must be nonzero."""
+
+    polynomials: list[dict[Monomial, int]]
+    nonzero: set[str] = field(default_factory=set)
+
+
+# --- polynomials ------------------------------------------------------------------------------------
+
+
+def monomial(*parts: Monomial) -> Monomial:
+    return tuple(sorted(itertools.chain(*parts)))
+
+
+def trimmed(poly: Poly) -> Poly:
+    result = {key: value for key, value in poly.items() if value}
+    if len(result) > MAX_TERMS or any(len(key) > MAX_DEGREE for key in result):
+        raise Unsupported("too large")
+    return result
+
+
+def poly_add(first: Poly, second: Poly, factor: Fraction = Fraction(1)) -> Poly:
+    total: dict[Monomial, Fraction] = defaultdict(Fraction, first)
+    for key, value in second.items():
+        total[key] += factor * value
+    return trimmed(total)
+
+
+def poly_times(first: Poly, second: Poly) -> Poly:
+    total: dict[Monomial, Fraction] = defaultdict(Fraction)
+    for (a, x), (b, y) in itertools.product(first.items(), second.items()):
+        total[monomial(a, b)] += x * y
+    return trimmed(total)
+
+
+def poly_times_words(poly: Poly, words: Monomial) -> Poly:
+    return trimmed({monomial(key, words): value for key, value in poly.items()})
+
+
+def multiset_minus(first: Monomial, second: Monomial) -> Monomial:
+    """first / second for products of words, where second divides first."""
+    rest = list(first)
+    for word in second:
+        rest.remove(word)
+    return tuple(rest)
+
+
+def multiset_lcm(first: Monomial, second: Monomial) -> Monomial:
+    counts = {word: max(first.count(word), second.count(word)) for word in set(first) | set(second)}
+    return tuple(sorted(word for word, count in counts.items() for _ in range(count)))
+
+
+def cancel(value: Quotient) -> Quotient:
+    """Divide num and den by every word of den that divides each term of num (den is nonzero)."""
+    if not value.num:
+        return Quotient({}, ())
+    num, den = dict(value.num), list(value.den)
+    for word in sorted(set(den)):
+        while word in den and all(word in key for key in num):
+            den.remove(word)
+            num = {multiset_minus(key, (word,)): coefficient for key, coefficient in num.items()}
+    return Quotient(num, tuple(den))
+
+
+# --- the tree -> quotients of polynomials -----------------------------------------------------------
+
+
+class _Reader:
+    def __init__(self, problem: Problem):
+        self.problem = problem
+        self.nonzero: set[str] = set()
+
+    def analyse(self) -> Analysis:
+        polynomials: list[dict[Monomial, int]] = []
+        pending = list(self.problem.formula.constraints)
+        while pending:
+            node = pending.pop()
+            if isinstance(node, BoolOp) and node.op == "and":
+                pending.extend(node.operands)
+                continue
+            if not isinstance(node, Compare) or any(op != "==" for op in node.ops):
+                raise Unsupported("not an equation")
+            sides = [self.read(operand) for operand in node.operands]
+            polynomials += [difference(a, b) for a, b in zip(sides, sides[1:])]
+        return Analysis(polynomials, self.nonzero)
+
+    def read(self, node: Expr) -> Quotient:
+        if isinstance(node, Word):
+            return Quotient({(node.letters,): Fraction(1)})
+        if isinstance(node, Number):
+            return Quotient(trimmed({(): node.value}))
+        if isinstance(node, Unary):
+            inner = self.read(node.operand)
+            return inner if node.op == "+" else Quotient(poly_add({}, inner.num, Fraction(-1)), inner.den)
+        if not isinstance(node, BinOp) or node.op not in ("+", "-", "*", "/", "**"):
+            raise Unsupported(f"{type(node).__name__} is not a polynomial")
+        if node.op == "**":
+            return self.power(node)
+        left, right = self.read(node.left), self.read(node.right)
+        if node.op == "/":
+            right = self.inverse(right)
+        if node.op in ("*", "/"):
+            return cancel(Quotient(poly_times(left.num, right.num), monomial(left.den, right.den)))
+        common = multiset_lcm(left.den, right.den)
+        num = poly_add(poly_times_words(left.num, multiset_minus(common, left.den)),
+                       poly_times_words(right.num, multiset_minus(common, right.den)),
+                       Fraction(1 if node.op == "+" else -1))
+        return cancel(Quotient(num, common))
+
+    def inverse(self, value: Quotient) -> Quotient:
+        """1 / value, which Python defines only where value != 0: value must be one term c * words."""
+        if len(value.num) != 1:
+            raise Unsupported("division by a sum (or by zero)")
+        ((words, coefficient),) = value.num.items()
+        self.nonzero.update(words)
+        return Quotient({value.den: 1 / coefficient}, words)
+
+    def power(self, node: BinOp) -> Quotient:
+        exponent = self.problem.constant_exponents.get(node)
+        if exponent is None or exponent.denominator != 1 or abs(exponent.numerator) > MAX_EXPONENT:
+            raise Unsupported("not a small integer power")
+        base = self.read(node.left)
+        k = exponent.numerator
+        if k < 0:
+            base, k = self.inverse(base), -k
+        result = Quotient({(): Fraction(1)})
+        for _ in range(k):
+            result = Quotient(poly_times(result.num, base.num), monomial(result.den, base.den))
+        return cancel(result)
+
+
+def difference(left: Quotient, right: Quotient) -> dict[Monomial, int]:
+    """left == right as one integer polynomial that must be zero (both denominators are nonzero)."""
+    common = multiset_lcm(left.den, right.den)
+    poly = poly_add(poly_times_words(left.num, multiset_minus(common, left.den)),
+                    poly_times_words(right.num, multiset_minus(common, right.den)), Fraction(-1))
+    scale = math.lcm(*[value.denominator for value in poly.values()]) if poly else 1
+    integral = {key: int(value * scale) for key, value in poly.items()}
+    divisor = math.gcd(*integral.values()) if integral else 1
+    return {key: value // divisor for key, value in integral.items()}
+
+
+def analyse(problem: Problem) -> Analysis | None:
+    """The problem's equations as integer polynomials, or None if it is not of that shape or too big."""
+    try:
+        analysis = _Reader(problem).analyse()
+    except (Unsupported, ZeroDivisionError):
+        return None
+    if getattr(problem, "unknowns", ()):
+        return None
+    if partial_count(analysis, problem.rules.base) > MAX_PARTIALS:
+        return None
+    return analysis
+
+
+def digit_count(value: int, base: int) -> int:
+    """How many base-`base` digits `value` > 0 takes."""
+    count = 0
+    while value:
+        value //= base
+        count += 1
+    return max(count, 1)
+
+
+def product_length(words: Monomial, base: int) -> int:
+    """Enough digits for any value of the product of these words."""
+    return digit_count(math.prod(base ** len(word) - 1 for word in words), base)
+
+
+def partial_count(analysis: Analysis, base: int) -> int:
+    """How many digit-by-digit products the long multiplications take (shared prefixes counted once)."""
+    def length(words: Monomial) -> int:
+        return len(words[0]) if len(words) == 1 else product_length(words, base)
+
+    steps: set[Monomial] = set()
+    for poly in analysis.polynomials:
+        for words in poly:
+            for size in range(2, len(words) + 1):
+                steps.add(words[:size])
+    return sum(length(words[:-1]) * len(words[-1]) for words in steps)
+
+
+# --- Z3 ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Digit:
+    """A bounded Int in a digit's role: a letter, a fresh digit of a product, or a partial product."""
+
+    name: str
+    var: z3.ArithRef
+    low: int
+    high: int
+
+
+Column = dict[str, tuple[int, Digit]]  # name -> (coefficient, term)
+
+
+class _Builder:
+    def __init__(self, problem: Problem, context: z3.Context):
+        self.problem = problem
+        self.ctx = context
+        self.letters = letter_variables(problem, context)
+        self.constraints = rule_constraints(problem, self.letters)
+        self.digits = {letter: Digit(letter, var, 1 if letter in problem.leading else 0, 9)
+                       for letter, var in self.letters.items()}
+        self.vectors: dict[Monomial, list[Digit]] = {}  # digits of a product, lowest first
+        self.partials: dict[tuple[str, str], Digit] = {}
+        self.fresh = itertools.count()
+
+    def name(self, stem: str) -> str:
+        return f"{stem}!{next(self.fresh)}"
+
+    def partial(self, a: Digit, b: Digit) -> Digit:
+        """The product a * b as a bounded Int defined by a table over the values of one factor."""
+        key = (min(a.name, b.name), max(a.name, b.name))
+        found = self.partials.get(key)
+        if found is not None:
+            return found
+        if a.high - a.low > b.high - b.low:
+            a, b = b, a
+        corners = [x * y for x in (a.low, a.high) for y in (b.low, b.high)]
+        name = self.name(f"{a.name}*{b.name}")
+        product = Digit(name, z3.Int(name, self.ctx), min(corners), max(corners))
+        self.constraints += [product.var >= product.low, product.var <= product.high]
+        for x in range(a.low, a.high + 1):
+            value = x * x if a.name == b.name else x * b.var
+            self.constraints.append(z3.Implies(a.var == x, product.var == value))
+        self.partials[key] = product
+        return product
+
+    def long_multiplication(self, first: list[Digit], second: list[Digit], coefficient: int,
+                            columns: dict[int, Column]) -> None:
+        """Add coefficient * first * second to the columns, one partial product per pair of digits."""
+        for (i, a), (j, b) in itertools.product(enumerate(first), enumerate(second)):
+            product = self.partial(a, b)
+            column = columns[i + j]
+            previous = column.get(product.name, (0, product))[0]
+            column[product.name] = (previous + coefficient, product)
+
+    def vector(self, words: Monomial) -> list[Digit]:
+        """The digits of a product of words, lowest first: a word's letters, or fresh digits."""
+        if len(words) == 1:
+            return [self.digits[letter] for letter in reversed(words[0])]
+        found = self.vectors.get(words)
+        if found is not None:
+            return found
+        high = math.prod(10 ** len(word) - 1 for word in words)
+        digits = []
+        for _ in str(high):
+            name = self.name("digit")
+            digits.append(Digit(name, z3.Int(name, self.ctx), 0, 9))
+        self.constraints += [c for d in digits for c in (d.var >= 0, d.var <= 9)]
+        columns: dict[int, Column] = defaultdict(dict)
+        self.long_multiplication(self.vector(words[:-1]), self.vector(words[-1:]), 1, columns)
+        for position, digit in enumerate(digits):
+            columns[position][digit.name] = (-1, digit)
+        self.constraints += self.balance(columns, 0, "carry")
+        self.vectors[words] = digits
+        return digits
+
+    def equation(self, poly: dict[Monomial, int], stem: str) -> None:
+        columns: dict[int, Column] = defaultdict(dict)
+        for words, coefficient in poly.items():
+            if len(words) == 1:
+                for position, digit in enumerate(self.vector(words)):
+                    previous = columns[position].get(digit.name, (0, digit))[0]
+                    columns[position][digit.name] = (previous + coefficient, digit)
+            elif len(words) > 1:
+                self.long_multiplication(self.vector(words[:-1]), self.vector(words[-1:]), coefficient, columns)
+        self.constraints += self.balance(columns, poly.get((), 0), stem)
+
+    def balance(self, columns: dict[int, Column], constant: int, stem: str) -> list[z3.BoolRef]:
+        """sum(10**p * column_p) + constant == 0, with one bounded carry per column."""
+        digits = [int(ch) for ch in reversed(str(abs(constant)))] if constant else []
+        sign = -1 if constant < 0 else 1
+        top = max([*columns, len(digits) - 1, 0])
+        constraints: list[z3.BoolRef] = []
+        carry: z3.ArithRef | int = 0
+        carry_low = carry_high = 0
+        for position in range(top + 1):
+            terms = [(c, d) for c, d in columns.get(position, {}).values() if c]
+            fixed = sign * digits[position] if position < len(digits) else 0
+            if not terms and isinstance(carry, int):
+                if (fixed + carry) % 10:
+                    return [z3.BoolVal(False, self.ctx)]
+                carry = carry_low = carry_high = (fixed + carry) // 10
+                continue
+            smallest = fixed + carry_low + sum(min(c * d.low, c * d.high) for c, d in terms)
+            largest = fixed + carry_high + sum(max(c * d.low, c * d.high) for c, d in terms)
+            total = z3.Sum(*[c * d.var for c, d in terms], z3.IntVal(fixed, self.ctx), carry)
+            carry_low, carry_high = -(-smallest // 10), largest // 10
+            if carry_low > carry_high:
+                return [z3.BoolVal(False, self.ctx)]
+            carry = z3.Int(self.name(stem), self.ctx)
+            constraints += [carry >= carry_low, carry <= carry_high, total == 10 * carry]
+        if isinstance(carry, int):  # nothing may be carried out of the top column
+            return constraints if carry == 0 else [z3.BoolVal(False, self.ctx)]
+        return constraints + [carry == 0]
+
+    def nonzero(self, word: str) -> None:
+        if word[0] not in self.problem.leading:
+            self.constraints.append(z3.Or(*[self.letters[letter] != 0 for letter in set(word)]))
+
+
+class ProductsEncoding:
+    """Equations between polynomials of words, and quotients by products of words: long multiplication."""
+
+    name = "products"
+
+    def accepts(self, problem: Problem) -> bool:
+        return analyse(problem) is not None
+
+    def encode(self, problem: Problem, context: z3.Context) -> Encoded:
+        analysis = analyse(problem)
+        if analysis is None:
+            raise ValueError(f"the products encoding does not accept {problem.source!r}")
+        builder = _Builder(problem, context)
+        for word in sorted(analysis.nonzero):
+            builder.nonzero(word)
+        for number, poly in enumerate(analysis.polynomials):
+            builder.equation(poly, f"carry{number}")
+        return Encoded(context, builder.letters, builder.constraints, ("finite-domain",))

@@ -1,0 +1,60 @@
+"""Search statistics: the size of the brute-force search space, stage timings, Z3's counters.
+
+Puzzle setters compare "a brute force would try N candidates" with what the solver did;
+this module only counts, it takes no part in solving or checking.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+from .check import Problem
+
+MAX_STATES = 200_000  # sets of used digits tracked while counting distinct assignments exactly
+
+
+def search_space(problem: Problem) -> tuple[int | None, bool]:
+    """The number of letter assignments a brute force would try, and whether that number is exact.
+
+    Counts assignments that respect each letter's digits (base, leading zero, --digits, --domain,
+    --assign) and, if the rules say so, distinctness. With integer unknowns the space is infinite:
+    (None, True). If distinct assignments are too many to count exactly, the product of the domain
+    sizes (an upper bound) is returned with False.
+    """
+    if problem.unknowns:
+        return None, True
+    domains = [sorted(problem.allowed[letter]) for letter in problem.letters]
+    product = 1
+    for domain in domains:
+        product *= len(domain)
+    if not problem.rules.distinct or product == 0:
+        return product, True
+    counts: dict[frozenset[int], int] = {frozenset(): 1}
+    for domain in sorted(domains, key=len):
+        following: dict[frozenset[int], int] = {}
+        for used, ways in counts.items():
+            for digit in domain:
+                if digit not in used:
+                    key = used | {digit}
+                    following[key] = following.get(key, 0) + ways
+        counts = following
+        if len(counts) > MAX_STATES:
+            return product, False
+    return sum(counts.values()), True
+
+
+class Clock:
+    """Seconds spent per stage, accumulated: `with clock("solve"): ...`."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    @contextmanager
+    def __call__(self, stage: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[stage] = self.seconds.get(stage, 0.0) + time.perf_counter() - start

@@ -1,0 +1,237 @@
+"""The puzzle setter's toolkit: literal digits, fixed letters, digit domains, repeating decimals,
+gcd, integer unknowns, bases and statistics, each with answers known independently."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+
+import pytest
+
+import smtcrypt
+from smtcrypt import FormulaError, Puzzle, Status
+from smtcrypt.cli import main
+
+
+def texts(verdict):
+    return sorted(solution.text for solution in verdict.solutions)
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- literal digits inside words ---------------------------------------------------------------
+
+def brute_7ab():
+    found = []
+    for a, b, c, d, e, f, g, h, j in itertools.permutations(range(10), 9):
+        if c and e and (700 + 10 * a + b) * (10 * c + d) == int(f"{e}{f}{g}{h}{j}"):
+            found.append(f"7{a}{b} * {c}{d} = {e}{f}{g}{h}{j}")
+    return sorted(found)
+
+
+def test_literal_digits_count_matches_brute_force():
+    verdict = Puzzle("7AB * CD = EFGHJ").search().verdict()
+    assert verdict.complete and verdict.count == 15
+    assert texts(verdict) == brute_7ab()
+
+
+def test_literal_digit_is_not_a_letter_and_takes_no_part_in_distinctness():
+    puzzle = Puzzle("A7 + 1 = 78")
+    assert puzzle.letters == ("A",)
+    assert [s.text for s in puzzle.solve()] == ["77 + 1 = 78"]  # A may equal the literal 7
+
+
+def test_leading_zero_rule_applies_to_letters_only():
+    assert [s.text for s in smtcrypt.solve("0A = 5")] == ["05 = 5"]
+    assert smtcrypt.count("A0 = 0") == 0  # a leading letter may not be 0
+    assert smtcrypt.count("A0 = 0", allow_leading_zeros=True) == 1
+
+
+# --- fixed letters -----------------------------------------------------------------------------
+
+def test_assign_gives_the_unique_all_distinct_puzzle():
+    verdict = smtcrypt.verdict("XAB * CD = EFGHJ", assign={"X": 7})
+    assert verdict.status is Status.UNIQUE
+    assert texts(verdict) == ["715 * 46 = 32890"]
+    assert verdict.solutions[0].mapping["X"] == 7
+
+
+def test_assigned_letter_stays_distinct():
+    assert smtcrypt.count("A + B = 8", assign={"A": 4}) == 0
+    assert smtcrypt.count("A + B = 8", assign={"A": 4}, distinct=False) == 1
+
+
+def test_cli_assign_unique(capsys):
+    code, out, _ = run_cli(capsys, "--unique", "XAB * CD = EFGHJ", "--assign", "X=7")
+    assert code == 0 and out.startswith("715 * 46 = 32890")
+
+
+# --- digit domains -----------------------------------------------------------------------------
+
+def test_digits_palindromic_product():
+    verdict = smtcrypt.verdict("ABCDE * 4 = EDCBA", digits="1-9", distinct=False)
+    assert verdict.status is Status.UNIQUE and texts(verdict) == ["21978 * 4 = 87912"]
+
+
+def test_digit_set_and_domain():
+    odd = smtcrypt.count("A + B = C", digits="1,3,5,7,9", distinct=False)
+    assert odd == 0  # odd + odd is even
+    both = sorted(s.text for s in smtcrypt.solve("A + B = C", domains={"A": "1-2", "B": [3]}))
+    assert both == ["1 + 3 = 4", "2 + 3 = 5"]
+    from_cli_text = smtcrypt.count("A + B = C", domains=["A=1-2", "B=3"])
+    assert from_cli_text == 2
+
+
+def test_verifier_checks_domains_and_assignments():
+    puzzle = Puzzle("A + B = C", domains={"A": "1-2"}, assign={"B": 3})
+    assert puzzle.is_solution({"A": 1, "B": 3, "C": 4})
+    assert not puzzle.is_solution({"A": 5, "B": 3, "C": 8})
+    assert not puzzle.is_solution({"A": 1, "B": 2, "C": 3})
+
+
+@pytest.mark.parametrize("options", [dict(digits="x"), dict(digits="1-12"), dict(assign={"Q": 1}),
+                                     dict(domains={"A": "5-3"}), dict(assign={"A": "1-3"}), dict(base=1)])
+def test_bad_options_are_formula_errors(options):
+    with pytest.raises(FormulaError):
+        Puzzle("A + B = C", **options)
+
+
+def test_cli_bad_option_exit_2(capsys):
+    code, out, err = run_cli(capsys, "A + B = C", "--domain", "Q=1-3")
+    assert code == 2 and "Q" in err and "Traceback" not in err
+
+
+# --- repeating decimals and gcd ----------------------------------------------------------------
+
+def test_repeating_decimal_values():
+    assert [s.text for s in smtcrypt.solve("1.2(3) * 30 = AB", distinct=False)] == ["1.2(3) * 30 = 37"]
+    assert Fraction(37, 30) == Fraction(12, 10) + Fraction(3, 90)
+    assert [s.text for s in smtcrypt.solve("0.(A) = 1/3")] == ["0.(3) = 1/3"]
+    assert [s.text for s in smtcrypt.solve("0.A(B) = 1/6")] == ["0.1(6) = 1/6"]
+
+
+def test_eve_did_talk_has_two_solutions():
+    verdict = smtcrypt.Puzzle("EVE / DID = 0.(TALK)").search().verdict()
+    assert verdict.complete
+    assert texts(verdict) == ["212 / 606 = 0.(3498)", "242 / 303 = 0.(7986)"]
+
+
+@pytest.mark.parametrize("formula", [["EVE / DID = 0.(TALK)", "gcd(EVE, DID) = 1"],
+                                     "EVE / DID = 0.(TALK) and gcd(EVE, DID) = 1"])
+def test_gcd_leaves_one(formula):
+    verdict = smtcrypt.verdict(formula)
+    assert verdict.status is Status.UNIQUE
+    assert verdict.solutions[0].mapping == {"A": 9, "D": 3, "E": 2, "I": 0, "K": 6, "L": 8, "T": 7, "V": 4}
+
+
+def test_gcd_values():
+    assert sorted(s.text for s in smtcrypt.solve("gcd(12, AB) = 6, AB < 40")) == [
+        "gcd(12, 18) = 6, 18 < 40", "gcd(12, 30) = 6, 30 < 40"]
+    assert smtcrypt.count("gcd(A, 0) = 0", allow_leading_zeros=True) == 1
+
+
+# --- integer unknowns --------------------------------------------------------------------------
+
+COINS = "p + d + q + h = 19, p + 10*d + 25*q + 50*h = 95, p >= 0, d >= 0, q >= 0, h >= 0"
+
+
+def test_coin_puzzle_is_unique():
+    verdict = smtcrypt.verdict(COINS)
+    assert verdict.status is Status.UNIQUE
+    assert verdict.solutions[0].mapping == {"d": 3, "h": 1, "p": 15, "q": 0}
+
+
+def test_unknowns_mix_with_letters_and_may_be_negative():
+    solutions = list(smtcrypt.solve("AB + x = 10, x >= -11, AB < 13"))
+    assert sorted(s.mapping["x"] for s in solutions) == [-2, 0]  # AB = 11 repeats a letter
+    assert any("(-2)" in s.text for s in solutions)
+
+
+def test_unbounded_family_stops_as_unknown():
+    verdict = smtcrypt.Puzzle("x + y = 10").search().verdict()
+    assert verdict.status is Status.UNKNOWN and not verdict.complete
+    assert "infinitely many" in verdict.reason
+    with pytest.raises(smtcrypt.IncompleteSearch):
+        smtcrypt.count("x + y = 10")
+
+
+def test_cli_unbounded_exit_3(capsys):
+    code, out, err = run_cli(capsys, "--count", "x - y = 1")
+    assert code == 3 and "infinitely many" in err
+
+
+# --- bases -------------------------------------------------------------------------------------
+
+def brute(formula_check, letters, base, leading):
+    found = 0
+    for digits in itertools.permutations(range(base), len(letters)):
+        values = dict(zip(letters, digits))
+        if all(values[letter] for letter in leading) and formula_check(values):
+            found += 1
+    return found
+
+
+@pytest.mark.parametrize("base", [8, 9])
+def test_base_send_more_money_matches_brute_force(base):
+    def value(word, v):
+        total = 0
+        for ch in word:
+            total = total * base + v[ch]
+        return total
+
+    expected = brute(lambda v: value("SEND", v) + value("MORE", v) == value("MONEY", v), "SENDMORY", base, "SM")
+    assert smtcrypt.count("SEND + MORE = MONEY", base=base) == expected
+
+
+def test_base_16_shows_digits_of_the_base():
+    solution = next(smtcrypt.solve("SEND + MORE = MONEY", base=16))
+    assert "f" in solution.text or any(v > 9 for v in solution.mapping.values())
+    assert all(0 <= v < 16 for v in solution.mapping.values())
+    assert Puzzle("SEND + MORE = MONEY", base=16).is_solution(solution.mapping)
+
+
+def test_base_literal_digits_must_be_below_base():
+    with pytest.raises(FormulaError) as caught:
+        Puzzle("A2 = 1", base=2)
+    assert caught.value.column == 2
+
+
+def test_base_limits_distinct_letters():
+    with pytest.raises(FormulaError):
+        Puzzle("ABCDEFGH = 1", base=7)
+    assert Puzzle("AB = 7", base=8, distinct=True).count() == 0
+
+
+def test_base_2():
+    assert sorted(s.text for s in smtcrypt.solve("AB + 1 = 3", base=2)) == ["10 + 1 = 3"]  # numbers stay decimal
+
+
+# --- statistics --------------------------------------------------------------------------------
+
+def test_stats_search_space_and_counters():
+    verdict = smtcrypt.verdict("AB + C = DE")
+    stats = verdict.stats
+    expected = sum(1 for a, b, c, d, e in itertools.permutations(range(10), 5) if a and d)
+    assert stats["search_space"] == expected and stats["search_space_exact"]
+    assert stats["models"] == verdict.count
+    assert any(key.endswith("conflicts") for key in stats["z3"]) or stats["z3"]
+    assert set(stats["seconds"]) == {"parse", "check", "encode", "solve", "verify"}
+
+
+def test_stats_search_space_with_domains_and_unknowns():
+    assert smtcrypt.verdict("A + B = C", digits="1-3", distinct=False).stats["search_space"] == 27
+    assert smtcrypt.verdict("A + x = 3").stats["search_space"] is None
+
+
+def test_cli_stats_json(capsys):
+    code, out, _ = run_cli(capsys, "--json", "--stats", "SEND + MORE = MONEY")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "unique"
+    assert data["stats"]["search_space"] == 1451520 and data["stats"]["models"] == 1
+    code, out, _ = run_cli(capsys, "--stats", "SEND + MORE = MONEY")
+    assert "search space: 1,451,520 candidate assignments" in out
