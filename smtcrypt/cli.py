@@ -7,10 +7,11 @@ Exit codes: 0 a solution (with --unique: exactly one, proved); 1 no solution (wi
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Sequence
 
-EXIT_FOUND, EXIT_NONE, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_FOUND, EXIT_NONE, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 1, 2, 3, 130, 141
 
 EXAMPLES = """\
 examples:
@@ -131,4 +132,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run() -> None:
     """The console entry point."""
-    sys.exit(main())
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (`smtcrypt ... | head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = EXIT_BROKEN_PIPE
+    sys.exit(code)
