@@ -259,10 +259,15 @@ class _Builder:
     def __init__(self, problem: Problem, context: z3.Context):
         self.problem = problem
         self.ctx = context
+        self.base = problem.rules.base
         self.letters = letter_variables(problem, context)
         self.constraints = rule_constraints(problem, self.letters)
-        self.digits = {letter: Digit(letter, var, 1 if letter in problem.leading else 0, 9)
-                       for letter, var in self.letters.items()}
+        self.digits: dict[str, Digit] = {}
+        for letter, var in self.letters.items():
+            allowed = allowed_digits(problem, letter) or frozenset(range(self.base))
+            self.digits[letter] = Digit(letter, var, min(allowed), max(allowed))
+        for value in range(self.base):  # literal digits inside words such as 7AB
+            self.digits[str(value)] = self.constant(value)
         self.vectors: dict[Monomial, list[Digit]] = {}  # digits of a product, lowest first
         self.partials: dict[tuple[str, str], Digit] = {}
         self.fresh = itertools.count()
@@ -270,12 +275,19 @@ class _Builder:
     def name(self, stem: str) -> str:
         return f"{stem}!{next(self.fresh)}"
 
-    def partial(self, a: Digit, b: Digit) -> Digit:
-        """The product a * b as a bounded Int defined by a table over the values of one factor."""
+    def constant(self, value: int) -> Digit:
+        return Digit(f"#{value}", z3.IntVal(value, self.ctx), value, value)
+
+    def partial(self, a: Digit, b: Digit) -> tuple[int, Digit]:
+        """The product a * b as factor * term: a bounded Int defined by a table over one factor's values."""
+        if a.low == a.high or b.low == b.high:  # a literal digit (or a letter with one allowed digit)
+            if a.low != a.high:
+                a, b = b, a
+            return (a.low, b) if b.low != b.high else (1, self.constant(a.low * b.low))
         key = (min(a.name, b.name), max(a.name, b.name))
         found = self.partials.get(key)
         if found is not None:
-            return found
+            return 1, found
         if a.high - a.low > b.high - b.low:
             a, b = b, a
         corners = [x * y for x in (a.low, a.high) for y in (b.low, b.high)]
@@ -286,34 +298,36 @@ class _Builder:
             value = x * x if a.name == b.name else x * b.var
             self.constraints.append(z3.Implies(a.var == x, product.var == value))
         self.partials[key] = product
-        return product
+        return 1, product
+
+    @staticmethod
+    def place(columns: dict[int, Column], position: int, coefficient: int, term: Digit) -> None:
+        column = columns[position]
+        column[term.name] = (column.get(term.name, (0, term))[0] + coefficient, term)
 
     def long_multiplication(self, first: list[Digit], second: list[Digit], coefficient: int,
                             columns: dict[int, Column]) -> None:
         """Add coefficient * first * second to the columns, one partial product per pair of digits."""
         for (i, a), (j, b) in itertools.product(enumerate(first), enumerate(second)):
-            product = self.partial(a, b)
-            column = columns[i + j]
-            previous = column.get(product.name, (0, product))[0]
-            column[product.name] = (previous + coefficient, product)
+            factor, product = self.partial(a, b)
+            self.place(columns, i + j, coefficient * factor, product)
 
     def vector(self, words: Monomial) -> list[Digit]:
         """The digits of a product of words, lowest first: a word's letters, or fresh digits."""
         if len(words) == 1:
-            return [self.digits[letter] for letter in reversed(words[0])]
+            return [self.digits[ch] for ch in reversed(words[0])]
         found = self.vectors.get(words)
         if found is not None:
             return found
-        high = math.prod(10 ** len(word) - 1 for word in words)
         digits = []
-        for _ in str(high):
+        for _ in range(product_length(words, self.base)):
             name = self.name("digit")
-            digits.append(Digit(name, z3.Int(name, self.ctx), 0, 9))
-        self.constraints += [c for d in digits for c in (d.var >= 0, d.var <= 9)]
+            digits.append(Digit(name, z3.Int(name, self.ctx), 0, self.base - 1))
+        self.constraints += [c for d in digits for c in (d.var >= 0, d.var <= self.base - 1)]
         columns: dict[int, Column] = defaultdict(dict)
         self.long_multiplication(self.vector(words[:-1]), self.vector(words[-1:]), 1, columns)
         for position, digit in enumerate(digits):
-            columns[position][digit.name] = (-1, digit)
+            self.place(columns, position, -1, digit)
         self.constraints += self.balance(columns, 0, "carry")
         self.vectors[words] = digits
         return digits
@@ -323,43 +337,48 @@ class _Builder:
         for words, coefficient in poly.items():
             if len(words) == 1:
                 for position, digit in enumerate(self.vector(words)):
-                    previous = columns[position].get(digit.name, (0, digit))[0]
-                    columns[position][digit.name] = (previous + coefficient, digit)
+                    self.place(columns, position, coefficient, digit)
             elif len(words) > 1:
                 self.long_multiplication(self.vector(words[:-1]), self.vector(words[-1:]), coefficient, columns)
         self.constraints += self.balance(columns, poly.get((), 0), stem)
 
     def balance(self, columns: dict[int, Column], constant: int, stem: str) -> list[z3.BoolRef]:
-        """sum(10**p * column_p) + constant == 0, with one bounded carry per column."""
-        digits = [int(ch) for ch in reversed(str(abs(constant)))] if constant else []
-        sign = -1 if constant < 0 else 1
+        """sum(base**p * column_p) + constant == 0, with one bounded carry per column."""
+        base = self.base
+        digits = []
+        rest = abs(constant)
+        while rest:
+            rest, digit = divmod(rest, base)
+            digits.append(digit if constant > 0 else -digit)
         top = max([*columns, len(digits) - 1, 0])
         constraints: list[z3.BoolRef] = []
         carry: z3.ArithRef | int = 0
         carry_low = carry_high = 0
         for position in range(top + 1):
             terms = [(c, d) for c, d in columns.get(position, {}).values() if c]
-            fixed = sign * digits[position] if position < len(digits) else 0
+            fixed = digits[position] if position < len(digits) else 0
             if not terms and isinstance(carry, int):
-                if (fixed + carry) % 10:
+                if (fixed + carry) % base:
                     return [z3.BoolVal(False, self.ctx)]
-                carry = carry_low = carry_high = (fixed + carry) // 10
+                carry = carry_low = carry_high = (fixed + carry) // base
                 continue
             smallest = fixed + carry_low + sum(min(c * d.low, c * d.high) for c, d in terms)
             largest = fixed + carry_high + sum(max(c * d.low, c * d.high) for c, d in terms)
             total = z3.Sum(*[c * d.var for c, d in terms], z3.IntVal(fixed, self.ctx), carry)
-            carry_low, carry_high = -(-smallest // 10), largest // 10
+            carry_low, carry_high = -(-smallest // base), largest // base
             if carry_low > carry_high:
                 return [z3.BoolVal(False, self.ctx)]
             carry = z3.Int(self.name(stem), self.ctx)
-            constraints += [carry >= carry_low, carry <= carry_high, total == 10 * carry]
+            constraints += [carry >= carry_low, carry <= carry_high, total == base * carry]
         if isinstance(carry, int):  # nothing may be carried out of the top column
             return constraints if carry == 0 else [z3.BoolVal(False, self.ctx)]
         return constraints + [carry == 0]
 
     def nonzero(self, word: str) -> None:
-        if word[0] not in self.problem.leading:
-            self.constraints.append(z3.Or(*[self.letters[letter] != 0 for letter in set(word)]))
+        """The word is not 0: it has a nonzero digit (implied by a letter that may not be 0)."""
+        if any(self.digits[ch].low > 0 for ch in word):
+            return
+        self.constraints.append(z3.Or(*[self.letters[ch] != 0 for ch in set(word) if ch.isalpha()]))
 
 
 class ProductsEncoding:
