@@ -57,7 +57,7 @@ class ModelSearch:
         self.cap = cap  # with unbounded unknowns the models may never run out: stop (as unknown) after this many
         self.end: SearchEnd | None = None
         self.models: list[Assignment] = []  # every model so far, each blocked
-        self.indicators: dict[tuple[str, int], z3.BoolRef] = {}
+        self.indicators: dict[tuple[str, int], z3.BoolRef] = {}  # (letter, value) -> letter != value
         self.propositional = False  # block through Boolean indicators (finite-domain solver only)
         self.checks = 0
         self.solver: z3.Solver | None = None
@@ -91,12 +91,12 @@ class ModelSearch:
         else:
             literals = []
             for letter, value in model.items():
-                indicator = self.indicators.get((letter, value))
-                if indicator is None:
+                literal = self.indicators.get((letter, value))
+                if literal is None:  # "letter != value", defined once and reused by every later clause
                     indicator = z3.Bool(f"{letter}={value}", self.encoded.context)
-                    self.indicators[(letter, value)] = indicator
                     solver.add(indicator == (letters[letter] == value))
-                literals.append(z3.Not(indicator))
+                    literal = self.indicators[(letter, value)] = z3.Not(indicator)
+                literals.append(literal)
             solver.add(z3.Or(*literals))
 
     def _variants(self, model: Assignment) -> Iterator[Assignment]:

@@ -72,8 +72,9 @@ def encodings() -> list[Encoding]:
     """Every encoding, the most specialised first and the general one last."""
     from .columns import ColumnsEncoding
     from .general import GeneralEncoding
+    from .products import ProductsEncoding
 
-    return [ColumnsEncoding(), GeneralEncoding()]
+    return [ColumnsEncoding(), ProductsEncoding(), GeneralEncoding()]
 
 
 def choose(problem: Problem) -> Encoding:
