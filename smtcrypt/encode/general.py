@@ -20,7 +20,7 @@ import z3
 from ..check import Problem
 from ..check import interval
 from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
-from . import Encoded, letter_variables, rule_constraints
+from . import Encoded, allowed_digits, letter_variables, rule_constraints
 
 Den = Union[z3.ArithRef, int]
 Ok = Union[z3.BoolRef, bool]  # Python True when always defined
@@ -222,14 +222,44 @@ class _Encoder:
             result, nonzero = self.signed_power(base, p)
             return result, conj(ok, nonzero)
         low, high = self.problem.exponent_ranges[node]
-        self.linear = False
         power, _ = self.integral(exponent)
+        table = self.power_table(node.left, power, low, high)
+        if table is not None:
+            return table
+        self.linear = False
         cases = [(k, *self.signed_power(base, k)) for k in range(low, high + 1)]
         result: Value = cases[-1][1]
         for k, value, _ in reversed(cases[:-1]):
             result = self.choose(power == k, value, result)
         ok = conj(*[z3.Implies(power == k, nonzero) for k, _, nonzero in cases if nonzero is not True])
         return self.rat(result), ok
+
+    def power_table(self, base: Expr, power: z3.ArithRef, low: int, high: int) -> tuple[Rat, Ok] | None:
+        """A letter to a variable power (`A**N`) as a lookup table, which stays linear: fresh bounded
+        Ints equal to the numerator and denominator of d**k wherever the letter is d and the exponent k."""
+        if not (isinstance(base, Word) and len(base.letters) == 1 and base.letters in self.letters):
+            return None
+        letter = self.letters[base.letters]
+        digits = sorted(allowed_digits(self.problem, base.letters))
+        if not digits or len(digits) * (high - low + 1) > 2000:
+            return None
+        values = {(d, k): Fraction(d) ** k for d in digits for k in range(low, high + 1) if d or k >= 0}
+        top = self.fresh_int("power")
+        parts = [(top, [value.numerator for value in values.values()])]
+        bottom: Den = 1
+        if any(value.denominator != 1 for value in values.values()):
+            bottom = self.fresh_int("power")
+            parts.append((bottom, [value.denominator for value in values.values()]))
+        for var, seen in parts:
+            self.bounded_fresh += 1
+            self.side += [var >= min(seen), var <= max(seen)]
+        for (d, k), value in values.items():
+            case = z3.And(letter == d, power == k)
+            self.side.append(z3.Implies(case, top == value.numerator))
+            if not isinstance(bottom, int):
+                self.side.append(z3.Implies(case, bottom == value.denominator))
+        defined: Ok = z3.Or(letter != 0, power >= 0) if 0 in digits and low < 0 else True
+        return Rat(top, bottom, all(value >= 0 for value in values.values())), defined
 
     # --- comparisons ----------------------------------------------------------------------------
 

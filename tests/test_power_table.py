@@ -1,0 +1,43 @@
+"""A letter to a variable power (`A**N`) is encoded as a lookup table: same answers as brute force."""
+
+import itertools
+
+import pytest
+
+import smtcrypt
+from smtcrypt.check import Rules, check
+from smtcrypt.parse import parse
+from smtcrypt.verify import satisfies
+
+
+def brute_force(formula: str, rules: Rules) -> set[tuple[tuple[str, int], ...]]:
+    problem = check(parse(formula), rules)
+    letters = problem.letters
+    pools = (itertools.permutations(range(10), len(letters)) if rules.distinct
+             else itertools.product(range(10), repeat=len(letters)))
+    return {tuple(sorted(zip(letters, digits))) for digits in pools
+            if satisfies(problem, dict(zip(letters, digits)))}
+
+
+CASES = [
+    ("A**N + B**N = C**N and N > 1", Rules()),
+    ("A ** (B - C) = D", Rules()),
+    ("A ** (B - C) = D / E", Rules()),
+    ("A**(B-5) = C/D", Rules()),
+    ("A**B = CD", Rules()),
+    ("A**B = B**A", Rules(distinct=False)),
+    ("A**(B-2) + C = 1", Rules(distinct=False)),
+]
+
+
+@pytest.mark.parametrize("formula, rules", CASES)
+def test_variable_powers_match_brute_force(formula, rules):
+    found = {tuple(sorted(s.mapping.items())) for s in smtcrypt.solve(
+        formula, distinct=rules.distinct, allow_leading_zeros=rules.allow_leading_zeros)}
+    assert found == brute_force(formula, rules)
+
+
+def test_zero_to_a_negative_power_is_not_a_solution():
+    # 0 ** -1 divides by zero: only A != 0 may pair with a negative exponent.
+    found = {tuple(sorted(s.mapping.items())) for s in smtcrypt.solve("A**(B-5) = C/D")}
+    assert all(dict(m)["A"] != 0 or dict(m)["B"] >= 5 for m in found)
