@@ -212,13 +212,32 @@ class _Encoder:
                        self.int_power(Rat(top), q).num * a.den == a.num * self.int_power(Rat(bottom), q).num]
         return Rat(top, bottom, True), z3.And(*conditions)
 
+    def root_table(self, node: Expr, a: Rat, q: int) -> tuple[Rat, Ok] | None:
+        """The q-th root of an integer expression with known bounds, as a table of the perfect powers
+        in range (`EVIL**(1/2)`: 32**2 .. 99**2), which stays linear; None when the range is too wide."""
+        bounds = interval(node, self.problem.rules) if a.const is None and a.den == 1 else None
+        if bounds is None:
+            return None
+        low, high = max(bounds[0], 0), bounds[1]
+        if high < 0:
+            return self.const(Fraction(0)), False
+        first, last = _int_root_floor(low - 1, q) + 1 if low > 0 else 0, _int_root_floor(high, q)
+        if last - first + 1 > 2000:
+            return None
+        result = self.fresh_int("root")
+        self.bounded_fresh += 1
+        self.side += [result >= first, result <= max(first, last)]
+        cases = [a.num == r ** q for r in range(first, last + 1)]
+        self.side += [z3.Implies(case, result == r) for r, case in zip(range(first, last + 1), cases)]
+        return Rat(result, 1, True), (z3.Or(*cases) if cases else False)
+
     def power(self, node: BinOp, base: Rat, exponent: Rat) -> tuple[Rat, Ok]:
         fixed = self.problem.constant_exponents.get(node)
         if fixed is not None:
             p, q = fixed.numerator, fixed.denominator
             ok: Ok = True
             if q != 1:
-                base, ok = self.root(base, q)
+                base, ok = self.root_table(node.left, base, q) or self.root(base, q)
             result, nonzero = self.signed_power(base, p)
             return result, conj(ok, nonzero)
         low, high = self.problem.exponent_ranges[node]
@@ -444,6 +463,18 @@ class _Encoder:
             result = self.choose(smaller, result, value) if node.name == "min" else self.choose(
                 smaller, value, result)
         return result, ok
+
+
+def _int_root_floor(n: int, q: int) -> int:
+    """The largest r >= 0 with r**q <= n (n >= 0), by bisection."""
+    low, high = 0, 1 << (n.bit_length() // q + 1)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if middle ** q <= n:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _int_root(n: int, q: int) -> int | None:

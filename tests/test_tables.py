@@ -1,4 +1,5 @@
-"""A letter to a variable power (`A**N`) is encoded as a lookup table: same answers as brute force."""
+"""Variable powers (`A**N`) and roots of bounded integers (`EVIL**(1/2)`) are encoded as lookup
+tables: the same answers as brute force."""
 
 import itertools
 
@@ -27,6 +28,14 @@ CASES = [
     ("A**B = CD", Rules()),
     ("A**B = B**A", Rules(distinct=False)),
     ("A**(B-2) + C = 1", Rules(distinct=False)),
+    pytest.param("MON-EY = EVIL**(1/2)", Rules(), marks=pytest.mark.slow),  # 7 letters: 30 s of brute force
+    ("M-E = EVIL**(1/2)", Rules()),
+    ("ATOM**0.5 = A + TO + M", Rules()),
+    ("AB**(1/3) = C", Rules()),
+    ("(A-5)**(1/2) = B", Rules()),
+    ("AB**(-1/2) = 1/C", Rules()),
+    ("(A - B)**(1/2) + C**(1/2) = D", Rules(distinct=False)),
+    ("AB**(3/2) = CDE", Rules(allow_leading_zeros=True)),
 ]
 
 
