@@ -47,7 +47,7 @@ def all_models(problem, encoding):
 def test_columns_agree_with_the_general_encoding(formula, rules):
     problem = check(parse(formula), rules)
     assert ColumnsEncoding().accepts(problem)
-    fast, reference = all_models(problem, ColumnsEncoding()), all_models(problem, GeneralEncoding())
+    fast, reference = all_models(problem, ColumnsEncoding()), all_models(problem, GeneralEncoding(tables=False))
     assert len(fast) == len(set(fast)), "a solution was produced twice"
     assert set(fast) == set(reference)
     assert all(satisfies(problem, dict(model)) for model in fast)

@@ -50,7 +50,7 @@ def all_models(problem, encoding):
 def assert_agree(formula, rules):
     problem = check(parse(formula), rules)
     assert ProductsEncoding().accepts(problem)
-    fast, reference = all_models(problem, ProductsEncoding()), all_models(problem, GeneralEncoding())
+    fast, reference = all_models(problem, ProductsEncoding()), all_models(problem, GeneralEncoding(tables=False))
     assert len(fast) == len(set(fast)), "a solution was produced twice"
     assert set(fast) == set(reference)
     assert all(satisfies(problem, dict(model)) for model in fast)

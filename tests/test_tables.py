@@ -1,5 +1,6 @@
-"""Variable powers (`A**N`) and roots of bounded integers (`EVIL**(1/2)`) are encoded as lookup
-tables: the same answers as brute force."""
+"""Lookup tables in the general encoding: variable powers (`A**N`), roots of bounded integers
+(`EVIL**(1/2)`) and products of two letters (`THREE * THREE` in an inequality) give the same answers
+as brute force."""
 
 import itertools
 
@@ -36,6 +37,12 @@ CASES = [
     ("AB**(-1/2) = 1/C", Rules()),
     ("(A - B)**(1/2) + C**(1/2) = D", Rules(distinct=False)),
     ("AB**(3/2) = CDE", Rules(allow_leading_zeros=True)),
+    ("A*B < C", Rules()),
+    ("AB*C > DE and A*A <= B", Rules()),
+    ("(A + 2) * (B - C) >= 3 * D", Rules(distinct=False)),
+    ("AB * AB != CB * 3 + 1 and AB < CB", Rules()),
+    ("ONE < TWO < TWO * 2 < NO * O", Rules()),
+    ("A * B * C = 12 or A*B = C", Rules()),
 ]
 
 
@@ -50,3 +57,23 @@ def test_zero_to_a_negative_power_is_not_a_solution():
     # 0 ** -1 divides by zero: only A != 0 may pair with a negative exponent.
     found = {tuple(sorted(s.mapping.items())) for s in smtcrypt.solve("A**(B-5) = C/D")}
     assert all(dict(m)["A"] != 0 or dict(m)["B"] >= 5 for m in found)
+
+
+@pytest.mark.parametrize("formula", [
+    "A*B < C", "A**(B-5) = C/D", "AB**(1/3) = C", "(A-5)**(1/2) = B", "ONE < TWO < TWO * 2 < NO * O",
+    pytest.param("A**B = CD", marks=pytest.mark.slow),  # the plain encoding needs about a minute for these
+    pytest.param("AB*C > DE and A*A <= B", marks=pytest.mark.slow),
+])
+def test_tables_agree_with_the_plain_reference_encoding(formula):
+    import z3
+
+    from smtcrypt.encode.general import GeneralEncoding
+    from smtcrypt.solver import ModelSearch
+
+    problem = check(parse(formula))
+    found = {}
+    for tables in (True, False):
+        search = ModelSearch(GeneralEncoding(tables=tables).encode(problem, z3.Context()))
+        found[tables] = {tuple(sorted(model.items())) for model in search}
+        assert search.end.complete
+    assert found[True] == found[False]

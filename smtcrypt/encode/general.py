@@ -34,6 +34,10 @@ class Rat:
     den: Den = 1
     nonneg: bool = False  # known to be >= 0 where defined
     const: Fraction | None = None  # the value, when it does not depend on letters
+    form: "LetterForm | None" = None  # the value as sum(weight * letter) + constant, when it is one
+
+
+LetterForm = tuple[dict[str, int], int]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
 
 
 Value = Union[Rat, z3.BoolRef]
@@ -55,26 +59,32 @@ def disj(first: z3.BoolRef, second: Ok) -> Ok:
 
 
 class GeneralEncoding:
-    """Accepts every problem; also the reference the specialised encodings are tested against."""
+    """Accepts every problem. With `tables=False` it is the plain reference encoding (products and
+    powers as Z3 nonlinear terms) that every faster encoding is tested against."""
 
     name = "general"
+
+    def __init__(self, tables: bool = True):
+        self.tables = tables  # letter products, variable powers and roots as linear lookup tables
 
     def accepts(self, problem: Problem) -> bool:
         return True
 
     def encode(self, problem: Problem, context: z3.Context) -> Encoded:
-        return _Encoder(problem, context).run()
+        return _Encoder(problem, context, self.tables).run()
 
 
 class _Encoder:
-    def __init__(self, problem: Problem, context: z3.Context):
+    def __init__(self, problem: Problem, context: z3.Context, tables: bool = True):
         self.problem = problem
+        self.tables = tables
         self.ctx = context
         self.letters = letter_variables(problem, context)
         self.unknowns = {name: z3.Int(name, context) for name in problem.unknowns}  # unbounded integers
         self.side: list[z3.BoolRef] = []  # bounds of auxiliary unknowns, asserted unconditionally
         self.bounded_fresh = 0  # auxiliary unknowns that have such bounds
         self.fresh = itertools.count()
+        self.products: dict[tuple[str, str], z3.ArithRef] = {}  # shared products of two letters
         self.linear = True  # no products of unknowns, no case splits: a finite-domain solver may take it
 
     def run(self) -> Encoded:
@@ -93,7 +103,8 @@ class _Encoder:
     # --- helpers -------------------------------------------------------------------------------
 
     def const(self, value: Fraction) -> Rat:
-        return Rat(z3.IntVal(value.numerator, self.ctx), value.denominator, value >= 0, value)
+        form = ({}, value.numerator) if value.denominator == 1 else None
+        return Rat(z3.IntVal(value.numerator, self.ctx), value.denominator, value >= 0, value, form)
 
     def fresh_int(self, stem: str) -> z3.ArithRef:
         return z3.Int(f"{stem}!{next(self.fresh)}", self.ctx)
@@ -136,19 +147,71 @@ class _Encoder:
         if a.const is not None and b.const is not None:
             return self.const(a.const + b.const)
         if isinstance(a.den, int) and a.den == b.den:
-            return Rat(a.num + b.num, a.den, a.nonneg and b.nonneg)
+            form = None
+            if a.form is not None and b.form is not None:
+                weights = dict(a.form[0])
+                for letter, weight in b.form[0].items():
+                    weights[letter] = weights.get(letter, 0) + weight
+                form = (weights, a.form[1] + b.form[1])
+            return Rat(a.num + b.num, a.den, a.nonneg and b.nonneg, None, form)
         return Rat(self.times(a.num, b.den) + self.times(b.num, a.den), self.times(a.den, b.den),
                    a.nonneg and b.nonneg)
 
     def negate(self, a: Rat) -> Rat:
         if a.const is not None:
             return self.const(-a.const)
-        return Rat(-a.num, a.den, False)
+        form = None if a.form is None else ({letter: -weight for letter, weight in a.form[0].items()}, -a.form[1])
+        return Rat(-a.num, a.den, False, None, form)
 
     def multiply(self, a: Rat, b: Rat) -> Rat:
         if a.const is not None and b.const is not None:
             return self.const(a.const * b.const)
+        for first, second in ((a, b), (b, a)):
+            if first.form is not None and not first.form[0] and second.form is not None and second.den == 1:
+                factor = first.form[1]  # an integer constant times a sum of letters stays a sum of letters
+                form = ({letter: factor * weight for letter, weight in second.form[0].items()}, factor * second.form[1])
+                return Rat(factor * second.num, 1, (factor >= 0) == second.nonneg or factor == 0, None, form)
+        if self.tables and a.form is not None and b.form is not None and a.den == 1 and b.den == 1:
+            return self.expanded_product(a.form, b.form, a.nonneg and b.nonneg)
         return Rat(self.times(a.num, b.num), self.times(a.den, b.den), a.nonneg and b.nonneg)
+
+    def expanded_product(self, a: LetterForm, b: LetterForm, nonneg: bool) -> Rat:
+        """(sum a_L L + c)(sum b_M M + d) multiplied out, each product of two letters a fresh bounded
+        Int defined by a table over one letter's digits: linear, so the finite-domain solver keeps it."""
+        terms: list[z3.ArithRef] = []
+        constant = a[1] * b[1]
+        weights: dict[tuple[str, str], int] = {}
+        for first, weight_a in a[0].items():
+            for second, weight_b in b[0].items():
+                key = (min(first, second), max(first, second))
+                weights[key] = weights.get(key, 0) + weight_a * weight_b
+        for key, weight in weights.items():
+            if weight:
+                terms.append(weight * self.letter_product(*key))
+        for letter, weight in a[0].items():
+            if weight * b[1]:
+                terms.append(weight * b[1] * self.letters[letter])
+        for letter, weight in b[0].items():
+            if weight * a[1]:
+                terms.append(weight * a[1] * self.letters[letter])
+        return Rat(z3.Sum(*terms, z3.IntVal(constant, self.ctx)), 1, nonneg)
+
+    def letter_product(self, first: str, second: str) -> z3.ArithRef:
+        """first * second as a fresh Int, bounded and defined digit by digit (shared per pair)."""
+        cached = self.products.get((first, second))
+        if cached is not None:
+            return cached
+        pool = sorted(allowed_digits(self.problem, first))
+        other = sorted(allowed_digits(self.problem, second))
+        values = [d * e for d in pool for e in other] if first != second else [d * d for d in pool]
+        product = self.fresh_int(f"{first}{second}")
+        self.bounded_fresh += 1
+        self.side += [product >= min(values, default=0), product <= max(values, default=0)]
+        for digit in pool:
+            value = digit * digit if first == second else digit * self.letters[second]
+            self.side.append(z3.Implies(self.letters[first] == digit, product == value))
+        self.products[(first, second)] = product
+        return product
 
     def inverse(self, b: Rat) -> tuple[Rat, Ok]:
         """1/b, and the condition b != 0."""
@@ -237,12 +300,12 @@ class _Encoder:
             p, q = fixed.numerator, fixed.denominator
             ok: Ok = True
             if q != 1:
-                base, ok = self.root_table(node.left, base, q) or self.root(base, q)
+                base, ok = (self.tables and self.root_table(node.left, base, q)) or self.root(base, q)
             result, nonzero = self.signed_power(base, p)
             return result, conj(ok, nonzero)
         low, high = self.problem.exponent_ranges[node]
         power, _ = self.integral(exponent)
-        table = self.power_table(node.left, power, low, high)
+        table = self.power_table(node.left, power, low, high) if self.tables else None
         if table is not None:
             return table
         self.linear = False
@@ -334,7 +397,15 @@ class _Encoder:
         return z3.Sum(*terms, z3.IntVal(literal, self.ctx)) if literal or not terms else z3.Sum(*terms)
 
     def encode_word(self, node: Word) -> tuple[Value, Ok]:
-        return Rat(self.digits_value(node.letters), 1, True), True
+        base = self.problem.rules.base
+        weights: dict[str, int] = {}
+        literal = 0
+        for position, ch in enumerate(reversed(node.letters)):
+            if ch.isdigit():
+                literal += int(ch) * base ** position
+            else:
+                weights[ch] = weights.get(ch, 0) + base ** position
+        return Rat(self.digits_value(node.letters), 1, True, None, (weights, literal)), True
 
     def encode_repeating(self, node: Repeating) -> tuple[Value, Ok]:
         """whole.fixed(period) = whole + fixed/B^f + period/(B^f (B^p - 1)), one exact fraction."""
