@@ -37,6 +37,9 @@ class Status(str, enum.Enum):
     FOUND = "found"  # stopped early, as asked, with at least one solution
 
 
+INTERRUPTED = "interrupted"  # the reason given when the user stops a search
+
+
 class IncompleteSearch(RuntimeError):
     """The search could not finish, so the answer is unknown (never "no solution")."""
 
@@ -111,6 +114,7 @@ class Search:
         self.problem = problem
         self.clock = Clock() if clock is None else clock
         self.models: Any = None
+        self.stop_requested = False
         self.limit = 2 if decide else limit
         self.decide = decide
         self.timeout = timeout
@@ -138,6 +142,7 @@ class Search:
             with self.clock("encode"):
                 encoded = choose(self.problem).encode(self.problem, z3.Context())
             models = self.models = ModelSearch(encoded, deadline)
+            models.stop_requested = self.stop_requested
             found = iter(models)
             while True:
                 with self.clock("solve"):
@@ -157,6 +162,12 @@ class Search:
             self.complete, self.reason = models.end.complete, models.end.reason
         finally:
             self.seconds = time.monotonic() - start
+
+    def request_stop(self) -> None:
+        """Ask the search to stop before its next solver call (safe from a signal handler)."""
+        self.stop_requested = True
+        if self.models is not None:
+            self.models.stop_requested = True
 
     def run(self) -> "Search":
         """Search to the end (or the limit) without looking at solutions on the way."""

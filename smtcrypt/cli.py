@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from typing import Sequence
 
@@ -94,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from .api import Puzzle, Status
+    from .api import INTERRUPTED, Puzzle, Status
     from .errors import FormulaError
     from .render import solution_line, stats_lines, summary_line, to_json
 
@@ -108,9 +109,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     limit = 1 if args.first else args.limit
     search = puzzle.search(limit=limit, timeout=args.timeout, decide=args.unique)
     streaming = not (args.json or args.count)
-    for solution in search:
-        if streaming:
-            print(solution_line(solution), flush=True)
+    # Ctrl-C: during a solver call Z3 stops the call itself; between calls this handler asks the
+    # search to stop before the next one, so no line is ever cut in half.
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: search.request_stop())
+    try:
+        for solution in search:
+            if streaming:
+                print(solution_line(solution), flush=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     verdict = search.verdict()
     if args.json:
         print(to_json(verdict, stats=args.stats))
@@ -123,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.stats and not args.json:
         for line in stats_lines(verdict):
             print(line)
+    if verdict.reason == INTERRUPTED:
+        return EXIT_INTERRUPTED
     if verdict.status is Status.UNKNOWN:
         return EXIT_UNKNOWN
     if args.unique:

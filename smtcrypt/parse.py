@@ -6,6 +6,7 @@ Lark's tree into the dataclasses of `smtcrypt.tree` in one pass, leaves up.
 
 from __future__ import annotations
 
+import sys
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -14,14 +15,21 @@ from pathlib import Path
 from typing import Iterator
 
 from lark import Lark, Token, Transformer, v_args
+from lark import Tree as LarkTree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from .errors import FormulaError, FormulaSyntaxError
+from .errors import FormulaError, FormulaLimitError, FormulaSyntaxError
 from .tree import (
     BinOp, BoolOp, Call, Collection, Compare, Constraints, Expr, Formula, Name, Not, Number, Repeating, Span, Unary, Word,
+    children,
 )
 
 GRAMMAR_NAME = "smtcrypt.lark"
+MAX_SOURCE_LENGTH = 100_000  # characters in one formula
+MAX_DEPTH = 1_000  # nesting of the tree, including chains such as A + B + C + ...
+
+# The stages after parsing recurse a few Python frames per level of the tree: make room for MAX_DEPTH.
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 12 * MAX_DEPTH))
 
 # Normalised comparison operators: `=` and `is` mean `==`, `is not` means `!=`.
 COMPARISON_OPS = {"=": "==", "==": "==", "is": "==", "!=": "!=", "isnot": "!=", "<": "<", "<=": "<=",
@@ -174,17 +182,37 @@ def parse(source: Formula) -> Constraints:
     """Parse a formula such as "NUM + BER = PLAY" into its typed tree."""
     if not source.strip(" \t\r\n;,"):
         raise FormulaSyntaxError("empty formula: expected a constraint such as 'SEND + MORE = MONEY'", source, 0)
+    if len(source) > MAX_SOURCE_LENGTH:
+        raise FormulaLimitError(f"formula of {len(source):,} characters: the limit is {MAX_SOURCE_LENGTH:,}",
+                                source, MAX_SOURCE_LENGTH)
     try:
         lark_tree = parser().parse(source)
     except UnexpectedInput as error:
         raise _syntax_error(source, error) from None
+    _check_depth(source, lark_tree)
     try:
         constraints = _ToTree().transform(lark_tree)
     except VisitError as error:
         if isinstance(error.orig_exc, FormulaError):
             raise error.orig_exc from None
         raise
+    for constraint in constraints:
+        _check_depth(source, constraint)
     return Constraints(constraints, source)
+
+
+def _check_depth(source: str, root) -> None:
+    """Refuse trees nested deeper than MAX_DEPTH (later stages recurse over the tree), without recursing."""
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            where = node.meta.start_pos if isinstance(node, LarkTree) and not node.meta.empty else (
+                node.span.start if hasattr(node, "span") else 0)
+            raise FormulaLimitError(f"formula nested more than {MAX_DEPTH} levels deep (long chains of one "
+                                    "operator count as nesting)", source, where)
+        kids = node.children if isinstance(node, LarkTree) else () if isinstance(node, Token) else children(node)
+        stack.extend((kid, depth + 1) for kid in kids if isinstance(kid, LarkTree) or hasattr(kid, "span"))
 
 
 def _syntax_error(source: str, error: UnexpectedInput) -> FormulaSyntaxError:

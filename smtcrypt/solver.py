@@ -9,6 +9,7 @@ general solver, with the blocking clauses so far, before `unknown` is reported.
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 from dataclasses import dataclass
 from typing import Iterator
@@ -57,6 +58,7 @@ class ModelSearch:
         self.cap = cap  # with unbounded unknowns the models may never run out: stop (as unknown) after this many
         self.end: SearchEnd | None = None
         self.models: list[Assignment] = []  # every model so far, each blocked
+        self.stop_requested = False  # set from outside (Ctrl-C) to end the search before the next check
         self.indicators: dict[tuple[str, int], z3.BoolRef] = {}  # (letter, value) -> letter != value
         self.propositional = False  # block through Boolean indicators (finite-domain solver only)
         self.checks = 0
@@ -113,10 +115,27 @@ class ModelSearch:
             yield variant
 
     def __iter__(self) -> Iterator[Assignment]:
+        # A backstop for solvers that do not watch the timeout parameter (tactic pipelines):
+        # interrupt the context itself when the time is up.
+        watchdog = None
+        if self.deadline is not None:
+            watchdog = threading.Timer(max(0.0, self.deadline - time.monotonic()), self.encoded.context.interrupt)
+            watchdog.daemon = True
+            watchdog.start()
+        try:
+            yield from self._enumerate()
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+
+    def _enumerate(self) -> Iterator[Assignment]:
         strategies = [*self.encoded.strategies, "general"]
         solver = self.solver = self._solver(strategies.pop(0))
         variables = list(self.encoded.letters.items())
         while True:
+            if self.stop_requested:
+                self.end = SearchEnd(False, "interrupted")
+                return
             if self.encoded.unbounded and len(self.models) >= self.cap:
                 self.end = SearchEnd(False, f"more than {self.cap} solutions over unbounded integer unknowns: "
                                             "there may be infinitely many")
@@ -134,10 +153,12 @@ class ModelSearch:
                 return
             if result == z3.unknown:
                 reason = solver.reason_unknown()
-                out_of_time = reason in ("timeout", "canceled") or (
-                    time_left(self.deadline) is not None and time_left(self.deadline) <= 0)
-                if out_of_time:
+                remaining = time_left(self.deadline)
+                if reason == "timeout" or (remaining is not None and remaining <= 0.05):
                     self.end = SearchEnd(False, "time limit")
+                    return
+                if "interrupted" in reason or reason == "canceled":  # Ctrl-C: Z3 stops the check itself
+                    self.end = SearchEnd(False, "interrupted")
                     return
                 if strategies:  # a specialised solver gave up: retry on the next, the general one last
                     for key, value in _statistics(solver).items():
