@@ -1,0 +1,62 @@
+"""Time limits end the whole search on time; Ctrl-C ends it cleanly with what was found so far."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import smtcrypt
+
+ROOT = Path(__file__).resolve().parent.parent
+ENDLESS = "ONE < TWO < THREE < TWO * TWO"  # 241,920 solutions: far more than a few seconds' work
+HARD_NONLINEAR = "NUM * BER * AY > PLAY * 17 * NUM"  # bit-blasted: a tactic solver, watched by the watchdog
+
+
+@pytest.mark.parametrize("formula, seconds", [(ENDLESS, 1.5), (HARD_NONLINEAR, 1.0)])
+def test_timeout_ends_the_whole_search_within_ten_percent(formula, seconds):
+    start = time.monotonic()
+    verdict = smtcrypt.Puzzle(formula).search(timeout=seconds).verdict()
+    elapsed = time.monotonic() - start
+    assert verdict.status is smtcrypt.Status.UNKNOWN and verdict.reason == "time limit"
+    assert not verdict.complete
+    assert elapsed <= seconds * 1.1 + 0.2, f"overshoot {elapsed - seconds:.3f} s"
+
+
+def test_count_under_a_time_limit_raises_rather_than_guesses():
+    with pytest.raises(smtcrypt.IncompleteSearch) as caught:
+        smtcrypt.count(ENDLESS, timeout=0.5)
+    assert caught.value.reason == "time limit" and caught.value.found >= 0
+
+
+def run_and_interrupt(*args: str, after: float = 2.0) -> tuple[int, str, str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    process = subprocess.Popen([sys.executable, "-m", "smtcrypt", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(after)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    return process.returncode, out, err
+
+
+def test_ctrl_c_prints_what_was_found_and_exits_130():
+    code, out, err = run_and_interrupt(ENDLESS)
+    assert code == 130
+    lines = out.splitlines()
+    assert "search incomplete (interrupted)" in lines[-1]
+    assert all("  /  " in line for line in lines[:-1]) and len(lines) > 1
+    assert "Traceback" not in err
+
+
+def test_ctrl_c_with_json_is_still_valid_json():
+    code, out, err = run_and_interrupt("--json", ENDLESS)
+    assert code == 130
+    data = json.loads(out)
+    assert data["status"] == "unknown" and data["complete"] is False and data["reason"] == "interrupted"
+    assert data["count"] == len(data["solutions"]) > 0
+    assert "Traceback" not in err
