@@ -5,11 +5,13 @@
     '9567 + 1085 = 10652'
 """
 
-from .api import IncompleteSearch, Puzzle, Solution, Status, Verdict, count, solve, solve_all, verdict
+from .api import (
+    IncompleteSearch, Puzzle, Solution, Status, Verdict, count, set_memory_limit, solve, solve_all, verdict,
+)
 from .errors import FormulaError, FormulaLimitError, FormulaNameError, FormulaSyntaxError, VerificationError
 
 __version__ = "0.1.0"
 
 __all__ = ["FormulaError", "FormulaLimitError", "FormulaNameError", "FormulaSyntaxError", "IncompleteSearch",
-           "Puzzle", "Solution", "Status", "Verdict", "VerificationError", "count", "solve", "solve_all",
+           "Puzzle", "Solution", "Status", "Verdict", "VerificationError", "count", "set_memory_limit", "solve", "solve_all",
            "verdict", "__version__"]

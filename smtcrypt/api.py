@@ -38,6 +38,18 @@ class Status(str, enum.Enum):
 
 
 INTERRUPTED = "interrupted"  # the reason given when the user stops a search
+DEFAULT_MEMORY_MB = 4096
+MIN_MEMORY_MB = 256  # below this Z3 may abort the whole process instead of giving up (seen at 20 MB)
+_memory_limit_mb = DEFAULT_MEMORY_MB
+
+
+def set_memory_limit(megabytes: int) -> None:
+    """Cap the memory Z3 may use, in MB, for every search in this process (Z3 keeps one such limit
+    per process); a search that reaches it ends as `unknown` with the reason "memory limit"."""
+    global _memory_limit_mb
+    if megabytes < MIN_MEMORY_MB:
+        raise ValueError(f"the memory limit must be at least {MIN_MEMORY_MB} MB")
+    _memory_limit_mb = int(megabytes)
 
 
 class IncompleteSearch(RuntimeError):
@@ -140,7 +152,8 @@ class Search:
                 self.stopped_early = True
                 return
             with self.clock("encode"):
-                encoded = choose(self.problem).encode(self.problem, z3.Context())
+                z3.set_param("memory_max_size", _memory_limit_mb)
+            encoded = choose(self.problem).encode(self.problem, z3.Context())
             models = self.models = ModelSearch(encoded, deadline)
             models.stop_requested = self.stop_requested
             found = iter(models)

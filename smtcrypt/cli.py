@@ -61,6 +61,13 @@ def base_number(text: str) -> int:
     return value
 
 
+def memory_megabytes(text: str) -> int:
+    value = int(text)
+    if value < 256:
+        raise argparse.ArgumentTypeError(f"must be at least 256 (MB), not {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -88,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--stats", action="store_true",
                         help="also report the search space, Z3's counters and the time per stage")
     parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound the whole search to S seconds")
+    parser.add_argument("--max-memory", type=memory_megabytes, metavar="MB", default=4096,
+                        help="cap the solver's memory (default 4096, at least 256); reaching it ends the "
+                             "search as unknown")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
     return parser
@@ -95,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from .api import INTERRUPTED, Puzzle, Status
+    from .api import INTERRUPTED, Puzzle, Status, set_memory_limit
     from .errors import FormulaError
     from .render import solution_line, stats_lines, summary_line, to_json
 
@@ -107,6 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"smtcrypt: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     limit = 1 if args.first else args.limit
+    set_memory_limit(args.max_memory)
     search = puzzle.search(limit=limit, timeout=args.timeout, decide=args.unique)
     streaming = not (args.json or args.count)
     # Ctrl-C: during a solver call Z3 stops the call itself; between calls this handler asks the

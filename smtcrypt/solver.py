@@ -157,6 +157,9 @@ class ModelSearch:
                 if reason == "timeout" or (remaining is not None and remaining <= 0.05):
                     self.end = SearchEnd(False, "time limit")
                     return
+                if "memory" in reason:
+                    self.end = SearchEnd(False, "memory limit")
+                    return
                 if "interrupted" in reason or reason == "canceled":  # Ctrl-C: Z3 stops the check itself
                     self.end = SearchEnd(False, "interrupted")
                     return
