@@ -17,6 +17,7 @@ EXIT_FOUND, EXIT_NONE, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERRUPTED, EXIT_BROKEN_P
 EXAMPLES = """\
 examples:
   smtcrypt "SEND + MORE = MONEY"                 every solution, then a summary line
+  smtcrypt generate --words examples/words/planets.txt   puzzles with exactly one solution
   smtcrypt --unique "ODD * ODD = FREAKY"         prove there is exactly one solution, or show two
   smtcrypt --count "NUM + BER = PLAY"            how many solutions (96)
   smtcrypt --first "NORTH / SOUTH = EAST / WEST" stop at the first solution
@@ -104,6 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["generate"]:
+        from .generate import generate_main
+
+        return generate_main(argv[1:])
     args = build_parser().parse_args(argv)
     from .api import INTERRUPTED, Puzzle, Status, set_memory_limit
     from .errors import FormulaError
