@@ -170,10 +170,17 @@ class ModelSearch:
                     continue
                 self.end = SearchEnd(False, f"solver gave up: {reason}")
                 return
-            model = solver.model()
-            assignment = {letter: model.eval(var, model_completion=True).as_long() for letter, var in variables}
-            self.models.append(assignment)
-            self._block(solver, assignment)
+            try:
+                model = solver.model()
+                assignment = {letter: model.eval(var, model_completion=True).as_long() for letter, var in variables}
+                self.models.append(assignment)
+                self._block(solver, assignment)
+            except z3.Z3Exception:  # the watchdog cancelled the context just after the check
+                remaining = time_left(self.deadline)
+                if remaining is None or remaining > 0.05:
+                    raise
+                self.end = SearchEnd(False, "time limit")
+                return
             yield from self._variants(assignment)
 
 
