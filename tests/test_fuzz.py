@@ -48,7 +48,7 @@ def outcome(text: str) -> str:
     except FormulaError as error:
         assert isinstance(error, ValueError) and error.message
         return "error"
-    verdict = puzzle.search(limit=1, timeout=0.2).verdict()
+    verdict = puzzle.search(limit=1, timeout=0.1).verdict()
     for solution in verdict.solutions:
         assert puzzle.is_solution(solution.mapping)
     return verdict.status.value

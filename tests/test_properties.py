@@ -27,8 +27,8 @@ SECONDS = 5.0  # per search; a search that cannot finish in time is not compared
 def formulas(draw) -> tuple[str, bool, bool]:
     distinct = draw(st.booleans())
     allow_leading_zeros = draw(st.booleans())
-    pool = "ABCD"[: draw(st.integers(1, 4 if distinct else 3))]
-    word = st.text(alphabet=pool, min_size=1, max_size=4)
+    pool = "ABCD"[: draw(st.integers(1, 4 if distinct else 3))]  # at most 5,040 candidates
+    word = st.text(alphabet=pool, min_size=1, max_size=3)
     letter = st.sampled_from(pool)
     number = st.sampled_from(["0", "1", "2", "3", "7", "10", "0.5", "1.5"])
 
