@@ -1,0 +1,384 @@
+"""An independent brute-force reference for smtcrypt's tests.
+
+It shares only the parser and the tree's node classes with smtcrypt: the evaluator below is
+written from the README's semantics, not from `smtcrypt.verify`, and it never touches the
+encoders or Z3 (nor `eval`/`exec`). Each formula is compiled once into Python closures over a
+tuple of digits (words become precomputed weighted sums), then every digit assignment is tried.
+
+Semantics (README, "Rules and exact semantics"):
+- arithmetic is exact: ints and `Fraction`s; `/` is rational division; `//` and `%` floor as in Python;
+- `x ** k` for an integer k is exact, also for k < 0 (0 ** negative is undefined);
+- `x ** (p/q)` for a non-integer exponent is the exact non-negative q-th root raised to p: undefined
+  when the root is irrational or x is negative;
+- `and`/`or` return operand values and short-circuit, `not` gives 1 or 0, comparison chains
+  short-circuit, `in`/`not in` look in a literal (all of whose items are evaluated) or a range;
+- abs, min, max, gcd, sum(range(n)) and sum(range(a, b));
+- a candidate whose evaluation is undefined is not a solution.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+from typing import Callable, Iterable, Mapping
+
+from smtcrypt.parse import parse
+from smtcrypt.tree import (
+    BinOp, BoolOp, Call, Collection, Compare, Name, Not, Number, Repeating, Unary, Word,
+)
+
+Digits = tuple[int, ...]  # one value per letter, in the order of `Compiled.letters`
+Value = int | Fraction
+Evaluator = Callable[[Digits], Value]
+Solution = tuple[tuple[str, int], ...]  # sorted (letter, digit) pairs
+
+
+class Undefined(Exception):
+    """The candidate makes the formula undefined (zero divisor, irrational root, ...)."""
+
+
+def _norm(value: Value) -> Value:
+    """Integral fractions become ints, so that ints stay the common, fast case."""
+    if type(value) is Fraction and value.denominator == 1:
+        return value.numerator
+    return value
+
+
+def _exact_root(n: int, q: int) -> int | None:
+    """The integer r >= 0 with r**q == n (n >= 0), or None."""
+    if n < 2:
+        return n
+    r = int(round(n ** (1.0 / q))) if n.bit_length() < 1000 else 1 << (n.bit_length() // q)
+    # correct the float guess by a few steps either way, then binary search if it was far off
+    for candidate in range(max(0, r - 2), r + 3):
+        if candidate ** q == n:
+            return candidate
+    low, high = 0, 1 << (n.bit_length() // q + 1)
+    while low <= high:
+        middle = (low + high) // 2
+        power = middle ** q
+        if power == n:
+            return middle
+        if power < n:
+            low = middle + 1
+        else:
+            high = middle - 1
+    return None
+
+
+def power(base: Value, exponent: Value) -> Value:
+    """base ** exponent with the README's exact semantics."""
+    exponent = _norm(exponent)
+    if type(exponent) is int:
+        if exponent >= 0:
+            return base ** exponent
+        if base == 0:
+            raise Undefined("0 to a negative power")
+        return _norm(Fraction(base) ** exponent)
+    p, q = exponent.numerator, exponent.denominator
+    if base < 0:
+        raise Undefined("root of a negative number")
+    base = Fraction(base)
+    top, bottom = _exact_root(base.numerator, q), _exact_root(base.denominator, q)
+    if top is None or bottom is None:
+        raise Undefined("irrational root")
+    return power(Fraction(top, bottom), p)
+
+
+def _divide(a: Value, b: Value) -> Value:
+    if b == 0:
+        raise Undefined("division by zero")
+    return _norm(Fraction(a) / b)
+
+
+def _floordiv(a: Value, b: Value) -> Value:
+    if b == 0:
+        raise Undefined("integer division by zero")
+    return a // b  # int // int and Fraction // Fraction both floor to an int
+
+
+def _mod(a: Value, b: Value) -> Value:
+    if b == 0:
+        raise Undefined("modulo by zero")
+    return _norm(a % b)
+
+
+ARITHMETIC = {
+    "+": lambda a, b: _norm(a + b),
+    "-": lambda a, b: _norm(a - b),
+    "*": lambda a, b: _norm(a * b),
+    "/": _divide,
+    "//": _floordiv,
+    "%": _mod,
+    "**": power,
+}
+
+COMPARE = {
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+
+
+def _integer(value: Value) -> int:
+    value = _norm(value)
+    if type(value) is not int:
+        raise Undefined("range() of a non-integer")
+    return value
+
+
+class Compiled:
+    """A formula compiled to closures over a tuple of digits (and, optionally, integer unknowns)."""
+
+    def __init__(self, formula: str, base: int = 10):
+        self.tree = parse(formula)
+        self.base = base
+        self.letters: tuple[str, ...] = ()
+        self.names: tuple[str, ...] = ()
+        self.leading: set[str] = set()
+        seen: dict[str, None] = {}
+        names: dict[str, None] = {}
+        for constraint in self.tree.constraints:
+            self._collect(constraint, seen, names)
+        self.letters = tuple(seen)
+        self.names = tuple(names)
+        self.index = {letter: i for i, letter in enumerate(self.letters + self.names)}
+        self.constraints = [self._compile(constraint) for constraint in self.tree.constraints]
+
+    # --- letters --------------------------------------------------------------------------------
+
+    def _collect(self, node, seen: dict, names: dict) -> None:
+        if isinstance(node, Word):
+            for ch in node.letters:
+                if ch.isalpha():
+                    seen.setdefault(ch)
+            if len(node.letters) > 1 and node.letters[0].isalpha():
+                self.leading.add(node.letters[0])
+            return
+        if isinstance(node, Repeating):
+            for ch in node.whole + node.fixed + node.period:
+                if ch.isalpha():
+                    seen.setdefault(ch)
+            return
+        if isinstance(node, Name):
+            names.setdefault(node.name)
+            return
+        if isinstance(node, Number):
+            return
+        if isinstance(node, (Unary, Not)):
+            self._collect(node.operand, seen, names)
+        elif isinstance(node, BinOp):
+            self._collect(node.left, seen, names)
+            self._collect(node.right, seen, names)
+        elif isinstance(node, (Compare, BoolOp)):
+            for operand in node.operands:
+                self._collect(operand, seen, names)
+        elif isinstance(node, Call):
+            for arg in node.args:
+                self._collect(arg, seen, names)
+        elif isinstance(node, Collection):
+            for item in node.items:
+                self._collect(item, seen, names)
+        else:
+            raise TypeError(f"unknown node {node!r}")
+
+    # --- compiling --------------------------------------------------------------------------------
+
+    def _weights(self, digits: str) -> tuple[list[tuple[int, int]], int]:
+        """A numeral as (letter index, weight) pairs and a literal constant."""
+        weights: dict[int, int] = {}
+        literal = 0
+        for position, ch in enumerate(reversed(digits)):
+            scale = self.base ** position
+            if ch.isdigit():
+                literal += int(ch) * scale
+            else:
+                i = self.index[ch]
+                weights[i] = weights.get(i, 0) + scale
+        return sorted(weights.items()), literal
+
+    def _compile(self, node) -> Evaluator:
+        if isinstance(node, Word):
+            pairs, literal = self._weights(node.letters)
+            if len(pairs) == 1:
+                (i, w), = pairs
+                return lambda d: w * d[i] + literal
+            return lambda d: sum(w * d[i] for i, w in pairs) + literal
+        if isinstance(node, Repeating):
+            head_pairs, head_literal = self._weights(node.whole + node.fixed)
+            all_pairs, all_literal = self._weights(node.whole + node.fixed + node.period)
+            scale = self.base ** len(node.fixed) * (self.base ** len(node.period) - 1)
+
+            def repeating(d):
+                head = sum(w * d[i] for i, w in head_pairs) + head_literal
+                full = sum(w * d[i] for i, w in all_pairs) + all_literal
+                return _norm(Fraction(full - head, scale))
+            return repeating
+        if isinstance(node, Name):
+            i = self.index[node.name]
+            return lambda d: d[i]
+        if isinstance(node, Number):
+            value = _norm(Fraction(node.value))
+            return lambda d: value
+        if isinstance(node, Unary):
+            inner = self._compile(node.operand)
+            return (lambda d: -inner(d)) if node.op == "-" else inner
+        if isinstance(node, Not):
+            inner = self._compile(node.operand)
+            return lambda d: 1 if inner(d) == 0 else 0
+        if isinstance(node, BinOp):
+            left, right, op = self._compile(node.left), self._compile(node.right), ARITHMETIC[node.op]
+            return lambda d: op(left(d), right(d))
+        if isinstance(node, BoolOp):
+            parts = [self._compile(operand) for operand in node.operands]
+            if node.op == "and":
+                def conjunction(d):
+                    for part in parts:
+                        value = part(d)
+                        if value == 0:
+                            return value
+                    return value
+                return conjunction
+
+            def disjunction(d):
+                for part in parts:
+                    value = part(d)
+                    if value != 0:
+                        return value
+                return value
+            return disjunction
+        if isinstance(node, Compare):
+            return self._compile_compare(node)
+        if isinstance(node, Call):
+            return self._compile_call(node)
+        raise TypeError(f"cannot compile {node!r} here")
+
+    def _compile_membership(self, container) -> Callable[[Value, Digits], bool]:
+        if isinstance(container, Collection):
+            items = [self._compile(item) for item in container.items]
+            return lambda x, d: x in [item(d) for item in items]  # the whole literal is built first
+        start, stop = self._range(container)
+        return lambda x, d: _norm(x) in range(start(d), stop(d))
+
+    def _range(self, call) -> tuple[Evaluator, Evaluator]:
+        assert isinstance(call, Call) and call.name == "range", call
+        args = [self._compile(arg) for arg in call.args]
+        if len(args) == 1:
+            (stop,) = args
+            return (lambda d: 0), (lambda d: _integer(stop(d)))
+        first, second = args
+        return (lambda d: _integer(first(d))), (lambda d: _integer(second(d)))
+
+    def _compile_compare(self, node) -> Evaluator:
+        first = self._compile(node.operands[0])
+        steps = []
+        for op, operand in zip(node.ops, node.operands[1:]):
+            if op in ("in", "not in"):
+                steps.append((op, self._compile_membership(operand)))
+            else:
+                steps.append((op, self._compile(operand)))
+
+        def chain(d):
+            left = first(d)
+            for op, step in steps:
+                if op == "in":
+                    if not step(left, d):
+                        return 0
+                    continue
+                if op == "not in":
+                    if step(left, d):
+                        return 0
+                    continue
+                right = step(d)  # evaluated only while the chain is still true
+                if not COMPARE[op](left, right):
+                    return 0
+                left = right
+            return 1
+        return chain
+
+    def _compile_call(self, node) -> Evaluator:
+        if node.name == "sum":
+            start, stop = self._range(node.args[0])
+
+            def total(d):
+                a, b = start(d), stop(d)
+                return sum(range(a, b)) if b - a < 1000 else max(0, b - a) * (a + b - 1) // 2
+            return total
+        args = [self._compile(arg) for arg in node.args]
+        if node.name == "abs":
+            (arg,) = args
+            return lambda d: abs(arg(d))
+        if node.name == "min":
+            return lambda d: min([arg(d) for arg in args])
+        if node.name == "max":
+            return lambda d: max([arg(d) for arg in args])
+        if node.name == "gcd":
+            def gcd(d):
+                values = [_norm(arg(d)) for arg in args]
+                if any(type(value) is not int for value in values):
+                    raise Undefined("gcd of a non-integer")
+                return math.gcd(*values)
+            return gcd
+        raise ValueError(f"unknown function {node.name}")
+
+    # --- using it -----------------------------------------------------------------------------------
+
+    def holds(self, values: Digits) -> bool:
+        """True if every constraint is defined and true for these values (letters, then unknowns)."""
+        try:
+            for constraint in self.constraints:
+                if constraint(values) == 0:
+                    return False
+        except Undefined:
+            return False
+        return True
+
+    def candidates(self, distinct: bool = True, allow_leading_zeros: bool = False,
+                   digits: Iterable[int] | None = None) -> Iterable[Digits]:
+        pool = list(range(self.base)) if digits is None else sorted(digits)
+        n = len(self.letters)
+        every = itertools.permutations(pool, n) if distinct else itertools.product(pool, repeat=n)
+        if allow_leading_zeros or not self.leading:
+            return every
+        heads = [i for i, letter in enumerate(self.letters) if letter in self.leading]
+        return (c for c in every if all(c[i] for i in heads))
+
+
+def brute_force(formula: str, distinct: bool = True, allow_leading_zeros: bool = False,
+                base: int = 10, digits: Iterable[int] | None = None) -> set[Solution]:
+    """Every solution of `formula`, as sorted (letter, digit) tuples, by trying every assignment."""
+    compiled = Compiled(formula, base)
+    if compiled.names:
+        raise ValueError("brute force cannot enumerate integer unknowns")
+    letters = compiled.letters
+    return {tuple(sorted(zip(letters, values)))
+            for values in compiled.candidates(distinct, allow_leading_zeros, digits)
+            if compiled.holds(values)}
+
+
+def count(formula: str, **rules) -> int:
+    return len(brute_force(formula, **rules))
+
+
+def is_solution(formula: str, mapping: Mapping[str, int], distinct: bool = True,
+                allow_leading_zeros: bool = False, base: int = 10) -> bool:
+    """True if `mapping` (letter -> digit, plus any integer unknowns) follows the rules and solves `formula`."""
+    compiled = Compiled(formula, base)
+    if set(mapping) != set(compiled.letters) | set(compiled.names):
+        return False
+    digits = [mapping[letter] for letter in compiled.letters]
+    if any(type(d) is not int or not 0 <= d < base for d in digits):
+        return False
+    if distinct and len(set(digits)) != len(digits):
+        return False
+    if not allow_leading_zeros and any(mapping[letter] == 0 for letter in compiled.leading):
+        return False
+    return compiled.holds(tuple(mapping[name] for name in compiled.letters + compiled.names))
+
+
+def as_solution(mapping: Mapping[str, int]) -> Solution:
+    return tuple(sorted(mapping.items()))

@@ -1,0 +1,317 @@
+"""The command line, run as a separate process (`python -m smtcrypt ...`) the way a user runs it:
+output lines, modes, exit statuses, errors on stderr, and the --json schema."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import smtcrypt
+
+from reference import as_solution, brute_force, is_solution
+
+REPO = Path(__file__).resolve().parent.parent
+HARD = "NORTH / SOUTH = EAST / WEST"
+SOLUTION_LINE = re.compile(r"^(?P<text>.+)  /  (?P<pairs>(?:[A-Za-z_][A-Za-z0-9_]*=-?[0-9a-z]+ ?)+)$")
+SUMMARY = re.compile(r"^(?P<count>\d+) solutions? \((?P<what>[^)]*), (?P<seconds>\d+\.\d+) s\)$")
+JSON_KEYS = {"formula", "status", "count", "complete", "solutions", "seconds"}
+
+
+def run(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return subprocess.run([sys.executable, "-m", "smtcrypt", *args], capture_output=True, text=True, env=env,
+                          cwd=cwd, timeout=timeout)
+
+
+@pytest.fixture
+def smtcrypt_cli(tmp_path):
+    """Run the command from an unrelated directory, so nothing depends on the current directory."""
+    return lambda *args, **kwargs: run(*args, cwd=tmp_path, **kwargs)
+
+
+def solution_mappings(stdout: str) -> list[dict[str, int]]:
+    mappings = []
+    for line in stdout.splitlines()[:-1]:
+        match = SOLUTION_LINE.match(line)
+        assert match, f"not a solution line: {line!r}"
+        mappings.append({name: int(value) for name, value in
+                         (pair.split("=") for pair in match["pairs"].split())})
+    return mappings
+
+
+def assert_clean_error(result: subprocess.CompletedProcess) -> None:
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip()
+
+
+# --- default output -------------------------------------------------------------------------------------------
+
+
+def test_default_prints_every_solution_then_a_summary(smtcrypt_cli):
+    result = smtcrypt_cli("ODD * ODD = FREAKY")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == 3
+    assert set(lines[:2]) == {"799 * 799 = 638401  /  A=4 D=9 E=8 F=6 K=0 O=7 R=3 Y=1",
+                              "677 * 677 = 458329  /  A=3 D=7 E=8 F=4 K=2 O=6 R=5 Y=9"}
+    summary = SUMMARY.match(lines[-1])
+    assert summary and summary["count"] == "2" and "search complete" in summary["what"]
+    assert result.stderr == ""
+
+
+def test_every_printed_solution_is_right(smtcrypt_cli):
+    result = smtcrypt_cli("TWO + TWO = FOUR")
+    assert result.returncode == 0
+    mappings = solution_mappings(result.stdout)
+    assert {as_solution(m) for m in mappings} == brute_force("TWO + TWO = FOUR")
+    assert len(mappings) == 7
+    assert SUMMARY.match(result.stdout.splitlines()[-1])["count"] == "7"
+
+
+def test_unique_puzzle_summary(smtcrypt_cli):
+    result = smtcrypt_cli("SEND + MORE = MONEY")
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[0] == "9567 + 1085 = 10652  /  D=7 E=5 M=1 N=6 O=0 R=8 S=9 Y=2"
+    summary = SUMMARY.match(result.stdout.splitlines()[1])
+    assert summary and summary["count"] == "1" and "unique" in summary["what"]
+
+
+def test_no_solution_exits_1(smtcrypt_cli):
+    result = smtcrypt_cli("AB + AB = AB")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1
+    summary = SUMMARY.match(lines[0])
+    assert summary and summary["count"] == "0" and "search complete" in summary["what"]
+
+
+# --- modes -------------------------------------------------------------------------------------------------------
+
+
+def test_first(smtcrypt_cli):
+    result = smtcrypt_cli("--first", "NUM + BER = PLAY")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2
+    (mapping,) = solution_mappings(result.stdout)
+    assert is_solution("NUM + BER = PLAY", mapping)
+    assert SUMMARY.match(lines[-1])["count"] == "1"
+
+
+def test_limit(smtcrypt_cli):
+    result = smtcrypt_cli("--limit", "3", "NUM + BER = PLAY")
+    assert result.returncode == 0
+    mappings = solution_mappings(result.stdout)
+    assert len(mappings) == 3 and len({as_solution(m) for m in mappings}) == 3
+    assert all(is_solution("NUM + BER = PLAY", m) for m in mappings)
+    assert SUMMARY.match(result.stdout.splitlines()[-1])["count"] == "3"
+
+
+def test_count(smtcrypt_cli):
+    result = smtcrypt_cli("--count", "NUM + BER = PLAY")
+    assert result.returncode == 0
+    assert result.stdout == "96\n"
+
+
+def test_count_of_none_exits_1(smtcrypt_cli):
+    result = smtcrypt_cli("--count", "AB + AB = AB")
+    assert result.returncode == 1
+    assert result.stdout == "0\n"
+
+
+@pytest.mark.parametrize("formula, code, shown", [
+    ("SEND + MORE = MONEY", 0, 1),
+    ("ODD * ODD = FREAKY", 1, 2),  # two solutions: not unique
+    ("AB + AB = AB", 1, 0),  # none
+])
+def test_unique_exit_codes(smtcrypt_cli, formula, code, shown):
+    result = smtcrypt_cli("--unique", formula)
+    assert result.returncode == code
+    assert len(solution_mappings(result.stdout)) == shown
+
+
+def test_unique_stops_after_two(smtcrypt_cli):
+    result = smtcrypt_cli("--unique", "NUM + BER = PLAY")
+    assert result.returncode == 1
+    assert len(solution_mappings(result.stdout)) == 2
+
+
+def test_no_distinct(smtcrypt_cli):
+    assert smtcrypt_cli("--count", "A + B = C").stdout == f"{len(brute_force('A + B = C'))}\n"
+    result = smtcrypt_cli("--count", "--no-distinct", "A + B = C")
+    assert result.returncode == 0
+    assert result.stdout == f"{len(brute_force('A + B = C', distinct=False))}\n"
+    assert result.stdout == "55\n"
+
+
+def test_allow_leading_zeros(smtcrypt_cli):
+    assert smtcrypt_cli("AB = 1").returncode == 1
+    result = smtcrypt_cli("--allow-leading-zeros", "AB = 1")
+    assert result.returncode == 0
+    assert solution_mappings(result.stdout) == [{"A": 0, "B": 1}]
+    counted = smtcrypt_cli("--count", "--allow-leading-zeros", "AB + CD = EF")
+    assert counted.stdout == f"{len(brute_force('AB + CD = EF', allow_leading_zeros=True))}\n"
+
+
+def test_several_formula_arguments(smtcrypt_cli):
+    result = smtcrypt_cli("A**N + B**N = C**N", "N > 1")
+    assert result.returncode == 0
+    mappings = solution_mappings(result.stdout)
+    assert {as_solution(m) for m in mappings} == brute_force("A**N + B**N = C**N and N > 1")
+    assert result.stdout.splitlines()[0].split("  /  ")[0] in ("3**2 + 4**2 = 5**2; 2 > 1",
+                                                                "4**2 + 3**2 = 5**2; 2 > 1")
+
+
+def test_several_formula_arguments_all_must_hold(smtcrypt_cli):
+    alone = smtcrypt_cli("--count", "TWO + TWO = FOUR")
+    both = smtcrypt_cli("--count", "TWO + TWO = FOUR", "O = 4")
+    assert int(both.stdout) == len(brute_force("TWO + TWO = FOUR and O = 4")) < int(alone.stdout)
+
+
+# --- errors and usage --------------------------------------------------------------------------------------------
+
+
+def test_bad_formula_exits_2_with_a_caret(smtcrypt_cli):
+    result = smtcrypt_cli("SEND + MORE = = MONEY")
+    assert_clean_error(result)
+    assert result.stderr.splitlines() == [
+        "smtcrypt: error: unexpected '=': missing operand at line 1, column 15",
+        "  SEND + MORE = = MONEY",
+        "                ^",
+    ]
+
+
+@pytest.mark.parametrize("formula", ["SEND + MORE", "A = foo(B)", "ABCDEFGHIJK = 1", "A ^ B = C", "", "A = B +"])
+def test_bad_formulas_exit_2(smtcrypt_cli, formula):
+    result = smtcrypt_cli(formula)
+    assert_clean_error(result)
+    assert result.stderr.startswith("smtcrypt: error: ")
+
+
+def test_bad_formula_with_json_still_exits_2(smtcrypt_cli):
+    assert_clean_error(smtcrypt_cli("--json", "SEND + + = MONEY"))
+
+
+@pytest.mark.parametrize("args", [
+    ["--limit", "0", "A + B = C"],
+    ["--limit", "x", "A + B = C"],
+    ["--bogus", "A + B = C"],
+    [],  # no formula
+    ["--first", "--count", "A + B = C"],  # exclusive modes
+    ["--timeout", "0", "A + B = C"],
+    ["--base", "40", "A + B = C"],
+    ["--digits", "x", "A + B = C"],
+])
+def test_usage_errors_exit_2(smtcrypt_cli, args):
+    result = smtcrypt_cli(*args)
+    assert_clean_error(result)
+
+
+def test_usage_error_mentions_the_option(smtcrypt_cli):
+    assert "--limit" in smtcrypt_cli("--limit", "0", "A + B = C").stderr
+    assert "--bogus" in smtcrypt_cli("--bogus", "A + B = C").stderr
+    assert "FORMULA" in smtcrypt_cli().stderr
+
+
+# --- time limit -----------------------------------------------------------------------------------------------------
+
+
+def test_tiny_timeout_exits_3(smtcrypt_cli):
+    result = smtcrypt_cli("--timeout", "0.001", HARD)
+    assert result.returncode == 3
+    assert "incomplete" in result.stdout or "unknown" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_tiny_timeout_json_is_unknown(smtcrypt_cli):
+    result = smtcrypt_cli("--json", "--timeout", "0.001", HARD)
+    assert result.returncode == 3
+    data = json.loads(result.stdout)
+    assert set(data) == JSON_KEYS | {"reason"}
+    assert data["status"] == "unknown"
+    assert data["complete"] is False
+    assert data["reason"] == "time limit"
+    assert data["count"] == len(data["solutions"])
+
+
+def test_tiny_timeout_count_exits_3_and_says_why(smtcrypt_cli):
+    result = smtcrypt_cli("--count", "--timeout", "0.001", HARD)
+    assert result.returncode == 3
+    assert "time limit" in result.stderr
+
+
+# --- JSON --------------------------------------------------------------------------------------------------------------
+
+
+def test_json_schema_unique(smtcrypt_cli):
+    result = smtcrypt_cli("--json", "SEND + MORE = MONEY")
+    assert result.returncode == 0
+    assert result.stdout.count("\n") == 1  # one object, one line
+    data = json.loads(result.stdout)
+    assert set(data) == JSON_KEYS
+    assert data["formula"] == "SEND + MORE = MONEY"
+    assert data["status"] == "unique"
+    assert data["count"] == 1
+    assert data["complete"] is True
+    assert data["solutions"] == [{"mapping": {"D": 7, "E": 5, "M": 1, "N": 6, "O": 0, "R": 8, "S": 9, "Y": 2},
+                                  "text": "9567 + 1085 = 10652"}]
+    assert isinstance(data["seconds"], float) and data["seconds"] >= 0
+
+
+@pytest.mark.parametrize("args, status, count, complete, code", [
+    (["--first", "NUM + BER = PLAY"], "found", 1, False, 0),
+    (["--limit", "4", "NUM + BER = PLAY"], "found", 4, False, 0),
+    (["ODD * ODD = FREAKY"], "multiple", 2, True, 0),
+    (["--unique", "ODD * ODD = FREAKY"], "multiple", 2, False, 1),
+    (["AB + AB = AB"], "none", 0, True, 1),
+    (["--unique", "AB + AB = AB"], "none", 0, True, 1),
+    (["X / X = X"], "unique", 1, True, 0),
+])
+def test_json_statuses(smtcrypt_cli, args, status, count, complete, code):
+    result = smtcrypt_cli("--json", *args)
+    assert result.returncode == code
+    data = json.loads(result.stdout)
+    assert set(data) == JSON_KEYS  # `reason` only when the search is unknown
+    assert (data["status"], data["count"], data["complete"]) == (status, count, complete)
+    assert len(data["solutions"]) == count
+    formula = args[-1]
+    for solution in data["solutions"]:
+        assert set(solution) == {"mapping", "text"}
+        assert is_solution(formula, solution["mapping"])
+        assert isinstance(solution["text"], str) and solution["text"].count("=") == formula.count("=")
+    assert len({as_solution(s["mapping"]) for s in data["solutions"]}) == count
+
+
+def test_json_of_several_formulas(smtcrypt_cli):
+    data = json.loads(smtcrypt_cli("--json", "A**N + B**N = C**N", "N > 1").stdout)
+    assert data["status"] == "multiple" and data["count"] == 2
+    assert {as_solution(s["mapping"]) for s in data["solutions"]} == brute_force("A**N + B**N = C**N and N > 1")
+
+
+# --- version and help ---------------------------------------------------------------------------------------------------
+
+
+def test_version(smtcrypt_cli):
+    result = smtcrypt_cli("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"smtcrypt {smtcrypt.__version__}"
+
+
+def test_help_has_examples(smtcrypt_cli):
+    result = smtcrypt_cli("--help")
+    assert result.returncode == 0
+    text = result.stdout
+    assert "usage: smtcrypt" in text
+    assert "examples:" in text
+    assert 'smtcrypt "SEND + MORE = MONEY"' in text
+    assert "--count" in text and "--unique" in text and "--json" in text
+    assert "exit status" in text
