@@ -48,25 +48,16 @@ def positive_number(text: str) -> float:
     return value
 
 
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {text!r}")
-    return value
+def integer_at_least(low: int, high: int | None = None):
+    """An argparse type: an integer in [low, high], with a message that says the range."""
+    def parse(text: str) -> int:
+        value = int(text)
+        if value < low or (high is not None and value > high):
+            allowed = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"must be {allowed}, not {text!r}")
+        return value
 
-
-def base_number(text: str) -> int:
-    value = int(text)
-    if not 2 <= value <= 36:
-        raise argparse.ArgumentTypeError(f"must be from 2 to 36, not {text!r}")
-    return value
-
-
-def memory_megabytes(text: str) -> int:
-    value = int(text)
-    if value < 256:
-        raise argparse.ArgumentTypeError(f"must be at least 256 (MB), not {text!r}")
-    return value
+    return parse
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the puzzle; several arguments are constraints that must all hold")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--first", action="store_true", help="stop at the first solution")
-    mode.add_argument("--limit", type=positive_int, metavar="N", help="stop after N solutions")
+    mode.add_argument("--limit", type=integer_at_least(1), metavar="N", help="stop after N solutions")
     mode.add_argument("--count", action="store_true", help="print only the number of solutions")
     mode.add_argument("--unique", action="store_true",
                       help="decide uniqueness: stop after two; exit 0 only if exactly one is proved")
@@ -91,12 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--digits", metavar="SET", help="the digits every letter may take: 1-9 or 1,3,5,7,9")
     parser.add_argument("--domain", action="append", metavar="L=SET",
                         help="the digits letter L may take, e.g. A=1-5 (repeatable)")
-    parser.add_argument("--base", type=base_number, default=10, metavar="B",
+    parser.add_argument("--base", type=integer_at_least(2, 36), default=10, metavar="B",
                         help="words are base-B numbers (2 to 36; default 10)")
     parser.add_argument("--stats", action="store_true",
                         help="also report the search space, Z3's counters and the time per stage")
     parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound the whole search to S seconds")
-    parser.add_argument("--max-memory", type=memory_megabytes, metavar="MB", default=4096,
+    parser.add_argument("--max-memory", type=integer_at_least(256), metavar="MB", default=4096,
                         help="cap the solver's memory (default 4096, at least 256); reaching it ends the "
                              "search as unknown")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")

@@ -13,6 +13,7 @@ from typing import Protocol
 import z3
 
 from ..check import Problem
+from ..tree import BoolOp, Compare
 
 
 @dataclass
@@ -66,6 +67,21 @@ def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef]) -> list[
     if problem.rules.distinct and len(letters) > 1:
         constraints.append(z3.Distinct(*letters.values()))
     return constraints
+
+
+def equation_chains(problem: Problem) -> list[Compare] | None:
+    """The constraints as `==` chains (looking inside `and`), or None if any constraint is something else."""
+    chains: list[Compare] = []
+    pending = list(problem.formula.constraints)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, BoolOp) and node.op == "and":
+            pending.extend(node.operands)
+        elif isinstance(node, Compare) and all(op == "==" for op in node.ops):
+            chains.append(node)
+        else:
+            return None
+    return chains
 
 
 def encodings() -> list[Encoding]:

@@ -17,8 +17,8 @@ from fractions import Fraction
 import z3
 
 from ..check import Problem
-from ..tree import BinOp, BoolOp, Compare, Expr, Number, Unary, Word
-from . import Encoded, allowed_digits, letter_variables, rule_constraints
+from ..tree import BinOp, Expr, Number, Unary, Word
+from . import Encoded, allowed_digits, equation_chains, letter_variables, rule_constraints
 
 Linear = dict[tuple[str, int], int]  # (letter, column) -> coefficient; ("", 0) holds the constant
 
@@ -74,16 +74,12 @@ def added(first: Linear, second: Linear) -> Linear:
 
 def equations(problem: Problem) -> list[Linear] | None:
     """Each constraint as forms that must equal zero, or None if any constraint is not of that shape."""
+    chains = equation_chains(problem)
+    if chains is None:
+        return None
     result: list[Linear] = []
-    pending = list(problem.formula.constraints)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, BoolOp) and node.op == "and":
-            pending.extend(node.operands)
-            continue
-        if not isinstance(node, Compare) or any(op != "==" for op in node.ops):
-            return None
-        forms = [linear_form(operand) for operand in node.operands]
+    for chain in chains:
+        forms = [linear_form(operand) for operand in chain.operands]
         if any(form is None for form in forms):
             return None
         result += [added(a, scaled(b, -1)) for a, b in zip(forms, forms[1:])]

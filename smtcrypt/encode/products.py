@@ -32,8 +32,8 @@ from fractions import Fraction
 import z3
 
 from ..check import Problem
-from ..tree import BinOp, BoolOp, Compare, Expr, Number, Unary, Word
-from . import Encoded, allowed_digits, letter_variables, rule_constraints
+from ..tree import BinOp, Expr, Number, Unary, Word
+from . import Encoded, allowed_digits, equation_chains, letter_variables, rule_constraints
 
 Monomial = tuple[str, ...]  # a product of words, as the sorted tuple of their letters: ("ODD", "ODD")
 Poly = dict[Monomial, Fraction]  # monomial -> coefficient; () holds the constant
@@ -131,14 +131,10 @@ class _Reader:
 
     def analyse(self) -> Analysis:
         polynomials: list[dict[Monomial, int]] = []
-        pending = list(self.problem.formula.constraints)
-        while pending:
-            node = pending.pop()
-            if isinstance(node, BoolOp) and node.op == "and":
-                pending.extend(node.operands)
-                continue
-            if not isinstance(node, Compare) or any(op != "==" for op in node.ops):
-                raise Unsupported("not an equation")
+        chains = equation_chains(self.problem)
+        if chains is None:
+            raise Unsupported("not an equation")
+        for node in chains:
             sides = [self.read(operand) for operand in node.operands]
             polynomials += [difference(a, b) for a, b in zip(sides, sides[1:])]
         return Analysis(polynomials, self.nonzero)
