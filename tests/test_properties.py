@@ -125,4 +125,12 @@ def test_random_formulas_match_brute_force(case):
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(formulas())
 def test_random_formulas_match_brute_force_many(case):
-    check_against_reference(*case, plain=True)
+    check_against_reference(*case)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(formulas())
+def test_random_formulas_match_brute_force_and_the_plain_encoding(case):
+    check_against_reference(*case, plain=True)  # the plain encoding needs seconds per nonlinear formula
