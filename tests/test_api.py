@@ -171,6 +171,11 @@ def test_solve_raises_incomplete_search_at_the_end_not_at_the_start():
         list(solutions)
 
 
+def test_first_raises_rather_than_say_none_under_a_tiny_timeout():
+    with pytest.raises(IncompleteSearch):
+        Puzzle(HARD).first(timeout=0.001)
+
+
 def test_unbounded_unknowns_stop_as_incomplete():
     with pytest.raises(IncompleteSearch) as caught:
         smtcrypt.count("x + y = 10")

@@ -243,6 +243,28 @@ def test_tiny_timeout_json_is_unknown(smtcrypt_cli):
     assert data["count"] == len(data["solutions"])
 
 
+def test_tiny_timeout_with_unique_exits_3_not_1(smtcrypt_cli):
+    result = smtcrypt_cli("--unique", "--timeout", "0.001", HARD)
+    assert result.returncode == 3
+
+
+def test_unbounded_unknowns_exit_3(smtcrypt_cli):
+    result = smtcrypt_cli("--json", "x + y = 10")
+    assert result.returncode == 3
+    data = json.loads(result.stdout)
+    assert data["status"] == "unknown" and data["complete"] is False
+    assert "infinitely many" in data["reason"]
+    assert data["count"] == 1000
+    assert all(s["mapping"]["x"] + s["mapping"]["y"] == 10 for s in data["solutions"])
+
+
+def test_bounded_unknowns(smtcrypt_cli):
+    result = smtcrypt_cli("x + y = 10 and x > 0 and y > 7")
+    assert result.returncode == 0
+    assert sorted(result.stdout.splitlines()[:2]) == ["1 + 9 = 10 and 1 > 0 and 9 > 7  /  x=1 y=9",
+                                                      "2 + 8 = 10 and 2 > 0 and 8 > 7  /  x=2 y=8"]
+
+
 def test_tiny_timeout_count_exits_3_and_says_why(smtcrypt_cli):
     result = smtcrypt_cli("--count", "--timeout", "0.001", HARD)
     assert result.returncode == 3
@@ -274,6 +296,8 @@ def test_json_schema_unique(smtcrypt_cli):
     (["--unique", "ODD * ODD = FREAKY"], "multiple", 2, False, 1),
     (["AB + AB = AB"], "none", 0, True, 1),
     (["--unique", "AB + AB = AB"], "none", 0, True, 1),
+    (["--first", "AB + AB = AB"], "none", 0, True, 1),
+    (["--limit", "5", "ODD * ODD = FREAKY"], "multiple", 2, True, 0),  # the limit was not reached
     (["X / X = X"], "unique", 1, True, 0),
 ])
 def test_json_statuses(smtcrypt_cli, args, status, count, complete, code):
