@@ -151,9 +151,9 @@ class Search:
             if self.limit is not None and self.limit <= 0:
                 self.stopped_early = True
                 return
+            z3.set_param("memory_max_size", _memory_limit_mb)
             with self.clock("encode"):
-                z3.set_param("memory_max_size", _memory_limit_mb)
-            encoded = choose(self.problem).encode(self.problem, z3.Context())
+                encoded = choose(self.problem).encode(self.problem, z3.Context())
             models = self.models = ModelSearch(encoded, deadline)
             models.stop_requested = self.stop_requested
             found = iter(models)
