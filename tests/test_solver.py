@@ -111,8 +111,8 @@ def test_solutions_equal_brute_force(formula, rules):
 
 def test_brute_force_itself_on_known_answers():
     """The reference is only worth as much as its own answers."""
-    assert brute_force("SEND + MORE = MONEY") == {
-        (("D", 7), ("E", 5), ("M", 1), ("N", 6), ("O", 0), ("R", 8), ("S", 9), ("Y", 2))}
+    assert brute_force("EAT + THAT = APPLE") == {  # 819 + 9219 = 10038
+        (("A", 1), ("E", 8), ("H", 2), ("L", 3), ("P", 0), ("T", 9))}
     assert brute_force("X / X = X") == {(("X", 1),)}
     assert brute_force("A + B = C", distinct=False) != brute_force("A + B = C")
     assert (("A", 0), ("B", 1)) in brute_force("AB = 1", allow_leading_zeros=True)
@@ -181,7 +181,7 @@ def encoded(formula: str, rules: Rules = Rules()):
 
 @pytest.mark.parametrize("formula", ["ODD * ODD = FREAKY", "TWO + TWO = FOUR", "X / X = X", "AB + AB = AB"])
 def test_model_search_ends_complete_after_the_last_model(formula):
-    expected = len(brute_force(formula))
+    expected = dict(known_counts())[formula]
     search = ModelSearch(encoded(formula))
     assert search.end is None
     models = iter(search)
