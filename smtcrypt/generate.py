@@ -1,7 +1,10 @@
 """Puzzle generation: every puzzle of a shape over a word list whose verdict is `unique`, proved.
 
-Cheap filters come first (more than ten letters, word lengths that cannot add up, the same
-puzzle twice), then each remaining candidate gets a uniqueness verdict from the solver.
+Cheap filters come first (more than ten letters, word lengths that cannot add up). Sums and
+differences are then decided by the exhaustive column search of `wordsum`, which settles a
+candidate in microseconds; each puzzle it finds unique is confirmed by the solver's own verdict
+and by the exact re-check before it is reported. Products, and rules the column search does not
+model (bases, digit domains), go to the solver directly.
 """
 
 from __future__ import annotations
@@ -9,15 +12,22 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
+import multiprocessing
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from .api import Solution, Status, verdict
+from .api import Puzzle, Solution, Status
+from .wordsum import solve_weights, weights
 
 SHAPES = ("A + B = C", "A + B + C = D", "A * B = C", "A - B = C")
+VERDICTS = ("unique", "multiple", "none", "unknown")
+SUM_RULES = {"distinct", "allow_leading_zeros"}  # the rules the column search models; others go to the solver
+
+Parts = tuple[str, ...]  # the words of one candidate, in the order of the shape's names A, B, C, D
 
 
 @dataclass
@@ -28,8 +38,15 @@ class Totals:
     skipped_words: int = 0  # not made of the letters A-Z only
     candidates: int = 0
     filtered: int = 0
-    verdicts: dict[str, int] = field(default_factory=lambda: {"unique": 0, "multiple": 0, "none": 0, "unknown": 0})
+    verdicts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(VERDICTS, 0))
     seconds: float = 0.0
+    expected: int = 0  # candidates in all, known before the run (for the progress bar)
+
+    def add(self, other: "Totals") -> None:
+        self.candidates += other.candidates
+        self.filtered += other.filtered
+        for name, value in other.verdicts.items():
+            self.verdicts[name] += value
 
 
 @dataclass(frozen=True)
@@ -53,76 +70,248 @@ def clean(words: Iterable[str]) -> tuple[list[str], int]:
     return list(kept), skipped
 
 
-def lengths_fit(shape: str, parts: Sequence[str]) -> bool:
+def as_sum(shape: str, parts: Parts) -> tuple[Parts, str] | None:
+    """The addends and the result of a sum shape (`A - B = C` is `B + C = A`); None for products."""
+    if shape == "A - B = C":
+        return parts[1:], parts[0]
+    if shape == "A * B = C":
+        return None
+    return parts[:-1], parts[-1]
+
+
+def lengths_fit(shape: str, parts: Parts) -> bool:
     """Can numbers of these lengths (no leading zeros) satisfy the shape at all?"""
-    sizes = [len(part) for part in parts]
-    if shape == "A + B = C":
-        return max(sizes[:2]) <= sizes[2] <= max(sizes[:2]) + 1
-    if shape == "A + B + C = D":
-        return max(sizes[:3]) <= sizes[3] <= max(sizes[:3]) + 1
-    if shape == "A - B = C":  # A = B + C
-        return max(sizes[1:]) <= sizes[0] <= max(sizes[1:]) + 1
-    return sizes[0] + sizes[1] - 1 <= sizes[2] <= sizes[0] + sizes[1]  # A * B = C
+    if shape == "A * B = C":
+        a, b, c = (len(part) for part in parts)
+        return a + b - 1 <= c <= a + b
+    addends, result = as_sum(shape, parts)
+    longest = max(len(word) for word in addends)
+    return longest <= len(result) <= longest + math.ceil(math.log10(len(addends)))
 
 
-def candidates(shape: str, words: Sequence[str]) -> Iterator[tuple[str, ...]]:
-    """Each puzzle once: addends and factors as unordered choices (A + B = C is B + A = C)."""
-    if shape == "A + B = C" or shape == "A * B = C":
-        for left in itertools.combinations_with_replacement(words, 2):
-            for right in words:
-                yield (*left, right)
-    elif shape == "A + B + C = D":
-        for left in itertools.combinations_with_replacement(words, 3):
-            for right in words:
-                yield (*left, right)
-    else:
-        for parts in itertools.product(words, repeat=3):
-            yield parts
+def candidates(shape: str, words: Sequence[str], first: int | None = None) -> Iterator[Parts]:
+    """Each puzzle once: addends and factors as unordered choices (A + B = C is B + A = C, and
+    A - B = C is A - C = B). With `first`, only the candidates whose first choice is words[first]."""
+    choose = 3 if shape == "A + B + C = D" else 2
+    starts = range(len(words)) if first is None else [first]
+    for start in starts:
+        for rest in itertools.combinations_with_replacement(words[start:], choose - 1):
+            for other in words:
+                if shape == "A - B = C":
+                    yield other, words[start], *rest
+                else:
+                    yield words[start], *rest, other
 
 
-def formula_of(shape: str, parts: Sequence[str]) -> str:
+def candidate_count(shape: str, words: int) -> int:
+    choose = 3 if shape == "A + B + C = D" else 2
+    return math.comb(words + choose - 1, choose) * words
+
+
+def formula_of(shape: str, parts: Parts) -> str:
     text = shape
     for name, part in zip("ABCD", parts):
         text = text.replace(name, "{" + name + "}", 1)
     return text.format(**dict(zip("ABCD", parts)))
 
 
+Key = tuple[int, ...]  # a sum's shape up to renaming letters: sorted 2 * weight + (1 if it leads a word)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What every candidate of a run shares."""
+
+    shape: str
+    rules: dict[str, Any]
+    timeout: float
+
+    @property
+    def by_search(self) -> bool:
+        """Sums and differences under rules the column-free search models go to `wordsum`."""
+        return self.shape != "A * B = C" and set(self.rules) <= SUM_RULES
+
+
+class Words:
+    """Each word's letters (as a bit mask) and place-value weights, computed once per run."""
+
+    def __init__(self, words: Sequence[str], rules: dict[str, Any]):
+        self.masks = {word: sum(1 << (ord(letter) - 65) for letter in set(word)) for word in words}
+        self.weights = {word: weights([word], "") for word in words}
+        self.distinct = rules.get("distinct", True)
+        self.leading = not rules.get("allow_leading_zeros", False)
+
+    def passes_filters(self, shape: str, parts: Parts) -> bool:
+        """More than ten letters cannot take distinct digits; lengths must be able to add up."""
+        if self.distinct:
+            mask = 0
+            for word in parts:
+                mask |= self.masks[word]
+            if mask.bit_count() > 10:
+                return False
+        return lengths_fit(shape, parts)
+
+    def key(self, shape: str, parts: Parts) -> tuple[Key, list[str]]:
+        """The sum's key, and its letters in the key's order. Two sums with one key have the same
+        solutions up to renaming letters, so each key is searched once per run."""
+        addends, result = as_sum(shape, parts)
+        weight: dict[str, int] = {}
+        for word in addends:
+            for letter, w in self.weights[word].items():
+                weight[letter] = weight.get(letter, 0) + w
+        for letter, w in self.weights[result].items():
+            weight[letter] = weight.get(letter, 0) - w
+        heads = {word[0] for word in parts if len(word) > 1} if self.leading else set()
+        coded = sorted(((2 * w + (letter in heads), letter) for letter, w in weight.items()),
+                       key=lambda pair: (-abs(pair[0]), pair[0]))
+        return tuple(code for code, _ in coded), [letter for _, letter in coded]
+
+
+def search_key(key: Key, distinct: bool) -> tuple[int, tuple[int, ...] | None]:
+    """How many solutions a key has (0, 1 or 2 meaning at least two), and the digits of the one."""
+    found = solve_weights([code >> 1 for code in key], [code & 1 for code in key], limit=2, distinct=distinct)
+    return len(found), found[0] if len(found) == 1 else None
+
+
+def search_keys(keys: list[Key], distinct: bool) -> list[tuple[int, tuple[int, ...] | None]]:
+    return [search_key(key, distinct) for key in keys]
+
+
+def confirm_unique(setting: Setting, formula: str, mapping: dict[str, int]) -> Solution | None:
+    """The solver's own verdict on a puzzle the search found unique, and the exact re-check of the
+    solution; None if either disagrees (never reported)."""
+    puzzle = Puzzle(formula, **setting.rules)
+    if not puzzle.is_solution(mapping):
+        return None
+    verdict = puzzle.verdict(timeout=setting.timeout)
+    if verdict.status is not Status.UNIQUE or verdict.solutions[0].mapping != mapping:
+        return None
+    return verdict.solutions[0]
+
+
+def solver_verdict(setting: Setting, formula: str) -> tuple[str, Solution | None]:
+    """The solver's verdict on a candidate (products, and rules the search does not model)."""
+    verdict = Puzzle(formula, **setting.rules).verdict(timeout=setting.timeout)
+    status = verdict.status.value if verdict.status is not Status.FOUND else "unknown"
+    return status, verdict.solutions[0] if verdict.status is Status.UNIQUE else None
+
+
+def _confirm(task: tuple[Setting, str, dict[str, int]]) -> Solution | None:
+    return confirm_unique(*task)
+
+
+def _solver(task: tuple[Setting, str]) -> tuple[str, Solution | None]:
+    return solver_verdict(*task)
+
+
+def _search(task: tuple[list[Key], bool]) -> list[tuple[int, tuple[int, ...] | None]]:
+    return search_keys(*task)
+
+
+def split(items: list, pieces: int) -> list[list]:
+    size = max(1, -(-len(items) // pieces))
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
 def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | None = None, timeout: float = 10.0,
-             totals: Totals | None = None, progress: Callable[[Totals], None] | None = None,
-             **rules) -> Iterator[Generated]:
-    """Every puzzle of `shape` over `words` with exactly one solution, proved; `totals` is filled in."""
+             totals: Totals | None = None, progress: Callable[[Totals], None] | None = None, jobs: int = 1,
+             confirm: bool = True, **rules: Any) -> Iterator[Generated]:
+    """Every puzzle of `shape` over `words` with exactly one solution, proved; `totals` is filled in.
+
+    Sums and differences are decided by an exhaustive search (`wordsum`), once per shape of sum
+    up to renaming letters; with `confirm` (the default) the solver proves each puzzle found unique
+    a second time, and the exact re-check always runs. `jobs` processes share the work. Puzzles
+    come in the order of the word list, whatever `jobs` is.
+    """
     if shape not in SHAPES:
         raise ValueError(f"unknown shape {shape!r}: choose one of {', '.join(SHAPES)}")
+    if jobs < 1:
+        raise ValueError("jobs must be at least 1")
     totals = totals if totals is not None else Totals()
     start = time.monotonic()
     kept, totals.skipped_words = clean(words)
     totals.words = len(kept)
-    found = 0
-    for parts in candidates(shape, kept):
-        totals.candidates += 1
-        if len(set("".join(parts))) > 10 or not lengths_fit(shape, parts):
-            totals.filtered += 1
-            continue
-        formula = formula_of(shape, parts)
-        result = verdict(formula, timeout=timeout, **rules)
-        status = result.status.value if result.status is not Status.FOUND else "unknown"
-        totals.verdicts[status] += 1
+    totals.expected = candidate_count(shape, len(kept))
+    setting = Setting(shape, dict(rules), timeout)
+    table = Words(kept, setting.rules)
+    decided: dict[Key, tuple[int, tuple[int, ...] | None]] = {}
+    pool = multiprocessing.Pool(jobs) if jobs > 1 else None
+    run = (lambda function, tasks: pool.map(function, tasks)) if pool is not None else (
+        lambda function, tasks: list(map(function, tasks)))
+    reported = 0
+    try:
+        for first in range(len(kept)):  # one block of candidates at a time: those led by kept[first]
+            block = []
+            for parts in candidates(shape, kept, first):
+                totals.candidates += 1
+                if table.passes_filters(shape, parts):
+                    block.append(parts)
+                else:
+                    totals.filtered += 1
+            outcomes: list[tuple[str, Solution | None]] = []
+            if setting.by_search:
+                keyed = [table.key(shape, parts) for parts in block]
+                new = list(dict.fromkeys(key for key, _ in keyed if key not in decided))
+                chunks = split(new, 4 * jobs)
+                for keys, results in zip(chunks, run(_search, [(keys, table.distinct) for keys in chunks])):
+                    decided.update(zip(keys, results))
+                unique = []
+                for parts, (key, letters) in zip(block, keyed):
+                    count, digits = decided[key]
+                    if count == 1:
+                        mapping = dict(sorted(zip(letters, digits)))
+                        unique.append(len(outcomes))
+                        outcomes.append(("unique", Solution(mapping, formula_of(shape, tuple(
+                            "".join(str(mapping[letter]) for letter in word) for word in parts)))))
+                    else:
+                        outcomes.append(("none" if count == 0 else "multiple", None))
+                if confirm and unique:
+                    checked = run(_confirm, [(setting, formula_of(shape, block[i]), outcomes[i][1].mapping)
+                                             for i in unique])
+                    for i, solution in zip(unique, checked):
+                        outcomes[i] = ("unique", solution) if solution is not None else ("unknown", None)
+                elif unique:
+                    for i in unique:
+                        mapping = outcomes[i][1].mapping
+                        if not Puzzle(formula_of(shape, block[i]), **setting.rules).is_solution(mapping):
+                            outcomes[i] = ("unknown", None)
+            else:
+                outcomes = run(_solver, [(setting, formula_of(shape, parts)) for parts in block])
+            for parts, (status, solution) in zip(block, outcomes):
+                totals.verdicts[status] += 1
+                if solution is not None:
+                    yield Generated(formula_of(shape, parts), solution)
+                    reported += 1
+                    if limit is not None and reported >= limit:
+                        return
+            totals.seconds = time.monotonic() - start
+            if progress is not None:
+                progress(totals)
+    finally:
+        if pool is not None:
+            pool.terminate()
         totals.seconds = time.monotonic() - start
-        if progress is not None:
-            progress(totals)
-        if result.status is Status.UNIQUE:
-            found += 1
-            yield Generated(formula, result.solutions[0])
-            if limit is not None and found >= limit:
-                break
-    totals.seconds = time.monotonic() - start
 
 
 def summary(totals: Totals) -> str:
     v = totals.verdicts
     return (f"{totals.words} words ({totals.skipped_words} skipped), {totals.candidates:,} candidates, "
-            f"{totals.filtered:,} filtered; unique {v['unique']}, multiple {v['multiple']}, none {v['none']}, "
-            f"unknown {v['unknown']} ({totals.seconds:.1f} s)")
+            f"{totals.filtered:,} filtered; unique {v['unique']:,}, multiple {v['multiple']:,}, none {v['none']:,}, "
+            f"unknown {v['unknown']:,} ({totals.seconds:.1f} s)")
+
+
+def progress_bar(totals: Totals, width: int = 30) -> str:
+    share = totals.candidates / totals.expected if totals.expected else 1.0
+    done = round(share * width)
+    return (f"\r[{'#' * done}{'.' * (width - done)}] {share:4.0%} {totals.candidates:,}/{totals.expected:,} "
+            f"candidates, {totals.verdicts['unique']:,} unique ({totals.seconds:.0f} s)")
+
+
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
 
 
 def generate_main(argv: Sequence[str]) -> int:
@@ -132,8 +321,12 @@ def generate_main(argv: Sequence[str]) -> int:
     parser.add_argument("words", nargs="*", metavar="WORD", help="words to combine (or use --words FILE)")
     parser.add_argument("--words", dest="file", type=Path, metavar="FILE", help="a word list, one word a line")
     parser.add_argument("--shape", choices=SHAPES, default="A + B = C", help="the puzzle shape (default A + B = C)")
-    parser.add_argument("--limit", type=int, metavar="N", help="stop after N unique puzzles")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per candidate (default 10)")
+    parser.add_argument("--limit", type=positive, metavar="N", help="stop after N unique puzzles")
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                        help="solver seconds per candidate (default 10)")
+    parser.add_argument("--jobs", type=positive, default=1, metavar="N", help="processes to use (default 1)")
+    parser.add_argument("--no-confirm", dest="confirm", action="store_false",
+                        help="trust the column search's proof of uniqueness without asking the solver again")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--progress", action="store_true", help="show progress on stderr even when it is not a terminal")
     args = parser.parse_args(argv)
@@ -141,31 +334,31 @@ def generate_main(argv: Sequence[str]) -> int:
     if args.file is not None:
         try:
             words += args.file.read_text(encoding="utf-8").split()
-        except OSError as error:
-            parser.error(f"cannot read {args.file}: {error.strerror}")
+        except (OSError, UnicodeDecodeError) as error:
+            parser.error(f"cannot read {args.file}: {getattr(error, 'strerror', None) or error}")
     if not words:
         parser.error("give words on the command line or --words FILE")
     show = args.progress or sys.stderr.isatty()
 
     def progress(totals: Totals) -> None:
-        checked = sum(totals.verdicts.values())
-        print(f"\r{checked:,} checked, {totals.verdicts['unique']} unique, {totals.candidates:,} candidates "
-              f"({totals.seconds:.0f} s)", end="", file=sys.stderr, flush=True)
+        print(progress_bar(totals), end="", file=sys.stderr, flush=True)
 
     totals = Totals()
     puzzles = []
     for puzzle in generate(words, args.shape, limit=args.limit, timeout=args.timeout, totals=totals,
-                           progress=progress if show else None):
+                           progress=progress if show else None, jobs=args.jobs, confirm=args.confirm):
         puzzles.append(puzzle)
         if not args.json:
             print(f"{puzzle.formula}  /  {puzzle.solution.text}", flush=True)
     if show:
         print(file=sys.stderr)
     if args.json:
-        print(json.dumps({"shape": args.shape, "words": totals.words, "totals": {
-            "candidates": totals.candidates, "filtered": totals.filtered, **totals.verdicts},
-            "puzzles": [{"formula": p.formula, "solution": {"mapping": p.solution.mapping, "text": p.solution.text}}
-                        for p in puzzles], "seconds": round(totals.seconds, 3)}))
+        print(json.dumps({"shape": args.shape, "words": totals.words, "skipped_words": totals.skipped_words,
+                          "totals": {"candidates": totals.candidates, "filtered": totals.filtered, **totals.verdicts},
+                          "complete": totals.candidates == totals.expected,
+                          "puzzles": [{"formula": p.formula, "solution": {"mapping": p.solution.mapping,
+                                                                           "text": p.solution.text}}
+                                      for p in puzzles], "seconds": round(totals.seconds, 3)}))
     else:
-        print(summary(totals))
+        print(summary(totals), file=sys.stderr)
     return 0 if puzzles else 1

@@ -7,7 +7,9 @@ import sys
 from pathlib import Path
 
 import smtcrypt
-from smtcrypt.generate import Totals, candidates, generate, lengths_fit
+import pytest
+
+from smtcrypt.generate import Totals, Words, candidates, formula_of, generate, lengths_fit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,6 +29,56 @@ def test_send_more_money_is_found_and_proved_unique():
 def test_each_sum_is_a_candidate_once():
     seen = {tuple(sorted(parts[:2])) + parts[2:] for parts in candidates("A + B = C", ["AB", "CD", "EF"])}
     assert len(seen) == len(list(candidates("A + B = C", ["AB", "CD", "EF"]))) == 18
+
+
+def test_a_difference_is_a_candidate_once():
+    found = list(candidates("A - B = C", ["AB", "CD"]))
+    assert ("AB", "AB", "CD") in found and ("AB", "CD", "AB") not in found  # A - B = C is A - C = B
+    assert len(found) == 3 * 2
+
+
+NUMBERS = (ROOT / "examples" / "words" / "numbers.txt").read_text().split()[:8]
+
+
+@pytest.mark.parametrize("shape, rules", [
+    ("A + B = C", {}),
+    ("A - B = C", {}),
+    ("A + B = C", {"allow_leading_zeros": True}),
+    ("A + B = C", {"distinct": False}),
+])
+def test_every_verdict_matches_the_solver(shape, rules):
+    """The search decides each candidate once per key; the solver decides each on its own."""
+    words = NUMBERS[:6] if rules else NUMBERS
+    table = Words(words, rules)
+    expected = dict.fromkeys(("unique", "multiple", "none", "unknown"), 0)
+    unique = []
+    for parts in candidates(shape, words):
+        if table.passes_filters(shape, parts):
+            verdict = smtcrypt.verdict(formula_of(shape, parts), **rules)
+            expected[verdict.status.value] += 1
+            if verdict.status is smtcrypt.Status.UNIQUE:
+                unique.append((verdict.formula, verdict.solutions[0].mapping))
+    totals = Totals()
+    found = [(puzzle.formula, puzzle.solution.mapping) for puzzle in generate(words, shape, totals=totals, **rules)]
+    assert totals.verdicts == expected
+    assert found == unique
+    assert [(puzzle.formula, puzzle.solution.mapping) for puzzle in generate(words, shape, confirm=False, **rules)] == unique
+
+
+def test_products_go_to_the_solver():
+    totals = Totals()
+    found = list(generate(["ODD", "FREAKY", "TWO", "SQUARE", "AB"], "A * B = C", totals=totals))
+    assert totals.candidates == 15 * 5
+    for puzzle in found:
+        assert smtcrypt.verdict(puzzle.formula).status is smtcrypt.Status.UNIQUE
+    assert totals.verdicts["multiple"] >= 1  # ODD * ODD = FREAKY has two solutions
+
+
+def test_jobs_give_the_same_puzzles_in_the_same_order():
+    words = (ROOT / "examples" / "words" / "planets.txt").read_text().split()[:12]
+    serial = [(p.formula, p.solution.mapping) for p in generate(words, confirm=False)]
+    assert serial
+    assert [(p.formula, p.solution.mapping) for p in generate(words, confirm=False, jobs=2)] == serial
 
 
 def test_length_filters():
@@ -54,3 +106,7 @@ def test_command_line_json_and_exit_codes():
     assert run("AB", "AB", "AB").returncode == 1
     assert run("--shape", "A ^ B = C", "AB").returncode == 2
     assert run().returncode == 2
+    assert run("--jobs", "0", "AB").returncode == 2
+    plain = run("--no-confirm", "SEND", "MORE", "MONEY")
+    assert plain.stdout == "SEND + MORE = MONEY  /  9567 + 1085 = 10652\n"
+    assert "unique 1" in plain.stderr  # the summary is a diagnostic: stdout holds only puzzles
