@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from .api import Puzzle, Solution, Status
+from .api import Puzzle, Solution, Status, fill_in
 from .wordsum import solve_weights, weights
 
 SHAPES = ("A + B = C", "A + B + C = D", "A * B = C", "A - B = C")
@@ -124,7 +124,8 @@ class Setting:
 
     shape: str
     rules: dict[str, Any]
-    timeout: float
+    timeout: float  # seconds for each call to the solver
+    confirm: bool = True  # the solver proves each puzzle the search found unique a second time
 
     @property
     def by_search(self) -> bool:
@@ -173,16 +174,14 @@ def search_key(key: Key, distinct: bool) -> tuple[int, tuple[int, ...] | None]:
     return len(found), found[0] if len(found) == 1 else None
 
 
-def search_keys(keys: list[Key], distinct: bool) -> list[tuple[int, tuple[int, ...] | None]]:
-    return [search_key(key, distinct) for key in keys]
-
-
 def confirm_unique(setting: Setting, formula: str, mapping: dict[str, int]) -> Solution | None:
-    """The solver's own verdict on a puzzle the search found unique, and the exact re-check of the
-    solution; None if either disagrees (never reported)."""
+    """The exact re-check of a solution the search found unique and, with `confirm`, the solver's
+    own verdict; None if either disagrees (such a puzzle is never reported)."""
     puzzle = Puzzle(formula, **setting.rules)
     if not puzzle.is_solution(mapping):
         return None
+    if not setting.confirm:
+        return Solution(mapping, fill_in(puzzle.problem, mapping))
     verdict = puzzle.verdict(timeout=setting.timeout)
     if verdict.status is not Status.UNIQUE or verdict.solutions[0].mapping != mapping:
         return None
@@ -196,21 +195,64 @@ def solver_verdict(setting: Setting, formula: str) -> tuple[str, Solution | None
     return status, verdict.solutions[0] if verdict.status is Status.UNIQUE else None
 
 
-def _confirm(task: tuple[Setting, str, dict[str, int]]) -> Solution | None:
-    return confirm_unique(*task)
+@dataclass
+class Block:
+    """What the candidates led by one word came to: their totals and unique puzzles, in order."""
+
+    totals: Totals
+    puzzles: list[Generated]
 
 
-def _solver(task: tuple[Setting, str]) -> tuple[str, Solution | None]:
-    return solver_verdict(*task)
+class Checker:
+    """Filters and decides the candidates of one run, in one process, remembering each key's
+    verdict: two sums with one key are searched once."""
+
+    def __init__(self, setting: Setting, words: Sequence[str]):
+        self.setting = setting
+        self.words = words
+        self.table = Words(words, setting.rules)
+        self.decided: dict[Key, tuple[int, tuple[int, ...] | None]] = {}
+
+    def block(self, first: int) -> Block:
+        shape = self.setting.shape
+        totals, puzzles = Totals(), []
+        for parts in candidates(shape, self.words, first):
+            totals.candidates += 1
+            if not self.table.passes_filters(shape, parts):
+                totals.filtered += 1
+                continue
+            status, solution = self.decide(parts)
+            totals.verdicts[status] += 1
+            if solution is not None:
+                puzzles.append(Generated(formula_of(shape, parts), solution))
+        return Block(totals, puzzles)
+
+    def decide(self, parts: Parts) -> tuple[str, Solution | None]:
+        formula = formula_of(self.setting.shape, parts)
+        if not self.setting.by_search:
+            return solver_verdict(self.setting, formula)
+        key, letters = self.table.key(self.setting.shape, parts)
+        decided = self.decided.get(key)
+        if decided is None:
+            decided = self.decided[key] = search_key(key, self.table.distinct)
+        count, digits = decided
+        if count != 1:
+            return ("none" if count == 0 else "multiple"), None
+        solution = confirm_unique(self.setting, formula, dict(sorted(zip(letters, digits))))
+        return ("unique", solution) if solution is not None else ("unknown", None)
 
 
-def _search(task: tuple[list[Key], bool]) -> list[tuple[int, tuple[int, ...] | None]]:
-    return search_keys(*task)
+_checker: Checker | None = None  # each worker process's own
 
 
-def split(items: list, pieces: int) -> list[list]:
-    size = max(1, -(-len(items) // pieces))
-    return [items[i:i + size] for i in range(0, len(items), size)]
+def _start_worker(setting: Setting, words: Sequence[str]) -> None:
+    global _checker
+    _checker = Checker(setting, words)
+
+
+def _block(first: int) -> Block:
+    assert _checker is not None
+    return _checker.block(first)
 
 
 def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | None = None, timeout: float = 10.0,
@@ -232,61 +274,25 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
     kept, totals.skipped_words = clean(words)
     totals.words = len(kept)
     totals.expected = candidate_count(shape, len(kept))
-    setting = Setting(shape, dict(rules), timeout)
-    table = Words(kept, setting.rules)
-    decided: dict[Key, tuple[int, tuple[int, ...] | None]] = {}
-    pool = multiprocessing.Pool(jobs) if jobs > 1 else None
-    run = (lambda function, tasks: pool.map(function, tasks)) if pool is not None else (
-        lambda function, tasks: list(map(function, tasks)))
+    setting = Setting(shape, dict(rules), timeout, confirm)
+    pool = None
+    if jobs > 1 and len(kept) > 1:
+        pool = multiprocessing.Pool(jobs, initializer=_start_worker, initargs=(setting, kept))
+        blocks: Iterator[Block] = pool.imap(_block, range(len(kept)))
+    else:
+        blocks = map(Checker(setting, kept).block, range(len(kept)))
     reported = 0
     try:
-        for first in range(len(kept)):  # one block of candidates at a time: those led by kept[first]
-            block = []
-            for parts in candidates(shape, kept, first):
-                totals.candidates += 1
-                if table.passes_filters(shape, parts):
-                    block.append(parts)
-                else:
-                    totals.filtered += 1
-            outcomes: list[tuple[str, Solution | None]] = []
-            if setting.by_search:
-                keyed = [table.key(shape, parts) for parts in block]
-                new = list(dict.fromkeys(key for key, _ in keyed if key not in decided))
-                chunks = split(new, 4 * jobs)
-                for keys, results in zip(chunks, run(_search, [(keys, table.distinct) for keys in chunks])):
-                    decided.update(zip(keys, results))
-                unique = []
-                for parts, (key, letters) in zip(block, keyed):
-                    count, digits = decided[key]
-                    if count == 1:
-                        mapping = dict(sorted(zip(letters, digits)))
-                        unique.append(len(outcomes))
-                        outcomes.append(("unique", Solution(mapping, formula_of(shape, tuple(
-                            "".join(str(mapping[letter]) for letter in word) for word in parts)))))
-                    else:
-                        outcomes.append(("none" if count == 0 else "multiple", None))
-                if confirm and unique:
-                    checked = run(_confirm, [(setting, formula_of(shape, block[i]), outcomes[i][1].mapping)
-                                             for i in unique])
-                    for i, solution in zip(unique, checked):
-                        outcomes[i] = ("unique", solution) if solution is not None else ("unknown", None)
-                elif unique:
-                    for i in unique:
-                        mapping = outcomes[i][1].mapping
-                        if not Puzzle(formula_of(shape, block[i]), **setting.rules).is_solution(mapping):
-                            outcomes[i] = ("unknown", None)
-            else:
-                outcomes = run(_solver, [(setting, formula_of(shape, parts)) for parts in block])
-            for parts, (status, solution) in zip(block, outcomes):
-                totals.verdicts[status] += 1
-                if solution is not None:
-                    yield Generated(formula_of(shape, parts), solution)
-                    reported += 1
-                    if limit is not None and reported >= limit:
-                        return
+        for block in blocks:
+            totals.add(block.totals)
             totals.seconds = time.monotonic() - start
             if progress is not None:
                 progress(totals)
+            for puzzle in block.puzzles:
+                yield puzzle
+                reported += 1
+                if limit is not None and reported >= limit:
+                    return
     finally:
         if pool is not None:
             pool.terminate()

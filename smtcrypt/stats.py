@@ -31,6 +31,12 @@ def search_space(problem: Problem) -> tuple[int | None, bool]:
         product *= len(domain)
     if not problem.rules.distinct or product == 0:
         return product, True
+    domains.sort(key=len)
+    if all(set(smaller) <= set(larger) for smaller, larger in zip(domains, domains[1:])):
+        nested = 1  # the usual case (0-9, and 1-9 for leading letters): choose from the smallest up
+        for taken, domain in enumerate(domains):
+            nested *= max(len(domain) - taken, 0)
+        return nested, True
     counts: dict[frozenset[int], int] = {frozenset(): 1}
     for domain in sorted(domains, key=len):
         following: dict[frozenset[int], int] = {}

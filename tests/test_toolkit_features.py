@@ -226,6 +226,10 @@ def test_stats_search_space_and_counters():
 def test_stats_search_space_with_domains_and_unknowns():
     assert smtcrypt.verdict("A + B = C", digits="1-3", distinct=False).stats["search_space"] == 27
     assert smtcrypt.verdict("A + x = 3").stats["search_space"] is None
+    # domains that are not nested in one another: counted by the sets of digits used
+    stats = smtcrypt.verdict("A + B = C", domains={"A": "1-3", "B": "2-5"}, digits="0-5").stats
+    expected = sum(1 for a, b, c in itertools.permutations(range(6), 3) if 1 <= a <= 3 and 2 <= b <= 5)
+    assert stats["search_space"] == expected and stats["search_space_exact"]
 
 
 def test_cli_stats_json(capsys):
