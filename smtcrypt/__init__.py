@@ -6,12 +6,12 @@
 """
 
 from .api import (
-    IncompleteSearch, Puzzle, Solution, Status, Verdict, count, set_memory_limit, solve, solve_all, verdict,
+    IncompleteSearch, InfinitelyMany, Puzzle, Solution, Status, Verdict, count, set_memory_limit, solve, solve_all, verdict,
 )
 from .errors import FormulaError, FormulaLimitError, FormulaNameError, FormulaSyntaxError, VerificationError
 
 __version__ = "0.1.0"
 
-__all__ = ["FormulaError", "FormulaLimitError", "FormulaNameError", "FormulaSyntaxError", "IncompleteSearch",
+__all__ = ["FormulaError", "FormulaLimitError", "FormulaNameError", "FormulaSyntaxError", "IncompleteSearch", "InfinitelyMany",
            "Puzzle", "Solution", "Status", "Verdict", "VerificationError", "count", "set_memory_limit", "solve", "solve_all",
            "verdict", "__version__"]

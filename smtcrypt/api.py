@@ -35,9 +35,11 @@ class Status(str, enum.Enum):
     NONE = "none"  # the solver proved there is no solution
     UNKNOWN = "unknown"  # the search could not finish (time limit, solver gave up)
     FOUND = "found"  # stopped early, as asked, with at least one solution
+    INFINITE = "infinite"  # infinitely many solutions, proved; the first few are shown
 
 
 INTERRUPTED = "interrupted"  # the reason given when the user stops a search
+SHOWN_OF_INFINITE = 10  # solutions listed once a search has proved there are infinitely many
 DEFAULT_MEMORY_MB = 4096
 MIN_MEMORY_MB = 256  # below this Z3 may abort the whole process instead of giving up (seen at 20 MB)
 _memory_limit_mb = DEFAULT_MEMORY_MB
@@ -59,6 +61,14 @@ class IncompleteSearch(RuntimeError):
         self.reason = reason
         self.found = found
         super().__init__(f"search incomplete ({reason}) after {found} solution(s): the answer is unknown")
+
+
+class InfinitelyMany(IncompleteSearch):
+    """The search proved there are infinitely many solutions (over integer unknowns)."""
+
+    def __init__(self, reason: str, found: int):
+        super().__init__(reason, found)
+        self.args = (f"{reason} (the first {found} listed)",)
 
 
 @dataclass(frozen=True)
@@ -134,6 +144,7 @@ class Search:
         self.complete = False
         self.reason: str | None = None
         self.stopped_early = False
+        self.family: Any = None  # a proof of infinitely many solutions, once found
         self.seconds = 0.0
         self._started = False
 
@@ -167,12 +178,21 @@ class Search:
                 mapping = {letter: assignment[letter] for letter in sorted(assignment)}
                 solution = Solution(mapping, fill_in(self.problem, mapping), self.problem.rules.base)
                 self.solutions.append(solution)
+                if encoded.unbounded and len(self.solutions) == 1 and self.limit is None:
+                    from .family import find_family
+
+                    with self.clock("solve"):
+                        self.family = find_family(self.problem, assignment)
+                    if self.family is not None:  # no end to the models: show a few, then say why
+                        models.cap = min(models.cap, SHOWN_OF_INFINITE)
                 yield solution
                 if self.limit is not None and len(self.solutions) >= self.limit:
                     self.stopped_early = True
                     return
             assert models.end is not None
             self.complete, self.reason = models.end.complete, models.end.reason
+            if self.family is not None and models.capped:
+                self.reason = self.family.describe()
         finally:
             self.seconds = time.monotonic() - start
 
@@ -194,6 +214,8 @@ class Search:
         count = len(self.solutions)
         if self.stopped_early:
             status = Status.MULTIPLE if self.decide and count >= 2 else Status.FOUND
+        elif self.family is not None and self.models.capped:
+            status = Status.INFINITE
         elif not self.complete:
             status = Status.UNKNOWN
         else:
@@ -257,6 +279,8 @@ class Puzzle:
         search = self.search(limit=limit, timeout=timeout)
         yield from search
         if not search.complete and not search.stopped_early:
+            if search.family is not None and search.models.capped:
+                raise InfinitelyMany(search.reason, len(search.solutions))
             raise IncompleteSearch(search.reason or "unknown", len(search.solutions))
 
     def first(self, *, timeout: float | None = None) -> Solution | None:
@@ -264,7 +288,8 @@ class Puzzle:
         return next(self.solve(limit=1, timeout=timeout), None)
 
     def count(self, *, timeout: float | None = None) -> int:
-        """The number of solutions; raises `IncompleteSearch` rather than guess."""
+        """The number of solutions; raises `IncompleteSearch` rather than guess (`InfinitelyMany`
+        if there is no end to them, proved)."""
         return sum(1 for _ in self.solve(timeout=timeout))
 
     def verdict(self, *, timeout: float | None = None) -> Verdict:

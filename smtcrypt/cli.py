@@ -130,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(to_json(verdict, stats=args.stats))
     elif args.count:
-        print(verdict.count)
+        print("infinite" if verdict.status is Status.INFINITE else verdict.count)
         if verdict.status is Status.UNKNOWN:
             print(f"smtcrypt: {summary_line(verdict)}", file=sys.stderr)
     else:

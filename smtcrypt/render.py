@@ -22,6 +22,8 @@ def summary_line(verdict: Verdict) -> str:
     found, seconds = plural(verdict.count), f"{verdict.seconds:.2f} s"
     if verdict.status is Status.UNKNOWN:
         return f"{found} found; search incomplete ({verdict.reason}), so more may exist ({seconds})"
+    if verdict.status is Status.INFINITE:
+        return f"{found} shown; {verdict.reason} ({seconds})"
     if verdict.status is Status.FOUND:
         return f"{found} (stopped as asked; more may exist, {seconds})"
     if verdict.status is Status.MULTIPLE and not verdict.complete:

@@ -52,10 +52,10 @@ def time_left(deadline: float | None) -> float | None:
 class ModelSearch:
     """The letter assignments of every model, lazily; `end` is set once iteration finishes."""
 
-    def __init__(self, encoded: Encoded, deadline: float | None = None, cap: int = UNBOUNDED_MODEL_CAP):
+    def __init__(self, encoded: Encoded, deadline: float | None = None, cap: int | None = None):
         self.encoded = encoded
         self.deadline = deadline
-        self.cap = cap  # with unbounded unknowns the models may never run out: stop (as unknown) after this many
+        self.cap = UNBOUNDED_MODEL_CAP if cap is None else cap  # with unbounded unknowns the models may never run out: stop (as unknown) after this many
         self.end: SearchEnd | None = None
         self.models: list[Assignment] = []  # every model so far, each blocked
         self.stop_requested = False  # set from outside (Ctrl-C) to end the search before the next check
@@ -64,6 +64,7 @@ class ModelSearch:
         self.checks = 0
         self.solver: z3.Solver | None = None
         self.spent: dict[str, float] = {}  # statistics of solvers replaced during the search
+        self.capped = False  # stopped after `cap` models over unbounded unknowns
 
     def statistics(self) -> dict[str, float]:
         """Z3's own counters (conflicts, decisions, ...), summed over every solver the search used."""
@@ -137,6 +138,7 @@ class ModelSearch:
                 self.end = SearchEnd(False, "interrupted")
                 return
             if self.encoded.unbounded and len(self.models) >= self.cap:
+                self.capped = True
                 self.end = SearchEnd(False, f"more than {self.cap} solutions over unbounded integer unknowns: "
                                             "there may be infinitely many")
                 return

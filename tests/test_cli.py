@@ -248,13 +248,13 @@ def test_tiny_timeout_with_unique_exits_3_not_1(smtcrypt_cli):
     assert result.returncode == 3
 
 
-def test_unbounded_unknowns_exit_3(smtcrypt_cli):
+def test_unbounded_unknowns_proved_infinite(smtcrypt_cli):
     result = smtcrypt_cli("--json", "x + y = 10")
-    assert result.returncode == 3
+    assert result.returncode == 0
     data = json.loads(result.stdout)
-    assert data["status"] == "unknown" and data["complete"] is False
-    assert "infinitely many" in data["reason"]
-    assert data["count"] == 1000
+    assert data["status"] == "infinite" and data["complete"] is False
+    assert data["reason"].startswith("infinitely many solutions: x = ")
+    assert data["count"] == 10
     assert all(s["mapping"]["x"] + s["mapping"]["y"] == 10 for s in data["solutions"])
 
 

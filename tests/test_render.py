@@ -55,6 +55,9 @@ SUMMARIES = [
      "1 solution (stopped as asked; more may exist, 0.00 s)"),
     (verdict(Status.FOUND, [ODD_1, ODD_2], complete=False, seconds=12.345),
      "2 solutions (stopped as asked; more may exist, 12.35 s)"),
+    (verdict(Status.INFINITE, [SEND], complete=False, reason="infinitely many solutions: x = 1 + t for t = 0, 1, "
+                                                             "2, ...", seconds=0.5),
+     "1 solution shown; infinitely many solutions: x = 1 + t for t = 0, 1, 2, ... (0.50 s)"),
 ]
 
 

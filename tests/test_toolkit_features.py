@@ -152,17 +152,18 @@ def test_unknowns_mix_with_letters_and_may_be_negative():
     assert any("(-2)" in s.text for s in solutions)
 
 
-def test_unbounded_family_stops_as_unknown():
+def test_unbounded_family_is_proved_infinite():
     verdict = smtcrypt.Puzzle("x + y = 10").search().verdict()
-    assert verdict.status is Status.UNKNOWN and not verdict.complete
-    assert "infinitely many" in verdict.reason
+    assert verdict.status is Status.INFINITE and not verdict.complete
+    assert verdict.reason.startswith("infinitely many solutions: x = ") and verdict.count == 10
     with pytest.raises(smtcrypt.IncompleteSearch):
         smtcrypt.count("x + y = 10")
 
 
-def test_cli_unbounded_exit_3(capsys):
-    code, out, err = run_cli(capsys, "--count", "x - y = 1")
-    assert code == 3 and "infinitely many" in err
+def test_cli_unbounded_without_a_proof_exit_3(capsys, monkeypatch):
+    monkeypatch.setattr("smtcrypt.solver.UNBOUNDED_MODEL_CAP", 20)
+    code, out, err = run_cli(capsys, "--count", "x * x = y")
+    assert code == 3 and "infinitely many" in err and out == "20\n"
 
 
 # --- bases -------------------------------------------------------------------------------------
