@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .api import Puzzle, Solution, Status, fill_in
+from .check import Problem
+from .verify import satisfies
 from .wordsum import solve_weights, weights
 
 SHAPES = ("A + B = C", "A + B + C = D", "A * B = C", "A - B = C")
@@ -174,18 +176,38 @@ def search_key(key: Key, distinct: bool) -> tuple[int, tuple[int, ...] | None]:
     return len(found), found[0] if len(found) == 1 else None
 
 
-def confirm_unique(setting: Setting, formula: str, mapping: dict[str, int]) -> Solution | None:
-    """The exact re-check of a solution the search found unique and, with `confirm`, the solver's
+class SolverProof:
+    """The solver's own proof that a puzzle has just the solution the search found, in one Z3
+    context kept for the whole run by one process: making a context costs more than the proof."""
+
+    def __init__(self) -> None:
+        import z3
+
+        self.context = z3.Context()
+
+    def unique(self, problem: Problem, mapping: dict[str, int]) -> bool:
+        from .encode import choose
+        from .solver import ModelSearch
+
+        # No deadline, so no watchdog thread touches the shared context: the finite-domain solver
+        # decides a sum of at most ten letters in milliseconds.
+        encoded = choose(problem).encode(problem, self.context)
+        models = ModelSearch(encoded)
+        if encoded.interchangeable:  # symmetric letters: let the search find and permute models
+            found = list(itertools.islice(models, 2))
+            return models.end is not None and models.end.complete and found == [mapping]
+        models.models.append(dict(mapping))  # blocked from the start: one `unsat` proves there is no other
+        return next(iter(models), None) is None and models.end is not None and models.end.complete
+
+
+def confirm_unique(setting: Setting, formula: str, mapping: dict[str, int],
+                   proof: SolverProof | None) -> Solution | None:
+    """The exact re-check of a solution the search found unique and, given a `proof`, the solver's
     own verdict; None if either disagrees (such a puzzle is never reported)."""
-    puzzle = Puzzle(formula, **setting.rules)
-    if not puzzle.is_solution(mapping):
+    problem = Puzzle(formula, **setting.rules).problem
+    if not satisfies(problem, mapping) or (proof is not None and not proof.unique(problem, mapping)):
         return None
-    if not setting.confirm:
-        return Solution(mapping, fill_in(puzzle.problem, mapping))
-    verdict = puzzle.verdict(timeout=setting.timeout)
-    if verdict.status is not Status.UNIQUE or verdict.solutions[0].mapping != mapping:
-        return None
-    return verdict.solutions[0]
+    return Solution(mapping, fill_in(problem, mapping))
 
 
 def solver_verdict(setting: Setting, formula: str) -> tuple[str, Solution | None]:
@@ -212,6 +234,7 @@ class Checker:
         self.words = words
         self.table = Words(words, setting.rules)
         self.decided: dict[Key, tuple[int, tuple[int, ...] | None]] = {}
+        self.proof = SolverProof() if setting.confirm and setting.by_search else None
 
     def block(self, first: int) -> Block:
         shape = self.setting.shape
@@ -238,7 +261,7 @@ class Checker:
         count, digits = decided
         if count != 1:
             return ("none" if count == 0 else "multiple"), None
-        solution = confirm_unique(self.setting, formula, dict(sorted(zip(letters, digits))))
+        solution = confirm_unique(self.setting, formula, dict(sorted(zip(letters, digits))), self.proof)
         return ("unique", solution) if solution is not None else ("unknown", None)
 
 

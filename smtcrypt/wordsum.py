@@ -43,38 +43,62 @@ def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
     found: list[tuple[int, ...]] = []
     last = count - 1
 
+    def finish(total: int, used: int) -> bool:
+        """The last letter, whose digit is forced (-total / weight); False once `limit` are found."""
+        w, first = plan[last][0], plan[last][1]
+        if w == 0:
+            digits = range(first, 10) if total == 0 else ()
+        else:
+            digit, remainder = divmod(-total, w)
+            digits = (digit,) if not remainder and first <= digit <= 9 else ()
+        for digit in digits:
+            if distinct and used >> digit & 1:
+                continue
+            values[last] = digit
+            found.append(tuple(values))
+            if limit is not None and len(found) >= limit:
+                return False
+        return True
+
     def place(k: int, total: int, used: int) -> bool:
-        """Digits for the k-th letter on; False once `limit` solutions are found."""
+        """Digits for the k-th letter on (k < last); False once `limit` solutions are found."""
         w, first, low, high = plan[k]
-        if k == last:  # the digit is forced: -total / w
-            if w == 0:
-                digits = range(first, 10) if total == 0 else ()
-            else:
-                digit, remainder = divmod(-total, w)
-                digits = (digit,) if not remainder and first <= digit <= 9 else ()
-            for digit in digits:
-                if distinct and used >> digit & 1:
-                    continue
-                values[k] = digit
-                found.append(tuple(values))
-                if limit is not None and len(found) >= limit:
-                    return False
-            return True
         if w > 0:  # total + w * digit + low <= 0 <= total + w * digit + high
             start, stop = -((total + high) // w), (-total - low) // w
         elif w < 0:
             start, stop = -((total + low) // w), (total + high) // -w
         else:
             start, stop = first, 9
-        for digit in range(max(start, first), min(stop, 9) + 1):
+        digits = range(max(start, first), min(stop, 9) + 1)
+        following = plan[k + 1][0]
+        if k + 1 == last and following:  # most nodes: the last digit inline, without a call
+            least = plan[last][1]
+            for digit in digits:
+                if distinct and used >> digit & 1:
+                    continue
+                forced, remainder = divmod(-total - w * digit, following)
+                if remainder or not least <= forced <= 9 or (distinct and (forced == digit or used >> forced & 1)):
+                    continue
+                values[k], values[last] = digit, forced
+                found.append(tuple(values))
+                if limit is not None and len(found) >= limit:
+                    return False
+            return True
+        for digit in digits:
             if distinct and used >> digit & 1:
                 continue
             values[k] = digit
-            if not place(k + 1, total + w * digit, used | 1 << digit):
+            if k + 1 == last:
+                going = finish(total + w * digit, used | 1 << digit)
+            else:
+                going = place(k + 1, total + w * digit, used | 1 << digit)
+            if not going:
                 return False
         return True
 
-    if count and low <= 0 <= high:
+    if count == 1:
+        finish(0, 0)
+    elif count and low <= 0 <= high:
         place(0, 0, 0)
     return found
 

@@ -110,3 +110,19 @@ def test_command_line_json_and_exit_codes():
     plain = run("--no-confirm", "SEND", "MORE", "MONEY")
     assert plain.stdout == "SEND + MORE = MONEY  /  9567 + 1085 = 10652\n"
     assert "unique 1" in plain.stderr  # the summary is a diagnostic: stdout holds only puzzles
+
+
+def test_the_solver_proof_says_unique_only_when_it_is():
+    from smtcrypt.generate import SolverProof
+
+    proof = SolverProof()
+    send = smtcrypt.Puzzle("SEND + MORE = MONEY")
+    right = {"D": 7, "E": 5, "M": 1, "N": 6, "O": 0, "R": 8, "S": 9, "Y": 2}
+    assert proof.unique(send.problem, right)
+    assert not proof.unique(send.problem, {**right, "D": 3, "Y": 8})  # not a solution: the real one is found
+    two = smtcrypt.Puzzle("TWO + TWO = FOUR")  # seven solutions, no interchangeable letters
+    first = next(two.solve()).mapping
+    assert not proof.unique(two.problem, first)
+    num = smtcrypt.Puzzle("NUM + BER = PLAY")  # interchangeable letters: found and permuted
+    assert not proof.unique(num.problem, next(num.solve()).mapping)
+    assert proof.unique(send.problem, right)  # the shared context still answers

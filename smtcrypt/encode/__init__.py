@@ -53,8 +53,9 @@ def allowed_digits(problem: Problem, letter: str) -> frozenset[int]:
     return allowed
 
 
-def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef]) -> list[z3.BoolRef]:
-    """The puzzle's rules: each letter's digits (a range or a set), distinct digits where asked."""
+def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef], pairwise: bool = True) -> list[z3.BoolRef]:
+    """The puzzle's rules: each letter's digits (a range or a set), distinct digits where asked
+    (as `Distinct`, unless `pairwise` is False: the caller states distinctness its own way)."""
     constraints: list[z3.BoolRef] = []
     for letter, var in letters.items():
         allowed = allowed_digits(problem, letter)
@@ -64,7 +65,7 @@ def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef]) -> list[
         constraints += [var >= low, var <= high]
         if len(allowed) != high - low + 1:
             constraints.append(z3.Or(*[var == digit for digit in sorted(allowed)]))
-    if problem.rules.distinct and len(letters) > 1:
+    if problem.rules.distinct and len(letters) > 1 and pairwise:
         constraints.append(z3.Distinct(*letters.values()))
     return constraints
 
