@@ -42,26 +42,28 @@ def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
     values = [0] * count
     found: list[tuple[int, ...]] = []
     last = count - 1
+    # The last two letters come from a table: every pair of their digits by what it adds.
+    pairs: dict[int, list[tuple[int, int]]] = {}
+    if count >= 2:
+        (w1, first1, _, _), (w2, first2, _, _) = plan[-2], plan[-1]
+        for one in range(first1, 10):
+            for two in range(first2, 10):
+                if one != two or not distinct:
+                    pairs.setdefault(w1 * one + w2 * two, []).append((one, two))
 
-    def finish(total: int, used: int) -> bool:
-        """The last letter, whose digit is forced (-total / weight); False once `limit` are found."""
-        w, first = plan[last][0], plan[last][1]
-        if w == 0:
-            digits = range(first, 10) if total == 0 else ()
-        else:
-            digit, remainder = divmod(-total, w)
-            digits = (digit,) if not remainder and first <= digit <= 9 else ()
-        for digit in digits:
-            if distinct and used >> digit & 1:
+    def record(used: int, total: int) -> bool:
+        """Every way the last two letters complete the sum; False once `limit` are found."""
+        for one, two in pairs.get(-total, ()):
+            if distinct and (used >> one & 1 or used >> two & 1):
                 continue
-            values[last] = digit
+            values[last - 1], values[last] = one, two
             found.append(tuple(values))
             if limit is not None and len(found) >= limit:
                 return False
         return True
 
     def place(k: int, total: int, used: int) -> bool:
-        """Digits for the k-th letter on (k < last); False once `limit` solutions are found."""
+        """Digits for the k-th letter on (k < last - 1); False once `limit` solutions are found."""
         w, first, low, high = plan[k]
         if w > 0:  # total + w * digit + low <= 0 <= total + w * digit + high
             start, stop = -((total + high) // w), (-total - low) // w
@@ -69,35 +71,29 @@ def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
             start, stop = -((total + low) // w), (total + high) // -w
         else:
             start, stop = first, 9
-        digits = range(max(start, first), min(stop, 9) + 1)
-        following = plan[k + 1][0]
-        if k + 1 == last and following:  # most nodes: the last digit inline, without a call
-            least = plan[last][1]
-            for digit in digits:
-                if distinct and used >> digit & 1:
-                    continue
-                forced, remainder = divmod(-total - w * digit, following)
-                if remainder or not least <= forced <= 9 or (distinct and (forced == digit or used >> forced & 1)):
-                    continue
-                values[k], values[last] = digit, forced
-                found.append(tuple(values))
-                if limit is not None and len(found) >= limit:
-                    return False
-            return True
-        for digit in digits:
+        if start < first:
+            start = first
+        if stop > 9:
+            stop = 9
+        deeper = place if k + 2 < last else None
+        for digit in range(start, stop + 1):
             if distinct and used >> digit & 1:
                 continue
             values[k] = digit
-            if k + 1 == last:
-                going = finish(total + w * digit, used | 1 << digit)
+            if deeper is not None:
+                going = deeper(k + 1, total + w * digit, used | 1 << digit)
             else:
-                going = place(k + 1, total + w * digit, used | 1 << digit)
+                going = record(used | 1 << digit, total + w * digit)
             if not going:
                 return False
         return True
 
     if count == 1:
-        finish(0, 0)
+        w, first = plan[0][0], plan[0][1]
+        found += [(digit,) for digit in range(first, 10) if w * digit == 0][:limit]
+    elif count == 2:
+        record(0, 0)
+        del found[limit or len(found):]
     elif count and low <= 0 <= high:
         place(0, 0, 0)
     return found
