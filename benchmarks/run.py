@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark smtcrypt against a brute-force reference and OR-tools CP-SAT on the puzzle corpus.
 
-    cd /work/main && PYTHONPATH=. python benchmarks/run.py [--only TAG] [--methods smtcrypt,bruteforce,cpsat]
+    python benchmarks/run.py [--only TAG] [--methods smtcrypt,bruteforce,cpsat]
         [--timeout S] [--bruteforce-timeout S] [--first] [--out benchmarks/results]
 
 For every puzzle of benchmarks/corpus.tsv (or only those tagged TAG) each method counts ALL

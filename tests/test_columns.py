@@ -80,3 +80,16 @@ def test_leading_letters_are_not_interchangeable_with_others():
     problem = check(parse("AB + CB = DE"))
     groups = {frozenset(group) for group in interchangeable(equations(problem), problem)}
     assert frozenset("AC") in groups and all("B" not in group or len(group) == 1 for group in groups)
+
+
+def test_propagation_narrows_digits_by_bounds_alone():
+    from smtcrypt.encode.columns import propagate
+
+    problem = check(parse("SEND + MORE = MONEY"), Rules())
+    allowed = {letter: frozenset(range(1 if letter in "SM" else 0, 10)) for letter in problem.letters}
+    narrowed = propagate(equations(problem), allowed)
+    assert narrowed["M"] == {1} and narrowed["S"] == {9}  # M = 1 leaves S no digit but 9
+    assert all(narrowed[letter] <= allowed[letter] for letter in allowed)
+    assert propagate(equations(check(parse("A + B = CDE"), Rules())), {
+        "A": frozenset(range(10)), "B": frozenset(range(10)), "C": frozenset(range(1, 10)),
+        "D": frozenset(range(10)), "E": frozenset(range(10))}) is None  # two digits never reach 100
