@@ -13,9 +13,9 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from .check import DigitSpec, Problem, Rules, check, make_rules
+from .check import DigitSpec, Problem, check, make_rules
 from .parse import parse
 from .stats import Clock, search_space
 from .tree import Name, Repeating, Word, walk
@@ -109,19 +109,32 @@ def join(formula: FormulaText) -> str:
 def fill_in(problem: Problem, mapping: dict[str, int]) -> str:
     """The source with letters replaced by digits of the base and unknowns by their values:
     "ODD * ODD" -> "677 * 677", "p + d = 19" -> "15 + 4 = 19"."""
+    return filler(problem)(mapping)
+
+
+def filler(problem: Problem) -> Callable[[dict[str, int]], str]:
+    """`fill_in` for one problem, with the source cut into pieces once: a search that fills in
+    thousands of solutions walks the tree once."""
     source, pieces, position = problem.source, [], 0
     nodes = [node for constraint in problem.formula.constraints for node in walk(constraint)
              if isinstance(node, (Word, Repeating, Name))]
     for node in sorted(nodes, key=lambda node: node.span.start):
-        text = source[node.span.start:node.span.end]
-        if isinstance(node, Name):
-            value = mapping[node.name]
-            filled = str(value) if value >= 0 else f"({value})"
-        else:
-            filled = "".join(DIGIT_CHARS[mapping[ch]] if ch.isalpha() else ch for ch in text)
-        pieces += [source[position:node.span.start], filled]
+        pieces += [source[position:node.span.start], (node, source[node.span.start:node.span.end])]
         position = node.span.end
-    return "".join(pieces) + source[position:]
+    pieces.append(source[position:])
+
+    def fill(mapping: dict[str, int]) -> str:
+        filled = []
+        for piece in pieces:
+            if isinstance(piece, str):
+                filled.append(piece)
+            elif isinstance(piece[0], Name):
+                value = mapping[piece[0].name]
+                filled.append(str(value) if value >= 0 else f"({value})")
+            else:
+                filled.append("".join(DIGIT_CHARS[mapping[ch]] if ch.isalpha() else ch for ch in piece[1]))
+        return "".join(filled)
+    return fill
 
 
 class Search:
@@ -165,6 +178,7 @@ class Search:
             z3.set_param("memory_max_size", _memory_limit_mb)
             with self.clock("encode"):
                 encoded = choose(self.problem).encode(self.problem, z3.Context())
+            fill = filler(self.problem)
             models = self.models = ModelSearch(encoded, deadline)
             models.stop_requested = self.stop_requested
             found = iter(models)
@@ -176,7 +190,7 @@ class Search:
                 with self.clock("verify"):
                     confirm(self.problem, assignment)
                 mapping = {letter: assignment[letter] for letter in sorted(assignment)}
-                solution = Solution(mapping, fill_in(self.problem, mapping), self.problem.rules.base)
+                solution = Solution(mapping, fill(mapping), self.problem.rules.base)
                 self.solutions.append(solution)
                 if encoded.unbounded and len(self.solutions) == 1 and self.limit is None:
                     from .family import find_family

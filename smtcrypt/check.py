@@ -13,7 +13,7 @@ from typing import Iterable, Mapping, Union
 
 from .errors import FormulaError, FormulaLimitError, FormulaNameError
 from .tree import (
-    BinOp, BoolOp, Call, Collection, Compare, Constraints, Expr, Name, Not, Number, Repeating, Unary, Word, letters,
+    BinOp, BoolOp, Call, Collection, Compare, Constraints, Expr, Name, Not, Number, Unary, Word, letters,
     numerals, unknowns, walk, words,
 )
 

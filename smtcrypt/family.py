@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Mapping
 
 from .check import Problem
-from .tree import BinOp, BoolOp, Compare, Expr, Name, Number, Unary, walk
+from .tree import BinOp, BoolOp, Compare, Expr, Name, Unary, walk
 from .verify import Undefined, evaluate, satisfies
 
 Linear = dict[str, Fraction]  # unknown -> coefficient, and "" -> the constant term

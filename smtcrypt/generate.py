@@ -10,6 +10,7 @@ model (bases, digit domains), go to the solver directly.
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import math
@@ -201,11 +202,11 @@ class SolverProof:
 
 
 def confirm_unique(setting: Setting, formula: str, mapping: dict[str, int],
-                   proof: SolverProof | None) -> Solution | None:
+                   proof: Callable[[Problem, dict[str, int]], bool] | None) -> Solution | None:
     """The exact re-check of a solution the search found unique and, given a `proof`, the solver's
     own verdict; None if either disagrees (such a puzzle is never reported)."""
     problem = Puzzle(formula, **setting.rules).problem
-    if not satisfies(problem, mapping) or (proof is not None and not proof.unique(problem, mapping)):
+    if not satisfies(problem, mapping) or (proof is not None and not proof(problem, mapping)):
         return None
     return Solution(mapping, fill_in(problem, mapping))
 
@@ -234,7 +235,8 @@ class Checker:
         self.words = words
         self.table = Words(words, setting.rules)
         self.decided: dict[Key, tuple[int, tuple[int, ...] | None]] = {}
-        self.proof = SolverProof() if setting.confirm and setting.by_search else None
+        self.solver = SolverProof() if setting.confirm and setting.by_search else None
+        self.proved: dict[Key, bool] = {}  # the solver's verdict, once per key
 
     def block(self, first: int) -> Block:
         shape = self.setting.shape
@@ -261,8 +263,18 @@ class Checker:
         count, digits = decided
         if count != 1:
             return ("none" if count == 0 else "multiple"), None
-        solution = confirm_unique(self.setting, formula, dict(sorted(zip(letters, digits))), self.proof)
+        proof = None if self.solver is None else functools.partial(self.proof, key)
+        solution = confirm_unique(self.setting, formula, dict(sorted(zip(letters, digits))), proof)
         return ("unique", solution) if solution is not None else ("unknown", None)
+
+    def proof(self, key: Key, problem: Problem, mapping: dict[str, int]) -> bool:
+        """The solver's proof, asked once per key: sums with one key are one problem up to the
+        names of their letters, so one proof covers them all."""
+        assert self.solver is not None
+        proved = self.proved.get(key)
+        if proved is None:
+            proved = self.proved[key] = self.solver.unique(problem, mapping)
+        return proved
 
 
 _checker: Checker | None = None  # each worker process's own

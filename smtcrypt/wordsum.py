@@ -12,6 +12,7 @@ reports.
 
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 Assignment = dict[str, int]  # letter -> digit
@@ -43,13 +44,7 @@ def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
     found: list[tuple[int, ...]] = []
     last = count - 1
     # The last two letters come from a table: every pair of their digits by what it adds.
-    pairs: dict[int, list[tuple[int, int]]] = {}
-    if count >= 2:
-        (w1, first1, _, _), (w2, first2, _, _) = plan[-2], plan[-1]
-        for one in range(first1, 10):
-            for two in range(first2, 10):
-                if one != two or not distinct:
-                    pairs.setdefault(w1 * one + w2 * two, []).append((one, two))
+    pairs = pair_table(plan[-2][0], plan[-2][1], plan[-1][0], plan[-1][1], distinct) if count >= 2 else {}
 
     def record(used: int, total: int) -> bool:
         """Every way the last two letters complete the sum; False once `limit` are found."""
@@ -75,17 +70,22 @@ def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
             start = first
         if stop > 9:
             stop = 9
-        deeper = place if k + 2 < last else None
-        for digit in range(start, stop + 1):
+        if k + 2 < last:
+            for digit in range(start, stop + 1):
+                if distinct and used >> digit & 1:
+                    continue
+                values[k] = digit
+                if not place(k + 1, total + w * digit, used | 1 << digit):
+                    return False
+            return True
+        for digit in range(start, stop + 1):  # the last letter before the pair: look the pair up here
             if distinct and used >> digit & 1:
                 continue
-            values[k] = digit
-            if deeper is not None:
-                going = deeper(k + 1, total + w * digit, used | 1 << digit)
-            else:
-                going = record(used | 1 << digit, total + w * digit)
-            if not going:
-                return False
+            completions = pairs.get(-total - w * digit)
+            if completions is not None:
+                values[k] = digit
+                if not record(used | 1 << digit, total + w * digit):
+                    return False
         return True
 
     if count == 1:
@@ -97,6 +97,18 @@ def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
     elif count and low <= 0 <= high:
         place(0, 0, 0)
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def pair_table(w1: int, first1: int, w2: int, first2: int, distinct: bool) -> dict[int, list[tuple[int, int]]]:
+    """Every pair of digits (one, two) by w1 * one + w2 * two; the light letters that end a search
+    repeat their weights from sum to sum, so the generator builds each table once."""
+    pairs: dict[int, list[tuple[int, int]]] = {}
+    for one in range(first1, 10):
+        for two in range(first2, 10):
+            if one != two or not distinct:
+                pairs.setdefault(w1 * one + w2 * two, []).append((one, two))
+    return pairs
 
 
 def solve_sum(addends: Sequence[str], result: str, *, limit: int | None = None, distinct: bool = True,

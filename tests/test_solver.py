@@ -212,3 +212,14 @@ def test_a_tiny_timeout_on_count_raises_rather_than_guess():
     with pytest.raises(smtcrypt.IncompleteSearch) as caught:
         smtcrypt.count("NORTH / SOUTH = EAST / WEST", timeout=0.001)
     assert caught.value.reason == "time limit"
+
+
+@pytest.mark.parametrize("formula, base", [("NUM + BER = PLAY", 10), ("ODD * ODD = FREAKY", 10), ("ZZ + ZY = YXW", 36)])
+def test_models_read_back_packed_equal_models_read_one_by_one(formula, base):
+    problem = check(parse(formula), Rules(base=base))
+    encoded = choose(problem).encode(problem, z3.Context())
+    assert encoded.digits_only
+    key = lambda model: sorted(model.items())  # noqa: E731
+    packed = sorted(ModelSearch(encoded), key=key)
+    encoded.digits_only = False  # the same models, found in a context that has seen one search
+    assert packed == sorted(ModelSearch(encoded), key=key) and packed

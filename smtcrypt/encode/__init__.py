@@ -26,6 +26,8 @@ class Encoded:
     strategies: tuple[str, ...] = ()  # solvers to try before the general one (see solver.make_solver)
     interchangeable: tuple[tuple[str, ...], ...] = ()  # letter groups ordered by value (see solver)
     unbounded: bool = False  # some unknowns have no bounds: the models may never run out
+    digits_only: bool = False  # every variable is a letter's digit, 0..35: models may be read back packed
+    indicators: bool = False  # the constraints define the Boolean `|A=1|` as A == 1 for every digit A may take
 
 
 class Encoding(Protocol):
@@ -53,9 +55,8 @@ def allowed_digits(problem: Problem, letter: str) -> frozenset[int]:
     return allowed
 
 
-def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef], pairwise: bool = True) -> list[z3.BoolRef]:
-    """The puzzle's rules: each letter's digits (a range or a set), distinct digits where asked
-    (as `Distinct`, unless `pairwise` is False: the caller states distinctness its own way)."""
+def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef]) -> list[z3.BoolRef]:
+    """The puzzle's rules: each letter's digits (a range or a set), distinct digits where asked."""
     constraints: list[z3.BoolRef] = []
     for letter, var in letters.items():
         allowed = allowed_digits(problem, letter)
@@ -65,7 +66,7 @@ def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef], pairwise
         constraints += [var >= low, var <= high]
         if len(allowed) != high - low + 1:
             constraints.append(z3.Or(*[var == digit for digit in sorted(allowed)]))
-    if problem.rules.distinct and len(letters) > 1 and pairwise:
+    if problem.rules.distinct and len(letters) > 1:
         constraints.append(z3.Distinct(*letters.values()))
     return constraints
 

@@ -12,13 +12,12 @@ propagates digit by digit, as a person adding by hand would.
 from __future__ import annotations
 
 from collections import defaultdict
-from fractions import Fraction
 
 import z3
 
 from ..check import Problem
 from ..tree import BinOp, Expr, Number, Unary, Word
-from . import Encoded, allowed_digits, equation_chains, letter_variables, rule_constraints
+from . import Encoded, allowed_digits, equation_chains, letter_variables
 
 Linear = dict[tuple[str, int], int]  # (letter, column) -> coefficient; ("", 0) holds the constant
 
@@ -95,33 +94,62 @@ class ColumnsEncoding:
         return problem.rules.base == 10 and not problem.unknowns and equations(problem) is not None
 
     def encode(self, problem: Problem, context: z3.Context) -> Encoded:
+        # The whole model is written as SMT-LIB text and parsed in one call: through the Python
+        # API its few hundred terms cost 7-8 ms (SEND + MORE = MONEY), as text about 1 ms.
         letters = letter_variables(problem, context)
-        # distinctness comes once, as digit cardinality below: with Distinct as well, measured
-        # 5-40% slower (ALPHABET + LETTERS = SCRABBLE 31 -> 19 ms without it)
-        constraints = rule_constraints(problem, letters, pairwise=False)
-        allowed = {letter: allowed_digits(problem, letter) or frozenset([0]) for letter in letters}
+        allowed = {letter: allowed_digits(problem, letter) for letter in letters}
         forms = equations(problem) or []
-        narrowed = propagate(forms, allowed)  # measured: SEND + MORE = MONEY 26 -> 14 ms, the 199-addend sum -15%
+        # bounds first, in Python: measured SEND + MORE = MONEY 26 -> 14 ms, the 199-addend sum -15%
+        narrowed = None if not all(allowed.values()) else propagate(forms, allowed)
         if narrowed is None:
             return Encoded(context, letters, [z3.BoolVal(False, context)], ("finite-domain",), ())
+        model = Text()
         for letter, digits in narrowed.items():
-            if digits != allowed[letter]:
-                allowed[letter] = digits
-                var = letters[letter]
-                constraints += [var >= min(digits), var <= max(digits)]
-                if len(digits) != max(digits) - min(digits) + 1:
-                    constraints.append(z3.Or(*[var == digit for digit in sorted(digits)]))
-        bounds = {letter: (min(digits), max(digits)) for letter, digits in allowed.items()}
-        for number, form in enumerate(forms):
-            constraints += column_constraints(form, letters, bounds, context, f"carry{number}")
+            model.declare(f"|{letter}|", "Int")
+            model.within(f"|{letter}|", digits)
+        for index, form in enumerate(forms):
+            column_constraints(model, form, narrowed, f"carry{index}")
         if problem.rules.distinct:
-            constraints += digit_cardinality(letters, allowed, context)
+            # distinctness once, as digit cardinality: with Distinct as well, measured 5-40%
+            # slower (ALPHABET + LETTERS = SCRABBLE 31 -> 19 ms without it)
+            digit_cardinality(model, narrowed)
         groups = interchangeable(forms, problem)
         for group in groups:  # one ordering per group; the solver yields the permutations
             for first, second in zip(group, group[1:]):
-                constraints.append(letters[first] < letters[second] if problem.rules.distinct
-                                   else letters[first] <= letters[second])
-        return Encoded(context, letters, constraints, ("finite-domain",), groups)
+                model.claim(f"({'<' if problem.rules.distinct else '<='} |{first}| |{second}|)")
+        constraints = z3.parse_smt2_string(model.text(), ctx=context)
+        return Encoded(context, letters, list(constraints), ("finite-domain",), groups, digits_only=True,
+                       indicators=problem.rules.distinct)
+
+
+class Text:
+    """SMT-LIB text for one model: declarations, then every claim in one conjunction (one term
+    to hand back to Python: wrapping each assertion costs more than parsing it)."""
+
+    def __init__(self) -> None:
+        self.declarations: list[str] = []
+        self.claims: list[str] = []
+
+    def declare(self, name: str, sort: str) -> None:
+        self.declarations.append(f"(declare-const {name} {sort})")
+
+    def claim(self, term: str) -> None:
+        self.claims.append(term)
+
+    def within(self, name: str, digits: frozenset[int]) -> None:
+        """`name` takes one of `digits`: bounds, and the digits themselves if there are gaps."""
+        low, high = min(digits), max(digits)
+        self.claim(f"(>= {name} {number(low)}) (<= {name} {number(high)})")
+        if len(digits) != high - low + 1:
+            self.claim(f"(or {' '.join(f'(= {name} {number(d)})' for d in sorted(digits))})")
+
+    def text(self) -> str:
+        return "\n".join([*self.declarations, f"(assert (and true {' '.join(self.claims)}))"])
+
+
+def number(value: int) -> str:
+    """An integer literal in SMT-LIB, where -3 is written (- 3)."""
+    return str(value) if value >= 0 else f"(- {-value})"
 
 
 def propagate(forms: list[Linear], allowed: dict[str, frozenset[int]]) -> dict[str, frozenset[int]] | None:
@@ -159,28 +187,21 @@ def propagate(forms: list[Linear], allowed: dict[str, frozenset[int]]) -> dict[s
     return {letter: frozenset(digits) for letter, digits in domains.items()}
 
 
-def digit_cardinality(letters: dict[str, z3.ArithRef], allowed: dict[str, frozenset[int]],
-                      context: z3.Context) -> list[z3.BoolRef]:
-    """Distinctness once more, as "each digit is used at most once" (and "at least once" when the
-    letters must use every digit): cardinality constraints that the finite-domain solver reasons
-    with far better than with pairwise disequalities. Measured: the 199-addend sum 1.5 s -> 0.9 s."""
+def digit_cardinality(model: Text, allowed: dict[str, frozenset[int]]) -> None:
+    """Distinctness as "each digit is used at most once" (and "at least once" when the letters
+    must use every digit): cardinality constraints that the finite-domain solver reasons with far
+    better than with pairwise disequalities. Measured: the 199-addend sum 1.5 s -> 0.9 s.
+    `|A=1|` is the Boolean the solver's blocking clauses use too."""
     digits = sorted(set().union(*allowed.values())) if allowed else []
-    # Written as SMT-LIB text and parsed in one call: a hundred indicators cost milliseconds
-    # through the Python API, a fraction of one this way. `|A=1|` is the Boolean the solver's
-    # blocking clauses use too.
-    lines = [f"(declare-const |{letter}| Int)" for letter in letters]
     for digit in digits:
-        users = []
-        for letter in letters:
-            if digit in allowed[letter]:
-                lines.append(f"(declare-const |{letter}={digit}| Bool)"
-                             f"(assert (= |{letter}={digit}| (= |{letter}| {digit})))")
-                users.append(f"|{letter}={digit}|")
+        users = [letter for letter in allowed if digit in allowed[letter]]
+        for letter in users:
+            model.declare(f"|{letter}={digit}|", "Bool")
+            model.claim(f"(= |{letter}={digit}| (= |{letter}| {digit}))")
         if len(users) > 1:
-            lines.append(f"(assert ((_ at-most 1) {' '.join(users)}))")
-        if len(letters) == len(digits) and users:
-            lines.append(f"(assert (or {' '.join(users)}))")
-    return list(z3.parse_smt2_string("\n".join(lines), ctx=context))
+            model.claim(f"((_ at-most 1) {' '.join(f'|{letter}={digit}|' for letter in users)})")
+        if len(allowed) == len(digits) and users:
+            model.claim(f"(or {' '.join(f'|{letter}={digit}|' for letter in users)})")
 
 
 def interchangeable(forms: list[Linear], problem: Problem) -> tuple[tuple[str, ...], ...]:
@@ -197,9 +218,9 @@ def interchangeable(forms: list[Linear], problem: Problem) -> tuple[tuple[str, .
     return tuple(tuple(group) for group in profiles.values() if len(group) > 1)
 
 
-def column_constraints(form: Linear, letters: dict[str, z3.ArithRef], bounds: dict[str, tuple[int, int]],
-                       context: z3.Context, stem: str) -> list[z3.BoolRef]:
-    """The equation form == 0, one constraint per column with bounded integer carries."""
+def column_constraints(model: Text, form: Linear, allowed: dict[str, frozenset[int]], stem: str) -> None:
+    """The equation form == 0, one constraint per column with integer carries bounded by what
+    the column can hold."""
     columns: dict[int, dict[str, int]] = defaultdict(dict)
     for (letter, column), coefficient in form.items():
         if letter and coefficient:
@@ -208,27 +229,30 @@ def column_constraints(form: Linear, letters: dict[str, z3.ArithRef], bounds: di
     digits = [int(ch) for ch in reversed(str(abs(constant)))] if constant else []
     sign = -1 if constant < 0 else 1
     top = max([*columns, len(digits) - 1, 0])
-    constraints: list[z3.BoolRef] = []
-    carry: z3.ArithRef | int = 0
+    carry: str | None = None
     carry_low = carry_high = 0
     for column in range(top + 2):
         terms = columns.get(column, {})
         fixed = sign * digits[column] if column < len(digits) else 0
-        smallest = fixed + carry_low + sum(min(c * bounds[l][0], c * bounds[l][1]) for l, c in terms.items())
-        largest = fixed + carry_high + sum(max(c * bounds[l][0], c * bounds[l][1]) for l, c in terms.items())
-        total = z3.Sum(*[c * letters[l] for l, c in terms.items()], z3.IntVal(fixed, context), carry) \
-            if terms or not isinstance(carry, int) else None
+        parts = [f"(* {number(c)} |{letter}|)" for letter, c in terms.items()]
+        parts += [number(fixed)] if fixed else []
+        parts += [carry] if carry is not None else []
+        total = f"(+ {' '.join(parts)} 0)"
         if column > top:  # nothing may be left over past the last column
-            if total is not None:
-                constraints.append(total == 0)
-            break
-        if total is None:
+            model.claim(f"(= {total} 0)")
+            return
+        if not terms and carry is None:
             if fixed:
-                return [z3.BoolVal(False, context)]
+                model.claim("false")
+                return
             continue
+        smallest = fixed + carry_low + sum(min(c * min(allowed[l]), c * max(allowed[l])) for l, c in terms.items())
+        largest = fixed + carry_high + sum(max(c * min(allowed[l]), c * max(allowed[l])) for l, c in terms.items())
         carry_low, carry_high = -(-smallest // 10), largest // 10  # ceil and floor of a tenth
         if carry_low > carry_high:
-            return [z3.BoolVal(False, context)]
-        carry = z3.Int(f"{stem}_{column + 1}", context)
-        constraints += [carry >= carry_low, carry <= carry_high, total == 10 * carry]
-    return constraints
+            model.claim("false")
+            return
+        carry = f"{stem}_{column + 1}"
+        model.declare(carry, "Int")
+        model.claim(f"(>= {carry} {number(carry_low)}) (<= {carry} {number(carry_high)})")
+        model.claim(f"(= {total} (* 10 {carry}))")
