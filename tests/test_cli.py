@@ -243,6 +243,18 @@ def test_tiny_timeout_json_is_unknown(smtcrypt_cli):
     assert data["count"] == len(data["solutions"])
 
 
+# Z3 needs about 300 MB to settle this (no solution, proved in ~6 s under the default cap).
+MEMORY_HUNGRY = "ABCDEFGHIJ ** 4 + KLMNOPQRST ** 4 = UVWXYZABCDEFGHIJKLMNOPQRSTUVWXYZ ** 1 + 12345"
+
+
+def test_memory_limit_is_unknown_not_none(smtcrypt_cli):
+    result = smtcrypt_cli("--no-distinct", "--json", "--max-memory", "256", "--timeout", "60", MEMORY_HUNGRY)
+    assert result.returncode == 3, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["status"], data["complete"], data["reason"]) == ("unknown", False, "memory limit")
+    assert "Traceback" not in result.stderr
+
+
 def test_tiny_timeout_with_unique_exits_3_not_1(smtcrypt_cli):
     result = smtcrypt_cli("--unique", "--timeout", "0.001", HARD)
     assert result.returncode == 3
