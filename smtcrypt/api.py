@@ -211,10 +211,11 @@ class Search:
             self.seconds = time.monotonic() - start
 
     def request_stop(self) -> None:
-        """Ask the search to stop before its next solver call (safe from a signal handler)."""
+        """End the search soon, with what it found so far: the running solver call is interrupted.
+        Safe from a signal handler and from another thread."""
         self.stop_requested = True
         if self.models is not None:
-            self.models.stop_requested = True
+            self.models.request_stop()
 
     def run(self) -> "Search":
         """Search to the end (or the limit) without looking at solutions on the way."""

@@ -7,10 +7,13 @@ Exit codes: 0 a solution (with --unique: exactly one, proved); 1 no solution (wi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
+import socket
 import sys
-from typing import Sequence
+import threading
+from typing import Iterator, Sequence
 
 EXIT_FOUND, EXIT_NONE, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 1, 2, 3, 130, 141
 
@@ -27,7 +30,7 @@ examples:
   smtcrypt "ABCDE * 4 = EDCBA" --digits 1-9 --no-distinct
   smtcrypt "EVE / DID = 0.(TALK)" "gcd(EVE, DID) = 1"   repeating decimals, gcd
   smtcrypt "p + d + q + h = 19, p + 10*d + 25*q + 50*h = 95, p >= 0, d >= 0, q >= 0, h >= 0"
-  smtcrypt --base 16 "AB + BA = 1CC"             words in another base
+  smtcrypt --base 16 "ADD + ADD = CAB"           words in another base
   smtcrypt --stats "SEND + MORE = MONEY"         also what the search cost
 
 formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB);
@@ -95,6 +98,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextlib.contextmanager
+def stopped_by_ctrl_c(search) -> Iterator[None]:
+    """Ctrl-C ends the search cleanly, with what it found so far, and no line cut in half.
+
+    Python runs its signal handlers only between bytecodes, never inside a long solver call, so
+    the signal is also written to a socket that a helper thread watches: the thread interrupts
+    the running call at once.
+    """
+    if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
+        yield
+        return
+    watched, written = socket.socketpair()
+    written.setblocking(False)
+
+    def watch() -> None:
+        while signals := watched.recv(64):
+            if signal.SIGINT in signals:
+                search.request_stop()
+
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: search.request_stop())
+    previous_fd = signal.set_wakeup_fd(written.fileno(), warn_on_full_buffer=False)
+    threading.Thread(target=watch, daemon=True).start()
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(previous_fd)
+        signal.signal(signal.SIGINT, previous)
+        written.close()  # the watcher's recv returns empty and the thread ends
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["generate"]:
@@ -117,15 +150,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     set_memory_limit(args.max_memory)
     search = puzzle.search(limit=limit, timeout=args.timeout, decide=args.unique)
     streaming = not (args.json or args.count)
-    # Ctrl-C: during a solver call Z3 stops the call itself; between calls this handler asks the
-    # search to stop before the next one, so no line is ever cut in half.
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: search.request_stop())
-    try:
+    with stopped_by_ctrl_c(search):
         for solution in search:
             if streaming:
                 print(solution_line(solution), flush=True)
-    finally:
-        signal.signal(signal.SIGINT, previous)
     verdict = search.verdict()
     if args.json:
         print(to_json(verdict, stats=args.stats))

@@ -15,6 +15,7 @@ import itertools
 import json
 import math
 import multiprocessing
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -282,6 +283,7 @@ _checker: Checker | None = None  # each worker process's own
 
 def _start_worker(setting: Setting, words: Sequence[str]) -> None:
     global _checker
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it ends the pool
     _checker = Checker(setting, words)
 
 
@@ -356,7 +358,8 @@ def positive(text: str) -> int:
 
 
 def generate_main(argv: Sequence[str]) -> int:
-    """`smtcrypt generate ...`: exit 0 if a unique puzzle was found, 1 if none, 2 for bad usage."""
+    """`smtcrypt generate ...`: exit 0 if a unique puzzle was found, 1 if none, 2 for bad usage,
+    130 if Ctrl-C ended the run (the puzzles found so far are printed, the totals say so)."""
     parser = argparse.ArgumentParser(prog="smtcrypt generate",
                                      description="Find puzzles with exactly one solution (proved) from a word list.")
     parser.add_argument("words", nargs="*", metavar="WORD", help="words to combine (or use --words FILE)")
@@ -386,20 +389,26 @@ def generate_main(argv: Sequence[str]) -> int:
 
     totals = Totals()
     puzzles = []
-    for puzzle in generate(words, args.shape, limit=args.limit, timeout=args.timeout, totals=totals,
-                           progress=progress if show else None, jobs=args.jobs, confirm=args.confirm):
-        puzzles.append(puzzle)
-        if not args.json:
-            print(f"{puzzle.formula}  /  {puzzle.solution.text}", flush=True)
+    interrupted = False
+    try:
+        for puzzle in generate(words, args.shape, limit=args.limit, timeout=args.timeout, totals=totals,
+                               progress=progress if show else None, jobs=args.jobs, confirm=args.confirm):
+            puzzles.append(puzzle)
+            if not args.json:
+                print(f"{puzzle.formula}  /  {puzzle.solution.text}", flush=True)
+    except KeyboardInterrupt:  # Ctrl-C: keep what was found, say the run is incomplete
+        interrupted = True
     if show:
         print(file=sys.stderr)
     if args.json:
         print(json.dumps({"shape": args.shape, "words": totals.words, "skipped_words": totals.skipped_words,
                           "totals": {"candidates": totals.candidates, "filtered": totals.filtered, **totals.verdicts},
-                          "complete": totals.candidates == totals.expected,
+                          "complete": totals.candidates == totals.expected, "interrupted": interrupted,
                           "puzzles": [{"formula": p.formula, "solution": {"mapping": p.solution.mapping,
                                                                            "text": p.solution.text}}
                                       for p in puzzles], "seconds": round(totals.seconds, 3)}))
     else:
-        print(summary(totals), file=sys.stderr)
+        print(summary(totals) + ("; interrupted" if interrupted else ""), file=sys.stderr)
+    if interrupted:
+        return 130
     return 0 if puzzles else 1

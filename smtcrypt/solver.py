@@ -58,13 +58,29 @@ def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
     "finite-domain": Z3's QF_FD solver, fast on linear constraints over bounded integers;
     "bit-blast": bounded nonlinear integer terms turned into bit-vectors and then SAT;
     "general": Z3's default solver, which accepts everything.
+
+    Z3's own Ctrl-C handler is switched off: it swaps the process's SIGINT handler in and out
+    around every check, and a signal that lands as a short check ends is lost. Callers stop a
+    search with `ModelSearch.request_stop` instead.
     """
     if strategy == "finite-domain":
-        return z3.SolverFor("QF_FD", ctx=context)
-    if strategy == "bit-blast":
+        solver = z3.SolverFor("QF_FD", ctx=context)
+    elif strategy == "bit-blast":
         steps = [z3.Tactic(name, ctx=context) for name in ("simplify", "propagate-values", "nla2bv", "qfbv")]
-        return z3.Then(*steps).solver()
-    return z3.Solver(ctx=context)
+        solver = z3.Then(*steps).solver()
+    else:
+        solver = z3.Solver(ctx=context)
+    solver.set("ctrl_c", False)
+    return solver
+
+
+def interrupt(context: z3.Context) -> None:
+    """Stop the context's running call, from any thread or a signal handler. The wrapper then
+    reads the context's last error, which may belong to the call being stopped: not ours to raise."""
+    try:
+        context.interrupt()
+    except z3.Z3Exception:
+        pass
 
 
 def time_left(deadline: float | None) -> float | None:
@@ -80,13 +96,19 @@ class ModelSearch:
         self.cap = UNBOUNDED_MODEL_CAP if cap is None else cap  # with unbounded unknowns the models may never run out: stop (as unknown) after this many
         self.end: SearchEnd | None = None
         self.models: list[Assignment] = []  # every model so far, each blocked
-        self.stop_requested = False  # set from outside (Ctrl-C) to end the search before the next check
+        self.stop_requested = False  # set by request_stop: end the search before the next check
         self.indicators: dict[tuple[str, int], z3.BoolRef] = {}  # (letter, value) -> letter != value
         self.propositional = False  # block through Boolean indicators (finite-domain solver only)
         self.checks = 0
         self.solver: z3.Solver | None = None
         self.spent: dict[str, float] = {}  # statistics of solvers replaced during the search
         self.capped = False  # stopped after `cap` models over unbounded unknowns
+
+    def request_stop(self) -> None:
+        """End the search: before the next check, and the running check at once. Safe from a signal
+        handler and from another thread (Z3's interrupt is made for that)."""
+        self.stop_requested = True
+        interrupt(self.encoded.context)
 
     def statistics(self) -> dict[str, float]:
         """Z3's own counters (conflicts, decisions, ...), summed over every solver the search used."""
@@ -159,7 +181,7 @@ class ModelSearch:
         # interrupt the context itself when the time is up.
         watchdog = None
         if self.deadline is not None:
-            watchdog = threading.Timer(max(0.0, self.deadline - time.monotonic()), self.encoded.context.interrupt)
+            watchdog = threading.Timer(max(0.0, self.deadline - time.monotonic()), interrupt, [self.encoded.context])
             watchdog.daemon = True
             watchdog.start()
         try:
@@ -194,15 +216,15 @@ class ModelSearch:
                 return
             if result == z3.unknown:
                 reason = solver.reason_unknown()
+                if self.stop_requested:
+                    self.end = SearchEnd(False, "interrupted")
+                    return
                 remaining = time_left(self.deadline)
                 if reason == "timeout" or (remaining is not None and remaining <= 0.05):
                     self.end = SearchEnd(False, "time limit")
                     return
                 if "memory" in reason:
                     self.end = SearchEnd(False, "memory limit")
-                    return
-                if "interrupted" in reason or reason == "canceled":  # Ctrl-C: Z3 stops the check itself
-                    self.end = SearchEnd(False, "interrupted")
                     return
                 if strategies:  # a specialised solver gave up: retry on the next, the general one last
                     for key, value in _statistics(solver).items():
@@ -216,7 +238,10 @@ class ModelSearch:
                 assignment = read(model)
                 self.models.append(assignment)
                 self._block(solver, assignment)
-            except z3.Z3Exception:  # the watchdog cancelled the context just after the check
+            except z3.Z3Exception:  # the context was interrupted just after the check
+                if self.stop_requested:
+                    self.end = SearchEnd(False, "interrupted")
+                    return
                 remaining = time_left(self.deadline)
                 if remaining is None or remaining > 0.05:
                     raise

@@ -68,3 +68,21 @@ def test_a_time_limit_that_strikes_between_check_and_model_is_still_unknown():
     for index in range(40):
         verdict = smtcrypt.Puzzle(ENDLESS).search(timeout=0.005 + (index % 30) * 0.002).verdict()
         assert verdict.status is smtcrypt.Status.UNKNOWN and verdict.reason == "time limit"
+
+
+def test_ctrl_c_stops_a_long_solver_call_at_once():
+    # One check of this puzzle runs for seconds: Python's own handler would wait for it to end.
+    start = time.monotonic()
+    code, out, err = run_and_interrupt("NORTH / SOUTH = EAST / WEST", after=1.5)
+    assert code == 130 and "search incomplete (interrupted)" in out.splitlines()[-1]
+    assert time.monotonic() - start < 6, "the running solver call was not interrupted"
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_ends_the_generator_with_its_totals(jobs):
+    words = str(ROOT / "examples" / "words" / "words200.txt")
+    code, out, err = run_and_interrupt("generate", "--jobs", jobs, "--words", words, after=2.0)
+    assert code == 130
+    assert err.rstrip().endswith("; interrupted") and "Traceback" not in err
+    assert all("  /  " in line for line in out.splitlines())
