@@ -165,7 +165,7 @@ class Search:
         if self._started:
             raise RuntimeError("a Search can be iterated once; start a new one")
         self._started = True
-        from .encode import choose
+        from .encode import encode
         from .solver import ModelSearch
         import z3
 
@@ -177,7 +177,7 @@ class Search:
                 return
             z3.set_param("memory_max_size", _memory_limit_mb)
             with self.clock("encode"):
-                encoded = choose(self.problem).encode(self.problem, z3.Context())
+                encoded = encode(self.problem, z3.Context())
             fill = filler(self.problem)
             models = self.models = ModelSearch(encoded, deadline)
             models.stop_requested = self.stop_requested

@@ -188,12 +188,12 @@ class SolverProof:
         self.context = z3.Context()
 
     def unique(self, problem: Problem, mapping: dict[str, int]) -> bool:
-        from .encode import choose
+        from .encode import encode
         from .solver import ModelSearch
 
         # No deadline, so no watchdog thread touches the shared context: the finite-domain solver
         # decides a sum of at most ten letters in milliseconds.
-        encoded = choose(problem).encode(problem, self.context)
+        encoded = encode(problem, self.context)
         models = ModelSearch(encoded)
         if encoded.interchangeable:  # symmetric letters: let the search find and permute models
             found = list(itertools.islice(models, 2))

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 import smtcrypt
 from smtcrypt.check import Rules, check
-from smtcrypt.encode import encodings
+from smtcrypt.encode import choose, encodings
+from smtcrypt.encode.fold import fold
 from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.parse import parse
 from smtcrypt.solver import ModelSearch
@@ -86,12 +87,15 @@ def smtcrypt_paths(text: str, distinct: bool, allow_leading_zeros: bool, plain: 
     reference encoding, whose nonlinear terms can take Z3 many seconds), each with whether the
     search was complete; with `up_to`, at most that many models plus one."""
     problem = check(parse(text), Rules(distinct=distinct, allow_leading_zeros=allow_leading_zeros))
-    paths = {encoding.name: encoding for encoding in encodings() if encoding.accepts(problem)}
+    paths = {encoding.name: (encoding, problem) for encoding in encodings() if encoding.accepts(problem)}
+    folded = fold(problem)
+    if folded is not problem:  # the logic folded by bounds, in the encoding that then accepts it
+        paths["folded"] = (choose(folded), folded)
     if plain:
-        paths["plain"] = GeneralEncoding(tables=False)
+        paths["plain"] = (GeneralEncoding(tables=False), problem)
     found = {}
-    for name, encoding in paths.items():
-        search = ModelSearch(encoding.encode(problem, z3.Context()), time.monotonic() + seconds)
+    for name, (encoding, source) in paths.items():
+        search = ModelSearch(encoding.encode(source, z3.Context()), time.monotonic() + seconds)
         models = [tuple(sorted(model.items())) for model in itertools.islice(search, None if up_to is None else up_to + 1)]
         complete = search.end is not None and search.end.complete
         if complete or (up_to is not None and len(models) > up_to):

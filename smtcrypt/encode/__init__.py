@@ -98,3 +98,11 @@ def encodings() -> list[Encoding]:
 def choose(problem: Problem) -> Encoding:
     """The first encoding that accepts the problem (the general one accepts all)."""
     return next(encoding for encoding in encodings() if encoding.accepts(problem))
+
+
+def encode(problem: Problem, context: z3.Context) -> Encoded:
+    """The problem, with its foldable logic folded (see fold.py), in the first encoding that accepts it."""
+    from .fold import fold
+
+    folded = fold(problem)
+    return choose(folded).encode(folded, context)

@@ -85,7 +85,8 @@ class _Encoder:
         self.bounded_fresh = 0  # auxiliary unknowns that have such bounds
         self.fresh = itertools.count()
         self.products: dict[tuple[str, str], z3.ArithRef] = {}  # shared products of two letters
-        self.linear = True  # no products of unknowns, no case splits: a finite-domain solver may take it
+        self.linear = True  # no products of unknowns, no division by them: a finite-domain solver may take it
+        self.cases = False  # If-terms over integers (and/or, abs, min, max): the finite-domain solver may give up
 
     def run(self) -> Encoded:
         problem = self.problem
@@ -96,7 +97,10 @@ class _Encoder:
             constraints.append(z3.BoolVal(holds, self.ctx) if isinstance(holds, bool) else holds)
         constraints += self.side
         bounded = next(self.fresh) == self.bounded_fresh and not self.unknowns  # every unknown has bounds
-        strategies = ("finite-domain",) if self.linear and not self.unknowns else ("bit-blast",) if bounded else ()
+        if self.linear and not self.unknowns:  # the finite-domain solver is incremental: fast enumeration
+            strategies: tuple[str, ...] = ("finite-domain", "bit-blast") if self.cases else ("finite-domain",)
+        else:
+            strategies = ("bit-blast",) if bounded else ()
         return Encoded(self.ctx, {**self.letters, **self.unknowns}, constraints, strategies,
                        unbounded=bool(self.unknowns))
 
@@ -112,7 +116,7 @@ class _Encoder:
     def rat(self, value: Value) -> Rat:
         if isinstance(value, Rat):
             return value
-        self.linear = False
+        self.cases = True
         return Rat(z3.If(value, z3.IntVal(1, self.ctx), z3.IntVal(0, self.ctx)), 1, True)
 
     def truthy(self, value: Value) -> z3.BoolRef:
@@ -129,9 +133,13 @@ class _Encoder:
     def choose(self, condition: z3.BoolRef, then: Value, otherwise: Value) -> Value:
         if not isinstance(then, Rat) and not isinstance(otherwise, Rat):
             return z3.If(condition, then, otherwise)
-        self.linear = False
         a, b = self.rat(then), self.rat(otherwise)
-        den = a.den if isinstance(a.den, int) and a.den == b.den else z3.If(condition, a.den, b.den)
+        self.cases = True
+        if isinstance(a.den, int) and a.den == b.den:
+            den = a.den
+        else:
+            self.linear = False
+            den = z3.If(condition, a.den, b.den)
         return Rat(z3.If(condition, a.num, b.num), den, a.nonneg and b.nonneg)
 
     def integral(self, value: Rat) -> tuple[z3.ArithRef, Ok]:
@@ -526,7 +534,7 @@ class _Encoder:
             (value,) = values
             if value.nonneg:
                 return value, ok
-            self.linear = False
+            self.cases = True
             return Rat(z3.If(value.num < 0, -value.num, value.num), value.den, True), ok
         result: Value = values[0]
         for value in values[1:]:
