@@ -113,9 +113,10 @@ def stopped_by_ctrl_c(search) -> Iterator[None]:
     written.setblocking(False)
 
     def watch() -> None:
-        while signals := watched.recv(64):
-            if signal.SIGINT in signals:
-                search.request_stop()
+        with watched:
+            while signals := watched.recv(64):
+                if signal.SIGINT in signals:
+                    search.request_stop()
 
     previous = signal.signal(signal.SIGINT, lambda signum, frame: search.request_stop())
     previous_fd = signal.set_wakeup_fd(written.fileno(), warn_on_full_buffer=False)
