@@ -98,7 +98,7 @@ class _Encoder:
         constraints += self.side
         bounded = next(self.fresh) == self.bounded_fresh and not self.unknowns  # every unknown has bounds
         if self.linear and not self.unknowns:  # the finite-domain solver is incremental: fast enumeration
-            strategies: tuple[str, ...] = ("finite-domain", "bit-blast") if self.cases else ("finite-domain",)
+            strategies: tuple[str, ...] = ("finite-domain", "bit-blast") if self.cases and bounded else ("finite-domain",)
         else:
             strategies = ("bit-blast",) if bounded else ()
         return Encoded(self.ctx, {**self.letters, **self.unknowns}, constraints, strategies,
