@@ -32,6 +32,10 @@ PRODUCTS = [
     ("7A * B = C7", Rules(distinct=False)),
     ("AB * AB = CDE", Rules(base=8)),
     ("AB * AB = CDE", Rules(distinct=False, digits=frozenset(range(1, 7)))),
+    ("A / B = 0.(C)", Rules()),  # repeating decimals: the fixed and repeating digits as words
+    ("AB / CD = 1.2(3)", Rules()),
+    ("0.A(BA) * C = D", Rules(distinct=False)),
+    ("A / B = 0.(C)", Rules(base=16)),
 ]
 
 SLOW = [  # the general encoding takes 15 s to minutes here
@@ -78,7 +82,7 @@ def test_naught_squared_is_zero_cubed_has_one_solution():
 @pytest.mark.parametrize("formula", [
     "A < B", "A * B != C", "A // B = C", "AB % 2 = 1", "A / (B + C) = D", "A / (B - B) = C", "A ** B = C",
     "A ** 0.5 = B", "A * B = C or A = 1", "not A * B = C", "abs(A - B) * C = D", "A ** 9 = BC",
-    "x * A = BC", "0.(AB) * C = D",
+    "x * A = BC", "gcd(AB, C) = D",
 ])
 def test_products_decline_what_is_not_an_equation_of_polynomials(formula):
     assert not ProductsEncoding().accepts(check(parse(formula)))

@@ -32,7 +32,7 @@ from fractions import Fraction
 import z3
 
 from ..check import Problem
-from ..tree import BinOp, Expr, Number, Unary, Word
+from ..tree import BinOp, Expr, Number, Repeating, Unary, Word
 from . import Encoded, allowed_digits, equation_chains, letter_variables, rule_constraints
 
 Monomial = tuple[str, ...]  # a product of words, as the sorted tuple of their letters: ("ODD", "ODD")
@@ -144,6 +144,8 @@ class _Reader:
             return Quotient({(node.letters,): Fraction(1)})
         if isinstance(node, Number):
             return Quotient(trimmed({(): node.value}))
+        if isinstance(node, Repeating):
+            return self.repeating(node)
         if isinstance(node, Unary):
             inner = self.read(node.operand)
             return inner if node.op == "+" else Quotient(poly_add({}, inner.num, Fraction(-1)), inner.den)
@@ -161,6 +163,20 @@ class _Reader:
                        poly_times_words(right.num, multiset_minus(common, right.den)),
                        Fraction(1 if node.op == "+" else -1))
         return cancel(Quotient(num, common))
+
+    def repeating(self, node: Repeating) -> Quotient:
+        """whole.fixed(period) = (whole * B^f * (B^p - 1) + fixed * (B^p - 1) + period) / (B^f * (B^p - 1)),
+        with the fixed and repeating digits read as words (which may start with 0)."""
+        base = self.problem.rules.base
+        if any(not (ch.isupper() or ch.isdigit()) for ch in node.fixed + node.period):
+            raise Unsupported("digits beyond 9 in a repeating decimal")
+        scale, cycle = base ** len(node.fixed), base ** len(node.period) - 1
+        num: dict[Monomial, Fraction] = defaultdict(Fraction)
+        num[()] += Fraction(int(node.whole, base) * scale * cycle)
+        if node.fixed:
+            num[(node.fixed,)] += cycle
+        num[(node.period,)] += 1
+        return Quotient(trimmed({key: value / (scale * cycle) for key, value in num.items()}))
 
     def inverse(self, value: Quotient) -> Quotient:
         """1 / value, which Python defines only where value != 0: value must be one term c * words."""
