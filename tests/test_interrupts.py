@@ -86,3 +86,17 @@ def test_ctrl_c_ends_the_generator_with_its_totals(jobs):
     assert code == 130
     assert err.rstrip().endswith("; interrupted") and "Traceback" not in err
     assert all("  /  " in line for line in out.splitlines())
+
+
+def test_request_stop_from_another_thread_ends_a_long_solver_call():
+    # From Python, Ctrl-C raises KeyboardInterrupt once the running call returns; a program that
+    # wants to stop at once calls request_stop, from any thread.
+    import threading
+
+    search = smtcrypt.Puzzle("NORTH / SOUTH = EAST / WEST").search()
+    timer = threading.Timer(0.5, search.request_stop)
+    start = time.monotonic()
+    timer.start()
+    verdict = search.verdict()
+    assert verdict.status is smtcrypt.Status.UNKNOWN and verdict.reason == "interrupted"
+    assert time.monotonic() - start < 5
