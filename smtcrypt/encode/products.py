@@ -410,5 +410,5 @@ class ProductsEncoding:
             builder.nonzero(word)
         for number, poly in enumerate(analysis.polynomials):
             builder.equation(poly, f"carry{number}")
-        return Encoded(context, builder.letters, builder.constraints, ("true-first",),
+        return Encoded(context, builder.letters, builder.constraints, ("finite-domain",),
                        digits_only=not problem.unknowns)
