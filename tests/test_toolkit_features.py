@@ -251,22 +251,21 @@ def brute_add_add_cab_base_16():
                   if a and c and 2 * (256 * a + 17 * d) == 256 * c + 16 * a + b)
 
 
-@pytest.mark.parametrize("argv, api, status, texts_expected", [
-    (["7AB * CD = EFGHJ"], {}, "multiple", brute_7ab()),
-    (["XAB * CD = EFGHJ", "--assign", "X=7"], {"assign": {"X": 7}}, "unique", ["715 * 46 = 32890"]),
-    (["ABCDE * 4 = EDCBA", "--digits", "1-9", "--no-distinct"], {"digits": "1-9", "distinct": False},
+@pytest.mark.parametrize("formulas, options, api, status, texts_expected", [
+    (["7AB * CD = EFGHJ"], [], {}, "multiple", brute_7ab()),
+    (["XAB * CD = EFGHJ"], ["--assign", "X=7"], {"assign": {"X": 7}}, "unique", ["715 * 46 = 32890"]),
+    (["ABCDE * 4 = EDCBA"], ["--digits", "1-9", "--no-distinct"], {"digits": "1-9", "distinct": False},
      "unique", ["21978 * 4 = 87912"]),
-    ([COINS], {}, "unique", ["15 + 3 + 0 + 1 = 19, 15 + 10*3 + 25*0 + 50*1 = 95, 15 >= 0, 3 >= 0, 0 >= 0, 1 >= 0"]),
-    (["EVE / DID = 0.(TALK)"], {}, "multiple", ["212 / 606 = 0.(3498)", "242 / 303 = 0.(7986)"]),
-    (["EVE / DID = 0.(TALK)", "gcd(EVE, DID) = 1"], {}, "unique", ["242 / 303 = 0.(7986)\ngcd(242, 303) = 1"]),
-    (["--base", "16", "ADD + ADD = CAB"], {"base": 16}, "multiple", brute_add_add_cab_base_16()),
+    ([COINS], [], {}, "unique", ["15 + 3 + 0 + 1 = 19, 15 + 10*3 + 25*0 + 50*1 = 95, 15 >= 0, 3 >= 0, 0 >= 0, 1 >= 0"]),
+    (["EVE / DID = 0.(TALK)"], [], {}, "multiple", ["212 / 606 = 0.(3498)", "242 / 303 = 0.(7986)"]),
+    (["EVE / DID = 0.(TALK)", "gcd(EVE, DID) = 1"], [], {}, "unique", ["242 / 303 = 0.(7986)\ngcd(242, 303) = 1"]),
+    (["ADD + ADD = CAB"], ["--base", "16"], {"base": 16}, "multiple", brute_add_add_cab_base_16()),
 ])
-def test_toolkit_examples_through_the_command_line_as_json(capsys, argv, api, status, texts_expected):
-    code, out, err = run_cli(capsys, "--json", *argv)
+def test_toolkit_examples_through_the_command_line_as_json(capsys, formulas, options, api, status, texts_expected):
+    code, out, err = run_cli(capsys, "--json", *options, *formulas)
     data = json.loads(out)
     assert code == 0 and err == ""
     assert data["status"] == status and data["complete"] is True and data["count"] == len(texts_expected)
     assert sorted(s["text"] for s in data["solutions"]) == texts_expected
-    formulas = [a for i, a in enumerate(argv) if not a.startswith("--") and (i == 0 or not argv[i - 1].startswith("--"))]
     puzzle = Puzzle(formulas, **api)
     assert all(puzzle.is_solution(s["mapping"]) for s in data["solutions"])  # the exact re-check, again

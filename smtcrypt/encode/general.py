@@ -85,7 +85,7 @@ class _Encoder:
         self.bounded_fresh = 0  # auxiliary unknowns that have such bounds
         self.fresh = itertools.count()
         self.products: dict[tuple[str, str], z3.ArithRef] = {}  # shared products of two letters
-        self.linear = True  # no products of unknowns, no division by them: a finite-domain solver may take it
+        self.linear = True  # nothing nonlinear in the unknowns (products, quotients, floors, powers): QF_FD may take it
         self.cases = False  # If-terms over integers (and/or, abs, min, max): the finite-domain solver may give up
 
     def run(self) -> Encoded:
