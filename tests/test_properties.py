@@ -19,7 +19,7 @@ from smtcrypt.encode import choose, encodings
 from smtcrypt.encode.fold import fold
 from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.parse import parse
-from smtcrypt.solver import ModelSearch
+from smtcrypt.solver import SPLIT_AFTER_CONFLICTS, ModelSearch
 
 from reference import brute_force
 
@@ -88,15 +88,17 @@ def smtcrypt_paths(text: str, distinct: bool, allow_leading_zeros: bool, plain: 
     reference encoding, whose nonlinear terms can take Z3 many seconds), each with whether the
     search was complete; with `up_to`, at most that many models plus one."""
     problem = check(parse(text), Rules(distinct=distinct, allow_leading_zeros=allow_leading_zeros))
-    paths = {encoding.name: (encoding, problem) for encoding in encodings() if encoding.accepts(problem)}
+    paths = {encoding.name: (encoding, problem, SPLIT_AFTER_CONFLICTS) for encoding in encodings() if encoding.accepts(problem)}
+    if "products" in paths:  # the products search split into cases from the start (see encode/split.py)
+        paths["split"] = (paths["products"][0], problem, 0)
     folded = fold(problem)
     if folded is not problem:  # the logic folded by bounds, in the encoding that then accepts it
-        paths["folded"] = (choose(folded), folded)
+        paths["folded"] = (choose(folded), folded, SPLIT_AFTER_CONFLICTS)
     if plain:
-        paths["plain"] = (GeneralEncoding(tables=False), problem)
+        paths["plain"] = (GeneralEncoding(tables=False), problem, SPLIT_AFTER_CONFLICTS)
     found = {}
-    for name, (encoding, source) in paths.items():
-        search = ModelSearch(encoding.encode(source, z3.Context()), time.monotonic() + seconds)
+    for name, (encoding, source, split_after) in paths.items():
+        search = ModelSearch(encoding.encode(source, z3.Context()), time.monotonic() + seconds, split_after=split_after)
         models = [tuple(sorted(model.items())) for model in itertools.islice(search, None if up_to is None else up_to + 1)]
         complete = search.end is not None and search.end.complete
         if complete or (up_to is not None and len(models) > up_to):

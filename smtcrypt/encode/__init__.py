@@ -8,12 +8,15 @@ problem and is the reference the others are tested against.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
 import z3
 
 from ..check import Problem
 from ..tree import BoolOp, Compare
+
+if TYPE_CHECKING:
+    from .split import Case
 
 
 @dataclass
@@ -28,6 +31,7 @@ class Encoded:
     unbounded: bool = False  # some unknowns have no bounds: the models may never run out
     digits_only: bool = False  # every variable is a letter's digit, 0..35: models may be read back packed
     indicators: bool = False  # the constraints define the Boolean `|A=1|` as A == 1 for every digit A may take
+    split: "Callable[[], list[Case]] | None" = None  # cases that together hold every solution (needs indicators)
 
 
 class Encoding(Protocol):

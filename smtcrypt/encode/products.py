@@ -33,7 +33,8 @@ import z3
 
 from ..check import Problem
 from ..tree import BinOp, Expr, Number, Repeating, Unary, Word
-from . import Encoded, allowed_digits, equation_chains, letter_variables, rule_constraints
+from . import Encoded, allowed_digits, equation_chains, letter_variables
+from .split import Bounds, Domains
 
 Monomial = tuple[str, ...]  # a product of words, as the sorted tuple of their letters: ("ODD", "ODD")
 Poly = dict[Monomial, Fraction]  # monomial -> coefficient; () holds the constant
@@ -268,16 +269,16 @@ Column = dict[str, tuple[int, Digit]]  # name -> (coefficient, term)
 
 
 class _Builder:
-    def __init__(self, problem: Problem, context: z3.Context):
+    def __init__(self, problem: Problem, context: z3.Context, domains: Domains):
         self.problem = problem
         self.ctx = context
         self.base = problem.rules.base
         self.letters = letter_variables(problem, context)
-        self.constraints = rule_constraints(problem, self.letters)
+        self.constraints: list[z3.BoolRef] = []
         self.digits: dict[str, Digit] = {}
         for letter, var in self.letters.items():
-            allowed = allowed_digits(problem, letter) or frozenset(range(self.base))
-            self.digits[letter] = Digit(letter, var, min(allowed), max(allowed))
+            self.digits[letter] = Digit(letter, var, domains[letter][0], domains[letter][-1])
+        self.rules(domains)
         for value in range(self.base):  # literal digits inside words such as 7AB
             self.digits[str(value)] = self.constant(value)
         self.vectors: dict[Monomial, list[Digit]] = {}  # digits of a product, lowest first
@@ -286,6 +287,30 @@ class _Builder:
 
     def name(self, stem: str) -> str:
         return f"{stem}!{next(self.fresh)}"
+
+    def rules(self, domains: Domains) -> None:
+        """Each letter within its digits, each (letter, digit) named by a Boolean `A=1` (for blocking
+        clauses and for the cases of a split search), and distinct digits as "each digit is used at
+        most once": the finite-domain solver reasons with that better than with pairwise
+        disequalities (NAUGHT ** 2 = ZERO ** 3: 1.06 -> 0.85 s)."""
+        users: dict[int, list[z3.BoolRef]] = defaultdict(list)
+        for letter, digits in domains.items():
+            var = self.letters[letter]
+            self.constraints += [var >= digits[0], var <= digits[-1]]
+            for digit in range(digits[0], digits[-1] + 1):
+                if digit not in digits:
+                    self.constraints.append(var != digit)
+            for digit in digits:
+                indicator = z3.Bool(f"{letter}={digit}", self.ctx)
+                self.constraints.append(indicator == (var == digit))
+                users[digit].append(indicator)
+        if not self.problem.rules.distinct:
+            return
+        for digit, indicators in users.items():
+            if len(indicators) > 1:
+                self.constraints.append(z3.AtMost(*indicators, 1))
+            if len(domains) == len(users):  # as many letters as digits: every digit is used
+                self.constraints.append(z3.Or(*indicators))
 
     def constant(self, value: int) -> Digit:
         return Digit(f"#{value}", z3.IntVal(value, self.ctx), value, value)
@@ -405,10 +430,16 @@ class ProductsEncoding:
         analysis = analyse(problem)
         if analysis is None:
             raise ValueError(f"the products encoding does not accept {problem.source!r}")
-        builder = _Builder(problem, context)
+        bounds = Bounds(analysis.polynomials, problem.rules.base, problem.rules.distinct)
+        allowed = {letter: tuple(sorted(allowed_digits(problem, letter))) for letter in problem.letters}
+        # leading-digit bounds first, in Python (see split.py): NAUGHT ** 2 = ZERO ** 3 0.85 -> 0.6 s
+        domains = bounds.narrow(allowed) if all(allowed.values()) else None
+        if domains is None:
+            return Encoded(context, letter_variables(problem, context), [z3.BoolVal(False, context)], ("finite-domain",))
+        builder = _Builder(problem, context, domains)
         for word in sorted(analysis.nonzero):
             builder.nonzero(word)
         for number, poly in enumerate(analysis.polynomials):
             builder.equation(poly, f"carry{number}")
         return Encoded(context, builder.letters, builder.constraints, ("finite-domain",),
-                       digits_only=not problem.unknowns)
+                       digits_only=not problem.unknowns, indicators=True, split=lambda: bounds.cases(domains))

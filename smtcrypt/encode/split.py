@@ -1,0 +1,163 @@
+"""Leading-digit bounds for equations between products of words: narrow digits, split hard searches.
+
+`NORTH / SOUTH = EAST / WEST` is the polynomial NORTH * WEST - EAST * SOUTH = 0. Long
+multiplication lets the solver reason from the last digits up; the leading digits set the
+magnitudes, which it sees only through long chains of carries. Here every word is an interval
+(its letters at their least and greatest digits), a product of words the product of intervals,
+and a polynomial whose interval leaves out 0 rules the digits out. This is used twice:
+- `narrow`: every letter keeps only the digits that, fixed alone, leave 0 possible;
+- `cases`: a search that has run long is split into cases, one per possible choice of digits
+  for the heaviest letters, each narrowed the same way, and the solver decides each case.
+Only digits that no solution can take are dropped, so the cases together hold every solution.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+Monomial = tuple[str, ...]  # a product of words: ("NORTH", "WEST")
+Polynomial = Mapping[Monomial, int]  # monomial -> integer coefficient; () holds the constant
+Domains = dict[str, tuple[int, ...]]  # letter -> the digits it may still take, ascending
+
+MAX_CASES = 600  # most cases a search is split into
+MAX_FIXED_SHARE = 0.5  # at most this share of the letters is fixed by a case: the solver decides the rest
+
+
+@dataclass(frozen=True)
+class Case:
+    """Part of the search: these letters take these digits, and the other letters avoid these digits."""
+
+    fixed: tuple[tuple[str, int], ...]
+    excluded: tuple[tuple[str, int], ...]
+
+
+class Bounds:
+    """The equations polynomial = 0 over words of letters (and literal digits), read as intervals."""
+
+    def __init__(self, polynomials: Sequence[Polynomial], base: int = 10, distinct: bool = True):
+        self.polynomials = [dict(poly) for poly in polynomials]
+        self.base = base
+        self.distinct = distinct
+        words = {word for poly in self.polynomials for monomial in poly for word in monomial}
+        # each word as (letter, place value) pairs and the value of its literal digits
+        self.words = {word: self._places(word) for word in words}
+
+    def _places(self, word: str) -> tuple[tuple[tuple[str, int], ...], int]:
+        letters, constant = [], 0
+        for place, char in enumerate(reversed(word)):
+            if char.isdigit():
+                constant += int(char) * self.base ** place
+            else:
+                letters.append((char, self.base ** place))
+        return tuple(letters), constant
+
+    def _range(self, word: str, domains: Domains) -> tuple[int, int]:
+        letters, constant = self.words[word]
+        low = constant + sum(value * domains[letter][0] for letter, value in letters)
+        high = constant + sum(value * domains[letter][-1] for letter, value in letters)
+        return low, high
+
+    def possible(self, domains: Domains) -> bool:
+        """False if some polynomial cannot be 0 with every letter within its digits."""
+        ranges = {word: self._range(word, domains) for word in self.words}
+        for poly in self.polynomials:
+            low = high = 0
+            for monomial, coefficient in poly.items():
+                least = most = 1
+                for word in monomial:  # words are never negative: a product's bounds are the bounds' products
+                    least, most = least * ranges[word][0], most * ranges[word][1]
+                if coefficient > 0:
+                    low, high = low + coefficient * least, high + coefficient * most
+                else:
+                    low, high = low + coefficient * most, high + coefficient * least
+            if not low <= 0 <= high:
+                return False
+        return True
+
+    def narrow(self, domains: Domains) -> Domains | None:
+        """Drop each digit that, fixed, leaves no polynomial able to be 0 (with distinct digits, a
+        letter's only digit is taken from the others), until nothing changes; None if a letter
+        has no digit left. YOU = ME ** 2: M is 1, 2 or 3."""
+        domains = dict(domains)
+        changed = True
+        while changed:
+            changed = False
+            if self.distinct:
+                for letter, digits in list(domains.items()):
+                    if len(digits) == 1:
+                        for other, theirs in domains.items():
+                            if other != letter and digits[0] in theirs:
+                                domains[other] = tuple(d for d in theirs if d != digits[0])
+                                changed = True
+            if any(not digits for digits in domains.values()):
+                return None
+            for letter, digits in domains.items():
+                if len(digits) == 1:
+                    continue
+                kept = tuple(d for d in digits if self.possible({**domains, letter: (d,)}))
+                if not kept:
+                    return None
+                if len(kept) < len(digits):
+                    domains[letter] = kept
+                    changed = True
+            if not changed and not self.possible(domains):
+                return None
+        return domains
+
+    def heaviest(self, letters: Sequence[str]) -> list[str]:
+        """The letters by the largest magnitude they can move a term: a letter's place value times
+        the other words' greatest values times the coefficient. NORTH / SOUTH = EAST / WEST: E, W, N, S first."""
+        weight = {letter: 0 for letter in letters}
+        for poly in self.polynomials:
+            for monomial, coefficient in poly.items():
+                for index, word in enumerate(monomial):
+                    others = math.prod(self.base ** len(other) - 1 for j, other in enumerate(monomial) if j != index)
+                    for letter, value in self.words[word][0]:
+                        if letter in weight:
+                            weight[letter] = max(weight[letter], abs(coefficient) * value * others)
+        return sorted(letters, key=lambda letter: -weight[letter])
+
+    def cases(self, domains: Domains, limit: int = MAX_CASES,
+              share: float = MAX_FIXED_SHARE) -> list[Case]:
+        """The search split by the digits of the heaviest letters: as many letters as keep the
+        cases within `limit` and fix at most `share` of the letters; every case narrowed, and
+        the impossible ones left out."""
+        root = self.narrow(domains)
+        if root is None:
+            return []
+        order = [letter for letter in self.heaviest(list(root)) if len(root[letter]) > 1]
+        depth = min(len(order), int(len(root) * share))
+        level: list[Domains] = [root]
+        for letter in order[:depth]:
+            deeper = []
+            for case in level:
+                for digit in case[letter]:
+                    trial = {**case, letter: (digit,)}
+                    if self.distinct:
+                        trial = {other: (digits if other == letter else tuple(d for d in digits if d != digit))
+                                 for other, digits in trial.items()}
+                    if all(trial.values()) and self.possible(trial):
+                        deeper.append(trial)
+            if len(deeper) > limit:
+                break
+            level = deeper
+        result = []
+        for case in level:
+            narrowed = self.narrow(case)
+            if narrowed is not None:
+                result.append(as_case(narrowed, domains))
+        return result
+
+
+def as_case(narrowed: Domains, domains: Domains) -> Case:
+    """The difference between narrowed and original digits, as solver literals: a letter left
+    with one digit is fixed; every other letter avoids the digits it lost."""
+    fixed, excluded = [], []
+    for letter, digits in narrowed.items():
+        if len(digits) == 1:
+            fixed.append((letter, digits[0]))
+        else:
+            excluded += [(letter, d) for d in domains[letter] if d not in digits]
+    return Case(tuple(fixed), tuple(excluded))
