@@ -8,6 +8,7 @@ general solver, with the blocking clauses so far, before `unknown` is reported.
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import itertools
 import sys
@@ -43,6 +44,7 @@ def retain_freed_memory(megabytes: int = 64) -> bool:
 retain_freed_memory()
 UNBOUNDED_MODEL_CAP = 1000  # models enumerated over unbounded unknowns before the search stops as unknown
 SPLIT_AFTER_CONFLICTS = 2000  # a check that takes more conflicts splits the search into cases, if it can
+CASE_CONFLICTS = 1000  # a case's first budget: a case that needs more waits for the others, then gets twice as many
 NO_CONFLICT_LIMIT = 2**32 - 1
 
 
@@ -52,6 +54,31 @@ class SearchEnd:
 
     complete: bool
     reason: str | None = None  # for an incomplete search: "time limit", "solver gave up: ..."
+
+
+_threads = threading.local()  # .next: the thread making this thread's next context, and its result
+
+
+def new_context() -> z3.Context:
+    """A fresh Z3 context for one search, made while the previous search ran.
+
+    Starting a context costs 1-3 ms, up to a sixth of solving a ten-letter sum, so each call
+    starts making the next one on a helper thread, where it overlaps the search. Every search
+    still gets a context of its own: reusing one would make the order of solutions depend on
+    earlier searches (and an interrupt left pending in a used context has made Z3's general
+    solver answer `sat` with a wrong model).
+    """
+    made: list[z3.Context] = []
+    pending = _threads.__dict__.get("next")
+    if pending is not None:
+        helper, made = pending
+        helper.join()
+    context = made[0] if made else z3.Context()
+    following: list[z3.Context] = []
+    helper = threading.Thread(target=lambda: following.append(z3.Context()), daemon=True)
+    helper.start()
+    _threads.next = (helper, following)
+    return context
 
 
 def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
@@ -110,7 +137,9 @@ class ModelSearch:
         # once; None: never) makes the search go on case by case (see encode/split.py), each case
         # decided by the solver under assumptions. NORTH / SOUTH = EAST / WEST: 13 s -> 5 s.
         self.split_after = split_after if encoded.split is not None and encoded.indicators else None
-        self.cases: list[tuple[z3.BoolRef, ...]] | None = None  # the cases still to search, once split
+        # once split: the cases still open, each as its literals and the conflicts its next check may take
+        self.cases: collections.deque[tuple[tuple[z3.BoolRef, ...], int]] | None = None
+        self.budgets = False  # the solver takes a conflict budget per check (the finite-domain one does)
 
     def request_stop(self) -> None:
         """End the search: before the next check, and the running check at once. Safe from a signal
@@ -128,7 +157,8 @@ class ModelSearch:
 
     def _solver(self, strategy: str) -> z3.Solver:
         solver = make_solver(strategy, self.encoded.context)
-        if strategy == "finite-domain" and self.cases is None and self.split_after:
+        self.budgets = strategy == "finite-domain" and self.split_after is not None
+        if self.budgets and self.cases is None and self.split_after:
             solver.set("max_conflicts", self.split_after)
         solver.add(*self.encoded.constraints)
         self.indicators = {}
@@ -177,9 +207,10 @@ class ModelSearch:
         """Go on case by case: each case's digits as assumption literals over the `A=1` Booleans."""
         assert self.encoded.split is not None
         context = self.encoded.context
-        self.cases = [tuple([z3.Bool(f"{letter}={digit}", context) for letter, digit in case.fixed]
-                            + [z3.Not(z3.Bool(f"{letter}={digit}", context)) for letter, digit in case.excluded])
-                      for case in self.encoded.split()]
+        self.cases = collections.deque(
+            (tuple([z3.Bool(f"{letter}={digit}", context) for letter, digit in case.fixed]
+                   + [z3.Not(z3.Bool(f"{letter}={digit}", context)) for letter, digit in case.excluded]),
+             CASE_CONFLICTS) for case in self.encoded.split())
 
     def _variants(self, model: Assignment) -> Iterator[Assignment]:
         """The model and every permutation of digits within its interchangeable letter groups."""
@@ -215,7 +246,7 @@ class ModelSearch:
         solver = self.solver = self._solver(strategies.pop(0))
         read = self._reader()
         while True:
-            if self.cases == []:  # split, and every case searched
+            if self.cases is not None and not self.cases:  # split, and every case searched
                 self.end = SearchEnd(True)
                 return
             if self.stop_requested:
@@ -233,10 +264,12 @@ class ModelSearch:
                     return
                 solver.set("timeout", max(1, int(remaining * 1000)))
             self.checks += 1
-            result = solver.check(*(self.cases[0] if self.cases else ()))
+            if self.cases and self.budgets:
+                solver.set("max_conflicts", self.cases[0][1])
+            result = solver.check(*(self.cases[0][0] if self.cases else ()))
             if result == z3.unsat:
                 if self.cases:  # this case holds no more solutions: the next one
-                    self.cases.pop(0)
+                    self.cases.popleft()
                     continue
                 self.end = SearchEnd(True)
                 return
@@ -244,7 +277,10 @@ class ModelSearch:
                 reason = solver.reason_unknown()
                 if "max.conflicts" in reason and self.cases is None:  # a hard search: go on case by case
                     self._split()
-                    solver.set("max_conflicts", NO_CONFLICT_LIMIT)
+                    continue
+                if "max.conflicts" in reason and self.cases:  # a hard case: after the others, with twice the budget
+                    literals, budget = self.cases.popleft()
+                    self.cases.append((literals, min(2 * budget, NO_CONFLICT_LIMIT)))
                     continue
                 if self.stop_requested:
                     self.end = SearchEnd(False, "interrupted")
