@@ -299,6 +299,15 @@ class ModelSearch:
                     continue
                 self.end = SearchEnd(False, f"solver gave up: {reason}")
                 return
+            # A `sat` from a check that was interrupted is not trusted: Z3's general solver has
+            # answered `sat` with a wrong model after an interrupt (the exact re-check would catch
+            # it, as an internal error); the search was being stopped anyway.
+            if self.stop_requested:
+                self.end = SearchEnd(False, "interrupted")
+                return
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                self.end = SearchEnd(False, "time limit")
+                return
             try:
                 model = solver.model()
                 assignment = read(model)
