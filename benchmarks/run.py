@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark smtcrypt against a brute-force reference and OR-tools CP-SAT on the puzzle corpus.
 
-    python benchmarks/run.py [--only TAG] [--methods smtcrypt,bruteforce,cpsat]
+    python benchmarks/run.py [--only TAG[+TAG],...] [--methods smtcrypt,bruteforce,cpsat]
         [--timeout S] [--bruteforce-timeout S] [--first] [--out benchmarks/results]
 
 For every puzzle of benchmarks/corpus.tsv (or only those tagged TAG) each method counts ALL
@@ -882,6 +882,7 @@ def summarise(puzzles: list[Puzzle], methods: list[str], first_mode: bool) -> di
             "skipped": sum(r.status == "skip" for r in results),
             "errors": sum(r.status == "error" for r in results),
             "total_seconds_finished": sum(r.seconds for r in done),
+            "median_ms_finished": 1000 * statistics.median(r.seconds for r in done) if done else None,
         }
     common = [p for p in puzzles if all(p.results[m].finished for m in methods if m in p.results)]
     summary["common_puzzles"] = len(common)
@@ -902,11 +903,13 @@ def summarise(puzzles: list[Puzzle], methods: list[str], first_mode: bool) -> di
 
 def print_summary(summary: dict, methods: list[str], puzzles: list[Puzzle], first_mode: bool, args) -> None:
     print()
-    print(f"{'method':12} {'finished':>8} {'timeout':>8} {'skipped':>8} {'errors':>7} {'total s (finished)':>19}")
+    print(f"{'method':12} {'finished':>8} {'timeout':>8} {'skipped':>8} {'errors':>7} {'total s (finished)':>19}"
+          f" {'median ms':>10}")
     for method in methods:
         s = summary["methods"][method]
+        median = f"{s['median_ms_finished']:10.1f}" if s["median_ms_finished"] is not None else f"{'-':>10}"
         print(f"{method:12} {s['finished']:8} {s['timeouts']:8} {s['skipped']:8} {s['errors']:7} "
-              f"{s['total_seconds_finished']:19.2f}")
+              f"{s['total_seconds_finished']:19.2f} {median}")
     common = ", ".join(f"{m} {summary['common_total_seconds'][m]:.2f} s" for m in methods)
     print(f"on the {summary['common_puzzles']} puzzles every method finished: {common}")
     for name in ("smtcrypt/cpsat", "bruteforce/smtcrypt"):
@@ -967,7 +970,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="\n".join(__doc__.splitlines()[1:]))
-    parser.add_argument("--only", metavar="TAG", help="only puzzles with this tag (TAG1,TAG2: any of them)")
+    parser.add_argument("--only", metavar="TAG", help="only puzzles with this tag (TAG1,TAG2: any of them; "
+                                                       "TAG1+TAG2: both, e.g. sum+10letters)")
     parser.add_argument("--formula", action="append", metavar="F",
                         help="benchmark this formula instead of the corpus (repeatable)")
     parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated, of: " + ", ".join(METHODS))
@@ -994,8 +998,8 @@ def main(argv: list[str] | None = None) -> int:
         puzzles = load_corpus(args.corpus)
         only = args.only or ("notebook" if args.first else None)
         if only:
-            wanted = {t.strip() for t in only.split(",")}
-            puzzles = [p for p in puzzles if wanted & set(p.tags)]
+            wanted = [set(t.strip() for t in group.split("+")) for group in only.split(",")]
+            puzzles = [p for p in puzzles if any(group <= set(p.tags) for group in wanted)]
     if not puzzles:
         parser.error("no puzzle selected")
     for puzzle in puzzles:
