@@ -50,7 +50,7 @@ def linear(node: Expr, assignment: Assignment, base: int, free: frozenset[str]) 
     None if it is not linear (or not defined)."""
     if not any(isinstance(inner, Name) and inner.name in free for inner in walk(node)):
         try:
-            return {"": evaluate(node, assignment, base)}
+            return {"": Fraction(evaluate(node, assignment, base))}
         except Undefined:
             return None
     if isinstance(node, Name):

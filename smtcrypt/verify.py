@@ -18,7 +18,8 @@ from .errors import VerificationError
 from .tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
 
 Assignment = Mapping[str, int]  # like {"S": 9, "E": 5, ...}, and integer unknowns such as {"p": 15}
-ONE, ZERO = Fraction(1), Fraction(0)
+Exact = int | Fraction  # a value: an int while no division or root made a fraction (ints are faster)
+ONE, ZERO = 1, 0
 
 
 class Undefined(ArithmeticError):
@@ -38,8 +39,9 @@ def integer_root(n: int, q: int) -> int | None:
     return guess if guess ** q == n else None
 
 
-def power(base: Fraction, exponent: Fraction) -> Fraction:
+def power(base: Exact, exponent: Exact) -> Exact:
     """base ** exponent, exactly; exponents p/q take the exact non-negative q-th root."""
+    base = Fraction(base)  # an int to a negative power would be a float
     p, q = exponent.numerator, exponent.denominator
     if q != 1:
         if base < 0:
@@ -68,11 +70,11 @@ def repeating_value(node: Repeating, assignment: Assignment, base: int = 10) -> 
     return Fraction(head_and_period - head, base ** len(node.fixed) * (base ** len(node.period) - 1))
 
 
-def truth(flag: bool) -> Fraction:
+def truth(flag: bool) -> int:
     return ONE if flag else ZERO
 
 
-def compare(op: str, left: Fraction, right: Fraction) -> bool:
+def compare(op: str, left: Exact, right: Exact) -> bool:
     if op == "==":
         return left == right
     if op == "!=":
@@ -86,13 +88,13 @@ def compare(op: str, left: Fraction, right: Fraction) -> bool:
     return left >= right
 
 
-def as_integer(value: Fraction) -> int:
+def as_integer(value: Exact) -> int:
     if value.denominator != 1:
         raise Undefined("range() of a non-integer")
     return value.numerator
 
 
-def contains(container: Expr, item: Fraction, assignment: Assignment, base: int = 10) -> bool:
+def contains(container: Expr, item: Exact, assignment: Assignment, base: int = 10) -> bool:
     if isinstance(container, Collection):  # Python builds the whole literal before looking in it
         return item in [evaluate(element, assignment, base) for element in container.items]
     start, stop = range_bounds(container, assignment, base)
@@ -104,14 +106,14 @@ def range_bounds(call: Call, assignment: Assignment, base: int = 10) -> tuple[in
     return (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
 
 
-def evaluate(node: Expr, assignment: Assignment, base: int = 10) -> Fraction:
+def evaluate(node: Expr, assignment: Assignment, base: int = 10) -> Exact:
     """The exact value of `node` under `assignment` (words in `base`); raises `Undefined` where Python would."""
     if isinstance(node, Word):
-        return Fraction(word_value(node.letters, assignment, base))
+        return word_value(node.letters, assignment, base)
     if isinstance(node, Repeating):
         return repeating_value(node, assignment, base)
     if isinstance(node, Name):
-        return Fraction(assignment[node.name])
+        return assignment[node.name]
     if isinstance(node, Number):
         return node.value
     if isinstance(node, Unary):
@@ -130,9 +132,9 @@ def evaluate(node: Expr, assignment: Assignment, base: int = 10) -> Fraction:
         if right == 0:
             raise Undefined("division by zero")
         if node.op == "/":
-            return left / right
+            return Fraction(left) / right  # never int / int, which would be a float
         if node.op == "//":
-            return Fraction(left // right)
+            return left // right  # an int, also for fractions
         return left % right
     if isinstance(node, Compare):
         left = evaluate(node.operands[0], assignment, base)
@@ -157,14 +159,14 @@ def evaluate(node: Expr, assignment: Assignment, base: int = 10) -> Fraction:
     if isinstance(node, Call):
         if node.name == "sum":
             start, stop = range_bounds(node.args[0], assignment, base)
-            return Fraction(max(0, stop - start) * (start + stop - 1) // 2)
+            return max(0, stop - start) * (start + stop - 1) // 2
         values = [evaluate(arg, assignment, base) for arg in node.args]
         if node.name == "abs":
             return abs(values[0])
         if node.name == "gcd":
             if any(value.denominator != 1 for value in values):
                 raise Undefined("gcd() of a non-integer")
-            return Fraction(math.gcd(*(value.numerator for value in values)))
+            return math.gcd(*(value.numerator for value in values))
         return min(values) if node.name == "min" else max(values)
     raise TypeError(f"cannot evaluate {type(node).__name__} on its own")
 
