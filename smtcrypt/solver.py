@@ -171,7 +171,9 @@ class ModelSearch:
         """Exclude this model. On the finite-domain solver, through a Boolean per (letter, digit):
         a clause of Booleans adds nothing the solver must translate back in every later model."""
         letters = self.encoded.letters
-        if not letters:
+        if self.encoded.determined:
+            model = {letter: value for letter, value in model.items() if letter not in self.encoded.determined}
+        if not model:  # no letters, or all of them fixed by the constraints: this was the only model
             solver.add(z3.BoolVal(False, self.encoded.context))
         elif not self.propositional:
             solver.add(z3.Or(*[letters[letter] != value for letter, value in model.items()]))

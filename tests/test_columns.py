@@ -4,11 +4,14 @@ import pytest
 import z3
 
 from smtcrypt.check import Rules, check
-from smtcrypt.encode.columns import ColumnsEncoding, interchangeable, equations
+from smtcrypt.encode import allowed_digits
+from smtcrypt.encode.columns import ColumnsEncoding, determined, interchangeable, equations
 from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.parse import parse
 from smtcrypt.solver import ModelSearch
 from smtcrypt.verify import satisfies
+
+from reference import brute_force
 
 SLOW = pytest.mark.slow  # cases that take seconds each: run with -m slow
 
@@ -95,3 +98,29 @@ def test_propagation_narrows_digits_by_bounds_alone():
     assert propagate(equations(check(parse("A + B = CDE"), Rules())), {
         "A": frozenset(range(10)), "B": frozenset(range(10)), "C": frozenset(range(1, 10)),
         "D": frozenset(range(10)), "E": frozenset(range(10))}) is None  # two digits never reach 100
+
+
+@pytest.mark.parametrize("formula, letters", [
+    ("WELL - DO + YOU = PUNK", "DKUW"),
+    ("TWO + TWENTY = TWELVE + TEN", "LOW"),
+    ("SEND + MORE = MONEY", "DMOR"),
+    ("AB = 10 * A + B", ""),  # every weight cancels
+])
+def test_determined_letters(formula, letters):
+    problem = check(parse(formula), Rules())
+    forms = equations(problem)
+    assert "".join(sorted(determined(forms, {l: allowed_digits(problem, l) for l in problem.letters}))) == letters
+
+
+@pytest.mark.parametrize("formula, rules", [
+    ("WELL - DO + YOU = PUNK", Rules()),
+    ("AB = 0", Rules(allow_leading_zeros=True, distinct=False)),  # both letters fixed: one model
+    ("A + B = BA", Rules(distinct=False)),
+    ("TO + GO = OUT", Rules()),
+])
+def test_blocking_without_determined_letters_keeps_every_solution(formula, rules):
+    problem = check(parse(formula), rules)
+    search = ModelSearch(ColumnsEncoding().encode(problem, z3.Context()))
+    found = [tuple(sorted(model.items())) for model in search]
+    assert search.end.complete and len(found) == len(set(found))
+    assert set(found) == brute_force(formula, distinct=rules.distinct, allow_leading_zeros=rules.allow_leading_zeros)

@@ -32,6 +32,7 @@ class Encoded:
     digits_only: bool = False  # every variable is a letter's digit, 0..35: models may be read back packed
     indicators: bool = False  # the constraints define the Boolean `|A=1|` as A == 1 for every digit A may take
     split: "Callable[[], list[Case]] | None" = None  # cases that together hold every solution (needs indicators)
+    determined: frozenset[str] = frozenset()  # letters the others' digits fix: blocking clauses leave them out
 
 
 class Encoding(Protocol):
