@@ -75,7 +75,8 @@ def new_context() -> z3.Context:
         helper.join()
     context = made[0] if made else z3.Context()
     following: list[z3.Context] = []
-    helper = threading.Thread(target=lambda: following.append(z3.Context()), daemon=True)
+    # not a daemon: at exit Python waits the millisecond it takes, rather than let Z3 be torn down under it
+    helper = threading.Thread(target=lambda: following.append(z3.Context()))
     helper.start()
     _threads.next = (helper, following)
     return context
