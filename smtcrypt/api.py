@@ -166,7 +166,7 @@ class Search:
             raise RuntimeError("a Search can be iterated once; start a new one")
         self._started = True
         from .encode import encode
-        from .solver import SPLIT_AFTER_CONFLICTS, ModelSearch, new_context
+        from .solver import SPLIT_AFTER_CONFLICTS, ModelSearch
         import z3
 
         start = time.monotonic()
@@ -177,7 +177,7 @@ class Search:
                 return
             z3.set_param("memory_max_size", _memory_limit_mb)
             with self.clock("encode"):
-                encoded = encode(self.problem, new_context())
+                encoded = encode(self.problem, z3.Context())
             fill = filler(self.problem)
             # Splitting a hard search into cases speeds up proving there is nothing more, but the
             # cases are searched in a fixed order, so a first solution may come late: NORTH / SOUTH =

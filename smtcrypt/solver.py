@@ -56,32 +56,6 @@ class SearchEnd:
     reason: str | None = None  # for an incomplete search: "time limit", "solver gave up: ..."
 
 
-_threads = threading.local()  # .next: the thread making this thread's next context, and its result
-
-
-def new_context() -> z3.Context:
-    """A fresh Z3 context for one search, made while the previous search ran.
-
-    Starting a context costs 1-3 ms, up to a sixth of solving a ten-letter sum, so each call
-    starts making the next one on a helper thread, where it overlaps the search. Every search
-    still gets a context of its own: reusing one would make the order of solutions depend on
-    earlier searches (and an interrupt left pending in a used context has made Z3's general
-    solver answer `sat` with a wrong model).
-    """
-    made: list[z3.Context] = []
-    pending = _threads.__dict__.get("next")
-    if pending is not None:
-        helper, made = pending
-        helper.join()
-    context = made[0] if made else z3.Context()
-    following: list[z3.Context] = []
-    # not a daemon: at exit Python waits the millisecond it takes, rather than let Z3 be torn down under it
-    helper = threading.Thread(target=lambda: following.append(z3.Context()))
-    helper.start()
-    _threads.next = (helper, following)
-    return context
-
-
 def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
     """A solver for one of the strategies an encoding may ask for.
 

@@ -225,18 +225,6 @@ def test_models_read_back_packed_equal_models_read_one_by_one(formula, base):
     assert packed == sorted(ModelSearch(encoded), key=key) and packed
 
 
-def test_each_search_gets_a_new_context_made_ahead():
-    from smtcrypt.solver import new_context
-
-    contexts = [new_context() for _ in range(3)]
-    assert len({id(context) for context in contexts}) == 3  # never shared: a search's order of models depends on its context
-    for context in contexts:  # each one usable, whichever thread made it
-        x = z3.Int("x", context)
-        solver = z3.Solver(ctx=context)
-        solver.add(x > 2, x < 4)
-        assert solver.check() == z3.sat and solver.model()[x].as_long() == 3
-
-
 def test_a_sat_answer_from_an_interrupted_check_is_not_reported(monkeypatch):
     import smtcrypt.solver as solver_module
 
