@@ -432,7 +432,7 @@ class ProductsEncoding:
             raise ValueError(f"the products encoding does not accept {problem.source!r}")
         bounds = Bounds(analysis.polynomials, problem.rules.base, problem.rules.distinct)
         allowed = {letter: tuple(sorted(allowed_digits(problem, letter))) for letter in problem.letters}
-        # leading-digit bounds first, in Python (see split.py): NAUGHT ** 2 = ZERO ** 3 0.85 -> 0.6 s
+        # leading-digit bounds first, in Python (see split.py): NAUGHT ** 2 = ZERO ** 3 0.85 -> 0.73 s unsplit
         domains = bounds.narrow(allowed) if all(allowed.values()) else None
         if domains is None:
             return Encoded(context, letter_variables(problem, context), [z3.BoolVal(False, context)], ("finite-domain",))
