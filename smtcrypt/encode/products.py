@@ -19,6 +19,10 @@ in bounded integers, which is what the finite-domain solver (QF_FD) needs:
   coefficient), every word's letters and the constant in its decimal column,
   and holds exactly when bounded integer carries balance every column, with
   nothing carried out of the top one.
+
+Long multiplication reasons from the last digits up; the magnitudes come from the
+leading digits, which split.py reads as intervals: they narrow each letter's digits
+before encoding, and split a search that runs long into cases.
 """
 
 from __future__ import annotations
