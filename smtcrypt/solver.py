@@ -4,6 +4,8 @@ The loop stops only on `unsat` (the search is complete: a proof that no other
 solution exists) or on `unknown` (time limit or the solver gave up: never read
 as "no more solutions"). A specialised solver that gives up is replaced by Z3's
 general solver, with the blocking clauses so far, before `unknown` is reported.
+A search whose checks run long may go on case by case (cases from the encoding,
+see encode/split.py); it is complete only once every case is `unsat`.
 """
 
 from __future__ import annotations
