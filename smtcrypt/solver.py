@@ -21,7 +21,7 @@ from typing import Callable, Iterator
 
 import z3
 
-from .encode import Encoded
+from .encode import Encoded, indicator
 
 Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
 
@@ -159,10 +159,10 @@ class ModelSearch:
             for letter, value in model.items():
                 literal = self.indicators.get((letter, value))
                 if literal is None:  # "letter != value", defined once and reused by every later clause
-                    indicator = z3.Bool(f"{letter}={value}", self.encoded.context)
+                    named = indicator(letter, value, self.encoded.context)
                     if not self.encoded.indicators:
-                        solver.add(indicator == (letters[letter] == value))
-                    literal = self.indicators[(letter, value)] = z3.Not(indicator)
+                        solver.add(named == (letters[letter] == value))
+                    literal = self.indicators[(letter, value)] = z3.Not(named)
                 literals.append(literal)
             # the clause made in one call: z3.Or's coercions cost more than the solver's check
             context = self.encoded.context
@@ -187,8 +187,8 @@ class ModelSearch:
         assert self.encoded.split is not None
         context = self.encoded.context
         self.cases = collections.deque(
-            (tuple([z3.Bool(f"{letter}={digit}", context) for letter, digit in case.fixed]
-                   + [z3.Not(z3.Bool(f"{letter}={digit}", context)) for letter, digit in case.excluded]),
+            (tuple([indicator(letter, digit, context) for letter, digit in case.fixed]
+                   + [z3.Not(indicator(letter, digit, context)) for letter, digit in case.excluded]),
              CASE_CONFLICTS) for case in self.encoded.split())
 
     def _variants(self, model: Assignment) -> Iterator[Assignment]:

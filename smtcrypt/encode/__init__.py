@@ -52,6 +52,12 @@ def letter_variables(problem: Problem, context: z3.Context) -> dict[str, z3.Arit
     return {letter: z3.Int(letter, context) for letter in problem.letters}
 
 
+def indicator(letter: str, digit: int, context: z3.Context) -> z3.BoolRef:
+    """The Boolean `A=1` that stands for letter == digit: encodings define it (see `Encoded.indicators`),
+    the solver blocks models and states cases with it. Columns writes the same name as `|A=1|`."""
+    return z3.Bool(f"{letter}={digit}", context)
+
+
 def allowed_digits(problem: Problem, letter: str) -> frozenset[int]:
     """The digits a letter may take: base, leading zero, --digits, --domain, --assign."""
     allowed = problem.allowed.get(letter)

@@ -37,7 +37,7 @@ import z3
 
 from ..check import Problem
 from ..tree import BinOp, Expr, Number, Repeating, Unary, Word
-from . import Encoded, allowed_digits, equation_chains, letter_variables
+from . import Encoded, allowed_digits, equation_chains, indicator, letter_variables
 from .split import Bounds, Domains
 
 Monomial = tuple[str, ...]  # a product of words, as the sorted tuple of their letters: ("ODD", "ODD")
@@ -282,7 +282,7 @@ class _Builder:
         self.digits: dict[str, Digit] = {}
         for letter, var in self.letters.items():
             self.digits[letter] = Digit(letter, var, domains[letter][0], domains[letter][-1])
-        self.rules(domains)
+        self.digit_rules(domains)
         for value in range(self.base):  # literal digits inside words such as 7AB
             self.digits[str(value)] = self.constant(value)
         self.vectors: dict[Monomial, list[Digit]] = {}  # digits of a product, lowest first
@@ -292,7 +292,7 @@ class _Builder:
     def name(self, stem: str) -> str:
         return f"{stem}!{next(self.fresh)}"
 
-    def rules(self, domains: Domains) -> None:
+    def digit_rules(self, domains: Domains) -> None:
         """Each letter within its digits, each (letter, digit) named by a Boolean `A=1` (for blocking
         clauses and for the cases of a split search), and distinct digits as "each digit is used at
         most once": the finite-domain solver reasons with that better than with pairwise
@@ -305,9 +305,9 @@ class _Builder:
                 if digit not in digits:
                     self.constraints.append(var != digit)
             for digit in digits:
-                indicator = z3.Bool(f"{letter}={digit}", self.ctx)
-                self.constraints.append(indicator == (var == digit))
-                users[digit].append(indicator)
+                named = indicator(letter, digit, self.ctx)
+                self.constraints.append(named == (var == digit))
+                users[digit].append(named)
         if not self.problem.rules.distinct:
             return
         for digit, indicators in users.items():
