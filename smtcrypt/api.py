@@ -79,6 +79,9 @@ class Solution:
     text: str
     base: int = 10
 
+    def __hash__(self) -> int:  # the mapping is a dict: hash what it holds
+        return hash((tuple(self.mapping.items()), self.text, self.base))
+
     def __str__(self) -> str:
         return f"{self.text}  /  " + " ".join(
             f"{name}={DIGIT_CHARS[value] if name.isupper() else value}" for name, value in self.mapping.items())
@@ -145,14 +148,24 @@ class Search:
     """
 
     def __init__(self, problem: Problem, *, limit: int | None = None, timeout: float | None = None,
-                 decide: bool = False, clock: Clock | None = None):
+                 decide: bool = False, clock: Clock | None = None, strategy: str = "auto"):
+        from .engine.portfolio import STRATEGIES, StrategyError
+
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise ValueError(f"limit must be a positive integer, not {limit!r}")
+        if strategy not in STRATEGIES:
+            raise StrategyError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+        if strategy == "exhaustive" and problem.unknowns:
+            raise StrategyError("the exhaustive strategy cannot search a puzzle with integer unknowns "
+                                "(they have no finite set of values to try)")
         self.problem = problem
         self.clock = Clock() if clock is None else clock
-        self.models: Any = None
+        self.engine: Any = None
         self.stop_requested = False
         self.limit = 2 if decide else limit
         self.decide = decide
         self.timeout = timeout
+        self.strategy = strategy
         self.solutions: list[Solution] = []
         self.complete = False
         self.reason: str | None = None
@@ -165,26 +178,19 @@ class Search:
         if self._started:
             raise RuntimeError("a Search can be iterated once; start a new one")
         self._started = True
-        from .encode import encode
-        from .solver import SPLIT_AFTER_CONFLICTS, ModelSearch
+        from .engine.portfolio import Portfolio
         import z3
 
         start = time.monotonic()
         deadline = None if self.timeout is None else start + self.timeout
         try:
-            if self.limit is not None and self.limit <= 0:
-                self.stopped_early = True
-                return
             z3.set_param("memory_max_size", _memory_limit_mb)
-            with self.clock("encode"):
-                encoded = encode(self.problem, z3.Context())
+            engine = self.engine = Portfolio(self.problem, deadline=deadline, limit=self.limit,
+                                             strategy=self.strategy, clock=self.clock)
+            if self.stop_requested:
+                engine.request_stop()
             fill = filler(self.problem)
-            # Splitting a hard search into cases speeds up proving there is nothing more, but the
-            # cases are searched in a fixed order, so a first solution may come late: NORTH / SOUTH =
-            # EAST / WEST: first solution 1.5 s unsplit, 4.0 s split. A search for one solution does not split.
-            models = self.models = ModelSearch(encoded, deadline, split_after=None if self.limit == 1 else SPLIT_AFTER_CONFLICTS)
-            models.stop_requested = self.stop_requested
-            found = iter(models)
+            found = iter(engine)
             while True:
                 with self.clock("solve"):
                     assignment = next(found, None)
@@ -195,20 +201,20 @@ class Search:
                 mapping = {letter: assignment[letter] for letter in sorted(assignment)}
                 solution = Solution(mapping, fill(mapping), self.problem.rules.base)
                 self.solutions.append(solution)
-                if encoded.unbounded and len(self.solutions) == 1 and self.limit is None:
+                if engine.unbounded and len(self.solutions) == 1 and self.limit is None:
                     from .family import find_family
 
                     with self.clock("solve"):
                         self.family = find_family(self.problem, assignment)
                     if self.family is not None:  # no end to the models: show a few, then say why
-                        models.cap = min(models.cap, SHOWN_OF_INFINITE)
+                        engine.limit_models(SHOWN_OF_INFINITE)
                 yield solution
                 if self.limit is not None and len(self.solutions) >= self.limit:
                     self.stopped_early = True
                     return
-            assert models.end is not None
-            self.complete, self.reason = models.end.complete, models.end.reason
-            if self.family is not None and models.capped:
+            assert engine.end is not None
+            self.complete, self.reason = engine.end.complete, engine.end.reason
+            if self.family is not None and engine.capped:
                 self.reason = self.family.describe()
         finally:
             self.seconds = time.monotonic() - start
@@ -217,8 +223,8 @@ class Search:
         """End the search soon, with what it found so far: the running solver call is interrupted.
         Safe from a signal handler and from another thread."""
         self.stop_requested = True
-        if self.models is not None:
-            self.models.request_stop()
+        if self.engine is not None:
+            self.engine.request_stop()
 
     def run(self) -> "Search":
         """Search to the end (or the limit) without looking at solutions on the way."""
@@ -232,7 +238,7 @@ class Search:
         count = len(self.solutions)
         if self.stopped_early:
             status = Status.MULTIPLE if self.decide and count >= 2 else Status.FOUND
-        elif self.family is not None and self.models.capped:
+        elif self.family is not None and self.engine.capped:
             status = Status.INFINITE
         elif not self.complete:
             status = Status.UNKNOWN
@@ -244,16 +250,20 @@ class Search:
     def statistics(self) -> dict[str, Any]:
         """What the search cost: the brute-force space, models found, Z3's counters, seconds per stage."""
         space, exact = search_space(self.problem)
-        z3_counters = self.models.statistics() if self.models is not None else {}
+        engine = self.engine.statistics() if self.engine is not None else {}
+        z3_counters = engine.pop("z3_counters", {})
         return {
             "search_space": space,  # None: infinite (integer unknowns)
             "search_space_exact": exact,  # False: distinct assignments too many to count; product of domains
+            "strategy": engine.pop("strategy", None),  # the backends that searched: "z3", "exhaustive", "z3 -> exhaustive"
+            "proof": engine.pop("proof", None),  # for a complete search: "unsat", "every assignment tried", ...
             "models": len(self.solutions),
-            "solver_checks": self.models.checks if self.models is not None else 0,
+            "solver_checks": engine.pop("solver_checks", 0),
+            **engine,  # the exhaustive backend's candidates, and its price estimate
             "z3": {key: (round(value, 6) if isinstance(value, float) else value)
                    for key, value in sorted(z3_counters.items()) if key not in PROCESS_WIDE},
             "seconds": {stage: round(self.clock.seconds.get(stage, 0.0), 6)
-                        for stage in ("parse", "check", "encode", "solve", "verify")},
+                        for stage in ("parse", "check", "compile", "encode", "solve", "verify")},
         }
 
 
@@ -287,32 +297,36 @@ class Puzzle:
     def __repr__(self) -> str:
         return f"Puzzle({self.formula!r})"
 
-    def search(self, *, limit: int | None = None, timeout: float | None = None, decide: bool = False) -> Search:
+    def search(self, *, limit: int | None = None, timeout: float | None = None, decide: bool = False,
+               strategy: str = "auto") -> Search:
+        """A search to iterate; `strategy` forces one backend: "z3" (the solver, model by model),
+        "exhaustive" (every assignment, compiled), or "auto" (by cost, switching while running)."""
         clock = Clock()
         clock.seconds.update(self.clock.seconds)
-        return Search(self.problem, limit=limit, timeout=timeout, decide=decide, clock=clock)
+        return Search(self.problem, limit=limit, timeout=timeout, decide=decide, clock=clock, strategy=strategy)
 
-    def solve(self, *, limit: int | None = None, timeout: float | None = None) -> Iterator[Solution]:
+    def solve(self, *, limit: int | None = None, timeout: float | None = None,
+              strategy: str = "auto") -> Iterator[Solution]:
         """Every solution, lazily; raises `IncompleteSearch` at the end if the search could not finish."""
-        search = self.search(limit=limit, timeout=timeout)
+        search = self.search(limit=limit, timeout=timeout, strategy=strategy)
         yield from search
         if not search.complete and not search.stopped_early:
-            if search.family is not None and search.models.capped:
+            if search.family is not None and search.engine.capped:
                 raise InfinitelyMany(search.reason, len(search.solutions))
             raise IncompleteSearch(search.reason or "unknown", len(search.solutions))
 
-    def first(self, *, timeout: float | None = None) -> Solution | None:
-        """The first solution, or None if the solver proved there is none."""
-        return next(self.solve(limit=1, timeout=timeout), None)
+    def first(self, *, timeout: float | None = None, strategy: str = "auto") -> Solution | None:
+        """The first solution, or None if the search proved there is none."""
+        return next(self.solve(limit=1, timeout=timeout, strategy=strategy), None)
 
-    def count(self, *, timeout: float | None = None) -> int:
+    def count(self, *, timeout: float | None = None, strategy: str = "auto") -> int:
         """The number of solutions; raises `IncompleteSearch` rather than guess (`InfinitelyMany`
         if there is no end to them, proved)."""
-        return sum(1 for _ in self.solve(timeout=timeout))
+        return sum(1 for _ in self.solve(timeout=timeout, strategy=strategy))
 
-    def verdict(self, *, timeout: float | None = None) -> Verdict:
+    def verdict(self, *, timeout: float | None = None, strategy: str = "auto") -> Verdict:
         """`unique`, `multiple` (two shown), `none`, or `unknown` with the reason."""
-        return self.search(timeout=timeout, decide=True).verdict()
+        return self.search(timeout=timeout, decide=True, strategy=strategy).verdict()
 
     def is_solution(self, mapping: dict[str, int]) -> bool:
         """True if `mapping` (letter -> digit) solves the puzzle, by the exact checker."""
@@ -322,19 +336,19 @@ class Puzzle:
 
 
 def solve(formula: FormulaText, *, limit: int | None = None, timeout: float | None = None,
-          **rules: Any) -> Iterator[Solution]:
+          strategy: str = "auto", **rules: Any) -> Iterator[Solution]:
     """Every solution of "NUM + BER = PLAY", lazily (the first arrives before the rest are searched)."""
-    return Puzzle(formula, **rules).solve(limit=limit, timeout=timeout)
+    return Puzzle(formula, **rules).solve(limit=limit, timeout=timeout, strategy=strategy)
 
 
-def count(formula: FormulaText, *, timeout: float | None = None, **rules: Any) -> int:
+def count(formula: FormulaText, *, timeout: float | None = None, strategy: str = "auto", **rules: Any) -> int:
     """The number of solutions of "NUM + BER = PLAY" (96)."""
-    return Puzzle(formula, **rules).count(timeout=timeout)
+    return Puzzle(formula, **rules).count(timeout=timeout, strategy=strategy)
 
 
-def verdict(formula: FormulaText, *, timeout: float | None = None, **rules: Any) -> Verdict:
+def verdict(formula: FormulaText, *, timeout: float | None = None, strategy: str = "auto", **rules: Any) -> Verdict:
     """Is "SEND + MORE = MONEY" unique? (It is: status `unique`, proved by the solver.)"""
-    return Puzzle(formula, **rules).verdict(timeout=timeout)
+    return Puzzle(formula, **rules).verdict(timeout=timeout, strategy=strategy)
 
 
 def solve_all(formulas: Iterable[FormulaText], **options) -> Iterator[tuple[str, Verdict]]:

@@ -31,7 +31,8 @@ examples:
   smtcrypt "EVE / DID = 0.(TALK)" "gcd(EVE, DID) = 1"   repeating decimals, gcd
   smtcrypt "p + d + q + h = 19, p + 10*d + 25*q + 50*h = 95, p >= 0, d >= 0, q >= 0, h >= 0"
   smtcrypt --base 16 "ADD + ADD = CAB"           words in another base
-  smtcrypt --stats "SEND + MORE = MONEY"         also what the search cost
+  smtcrypt --stats "SEND + MORE = MONEY"         also what the search cost, and how it was proved
+  smtcrypt --count --strategy exhaustive "ABC % DE = F"   force one way of searching
 
 formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB);
 lowercase names are integer unknowns; 0.(TALK) is a repeating decimal; + - * / // % ** ( ),
@@ -93,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-memory", type=integer_at_least(256), metavar="MB", default=4096,
                         help="cap the solver's memory (default 4096, at least 256); reaching it ends the "
                              "search as unknown")
+    parser.add_argument("--strategy", choices=("auto", "z3", "exhaustive"), default="auto",
+                        help="how to search: z3 (the solver, model by model), exhaustive (every assignment, "
+                             "compiled), or auto (default: by estimated cost, switching while running)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
     return parser
@@ -149,7 +153,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     limit = 1 if args.first else args.limit
     set_memory_limit(args.max_memory)
-    search = puzzle.search(limit=limit, timeout=args.timeout, decide=args.unique)
+    try:
+        search = puzzle.search(limit=limit, timeout=args.timeout, decide=args.unique, strategy=args.strategy)
+    except ValueError as error:  # a strategy that cannot search this puzzle
+        print(f"smtcrypt: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
     streaming = not (args.json or args.count)
     with stopped_by_ctrl_c(search):
         for solution in search:

@@ -43,7 +43,14 @@ def stats_lines(verdict: Verdict) -> list[str]:
     work = ", ".join(f"{key} {z3_counters[key]:,}" for key in sorted(z3_counters)
                      if key.endswith("conflicts") or key.endswith("decisions")) or "none reported"
     seconds = ", ".join(f"{stage} {value:.3f}" for stage, value in stats.get("seconds", {}).items())
-    return [f"search space: {shown} candidate assignments; models found: {stats.get('models', 0)}",
+    strategy = stats.get("strategy") or "none"
+    proof = stats.get("proof")
+    tried = stats.get("candidates_tried")
+    how = f"strategy: {strategy}" + (f"; complete by {proof}" if proof else "")
+    if tried is not None:
+        how += f" ({tried:,} of {stats.get('candidates', 0):,} candidates evaluated)"
+    return [how,
+            f"search space: {shown} candidate assignments; models found: {stats.get('models', 0)}",
             f"solver: {stats.get('solver_checks', 0)} checks; {work}",
             f"seconds: {seconds}"]
 
@@ -57,6 +64,8 @@ def to_dict(verdict: Verdict, stats: bool = False) -> dict[str, Any]:
         "complete": verdict.complete,
         "solutions": [{"mapping": solution.mapping, "text": solution.text} for solution in verdict.solutions],
         "seconds": round(verdict.seconds, 6),
+        "strategy": (verdict.stats or {}).get("strategy"),  # "z3", "exhaustive", "z3 -> exhaustive", ...
+        "proof": (verdict.stats or {}).get("proof"),  # how completeness was shown; null if not complete
     }
     if verdict.reason:
         data["reason"] = verdict.reason

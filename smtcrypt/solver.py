@@ -16,12 +16,12 @@ import itertools
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from typing import Callable, Iterator
 
 import z3
 
 from .encode import Encoded, indicator
+from .engine import Ending, Proof, SearchEnd
 
 Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
 
@@ -48,14 +48,6 @@ UNBOUNDED_MODEL_CAP = 1000  # models enumerated over unbounded unknowns before t
 SPLIT_AFTER_CONFLICTS = 2000  # a check that takes more conflicts splits the search into cases, if it can
 CASE_CONFLICTS = 1000  # a case's first budget: a case that needs more waits for the others, then gets twice as many
 NO_CONFLICT_LIMIT = 2**32 - 1
-
-
-@dataclass(frozen=True)
-class SearchEnd:
-    """How a finished enumeration ended: complete (proved there are no more), or why not."""
-
-    complete: bool
-    reason: str | None = None  # for an incomplete search: "time limit", "solver gave up: ..."
 
 
 def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
@@ -95,6 +87,8 @@ def time_left(deadline: float | None) -> float | None:
 
 class ModelSearch:
     """The letter assignments of every model, lazily; `end` is set once iteration finishes."""
+
+    name = "z3"
 
     def __init__(self, encoded: Encoded, deadline: float | None = None, cap: int | None = None,
                  split_after: int | None = SPLIT_AFTER_CONFLICTS):
@@ -226,20 +220,20 @@ class ModelSearch:
         read = self._reader()
         while True:
             if self.cases is not None and not self.cases:  # split, and every case searched
-                self.end = SearchEnd(True)
+                self.end = SearchEnd(Ending.COMPLETE, proof=Proof.UNSAT)
                 return
             if self.stop_requested:
-                self.end = SearchEnd(False, "interrupted")
+                self.end = SearchEnd(Ending.INTERRUPTED)
                 return
             if self.encoded.unbounded and len(self.models) >= self.cap:
                 self.capped = True
-                self.end = SearchEnd(False, f"more than {self.cap} solutions over unbounded integer unknowns: "
+                self.end = SearchEnd(Ending.CAPPED, f"more than {self.cap} solutions over unbounded integer unknowns: "
                                             "there may be infinitely many")
                 return
             remaining = time_left(self.deadline)
             if remaining is not None:
                 if remaining <= 0:
-                    self.end = SearchEnd(False, "time limit")
+                    self.end = SearchEnd(Ending.TIME)
                     return
                 solver.set("timeout", max(1, int(remaining * 1000)))
             self.checks += 1
@@ -250,7 +244,7 @@ class ModelSearch:
                 if self.cases:  # this case holds no more solutions: the next one
                     self.cases.popleft()
                     continue
-                self.end = SearchEnd(True)
+                self.end = SearchEnd(Ending.COMPLETE, proof=Proof.UNSAT)
                 return
             if result == z3.unknown:
                 reason = solver.reason_unknown()
@@ -262,30 +256,30 @@ class ModelSearch:
                     self.cases.append((literals, min(2 * budget, NO_CONFLICT_LIMIT)))
                     continue
                 if self.stop_requested:
-                    self.end = SearchEnd(False, "interrupted")
+                    self.end = SearchEnd(Ending.INTERRUPTED)
                     return
                 remaining = time_left(self.deadline)
                 if reason == "timeout" or (remaining is not None and remaining <= 0.05):
-                    self.end = SearchEnd(False, "time limit")
+                    self.end = SearchEnd(Ending.TIME)
                     return
                 if "memory" in reason:
-                    self.end = SearchEnd(False, "memory limit")
+                    self.end = SearchEnd(Ending.MEMORY)
                     return
                 if strategies:  # a specialised solver gave up: retry on the next, the general one last
                     for key, value in _statistics(solver).items():
                         self.spent[key] = self.spent.get(key, 0) + value
                     solver = self.solver = self._solver(strategies.pop(0))
                     continue
-                self.end = SearchEnd(False, f"solver gave up: {reason}")
+                self.end = SearchEnd(Ending.GAVE_UP, reason)
                 return
             # A `sat` from a check that was interrupted is not trusted: Z3's general solver has
             # answered `sat` with a wrong model after an interrupt (the exact re-check would catch
             # it, as an internal error); the search was being stopped anyway.
             if self.stop_requested:
-                self.end = SearchEnd(False, "interrupted")
+                self.end = SearchEnd(Ending.INTERRUPTED)
                 return
             if self.deadline is not None and time.monotonic() >= self.deadline:
-                self.end = SearchEnd(False, "time limit")
+                self.end = SearchEnd(Ending.TIME)
                 return
             try:
                 model = solver.model()
@@ -294,12 +288,12 @@ class ModelSearch:
                 self._block(solver, assignment)
             except z3.Z3Exception:  # the context was interrupted just after the check
                 if self.stop_requested:
-                    self.end = SearchEnd(False, "interrupted")
+                    self.end = SearchEnd(Ending.INTERRUPTED)
                     return
                 remaining = time_left(self.deadline)
                 if remaining is None or remaining > 0.05:
                     raise
-                self.end = SearchEnd(False, "time limit")
+                self.end = SearchEnd(Ending.TIME)
                 return
             yield from self._variants(assignment)
 

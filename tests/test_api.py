@@ -26,7 +26,7 @@ def test_search_yields_the_first_solution_before_looking_for_the_rest():
     first = next(solutions)
     assert len(search.solutions) == 1
     assert search.solutions[0] is first
-    assert search.complete is False and search.models.end is None  # the search is not over
+    assert search.complete is False and search.engine.end is None  # the search is not over
     assert is_solution("NUM + BER = PLAY", first.mapping)
 
 

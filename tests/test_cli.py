@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parent.parent
 HARD = "NORTH / SOUTH = EAST / WEST"
 SOLUTION_LINE = re.compile(r"^(?P<text>.+)  /  (?P<pairs>(?:[A-Za-z_][A-Za-z0-9_]*=-?[0-9a-z]+ ?)+)$")
 SUMMARY = re.compile(r"^(?P<count>\d+) solutions? \((?P<what>[^)]*), (?P<seconds>\d+\.\d+) s\)$")
-JSON_KEYS = {"formula", "status", "count", "complete", "solutions", "seconds"}
+JSON_KEYS = {"formula", "status", "count", "complete", "solutions", "seconds", "strategy", "proof"}
 
 
 def run(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess:

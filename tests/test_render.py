@@ -70,7 +70,7 @@ def test_summary_line_covers_every_status():
     assert {v.status for v, _ in SUMMARIES} == set(Status)
 
 
-BASE_KEYS = {"formula", "status", "count", "complete", "solutions", "seconds"}
+BASE_KEYS = {"formula", "status", "count", "complete", "solutions", "seconds", "strategy", "proof"}
 
 DICTS = [
     (verdict(Status.UNIQUE, [SEND]), BASE_KEYS),

@@ -12,7 +12,8 @@ import smtcrypt
 from smtcrypt.check import Rules, check
 from smtcrypt.encode import choose
 from smtcrypt.parse import parse
-from smtcrypt.solver import ModelSearch, SearchEnd
+from smtcrypt.engine import Ending, Proof, SearchEnd
+from smtcrypt.solver import ModelSearch
 
 from reference import brute_force, is_solution
 
@@ -189,15 +190,16 @@ def test_model_search_ends_complete_after_the_last_model(formula):
         next(models)
         assert search.end is None  # not over while there may be more
     assert next(models, None) is None
-    assert search.end == SearchEnd(complete=True)
-    assert search.end.reason is None
+    assert search.end == SearchEnd(Ending.COMPLETE, proof=Proof.UNSAT)
+    assert search.end.complete and search.end.reason is None
     assert len(search.models) <= expected
 
 
 def test_model_search_under_an_expired_deadline_is_incomplete():
     search = ModelSearch(encoded("SEND + MORE = MONEY"), deadline=0.0)  # long past on the monotonic clock
     assert list(search) == []
-    assert search.end == SearchEnd(complete=False, reason="time limit")
+    assert search.end == SearchEnd(Ending.TIME)
+    assert not search.end.complete and search.end.reason == "time limit"
 
 
 @pytest.mark.parametrize("formula", ["NORTH / SOUTH = EAST / WEST", "ODD * ODD = FREAKY"])
@@ -240,4 +242,4 @@ def test_a_sat_answer_from_an_interrupted_check_is_not_reported(monkeypatch):
 
     monkeypatch.setattr(solver_module, "make_solver", interrupted_during_check)
     assert list(search) == []  # Z3 may say sat here, with a model that is not a solution
-    assert search.end == SearchEnd(False, "interrupted")
+    assert search.end == SearchEnd(Ending.INTERRUPTED)

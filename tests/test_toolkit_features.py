@@ -216,13 +216,22 @@ def test_base_2():
 # --- statistics --------------------------------------------------------------------------------
 
 def test_stats_search_space_and_counters():
-    verdict = smtcrypt.verdict("AB + C = DE")
+    verdict = smtcrypt.verdict("AB + C = DE", strategy="z3")
     stats = verdict.stats
     expected = sum(1 for a, b, c, d, e in itertools.permutations(range(10), 5) if a and d)
     assert stats["search_space"] == expected and stats["search_space_exact"]
     assert stats["models"] == verdict.count
+    assert stats["strategy"] == "z3" and stats["proof"] is None  # stopped after two: nothing to prove
     assert any(key.endswith("conflicts") for key in stats["z3"]) or stats["z3"]
-    assert set(stats["seconds"]) == {"parse", "check", "encode", "solve", "verify"}
+    assert set(stats["seconds"]) == {"parse", "check", "compile", "encode", "solve", "verify"}
+
+
+def test_stats_name_the_strategy_and_the_proof():
+    exhaustive = smtcrypt.Puzzle("AB + C = DE").search(strategy="exhaustive").verdict().stats
+    assert exhaustive["strategy"] == "exhaustive" and exhaustive["proof"] == "every assignment tried"
+    assert exhaustive["candidates_tried"] == exhaustive["candidates"] == 10 * 9 * 8 * 7 * 6
+    solver = smtcrypt.Puzzle("SEND + MORE = MONEY").search(strategy="z3").verdict().stats
+    assert solver["strategy"] == "z3" and solver["proof"] == "unsat"
 
 
 def test_stats_search_space_with_domains_and_unknowns():
