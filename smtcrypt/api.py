@@ -39,6 +39,7 @@ class Status(str, enum.Enum):
 
 
 INTERRUPTED = "interrupted"  # the reason given when the user stops a search
+RECHECKED_EXACT = 100  # solutions of the exhaustive backend re-checked all the same: a guard on its generated code
 SHOWN_OF_INFINITE = 10  # solutions listed once a search has proved there are infinitely many
 DEFAULT_MEMORY_MB = 4096
 MIN_MEMORY_MB = 256  # below this Z3 may abort the whole process instead of giving up (seen at 20 MB)
@@ -98,10 +99,11 @@ class Verdict:
     reason: str | None  # why the search is incomplete, if it is
     seconds: float
     stats: dict[str, Any] | None = None  # search space, Z3's counters, seconds per stage, models found
+    found: int | None = None  # solutions counted, for a search that counted without keeping them
 
     @property
     def count(self) -> int:
-        return len(self.solutions)
+        return len(self.solutions) if self.found is None else self.found
 
 
 def join(formula: FormulaText) -> str:
@@ -126,6 +128,15 @@ def filler(problem: Problem) -> Callable[[dict[str, int]], str]:
         position = node.span.end
     pieces.append(source[position:])
 
+    if not any(isinstance(piece, tuple) and isinstance(piece[0], Name) for piece in pieces):
+        # digits only: one str.format per solution ("{O}{D}{D} * ..."), the source's braces doubled
+        letters = sorted(problem.letters)
+        place = {letter: "{" + str(index) + "}" for index, letter in enumerate(letters)}
+        template = "".join(piece.replace("{", "{{").replace("}", "}}") if isinstance(piece, str) else
+                           "".join(place.get(ch, ch) for ch in piece[1]) for piece in pieces)
+        digit = DIGIT_CHARS.__getitem__
+        return lambda mapping: template.format(*map(digit, map(mapping.__getitem__, letters)))
+
     def fill(mapping: dict[str, int]) -> str:
         filled = []
         for piece in pieces:
@@ -148,25 +159,28 @@ class Search:
     """
 
     def __init__(self, problem: Problem, *, limit: int | None = None, timeout: float | None = None,
-                 decide: bool = False, clock: Clock | None = None, strategy: str = "auto"):
-        from .engine.portfolio import STRATEGIES, StrategyError
+                 decide: bool = False, clock: Clock | None = None, strategy: str = "auto", keep: bool = True):
+        from .engine.portfolio import STRATEGIES, Portfolio, StrategyError
 
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
             raise ValueError(f"limit must be a positive integer, not {limit!r}")
         if strategy not in STRATEGIES:
             raise StrategyError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
-        if strategy == "exhaustive" and problem.unknowns:
-            raise StrategyError("the exhaustive strategy cannot search a puzzle with integer unknowns "
+        if strategy in ("exhaustive", "cubes") and problem.unknowns:
+            raise StrategyError(f"the {strategy} strategy cannot search a puzzle with integer unknowns "
                                 "(they have no finite set of values to try)")
         self.problem = problem
         self.clock = Clock() if clock is None else clock
-        self.engine: Any = None
-        self.stop_requested = False
         self.limit = 2 if decide else limit
+        self.keep = keep  # False: count the solutions without making `Solution`s (and yield none)
+        # made here, so that a strategy that cannot search this puzzle is refused before iterating
+        self.engine = Portfolio(problem, limit=self.limit, strategy=strategy, listing=keep, clock=self.clock)
+        self.stop_requested = False
         self.decide = decide
         self.timeout = timeout
         self.strategy = strategy
         self.solutions: list[Solution] = []
+        self.found = 0
         self.complete = False
         self.reason: str | None = None
         self.stopped_early = False
@@ -178,40 +192,52 @@ class Search:
         if self._started:
             raise RuntimeError("a Search can be iterated once; start a new one")
         self._started = True
-        from .engine.portfolio import Portfolio
         import z3
 
         start = time.monotonic()
         deadline = None if self.timeout is None else start + self.timeout
         try:
             z3.set_param("memory_max_size", _memory_limit_mb)
-            engine = self.engine = Portfolio(self.problem, deadline=deadline, limit=self.limit,
-                                             strategy=self.strategy, clock=self.clock)
-            if self.stop_requested:
-                engine.request_stop()
+            engine = self.engine
+            engine.deadline = deadline
             fill = filler(self.problem)
-            found = iter(engine)
+            names = sorted([*self.problem.letters, *self.problem.unknowns])  # a mapping lists them alphabetically
+            base, unbounded = self.problem.rules.base, engine.unbounded
+            batches = iter(engine)
+            clock, solving = time.perf_counter, 0.0  # the solve stage timed by hand: a with-block per solution costs
             while True:
-                with self.clock("solve"):
-                    assignment = next(found, None)
-                if assignment is None:
+                before = clock()
+                batch = next(batches, None)
+                solving += clock() - before
+                if batch is None:
                     break
-                with self.clock("verify"):
-                    confirm(self.problem, assignment)
-                mapping = {letter: assignment[letter] for letter in sorted(assignment)}
-                solution = Solution(mapping, fill(mapping), self.problem.rules.base)
-                self.solutions.append(solution)
-                if engine.unbounded and len(self.solutions) == 1 and self.limit is None:
-                    from .family import find_family
+                exact = engine.exact
+                for index, assignment in enumerate(batch):
+                    if index & 1023 == 1023 and self._stop_in_batch(deadline):
+                        self._add_solving(solving)
+                        return
+                    if not exact or self.found < RECHECKED_EXACT:
+                        with self.clock("verify"):
+                            confirm(self.problem, assignment)
+                    self.found += 1
+                    if unbounded and self.found == 1 and self.limit is None:
+                        from .family import find_family
 
-                    with self.clock("solve"):
-                        self.family = find_family(self.problem, assignment)
-                    if self.family is not None:  # no end to the models: show a few, then say why
-                        engine.limit_models(SHOWN_OF_INFINITE)
-                yield solution
-                if self.limit is not None and len(self.solutions) >= self.limit:
-                    self.stopped_early = True
-                    return
+                        with self.clock("solve"):
+                            self.family = find_family(self.problem, assignment)
+                        if self.family is not None:  # no end to the models: show a few, then say why
+                            engine.limit_models(SHOWN_OF_INFINITE)
+                    if self.keep:
+                        mapping = assignment if exact else {name: assignment[name] for name in names}
+                        solution = Solution(mapping, fill(mapping), base)
+                        self.solutions.append(solution)
+                        yield solution
+                    if self.limit is not None and self.found >= self.limit:
+                        self._add_solving(solving)
+                        self.stopped_early = True
+                        return
+            self._add_solving(solving)
+            self.found += engine.bulk  # solutions counted by cubes, never listed
             assert engine.end is not None
             self.complete, self.reason = engine.end.complete, engine.end.reason
             if self.family is not None and engine.capped:
@@ -219,12 +245,31 @@ class Search:
         finally:
             self.seconds = time.monotonic() - start
 
+    def _stop_in_batch(self, deadline: float | None) -> bool:
+        """A large batch is long work for this loop too: stop in it when asked or out of time."""
+        if self.stop_requested:
+            self.reason = INTERRUPTED
+        elif deadline is not None and time.monotonic() >= deadline:
+            self.reason = "time limit"
+        return self.reason is not None
+
+    def _add_solving(self, seconds: float) -> None:
+        """The engine's time, less the stages it timed itself inside (compile, encode)."""
+        seconds -= sum(self.clock.seconds.get(stage, 0.0) for stage in ("compile", "encode"))
+        self.clock.seconds["solve"] = self.clock.seconds.get("solve", 0.0) + max(seconds, 0.0)
+
     def request_stop(self) -> None:
         """End the search soon, with what it found so far: the running solver call is interrupted.
         Safe from a signal handler and from another thread."""
         self.stop_requested = True
-        if self.engine is not None:
-            self.engine.request_stop()
+        self.engine.request_stop()
+
+    def raise_if_incomplete(self) -> None:
+        """`IncompleteSearch` (or `InfinitelyMany`) unless the search finished or stopped as asked."""
+        if not self.complete and not self.stopped_early:
+            if self.family is not None and self.engine.capped:
+                raise InfinitelyMany(self.reason, self.found)
+            raise IncompleteSearch(self.reason or "unknown", self.found)
 
     def run(self) -> "Search":
         """Search to the end (or the limit) without looking at solutions on the way."""
@@ -235,7 +280,7 @@ class Search:
     def verdict(self) -> Verdict:
         if not self._started:
             self.run()
-        count = len(self.solutions)
+        count = self.found
         if self.stopped_early:
             status = Status.MULTIPLE if self.decide and count >= 2 else Status.FOUND
         elif self.family is not None and self.engine.capped:
@@ -245,7 +290,7 @@ class Search:
         else:
             status = Status.NONE if count == 0 else Status.UNIQUE if count == 1 else Status.MULTIPLE
         return Verdict(self.problem.source, status, tuple(self.solutions), self.complete, self.reason,
-                       self.seconds, self.statistics())
+                       self.seconds, self.statistics(), None if self.keep else self.found)
 
     def statistics(self) -> dict[str, Any]:
         """What the search cost: the brute-force space, models found, Z3's counters, seconds per stage."""
@@ -257,7 +302,7 @@ class Search:
             "search_space_exact": exact,  # False: distinct assignments too many to count; product of domains
             "strategy": engine.pop("strategy", None),  # the backends that searched: "z3", "exhaustive", "z3 -> exhaustive"
             "proof": engine.pop("proof", None),  # for a complete search: "unsat", "every assignment tried", ...
-            "models": len(self.solutions),
+            "models": self.found,
             "solver_checks": engine.pop("solver_checks", 0),
             **engine,  # the exhaustive backend's candidates, and its price estimate
             "z3": {key: (round(value, 6) if isinstance(value, float) else value)
@@ -298,22 +343,20 @@ class Puzzle:
         return f"Puzzle({self.formula!r})"
 
     def search(self, *, limit: int | None = None, timeout: float | None = None, decide: bool = False,
-               strategy: str = "auto") -> Search:
+               strategy: str = "auto", keep: bool = True) -> Search:
         """A search to iterate; `strategy` forces one backend: "z3" (the solver, model by model),
         "exhaustive" (every assignment, compiled), or "auto" (by cost, switching while running)."""
         clock = Clock()
         clock.seconds.update(self.clock.seconds)
-        return Search(self.problem, limit=limit, timeout=timeout, decide=decide, clock=clock, strategy=strategy)
+        return Search(self.problem, limit=limit, timeout=timeout, decide=decide, clock=clock, strategy=strategy,
+                      keep=keep)
 
     def solve(self, *, limit: int | None = None, timeout: float | None = None,
               strategy: str = "auto") -> Iterator[Solution]:
         """Every solution, lazily; raises `IncompleteSearch` at the end if the search could not finish."""
         search = self.search(limit=limit, timeout=timeout, strategy=strategy)
         yield from search
-        if not search.complete and not search.stopped_early:
-            if search.family is not None and search.engine.capped:
-                raise InfinitelyMany(search.reason, len(search.solutions))
-            raise IncompleteSearch(search.reason or "unknown", len(search.solutions))
+        search.raise_if_incomplete()
 
     def first(self, *, timeout: float | None = None, strategy: str = "auto") -> Solution | None:
         """The first solution, or None if the search proved there is none."""
@@ -322,7 +365,9 @@ class Puzzle:
     def count(self, *, timeout: float | None = None, strategy: str = "auto") -> int:
         """The number of solutions; raises `IncompleteSearch` rather than guess (`InfinitelyMany`
         if there is no end to them, proved)."""
-        return sum(1 for _ in self.solve(timeout=timeout, strategy=strategy))
+        search = self.search(timeout=timeout, strategy=strategy, keep=False).run()
+        search.raise_if_incomplete()
+        return search.found
 
     def verdict(self, *, timeout: float | None = None, strategy: str = "auto") -> Verdict:
         """`unique`, `multiple` (two shown), `none`, or `unknown` with the reason."""

@@ -94,9 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-memory", type=integer_at_least(256), metavar="MB", default=4096,
                         help="cap the solver's memory (default 4096, at least 256); reaching it ends the "
                              "search as unknown")
-    parser.add_argument("--strategy", choices=("auto", "z3", "exhaustive"), default="auto",
-                        help="how to search: z3 (the solver, model by model), exhaustive (every assignment, "
-                             "compiled), or auto (default: by estimated cost, switching while running)")
+    parser.add_argument("--strategy", choices=("auto", "z3", "cubes", "exhaustive"), default="auto",
+                        help="how to search: z3 (the solver, model by model), cubes (the solver, blocking "
+                             "proved cubes of solutions), exhaustive (every assignment, compiled), or auto "
+                             "(default: by estimated cost, switching while running)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
     return parser
@@ -154,7 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     limit = 1 if args.first else args.limit
     set_memory_limit(args.max_memory)
     try:
-        search = puzzle.search(limit=limit, timeout=args.timeout, decide=args.unique, strategy=args.strategy)
+        search = puzzle.search(limit=limit, timeout=args.timeout, decide=args.unique, strategy=args.strategy,
+                               keep=not (args.count and not args.json))
     except ValueError as error:  # a strategy that cannot search this puzzle
         print(f"smtcrypt: error: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -100,7 +100,7 @@ def test_to_dict_keys(value, keys):
 def test_to_dict_of_unknown_verdict():
     data = to_dict(verdict(Status.UNKNOWN, [], complete=False, reason="timeout", seconds=2.5))
     assert data == {"formula": "SEND + MORE = MONEY", "status": "unknown", "count": 0, "complete": False,
-                    "solutions": [], "seconds": 2.5, "reason": "timeout"}
+                    "solutions": [], "seconds": 2.5, "reason": "timeout", "strategy": None, "proof": None}
 
 
 @pytest.mark.parametrize("seconds, expected", [(0.0321, 0.0321), (0.1234567891, 0.123457), (3, 3)])
@@ -121,7 +121,8 @@ def test_json_of_the_readme_example():
     loaded = json.loads(to_json(verdict(Status.UNIQUE, [SEND], seconds=0.032)))
     assert loaded == {"formula": "SEND + MORE = MONEY", "status": "unique", "count": 1, "complete": True,
                       "solutions": [{"mapping": {"D": 7, "E": 5, "M": 1, "N": 6, "O": 0, "R": 8, "S": 9, "Y": 2},
-                                     "text": "9567 + 1085 = 10652"}], "seconds": 0.032}
+                                     "text": "9567 + 1085 = 10652"}], "seconds": 0.032,
+                      "strategy": None, "proof": None}
     assert list(loaded["solutions"][0]["mapping"]) == sorted(loaded["solutions"][0]["mapping"])
 
 

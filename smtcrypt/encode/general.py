@@ -74,6 +74,35 @@ class GeneralEncoding:
         return _Encoder(problem, context, self.tables).run()
 
 
+@dataclass
+class FormulaTerms:
+    """The formula as one Bool over the letters, apart from the rules: what proofs about the formula
+    itself need ("no completion of these digits violates it" is `rules and side and not formula`
+    unsat). Every auxiliary unknown in `side` is a function of the letters."""
+
+    context: z3.Context
+    letters: dict[str, z3.ArithRef]
+    rules: list[z3.BoolRef]
+    side: list[z3.BoolRef]  # definitions of auxiliary unknowns (products of letters, powers)
+    formula: z3.BoolRef
+    linear: bool  # no product of unknowns: the finite-domain solver may take it
+    cases: bool  # If-terms over integers
+
+
+def formula_terms(problem: Problem, context: z3.Context) -> FormulaTerms | None:
+    """The formula and the rules apart; None with integer unknowns or witness unknowns (see
+    `_Encoder.witnesses`), whose negation would need a quantifier."""
+    if problem.unknowns:
+        return None
+    encoder = _Encoder(problem, context, tables=True)
+    holds = encoder.holds()
+    if encoder.witnesses:
+        return None
+    formula = holds[0] if len(holds) == 1 else z3.And(*holds)
+    return FormulaTerms(context, encoder.letters, rule_constraints(problem, encoder.letters), encoder.side,
+                        formula, encoder.linear, encoder.cases)
+
+
 class _Encoder:
     def __init__(self, problem: Problem, context: z3.Context, tables: bool = True):
         self.problem = problem
@@ -87,14 +116,22 @@ class _Encoder:
         self.products: dict[tuple[str, str], z3.ArithRef] = {}  # shared products of two letters
         self.linear = True  # nothing nonlinear in the unknowns (products, quotients, floors, powers): QF_FD may take it
         self.cases = False  # If-terms over integers (and/or, abs, min, max): the finite-domain solver may give up
+        # some auxiliary unknown is only a witness inside a constraint (a root, a gcd's Bezout
+        # coefficients), not a function of the letters: the formula's negation is not its constraints' negation
+        self.witnesses = False
 
-    def run(self) -> Encoded:
-        problem = self.problem
-        constraints = rule_constraints(problem, self.letters)
-        for constraint in problem.formula.constraints:
+    def holds(self) -> list[z3.BoolRef]:
+        """Each constraint as one Bool: defined, and true."""
+        constraints = []
+        for constraint in self.problem.formula.constraints:
             value, ok = self.encode(constraint)
             holds = conj(ok, self.truthy(value))
             constraints.append(z3.BoolVal(holds, self.ctx) if isinstance(holds, bool) else holds)
+        return constraints
+
+    def run(self) -> Encoded:
+        problem = self.problem
+        constraints = rule_constraints(problem, self.letters) + self.holds()
         constraints += self.side
         bounded = next(self.fresh) == self.bounded_fresh and not self.unknowns  # every unknown has bounds
         if self.linear and not self.unknowns:  # the finite-domain solver is incremental: fast enumeration
@@ -273,6 +310,7 @@ class _Encoder:
                 return self.const(Fraction(0)), False
             return self.const(Fraction(top, bottom)), True
         self.linear = False
+        self.witnesses = True
         top = self.fresh_int("root")
         conditions = [a.num >= 0, top >= 0, top <= a.num]
         if isinstance(a.den, int) and a.den == 1:
@@ -435,6 +473,7 @@ class _Encoder:
         (a witness within |u| <= |b|, |v| <= |a| always exists), so the problem stays bit-blastable.
         """
         self.linear = False
+        self.witnesses = True
         result, conditions = values[0], []
         bound = None
         bounds = [interval(node, self.problem.rules) for node in nodes]

@@ -33,6 +33,7 @@ class Proof(str, enum.Enum):
     UNSAT = "unsat"  # Z3 answered unsat to "is there another solution?"
     EXHAUSTIVE = "every assignment tried"  # the compiled exact evaluator on every assignment the rules allow
     BOUNDED = "every assignment covered by a bounded search"  # a linear equation's digits, cut by its bounds
+    CUBES = "unsat, each cube of solutions proved by unsat"  # blocking whole cubes, each proved to hold only solutions
 
 
 @dataclass(frozen=True)

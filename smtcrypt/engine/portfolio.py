@@ -1,15 +1,17 @@
 """The portfolio: per puzzle, the cheapest sound way to the complete answer, switching while running.
 
-The cost model compares two prices. Trying every assignment costs the number of candidates
-times what one candidate costs, measured on a sample of them by the compiled formula itself.
+The cost model compares prices. Trying every assignment costs the number of candidates times
+what one costs, measured on a random sample of them by the compiled formula itself, plus what
+each solution costs to hand over (the sample's share of solutions tells how many to expect).
 Z3 costs little per puzzle where an encoding fits it (sums by columns, products by long
 multiplication) but a check per model, which loses wherever solutions are dense. So:
 
 - a problem with integer unknowns, or too deep to compile, goes to Z3 alone;
 - one whose exhaustive price is small goes straight to the exhaustive backend;
 - otherwise Z3 searches first, for at most a share of the exhaustive price (the whole price for
-  the encodings Z3 is strong on, a quarter for the general one); if it has not finished by then,
-  or gives up, the exhaustive backend takes over and skips the solutions already reported.
+  the encodings Z3 is strong on; half for the general one, which searches by cubes when it can);
+  if it has not finished by then, or gives up, the exhaustive backend takes over and skips the
+  solutions already reported.
 
 So no puzzle costs much more than about twice what trying every assignment costs, while the
 puzzles Z3 is fast on keep its speed.
@@ -23,11 +25,29 @@ from typing import Any, Callable, ContextManager, Iterator
 
 from ..check import Problem
 from . import Assignment, Ending, SearchEnd
-from .exhaustive import Compiled, ExhaustiveSearch, NotCompilable, compile_problem, seconds_per_candidate
+from .exhaustive import Compiled, ExhaustiveSearch, NotCompilable, compile_problem, sample_costs
 
-STRATEGIES = ("auto", "z3", "exhaustive")
+STRATEGIES = ("auto", "z3", "exhaustive", "cubes")
+SMALL_SPACE = 20_000  # candidates: tried at once, without measuring (at most about 0.1 s)
+SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price (about 10 ms)
 EXHAUSTIVE_AT_ONCE = 0.05  # seconds: below this exhaustive price, Z3 is not even started
-Z3_SHARE = {"columns": 1.0, "products": 1.0, "general": 0.25}  # of the exhaustive price, before switching
+Z3_SHARE = {"columns": 1.0, "products": 0.5, "general": 0.5}  # of the exhaustive price, before switching
+Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "general": 3e-3}  # seconds per model, roughly (measured)
+SECONDS_PER_SOLUTION = {True: 6e-6, False: 2.5e-6}  # handing one over: listed (a Solution made) or counted (measured)
+
+
+def may_cube(problem: Problem) -> bool:
+    """True if some constraint is more than equations: an inequality, `not`, `or` or `in` leaves
+    letters free to vary (`ABC < DEF`); where every letter is pinned by an equation, cubes are single models."""
+    from ..tree import BoolOp, Compare, Not, walk
+
+    for constraint in problem.formula.constraints:
+        for node in walk(constraint):
+            if isinstance(node, Not) or (isinstance(node, BoolOp) and node.op == "or"):
+                return True
+            if isinstance(node, Compare) and any(op != "==" for op in node.ops):
+                return True
+    return False
 
 
 class StrategyError(ValueError):
@@ -35,31 +55,56 @@ class StrategyError(ValueError):
 
 
 class Portfolio:
-    """The solutions of a problem by the strategy asked for ("auto": chosen and switched by cost)."""
+    """The solutions of a problem by the strategy asked for ("auto": chosen and switched by cost).
+
+    `listing=False` (counting) lets the cubes backend count a cube's solutions without listing
+    them: they are added to `bulk` instead of being yielded.
+    """
 
     name = "portfolio"
 
     def __init__(self, problem: Problem, *, deadline: float | None = None, limit: int | None = None,
-                 strategy: str = "auto", clock: Callable[[str], ContextManager[Any]] | None = None):
+                 strategy: str = "auto", listing: bool = True,
+                 clock: Callable[[str], ContextManager[Any]] | None = None):
         if strategy not in STRATEGIES:
             raise StrategyError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
         self.problem = problem
         self.deadline = deadline
         self.limit = limit
         self.strategy = strategy
+        self.listing = listing
         self.clock = clock or (lambda stage: nullcontext())
         self.end: SearchEnd | None = None
         self.used: list[str] = []  # the backends that searched, in order
+        self.running: Any = None  # the backend searching now
         self.z3: Any = None  # the Z3 model search, once started
+        self.cubes: Any = None
         self.exhaustive: ExhaustiveSearch | None = None
         self.compiled: Compiled | None = None
         self.price: float | None = None  # estimated seconds to try every assignment
+        self.expected = 0.0  # solutions expected, from the sample
         self.stop_requested = False
         self.cap: int | None = None  # at most this many models over unbounded unknowns (see api.Search)
+        self.terms: Any = None  # the formula and the rules apart, for the cubes backend
         if strategy == "exhaustive":
             self._compile(required=True)
+        if strategy == "cubes" and self._terms() is None:
+            raise StrategyError("the cubes strategy cannot search this puzzle: it has integer unknowns, "
+                                "or roots or gcd outside tables")
 
     # --- what callers read ------------------------------------------------------------------
+
+    @property
+    def exact(self) -> bool:
+        """True while the running backend's solutions are proved without the exact re-check (the
+        compiled formula's own evaluation, or a cube's completions), each a fresh dict keyed
+        alphabetically; False for a solver's model, which must be re-checked."""
+        return bool(getattr(self.running, "exact", False))
+
+    @property
+    def bulk(self) -> int:
+        """Solutions counted but not yielded (counting by cubes)."""
+        return sum(backend.bulk for backend in (self.cubes, self.exhaustive) if backend is not None)
 
     @property
     def unbounded(self) -> bool:
@@ -77,7 +122,7 @@ class Portfolio:
 
     def request_stop(self) -> None:
         self.stop_requested = True
-        for backend in (self.z3, self.exhaustive):
+        for backend in (self.z3, self.cubes, self.exhaustive):
             if backend is not None:
                 backend.request_stop()
 
@@ -86,9 +131,11 @@ class Portfolio:
                                  "proof": self.end.proof.value if self.end is not None and self.end.proof else None}
         if self.price is not None:
             stats["exhaustive_estimate_seconds"] = round(self.price, 6)
-        if self.exhaustive is not None:
-            stats.update(self.exhaustive.statistics())
-        stats["solver_checks"] = self.z3.checks if self.z3 is not None else 0
+        for backend in (self.cubes, self.exhaustive):
+            if backend is not None:
+                stats.update(backend.statistics())
+        checks = (self.z3.checks if self.z3 is not None else 0) + (self.cubes.checks if self.cubes is not None else 0)
+        stats["solver_checks"] = checks
         stats["z3_counters"] = self.z3.statistics() if self.z3 is not None else {}
         return stats
 
@@ -103,47 +150,68 @@ class Portfolio:
                 raise StrategyError(f"the exhaustive strategy cannot search this puzzle: {error}") from None
         return self.compiled
 
-    def __iter__(self) -> Iterator[Assignment]:
+    def __iter__(self) -> Iterator[list[Assignment]]:
+        """The solutions in batches (a list each): one per model from Z3, many from the others;
+        `exact` tells whether the current batch needs the exact re-check."""
         if self.strategy == "z3":
             yield from self._z3(self.deadline)
-            return
-        if self.strategy == "exhaustive" or (self._compile() is not None and self._cheap()):
-            yield from self._exhaustive(set())
-            return
-        if self.compiled is None:
+        elif self.strategy == "cubes":
+            yield from self._cubes(self.deadline) or ()
+        elif self.strategy == "exhaustive" or (self._compile() is not None and self._cheap()):
+            yield from self._exhaustive(None)
+        elif self.compiled is None:
             yield from self._z3(self.deadline)
-            return
-        yield from self._z3_then_exhaustive()
+        else:
+            yield from self._z3_then_exhaustive()
 
     def _cheap(self) -> bool:
         assert self.compiled is not None
         with self.clock("compile"):
             total = ExhaustiveSearch(self.compiled).total
-            self.price = total * seconds_per_candidate(self.compiled) if total else 0.0
+            if total <= SMALL_SPACE:
+                self.price = 0.0
+                return True
+            seconds, hits = sample_costs(self.compiled, SAMPLE)
+            self.expected = total * hits
+            self.price = total * (seconds + hits * SECONDS_PER_SOLUTION[self.listing])
         return self.price <= EXHAUSTIVE_AT_ONCE
 
-    def _z3_then_exhaustive(self) -> Iterator[Assignment]:
+    def _z3_then_exhaustive(self) -> Iterator[list[Assignment]]:
         from ..encode import choose
         from ..encode.fold import fold
 
         assert self.price is not None
-        folded = fold(self.problem)
-        share = Z3_SHARE.get(choose(folded).name, Z3_SHARE["general"])
-        switch_at = time.monotonic() + share * self.price
-        deadline = switch_at if self.deadline is None else min(switch_at, self.deadline)
+        encoding = choose(fold(self.problem)).name
+        share = Z3_SHARE.get(encoding, Z3_SHARE["general"]) * self.price
         seen: set[tuple[int, ...]] = set()
-        letters = self.problem.letters
-        for assignment in self._z3(deadline):
-            seen.add(tuple(assignment[letter] for letter in letters))
-            yield assignment
+        letters = sorted(self.problem.letters)
+        # cubes are worth trying wherever the general encoding is used (their cost is per cube, not per
+        # solution); the solver is given a share of the exhaustive price, listing the cubes' solutions aside
+        search = self._cubes(self.deadline, budget=share) if encoding == "general" and may_cube(self.problem) else None
+        if search is None:
+            if self.expected * Z3_PER_MODEL.get(encoding, Z3_PER_MODEL["general"]) > self.price:
+                yield from self._exhaustive(None)  # too many solutions for a check each
+                return
+            switch_at = time.monotonic() + share
+            search = self._z3(switch_at if self.deadline is None else min(switch_at, self.deadline))
+        if self.cubes is not None:  # every solution it reported lies in one of its cubes
+            yield from search
+        else:
+            for batch in search:
+                seen.update(tuple(assignment[letter] for letter in letters) for assignment in batch)
+                yield batch
         assert self.end is not None
         if self.end.complete or self.end.ending not in (Ending.TIME, Ending.GAVE_UP):
             return
         if self.end.ending is Ending.TIME and self.deadline is not None and time.monotonic() >= self.deadline - 0.01:
             return  # the user's time is up, not Z3's share of it
-        yield from self._exhaustive(seen)
+        cubes = self.cubes
+        if cubes is not None:
+            yield from self._exhaustive(lambda values: cubes.covers(dict(zip(letters, values))))
+        else:
+            yield from self._exhaustive(seen.__contains__)
 
-    def _z3(self, deadline: float | None) -> Iterator[Assignment]:
+    def _z3(self, deadline: float | None) -> Iterator[list[Assignment]]:
         import z3
 
         from ..encode import encode
@@ -157,17 +225,43 @@ class Portfolio:
         self.z3 = ModelSearch(encoded, deadline, split_after=None if self.limit == 1 else SPLIT_AFTER_CONFLICTS)
         if self.cap is not None:
             self.z3.cap = min(self.z3.cap, self.cap)
-        self.used.append(self.z3.name)
-        if self.stop_requested:
-            self.z3.request_stop()
-        yield from self.z3
-        self.end = self.z3.end
+        yield from self._run(self.z3)
 
-    def _exhaustive(self, seen: set[tuple[int, ...]]) -> Iterator[Assignment]:
+    def _terms(self) -> Any:
+        """The formula and the rules apart (None when its negation would need quantifiers)."""
+        if self.terms is None:
+            import z3
+
+            from ..encode.fold import fold
+            from ..encode.general import formula_terms
+
+            with self.clock("encode"):
+                self.terms = formula_terms(fold(self.problem), z3.Context()) or False
+        return self.terms or None
+
+    def _cubes(self, deadline: float | None, budget: float | None = None) -> Iterator[list[Assignment]] | None:
+        """The cube search, or None when the formula's negation cannot be encoded without quantifiers."""
+        from .cubes import CubeSearch
+
+        terms = self._terms()
+        if terms is None:
+            return None
+        self.cubes = CubeSearch(self.problem, terms, deadline, listing=self.listing, budget=budget)
+        return self._run(self.cubes)
+
+    def _exhaustive(self, seen: Callable[[tuple[int, ...]], bool] | None) -> Iterator[list[Assignment]]:
         assert self.compiled is not None
-        self.exhaustive = ExhaustiveSearch(self.compiled, self.deadline, skip=seen)
-        self.used.append(self.exhaustive.name)
+        self.exhaustive = ExhaustiveSearch(self.compiled, self.deadline, skip=seen, listing=self.listing)
+        yield from self._run(self.exhaustive)
+
+    def _run(self, backend: Any) -> Iterator[list[Assignment]]:
+        self.running = backend
+        self.used.append(backend.name)
         if self.stop_requested:
-            self.exhaustive.request_stop()
-        yield from self.exhaustive
-        self.end = self.exhaustive.end
+            backend.request_stop()
+        if hasattr(backend, "batches"):
+            yield from backend.batches()
+        else:  # one model at a time
+            for assignment in backend:
+                yield [assignment]
+        self.end = backend.end

@@ -1,0 +1,239 @@
+"""The cubes backend: Z3's enumeration, one blocking clause per cube of solutions instead of per model.
+
+`ABC < DEF` has 60,480 solutions, but once A and D are known (A < D) the other four letters do
+not matter: 36 cubes cover them all. After each model the search shrinks it to fewer letters,
+dropping a letter only when Z3 proves (`unsat`) that no assignment the rules allow, with the
+remaining letters fixed, violates the formula. Every completion of the cube is then a solution,
+proved; it is listed (or, when only counting, counted) and the whole cube is blocked at once.
+
+This needs the formula's negation, so formulas whose encoding has witness unknowns (roots and
+gcd outside tables) are left to the other backends. Where cubes do not shrink (sparse puzzles
+such as SEND + MORE = MONEY) the search stops trying after a few models and goes on as a plain
+blocking-clause search.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from typing import Any, Iterator
+
+import z3
+
+from ..check import Problem
+from ..encode.general import FormulaTerms
+from ..solver import interrupt, make_solver, time_left
+from ..tree import Repeating, Word, numerals
+from . import Assignment, Ending, Proof, SearchEnd
+
+BATCH = 4096  # a cube's solutions handed over this many at a time
+TRIAL_CUBES = 8  # cubes shrunk before judging whether shrinking pays
+SOLUTIONS_PER_CHECK = 1.0  # shrinking goes on while the cubes cover at least this many solutions per check
+
+
+def significance(problem: Problem) -> list[str]:
+    """Letters by the largest place value they hold, least first: the first to try dropping."""
+    weight: dict[str, int] = {letter: 0 for letter in problem.letters}
+    for node in numerals(problem.formula):
+        digits = node.text_of_digits() if isinstance(node, (Word, Repeating)) else ""
+        for place, letter in enumerate(reversed(digits)):
+            if letter in weight:
+                weight[letter] = max(weight[letter], place + 1)
+    return sorted(problem.letters, key=lambda letter: (weight[letter], letter))
+
+
+class CubeSearch:
+    """Solutions cube by cube. `listing=False` counts each cube's completions without making them
+    (only its model is yielded; the others are added to `bulk`)."""
+
+    name = "cubes"
+
+    def __init__(self, problem: Problem, terms: FormulaTerms, deadline: float | None = None,
+                 listing: bool = True, budget: float | None = None):
+        self.problem = problem
+        self.terms = terms
+        self.deadline = deadline
+        self.budget = budget  # seconds of solver time (listing does not count) before giving up as TIME
+        self.solving = 0.0
+        self.listing = listing
+        self.end: SearchEnd | None = None
+        self.stop_requested = False
+        self.exact = False  # the model itself is a solver's answer: re-checked; its cube-mates are proved
+        self.bulk = 0  # solutions counted, not yielded
+        self.cubes: list[dict[str, int]] = []  # every cube proved so far
+        self.by_letters: dict[tuple[str, ...], set[tuple[int, ...]]] = {}  # the same, by the letters they fix
+        self.covered = 0  # solutions in the cubes so far
+        self.checks = 0
+        self.shrink_checks = 0
+        self.shrinking = True
+        strategy = "finite-domain" if terms.linear and not terms.cases else "general"
+        self.solver = make_solver(strategy, terms.context)
+        self.solver.add(*terms.rules, *terms.side, terms.formula)
+        self.refuter = make_solver(strategy, terms.context)  # looks for a completion that is no solution
+        self.refuter.add(*terms.rules, *terms.side, z3.Not(terms.formula))
+        self.literals: dict[tuple[str, int], z3.BoolRef] = {}
+        self.order = significance(problem)
+
+    def request_stop(self) -> None:
+        self.stop_requested = True
+        interrupt(self.terms.context)
+
+    def statistics(self) -> dict[str, Any]:
+        return {"cubes": len(self.cubes), "cube_checks": self.shrink_checks}
+
+    def _literal(self, letter: str, digit: int) -> z3.BoolRef:
+        """A Boolean for letter == digit in the refuter, to assume and retract."""
+        literal = self.literals.get((letter, digit))
+        if literal is None:
+            literal = self.literals[(letter, digit)] = z3.Bool(f"cube {letter}={digit}", self.terms.context)
+            self.refuter.add(literal == (self.terms.letters[letter] == digit))
+        return literal
+
+    def _check(self, solver: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
+        remaining = time_left(self.deadline)
+        if self.budget is not None:
+            left = self.budget - self.solving
+            remaining = left if remaining is None else min(remaining, left)
+        if remaining is not None:
+            if remaining <= 0:
+                return z3.unknown
+            solver.set("timeout", max(1, int(remaining * 1000)))
+        self.checks += 1
+        started = time.perf_counter()
+        try:
+            return solver.check(*assumptions)
+        finally:
+            self.solving += time.perf_counter() - started
+
+    def _meets(self, cube: dict[str, int], other: dict[str, int]) -> bool:
+        """True if some assignment the rules allow agrees with both cubes."""
+        joined = dict(other)
+        for letter, digit in cube.items():
+            if joined.setdefault(letter, digit) != digit:
+                return False
+        return not self.problem.rules.distinct or len(set(joined.values())) == len(joined)
+
+    def _shrink(self, model: Assignment) -> dict[str, int]:
+        """The model with every letter dropped that, proved, does not matter, keeping the cube apart
+        from the cubes before it (each solution is listed or counted once)."""
+        cube = dict(model)
+        for letter in self.order:
+            if self.stop_requested or len(cube) == 1:
+                break
+            smaller = {other: digit for other, digit in cube.items() if other != letter}
+            if any(self._meets(smaller, earlier) for earlier in self.cubes):
+                continue
+            trial = [self._literal(other, digit) for other, digit in smaller.items()]
+            self.shrink_checks += 1
+            if self._check(self.refuter, *trial) == z3.unsat:
+                del cube[letter]
+        self.covered += self.count(cube)
+        self.shrinking = len(self.cubes) < TRIAL_CUBES or self.covered >= SOLUTIONS_PER_CHECK * self.checks
+        return cube
+
+    def completions(self, cube: dict[str, int]) -> Iterator[Assignment]:
+        """Every assignment the rules allow that agrees with the cube, alphabetically keyed."""
+        letters = sorted(self.problem.letters)
+        free = [index for index, letter in enumerate(letters) if letter not in cube]
+        used = set(cube.values()) if self.problem.rules.distinct else set()
+        domains = [self.problem.allowed[letters[index]] - used for index in free]
+        values = [cube.get(letter, 0) for letter in letters]
+        if self.problem.rules.distinct:
+            pool = sorted(frozenset().union(*domains))
+            tuples: Iterator[tuple[int, ...]] = itertools.permutations(pool, len(free))
+            if any(domain != set(pool) for domain in domains):
+                tuples = (digits for digits in tuples if all(d in domain for d, domain in zip(digits, domains)))
+        else:
+            tuples = itertools.product(*(sorted(domain) for domain in domains))
+        for digits in tuples:
+            for index, digit in zip(free, digits):
+                values[index] = digit
+            yield dict(zip(letters, values))
+
+    def count(self, cube: dict[str, int]) -> int:
+        """How many assignments the rules allow agree with the cube (distinct digits counted by the
+        sets of digits used so far)."""
+        free = [letter for letter in self.problem.letters if letter not in cube]
+        if not self.problem.rules.distinct:
+            total = 1
+            for letter in free:
+                total *= len(self.problem.allowed[letter])
+            return total
+        used = frozenset(cube.values())
+        ways: dict[frozenset[int], int] = {used: 1}
+        for letter in free:
+            following: dict[frozenset[int], int] = {}
+            for taken, count in ways.items():
+                for digit in self.problem.allowed[letter] - taken:
+                    key = taken | {digit}
+                    following[key] = following.get(key, 0) + count
+            ways = following
+        return sum(ways.values())
+
+    def covers(self, values: Assignment) -> bool:
+        """True if a proved cube holds this assignment."""
+        return any(tuple(values[letter] for letter in letters) in digits for letters, digits in self.by_letters.items())
+
+    def __iter__(self) -> Iterator[Assignment]:
+        for batch in self.batches():
+            yield from batch
+
+    def batches(self) -> Iterator[list[Assignment]]:
+        """Each model alone (`exact` False: a solver's answer), then its cube's other solutions in
+        lists (`exact` True: proved by the cube)."""
+        watchdog = None
+        if self.deadline is not None:
+            watchdog = threading.Timer(max(0.0, self.deadline - time.monotonic()), interrupt, [self.terms.context])
+            watchdog.daemon = True
+            watchdog.start()
+        try:
+            yield from self._enumerate()
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+
+    def _ended(self, result: z3.CheckSatResult, solver: z3.Solver) -> bool:
+        """Sets `end` for an unknown answer or a stop; True if the search is over."""
+        if self.stop_requested:
+            self.end = SearchEnd(Ending.INTERRUPTED)
+        elif self.deadline is not None and time.monotonic() >= self.deadline - 0.01:
+            self.end = SearchEnd(Ending.TIME)
+        elif self.budget is not None and self.solving >= self.budget:
+            self.end = SearchEnd(Ending.TIME)
+        elif result == z3.unknown:
+            reason = solver.reason_unknown()
+            self.end = SearchEnd(Ending.TIME if reason in ("timeout", "canceled") else Ending.GAVE_UP, reason)
+        return self.end is not None
+
+    def _enumerate(self) -> Iterator[Assignment]:
+        variables = self.terms.letters
+        while True:
+            if self._ended(z3.sat, self.solver):
+                return
+            result = self._check(self.solver)
+            if result == z3.unsat:
+                self.end = SearchEnd(Ending.COMPLETE, proof=Proof.CUBES)
+                return
+            if result != z3.sat or self._ended(result, self.solver):
+                self._ended(result, self.solver)
+                return
+            model = self.solver.model()
+            assignment = {letter: model.eval(var, model_completion=True).as_long()
+                          for letter, var in sorted(variables.items())}
+            cube = self._shrink(assignment) if self.shrinking else dict(assignment)
+            if self.stop_requested:  # a shrink cut short proves nothing: keep the model alone
+                cube = dict(assignment)
+            self.cubes.append(cube)
+            fixed = tuple(sorted(cube))
+            self.by_letters.setdefault(fixed, set()).add(tuple(cube[letter] for letter in fixed))
+            self.solver.add(z3.Or(*[variables[letter] != digit for letter, digit in cube.items()]))
+            self.exact = False
+            yield [assignment]  # the model: re-checked like any other
+            self.exact = True
+            if not self.listing:
+                self.bulk += self.count(cube) - 1
+                continue
+            completions = (values for values in self.completions(cube) if values != assignment)
+            while batch := list(itertools.islice(completions, BATCH)):
+                yield batch
