@@ -27,7 +27,7 @@ from ..check import Problem
 from . import Assignment, Ending, SearchEnd
 from .exhaustive import Compiled, ExhaustiveSearch, NotCompilable, compile_problem, sample_costs
 
-STRATEGIES = ("auto", "z3", "exhaustive", "cubes")
+STRATEGIES = ("auto", "z3", "linear", "cubes", "exhaustive")
 SMALL_SPACE = 20_000  # candidates: tried at once, without measuring (at most about 0.1 s)
 SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price (about 10 ms)
 EXHAUSTIVE_AT_ONCE = 0.05  # seconds: below this exhaustive price, Z3 is not even started
@@ -91,6 +91,10 @@ class Portfolio:
         if strategy == "cubes" and self._terms() is None:
             raise StrategyError("the cubes strategy cannot search this puzzle: it has integer unknowns, "
                                 "or roots or gcd outside tables")
+        self.linear: Any = None
+        if strategy == "linear" and self._linear(self.deadline) is None:
+            raise StrategyError("the linear strategy cannot search this puzzle: it needs an equation of sums "
+                                "and integer multiples of words in which every letter counts, and no integer unknowns")
 
     # --- what callers read ------------------------------------------------------------------
 
@@ -122,8 +126,8 @@ class Portfolio:
 
     def request_stop(self) -> None:
         self.stop_requested = True
-        for backend in (self.z3, self.cubes, self.exhaustive):
-            if backend is not None:
+        for backend in (self.z3, self.linear, self.cubes, self.exhaustive):
+            if backend:
                 backend.request_stop()
 
     def statistics(self) -> dict[str, Any]:
@@ -131,8 +135,8 @@ class Portfolio:
                                  "proof": self.end.proof.value if self.end is not None and self.end.proof else None}
         if self.price is not None:
             stats["exhaustive_estimate_seconds"] = round(self.price, 6)
-        for backend in (self.cubes, self.exhaustive):
-            if backend is not None:
+        for backend in (self.linear, self.cubes, self.exhaustive):
+            if backend:
                 stats.update(backend.statistics())
         checks = (self.z3.checks if self.z3 is not None else 0) + (self.cubes.checks if self.cubes is not None else 0)
         stats["solver_checks"] = checks
@@ -153,7 +157,9 @@ class Portfolio:
     def __iter__(self) -> Iterator[list[Assignment]]:
         """The solutions in batches (a list each): one per model from Z3, many from the others;
         `exact` tells whether the current batch needs the exact re-check."""
-        if self.strategy == "z3":
+        if self.strategy in ("auto", "linear") and self._linear(self.deadline) is not None:
+            yield from self._run(self.linear)
+        elif self.strategy == "z3":
             yield from self._z3(self.deadline)
         elif self.strategy == "cubes":
             yield from self._cubes(self.deadline) or ()
@@ -226,6 +232,25 @@ class Portfolio:
         if self.cap is not None:
             self.z3.cap = min(self.z3.cap, self.cap)
         yield from self._run(self.z3)
+
+    def _linear(self, deadline: float | None) -> Any:
+        """The linear backend, made once, or None: it takes an equation of sums in which every
+        letter has a weight (the rest of the formula, if any, checked by the compiled formula)."""
+        if self.linear is None:
+            from ..encode.fold import fold
+            from .linear import LinearSearch, integer_equation, only_equation
+
+            self.linear = False
+            if not self.problem.unknowns:
+                with self.clock("compile"):
+                    equation = integer_equation(fold(self.problem))
+                if equation is not None and set(equation[0]) == set(self.problem.letters):
+                    compiled = None if only_equation(self.problem) else self._compile()
+                    if compiled is not None or only_equation(self.problem):
+                        self.linear = LinearSearch(self.problem, equation, compiled, deadline)
+        if self.linear:
+            self.linear.deadline = deadline
+        return self.linear or None
 
     def _terms(self) -> Any:
         """The formula and the rules apart (None when its negation would need quantifiers)."""
