@@ -99,7 +99,7 @@ def same_as_reference(text: str, **rules) -> set[Solution]:
     ("max(A, B) - min(C, D) = E + F", 8600),
     ("AB % C + D = E", 1276),
     ("(A + B) * (C + D) = EF", 1000),
-    ("AB * CD = EF * GH", 280),
+    pytest.param("AB * CD = EF * GH", 280, marks=pytest.mark.slow),  # brute force alone takes 8 s
 ])
 def test_known_counts(text, count):
     assert len(same_as_reference(text)) == count
@@ -160,11 +160,10 @@ def test_short_circuit_spares_a_zero_divisor():
     ("gcd(AB - 50, C - 5, D) = E", {}),
     ("gcd(A / 2, B) = C", {}),
     ("AB / CD = 0.(E)", {}),
-    ("A.B(C) * 9 = DE / 10", {}),
+    ("1.A(B) * 9 = CD / 10 + E", {}),
     ("AB % 1.5 = C / 2", {}),
     ("AB / 7 // (C / 3) = D", {}),
     ("A / B == C / D != E", {}),
-    ("ABC * DE = FGH0 + I", {}),
 ])
 def test_more_formulas_match_the_reference(text, rules):
     same_as_reference(text, **rules)
@@ -234,14 +233,19 @@ def test_power_bounds_are_tight():
 
 
 def test_unrolled_euclid_reaches_the_gcd():
-    for bound in list(range(0, 160)) + [233, 377]:
+    """From (b, a mod b), every value is below b: euclid_steps(b's bound) steps reach the gcd, and
+    some pair needs all of them."""
+    for bound in range(0, 250):
         steps = euclid_steps(bound)
-        for a, b in itertools.product(range(bound + 1), repeat=2):
-            x, y = a, b
-            for _ in range(steps):
-                if y:
-                    x, y = y, x % y
-            assert y == 0 and x == math.gcd(a, b), (bound, a, b)
+        needed = 0
+        for x in range(bound + 1):
+            for y in range(x):
+                a, b, taken = x, y, 0
+                while b:
+                    a, b, taken = b, a % b, taken + 1
+                assert a == math.gcd(x, y)
+                needed = max(needed, taken)
+        assert needed == steps, bound
 
 
 # --- random formulas --------------------------------------------------------------------------
