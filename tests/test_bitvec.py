@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 import time
+from fractions import Fraction
 
 import pytest
 import z3
@@ -16,11 +18,13 @@ from hypothesis import strategies as st
 from smtcrypt.check import Problem, check, make_rules
 from smtcrypt.encode import indicator
 from smtcrypt.encode.bitvec import (
-    BitVecEncoding, euclid_steps, floordiv_bounds, mod_bounds, power_bounds, signed_width,
+    BitVecEncoding, Rat, _Encoder, euclid_steps, floordiv_bounds, mod_bounds, power_bounds, signed_width,
 )
 from smtcrypt.encode.fold import fold
 from smtcrypt.errors import FormulaError
 from smtcrypt.parse import parse
+from smtcrypt.tree import Call, Collection, walk
+from smtcrypt.verify import Undefined, evaluate
 
 from reference import brute_force
 
@@ -40,6 +44,9 @@ def models(problem: Problem, seconds: float = 60.0) -> list[Solution]:
     solver = z3.SolverFor("QF_BV", ctx=context)
     solver.add(*encoded.constraints)
     letters = list(encoded.letters.items())
+    # every letter read in one evaluation: the letters side by side in one bit-vector
+    widths = [var.size() for _, var in letters]
+    packed = z3.Concat(*[var for _, var in letters]) if len(letters) > 1 else letters[0][1] if letters else None
     blocked = {}  # (letter, digit) -> the literal "letter != digit"
     found: list[Solution] = []
     deadline = time.monotonic() + seconds
@@ -49,7 +56,16 @@ def models(problem: Problem, seconds: float = 60.0) -> list[Solution]:
             return found
         assert result == z3.sat and time.monotonic() < deadline
         model = solver.model()
-        values = [(letter, model.eval(var, model_completion=True).as_long()) for letter, var in letters]
+        values = []
+        if letters:
+            number = model.eval(packed, model_completion=True).as_long()
+            for (letter, _), width in zip(reversed(letters), reversed(widths)):
+                values.append((letter, number & (1 << width) - 1))
+                number >>= width
+            assert number == 0
+            if not found:  # the same as reading each letter on its own
+                assert dict(values) == {letter: model.eval(var, model_completion=True).as_long()
+                                        for letter, var in letters}
         found.append(tuple(sorted(values)))
         if not values:
             return found
@@ -198,6 +214,71 @@ def test_accepts_what_stays_within_the_width_limit():
     assert BitVecEncoding().accepts(problem_of("ABCDEFGHIJ ** 15 = 7"))  # about 500 bits
 
 
+# --- every node exact -------------------------------------------------------------------------
+
+def node_values_are_exact(problem: Problem, assignments: list[dict[str, int]]) -> None:
+    """Under each assignment, every node of the formula, encoded on its own, is defined exactly when
+    the exact evaluator can evaluate it, and then has its value; numerator and denominator lie
+    within the bounds that chose their widths (so no operation overflowed on the way)."""
+    encoder = _Encoder(problem, z3.Context())
+    nodes = [node for constraint in problem.formula.constraints for node in walk(constraint)
+             if not isinstance(node, Collection) and not (isinstance(node, Call) and node.name == "range")]
+    encoded = [(node, *encoder.encode(node)) for node in nodes]
+    for assignment in assignments:
+        pairs = [(var, z3.BitVecVal(assignment[letter], var.size(), var.ctx)) for letter, var in encoder.letters.items()]
+
+        def value_of(term):
+            return z3.simplify(z3.substitute(term, *pairs)) if pairs else z3.simplify(term)
+
+        for node, value, ok in encoded:
+            try:
+                exact = evaluate(node, assignment, problem.rules.base)
+            except Undefined:
+                exact = None
+            defined = ok if isinstance(ok, bool) else z3.is_true(value_of(ok))
+            assert defined == (exact is not None), (problem.source, node, assignment)
+            if exact is None:
+                continue
+            if isinstance(value, Rat):
+                num, den = value_of(value.num.term).as_signed_long(), value_of(value.den.term).as_signed_long()
+                assert value.num.lo <= num <= value.num.hi and value.den.lo <= den <= value.den.hi and den > 0
+                assert Fraction(num, den) == exact, (problem.source, node, assignment)
+            else:
+                assert int(z3.is_true(value_of(value))) == exact, (problem.source, node, assignment)
+
+
+def allowed_assignments(problem: Problem, count: int, seed: int = 0) -> list[dict[str, int]]:
+    """`count` assignments the rules allow, at random (all of them, if there are no more)."""
+    pools = [sorted(problem.allowed[letter]) for letter in problem.letters]
+    rng = random.Random(seed)
+    found: set[tuple[int, ...]] = set()
+    for _ in range(count * 100):
+        values = tuple(rng.choice(pool) for pool in pools)
+        if not problem.rules.distinct or len(set(values)) == len(values):
+            found.add(values)
+            if len(found) == count:
+                break
+    return [dict(zip(problem.letters, values)) for values in sorted(found)]
+
+
+@pytest.mark.parametrize("text, rules", [
+    ("gcd(AB, CD) = E", {}),
+    ("(A - BC) // -C = D or (A - B) % (C - D) == -AB", {"allow_leading_zeros": True, "distinct": False}),
+    ("max(A, B) - min(C, D) = E + F", {}),
+    ("AB / (C - D) > DE ** -2 and A / B in range(C, D)", {"distinct": False}),
+    ("A ** (B - C) + abs(D - 7) ** 3 = sum(range(A - B, C * D))", {"distinct": False}),
+    ("(A < B) * 2 ** (C - 4) or not (A and B // (C - 2))", {"allow_leading_zeros": True}),
+    ("ABC % 1.5 = 0.(A) * gcd(B - 5, -C, 4.0)", {}),
+    ("GHI ** 9 // AB ** 5 - FED ** 4 % C ** 7 = ABCDEFGHI ** 2", {}),
+])
+def test_every_node_is_exact(text, rules):
+    problem = problem_of(text, **rules)
+    node_values_are_exact(problem, allowed_assignments(problem, 150))
+    folded = fold(problem)
+    if folded is not problem:
+        node_values_are_exact(folded, allowed_assignments(folded, 30))
+
+
 # --- the bounds that choose the widths --------------------------------------------------------
 
 def test_signed_width():
@@ -315,7 +396,7 @@ def formulas(draw) -> tuple[str, dict]:
     return text, rules
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(formulas())
 @example(("A ** B = A", {"distinct": True, "allow_leading_zeros": False, "base": 10, "digits": "0-9"}))
 @example(("(A or B) == AB // 0", {"distinct": False, "allow_leading_zeros": True, "base": 10, "digits": "0-9"}))
@@ -333,3 +414,4 @@ def test_random_formulas_match_brute_force(case):
     for source in {problem, fold(problem)}:
         if BitVecEncoding().accepts(source):
             assert solutions(source) == expected, (text, rules, source is problem)
+            node_values_are_exact(source, allowed_assignments(source, 6))

@@ -23,6 +23,13 @@ also yields `ok`, the condition that Python evaluates it without error (no zero 
 integers where gcd and range need them), with `and`, `or` and comparison chains
 short-circuiting as Python does. A constraint holds when it is `ok` and its value is nonzero.
 
+Letters are unsigned bit-vectors of the base's digit width (4 bits in base 10), kept to their
+allowed digits by the rules. Products and powers are bit-vector multiplications (a letter to a
+power is a table over its digits; a variable exponent chooses among its few values), quotients
+keep a denominator as in the general encoding, floor division and remainder follow Python's
+signs, gcd is Euclid's algorithm unrolled over Lamé's bound of its steps, and sum(range(a, b))
+is the closed form max(0, b - a) * (a + b - 1) / 2.
+
 Declined: integer unknowns (unbounded), rational exponents (roots), and anything whose bounds
 need more than MAX_WIDTH bits.
 """
@@ -76,7 +83,8 @@ def floordiv_bounds(x: tuple[int, int], y: tuple[int, int]) -> tuple[int, int]:
 
 
 def mod_bounds(x: tuple[int, int], y: tuple[int, int]) -> tuple[int, int]:
-    """Bounds of Python's x % y, y != 0: the sign of y, smaller than |y|, and no larger than |x| where x and y share a sign."""
+    """Bounds of Python's x % y, y != 0: the sign of y, smaller than |y|, and no larger than |x|
+    where x and y share a sign."""
     lo = hi = 0
     if y[1] >= 1:
         hi = y[1] - 1 if x[0] < 0 else min(y[1] - 1, x[1])
@@ -152,16 +160,15 @@ def _unsigned_compare(op: str) -> Callable[[z3.BitVecRef, z3.BitVecRef], z3.Bool
             ">": z3.UGT, ">=": z3.UGE}[op]
 
 
-SIGNED = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-          "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
-EXACT = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-         "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+# on Python ints, and on bit-vectors as signed numbers
+COMPARISONS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+               "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 def decided(op: str, a: Z, b: Z) -> bool | None:
     """The comparison's outcome if the bounds alone decide it."""
     if a.value is not None and b.value is not None:
-        return EXACT[op](a.value, b.value)
+        return COMPARISONS[op](a.value, b.value)
     below, above = a.hi < b.lo, a.lo > b.hi  # a < b always, a > b always
     if op in ("==", "!="):
         return (op == "!=") if below or above else None
@@ -272,7 +279,8 @@ class _Encoder:
         return Z(term, lo, hi)
 
     def at(self, a: Z, width: int) -> z3.BitVecRef:
-        """a's term at `width`: extended (zeros above a non-negative value), or truncated (for ring operations only)."""
+        """a's term at `width`: extended (zeros above a non-negative value), or truncated (for ring
+        operations only)."""
         if width > MAX_WIDTH:
             raise Unsupported(f"a value of {width} bits")
         if width == a.width:
@@ -352,7 +360,7 @@ class _Encoder:
         x, y = self.at(a, width), self.at(b, width)
         if a.lo >= 0 and b.lo >= 0:
             return _unsigned_compare(op)(x, y)
-        return SIGNED[op](x, y)
+        return COMPARISONS[op](x, y)
 
     def nonzero(self, a: Z) -> z3.BoolRef:
         return self.z_compare("!=", a, self.const(0))
@@ -509,8 +517,8 @@ class _Encoder:
         return self.nonzero(value.num) if isinstance(value, Rat) else value
 
     def common(self, a: Rat, b: Rat) -> tuple[Z, Z, Z | None]:
-        """Numerators over a common denominator: (a', b', den) with a = a'/den, b = b'/den; den is
-        None when both denominators are variable (then a' = a.num * b.den, b' = b.num * a.den)."""
+        """Numerators over a common positive denominator: (a', b', den) with a = a'/den and
+        b = b'/den. With a variable denominator, den is None and a' = a.num * b.den, b' = b.num * a.den."""
         da, db = a.den.value, b.den.value
         if da is not None and db is not None:
             common = math.lcm(da, db)
