@@ -289,7 +289,10 @@ def save(out: Path, record: dict, puzzles: list[Puzzle], table: Table, info: dic
     record = dict(record)
     record["puzzles"] = [{"formula": p.formula, "tags": p.tags, "mode": p.mode, "letters": p.letters,
                           "expected": p.expected, "remark": p.remark,
-                          "results": {m: asdict(r) for m, r in p.results.items()}} for p in puzzles]
+                          "results": {m: asdict(r) for m, r in p.results.items()},
+                          "ratios": {name: ratio(p.results.get(top), p.results.get(bottom))[0]
+                                     for name, _, top, bottom in RATIOS
+                                     if top in p.results and bottom in p.results}} for p in puzzles]
     text = json.dumps(record, indent=1)
     (out / f"results-{stamp}.json").write_text(text, encoding="utf-8")
     (out / "latest.json").write_text(text, encoding="utf-8")
