@@ -44,6 +44,12 @@ class Rules:
     domains: Mapping[str, frozenset[int]] = field(default_factory=dict)
     assign: Mapping[str, int] = field(default_factory=dict)
 
+    def __hash__(self) -> int:  # `domains` and `assign` are dicts: hash what they hold, as equality compares it
+        return hash((self.distinct, self.allow_leading_zeros, self.base,
+                     None if self.digits is None else frozenset(self.digits),
+                     frozenset((letter, frozenset(values)) for letter, values in self.domains.items()),
+                     frozenset(self.assign.items())))
+
 
 DigitSpec = Union[str, int, Iterable[int]]  # "1-9", "1,3,5,7,9", 7, range(1, 10)
 

@@ -134,7 +134,8 @@ class Setting:
     @property
     def by_search(self) -> bool:
         """Sums and differences under rules the column-free search models go to `wordsum`."""
-        return self.shape != "A * B = C" and set(self.rules) <= SUM_RULES
+        modelled = {name for name, value in self.rules.items() if not (name == "base" and type(value) is int and value == 10)}
+        return self.shape != "A * B = C" and modelled <= SUM_RULES  # an explicit base 10 is the default
 
 
 class Words:

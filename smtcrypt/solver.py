@@ -54,7 +54,10 @@ def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
     """A solver for one of the strategies an encoding may ask for.
 
     "finite-domain": Z3's QF_FD solver, fast on linear constraints over bounded integers;
-    "bit-blast": bounded nonlinear integer terms turned into bit-vectors and then SAT;
+    "bit-blast": bounded nonlinear integer terms turned into bit-vectors and then SAT (the whole
+    tactic runs again for every check);
+    "bit-vector": Z3's incremental QF_BV solver, for the bit-vector encoding: it keeps its learned
+    clauses from one model to the next;
     "general": Z3's default solver, which accepts everything.
 
     Z3's own Ctrl-C handler is switched off: it swaps the process's SIGINT handler in and out
@@ -66,6 +69,8 @@ def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
     elif strategy == "bit-blast":
         steps = [z3.Tactic(name, ctx=context) for name in ("simplify", "propagate-values", "nla2bv", "qfbv")]
         solver = z3.Then(*steps).solver()
+    elif strategy == "bit-vector":
+        solver = z3.SolverFor("QF_BV", ctx=context)
     else:
         solver = z3.Solver(ctx=context)
     solver.set("ctrl_c", False)
@@ -133,7 +138,7 @@ class ModelSearch:
             solver.set("max_conflicts", self.split_after)
         solver.add(*self.encoded.constraints)
         self.indicators = {}
-        self.propositional = strategy == "finite-domain"
+        self.propositional = strategy in ("finite-domain", "bit-vector")
         for model in self.models:
             self._block(solver, model)
         return solver

@@ -13,6 +13,10 @@ Semantics (README, "Rules and exact semantics"):
 - `and`/`or` return operand values and short-circuit, `not` gives 1 or 0, comparison chains
   short-circuit, `in`/`not in` look in a literal (all of whose items are evaluated) or a range;
 - abs, min, max, gcd, sum(range(n)) and sum(range(a, b));
+- words and repeating decimals in the base given (`--base`); plain numbers stay decimal;
+- the digit rules: distinct letters, no 0 at the head of a word of two or more letters (a literal digit
+  there is no letter), `--digits`, `--domain`, `--assign`; integer unknowns (lowercase names) are
+  enumerated between bounds the caller gives, which the formula itself must impose;
 - a candidate whose evaluation is undefined is not a solution.
 """
 
@@ -337,9 +341,33 @@ class Compiled:
             return False
         return True
 
+    def pools(self, allow_leading_zeros: bool = False, digits: Iterable[int] | None = None,
+              domains: Mapping[str, Iterable[int]] | None = None,
+              assign: Mapping[str, int] | None = None) -> list[list[int]]:
+        """Each letter's digits, from the README's rules: the digits of the base, then `--digits`
+        (every letter), `--domain` (one letter), `--assign` (one digit), and no 0 at the head of a word."""
+        domains, assign = domains or {}, assign or {}
+        result = []
+        for letter in self.letters:
+            pool = set(range(self.base))
+            if digits is not None:
+                pool &= set(digits)
+            if letter in domains:
+                pool &= set(domains[letter])
+            if letter in assign:
+                pool &= {assign[letter]}
+            if letter in self.leading and not allow_leading_zeros:
+                pool.discard(0)
+            result.append(sorted(pool))
+        return result
+
     def candidates(self, distinct: bool = True, allow_leading_zeros: bool = False,
-                   digits: Iterable[int] | None = None) -> Iterable[Digits]:
-        pool = list(range(self.base)) if digits is None else sorted(digits)
+                   digits: Iterable[int] | None = None, domains: Mapping[str, Iterable[int]] | None = None,
+                   assign: Mapping[str, int] | None = None) -> Iterable[Digits]:
+        if domains or assign:  # letters with pools of their own
+            pools = self.pools(allow_leading_zeros, digits, domains, assign)
+            return _distinct_product(pools) if distinct else itertools.product(*pools)
+        pool = list(range(self.base)) if digits is None else sorted(d for d in digits if 0 <= d < self.base)
         n = len(self.letters)
         every = itertools.permutations(pool, n) if distinct else itertools.product(pool, repeat=n)
         if allow_leading_zeros or not self.leading:
@@ -348,16 +376,59 @@ class Compiled:
         return (c for c in every if all(c[i] for i in heads))
 
 
+def _distinct_product(pools: list[list[int]]) -> Iterable[Digits]:
+    """Every choice of one digit from each pool, no digit twice."""
+    if not pools:
+        yield ()
+        return
+    chosen: list[int] = []
+
+    def extend(position: int) -> Iterable[Digits]:
+        for digit in pools[position]:
+            if digit in chosen:
+                continue
+            chosen.append(digit)
+            if position + 1 == len(pools):
+                yield tuple(chosen)
+            else:
+                yield from extend(position + 1)
+            chosen.pop()
+    yield from extend(0)
+
+
+Bounds = Mapping[str, tuple[int, int]]  # integer unknown -> (lowest, highest) value the formula allows
+
+
 def brute_force(formula: str, distinct: bool = True, allow_leading_zeros: bool = False,
-                base: int = 10, digits: Iterable[int] | None = None) -> set[Solution]:
-    """Every solution of `formula`, as sorted (letter, digit) tuples, by trying every assignment."""
+                base: int = 10, digits: Iterable[int] | None = None,
+                domains: Mapping[str, Iterable[int]] | None = None, assign: Mapping[str, int] | None = None,
+                unknowns: Bounds | None = None) -> set[Solution]:
+    """Every solution of `formula`, as sorted (name, value) tuples, by trying every assignment.
+
+    Letters take the digits the rules allow (`digits`, `domains`, `assign` as the README's --digits,
+    --domain and --assign; `assign`ed letters still count for distinctness). Integer unknowns (lowercase
+    names) need `unknowns`: the bounds the formula's own constraints put on each, such as (0, 5) for
+    `0 <= x <= 5`. One value beyond each bound is tried too, and a solution there is an error: the bounds
+    given must really be what the formula allows, or the reference would miss solutions.
+    """
     compiled = Compiled(formula, base)
-    if compiled.names:
-        raise ValueError("brute force cannot enumerate integer unknowns")
+    unknowns = dict(unknowns or {})
+    if set(compiled.names) != set(unknowns):
+        raise ValueError(f"brute force needs bounds for exactly the integer unknowns {sorted(compiled.names)}, "
+                         f"not {sorted(unknowns)}")
     letters = compiled.letters
-    return {tuple(sorted(zip(letters, values)))
-            for values in compiled.candidates(distinct, allow_leading_zeros, digits)
-            if compiled.holds(values)}
+    ranges = [range(unknowns[name][0] - 1, unknowns[name][1] + 2) for name in compiled.names]
+    found = set()
+    for values in compiled.candidates(distinct, allow_leading_zeros, digits, domains, assign):
+        for extra in itertools.product(*ranges):
+            if compiled.holds(values + extra):
+                for name, value in zip(compiled.names, extra):
+                    low, high = unknowns[name]
+                    if not low <= value <= high:
+                        raise ValueError(f"{formula!r} has a solution with {name} = {value}, outside the bounds "
+                                         f"{low}..{high} given for it: the search would not be exhaustive")
+                found.add(tuple(sorted(zip(letters + compiled.names, values + extra))))
+    return found
 
 
 def count(formula: str, **rules) -> int:
@@ -365,17 +436,19 @@ def count(formula: str, **rules) -> int:
 
 
 def is_solution(formula: str, mapping: Mapping[str, int], distinct: bool = True,
-                allow_leading_zeros: bool = False, base: int = 10) -> bool:
+                allow_leading_zeros: bool = False, base: int = 10, digits: Iterable[int] | None = None,
+                domains: Mapping[str, Iterable[int]] | None = None, assign: Mapping[str, int] | None = None) -> bool:
     """True if `mapping` (letter -> digit, plus any integer unknowns) follows the rules and solves `formula`."""
     compiled = Compiled(formula, base)
     if set(mapping) != set(compiled.letters) | set(compiled.names):
         return False
-    digits = [mapping[letter] for letter in compiled.letters]
-    if any(type(d) is not int or not 0 <= d < base for d in digits):
+    if any(type(value) is not int for value in mapping.values()):
         return False
-    if distinct and len(set(digits)) != len(digits):
+    chosen = [mapping[letter] for letter in compiled.letters]
+    if distinct and len(set(chosen)) != len(chosen):
         return False
-    if not allow_leading_zeros and any(mapping[letter] == 0 for letter in compiled.leading):
+    pools = compiled.pools(allow_leading_zeros, digits, domains, assign)
+    if any(digit not in pool for digit, pool in zip(chosen, pools)):
         return False
     return compiled.holds(tuple(mapping[name] for name in compiled.letters + compiled.names))
 

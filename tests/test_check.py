@@ -27,6 +27,27 @@ def test_rules_defaults():
     assert Rules().allow_leading_zeros is False
 
 
+def test_rules_hash_and_equal_rules_hash_equal():
+    from smtcrypt.check import make_rules
+
+    assert hash(Rules()) == hash(Rules(distinct=True, allow_leading_zeros=False))
+    given = make_rules(base=12, digits="1-9", domains={"A": "1-3", "B": [2, 5]}, assign={"C": 4})
+    same = make_rules(assign=["C=4"], domains=["B=2,5", "A=1-3"], digits=range(1, 10), base=12)
+    assert given == same and hash(given) == hash(same)  # the order of letters given does not matter
+    assert len({given, same, Rules()}) == 2
+    assert {given: "x"}[same] == "x"
+    assert given.domains["A"] == frozenset({1, 2, 3}) and given.assign == {"C": 4}  # read as before
+    others = [make_rules(base=12, digits="1-9", domains={"A": "1-3", "B": [2, 5]}, assign={"C": 5}),
+              make_rules(base=12, digits="1-9", domains={"A": "1-4", "B": [2, 5]}, assign={"C": 4}),
+              make_rules(base=12, digits="1-8", domains={"A": "1-3", "B": [2, 5]}, assign={"C": 4}),
+              make_rules(base=11, digits="1-9", domains={"A": "1-3", "B": [2, 5]}, assign={"C": 4}),
+              make_rules(base=12, digits="1-9", domains={"A": "1-3", "B": [2, 5]}, assign={"C": 4}, distinct=False)]
+    assert all(other != given for other in others)
+    assert len({given, *others}) == 6  # unequal rules stay apart in a set
+    assert hash(Rules(digits={1, 2}, domains={"A": {3}})) == hash(Rules(digits=frozenset({1, 2}),
+                                                                       domains={"A": frozenset({3})}))
+
+
 def test_check_uses_default_rules():
     checked = check(parse("AB = C"))
     assert checked.rules == Rules()

@@ -42,13 +42,22 @@ def test_the_general_encoding_comes_last_and_accepts_everything():
 
 
 @pytest.mark.parametrize("formula", [
-    "MON-EY = EVIL**(1/2)",
     "sum(range(AA)) = BB",
     "A < B and C > D",
-    "(A/B)**(1/2) = C",
-    "x + y = 10",
     "ONE < TWO and FOUR < FIVE",
     "PLUTO not in {PLANETS}",
+    "gcd(AB, CD) = E",
+])
+def test_bounded_formulas_without_columns_or_products_go_to_bit_vectors(formula):
+    checked = problem(formula)
+    assert [encoding.name for encoding in encodings() if encoding.accepts(checked)] == ["bitvec", "general"]
+    assert choose(checked).name == "bitvec"
+
+
+@pytest.mark.parametrize("formula", [
+    "MON-EY = EVIL**(1/2)",
+    "(A/B)**(1/2) = C",
+    "x + y = 10",
 ])
 def test_choose_returns_the_general_encoding_when_nothing_specialised_accepts(formula):
     checked = problem(formula)
@@ -71,13 +80,13 @@ def test_choose_returns_the_first_encoding_that_accepts(formula):
 
 @pytest.mark.parametrize("formula", ["SEND + MORE = MONEY", "ODD * ODD = FREAKY", "MON-EY = EVIL**(1/2)",
                                      "sum(range(AA)) = BB", "X / X = X"])
-def test_encoded_has_one_int_per_letter(formula):
+def test_encoded_has_one_variable_per_letter(formula):
     checked = problem(formula)
     for encoding in (choose(checked), GeneralEncoding()):
         encoded = encoding.encode(checked, z3.Context())
         assert list(encoded.letters) == list(checked.letters)
-        for letter, variable in encoded.letters.items():
-            assert z3.is_int(variable) and z3.is_const(variable)
+        for letter, variable in encoded.letters.items():  # an Int, or a bit-vector in the bit-vector encoding
+            assert (z3.is_bv(variable) if encoding.name == "bitvec" else z3.is_int(variable)) and z3.is_const(variable)
             assert str(variable) == letter
             assert variable.ctx == encoded.context
         assert all(z3.is_bool(constraint) for constraint in encoded.constraints)

@@ -23,7 +23,7 @@ def test_the_notebook_joke_is_a_plain_sum():
     problem, result = folded("(2 * BE or not 2 * BE) = THE + QUES-TION")
     compare = result.formula.constraints[0]
     assert isinstance(compare, Compare) and isinstance(compare.operands[0], BinOp)
-    assert choose(problem).name == "general" and choose(result).name == "columns"
+    assert choose(problem).name == "bitvec" and choose(result).name == "columns"
     assert result.formula.source == problem.formula.source  # the text the solutions are shown in
 
 

@@ -65,6 +65,27 @@ def test_every_verdict_matches_the_solver(shape, rules):
     assert [(puzzle.formula, puzzle.solution.mapping) for puzzle in generate(words, shape, confirm=False, **rules)] == unique
 
 
+def test_an_explicit_base_10_keeps_the_fast_sum_search(monkeypatch):
+    from smtcrypt import generate as module
+    from smtcrypt.generate import Setting
+
+    assert Setting("A + B = C", {"base": 10}, 10.0).by_search
+    assert Setting("A - B = C", {"base": 10, "distinct": False}, 10.0).by_search
+    assert not Setting("A + B = C", {"base": 16}, 10.0).by_search  # other bases go to the solver
+    assert not Setting("A * B = C", {"base": 10}, 10.0).by_search
+    words = (ROOT / "examples" / "words" / "planets.txt").read_text().split()[:10]
+    default = [(p.formula, p.solution.mapping) for p in generate(words, "A + B = C")]
+    assert len(default) == 3  # SUN + MOON = PLUTO, EARTH + URANUS = SATURN, SATURN + URANUS = JUPITER
+
+    def no_solver(*args, **kwargs):
+        raise AssertionError("a sum under base 10 went to the solver")
+
+    monkeypatch.setattr(module, "solver_verdict", no_solver)
+    totals = Totals()
+    assert [(p.formula, p.solution.mapping) for p in generate(words, "A + B = C", totals=totals, base=10)] == default
+    assert totals.verdicts["unique"] == len(default)
+
+
 def test_products_go_to_the_solver():
     totals = Totals()
     found = list(generate(["ODD", "FREAKY", "TWO", "SQUARE", "AB"], "A * B = C", totals=totals))

@@ -1,44 +1,88 @@
-"""Property tests: random formulas over every operator, solved by smtcrypt (every encoding that
-accepts them) and by the independent brute-force reference in tests/reference.py; the full
-solution sets must be equal and the verdict must match (in the every-run test, a formula with
-more than 100 solutions has its first 101 models checked; the slow run compares all)."""
+"""Property tests: random formulas over every operator and every rule, solved by smtcrypt (every
+encoding that accepts them, and every search strategy) and by the independent brute-force reference
+in tests/reference.py. The full solution sets must be equal, the verdicts must agree, and every
+search must finish: a search that does not is a failure, never a sample left out."""
 
 from __future__ import annotations
 
-import itertools
+import math
 import time
+import warnings
+from dataclasses import dataclass, field
 
 import pytest
 import z3
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import smtcrypt
-from smtcrypt.check import Rules, check
+from smtcrypt.check import check, make_rules
 from smtcrypt.encode import choose, encodings
 from smtcrypt.encode.fold import fold
 from smtcrypt.encode.general import GeneralEncoding
+from smtcrypt.engine import Proof
+from smtcrypt.engine.portfolio import STRATEGIES, StrategyError
 from smtcrypt.parse import parse
+from smtcrypt.tree import BinOp, BoolOp, Call, Compare, Repeating, Word, walk
 from smtcrypt.solver import SPLIT_AFTER_CONFLICTS, ModelSearch
 
-from reference import brute_force
+from reference import Compiled, brute_force
 
-SECONDS = 5.0  # per search; a search that cannot finish in time is not compared
-CI_SECONDS, CI_MODELS = 1.0, 100  # the every-run test: per search, and models compared per formula
+SECONDS = 60.0  # per search: far beyond what a formula of this size needs; a search that runs out fails
+CI_SPACE = 240  # the every-run test: at most this many assignments per formula (letters' digits x unknowns)
+SLOW_SPACE = 5_040  # the slow run: four distinct letters in base 10
+BASES = (10, 10, 10, 10, 2, 3, 4, 6, 8, 12, 16)
+UNKNOWNS = ((), (), (), ("x",), ("x",), ("x", "n"))
+PROOFS = {"z3": Proof.UNSAT, "exhaustive": Proof.EXHAUSTIVE, "linear": Proof.BOUNDED, "cubes": Proof.CUBES}
+OPTIONAL = {"linear", "cubes"}  # strategies for some puzzles only: they refuse the others with a StrategyError
+
+Solutions = set[tuple[tuple[str, int], ...]]
+
+
+@dataclass(frozen=True)
+class Case:
+    """A formula with the keywords of `make_rules` (and of `smtcrypt.Puzzle`) and, for each integer
+    unknown, the bounds (lowest, highest) that the formula's own constraints put on it."""
+
+    text: str
+    rules: dict = field(default_factory=dict)
+    bounds: dict = field(default_factory=dict)
+
+
+def space(compiled: Compiled, rules: dict, bounds: dict) -> int:
+    """Assignments the rules allow at most: the product of each letter's digits and each unknown's values."""
+    pools = compiled.pools(rules.get("allow_leading_zeros", False), rules.get("digits"), rules.get("domains"),
+                           rules.get("assign"))
+    return math.prod(len(pool) for pool in pools) * math.prod(high - low + 1 for low, high in bounds.values())
 
 
 @st.composite
-def formulas(draw) -> tuple[str, bool, bool]:
+def cases(draw, most: int = CI_SPACE) -> Case:
+    base = draw(st.sampled_from(BASES))
     distinct = draw(st.booleans())
     allow_leading_zeros = draw(st.booleans())
-    pool = "ABCD"[: draw(st.integers(1, 4 if distinct else 3))]  # at most 5,040 candidates
-    word = st.text(alphabet=pool, min_size=1, max_size=3)
-    letter = st.sampled_from(pool)
+    pool = "ABCD"[: draw(st.integers(1, min(4, base) if distinct else 3))]
+    literal = "0123456789"[: min(base, 10)]  # digits allowed inside words and repeating decimals
+    names = draw(st.sampled_from(UNKNOWNS))
+    letters = st.text(alphabet=pool, min_size=1, max_size=3)
+
+    @st.composite
+    def words(draw) -> str:  # "AB", and now and then a literal digit in it: "7A", "A0B"
+        text = draw(letters)
+        if draw(st.integers(0, 5)) == 0:
+            at = draw(st.integers(0, len(text)))
+            text = text[:at] + draw(st.sampled_from(literal)) + text[at:]
+        return text
+
+    repeating = st.builds(lambda whole, fixed, period: f"{whole}.{fixed}({period})",
+                          st.sampled_from(["0", "1", ""]), st.text(alphabet=pool + literal, max_size=1),
+                          st.text(alphabet=pool + literal, min_size=1, max_size=2))
     number = st.sampled_from(["0", "1", "2", "3", "7", "10", "0.5", "1.5"])
+    leaf = st.one_of(words(), number, repeating, *([st.sampled_from(names)] if names else []))
 
     def expression(depth: int) -> str:
         if depth == 0 or draw(st.integers(0, 3)) == 0:
-            return draw(st.one_of(word, number))
+            return draw(leaf)
         kind = draw(st.integers(0, 9))
         if kind <= 3:
             op = draw(st.sampled_from(["+", "-", "*", "/", "//", "%"]))
@@ -49,13 +93,15 @@ def formulas(draw) -> tuple[str, bool, bool]:
             exponent = draw(st.sampled_from(["0", "1", "2", "3", "-1", "(1/2)", "0.5", "(2/3)"]))
             return f"{expression(depth - 1)} ** {exponent}"
         if kind == 6:
-            return f"{draw(letter)} ** {draw(letter)}"
+            return f"{draw(st.sampled_from(pool))} ** {draw(st.sampled_from(pool))}"
         if kind == 7:
-            name = draw(st.sampled_from(["abs", "min", "max"]))
-            args = [expression(depth - 1) for _ in range(1 if name == "abs" else 2)]
-            return f"{name}({', '.join(args)})"
+            name = draw(st.sampled_from(["abs", "min", "max", "gcd"]))
+            count = 1 if name == "abs" else draw(st.integers(2, 3))
+            return f"{name}({', '.join(expression(depth - 1) for _ in range(count))})"
         if kind == 8:
-            return f"sum(range({draw(word)}))"
+            if draw(st.booleans()):
+                return f"sum(range({draw(words())}))"
+            return f"sum(range({expression(depth - 1)}, {expression(depth - 1)}))"
         return f"({comparison(depth - 1)})"  # a comparison used as a number (0 or 1)
 
     def comparison(depth: int) -> str:
@@ -66,28 +112,60 @@ def formulas(draw) -> tuple[str, bool, bool]:
         return " ".join(parts)
 
     def constraint() -> str:
-        kind = draw(st.integers(0, 5))
+        kind = draw(st.integers(0, 6))
         if kind <= 1:
             return comparison(2)
         if kind == 2:
             return f"{comparison(1)} {draw(st.sampled_from(['and', 'or']))} {comparison(1)}"
         if kind == 3:
             return f"not {comparison(1)}"
+        membership = draw(st.sampled_from(["in", "not in"]))
         if kind == 4:
             items = ", ".join(expression(1) for _ in range(draw(st.integers(1, 3))))
-            return f"{expression(1)} {draw(st.sampled_from(['in', 'not in']))} {{{items}}}"
+            return f"{expression(1)} {membership} {{{items}}}"
+        if kind == 5:
+            bounds = ", ".join(expression(1) for _ in range(draw(st.integers(1, 2))))
+            return f"{expression(1)} {membership} range({bounds})"
         return f"({expression(1)} or {expression(1)}) == {expression(1)}"
 
-    text = ", ".join(constraint() for _ in range(draw(st.integers(1, 2))))
-    return text, distinct, allow_leading_zeros
+    constraints = [constraint() for _ in range(draw(st.integers(1, 2)))]
+    bounds = {}
+    for name in names:  # each unknown bounded by a constraint of its own, so the solutions are finite
+        low = draw(st.integers(-3, 2))
+        bounds[name] = (low, low + draw(st.integers(0, 3)))
+        constraints.insert(draw(st.integers(0, len(constraints))), f"{low} <= {name} <= {bounds[name][1]}")
+    text = ", ".join(constraints)
+
+    compiled = Compiled(text, base)  # the reference's reading of the formula: its letters
+    present = compiled.letters
+    digit = st.sampled_from(range(base))
+    digit_sets = st.lists(digit, min_size=1, max_size=base, unique=True).map(sorted)
+    rules: dict = {"distinct": distinct, "allow_leading_zeros": allow_leading_zeros}
+    if base != 10 or draw(st.integers(0, 5)) == 0:
+        rules["base"] = base
+    if draw(st.integers(0, 2)) == 0:
+        rules["digits"] = draw(digit_sets)
+    domains = {letter: draw(digit_sets) for letter in present if draw(st.integers(0, 4)) == 0}
+    if domains:
+        rules["domains"] = domains
+    if present and draw(st.integers(0, 5)) == 0:
+        rules["assign"] = {draw(st.sampled_from(present)): draw(digit)}
+    while space(compiled, rules, bounds) > most:  # too many to try: fewer digits for every letter
+        digits = list(rules.get("digits", range(base)))
+        digits.remove(draw(st.sampled_from(digits)))  # one digit each letter stays at least: the loop ends
+        rules["digits"] = digits
+    return Case(text, rules, bounds)
 
 
-def smtcrypt_paths(text: str, distinct: bool, allow_leading_zeros: bool, plain: bool,
-                   up_to: int | None = None, seconds: float = SECONDS) -> dict[str, tuple[list, bool]]:
+def reference_solutions(case: Case) -> Solutions:
+    return brute_force(case.text, unknowns=case.bounds, **case.rules)
+
+
+def smtcrypt_paths(case: Case, plain: bool, seconds: float = SECONDS) -> dict[str, tuple[list, bool]]:
     """The models from every encoding that accepts the problem (and, if asked, from the plain
     reference encoding, whose nonlinear terms can take Z3 many seconds), each with whether the
-    search was complete; with `up_to`, at most that many models plus one."""
-    problem = check(parse(text), Rules(distinct=distinct, allow_leading_zeros=allow_leading_zeros))
+    search was complete."""
+    problem = check(parse(case.text), make_rules(**case.rules))
     paths = {encoding.name: (encoding, problem, SPLIT_AFTER_CONFLICTS) for encoding in encodings() if encoding.accepts(problem)}
     if "products" in paths:  # the products search split into cases from the start (see encode/split.py)
         paths["split"] = (paths["products"][0], problem, 0)
@@ -99,58 +177,154 @@ def smtcrypt_paths(text: str, distinct: bool, allow_leading_zeros: bool, plain: 
     found = {}
     for name, (encoding, source, split_after) in paths.items():
         search = ModelSearch(encoding.encode(source, z3.Context()), time.monotonic() + seconds, split_after=split_after)
-        models = [tuple(sorted(model.items())) for model in itertools.islice(search, None if up_to is None else up_to + 1)]
-        complete = search.end is not None and search.end.complete
-        if complete or (up_to is not None and len(models) > up_to):
-            found[name] = (models, complete)
+        models = [tuple(sorted(model.items())) for model in search]
+        found[name] = (models, search.end is not None and search.end.complete)
     return found
 
 
-def check_against_reference(text: str, distinct: bool, allow_leading_zeros: bool, plain: bool = False,
-                            up_to: int | None = None, seconds: float = SECONDS) -> None:
-    """Every encoding's solution set equals brute force's. With `up_to`, a formula with more
-    solutions than that is checked on its first `up_to` + 1 models only: each a distinct true
-    solution (thousands of models cost seconds each; the slow run compares them in full)."""
-    try:
-        smtcrypt.Puzzle(text, distinct=distinct, allow_leading_zeros=allow_leading_zeros)
-    except smtcrypt.FormulaError:
-        assume(False)  # the generator made something the checker refuses (a limit): not a sample
-    expected = brute_force(text, distinct=distinct, allow_leading_zeros=allow_leading_zeros)
-    found = smtcrypt_paths(text, distinct, allow_leading_zeros, plain, up_to, seconds)
-    assume(found)
-    for name, (models, complete) in found.items():
-        if complete:
-            assert len(set(models)) == len(models) and set(models) == expected, f"{name} differs from brute force on {text!r}"
+def check_encodings(case: Case, expected: Solutions, plain: bool = False, seconds: float = SECONDS) -> None:
+    """Every encoding's complete solution set equals brute force's; a search that did not finish fails
+    (the plain encoding's, which Z3 may need minutes for, is reported as a warning instead)."""
+    for name, (models, complete) in smtcrypt_paths(case, plain, seconds).items():
+        if not complete and name == "plain":
+            warnings.warn(f"the plain encoding did not finish {case} in {seconds} s: not compared")
+            continue
+        assert complete, f"the {name} encoding did not finish {case}"
+        assert len(set(models)) == len(models), f"the {name} encoding repeated a solution of {case}"
+        assert set(models) == expected, (f"the {name} encoding differs from brute force on {case}: "
+                                         f"missing {sorted(expected - set(models))}, wrong {sorted(set(models) - expected)}")
+
+
+def check_strategies(case: Case, expected: Solutions, seconds: float = SECONDS) -> None:
+    """Each strategy, forced, lists exactly the reference's solutions, counts them, and gives the
+    reference's verdict; a strategy may refuse a puzzle only where it says it cannot search it."""
+    puzzle = smtcrypt.Puzzle(case.text, **case.rules)
+    want = {0: smtcrypt.Status.NONE, 1: smtcrypt.Status.UNIQUE}.get(len(expected), smtcrypt.Status.MULTIPLE)
+    for strategy in STRATEGIES:
+        try:
+            search = puzzle.search(timeout=seconds, strategy=strategy)
+        except StrategyError as error:
+            if strategy == "exhaustive" and case.bounds:
+                assert "unknown" in str(error)
+                continue
+            assert strategy in OPTIONAL, f"the {strategy} strategy refused {case}: {error}"
+            continue
+        assert not (strategy == "exhaustive" and case.bounds), f"exhaustive took integer unknowns in {case}"
+        listed = [tuple(sorted(solution.mapping.items())) for solution in search]
+        verdict = search.verdict()
+        assert verdict.complete, f"the {strategy} strategy did not finish {case}: {verdict.reason}"
+        assert len(set(listed)) == len(listed), f"the {strategy} strategy repeated a solution of {case}"
+        assert set(listed) == expected, (f"the {strategy} strategy differs from brute force on {case}: "
+                                         f"missing {sorted(expected - set(listed))}, wrong {sorted(set(listed) - expected)}")
+        assert verdict.status is want and verdict.count == len(expected)
+        used, proof = verdict.stats["strategy"], verdict.stats["proof"]
+        if strategy in PROOFS:
+            assert used == strategy and proof == PROOFS[strategy].value, (strategy, used, proof)
         else:
-            assert len(expected) > up_to, f"{name} found more solutions than brute force on {text!r}"
-            assert len(set(models)) == len(models) and set(models) <= expected, f"{name} found a wrong solution of {text!r}"
-    verdict = smtcrypt.verdict(text, distinct=distinct, allow_leading_zeros=allow_leading_zeros, timeout=seconds)
-    if verdict.status is not smtcrypt.Status.UNKNOWN:
-        want = {0: "none", 1: "unique"}.get(len(expected), "multiple")
-        assert verdict.status.value == want
-        assert {tuple(sorted(s.mapping.items())) for s in verdict.solutions} <= expected
+            assert used and set(used.split(" -> ")) <= set(PROOFS) and proof in {p.value for p in Proof}, (used, proof)
+        assert puzzle.count(timeout=seconds, strategy=strategy) == len(expected), f"{strategy} counted {case}"
+        decided = puzzle.verdict(timeout=seconds, strategy=strategy)
+        assert decided.status is want, f"the {strategy} strategy's verdict on {case} is {decided.status.value}"
+        shown = {tuple(sorted(solution.mapping.items())) for solution in decided.solutions}
+        assert len(shown) == len(decided.solutions) == min(len(expected), 2) and shown <= expected
+        assert decided.complete or len(expected) >= 2  # unique and none are proofs
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(formulas())
-@example(("A ** B = A", True, False))
-@example(("(A or B) == AB // 0", False, True))
-@example(("A in {1/0, A}", False, False))
+def check_against_reference(case: Case, plain: bool = False, seconds: float = SECONDS) -> None:
+    """Every encoding and every strategy against the brute force. A formula smtcrypt refuses fails
+    the test: the generator draws only formulas and rules within the documented limits."""
+    try:
+        smtcrypt.Puzzle(case.text, **case.rules)
+    except smtcrypt.FormulaError as error:
+        raise AssertionError(f"smtcrypt refused {case}: {error}") from error
+    expected = reference_solutions(case)
+    check_encodings(case, expected, plain, seconds)
+    check_strategies(case, expected, seconds)
+
+
+EXAMPLES = [
+    Case("A ** B = A", {"distinct": True, "allow_leading_zeros": False}),
+    Case("(A or B) == AB // 0", {"distinct": False, "allow_leading_zeros": True}),
+    Case("A in {1/0, A}", {"distinct": False}),
+    Case("A + x = B, 0 <= x <= 3", {"digits": [1, 2, 3, 4, 5]}, {"x": (0, 3)}),
+    Case("x * n = A - B, -2 <= x <= 2, 0 <= n <= 1", {"domains": {"A": [4, 5]}, "assign": {"B": 2}},
+         {"x": (-2, 2), "n": (0, 1)}),
+    Case("0.(AB) = A / (B + 1)", {"base": 8, "allow_leading_zeros": True}),
+    Case("1.2(3) * 30 = AB", {"domains": {"A": [3]}}),
+    Case("0.A(B) < 1.2(3) - 1, gcd(AB, BA) > 1", {"base": 6}),
+    Case("AB in range(A, 2 * B), sum(range(A, B)) = BA // 2 - A", {"distinct": False, "digits": [0, 2, 4, 6, 8]}),
+    Case("7A - C0 in range(B), gcd(A, B, C) = 1", {"base": 10, "assign": {"C": 1}}),
+]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+@example(EXAMPLES[0])
+@example(EXAMPLES[1])
+@example(EXAMPLES[2])
+@example(EXAMPLES[3])
+@example(EXAMPLES[4])
+@example(EXAMPLES[5])
+@example(EXAMPLES[6])
+@example(EXAMPLES[7])
+@example(EXAMPLES[8])
+@example(EXAMPLES[9])
 def test_random_formulas_match_brute_force(case):
-    check_against_reference(*case, up_to=CI_MODELS, seconds=CI_SECONDS)
+    check_against_reference(case)
 
 
 @pytest.mark.slow
-@settings(max_examples=10_000, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(formulas())
+@settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases(most=SLOW_SPACE))
 def test_random_formulas_match_brute_force_many(case):
-    check_against_reference(*case)
+    check_against_reference(case)
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(formulas())
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases(most=SLOW_SPACE))
 def test_random_formulas_match_brute_force_and_the_plain_encoding(case):
-    check_against_reference(*case, plain=True)  # the plain encoding needs seconds per nonlinear formula
+    check_against_reference(case, plain=True)  # the plain encoding needs seconds per nonlinear formula
+
+
+def test_the_generator_draws_every_feature():
+    """Each rule and each kind of term comes up in the formulas the property tests draw."""
+    drawn = []
+
+    @settings(max_examples=250, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(cases())
+    def collect(case):
+        drawn.append(case)
+
+    collect()
+    seen = set()
+    for case in drawn:
+        for constraint in parse(case.text).constraints:
+            for node in walk(constraint):
+                if isinstance(node, Call):
+                    seen.add(node.name if node.name != "range" else f"range/{len(node.args)}")
+                    if node.name == "sum":
+                        seen.add(f"sum of range/{len(node.args[0].args)}")
+                elif isinstance(node, Compare):
+                    seen.update(f"{op} {type(right).__name__}" + (f"/{len(right.args)}" if isinstance(right, Call) else "")
+                                for op, right in zip(node.ops, node.operands[1:]))
+                elif isinstance(node, (BinOp, BoolOp)):
+                    seen.add(node.op)
+                elif isinstance(node, Repeating):
+                    seen.add("repeating with a letter" if any(c.isalpha() for c in node.fixed + node.period)
+                             else "repeating of digits")
+                else:
+                    seen.add(type(node).__name__)
+    for feature in ["gcd", "abs", "min", "max", "sum of range/1", "sum of range/2", "in Call/1", "in Call/2",
+                    "not in Call/2", "in Collection", "not in Collection", "**", "//", "%", "/", "and", "or",
+                    "Not", "Unary", "Name", "Word", "Number", "repeating with a letter", "repeating of digits"]:
+        assert feature in seen, feature
+    assert any(any(ch.isdigit() for ch in node.letters) for case in drawn for c in parse(case.text).constraints
+               for node in walk(c) if isinstance(node, Word)), "a literal digit in a word"
+    assert any(case.bounds for case in drawn) and any(len(case.bounds) == 2 for case in drawn)
+    for rule in ("base", "digits", "domains", "assign"):
+        assert any(rule in case.rules for case in drawn), rule
+    assert {case.rules.get("base", 10) for case in drawn} >= {2, 3, 10, 16}
+    assert any(case.rules.get("base") == 10 for case in drawn)  # an explicit base 10 too
+    assert any(not case.rules["distinct"] for case in drawn) and any(case.rules["allow_leading_zeros"] for case in drawn)

@@ -99,11 +99,12 @@ def equation_chains(problem: Problem) -> list[Compare] | None:
 
 def encodings() -> list[Encoding]:
     """Every encoding, the most specialised first and the general one last."""
+    from .bitvec import BitVecEncoding
     from .columns import ColumnsEncoding
     from .general import GeneralEncoding
     from .products import ProductsEncoding
 
-    return [ColumnsEncoding(), ProductsEncoding(), GeneralEncoding()]
+    return [ColumnsEncoding(), ProductsEncoding(), BitVecEncoding(), GeneralEncoding()]
 
 
 def choose(problem: Problem) -> Encoding:

@@ -47,6 +47,7 @@ import z3
 from ..check import Problem
 from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Number, Repeating, Unary, Word
 from . import Encoded, allowed_digits, indicator
+from .general import FormulaTerms
 
 MAX_WIDTH = 512  # widest bit-vector the encoding builds; a formula that needs more is declined
 
@@ -207,6 +208,20 @@ class BitVecEncoding:
         # The letters are bit-vectors: not `digits_only`, whose packed read-back multiplies each
         # letter by 2**(6 * place) at the letter's own width.
         return Encoded(context, dict(encoder.letters), constraints, ("bit-vector",), indicators=True)
+
+
+def formula_terms(problem: Problem, context: z3.Context) -> FormulaTerms | None:
+    """The formula and the rules apart, as bit-vector terms (see `general.FormulaTerms`): every
+    node's definedness is part of the formula, so its negation needs no quantifier. None where
+    this encoding declines the problem."""
+    try:
+        encoder = _Encoder(problem, context)
+        holds = encoder.holds()
+    except Unsupported:
+        return None
+    formula = holds[0] if len(holds) == 1 else z3.And(*holds)
+    return FormulaTerms(context, dict(encoder.letters), encoder.rules(), [], formula, linear=False, cases=False,
+                        solver="bit-vector")
 
 
 class _Encoder:
@@ -420,8 +435,10 @@ class _Encoder:
 
     def z_gcd(self, a: Z, b: Z) -> Z:
         """gcd(a, b) of non-negative a and b: a if b is 0, else Euclid's algorithm unrolled from
-        (b, a mod b), where b is the argument with the smaller bound; from there on every value
-        is at most b, so the steps are few and narrow (gcd(3, ABC) takes two steps of 3 bits)."""
+        (b, a mod b), where b is the argument with the smaller bound, for as many steps as Lamé's
+        bound allows. Each step is as wide as its own bounds: from (x, y) with 0 < y < x, the next
+        remainder x mod y is below y and at most (x - 1) // 2, so the widths halve every two steps
+        (gcd(3, ABC) takes one division of ABC and one step of 2 bits)."""
         if a.value is not None and b.value is not None:
             return self.const(math.gcd(a.value, b.value))
         if b.hi > a.hi:
@@ -430,18 +447,23 @@ class _Encoder:
             return a
         positive = [z.hi for z in (a, b) if z.lo > 0]
         lo, hi = (1 if positive else 0), (min(positive) if positive else a.hi)
-        width = max(a.width, b.width)
-        remainder = self.make(z3.URem(self.at(a, width), self.at(b, width)), 0, b.hi - 1) if b.hi > 1 else \
-            self.const(0)
-        width = signed_width(0, b.hi)
-        x, y = self.at(b, width), self.at(remainder, width)
+        # below, the bounds hold while every earlier remainder is nonzero: the only values used
+        x, y = Z(b.term, max(b.lo, 1), b.hi) if b.lo == 0 and b.hi > 1 else b, self.z_mod(a, b)
+        finals: list[tuple[z3.BoolRef, Z]] = []  # (y is 0, x): the gcd, if no earlier y was 0
         for _ in range(euclid_steps(b.hi)):
-            done = y == 0
-            x, y = z3.If(done, x, y), z3.If(done, y, z3.URem(x, y))
-        if b.lo > 0:
-            return self.make(x, lo, hi)
-        result = self.at(self.make(x, 0, b.hi), signed_width(0, a.hi))
-        return self.make(z3.If(self.at(b, b.width) == 0, self.at(a, signed_width(0, a.hi)), result), lo, hi)
+            if y.value == 0:
+                break
+            finals.append((y.term == 0, x))
+            bound = min(y.hi - 1, (x.hi - 1) // 2)
+            width = max(x.width, y.width)
+            x, y = y, self.make(z3.URem(self.at(x, width), self.at(y, width)), 0, bound) if bound > 0 else \
+                self.const(0)
+        result = x
+        for done, value in reversed(finals):
+            result = self.z_ite(done, value, result)
+        if b.lo == 0:
+            result = self.z_ite(b.term == 0, a, result)
+        return self.make(result.term, lo, hi)
 
     def letter_table(self, letter: str, value: Callable[[int], int]) -> Z:
         """value(digit) of a letter's digit, as a table over the digits it may take."""

@@ -9,7 +9,8 @@ multiplication) but a check per model, which loses wherever solutions are dense.
 - a problem with integer unknowns, or too deep to compile, goes to Z3 alone;
 - one whose exhaustive price is small goes straight to the exhaustive backend;
 - otherwise Z3 searches first, for at most a share of the exhaustive price (the whole price for
-  the encodings Z3 is strong on; half for the general one, which searches by cubes when it can);
+  the encodings Z3 is strong on; half for the bit-vector and general ones, which search by cubes
+  when they can);
   if it has not finished by then, or gives up, the exhaustive backend takes over and skips the
   solutions already reported.
 
@@ -31,8 +32,8 @@ STRATEGIES = ("auto", "z3", "linear", "cubes", "exhaustive")
 SMALL_SPACE = 20_000  # candidates: tried at once, without measuring (at most about 0.1 s)
 SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price (about 10 ms)
 EXHAUSTIVE_AT_ONCE = 0.05  # seconds: below this exhaustive price, Z3 is not even started
-Z3_SHARE = {"columns": 1.0, "products": 0.5, "general": 0.5}  # of the exhaustive price, before switching
-Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "general": 3e-3}  # seconds per model, roughly (measured)
+Z3_SHARE = {"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5}  # of the exhaustive price, before switching
+Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3}  # seconds per model, roughly (measured)
 SECONDS_PER_SOLUTION = {True: 6e-6, False: 2.5e-6}  # handing one over: listed (a Solution made) or counted (measured)
 
 
@@ -90,7 +91,7 @@ class Portfolio:
             self._compile(required=True)
         if strategy == "cubes" and self._terms() is None:
             raise StrategyError("the cubes strategy cannot search this puzzle: it has integer unknowns, "
-                                "or roots or gcd outside tables")
+                                "or terms whose negation would need a quantifier")
         self.linear: Any = None
         if strategy == "linear" and self._linear(self.deadline) is None:
             raise StrategyError("the linear strategy cannot search this puzzle: it needs an equation of sums "
@@ -191,9 +192,9 @@ class Portfolio:
         share = Z3_SHARE.get(encoding, Z3_SHARE["general"]) * self.price
         seen: set[tuple[int, ...]] = set()
         letters = sorted(self.problem.letters)
-        # cubes are worth trying wherever the general encoding is used (their cost is per cube, not per
+        # cubes are worth trying wherever the bit-vector or general encoding is used (their cost is per cube, not per
         # solution); the solver is given a share of the exhaustive price, listing the cubes' solutions aside
-        search = self._cubes(self.deadline, budget=share) if encoding == "general" and may_cube(self.problem) else None
+        search = self._cubes(self.deadline, budget=share) if encoding in ("bitvec", "general") and may_cube(self.problem) else None
         if search is None:
             if self.expected * Z3_PER_MODEL.get(encoding, Z3_PER_MODEL["general"]) > self.price:
                 yield from self._exhaustive(None)  # too many solutions for a check each
@@ -257,11 +258,12 @@ class Portfolio:
         if self.terms is None:
             import z3
 
+            from ..encode import bitvec, general
             from ..encode.fold import fold
-            from ..encode.general import formula_terms
 
             with self.clock("encode"):
-                self.terms = formula_terms(fold(self.problem), z3.Context()) or False
+                folded, context = fold(self.problem), z3.Context()
+                self.terms = bitvec.formula_terms(folded, context) or general.formula_terms(folded, context) or False
         return self.terms or None
 
     def _cubes(self, deadline: float | None, budget: float | None = None) -> Iterator[list[Assignment]] | None:
