@@ -31,7 +31,7 @@ import z3  # noqa: E402
 
 from smtcrypt import Puzzle  # noqa: E402
 from smtcrypt.encode import Encoded, choose  # noqa: E402
-from smtcrypt.solver import ModelSearch, make_solver  # noqa: E402
+from smtcrypt.engine.z3search import ModelSearch, make_solver  # noqa: E402
 
 
 def encoded(formula: str) -> Encoded:
@@ -58,7 +58,7 @@ def by_partition(formula: str) -> tuple[int, int]:
         for digit in range(10):
             flag = is_digit[letter, digit] = z3.Bool(f"{letter}={digit}", enc.context)
             solver.add(flag == (var == digit))
-    search = ModelSearch(enc)  # only for its permutations of interchangeable letters
+    search = ModelSearch(enc)  # only for its variants: the permutations of interchangeable letters
     cubes: list[list[tuple[str, int, bool]]] = [[]]  # (letter, digit, equal) literals
     models = checks = 0
     while cubes:
@@ -70,7 +70,7 @@ def by_partition(formula: str) -> tuple[int, int]:
         assert result == z3.sat, result
         model = solver.model()
         found = {letter: model.eval(var, model_completion=True).as_long() for letter, var in letters}
-        models += sum(1 for _ in search._variants(found))
+        models += sum(1 for _ in search.variants(found))
         fixed = {(l, d) for l, d, equal in cube if equal}
         prefix: list[tuple[str, int, bool]] = []
         for letter, digit in found.items():

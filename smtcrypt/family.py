@@ -135,7 +135,7 @@ def family_moving(problem: Problem, solution: Assignment, free: frozenset[str]) 
     step = {name: z3.Int(name, context) for name in sorted(free)}
     solver = z3.Solver(ctx=context)
     solver.set("timeout", 2000)
-    solver.set("ctrl_c", False)  # Ctrl-C belongs to the search (see solver.make_solver)
+    solver.set("ctrl_c", False)  # Ctrl-C belongs to the search (see engine/z3search.make_solver)
     solver.add(z3.Or(*[variable != 0 for variable in step.values()]))
     for form, op in rows:
         lean = z3.Sum(z3.IntVal(0, context), *[z3.RealVal(coefficient, context) * step[name]

@@ -190,7 +190,7 @@ class SolverProof:
 
     def unique(self, problem: Problem, mapping: dict[str, int]) -> bool:
         from .encode import encode
-        from .solver import ModelSearch
+        from .engine.z3search import ModelSearch
 
         # No deadline, so no watchdog thread touches the shared context: the finite-domain solver
         # decides a sum of at most ten letters in milliseconds.

@@ -49,10 +49,14 @@ def stats_lines(verdict: Verdict) -> list[str]:
     how = f"strategy: {strategy}" + (f"; complete by {proof}" if proof else "")
     if tried is not None:
         how += f" ({tried:,} of {stats.get('candidates', 0):,} candidates evaluated)"
-    return [how,
-            f"search space: {shown} candidate assignments; models found: {stats.get('models', 0)}",
-            f"solver: {stats.get('solver_checks', 0)} checks; {work}",
-            f"seconds: {seconds}"]
+    if stats.get("cubes") is not None:
+        how += f" ({stats['cubes']:,} cubes, {stats.get('cube_checks', 0):,} checks to shrink them)"
+    if stats.get("search_nodes") is not None:
+        how += f" ({stats['search_nodes']:,} nodes of the linear search)"
+    lines = [how, f"search space: {shown} candidate assignments; models found: {stats.get('models', 0)}"]
+    if stats.get("solver_checks") or z3_counters:
+        lines.append(f"solver: {stats.get('solver_checks', 0)} checks; {work}")
+    return lines + [f"seconds: {seconds}"]
 
 
 def to_dict(verdict: Verdict, stats: bool = False) -> dict[str, Any]:

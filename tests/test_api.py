@@ -177,7 +177,7 @@ def test_first_raises_rather_than_say_none_under_a_tiny_timeout():
 
 
 def test_unbounded_unknowns_stop_as_incomplete(monkeypatch):
-    monkeypatch.setattr("smtcrypt.solver.UNBOUNDED_MODEL_CAP", 40)
+    monkeypatch.setattr("smtcrypt.engine.z3search.UNBOUNDED_MODEL_CAP", 40)
     with pytest.raises(IncompleteSearch) as caught:
         smtcrypt.count("x * x = y")  # no proof of infinitely many for this one
     assert "infinitely many" in caught.value.reason

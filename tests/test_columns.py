@@ -8,7 +8,7 @@ from smtcrypt.encode import allowed_digits
 from smtcrypt.encode.columns import ColumnsEncoding, determined, interchangeable, equations
 from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.parse import parse
-from smtcrypt.solver import ModelSearch
+from smtcrypt.engine.z3search import ModelSearch
 from smtcrypt.verify import satisfies
 
 from reference import brute_force

@@ -10,7 +10,7 @@ from smtcrypt.check import Rules, check
 from smtcrypt.encode import Encoded, choose, encodings
 from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.parse import parse
-from smtcrypt.solver import ModelSearch
+from smtcrypt.engine.z3search import ModelSearch
 
 from reference import brute_force
 

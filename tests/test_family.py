@@ -54,7 +54,7 @@ def test_search_reports_infinite_with_the_first_few():
 
 
 def test_without_a_proof_the_search_stops_as_unknown(monkeypatch):
-    monkeypatch.setattr("smtcrypt.solver.UNBOUNDED_MODEL_CAP", 30)
+    monkeypatch.setattr("smtcrypt.engine.z3search.UNBOUNDED_MODEL_CAP", 30)
     verdict = smtcrypt.Puzzle("x * x = y").search().verdict()
     assert verdict.status is smtcrypt.Status.UNKNOWN and verdict.count == 30
     assert "there may be infinitely many" in verdict.reason

@@ -7,7 +7,7 @@ from smtcrypt.check import Rules, check
 from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.encode.products import ProductsEncoding, analyse
 from smtcrypt.parse import parse
-from smtcrypt.solver import ModelSearch
+from smtcrypt.engine.z3search import ModelSearch
 from smtcrypt.verify import satisfies
 
 PRODUCTS = [

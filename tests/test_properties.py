@@ -24,7 +24,7 @@ from smtcrypt.engine import Proof
 from smtcrypt.engine.portfolio import STRATEGIES, StrategyError
 from smtcrypt.parse import parse
 from smtcrypt.tree import BinOp, BoolOp, Call, Compare, Repeating, Word, walk
-from smtcrypt.solver import SPLIT_AFTER_CONFLICTS, ModelSearch
+from smtcrypt.engine.z3search import SPLIT_AFTER_CONFLICTS, ModelSearch
 
 from reference import Compiled, brute_force
 

@@ -13,7 +13,7 @@ from smtcrypt.check import Rules, check
 from smtcrypt.encode import choose
 from smtcrypt.parse import parse
 from smtcrypt.engine import Ending, Proof, SearchEnd
-from smtcrypt.solver import ModelSearch
+from smtcrypt.engine.z3search import ModelSearch
 
 from reference import brute_force, is_solution
 
@@ -228,7 +228,7 @@ def test_models_read_back_packed_equal_models_read_one_by_one(formula, base):
 
 
 def test_a_sat_answer_from_an_interrupted_check_is_not_reported(monkeypatch):
-    import smtcrypt.solver as solver_module
+    import smtcrypt.engine.z3search as solver_module
 
     problem = check(parse("x * x = y"), Rules())  # the general solver, nonlinear
     search = ModelSearch(choose(problem).encode(problem, z3.Context()))

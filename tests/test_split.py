@@ -9,7 +9,7 @@ from smtcrypt.encode import allowed_digits
 from smtcrypt.encode.products import ProductsEncoding, analyse
 from smtcrypt.encode.split import Bounds, Case
 from smtcrypt.parse import parse
-from smtcrypt.solver import ModelSearch
+from smtcrypt.engine.z3search import ModelSearch
 
 from reference import brute_force
 

@@ -65,7 +65,7 @@ def test_tables_agree_with_the_plain_reference_encoding(formula):
     import z3
 
     from smtcrypt.encode.general import GeneralEncoding
-    from smtcrypt.solver import ModelSearch
+    from smtcrypt.engine.z3search import ModelSearch
 
     problem = check(parse(formula))
     found = {}

@@ -26,8 +26,8 @@ class Encoded:
     context: z3.Context
     letters: dict[str, z3.ArithRef]
     constraints: list[z3.BoolRef]
-    strategies: tuple[str, ...] = ()  # solvers to try before the general one (see solver.make_solver)
-    interchangeable: tuple[tuple[str, ...], ...] = ()  # letter groups ordered by value (see solver)
+    strategies: tuple[str, ...] = ()  # solvers to try before the general one (see engine/z3search.make_solver)
+    interchangeable: tuple[tuple[str, ...], ...] = ()  # letter groups ordered by value (see engine/z3search)
     unbounded: bool = False  # some unknowns have no bounds: the models may never run out
     digits_only: bool = False  # every variable is a letter's digit, 0..35: models may be read back packed
     indicators: bool = False  # the constraints define the Boolean `|A=1|` as A == 1 for every digit A may take

@@ -87,7 +87,7 @@ class FormulaTerms:
     formula: z3.BoolRef
     linear: bool  # no product of unknowns: the finite-domain solver may take it
     cases: bool  # If-terms over integers
-    solver: str = ""  # the solver these terms are made for (see solver.make_solver), if not chosen by the two above
+    solver: str = ""  # the solver these terms are made for (see engine/z3search.make_solver), if not chosen by the two above
 
 
 def formula_terms(problem: Problem, context: z3.Context) -> FormulaTerms | None:

@@ -15,15 +15,16 @@ blocking-clause search.
 from __future__ import annotations
 
 import itertools
+import operator
 import threading
 import time
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import z3
 
 from ..check import Problem
 from ..encode.general import FormulaTerms
-from ..solver import interrupt, make_solver, time_left
+from .z3search import interrupt, make_solver, time_left
 from ..tree import Repeating, Word, numerals
 from . import Assignment, Ending, Proof, SearchEnd
 
@@ -50,8 +51,12 @@ class CubeSearch:
     name = "cubes"
 
     def __init__(self, problem: Problem, terms: FormulaTerms, deadline: float | None = None,
-                 listing: bool = True, budget: float | None = None):
+                 listing: bool = True, budget: float | None = None, expected: float | None = None):
         self.problem = problem
+        # solutions expected in all (estimated by the caller): once TRIAL_CUBES cubes show that, at
+        # their rate, covering them all would overrun the budget, the search gives up at once
+        # instead of spending the budget first (abs(AB - CD) < EF, all 75,592: 0.57 s -> 0.27 s)
+        self.expected = expected
         self.terms = terms
         self.deadline = deadline
         self.budget = budget  # seconds of solver time (listing does not count) before giving up as TIME
@@ -180,6 +185,16 @@ class CubeSearch:
         """True if a proved cube holds this assignment."""
         return any(tuple(values[letter] for letter in letters) in digits for letters, digits in self.by_letters.items())
 
+    def covering(self) -> Callable[[tuple[int, ...]], bool]:
+        """`covers` for alphabetical digit tuples, for the cubes proved so far: what the exhaustive
+        backend skips after this search (a lookup per group of letters, no dict per candidate)."""
+        letters = sorted(self.problem.letters)
+        if () in self.by_letters:  # a cube of no letters holds everything
+            return lambda values: True
+        groups = [(operator.itemgetter(*[letters.index(letter) for letter in fixed]), digits if len(fixed) > 1
+                   else {values[0] for values in digits}) for fixed, digits in self.by_letters.items()]
+        return lambda values: any(pick(values) in digits for pick, digits in groups)
+
     def __iter__(self) -> Iterator[Assignment]:
         for batch in self.batches():
             yield from batch
@@ -198,13 +213,19 @@ class CubeSearch:
             if watchdog is not None:
                 watchdog.cancel()
 
+    def _overrun(self) -> bool:
+        """True if the cubes so far, at their rate, would not cover the expected solutions in the budget."""
+        if not self.expected or len(self.cubes) < TRIAL_CUBES or self.budget is None:
+            return False
+        return self.solving * self.expected > self.budget * max(self.covered, 1)
+
     def _ended(self, result: z3.CheckSatResult, solver: z3.Solver) -> bool:
         """Sets `end` for an unknown answer or a stop; True if the search is over."""
         if self.stop_requested:
             self.end = SearchEnd(Ending.INTERRUPTED)
         elif self.deadline is not None and time.monotonic() >= self.deadline - 0.01:
             self.end = SearchEnd(Ending.TIME)
-        elif self.budget is not None and self.solving >= self.budget:
+        elif self.budget is not None and (self.solving >= self.budget or self._overrun()):
             self.end = SearchEnd(Ending.TIME)
         elif result == z3.unknown:
             reason = solver.reason_unknown()

@@ -214,7 +214,7 @@ class Portfolio:
             return  # the user's time is up, not Z3's share of it
         cubes = self.cubes
         if cubes is not None:
-            yield from self._exhaustive(lambda values: cubes.covers(dict(zip(letters, values))))
+            yield from self._exhaustive(cubes.covering())
         else:
             yield from self._exhaustive(seen.__contains__)
 
@@ -222,7 +222,7 @@ class Portfolio:
         import z3
 
         from ..encode import encode
-        from ..solver import SPLIT_AFTER_CONFLICTS, ModelSearch
+        from .z3search import SPLIT_AFTER_CONFLICTS, ModelSearch
 
         with self.clock("encode"):
             encoded = encode(self.problem, z3.Context())
@@ -273,7 +273,8 @@ class Portfolio:
         terms = self._terms()
         if terms is None:
             return None
-        self.cubes = CubeSearch(self.problem, terms, deadline, listing=self.listing, budget=budget)
+        self.cubes = CubeSearch(self.problem, terms, deadline, listing=self.listing, budget=budget,
+                                expected=self.expected if budget is not None else None)
         return self._run(self.cubes)
 
     def _exhaustive(self, seen: Callable[[tuple[int, ...]], bool] | None) -> Iterator[list[Assignment]]:

@@ -1,4 +1,4 @@
-"""Stage 4: enumerate every model with blocking clauses, and say how the search ended.
+"""The Z3 backend: enumerate every model with blocking clauses, and say how the search ended.
 
 The loop stops only on `unsat` (the search is complete: a proof that no other
 solution exists) or on `unknown` (time limit or the solver gave up: never read
@@ -20,8 +20,8 @@ from typing import Callable, Iterator
 
 import z3
 
-from .encode import Encoded, indicator
-from .engine import Ending, Proof, SearchEnd
+from ..encode import Encoded, indicator
+from . import Ending, Proof, SearchEnd
 
 Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
 
@@ -190,7 +190,7 @@ class ModelSearch:
                    + [z3.Not(indicator(letter, digit, context)) for letter, digit in case.excluded]),
              CASE_CONFLICTS) for case in self.encoded.split())
 
-    def _variants(self, model: Assignment) -> Iterator[Assignment]:
+    def variants(self, model: Assignment) -> Iterator[Assignment]:
         """The model and every permutation of digits within its interchangeable letter groups."""
         groups = self.encoded.interchangeable
         if not groups:
@@ -300,7 +300,7 @@ class ModelSearch:
                     raise
                 self.end = SearchEnd(Ending.TIME)
                 return
-            yield from self._variants(assignment)
+            yield from self.variants(assignment)
 
 
 def _statistics(solver: z3.Solver) -> dict[str, float]:
