@@ -155,6 +155,10 @@ def _times(x: str, y: str) -> str:
     return y if x == "1" else x if y == "1" else f"({x}*{y})"
 
 
+def _raised(x: str, k: int) -> str:
+    return x if k == 1 or x == "1" else f"({x}**{k})"
+
+
 class _Writer:
     """Python source for each node, the helpers and constants it needs."""
 
@@ -283,11 +287,15 @@ class _Writer:
             return None
         if node.op == "**":
             exponent = self.problem.constant_exponents.get(node)
-            if exponent is None or exponent.denominator != 1 or exponent < 0:
+            if exponent is None or exponent.denominator != 1:
                 return None
             inner = self._pair(node.left)
-            k = int(exponent)
-            return None if inner is None else (f"({inner[0]}**{k})", f"({inner[1]}**{k})" if k else f"(1 if {inner[1]} else 0)")
+            if inner is None:
+                return None
+            k, (a, b) = int(exponent), inner
+            if k < 0:  # (a/b)**-k = b**k / a**k: zero exactly where a is, and b checked
+                return _raised(b if b == "1" else f"_nz({b})", -k), _raised(a, -k)
+            return _raised(a, k), _raised(b, k) if k else f"(1 if {b} else 0)"
         if node.op not in ("+", "-", "*", "/"):
             return None
         left, right = self._pair(node.left), self._pair(node.right)
