@@ -268,3 +268,24 @@ def test_no_text_of_the_formula_reaches_the_compiled_code():
 
 
 CORPUS_FILE = Path(__file__).resolve().parents[1] / "benchmarks" / "corpus.tsv"
+
+
+def test_a_race_for_the_first_solution_gives_a_true_solution_or_a_proof(monkeypatch):
+    # the exhaustive backend joins at once, so that either side may win
+    monkeypatch.setattr(portfolio_module, "RACE_AFTER", 0.0)
+    monkeypatch.setattr(portfolio_module, "SMALL_SPACE", 0)
+    monkeypatch.setattr(portfolio_module, "EXHAUSTIVE_AT_ONCE", 0.0)
+    winners = set()
+    for formula, texts in [("ODD * ODD = FREAKY", {"677 * 677 = 458329", "799 * 799 = 638401"}),
+                           ("TWO * TWO = SQUARE", {"807 * 807 = 651249", "567 * 567 = 321489", "854 * 854 = 729316"}),
+                           ("NORTH / SOUTH = EAST / WEST", {"51304 / 61904 = 7260 / 8760"})]:
+        search = smtcrypt.Puzzle(formula).search(limit=1)
+        found = list(search)
+        verdict = search.verdict()
+        assert len(found) == 1 and found[0].text in texts, (formula, found)
+        assert verdict.status is smtcrypt.Status.FOUND
+        winners.add(verdict.stats["strategy"])
+    assert winners <= {"z3", "exhaustive"}
+    verdict = smtcrypt.Puzzle("ODD * ODD = FREAKY", assign={"O": 5}).search(limit=1).verdict()
+    assert verdict.status is smtcrypt.Status.NONE and verdict.complete and verdict.stats["proof"] in (
+        Proof.UNSAT.value, Proof.EXHAUSTIVE.value)
