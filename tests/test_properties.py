@@ -91,7 +91,7 @@ def cases(draw, most: int = CI_SPACE) -> Case:
             return f"-{expression(depth - 1)}"
         if kind == 5:
             exponent = draw(st.sampled_from(["0", "1", "2", "3", "-1", "(1/2)", "0.5", "(2/3)"]))
-            return f"{expression(depth - 1)} ** {exponent}"
+            return f"({expression(depth - 1)}) ** {exponent}"  # bracketed: A ** B ** 2 is A ** (B ** 2)
         if kind == 6:
             return f"{draw(st.sampled_from(pool))} ** {draw(st.sampled_from(pool))}"
         if kind == 7:
@@ -254,10 +254,13 @@ EXAMPLES = [
     Case("0.A(B) < 1.2(3) - 1, gcd(AB, BA) > 1", {"base": 6}),
     Case("AB in range(A, 2 * B), sum(range(A, B)) = BA // 2 - A", {"distinct": False, "digits": [0, 2, 4, 6, 8]}),
     Case("7A - C0 in range(B), gcd(A, B, C) = 1", {"base": 10, "assign": {"C": 1}}),
+    # the cubes once ran the finite-domain solver on a root's terms, which it gave up on
+    Case("0 in {(B + 0)}, A ** (1/2) > 2", {"distinct": False, "allow_leading_zeros": True, "base": 2}),
 ]
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# the same 100 formulas every run (so that a run's verdict does not depend on luck); -m slow draws anew
+@settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 @example(EXAMPLES[0])
 @example(EXAMPLES[1])
@@ -269,6 +272,7 @@ EXAMPLES = [
 @example(EXAMPLES[7])
 @example(EXAMPLES[8])
 @example(EXAMPLES[9])
+@example(EXAMPLES[10])
 def test_random_formulas_match_brute_force(case):
     check_against_reference(case)
 

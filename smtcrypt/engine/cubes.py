@@ -72,7 +72,9 @@ class CubeSearch:
         self.checks = 0
         self.shrink_checks = 0
         self.shrinking = True
-        strategy = terms.solver or ("finite-domain" if terms.linear and not terms.cases else "general")
+        # bit-vector terms on their incremental solver; the general terms (roots, which the bit-vector
+        # encoding declines) on Z3's general solver: the finite-domain one gives up on some of them
+        strategy = terms.solver or "general"
         self.solver = make_solver(strategy, terms.context)
         self.solver.add(*terms.rules, *terms.side, terms.formula)
         self.refuter = make_solver(strategy, terms.context)  # looks for a completion that is no solution
