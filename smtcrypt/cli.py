@@ -94,9 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-memory", type=integer_at_least(256), metavar="MB", default=4096,
                         help="cap the solver's memory (default 4096, at least 256); reaching it ends the "
                              "search as unknown")
-    parser.add_argument("--strategy", choices=("auto", "z3", "linear", "cubes", "exhaustive"), default="auto",
+    parser.add_argument("--strategy", choices=("auto", "z3", "linear", "join", "cubes", "exhaustive"), default="auto",
                         help="how to search: z3 (the solver, model by model), linear (a sum's equation, digit "
-                             "by digit within its bounds), cubes (the solver, blocking proved cubes of "
+                             "by digit within its bounds), join (an equation whose sides share no letter: "
+                             "each side alone, equal values matched), cubes (the solver, blocking proved cubes of "
                              "solutions), exhaustive (every assignment, compiled), or auto (default: by "
                              "estimated cost, switching while running)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")

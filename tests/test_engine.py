@@ -31,7 +31,7 @@ from smtcrypt.verify import satisfies
 
 from reference import brute_force
 
-STRATEGIES = ("z3", "linear", "cubes", "exhaustive", "auto")
+STRATEGIES = ("z3", "linear", "join", "cubes", "exhaustive", "auto")
 
 # formula, rules, solutions (counted by the reference). Few enough assignments for the reference
 # (the general puzzles in full, and under every strategy, are in test_strategies.py).
@@ -141,11 +141,13 @@ def test_the_portfolio_switches_without_losing_or_repeating(monkeypatch):
     monkeypatch.setattr(portfolio_module, "EXHAUSTIVE_AT_ONCE", 0.0)
     monkeypatch.setattr(portfolio_module, "Z3_SHARE", dict.fromkeys(portfolio_module.Z3_SHARE, 1e-4))
     monkeypatch.setattr(portfolio_module, "Z3_PER_MODEL", dict.fromkeys(portfolio_module.Z3_PER_MODEL, 0.0))
-    for formula in ("AB * C = DE + F", "ABC < DEF + 300"):
+    monkeypatch.setattr(portfolio_module, "Z3_AT_LEAST", 0.0)
+    for formula, taker in [("AB * C = DE + F", "join"), ("AB * C = DE + F + A", "exhaustive"),
+                           ("ABC < DEF + 300", "exhaustive")]:
         search = smtcrypt.Puzzle(formula).search()
         found = [tuple(sorted(solution.mapping.items())) for solution in search]
         stats = search.verdict().stats
-        assert "-> exhaustive" in stats["strategy"], stats["strategy"]
+        assert stats["strategy"].endswith(" -> " + taker), stats["strategy"]
         assert len(found) == len(set(found)) and set(found) == reference(formula, {})
         assert smtcrypt.Puzzle(formula).count() == len(found)  # counting after cubes: cubes skipped by cover
 
@@ -289,3 +291,28 @@ def test_a_race_for_the_first_solution_gives_a_true_solution_or_a_proof(monkeypa
     verdict = smtcrypt.Puzzle("ODD * ODD = FREAKY", assign={"O": 5}).search(limit=1).verdict()
     assert verdict.status is smtcrypt.Status.NONE and verdict.complete and verdict.stats["proof"] in (
         Proof.UNSAT.value, Proof.EXHAUSTIVE.value)
+
+
+def test_the_join_takes_equations_whose_sides_share_no_letter():
+    from smtcrypt.engine.join import JoinSearch, sides
+
+    assert sides(problem_of("NAUGHT ** 2 = ZERO ** 3", {})) is not None
+    assert sides(problem_of("ODD * ODD = FREAKY", {})) is not None
+    for formula in ("SEND + MORE = MONEY", "AB < CD", "AB = CD, A > C", "A + x = 3", "A = 7"):
+        assert sides(problem_of(formula, {})) is None, formula
+    for formula, rules in [("AB * CD = EF * GH", {"assign": {"A": 1}}), ("0.(AB) = C / DE", {}),
+                           ("AB // C = D ** (1/2) - E", {}), ("A ** -1 = B / CD", {"distinct": False}),
+                           ("gcd(AB, 6) = C", {"domains": {"C": range(1, 4)}, "allow_leading_zeros": True})]:
+        search = JoinSearch(problem_of(formula, rules))
+        generated_names_are_our_own(search.small.source)
+        generated_names_are_our_own(search.large.source)
+        found = [tuple(sorted(values.items())) for values in search]
+        assert search.end.complete and search.end.proof is Proof.EXHAUSTIVE
+        assert len(found) == len(set(found)) and set(found) == reference(formula, rules), formula
+
+
+def test_the_join_stands_in_for_trying_every_assignment():
+    verdict = smtcrypt.Puzzle("AB * CD = EF * GH").search(keep=False).verdict()
+    assert verdict.count == 280 and verdict.stats["strategy"] == "join"
+    # each side's digit tuples, not the 1,451,520 of the whole: 10P4 generated, 9 x 8 x 8 x 7 with A, C nonzero
+    assert verdict.stats["candidates"] == 2 * 5040 and verdict.stats["candidates_tried"] == 2 * 4032

@@ -33,8 +33,9 @@ CI_SPACE = 240  # the every-run test: at most this many assignments per formula 
 SLOW_SPACE = 5_040  # the slow run: four distinct letters in base 10
 BASES = (10, 10, 10, 10, 2, 3, 4, 6, 8, 12, 16)
 UNKNOWNS = ((), (), (), ("x",), ("x",), ("x", "n"))
-PROOFS = {"z3": Proof.UNSAT, "exhaustive": Proof.EXHAUSTIVE, "linear": Proof.BOUNDED, "cubes": Proof.CUBES}
-OPTIONAL = {"linear", "cubes"}  # strategies for some puzzles only: they refuse the others with a StrategyError
+PROOFS = {"z3": Proof.UNSAT, "exhaustive": Proof.EXHAUSTIVE, "linear": Proof.BOUNDED, "join": Proof.EXHAUSTIVE,
+          "cubes": Proof.CUBES}
+OPTIONAL = {"linear", "join", "cubes"}  # strategies for some puzzles only: they refuse the others with a StrategyError
 
 Solutions = set[tuple[tuple[str, int], ...]]
 

@@ -13,8 +13,9 @@ from smtcrypt.engine.portfolio import STRATEGIES, StrategyError
 
 from reference import Compiled, brute_force
 
-PROOFS = {"z3": Proof.UNSAT, "exhaustive": Proof.EXHAUSTIVE, "linear": Proof.BOUNDED, "cubes": Proof.CUBES}
-OPTIONAL = {"linear", "cubes"}  # strategies for some puzzles only: they refuse the others with a StrategyError
+PROOFS = {"z3": Proof.UNSAT, "exhaustive": Proof.EXHAUSTIVE, "linear": Proof.BOUNDED, "join": Proof.EXHAUSTIVE,
+          "cubes": Proof.CUBES}
+OPTIONAL = {"linear", "join", "cubes"}  # strategies for some puzzles only: they refuse the others with a StrategyError
 
 # The puzzles of the shared corpus's general.tsv and their solutions under the default rules.
 GENERAL = [

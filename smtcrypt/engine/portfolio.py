@@ -7,12 +7,14 @@ Z3 costs little per puzzle where an encoding fits it (sums by columns, products 
 multiplication) but a check per model, which loses wherever solutions are dense. So:
 
 - a problem with integer unknowns, or too deep to compile, goes to Z3 alone;
-- one whose exhaustive price is small goes straight to the exhaustive backend;
-- otherwise Z3 searches first, for at most a share of the exhaustive price (the whole price for
-  the encodings Z3 is strong on; half for the bit-vector and general ones, which search by cubes
-  when they can);
-  if it has not finished by then, or gives up, the exhaustive backend takes over and skips the
-  solutions already reported.
+- a sum whose equation gives every letter a weight goes to the linear backend;
+- one whose exhaustive price is small goes straight to the exhaustive backend, or to the join
+  backend where one equation's two sides share no letter and matching their values is cheaper;
+- otherwise Z3 searches first, for at most a share of that price (the whole price for the
+  columns encoding, half for the others, at least Z3_AT_LEAST on sums and products; the
+  bit-vector and general encodings search by cubes when they can); if it has not finished by
+  then, or gives up, the exhaustive (or join) backend takes over and skips the solutions already
+  reported.
 
 So no puzzle costs much more than about twice what trying every assignment costs, while the
 puzzles Z3 is fast on keep its speed.
@@ -31,11 +33,12 @@ from ..check import Problem
 from . import Assignment, Ending, SearchEnd
 from .exhaustive import Compiled, ExhaustiveSearch, NotCompilable, compile_problem, sample_costs
 
-STRATEGIES = ("auto", "z3", "linear", "cubes", "exhaustive")
+STRATEGIES = ("auto", "z3", "linear", "join", "cubes", "exhaustive")
 SMALL_SPACE = 20_000  # candidates: tried at once, without measuring (at most about 0.1 s)
 SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price (about 10 ms)
 EXHAUSTIVE_AT_ONCE = 0.05  # seconds: below this exhaustive price, Z3 is not even started
 Z3_SHARE = {"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5}  # of the exhaustive price, before switching
+Z3_AT_LEAST = 0.15  # seconds Z3 gets on sums and products, however cheap the exhaustive price (ODD * ODD = FREAKY: 0.1 s)
 Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3}  # seconds per model, roughly (measured)
 RACE_AFTER = 0.5  # seconds of Z3 alone before the exhaustive backend joins the race for a first solution
 RACE_SWITCH_INTERVAL = 2e-4  # seconds: the interpreter's thread switch interval while Z3 races on a helper thread
@@ -97,6 +100,11 @@ class Portfolio:
         if strategy == "cubes" and self._terms() is None:
             raise StrategyError("the cubes strategy cannot search this puzzle: it has integer unknowns, "
                                 "or terms whose negation would need a quantifier")
+        self.join: Any = None
+        self.joining = False  # the join backend stands in for the exhaustive one (cheaper)
+        if strategy == "join" and self._join() is None:
+            raise StrategyError("the join strategy cannot search this puzzle: it needs one equation whose two "
+                                "sides have no letter in common, and no integer unknowns")
         self.linear: Any = None
         if strategy == "linear" and self._linear(self.deadline) is None:
             raise StrategyError("the linear strategy cannot search this puzzle: it needs an equation of sums "
@@ -114,7 +122,7 @@ class Portfolio:
     @property
     def bulk(self) -> int:
         """Solutions counted but not yielded (counting by cubes)."""
-        return sum(backend.bulk for backend in (self.cubes, self.exhaustive) if backend is not None)
+        return sum(backend.bulk for backend in (self.cubes, self.exhaustive, self.join) if backend)
 
     @property
     def unbounded(self) -> bool:
@@ -132,7 +140,7 @@ class Portfolio:
 
     def request_stop(self) -> None:
         self.stop_requested = True
-        for backend in (self.z3, self.linear, self.cubes, self.exhaustive):
+        for backend in (self.z3, self.linear, self.join, self.cubes, self.exhaustive):
             if backend:
                 backend.request_stop()
 
@@ -141,7 +149,7 @@ class Portfolio:
                                  "proof": self.end.proof.value if self.end is not None and self.end.proof else None}
         if self.price is not None:
             stats["exhaustive_estimate_seconds"] = round(self.price, 6)
-        for backend in (self.linear, self.cubes, self.exhaustive):
+        for backend in (self.linear, self.join, self.cubes, self.exhaustive):
             if backend:
                 stats.update(backend.statistics())
         checks = (self.z3.checks if self.z3 is not None else 0) + (self.cubes.checks if self.cubes is not None else 0)
@@ -165,6 +173,8 @@ class Portfolio:
         `exact` tells whether the current batch needs the exact re-check."""
         if self.strategy in ("auto", "linear") and self._linear(self.deadline) is not None:
             yield from self._run(self.linear)
+        elif self.strategy == "join":
+            yield from self._run(self._join())
         elif self.strategy == "z3":
             yield from self._z3(self.deadline)
         elif self.strategy == "cubes":
@@ -186,6 +196,11 @@ class Portfolio:
             seconds, hits = sample_costs(self.compiled, SAMPLE)
             self.expected = total * hits
             self.price = total * (seconds + hits * SECONDS_PER_SOLUTION[self.listing])
+            join = self._join()
+            if join is not None:  # each side alone: about the same cost per evaluation, far fewer of them
+                price = join.halves * seconds + self.expected * SECONDS_PER_SOLUTION[self.listing]
+                if price < self.price:
+                    self.price, self.joining = price, True
         return self.price <= EXHAUSTIVE_AT_ONCE
 
     def _z3_then_exhaustive(self) -> Iterator[list[Assignment]]:
@@ -195,6 +210,8 @@ class Portfolio:
         assert self.price is not None
         encoding = choose(fold(self.problem)).name
         share = Z3_SHARE.get(encoding, Z3_SHARE["general"]) * self.price
+        if encoding in ("columns", "products"):  # where Z3 usually answers in a tenth of a second
+            share = max(share, Z3_AT_LEAST)
         seen: set[tuple[int, ...]] = set()
         letters = sorted(self.problem.letters)
         # cubes are worth trying wherever the bit-vector or general encoding is used (their cost is per cube, not per
@@ -314,6 +331,26 @@ class Portfolio:
             self.linear.deadline = deadline
         return self.linear or None
 
+    def _join(self) -> Any:
+        """The join backend, made once, or None: it takes one equation whose sides share no letter,
+        and `auto` uses it where the smaller side has at least SPLIT assignments (so that the
+        join evaluates at most a SPLIT-th of what trying every assignment does)."""
+        if self.join is None:
+            from .join import SPLIT, JoinSearch, sides
+
+            self.join = False
+            if sides(self.problem) is not None:
+                try:
+                    with self.clock("compile"):
+                        join = JoinSearch(self.problem, self.deadline, listing=self.listing)
+                except NotCompilable:
+                    return None
+                if self.strategy == "join" or join.small.total >= SPLIT:
+                    self.join = join
+        if self.join:
+            self.join.deadline = self.deadline
+        return self.join or None
+
     def _terms(self) -> Any:
         """The formula and the rules apart (None when its negation would need quantifiers)."""
         if self.terms is None:
@@ -339,6 +376,11 @@ class Portfolio:
         return self._run(self.cubes)
 
     def _exhaustive(self, seen: Callable[[tuple[int, ...]], bool] | None) -> Iterator[list[Assignment]]:
+        """Every assignment tried: by the join of the equation's sides where that is cheaper."""
+        if self.joining:
+            self.join.skip = seen
+            yield from self._run(self.join)
+            return
         assert self.compiled is not None
         self.exhaustive = ExhaustiveSearch(self.compiled, self.deadline, skip=seen, listing=self.listing)
         yield from self._run(self.exhaustive)
