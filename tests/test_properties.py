@@ -296,7 +296,7 @@ def test_the_generator_draws_every_feature():
     """Each rule and each kind of term comes up in the formulas the property tests draw."""
     drawn = []
 
-    @settings(max_examples=250, deadline=None, database=None, derandomize=True,
+    @settings(max_examples=600, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
     @given(cases())
     def collect(case):
