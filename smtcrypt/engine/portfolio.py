@@ -270,7 +270,10 @@ class Portfolio:
         starts after RACE_AFTER seconds of Z3 alone, since sharing the interpreter slows Z3 down."""
         assert self.compiled is not None
         solver = self._model_search(self.deadline)
-        exhaustive = self.exhaustive = ExhaustiveSearch(self.compiled, self.deadline, listing=self.listing)
+        if self.joining:  # the join stands in for trying every assignment, here too
+            exhaustive = self.join
+        else:
+            exhaustive = self.exhaustive = ExhaustiveSearch(self.compiled, self.deadline, listing=self.listing)
         first: list[Assignment] = []
 
         answered = threading.Event()
