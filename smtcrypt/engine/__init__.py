@@ -9,6 +9,7 @@ says how it ended as data: a `SearchEnd` with an `Ending` and, for a complete se
 from __future__ import annotations
 
 import enum
+import time
 from dataclasses import dataclass
 from typing import Any, Iterator, Protocol
 
@@ -74,3 +75,22 @@ class Backend(Protocol):
 
     def statistics(self) -> dict[str, Any]:
         """What the search cost, in the backend's own counters."""
+
+
+class Stoppable:
+    """The stop flag and the deadline of a backend that runs in Python, read between its steps."""
+
+    deadline: float | None = None
+    end: SearchEnd | None = None
+    stop_requested = False
+
+    def request_stop(self) -> None:
+        self.stop_requested = True
+
+    def _stopping(self) -> bool:
+        """True, with `end` set, once the search was stopped or its time is up."""
+        if self.stop_requested:
+            self.end = SearchEnd(Ending.INTERRUPTED)
+        elif self.deadline is not None and time.monotonic() >= self.deadline:
+            self.end = SearchEnd(Ending.TIME)
+        return self.end is not None

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import operator
-import threading
 import time
 from typing import Any, Callable, Iterator
 
@@ -24,7 +23,7 @@ import z3
 
 from ..check import Problem
 from ..encode.general import FormulaTerms
-from .z3search import interrupt, make_solver, time_left
+from .z3search import interrupt, make_solver, time_left, watchdog
 from ..tree import Repeating, Word, numerals
 from . import Assignment, Ending, Proof, SearchEnd
 
@@ -204,16 +203,8 @@ class CubeSearch:
     def batches(self) -> Iterator[list[Assignment]]:
         """Each model alone (`exact` False: a solver's answer), then its cube's other solutions in
         lists (`exact` True: proved by the cube)."""
-        watchdog = None
-        if self.deadline is not None:
-            watchdog = threading.Timer(max(0.0, self.deadline - time.monotonic()), interrupt, [self.terms.context])
-            watchdog.daemon = True
-            watchdog.start()
-        try:
+        with watchdog(self.deadline, self.terms.context):
             yield from self._enumerate()
-        finally:
-            if watchdog is not None:
-                watchdog.cancel()
 
     def _overrun(self) -> bool:
         """True if the cubes so far, at their rate, would not cover the expected solutions in the budget."""

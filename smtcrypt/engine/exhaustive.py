@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable, Iterator
 from ..check import Problem
 from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
 from ..verify import Undefined, integer_root, power
-from . import Assignment, Ending, Proof, SearchEnd
+from . import Assignment, Ending, Proof, SearchEnd, Stoppable
 
 Digits = tuple[int, ...]
 OVERHEAD = 0.25e-6  # seconds per candidate beyond the formula: making and handing over the tuples
@@ -434,7 +434,7 @@ def candidates(compiled: Compiled) -> tuple[Iterator[Digits], int]:
     return itertools.permutations(sorted(pool), len(free)), math.perm(len(pool), len(free))
 
 
-class ExhaustiveSearch:
+class ExhaustiveSearch(Stoppable):
     """Every assignment the rules allow, tried by the compiled formula, in chunks between which the
     clock and the stop flag are read. Skips the digit tuples (alphabetical) for which `skip` is true:
     solutions reported before a switch."""
@@ -455,19 +455,8 @@ class ExhaustiveSearch:
         self.tried = 0  # candidate tuples evaluated
         self.total = candidates(compiled)[1]
 
-    def request_stop(self) -> None:
-        self.stop_requested = True
-
     def statistics(self) -> dict[str, Any]:
         return {"candidates": self.total, "candidates_tried": self.tried}
-
-    def _stopping(self) -> bool:
-        """True, with `end` set, once the search was stopped or its time is up."""
-        if self.stop_requested:
-            self.end = SearchEnd(Ending.INTERRUPTED)
-        elif self.deadline is not None and time.monotonic() >= self.deadline:
-            self.end = SearchEnd(Ending.TIME)
-        return self.end is not None
 
     def __iter__(self) -> Iterator[Assignment]:
         for batch in self.batches():

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from typing import Any, Callable, Iterator
 
 from ..check import Problem
 from ..tree import Compare, Expr, Repeating, Word, walk
-from . import Assignment, Ending, Proof, SearchEnd
+from . import Assignment, Ending, Proof, SearchEnd, Stoppable
 from .exhaustive import HELPERS, NotCompilable, _Writer
 
 CHUNK = 4096  # halves of the larger side evaluated between looks at the clock and the stop flag
@@ -89,7 +88,7 @@ class Side:
         return tuples
 
 
-class JoinSearch:
+class JoinSearch(Stoppable):
     """Every solution of `LEFT = RIGHT` with disjoint letters, by matching the sides' values."""
 
     name = "join"
@@ -115,18 +114,8 @@ class JoinSearch:
         """Side assignments to evaluate: the cost of the join, against the product for trying every assignment."""
         return self.small.total + self.large.total
 
-    def request_stop(self) -> None:
-        self.stop_requested = True
-
     def statistics(self) -> dict[str, Any]:
         return {"candidates": self.halves, "candidates_tried": self.tried}
-
-    def _stopping(self) -> bool:
-        if self.stop_requested:
-            self.end = SearchEnd(Ending.INTERRUPTED)
-        elif self.deadline is not None and time.monotonic() >= self.deadline:
-            self.end = SearchEnd(Ending.TIME)
-        return self.end is not None
 
     def __iter__(self) -> Iterator[Assignment]:
         for batch in self.batches():

@@ -11,13 +11,12 @@ each solution of the equation by the compiled formula (see exhaustive.py).
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 from typing import Any, Iterator
 
 from ..check import Problem, constant
 from ..tree import BinOp, BoolOp, Compare, Expr, Number, Unary, Word
-from . import Assignment, Ending, Proof, SearchEnd
+from . import Assignment, Ending, Proof, SearchEnd, Stoppable
 from .exhaustive import Compiled
 
 LinearForm = tuple[dict[str, Fraction], Fraction]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
@@ -105,7 +104,7 @@ def only_equation(problem: Problem) -> bool:
     return len(constraints) == 1 and isinstance(constraints[0], Compare) and constraints[0].ops == ("==",)
 
 
-class LinearSearch:
+class LinearSearch(Stoppable):
     """Every solution of the problem's linear equation that the rules allow and the rest of the
     formula (checked by `compiled`, when there is more) accepts."""
 
@@ -121,9 +120,6 @@ class LinearSearch:
         self.end: SearchEnd | None = None
         self.stop_requested = False
         self.nodes = 0
-
-    def request_stop(self) -> None:
-        self.stop_requested = True
 
     def statistics(self) -> dict[str, Any]:
         return {"search_nodes": self.nodes}
@@ -153,13 +149,6 @@ class LinearSearch:
         if found:
             yield self._assignments(found, order, letters)
         self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
-
-    def _stopping(self) -> bool:
-        if self.stop_requested:
-            self.end = SearchEnd(Ending.INTERRUPTED)
-        elif self.deadline is not None and time.monotonic() >= self.deadline:
-            self.end = SearchEnd(Ending.TIME)
-        return self.end is not None
 
     @staticmethod
     def _assignments(found: list[tuple[int, ...]], order: list[str], letters: list[str]) -> list[Assignment]:

@@ -11,6 +11,7 @@ see encode/split.py); it is complete only once every case is `unsat`.
 from __future__ import annotations
 
 import collections
+import contextlib
 import ctypes
 import itertools
 import sys
@@ -84,6 +85,22 @@ def interrupt(context: z3.Context) -> None:
         context.interrupt()
     except z3.Z3Exception:
         pass
+
+
+@contextlib.contextmanager
+def watchdog(deadline: float | None, context: z3.Context) -> Iterator[None]:
+    """A backstop for solvers that do not watch the timeout parameter (tactic pipelines):
+    interrupt the context itself when the time is up."""
+    timer = None
+    if deadline is not None:
+        timer = threading.Timer(max(0.0, deadline - time.monotonic()), interrupt, [context])
+        timer.daemon = True
+        timer.start()
+    try:
+        yield
+    finally:
+        if timer is not None:
+            timer.cancel()
 
 
 def time_left(deadline: float | None) -> float | None:
@@ -204,18 +221,8 @@ class ModelSearch:
             yield variant
 
     def __iter__(self) -> Iterator[Assignment]:
-        # A backstop for solvers that do not watch the timeout parameter (tactic pipelines):
-        # interrupt the context itself when the time is up.
-        watchdog = None
-        if self.deadline is not None:
-            watchdog = threading.Timer(max(0.0, self.deadline - time.monotonic()), interrupt, [self.encoded.context])
-            watchdog.daemon = True
-            watchdog.start()
-        try:
+        with watchdog(self.deadline, self.encoded.context):
             yield from self._enumerate()
-        finally:
-            if watchdog is not None:
-                watchdog.cancel()
 
     def _enumerate(self) -> Iterator[Assignment]:
         strategies = [*self.encoded.strategies, "general"]
