@@ -96,8 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "search as unknown")
     parser.add_argument("--strategy", choices=("auto", "z3", "linear", "join", "cubes", "exhaustive"), default="auto",
                         help="how to search: z3 (the solver, model by model), linear (a sum's equation, digit "
-                             "by digit within its bounds), join (an equation whose sides share no letter: "
-                             "each side alone, equal values matched), cubes (the solver, blocking proved cubes of "
+                             "by digit within its bounds), join (an equation searched side by side: "
+                             "the sides' values matched, or a word read off the other side's value), cubes (the solver, blocking proved cubes of "
                              "solutions), exhaustive (every assignment, compiled), or auto (default: by "
                              "estimated cost, switching while running)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")

@@ -21,6 +21,7 @@ from smtcrypt.check import check, make_rules
 from smtcrypt.engine import Ending, Proof
 from smtcrypt.engine import portfolio as portfolio_module
 from smtcrypt.engine.cubes import CubeSearch
+from smtcrypt.engine.join import SIDE_HELPERS, JoinSearch, best_plan
 from smtcrypt.engine.exhaustive import HELPERS, ExhaustiveSearch, NotCompilable, candidates, compile_problem
 from smtcrypt.engine.linear import integer_equation
 from smtcrypt.engine.portfolio import StrategyError
@@ -142,7 +143,7 @@ def test_the_portfolio_switches_without_losing_or_repeating(monkeypatch):
     monkeypatch.setattr(portfolio_module, "Z3_SHARE", dict.fromkeys(portfolio_module.Z3_SHARE, 1e-4))
     monkeypatch.setattr(portfolio_module, "Z3_PER_MODEL", dict.fromkeys(portfolio_module.Z3_PER_MODEL, 0.0))
     monkeypatch.setattr(portfolio_module, "Z3_AT_LEAST", 0.0)
-    for formula, taker in [("AB * C = DE + F", "join"), ("AB * C = DE + F + A", "exhaustive"),
+    for formula, taker in [("AB * C = DE + F", "join"), ("AB * C = DE + F + A", "join"), ("AB * C - DE - F - A = 0", "exhaustive"),
                            ("ABC < DEF + 300", "exhaustive")]:
         search = smtcrypt.Puzzle(formula).search()
         found = [tuple(sorted(solution.mapping.items())) for solution in search]
@@ -187,7 +188,7 @@ def test_limit_must_be_positive_and_solutions_hash():
 
 # --- the compiled evaluator against the exact re-check, candidate by candidate -------------------
 
-NAMES = set(HELPERS) | set(keyword.kwlist) | {"_scan", "_candidates", "_hits", "_keep", "_K", "append"}
+NAMES = set(HELPERS) | set(SIDE_HELPERS) | set(keyword.kwlist) | {"_scan", "_candidates", "_hits", "_keep", "_K", "append"}
 
 
 def generated_names_are_our_own(source: str) -> None:
@@ -225,11 +226,10 @@ def test_no_text_of_the_formula_reaches_the_compiled_code():
         compiled = compile_problem(problem_of(formula, {}))
         generated_names_are_our_own(compiled.source)
         assert "0.5" not in compiled.source and "TALK" not in compiled.source
-    from smtcrypt.engine.join import JoinSearch
-
-    for formula in ["EVE / DID = 0.(TALK)", "ATOM**0.5 = BUS + 2.5", "NAUGHT ** 2 = ZERO ** 3"]:  # the join's two sides
+    for formula in ["EVE / DID = 0.(TALK)", "ATOM**0.5 = BUS + 2.5", "NAUGHT ** 2 = ZERO ** 3",
+                    "NORTH / SOUTH = EAST / WEST"]:  # the join's sides
         join = JoinSearch(problem_of(formula, {}))
-        for source in (join.small.source, join.large.source):
+        for source in join.sources:
             generated_names_are_our_own(source)
             assert not any(text in source for text in ("0.5", "2.5", "TALK", "ATOM", "NAUGHT", "ZERO"))
 
@@ -258,19 +258,29 @@ def test_a_race_for_the_first_solution_gives_a_true_solution_or_a_proof(monkeypa
         Proof.UNSAT.value, Proof.EXHAUSTIVE.value)  # the join proves as trying every assignment does
 
 
-def test_the_join_takes_equations_whose_sides_share_no_letter():
-    from smtcrypt.engine.join import JoinSearch, sides
-
-    assert sides(problem_of("NAUGHT ** 2 = ZERO ** 3", {})) is not None
-    assert sides(problem_of("ODD * ODD = FREAKY", {})) is not None
-    for formula in ("SEND + MORE = MONEY", "AB < CD", "AB = CD, A > C", "A + x = 3", "A = 7"):
-        assert sides(problem_of(formula, {})) is None, formula
+def test_the_join_takes_an_equation_whose_sides_hold_every_letter():
+    for formula in ("AB < CD", "AB = CD, A > E", "A + x = 3", "A = B or C = D"):
+        assert best_plan(problem_of(formula, {})) is None, formula
+    plans = {formula: best_plan(problem_of(formula, {})) for formula in
+             ("NAUGHT ** 2 = ZERO ** 3", "ODD * ODD = FREAKY", "NORTH / SOUTH = EAST / WEST", "AB * CD = EF * GH")}
+    assert plans["NAUGHT ** 2 = ZERO ** 3"].cost == 5040  # ZERO ** 3 evaluated, NAUGHT read off its square root
+    assert plans["ODD * ODD = FREAKY"].cost == 90
+    assert plans["NORTH / SOUTH = EAST / WEST"].solve_for is None  # matched, S and T shared: 10P7 + 10P5
+    assert plans["NORTH / SOUTH = EAST / WEST"].cost == 604800 + 30240
+    assert plans["AB * CD = EF * GH"].cost == 2 * 5040
     for formula, rules in [("AB * CD = EF * GH", {"assign": {"A": 1}}), ("0.(AB) = C / DE", {}),
                            ("AB // C = D ** (1/2) - E", {}), ("A ** -1 = B / CD", {"distinct": False}),
-                           ("gcd(AB, 6) = C", {"domains": {"C": range(1, 4)}, "allow_leading_zeros": True})]:
+                           ("gcd(AB, 6) = C", {"domains": {"C": range(1, 4)}, "allow_leading_zeros": True}),
+                           # shared letters, matched or solved for
+                           ("AB / CA = DE / BD", {}), ("ODD * ODD = FREAKY", {"assign": {"O": 6}}),
+                           ("HIP * HIP = HURRAY", {"digits": range(1, 10)}), ("MON-EY = EVIL**(1/2)", {"assign": {"E": 3}}),
+                           ("AB * 7C = 1D0E", {}), ("A + B + C = DD", {"distinct": False}),
+                           ("AB + BA = CDC", {"base": 7}), ("A**N + B**N = C**N and N > 1", {}),
+                           ("ABC - 400 = D ** 3", {}), ("(A - B) * C = D", {}), ("AB / C = D", {}),
+                           ("A ** (1/2) + B = CD ** (3/2)", {"allow_leading_zeros": True})]:
         search = JoinSearch(problem_of(formula, rules))
-        generated_names_are_our_own(search.small.source)
-        generated_names_are_our_own(search.large.source)
+        for source in search.sources:
+            generated_names_are_our_own(source)
         found = [tuple(sorted(values.items())) for values in search]
         assert search.end.complete and search.end.proof is Proof.EXHAUSTIVE
         assert len(found) == len(set(found)) and set(found) == reference(formula, rules), formula
@@ -279,5 +289,7 @@ def test_the_join_takes_equations_whose_sides_share_no_letter():
 def test_the_join_stands_in_for_trying_every_assignment():
     verdict = smtcrypt.Puzzle("AB * CD = EF * GH").search(keep=False).verdict()
     assert verdict.count == 280 and verdict.stats["strategy"] == "join"
-    # each side's digit tuples, not the 1,451,520 of the whole: 10P4 generated, 9 x 8 x 8 x 7 with A, C nonzero
-    assert verdict.stats["candidates"] == 2 * 5040 and verdict.stats["candidates_tried"] == 2 * 4032
+    # each side's digit tuples, not the 1,451,520 of the whole: 10P4 each (those with A or C zero refused by the
+    # compiled filter)
+    assert verdict.stats["candidates"] == 2 * 5040 and verdict.stats["candidates_tried"] == 2 * 5040
+    assert verdict.stats["join"] == "match the sides"

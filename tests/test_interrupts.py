@@ -74,7 +74,7 @@ def test_a_time_limit_that_strikes_between_check_and_model_is_still_unknown():
 def test_ctrl_c_stops_a_long_solver_call_at_once():
     # One check of this puzzle runs for seconds: Python's own handler would wait for it to end.
     start = time.monotonic()
-    code, out, err = run_and_interrupt("NORTH / SOUTH = EAST / WEST", after=1.5)
+    code, out, err = run_and_interrupt("--strategy", "z3", "NORTH / SOUTH = EAST / WEST", after=1.5)
     assert code == 130 and "search incomplete (interrupted)" in out.splitlines()[-1]
     assert time.monotonic() - start < 6, "the running solver call was not interrupted"
     assert "Traceback" not in err
@@ -94,7 +94,7 @@ def test_request_stop_from_another_thread_ends_a_long_solver_call():
     # wants to stop at once calls request_stop, from any thread.
     import threading
 
-    search = smtcrypt.Puzzle("NORTH / SOUTH = EAST / WEST").search()
+    search = smtcrypt.Puzzle("NORTH / SOUTH = EAST / WEST").search(strategy="z3")
     timer = threading.Timer(0.5, search.request_stop)
     start = time.monotonic()
     timer.start()

@@ -1,27 +1,42 @@
-"""The join backend: an equation whose two sides share no letter, `LEFT = RIGHT`, solved by
-evaluating each side alone and matching equal values.
+"""The join backend: one equation `LEFT = RIGHT` searched side by side, not assignment by assignment.
 
-`NAUGHT ** 2 = ZERO ** 3` has 10P6 x 10P4 assignments but only 10P6 + 10P4 side values: each side's
-letters are tried on their own (the compiled code of `exhaustive.py`, the same exact semantics: a
-side that divides by zero or takes an irrational root has no value there), the smaller side's
-values go into a table, and every value of the larger side is looked up in it; two matching
-halves make a solution when their digits differ (if letters must differ). Every pair of
-halves is covered, so "no other solution" is proved as by trying every assignment.
+Two ways, each covering every assignment the rules allow, so that "no other solution" is proved
+as by trying them all:
+
+- **match**: each side is evaluated on its own letters' digits (the compiled code of
+  `exhaustive.py`, with its exact semantics: a side that divides by zero or takes an irrational
+  root has no value there). The smaller side's values go into a table keyed by the digits of the
+  letters both sides share and the value; each value of the larger side is looked up in it.
+  `NAUGHT ** 2 = ZERO ** 3`: 10P6 + 10P4 evaluations instead of 10P10; `NORTH / SOUTH = EAST /
+  WEST` (S and T shared): 10P7 + 10P5 instead of 10P10.
+- **solve**: where one side is a word or a word to a positive constant power (`= FREAKY`,
+  `= EVIL ** (1/2)`), only the other side is evaluated, and the word's digits are read off its
+  value (through an exact integer root for a power). `ODD * ODD = FREAKY` evaluates the 90
+  assignments of O and D; `ABC % DE = F` 10P5 instead of 10P6.
+
+The equation may be one conjunct of several (`A**N + B**N = C**N and N > 1`) as long as its
+letters are all the formula's; the whole formula, compiled, then checks each match.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Callable, Iterator
 
 from ..check import Problem
-from ..tree import Compare, Expr, Repeating, Word, walk
+from ..tree import BinOp, BoolOp, Compare, Expr, Repeating, Word, walk
+from ..verify import integer_root
 from . import Assignment, Ending, Proof, SearchEnd, Stoppable
-from .exhaustive import HELPERS, NotCompilable, _Writer
+from .exhaustive import HELPERS, NotCompilable, _filters, _Writer, compile_problem
 
-CHUNK = 4096  # halves of the larger side evaluated between looks at the clock and the stop flag
-SPLIT = 10  # the join is used when its larger side has at most 1/SPLIT of all the assignments
+CHUNK = 4096  # side assignments evaluated between looks at the clock and the stop flag
+MAX_TABLE = 2_000_000  # values of the smaller side held at once, at most (memory)
+SPLIT = 2  # `auto` joins where the join evaluates at most 1/SPLIT of all the assignments
+
+Key = Any  # an int, or a reduced (numerator, denominator) pair for a value that is not an integer
 
 
 def letters_of(node: Expr) -> set[str]:
@@ -30,46 +45,84 @@ def letters_of(node: Expr) -> set[str]:
     return {letter for text in texts for letter in text if letter.isalpha()}
 
 
-def sides(problem: Problem) -> tuple[Expr, Expr] | None:
-    """The two sides of a one-equation formula whose sides share no letter (and each has one), or None."""
-    constraints = problem.formula.constraints
-    if problem.unknowns or len(constraints) != 1:
-        return None
-    equation = constraints[0]
-    if not isinstance(equation, Compare) or equation.ops != ("==",):
-        return None
-    left, right = equation.operands
-    if not letters_of(left) or not letters_of(right) or letters_of(left) & letters_of(right):
-        return None
-    return left, right
+def _ratio(numerator: int, denominator: int) -> Key:
+    """a / b as a table key: the int if whole, else the reduced pair (the denominator positive)."""
+    if denominator == 0:
+        raise ZeroDivisionError("division by zero")
+    if denominator < 0:
+        numerator, denominator = -numerator, -denominator
+    divisor = math.gcd(numerator, denominator)
+    if divisor == denominator:
+        return numerator // divisor
+    return numerator // divisor, denominator // divisor
+
+
+def _key(value: Any) -> Key:
+    """Any exact value as a table key of the same kind `_ratio` makes."""
+    if type(value) is Fraction:
+        return value.numerator if value.denominator == 1 else (value.numerator, value.denominator)
+    return value
+
+
+SIDE_HELPERS = {"_ratio": _ratio, "_key": _key}
+
+
+def conjuncts(problem: Problem) -> list[Expr]:
+    """The formula's constraints with top-level `and`s taken apart: each must hold."""
+    parts, stack = [], list(reversed(problem.formula.constraints))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, BoolOp) and node.op == "and":
+            stack.extend(reversed(node.operands))
+        else:
+            parts.append(node)
+    return parts
+
+
+def equations(problem: Problem) -> Iterator[tuple[Expr, Expr]]:
+    """The two sides of each conjunct `LEFT = RIGHT` that holds every letter of the formula."""
+    if problem.unknowns:
+        return
+    for part in conjuncts(problem):
+        if isinstance(part, Compare) and part.ops == ("==",):
+            left, right = part.operands
+            if letters_of(left) | letters_of(right) == set(problem.letters):
+                yield left, right
 
 
 class Side:
-    """One side's letters (alphabetically), the digit tuples the rules allow them, and its values."""
+    """One side: its letters (those shared with the other side first, each group alphabetically),
+    the digit tuples the rules allow them, and their values as table keys."""
 
-    def __init__(self, problem: Problem, node: Expr):
+    def __init__(self, problem: Problem, node: Expr, shared: tuple[str, ...] = ()):
         self.problem = problem
-        self.letters = tuple(sorted(letters_of(node)))
+        self.letters = shared + tuple(sorted(letters_of(node) - set(shared)))
+        self.shared = len(shared)
         names = {letter: f"v{index}" for index, letter in enumerate(self.letters)}
         writer = _Writer(problem, names)
-        value = writer.write(node)
+        pair = None if writer.integral(node) else writer.quotient(node)
+        value = f"_ratio({pair[0]}, {pair[1]})" if pair is not None else f"_key({writer.write(node)})"
+        key = value if not shared else "(" + "".join(f"v{index}, " for index in range(len(shared))) + value + ")"
         target = "(" + "".join(f"v{index}, " for index in range(len(self.letters))) + ")"
-        self.source = "\n".join([
-            "def _scan(_candidates):",
-            "    _hits = []",
-            "    _keep = _hits.append",
-            f"    for {target} in _candidates:",
-            "        try:",
-            f"            _keep(({target}, {value}))",
-            "        except ArithmeticError:",
-            "            pass",
-            "    return _hits"]) + "\n"
-        namespace: dict[str, Any] = dict(HELPERS, _K=tuple(writer.constants), __builtins__={})
+        filters = _filters(problem, self.letters, {}, writer)  # digits the permutations give but the rules refuse
+        lines = ["def _scan(_candidates):",
+                 "    _hits = []",
+                 "    _keep = _hits.append",
+                 f"    for {target} in _candidates:"]
+        if filters:
+            lines += [f"        if not ({' and '.join(filters)}):", "            continue"]
+        lines += ["        try:",
+                  f"            _keep(({target}, {key}))",
+                  "        except ArithmeticError:",
+                  "            pass",
+                  "    return _hits"]
+        self.source = "\n".join(lines) + "\n"
+        namespace: dict[str, Any] = dict(HELPERS, **SIDE_HELPERS, _K=tuple(writer.constants), __builtins__={})
         try:
             exec(compile(self.source, "<smtcrypt side>", "exec"), namespace)
         except (SyntaxError, RecursionError, MemoryError) as error:
             raise NotCompilable(f"the formula is too deeply nested to compile ({type(error).__name__})") from None
-        self.values = namespace["_scan"]
+        self.values: Callable[[list[tuple[int, ...]]], list[tuple[tuple[int, ...], Key]]] = namespace["_scan"]
         self.domains = [sorted(problem.allowed[letter]) for letter in self.letters]
         if problem.rules.distinct:
             pool = sorted(set().union(*self.domains))
@@ -78,28 +131,129 @@ class Side:
             self.total = math.prod(len(domain) for domain in self.domains)
 
     def candidates(self) -> Iterator[tuple[int, ...]]:
+        """Permutations of the digits any of the letters may take (the compiled filters refuse the
+        rest), or, where letters need not differ, every tuple of their own digits."""
         if not self.problem.rules.distinct:
             return itertools.product(*self.domains)
-        pool = sorted(set().union(*self.domains))
-        tuples: Iterator[tuple[int, ...]] = itertools.permutations(pool, len(self.letters))
-        allowed = [set(domain) for domain in self.domains]
-        if any(len(domain) != len(pool) for domain in allowed):
-            tuples = (digits for digits in tuples if all(d in domain for d, domain in zip(digits, allowed)))
-        return tuples
+        return itertools.permutations(sorted(set().union(*self.domains)), len(self.letters))
+
+
+def word_power(problem: Problem, node: Expr) -> tuple[Word, Fraction] | None:
+    """(word, e) for a side that is a word (e = 1) or a word to a positive constant power e."""
+    if isinstance(node, Word):
+        return node, Fraction(1)
+    if isinstance(node, BinOp) and node.op == "**" and isinstance(node.left, Word):
+        exponent = problem.constant_exponents.get(node)
+        if exponent is not None and exponent > 0:
+            return node.left, exponent
+    return None
+
+
+class Reader:
+    """Reads a word's digits off the value of `word ** e`, given the digits of the other side's letters."""
+
+    def __init__(self, problem: Problem, word: Word, exponent: Fraction, known: tuple[str, ...]):
+        self.problem = problem
+        self.base = problem.rules.base
+        self.p, self.q = exponent.numerator, exponent.denominator
+        self.new = tuple(sorted(set(letter for letter in word.letters if letter.isalpha()) - set(known)))
+        self.limit = self.base ** len(word.letters)
+        # each place from the last: (0, digit) a literal, (1, i) the other side's i-th letter,
+        # (2, j) the first sight of the j-th new letter, (3, j) a later one
+        places: list[tuple[int, int]] = []
+        seen: set[str] = set()
+        for char in reversed(word.letters):
+            if char.isdigit():
+                places.append((0, int(char)))
+            elif char in known:
+                places.append((1, known.index(char)))
+            else:
+                places.append((3 if char in seen else 2, self.new.index(char)))
+                seen.add(char)
+        self.places = places
+        self.allowed = [problem.allowed[letter] for letter in self.new]
+
+    def read(self, value: Key, known: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The new letters' digits (in `new`'s order) that make the word's side equal `value`, or None."""
+        if type(value) is tuple or value < 0:  # not a whole number, or below any word's value
+            return None
+        value = int(value)
+        if self.p != 1:
+            value = integer_root(value, self.p)
+            if value is None:
+                return None
+        if self.q != 1:
+            value = value ** self.q
+        if value >= self.limit:
+            return None
+        base, allowed = self.base, self.allowed
+        digits = [0] * len(self.new)
+        for kind, ref in self.places:
+            value, digit = divmod(value, base)
+            if kind == 0 or kind == 1:
+                if digit != (ref if kind == 0 else known[ref]):
+                    return None
+            elif kind == 2:
+                if digit not in allowed[ref]:
+                    return None
+                digits[ref] = digit
+            elif digit != digits[ref]:
+                return None
+        if self.problem.rules.distinct and (len(set(digits)) != len(digits) or not set(digits).isdisjoint(known)):
+            return None
+        return tuple(digits)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How to join one equation: match two sides, or solve for a word on one side."""
+
+    left: Expr
+    right: Expr
+    solve_for: Expr | None  # the side whose word is read off the other's value (solve), or None (match)
+    cost: int  # side assignments to evaluate
+
+
+def plans(problem: Problem) -> Iterator[Plan]:
+    """Every way to join the formula's equations, with what each costs."""
+    for left, right in equations(problem):
+        cost_left, cost_right = _total(problem, left), _total(problem, right)
+        yield Plan(left, right, None, cost_left + cost_right)
+        for target, other, cost in ((right, left, cost_left), (left, right, cost_right)):
+            if word_power(problem, target) is not None:
+                yield Plan(other, target, target, cost)
+
+
+def _total(problem: Problem, node: Expr) -> int:
+    """The digit tuples the rules allow a side's letters, as `Side.total` counts them."""
+    return space(problem, letters_of(node))
+
+
+def space(problem: Problem, letters: set[str] | None = None) -> int:
+    """The digit tuples the rules allow these letters (all the formula's by default), counted as
+    the sides' candidates are: permutations of the digits any of them may take."""
+    domains = [problem.allowed[letter] for letter in (problem.letters if letters is None else letters)]
+    if problem.rules.distinct:
+        return math.perm(len(set().union(*domains)), len(domains)) if domains else 1
+    return math.prod(len(domain) for domain in domains)
+
+
+def best_plan(problem: Problem) -> Plan | None:
+    """The cheapest way to join, or None where the formula has no equation holding every letter."""
+    return min(plans(problem), key=lambda plan: (plan.cost, plan.solve_for is None), default=None)
 
 
 class JoinSearch(Stoppable):
-    """Every solution of `LEFT = RIGHT` with disjoint letters, by matching the sides' values."""
+    """Every solution of a formula with an equation `LEFT = RIGHT`, side by side (see the module)."""
 
     name = "join"
     exact = True  # solutions are the compiled sides' own exact evaluation
 
     def __init__(self, problem: Problem, deadline: float | None = None, listing: bool = True):
-        found = sides(problem)
-        if found is None:
-            raise NotCompilable("not one equation between sides with no letter in common")
-        first, second = Side(problem, found[0]), Side(problem, found[1])
-        self.small, self.large = (first, second) if first.total <= second.total else (second, first)
+        plan = best_plan(problem)
+        if plan is None:
+            raise NotCompilable("no equation whose sides hold every letter of the formula")
+        self.plan = plan
         self.problem = problem
         self.deadline = deadline
         self.listing = listing
@@ -108,51 +262,105 @@ class JoinSearch(Stoppable):
         self.bulk = 0
         self.tried = 0
         self.skip: Callable[[tuple[int, ...]], bool] | None = None  # alphabetical digit tuples reported before
+        self.reader: Reader | None = None
+        if plan.solve_for is not None:
+            word, exponent = word_power(problem, plan.solve_for)  # type: ignore[misc]
+            self.small = Side(problem, plan.left)
+            self.large = None
+            self.reader = Reader(problem, word, exponent, self.small.letters)
+            letters = self.small.letters + self.reader.new
+        else:
+            shared = tuple(sorted(letters_of(plan.left) & letters_of(plan.right)))
+            first, second = Side(problem, plan.left, shared), Side(problem, plan.right, shared)
+            self.small, self.large = (first, second) if first.total <= second.total else (second, first)
+            if self.small.total > MAX_TABLE:
+                raise NotCompilable("the smaller side has too many values to hold")
+            letters = self.small.letters[self.small.shared:] + self.large.letters
+        self.order = sorted(range(len(letters)), key=letters.__getitem__)  # to alphabetical
+        self.names = [letters[index] for index in self.order]
+        # the rest of the formula (other conjuncts), checked by the whole formula compiled
+        self.rest = compile_problem(problem) if len(conjuncts(problem)) > 1 else None
+
+    @property
+    def sources(self) -> list[str]:
+        """The generated code of the sides evaluated, for tests."""
+        return [side.source for side in (self.small, self.large) if side is not None]
 
     @property
     def halves(self) -> int:
         """Side assignments to evaluate: the cost of the join, against the product for trying every assignment."""
-        return self.small.total + self.large.total
+        return self.small.total + (self.large.total if self.large is not None else 0)
 
     def statistics(self) -> dict[str, Any]:
-        return {"candidates": self.halves, "candidates_tried": self.tried}
+        return {"candidates": self.halves, "candidates_tried": self.tried,
+                "join": "solve for a word" if self.reader is not None else "match the sides"}
 
     def __iter__(self) -> Iterator[Assignment]:
         for batch in self.batches():
             yield from batch
 
     def batches(self) -> Iterator[list[Assignment]]:
-        table: dict[Any, list[tuple[int, ...]]] = {}
-        small = self.small.candidates()
-        while chunk := list(itertools.islice(small, CHUNK)):
-            if self._stopping():
-                return
-            self.tried += len(chunk)
-            for digits, value in self.small.values(chunk):
-                table.setdefault(value, []).append(digits)
-        distinct = self.problem.rules.distinct
-        letters = self.small.letters + self.large.letters
-        order = sorted(range(len(letters)), key=letters.__getitem__)
-        names = [letters[index] for index in order]
-        large = self.large.candidates()
-        while chunk := list(itertools.islice(large, CHUNK)):
-            if self._stopping():
-                return
-            self.tried += len(chunk)
-            batch = []
-            for digits, value in self.large.values(chunk):
-                for other in table.get(value, ()):
-                    if distinct and not set(digits).isdisjoint(other):
-                        continue
-                    both = other + digits
-                    batch.append(dict(zip(names, [both[index] for index in order])))
-            if batch and self.skip is not None:
-                skip = self.skip
-                batch = [values for values in batch if not skip(tuple(values.values()))]
+        matches = self._solve() if self.reader is not None else self._match()
+        for found in matches:
+            batch = self._assignments(found)
             if batch:
                 if self.listing:
                     yield batch
                 else:
                     self.bulk += len(batch) - 1
                     yield batch[:1]
-        self.end = SearchEnd(Ending.COMPLETE, proof=Proof.EXHAUSTIVE)
+        if self.end is None:
+            self.end = SearchEnd(Ending.COMPLETE, proof=Proof.EXHAUSTIVE)
+
+    def _chunks(self, side: Side) -> Iterator[list[tuple[int, ...]]]:
+        tuples = side.candidates()
+        while chunk := list(itertools.islice(tuples, CHUNK)):
+            if self._stopping():
+                return
+            self.tried += len(chunk)
+            yield chunk
+
+    def _solve(self) -> Iterator[list[tuple[int, ...]]]:
+        """Digit tuples (side's letters, then the word's new ones) a chunk at a time."""
+        assert self.reader is not None
+        read = self.reader.read
+        for chunk in self._chunks(self.small):
+            found = []
+            for digits, value in self.small.values(chunk):
+                extra = read(value, digits)
+                if extra is not None:
+                    found.append(digits + extra)
+            yield found
+
+    def _match(self) -> Iterator[list[tuple[int, ...]]]:
+        """Digit tuples (the smaller side's own letters, then the larger side's) a chunk at a time."""
+        assert self.large is not None
+        table: dict[Key, list[tuple[int, ...]]] = {}
+        shared = self.small.shared
+        for chunk in self._chunks(self.small):
+            for digits, key in self.small.values(chunk):
+                table.setdefault(key, []).append(digits[shared:])
+        if self.end is not None:
+            return
+        distinct = self.problem.rules.distinct
+        for chunk in self._chunks(self.large):
+            found = []
+            for digits, key in self.large.values(chunk):
+                for other in table.get(key, ()):
+                    if not distinct or set(digits).isdisjoint(other):
+                        found.append(other + digits)
+            yield found
+
+    def _assignments(self, found: list[tuple[int, ...]]) -> list[Assignment]:
+        """The matches as alphabetical assignments, less those the rest of the formula refuses and
+        those reported before a switch."""
+        order, names = self.order, self.names
+        rows = [tuple(digits[index] for index in order) for digits in found]
+        if rows and self.rest is not None:
+            free = [names.index(letter) for letter in self.rest.free]
+            keep = set(self.rest.scan([tuple(row[index] for index in free) for row in rows]))
+            rows = [row for row in rows if tuple(row[index] for index in free) in keep]
+        if rows and self.skip is not None:
+            skip = self.skip
+            rows = [row for row in rows if not skip(row)]
+        return [dict(zip(names, row)) for row in rows]

@@ -9,7 +9,7 @@ multiplication) but a check per model, which loses wherever solutions are dense.
 - a problem with integer unknowns, or too deep to compile, goes to Z3 alone;
 - a sum whose equation gives every letter a weight goes to the linear backend;
 - one whose exhaustive price is small goes straight to the exhaustive backend, or to the join
-  backend where one equation's two sides share no letter and matching their values is cheaper;
+  backend where an equation's sides, searched side by side, cost less;
 - otherwise Z3 searches first, for at most a share of that price (the whole price for the
   columns encoding, half for the others, at least Z3_AT_LEAST on sums and products; the
   bit-vector and general encodings search by cubes when they can); if it has not finished by
@@ -103,8 +103,8 @@ class Portfolio:
         self.join: Any = None
         self.joining = False  # the join backend stands in for the exhaustive one (cheaper)
         if strategy == "join" and self._join() is None:
-            raise StrategyError("the join strategy cannot search this puzzle: it needs one equation whose two "
-                                "sides have no letter in common, and no integer unknowns")
+            raise StrategyError("the join strategy cannot search this puzzle: it needs an equation whose two "
+                                "sides hold every letter of the formula, and no integer unknowns")
         self.linear: Any = None
         if strategy == "linear" and self._linear(self.deadline) is None:
             raise StrategyError("the linear strategy cannot search this puzzle: it needs an equation of sums "
@@ -335,21 +335,20 @@ class Portfolio:
         return self.linear or None
 
     def _join(self) -> Any:
-        """The join backend, made once, or None: it takes one equation whose sides share no letter,
-        and `auto` uses it where the smaller side has at least SPLIT assignments (so that the
-        join evaluates at most a SPLIT-th of what trying every assignment does)."""
+        """The join backend, made once, or None: it takes an equation whose sides hold every letter,
+        and `auto` uses it where it evaluates at most a SPLIT-th of the assignments that trying
+        every assignment does."""
         if self.join is None:
-            from .join import SPLIT, JoinSearch, sides
+            from .join import SPLIT, JoinSearch, best_plan, space
 
             self.join = False
-            if sides(self.problem) is not None:
+            plan = best_plan(self.problem)
+            if plan is not None and (self.strategy == "join" or plan.cost * SPLIT <= space(self.problem)):
                 try:
                     with self.clock("compile"):
-                        join = JoinSearch(self.problem, self.deadline, listing=self.listing)
+                        self.join = JoinSearch(self.problem, self.deadline, listing=self.listing)
                 except NotCompilable:
                     return None
-                if self.strategy == "join" or join.small.total >= SPLIT:
-                    self.join = join
         if self.join:
             self.join.deadline = self.deadline
         return self.join or None
