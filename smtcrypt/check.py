@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Mapping, Union
 
+from .bounds import Interval, interval
 from .errors import FormulaError, FormulaLimitError, FormulaNameError
 from .tree import (
-    BinOp, BoolOp, Call, Collection, Compare, Constraints, Expr, Name, Not, Number, Unary, Word, letters,
+    BinOp, BoolOp, Call, Collection, Compare, Constraints, Expr, Name, Not, Number, Unary, letters,
     numerals, unknowns, walk, words,
 )
 
@@ -26,7 +27,6 @@ MAX_CONSTANT_BITS = 100_000  # largest constant power folded while checking
 FUNCTIONS = {"abs": "abs(x)", "min": "min(x, y, ...)", "max": "max(x, y, ...)", "sum": "sum(range(...))",
              "range": "range(stop) or range(start, stop)", "gcd": "gcd(x, y, ...) of integers"}
 
-Interval = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -286,46 +286,6 @@ def _constant_power(base: Fraction, exponent: Fraction) -> Fraction | None:
     if abs(exponent.numerator) * size > MAX_CONSTANT_BITS:
         return None
     return base ** exponent.numerator
-
-
-def interval(node: Expr, rules: Rules) -> Interval | None:
-    """Integer bounds [lo, hi] of an integer-valued expression, or None if unknown or not integral."""
-    if isinstance(node, Word):
-        low = high = 0
-        for position, ch in enumerate(node.letters):
-            if ch.isdigit():
-                digit_low = digit_high = int(ch)
-            else:
-                heads = position == 0 and len(node.letters) > 1 and not rules.allow_leading_zeros
-                digit_low, digit_high = (1 if heads else 0), rules.base - 1
-            low, high = low * rules.base + digit_low, high * rules.base + digit_high
-        return (low, high)
-    if isinstance(node, Number):
-        return (int(node.value), int(node.value)) if node.value.denominator == 1 else None
-    if isinstance(node, Unary):
-        inner = interval(node.operand, rules)
-        return inner if inner is None or node.op == "+" else (-inner[1], -inner[0])
-    if isinstance(node, Call) and node.name in ("abs", "min", "max"):
-        parts = [interval(arg, rules) for arg in node.args]
-        if any(part is None for part in parts):
-            return None
-        if node.name == "min":
-            return (min(p[0] for p in parts), min(p[1] for p in parts))
-        if node.name == "max":
-            return (max(p[0] for p in parts), max(p[1] for p in parts))
-        low, high = parts[0]
-        return (0 if low <= 0 <= high else min(abs(low), abs(high)), max(abs(low), abs(high)))
-    if isinstance(node, BinOp) and node.op in ("+", "-", "*"):
-        left, right = interval(node.left, rules), interval(node.right, rules)
-        if left is None or right is None:
-            return None
-        if node.op == "+":
-            return (left[0] + right[0], left[1] + right[1])
-        if node.op == "-":
-            return (left[0] - right[1], left[1] - right[0])
-        corners = [a * b for a in left for b in right]
-        return (min(corners), max(corners))
-    return None
 
 
 def _check_exponent(node: BinOp, formula: Constraints, rules: Rules,

@@ -4,7 +4,6 @@ per model, must be a solution, and together they must be all of them, formula by
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 import time

@@ -44,6 +44,7 @@ from typing import Callable, Union
 
 import z3
 
+from ..bounds import place_values, repeating_scale
 from ..check import Problem
 from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Number, Repeating, Unary, Word
 from . import Encoded, allowed_digits, indicator
@@ -649,14 +650,7 @@ class _Encoder:
 
     def weights(self, digits: str) -> tuple[dict[str, int], int]:
         """A numeral as letter weights and a literal constant: "7AB" -> ({"A": 10, "B": 1}, 700)."""
-        weights: dict[str, int] = {}
-        literal = 0
-        for position, ch in enumerate(reversed(digits)):
-            if ch.isdigit():
-                literal += int(ch) * self.base ** position
-            else:
-                weights[ch] = weights.get(ch, 0) + self.base ** position
-        return weights, literal
+        return place_values(digits, self.base)
 
     def encode_word(self, node: Word) -> tuple[Value, Ok]:
         weights, literal = self.weights(node.letters)
@@ -669,7 +663,7 @@ class _Encoder:
         full, full_literal = self.weights(node.whole + node.fixed + node.period)
         for letter, weight in head.items():
             full[letter] = full.get(letter, 0) - weight
-        scale = self.base ** len(node.fixed) * (self.base ** len(node.period) - 1)
+        scale = repeating_scale(node.fixed, node.period, self.base)
         return Rat(self.linear(full, full_literal - head_literal), self.const(scale)), True
 
     def encode_number(self, node: Number) -> tuple[Value, Ok]:

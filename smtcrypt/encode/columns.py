@@ -15,6 +15,7 @@ from collections import defaultdict
 
 import z3
 
+from ..bounds import columns_by_carries
 from ..check import Problem
 from ..tree import BinOp, Expr, Number, Unary, Word
 from . import Encoded, allowed_digits, equation_chains, letter_variables
@@ -243,38 +244,24 @@ def interchangeable(forms: list[Linear], problem: Problem) -> tuple[tuple[str, .
 def column_constraints(model: Text, form: Linear, allowed: dict[str, frozenset[int]], stem: str) -> None:
     """The equation form == 0, one constraint per column with integer carries bounded by what
     the column can hold."""
-    columns: dict[int, dict[str, int]] = defaultdict(dict)
+    columns: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for (letter, column), coefficient in form.items():
         if letter and coefficient:
-            columns[column][letter] = columns[column].get(letter, 0) + coefficient
-    constant = form.get(("", 0), 0)
-    digits = [int(ch) for ch in reversed(str(abs(constant)))] if constant else []
-    sign = -1 if constant < 0 else 1
-    top = max([*columns, len(digits) - 1, 0])
-    carry: str | None = None
-    carry_low = carry_high = 0
-    for column in range(top + 2):
-        terms = columns.get(column, {})
-        fixed = sign * digits[column] if column < len(digits) else 0
-        parts = [f"(* {number(c)} |{letter}|)" for letter, c in terms.items()]
-        parts += [number(fixed)] if fixed else []
-        parts += [carry] if carry is not None else []
+            columns[column].append((coefficient, letter))
+    plan = columns_by_carries(columns, form.get(("", 0), 0), 10, lambda letter: (min(allowed[letter]), max(allowed[letter])))
+    if plan is None:
+        model.claim("false")
+        return
+    carry = None
+    for column in plan:
+        parts = [f"(* {number(c)} |{letter}|)" for c, letter in column.terms]
+        parts += [number(column.fixed)] if column.fixed else []
+        parts += [carry] if column.carry_in and carry is not None else []
         total = f"(+ {' '.join(parts)} 0)"
-        if column > top:  # nothing may be left over past the last column
+        if column.carry_out is None:  # nothing may be carried out of the top column
             model.claim(f"(= {total} 0)")
             return
-        if not terms and carry is None:
-            if fixed:
-                model.claim("false")
-                return
-            continue
-        smallest = fixed + carry_low + sum(min(c * min(allowed[l]), c * max(allowed[l])) for l, c in terms.items())
-        largest = fixed + carry_high + sum(max(c * min(allowed[l]), c * max(allowed[l])) for l, c in terms.items())
-        carry_low, carry_high = -(-smallest // 10), largest // 10  # ceil and floor of a tenth
-        if carry_low > carry_high:
-            model.claim("false")
-            return
-        carry = f"{stem}_{column + 1}"
+        carry = f"{stem}_{column.position + 1}"
         model.declare(carry, "Int")
-        model.claim(f"(>= {carry} {number(carry_low)}) (<= {carry} {number(carry_high)})")
+        model.claim(f"(>= {carry} {number(column.carry_out[0])}) (<= {carry} {number(column.carry_out[1])})")
         model.claim(f"(= {total} (* 10 {carry}))")

@@ -11,7 +11,8 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
-from ..check import Problem, interval
+from ..bounds import interval
+from ..check import Problem
 from ..tree import BinOp, BoolOp, Constraints, Expr, Not, Number
 
 

@@ -17,8 +17,8 @@ from typing import Union
 
 import z3
 
+from ..bounds import interval, place_values
 from ..check import Problem
-from ..check import interval
 from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
 from . import Encoded, allowed_digits, letter_variables, rule_constraints
 
@@ -432,27 +432,12 @@ class _Encoder:
 
     def digits_value(self, digits: str) -> z3.ArithRef:
         """The base-B number whose digits are letters or literal digits: "7AB" -> 700 + 10*A + B."""
-        base = self.problem.rules.base
-        weights: dict[str, int] = {}
-        literal = 0
-        for position, ch in enumerate(reversed(digits)):
-            if ch.isdigit():
-                literal += int(ch) * base ** position
-            else:
-                weights[ch] = weights.get(ch, 0) + base ** position
+        weights, literal = place_values(digits, self.problem.rules.base)
         terms = [weight * self.letters[letter] for letter, weight in weights.items()]
         return z3.Sum(*terms, z3.IntVal(literal, self.ctx)) if literal or not terms else z3.Sum(*terms)
 
     def encode_word(self, node: Word) -> tuple[Value, Ok]:
-        base = self.problem.rules.base
-        weights: dict[str, int] = {}
-        literal = 0
-        for position, ch in enumerate(reversed(node.letters)):
-            if ch.isdigit():
-                literal += int(ch) * base ** position
-            else:
-                weights[ch] = weights.get(ch, 0) + base ** position
-        return Rat(self.digits_value(node.letters), 1, True, None, (weights, literal)), True
+        return Rat(self.digits_value(node.letters), 1, True, None, place_values(node.letters, self.problem.rules.base)), True
 
     def encode_repeating(self, node: Repeating) -> tuple[Value, Ok]:
         """whole.fixed(period) = whole + fixed/B^f + period/(B^f (B^p - 1)), one exact fraction."""

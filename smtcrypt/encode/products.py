@@ -35,6 +35,7 @@ from fractions import Fraction
 
 import z3
 
+from ..bounds import columns_by_carries
 from ..check import Problem
 from ..tree import BinOp, Expr, Number, Repeating, Unary, Word
 from . import Encoded, allowed_digits, equation_chains, indicator, letter_variables
@@ -385,35 +386,21 @@ class _Builder:
 
     def balance(self, columns: dict[int, Column], constant: int, stem: str) -> list[z3.BoolRef]:
         """sum(base**p * column_p) + constant == 0, with one bounded carry per column."""
-        base = self.base
-        digits = []
-        rest = abs(constant)
-        while rest:
-            rest, digit = divmod(rest, base)
-            digits.append(digit if constant > 0 else -digit)
-        top = max([*columns, len(digits) - 1, 0])
+        terms = {position: list(column.values()) for position, column in columns.items()}
+        plan = columns_by_carries(terms, constant, self.base, lambda digit: (digit.low, digit.high))
+        if plan is None:
+            return [z3.BoolVal(False, self.ctx)]
         constraints: list[z3.BoolRef] = []
-        carry: z3.ArithRef | int = 0
-        carry_low = carry_high = 0
-        for position in range(top + 1):
-            terms = [(c, d) for c, d in columns.get(position, {}).values() if c]
-            fixed = digits[position] if position < len(digits) else 0
-            if not terms and isinstance(carry, int):
-                if (fixed + carry) % base:
-                    return [z3.BoolVal(False, self.ctx)]
-                carry = carry_low = carry_high = (fixed + carry) // base
-                continue
-            smallest = fixed + carry_low + sum(min(c * d.low, c * d.high) for c, d in terms)
-            largest = fixed + carry_high + sum(max(c * d.low, c * d.high) for c, d in terms)
-            total = z3.Sum(*[c * d.var for c, d in terms], z3.IntVal(fixed, self.ctx), carry)
-            carry_low, carry_high = -(-smallest // base), largest // base
-            if carry_low > carry_high:
-                return [z3.BoolVal(False, self.ctx)]
+        carry: z3.ArithRef | None = None
+        for column in plan:
+            parts = [c * d.var for c, d in column.terms] + [z3.IntVal(column.fixed, self.ctx)]
+            total = z3.Sum(*parts, carry) if column.carry_in and carry is not None else z3.Sum(*parts)
+            if column.carry_out is None:  # nothing may be carried out of the top column
+                return constraints + [total == 0]
             carry = z3.Int(self.name(stem), self.ctx)
-            constraints += [carry >= carry_low, carry <= carry_high, total == base * carry]
-        if isinstance(carry, int):  # nothing may be carried out of the top column
-            return constraints if carry == 0 else [z3.BoolVal(False, self.ctx)]
-        return constraints + [carry == 0]
+            low, high = column.carry_out
+            constraints += [carry >= low, carry <= high, total == self.base * carry]
+        return constraints
 
     def nonzero(self, word: str) -> None:
         """The word is not 0: it has a nonzero digit (implied by a letter that may not be 0)."""

@@ -17,6 +17,8 @@ import math
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from ..bounds import place_values
+
 Monomial = tuple[str, ...]  # a product of words: ("NORTH", "WEST")
 Polynomial = Mapping[Monomial, int]  # monomial -> integer coefficient; () holds the constant
 Domains = dict[str, tuple[int, ...]]  # letter -> the digits it may still take, ascending
@@ -45,13 +47,8 @@ class Bounds:
         self.words = {word: self._places(word) for word in words}
 
     def _places(self, word: str) -> tuple[tuple[tuple[str, int], ...], int]:
-        letters, constant = [], 0
-        for place, char in enumerate(reversed(word)):
-            if char.isdigit():
-                constant += int(char) * self.base ** place
-            else:
-                letters.append((char, self.base ** place))
-        return tuple(letters), constant
+        weights, constant = place_values(word, self.base)
+        return tuple(weights.items()), constant
 
     def _range(self, word: str, domains: Domains) -> tuple[int, int]:
         letters, constant = self.words[word]

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator
 
+from ..bounds import place_values, repeating_scale
 from ..check import Problem
 from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
 from ..verify import Undefined, integer_root, power
@@ -178,12 +179,9 @@ class _Writer:
 
     def digits(self, letters: str) -> str:
         """A word's value as a sum of place values: 'ODD' -> (v0*100+v1*10+v1)."""
-        terms, fixed = [], 0
-        for place, letter in enumerate(reversed(letters)):
-            weight = self.base ** place
-            if letter.isdigit():
-                fixed += int(letter) * weight
-                continue
+        weights, fixed = place_values(letters, self.base)
+        terms = []
+        for letter, weight in weights.items():
             name = self.names[letter]
             if name.isdigit():
                 fixed += int(name) * weight
@@ -199,7 +197,7 @@ class _Writer:
         if isinstance(node, Repeating):
             head = self.digits(node.whole + node.fixed)
             head_and_period = self.digits(node.whole + node.fixed + node.period)
-            denominator = self.base ** len(node.fixed) * (self.base ** len(node.period) - 1)
+            denominator = repeating_scale(node.fixed, node.period, self.base)
             return f"_F({head_and_period}-{head}, {denominator})"
         if isinstance(node, Number):
             value = node.value
@@ -279,7 +277,7 @@ class _Writer:
         if isinstance(node, Repeating):
             head = self.digits(node.whole + node.fixed)
             head_and_period = self.digits(node.whole + node.fixed + node.period)
-            return f"({head_and_period}-{head})", f"({self.base ** len(node.fixed) * (self.base ** len(node.period) - 1)})"
+            return f"({head_and_period}-{head})", f"({repeating_scale(node.fixed, node.period, self.base)})"
         if isinstance(node, Unary) and node.op in ("-", "+"):
             inner = self._pair(node.operand)
             return None if inner is None else (f"({node.op}{inner[0]})", inner[1])

@@ -14,6 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterator
 
+from ..bounds import place_values
 from ..check import Problem, constant
 from ..tree import BinOp, BoolOp, Compare, Expr, Number, Unary, Word
 from . import Assignment, Ending, Proof, SearchEnd, Stoppable
@@ -26,14 +27,8 @@ BATCH = 4096
 def linear_form(node: Expr, base: int) -> LinearForm | None:
     """The value of `node` as sum(weight * letter) + constant, or None if it is not one."""
     if isinstance(node, Word):
-        weights: dict[str, Fraction] = {}
-        fixed = 0
-        for place, letter in enumerate(reversed(node.letters)):
-            if letter.isdigit():
-                fixed += int(letter) * base ** place
-            else:
-                weights[letter] = weights.get(letter, Fraction(0)) + base ** place
-        return weights, Fraction(fixed)
+        weights, fixed = place_values(node.letters, base)
+        return {letter: Fraction(weight) for letter, weight in weights.items()}, Fraction(fixed)
     if isinstance(node, Number):
         return {}, node.value
     if isinstance(node, Unary):
