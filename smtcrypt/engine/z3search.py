@@ -13,11 +13,12 @@ from __future__ import annotations
 import collections
 import contextlib
 import ctypes
+import enum
 import itertools
 import sys
 import threading
 import time
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import z3
 
@@ -131,7 +132,7 @@ class ModelSearch:
         # decided by the solver under assumptions. NORTH / SOUTH = EAST / WEST: 13 s -> 5 s.
         self.split_after = split_after if encoded.split is not None and encoded.indicators else None
         # once split: the cases still open, each as its literals and the conflicts its next check may take
-        self.cases: collections.deque[tuple[tuple[z3.BoolRef, ...], int]] | None = None
+        self.cases: CaseSchedule | None = None
         self.budgets = False  # the solver takes a conflict budget per check (the finite-domain one does)
 
     def request_stop(self) -> None:
@@ -202,10 +203,10 @@ class ModelSearch:
         """Go on case by case: each case's digits as assumption literals over the `A=1` Booleans."""
         assert self.encoded.split is not None
         context = self.encoded.context
-        self.cases = collections.deque(
-            (tuple([indicator(letter, digit, context) for letter, digit in case.fixed]
-                   + [z3.Not(indicator(letter, digit, context)) for letter, digit in case.excluded]),
-             CASE_CONFLICTS) for case in self.encoded.split())
+        self.cases = CaseSchedule(
+            tuple([indicator(letter, digit, context) for letter, digit in case.fixed]
+                  + [z3.Not(indicator(letter, digit, context)) for letter, digit in case.excluded])
+            for case in self.encoded.split())
 
     def variants(self, model: Assignment) -> Iterator[Assignment]:
         """The model and every permutation of digits within its interchangeable letter groups."""
@@ -225,89 +226,149 @@ class ModelSearch:
             yield from self._enumerate()
 
     def _enumerate(self) -> Iterator[Assignment]:
+        """Check, read and block a model, until a check (or, once split, every case) is unsat or
+        the search must end; `end` says which."""
         strategies = [*self.encoded.strategies, "general"]
         if self.split_after == 0:
             self._split()
-        solver = self.solver = self._solver(strategies.pop(0))
+        self.solver = self._solver(strategies.pop(0))
         read = self._reader()
-        while True:
-            if self.cases is not None and not self.cases:  # split, and every case searched
-                self.end = SearchEnd(Ending.COMPLETE, proof=Proof.UNSAT)
-                return
-            if self.stop_requested:
-                self.end = SearchEnd(Ending.INTERRUPTED)
-                return
-            if self.encoded.unbounded and len(self.models) >= self.cap:
-                self.capped = True
-                self.end = SearchEnd(Ending.CAPPED, f"more than {self.cap} solutions over unbounded integer unknowns: "
-                                            "there may be infinitely many")
-                return
-            remaining = time_left(self.deadline)
-            if remaining is not None:
-                if remaining <= 0:
-                    self.end = SearchEnd(Ending.TIME)
-                    return
-                solver.set("timeout", max(1, int(remaining * 1000)))
-            self.checks += 1
-            if self.cases and self.budgets:
-                solver.set("max_conflicts", self.cases[0][1])
-            result = solver.check(*(self.cases[0][0] if self.cases else ()))
-            if result == z3.unsat:
+        while self._may_check():
+            result = self.solver.check(*self._assumptions())
+            if result == z3.sat:
+                assignment = self._take_model(read)
+                if assignment is not None:
+                    yield from self.variants(assignment)
+            elif result == z3.unsat:
                 if self.cases:  # this case holds no more solutions: the next one
-                    self.cases.popleft()
-                    continue
-                self.end = SearchEnd(Ending.COMPLETE, proof=Proof.UNSAT)
-                return
-            if result == z3.unknown:
-                reason = solver.reason_unknown()
-                if "max.conflicts" in reason and self.cases is None:  # a hard search: go on case by case
-                    self._split()
-                    continue
-                if "max.conflicts" in reason and self.cases:  # a hard case: after the others, with twice the budget
-                    literals, budget = self.cases.popleft()
-                    self.cases.append((literals, min(2 * budget, NO_CONFLICT_LIMIT)))
-                    continue
-                if self.stop_requested:
-                    self.end = SearchEnd(Ending.INTERRUPTED)
-                    return
-                remaining = time_left(self.deadline)
-                if reason == "timeout" or (remaining is not None and remaining <= 0.05):
-                    self.end = SearchEnd(Ending.TIME)
-                    return
-                if "memory" in reason:
-                    self.end = SearchEnd(Ending.MEMORY)
-                    return
-                if strategies:  # a specialised solver gave up: retry on the next, the general one last
-                    for key, value in _statistics(solver).items():
-                        self.spent[key] = self.spent.get(key, 0) + value
-                    solver = self.solver = self._solver(strategies.pop(0))
-                    continue
-                self.end = SearchEnd(Ending.GAVE_UP, reason)
-                return
-            # A `sat` from a check that was interrupted is not trusted: Z3's general solver has
-            # answered `sat` with a wrong model after an interrupt (the exact re-check would catch
-            # it, as an internal error); the search was being stopped anyway.
-            if self.stop_requested:
-                self.end = SearchEnd(Ending.INTERRUPTED)
-                return
-            if self.deadline is not None and time.monotonic() >= self.deadline:
+                    self.cases.close()
+                else:
+                    self.end = SearchEnd(Ending.COMPLETE, proof=Proof.UNSAT)
+            else:
+                self._unknown(strategies)
+
+    def _may_check(self) -> bool:
+        """True if the search goes on to another check (its time limit set); otherwise `end` says why not."""
+        if self.end is not None:
+            return False
+        if self.cases is not None and not self.cases:  # split, and every case searched
+            self.end = SearchEnd(Ending.COMPLETE, proof=Proof.UNSAT)
+        elif self.stop_requested:
+            self.end = SearchEnd(Ending.INTERRUPTED)
+        elif self.encoded.unbounded and len(self.models) >= self.cap:
+            self.capped = True
+            self.end = SearchEnd(Ending.CAPPED, f"more than {self.cap} solutions over unbounded integer unknowns: "
+                                                "there may be infinitely many")
+        else:
+            remaining = time_left(self.deadline)
+            if remaining is not None and remaining <= 0:
                 self.end = SearchEnd(Ending.TIME)
-                return
-            try:
-                model = solver.model()
-                assignment = read(model)
-                self.models.append(assignment)
-                self._block(solver, assignment)
-            except z3.Z3Exception:  # the context was interrupted just after the check
-                if self.stop_requested:
-                    self.end = SearchEnd(Ending.INTERRUPTED)
-                    return
-                remaining = time_left(self.deadline)
-                if remaining is None or remaining > 0.05:
-                    raise
-                self.end = SearchEnd(Ending.TIME)
-                return
-            yield from self.variants(assignment)
+            elif remaining is not None:
+                self.solver.set("timeout", max(1, int(remaining * 1000)))
+        self.checks += self.end is None
+        return self.end is None
+
+    def _assumptions(self) -> tuple[z3.BoolRef, ...]:
+        """The open case's literals (with its conflict budget set), or none before a split."""
+        if not self.cases:
+            return ()
+        literals, budget = self.cases.current()
+        if self.budgets:
+            self.solver.set("max_conflicts", budget)
+        return literals
+
+    def _take_model(self, read: Callable[[z3.ModelRef], Assignment]) -> Assignment | None:
+        """The model's letters, blocked; None (with `end` set) if the search was stopped meanwhile.
+        A `sat` from a check that was interrupted is not trusted: Z3's general solver has answered
+        `sat` with a wrong model after an interrupt (the exact re-check would catch it, as an
+        internal error); the search was being stopped anyway."""
+        if self.stop_requested:
+            self.end = SearchEnd(Ending.INTERRUPTED)
+            return None
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self.end = SearchEnd(Ending.TIME)
+            return None
+        try:
+            assignment = read(self.solver.model())
+        except z3.Z3Exception:  # the context was interrupted just after the check
+            if not self.stop_requested and not self._time_is_up():
+                raise
+            self.end = SearchEnd(Ending.INTERRUPTED if self.stop_requested else Ending.TIME)
+            return None
+        self.models.append(assignment)
+        self._block(self.solver, assignment)
+        return assignment
+
+    def _unknown(self, strategies: list[str]) -> None:
+        """After `unknown`: split, postpone the case, replace the solver, or end the search, as its reason says."""
+        solver = self.solver
+        assert solver is not None
+        reason = solver.reason_unknown()
+        why = unknown_reason(reason)
+        if why is Unknown.BUDGET and self.cases is None:  # a hard search: go on case by case
+            self._split()
+        elif why is Unknown.BUDGET and self.cases:  # a hard case: after the others, with twice the budget
+            self.cases.postpone()
+        elif self.stop_requested:
+            self.end = SearchEnd(Ending.INTERRUPTED)
+        elif why is Unknown.TIME or self._time_is_up():
+            self.end = SearchEnd(Ending.TIME)
+        elif why is Unknown.MEMORY:
+            self.end = SearchEnd(Ending.MEMORY)
+        elif strategies:  # a specialised solver gave up: retry on the next, the general one last
+            for key, value in _statistics(solver).items():
+                self.spent[key] = self.spent.get(key, 0) + value
+            self.solver = self._solver(strategies.pop(0))
+        else:
+            self.end = SearchEnd(Ending.GAVE_UP, reason)
+
+
+    def _time_is_up(self) -> bool:
+        """True within 50 ms of the deadline: an `unknown` or an exception then is the time limit's doing."""
+        remaining = time_left(self.deadline)
+        return remaining is not None and remaining <= 0.05
+
+
+class Unknown(enum.Enum):
+    """Why a check answered `unknown`, in the terms the search acts on."""
+
+    BUDGET = "conflict budget spent"
+    TIME = "time limit"
+    MEMORY = "memory limit"
+    OTHER = "gave up"
+
+
+def unknown_reason(reason: str) -> Unknown:
+    """Z3 says why it gave up only in words: this is the one place that reads them."""
+    if "max.conflicts" in reason:
+        return Unknown.BUDGET
+    if reason == "timeout":
+        return Unknown.TIME
+    if "memory" in reason:
+        return Unknown.MEMORY
+    return Unknown.OTHER
+
+
+class CaseSchedule:
+    """The open cases of a split search, each with the conflicts its next check may take. A case
+    proved empty is closed; one whose budget runs out goes after the others with twice the budget,
+    so that no case blocks the rest and every case is searched in the end."""
+
+    def __init__(self, cases: Iterable[tuple[z3.BoolRef, ...]]):
+        self.open = collections.deque((literals, CASE_CONFLICTS) for literals in cases)
+
+    def __len__(self) -> int:
+        return len(self.open)
+
+    def current(self) -> tuple[tuple[z3.BoolRef, ...], int]:
+        return self.open[0]
+
+    def close(self) -> None:
+        self.open.popleft()
+
+    def postpone(self) -> None:
+        literals, budget = self.open.popleft()
+        self.open.append((literals, min(2 * budget, NO_CONFLICT_LIMIT)))
 
 
 def _statistics(solver: z3.Solver) -> dict[str, float]:
