@@ -195,11 +195,11 @@ class SolverProof:
         # No deadline, so no watchdog thread touches the shared context: the finite-domain solver
         # decides a sum of at most ten letters in milliseconds.
         encoded = encode(problem, self.context)
-        models = ModelSearch(encoded)
         if encoded.interchangeable:  # symmetric letters: let the search find and permute models
+            models = ModelSearch(encoded)
             found = list(itertools.islice(models, 2))
             return models.end is not None and models.end.complete and found == [mapping]
-        models.models.append(dict(mapping))  # blocked from the start: one `unsat` proves there is no other
+        models = ModelSearch(encoded, blocked=[mapping])  # blocked from the start: one `unsat` proves there is no other
         return next(iter(models), None) is None and models.end is not None and models.end.complete
 
 

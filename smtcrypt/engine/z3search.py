@@ -114,12 +114,12 @@ class ModelSearch:
     name = "z3"
 
     def __init__(self, encoded: Encoded, deadline: float | None = None, cap: int | None = None,
-                 split_after: int | None = SPLIT_AFTER_CONFLICTS):
+                 split_after: int | None = SPLIT_AFTER_CONFLICTS, blocked: Iterable[Assignment] = ()):
         self.encoded = encoded
         self.deadline = deadline
         self.cap = UNBOUNDED_MODEL_CAP if cap is None else cap  # with unbounded unknowns the models may never run out: stop (as unknown) after this many
         self.end: SearchEnd | None = None
-        self.models: list[Assignment] = []  # every model so far, each blocked
+        self.models: list[Assignment] = [dict(model) for model in blocked]  # every model so far (and those given), each blocked
         self.stop_requested = False  # set by request_stop: end the search before the next check
         self.indicators: dict[tuple[str, int], z3.BoolRef] = {}  # (letter, value) -> letter != value
         self.propositional = False  # block through Boolean indicators (finite-domain solver only)
