@@ -40,7 +40,7 @@ EXHAUSTIVE_AT_ONCE = 0.05  # seconds: below this exhaustive price, Z3 is not eve
 Z3_SHARE = {"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5}  # of the exhaustive price, before switching
 Z3_AT_LEAST = 0.15  # seconds Z3 gets on sums and products, however cheap the exhaustive price (ODD * ODD = FREAKY: 0.1 s)
 Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3}  # seconds per model, roughly (measured)
-RACE_AFTER = 0.5  # seconds of Z3 alone before the exhaustive backend joins the race for a first solution
+RACE_AFTER = 0.5  # seconds of Z3 alone, at most half the exhaustive price, before the exhaustive backend races it
 RACE_SWITCH_INTERVAL = 2e-4  # seconds: the interpreter's thread switch interval while Z3 races on a helper thread
 SECONDS_PER_SOLUTION = {True: 6e-6, False: 2.5e-6}  # handing one over: listed (a Solution made) or counted (measured)
 
@@ -267,7 +267,8 @@ class Portfolio:
         beside Python on a second core) races the exhaustive backend here; the first to answer
         wins and the other is stopped. Z3's first solution is a matter of luck (NORTH / SOUTH =
         EAST / WEST: 0.3-8.8 s by seed), trying every assignment is not: 3.4 s -> 1.8 s. The race
-        starts after RACE_AFTER seconds of Z3 alone, since sharing the interpreter slows Z3 down."""
+        starts after RACE_AFTER seconds of Z3 alone (or half the exhaustive price, if less: then no
+        first solution costs more than 1.5 times that price), since sharing the interpreter slows Z3 down."""
         assert self.compiled is not None
         solver = self._model_search(self.deadline)
         if self.joining:  # the join stands in for trying every assignment, here too
@@ -295,7 +296,7 @@ class Portfolio:
         thread.start()
         try:
             found = None
-            if not answered.wait(RACE_AFTER):  # Z3 alone first: most first solutions take it less
+            if not answered.wait(min(RACE_AFTER, self.price / 2 if self.price is not None else RACE_AFTER)):  # Z3 alone first: most first solutions take it less
                 sys.setswitchinterval(RACE_SWITCH_INTERVAL)
                 found = next((batch for batch in exhaustive.batches() if batch), None)
         finally:
