@@ -220,18 +220,20 @@ class Search:
                         with self.clock("verify"):
                             confirm(self.problem, assignment)
                     self.found += 1
-                    if unbounded and self.found == 1 and self.limit is None:
+                    if unbounded and self.found == 1 and (self.limit is None or self.decide):
                         from .family import find_family
 
                         with self.clock("solve"):
                             self.family = find_family(self.problem, assignment)
-                        if self.family is not None:  # no end to the models: show a few, then say why
-                            engine.limit_models(SHOWN_OF_INFINITE)
                     if self.keep:
                         mapping = assignment if exact else {name: assignment[name] for name in names}
                         solution = Solution(mapping, fill(mapping), base)
                         self.solutions.append(solution)
                         yield solution
+                    if self.family is not None:  # no end to the models: show a few of the family, say why
+                        self._add_solving(solving)
+                        yield from self._family_members(names, fill)
+                        return
                     if self.limit is not None and self.found >= self.limit:
                         self._add_solving(solving)
                         self.stopped_early = True
@@ -240,10 +242,32 @@ class Search:
             self.found += engine.bulk  # solutions counted by cubes, never listed
             assert engine.end is not None
             self.complete, self.reason = engine.end.complete, engine.end.reason
-            if self.family is not None and engine.capped:
-                self.reason = self.family.describe()
         finally:
             self.seconds = time.monotonic() - start
+
+    def _family_members(self, names: list[str], fill: Callable[[dict[str, int]], str]) -> Iterator[Solution]:
+        """The proved family's next members (start + t * step), up to SHOWN_OF_INFINITE solutions
+        in all (two when deciding uniqueness), so that the rows shown walk as its summary says. Each
+        passes the exact re-check; a member that fails a `!=` (at most one does) is left out."""
+        from .verify import satisfies
+
+        assert self.family is not None
+        self.reason = self.family.describe()
+        shown = 2 if self.decide else SHOWN_OF_INFINITE
+        t = 0
+        while self.found < shown and not self.stop_requested:
+            t += 1
+            member = self.family.member(t)
+            if not satisfies(self.problem, member):
+                continue
+            with self.clock("verify"):
+                confirm(self.problem, member)
+            self.found += 1
+            if self.keep:
+                mapping = {name: member[name] for name in names}
+                solution = Solution(mapping, fill(mapping), self.problem.rules.base)
+                self.solutions.append(solution)
+                yield solution
 
     def _stop_in_batch(self, deadline: float | None) -> bool:
         """A large batch is long work for this loop too: stop in it when asked or out of time."""
@@ -267,8 +291,8 @@ class Search:
     def raise_if_incomplete(self) -> None:
         """`IncompleteSearch` (or `InfinitelyMany`) unless the search finished or stopped as asked."""
         if not self.complete and not self.stopped_early:
-            if self.family is not None and self.engine.capped:
-                raise InfinitelyMany(self.reason, self.found)
+            if self.family is not None:
+                raise InfinitelyMany(self.reason or self.family.describe(), self.found)
             raise IncompleteSearch(self.reason or "unknown", self.found)
 
     def run(self) -> "Search":
@@ -281,10 +305,10 @@ class Search:
         if not self._started:
             self.run()
         count = self.found
-        if self.stopped_early:
-            status = Status.MULTIPLE if self.decide and count >= 2 else Status.FOUND
-        elif self.family is not None and self.engine.capped:
+        if self.family is not None:
             status = Status.INFINITE
+        elif self.stopped_early:
+            status = Status.MULTIPLE if self.decide and count >= 2 else Status.FOUND
         elif not self.complete:
             status = Status.UNKNOWN
         else:

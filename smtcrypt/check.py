@@ -76,7 +76,8 @@ def digit_set(spec: DigitSpec, what: str = "digits") -> frozenset[int]:
     return frozenset(result)
 
 
-def letter_options(options: Mapping[str, DigitSpec] | Iterable[str] | None, what: str) -> dict[str, DigitSpec]:
+def letter_options(options: Mapping[str, DigitSpec] | Iterable[str] | None, what: str,
+                   expected: str = "LETTER=DIGITS such as A=1-5") -> dict[str, DigitSpec]:
     """{"A": spec} from a mapping, or from "A=1-5" strings as given on the command line."""
     if options is None:
         return {}
@@ -87,7 +88,7 @@ def letter_options(options: Mapping[str, DigitSpec] | Iterable[str] | None, what
         for text in options:
             letter, equals, spec = str(text).partition("=")
             if not equals:
-                raise FormulaError(f"{what}: expected LETTER=DIGITS such as A=1-5, not {text!r}")
+                raise FormulaError(f"{what}: expected {expected}, not {text!r}")
             items[letter.strip()] = spec.strip()
     for letter in items:
         if not (isinstance(letter, str) and len(letter) == 1 and "A" <= letter <= "Z"):
@@ -112,7 +113,7 @@ def make_rules(*, distinct: bool = True, allow_leading_zeros: bool = False, base
     letter_domains = {letter: within_base(digit_set(spec, f"--domain {letter}"), f"--domain {letter}")
                       for letter, spec in letter_options(domains, "--domain").items()}
     fixed = {}
-    for letter, spec in letter_options(assign, "--assign").items():
+    for letter, spec in letter_options(assign, "--assign", "LETTER=DIGIT such as A=7").items():
         values = within_base(digit_set(spec, f"--assign {letter}"), f"--assign {letter}")
         if len(values) != 1:
             raise FormulaError(f"--assign {letter}: expected one digit, not {spec!r}")

@@ -67,13 +67,15 @@ def integer_at_least(low: int, high: int | None = None):
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = JsonErrorParser(
         prog="smtcrypt", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
         description="Solve cryptarithms (alphametics) such as SEND + MORE = MONEY with the Z3 SMT solver: "
                     "every solution, or a proof that a puzzle has exactly one.")
     parser.add_argument("formula", nargs="+", metavar="FORMULA",
                         help="the puzzle; several arguments are constraints that must all hold")
-    mode = parser.add_mutually_exclusive_group()
+    mode = parser.add_argument_group(
+        "what to report", "at most one of --first, --limit, --count and --unique; without them, every "
+        "solution").add_mutually_exclusive_group()
     mode.add_argument("--first", action="store_true", help="stop at the first solution")
     mode.add_argument("--limit", type=integer_at_least(1), metavar="N", help="stop after N solutions")
     mode.add_argument("--count", action="store_true", help="print only the number of solutions")
@@ -102,7 +104,31 @@ def build_parser() -> argparse.ArgumentParser:
                              "estimated cost, switching while running)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
+    parser.usage = (parser.format_usage().removeprefix("usage: ").rstrip()
+                    + "\n       smtcrypt generate [options] [WORD ...]   (see: smtcrypt generate --help)")
     return parser
+
+
+class JsonErrorParser(argparse.ArgumentParser):
+    """With `json_errors` set (the command line has --json), a usage error is also one JSON
+    object on stdout, so that a script reading stdout always gets JSON."""
+
+    json_errors = False
+
+    def error(self, message: str):  # type: ignore[override]
+        if self.json_errors:
+            print_json_error(f"usage: {message}")
+        super().error(message)
+
+
+def print_json_error(message: str, error: Exception | None = None) -> None:
+    """Bad input under --json: `{"status": "error", "error": ...}` on stdout (exit code 2, as without --json)."""
+    import json
+
+    data: dict = {"status": "error", "error": message}
+    if error is not None and getattr(error, "position", None) is not None:
+        data.update(line=error.line, column=error.column, snippet=error.snippet)  # type: ignore[attr-defined]
+    print(json.dumps(data, ensure_ascii=False))
 
 
 @contextlib.contextmanager
@@ -142,26 +168,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .generate import generate_main
 
         return generate_main(argv[1:])
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    parser.json_errors = "--json" in argv
+    args = parser.parse_args(argv)
     from .api import INTERRUPTED, Puzzle, Status, set_memory_limit
     from .errors import FormulaError
     from .render import solution_line, stats_lines, summary_line, to_json
+
+    def bad_input(error: ValueError) -> int:
+        print(f"smtcrypt: error: {error}", file=sys.stderr)
+        if args.json:
+            print_json_error(getattr(error, "message", str(error)), error)
+        return EXIT_USAGE
 
     try:
         puzzle = Puzzle(list(args.formula), distinct=not args.no_distinct,
                         allow_leading_zeros=args.allow_leading_zeros, base=args.base, digits=args.digits,
                         domains=args.domain, assign=args.assign)
     except FormulaError as error:
-        print(f"smtcrypt: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return bad_input(error)
     limit = 1 if args.first else args.limit
     set_memory_limit(args.max_memory)
     try:
         search = puzzle.search(limit=limit, timeout=args.timeout, decide=args.unique, strategy=args.strategy,
-                               keep=not (args.count and not args.json))
+                               keep=not args.count)
     except ValueError as error:  # a strategy that cannot search this puzzle
-        print(f"smtcrypt: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return bad_input(error)
     streaming = not (args.json or args.count)
     with stopped_by_ctrl_c(search):
         for solution in search:
@@ -169,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(solution_line(solution), flush=True)
     verdict = search.verdict()
     if args.json:
-        print(to_json(verdict, stats=args.stats))
+        print(to_json(verdict, stats=args.stats, solutions=not args.count))
     elif args.count:
         print("infinite" if verdict.status is Status.INFINITE else verdict.count)
         if verdict.status is Status.UNKNOWN:

@@ -10,6 +10,9 @@ message, the source line and a caret under the fault:
 
 from __future__ import annotations
 
+EXCERPT = 60  # characters shown on each side of the fault when its line is longer than SHORT_LINE
+SHORT_LINE = 2 * EXCERPT + 40  # a line up to this long is shown whole
+
 
 class FormulaError(ValueError):
     """A formula that cannot be solved as written: bad syntax, names or limits."""
@@ -29,14 +32,21 @@ class FormulaError(ValueError):
 
     @property
     def snippet(self) -> str:
-        """The offending source line with a caret (or carets) under the fault."""
+        """The offending source line with a caret (or carets) under the fault; of a long line only
+        an excerpt around the fault, so that a 100,000-character formula gives a short message."""
         if self.position is None:
             return ""
         line_text = self.source.splitlines()[self.line - 1] if self.source.strip() else ""
         if self.source.endswith("\n") and self.line > len(self.source.splitlines()):
             line_text = ""
-        width = max(1, min(self.length, len(line_text) - self.column + 1))
-        return f"  {line_text}\n  {' ' * (self.column - 1)}{'^' * width}"
+        column = self.column
+        if len(line_text) > SHORT_LINE:
+            start = max(0, column - 1 - EXCERPT)
+            end = min(len(line_text), column - 1 + EXCERPT)
+            before, after = ("..." if start else ""), ("..." if end < len(line_text) else "")
+            line_text, column = before + line_text[start:end] + after, column - start + len(before)
+        width = max(1, min(self.length, EXCERPT, len(line_text) - column + 1))
+        return f"  {line_text}\n  {' ' * (column - 1)}{'^' * width}"
 
     def __str__(self) -> str:
         if self.position is None:

@@ -405,11 +405,16 @@ def generate_main(argv: Sequence[str]) -> int:
         print(json.dumps({"shape": args.shape, "words": totals.words, "skipped_words": totals.skipped_words,
                           "totals": {"candidates": totals.candidates, "filtered": totals.filtered, **totals.verdicts},
                           "complete": totals.candidates == totals.expected, "interrupted": interrupted,
+                          "limit_reached": args.limit is not None and len(puzzles) >= args.limit,
                           "puzzles": [{"formula": p.formula, "solution": {"mapping": p.solution.mapping,
                                                                            "text": p.solution.text}}
                                       for p in puzzles], "seconds": round(totals.seconds, 3)}))
     else:
-        print(summary(totals) + ("; interrupted" if interrupted else ""), file=sys.stderr)
+        ending = "; interrupted" if interrupted else ""
+        if args.limit is not None and len(puzzles) >= args.limit and totals.candidates < totals.expected:
+            ending += (f"; stopped early at --limit {args.limit}: the totals count the {totals.candidates:,} of "
+                       f"{totals.expected:,} candidates decided so far")
+        print(summary(totals) + ending, file=sys.stderr)
     if interrupted:
         return 130
     return 0 if puzzles else 1

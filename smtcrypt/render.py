@@ -59,14 +59,24 @@ def stats_lines(verdict: Verdict) -> list[str]:
     return lines + [f"seconds: {seconds}"]
 
 
-def to_dict(verdict: Verdict, stats: bool = False) -> dict[str, Any]:
-    """The verdict as plain data: formula, status, count, complete, solutions, seconds (and reason, stats)."""
+def to_dict(verdict: Verdict, stats: bool = False, solutions: bool = True) -> dict[str, Any]:
+    """The verdict as plain data: formula, status, count, complete, solutions, seconds (and reason, stats).
+
+    `count` is the number of solutions found; null when there are infinitely many (status
+    `infinite`: `shown` says how many are listed). `solutions=False` (for `--count`) leaves the
+    list out."""
+    infinite = verdict.status is Status.INFINITE
     data: dict[str, Any] = {
         "formula": verdict.formula,
         "status": verdict.status.value,
-        "count": verdict.count,
+        "count": None if infinite else verdict.count,
         "complete": verdict.complete,
-        "solutions": [{"mapping": solution.mapping, "text": solution.text} for solution in verdict.solutions],
+    }
+    if infinite:
+        data["shown"] = verdict.count
+    if solutions:
+        data["solutions"] = [{"mapping": solution.mapping, "text": solution.text} for solution in verdict.solutions]
+    data |= {
         "seconds": round(verdict.seconds, 6),
         "strategy": (verdict.stats or {}).get("strategy"),  # "z3", "exhaustive", "z3 -> exhaustive", ...
         "proof": (verdict.stats or {}).get("proof"),  # how completeness was shown; null if not complete
@@ -78,5 +88,5 @@ def to_dict(verdict: Verdict, stats: bool = False) -> dict[str, Any]:
     return data
 
 
-def to_json(verdict: Verdict, stats: bool = False) -> str:
-    return json.dumps(to_dict(verdict, stats), ensure_ascii=False)
+def to_json(verdict: Verdict, stats: bool = False, solutions: bool = True) -> str:
+    return json.dumps(to_dict(verdict, stats, solutions), ensure_ascii=False)

@@ -73,6 +73,34 @@ def test_command_line(capsys):
     assert capsys.readouterr().out == "infinite\n"
     assert main(["--json", "x - y = 1"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["status"] == "infinite" and data["count"] == 10 and data["complete"] is False
+    # no number that reads as a count of solutions: `shown` says how many are listed
+    assert data["status"] == "infinite" and data["count"] is None and data["complete"] is False
+    assert data["shown"] == len(data["solutions"]) == 10
+    assert main(["--json", "--count", "x - y = 1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["count"] is None and data["shown"] == 10 and "solutions" not in data
     assert main(["x - y = 1"]) == 0
     assert "infinitely many solutions" in capsys.readouterr().out.splitlines()[-1]
+    assert main(["--unique", "x - y = 1"]) == 1  # infinitely many is not unique
+
+
+@pytest.mark.parametrize("formula", ["x - y = 1", "x * y = 0", "x != 3, x >= 0", "x > 2*y, y != 3, x / 2 = z"])
+def test_rows_shown_walk_as_the_summary_says(formula):
+    """The solutions listed are the family's members start + t * step, t = 0, 1, 2, ... (those that
+    pass the exact re-check), so the rows agree with the summary line."""
+    search = smtcrypt.Puzzle(formula).search()
+    solutions = list(search)
+    family = search.family
+    assert family is not None and len(solutions) == 10
+    members = [family.member(t) for t in range(30)]
+    problem = check(parse(formula))
+    expected = [member for member in members if satisfies(problem, member)][:10]
+    assert [solution.mapping for solution in solutions] == [dict(sorted(m.items())) for m in expected]
+
+
+def test_verdict_reports_infinite():
+    verdict = smtcrypt.verdict("x - y = 1")
+    assert verdict.status is smtcrypt.Status.INFINITE and not verdict.complete
+    assert [s.mapping for s in verdict.solutions] == [{"x": 1, "y": 0}, {"x": 2, "y": 1}]
+    assert verdict.reason == "infinitely many solutions: x = 1 + t, y = t for t = 0, 1, 2, ..."
+    assert smtcrypt.verdict("x + y = 10, x >= 0, y >= 0").status is smtcrypt.Status.MULTIPLE  # finite: no claim

@@ -7,6 +7,7 @@ problem and is the reference the others are tested against.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Protocol
 
@@ -17,6 +18,26 @@ from ..tree import BoolOp, Compare
 
 if TYPE_CHECKING:
     from .split import Case
+
+
+class EncodingStopped(Exception):
+    """The search was stopped while its encoding was being built (see `stop_encoding`)."""
+
+
+_stopped_contexts: "weakref.WeakSet[z3.Context]" = weakref.WeakSet()
+
+
+def stop_encoding(context: z3.Context) -> None:
+    """Make the encoders building terms in `context` give up at their next `checkpoint`: an
+    encoding may take a tenth of a second, too long for a stop to wait. Safe from another thread."""
+    _stopped_contexts.add(context)
+
+
+def checkpoint(context: z3.Context) -> None:
+    """Raise `EncodingStopped` if the search that owns `context` was stopped; encoders call this
+    in their loops (a set lookup: cheap)."""
+    if context in _stopped_contexts:
+        raise EncodingStopped
 
 
 @dataclass
@@ -31,7 +52,8 @@ class Encoded:
     unbounded: bool = False  # some unknowns have no bounds: the models may never run out
     digits_only: bool = False  # every variable is a letter's digit, 0..35: models may be read back packed
     indicators: bool = False  # the constraints define the Boolean `|A=1|` as A == 1 for every digit A may take
-    split: "Callable[[], list[Case]] | None" = None  # cases that together hold every solution (needs indicators)
+    # cases that together hold every solution (needs indicators); given a `stopped()` test, cut short once it is true
+    split: "Callable[..., list[Case]] | None" = None
     determined: frozenset[str] = frozenset()  # letters the others' digits fix: blocking clauses leave them out
 
 

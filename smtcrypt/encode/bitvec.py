@@ -47,7 +47,7 @@ import z3
 from ..bounds import place_values, repeating_scale
 from ..check import Problem
 from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Number, Repeating, Unary, Word
-from . import Encoded, allowed_digits, indicator
+from . import Encoded, allowed_digits, checkpoint, indicator
 from .general import FormulaTerms
 
 MAX_WIDTH = 512  # widest bit-vector the encoding builds; a formula that needs more is declined
@@ -643,6 +643,7 @@ class _Encoder:
     # --- the tree ---------------------------------------------------------------------------------
 
     def encode(self, node: Expr) -> tuple[Value, Ok]:
+        checkpoint(self.ctx)
         method = getattr(self, "encode_" + type(node).__name__.lower(), None)
         if method is None:
             raise Unsupported(type(node).__name__)

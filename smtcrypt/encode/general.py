@@ -20,7 +20,7 @@ import z3
 from ..bounds import interval, place_values
 from ..check import Problem
 from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
-from . import Encoded, allowed_digits, letter_variables, rule_constraints
+from . import Encoded, allowed_digits, checkpoint, letter_variables, rule_constraints
 
 Den = Union[z3.ArithRef, int]
 Ok = Union[z3.BoolRef, bool]  # Python True when always defined
@@ -427,6 +427,7 @@ class _Encoder:
     # --- the tree -------------------------------------------------------------------------------
 
     def encode(self, node: Expr) -> tuple[Value, Ok]:
+        checkpoint(self.ctx)
         method = getattr(self, "encode_" + type(node).__name__.lower())
         return method(node)
 

@@ -38,7 +38,7 @@ import z3
 from ..bounds import columns_by_carries
 from ..check import Problem
 from ..tree import BinOp, Expr, Number, Repeating, Unary, Word
-from . import Encoded, allowed_digits, equation_chains, indicator, letter_variables
+from . import Encoded, allowed_digits, checkpoint, equation_chains, indicator, letter_variables
 from .split import Bounds, Domains
 
 Monomial = tuple[str, ...]  # a product of words, as the sorted tuple of their letters: ("ODD", "ODD")
@@ -322,6 +322,7 @@ class _Builder:
 
     def partial(self, a: Digit, b: Digit) -> tuple[int, Digit]:
         """The product a * b as factor * term: a bounded Int defined by a table over one factor's values."""
+        checkpoint(self.ctx)
         if a.low == a.high or b.low == b.high:  # a literal digit (or a letter with one allowed digit)
             if a.low != a.high:
                 a, b = b, a
@@ -433,4 +434,4 @@ class ProductsEncoding:
         for number, poly in enumerate(analysis.polynomials):
             builder.equation(poly, f"carry{number}")
         return Encoded(context, builder.letters, builder.constraints, ("finite-domain",),
-                       digits_only=not problem.unknowns, indicators=True, split=lambda: bounds.cases(domains))
+                       digits_only=not problem.unknowns, indicators=True, split=lambda stopped=lambda: False: bounds.cases(domains, stopped=stopped))

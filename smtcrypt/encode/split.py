@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from ..bounds import place_values
 
@@ -116,11 +116,13 @@ class Bounds:
                             weight[letter] = max(weight[letter], abs(coefficient) * value * others)
         return sorted(letters, key=lambda letter: -weight[letter])
 
-    def cases(self, domains: Domains, limit: int = MAX_CASES,
-              share: float = MAX_FIXED_SHARE) -> list[Case]:
+    def cases(self, domains: Domains, limit: int = MAX_CASES, share: float = MAX_FIXED_SHARE,
+              stopped: Callable[[], bool] = lambda: False) -> list[Case]:
         """The search split by the digits of the heaviest letters: as many letters as keep the
         cases within `limit` and fix at most `share` of the letters; every case narrowed, and
-        the impossible ones left out."""
+        the impossible ones left out. Once `stopped()` is true (read between cases: the whole
+        split may take half a second) the cases made so far are returned, no longer a cover of
+        every solution: the caller is being stopped and must not use them."""
         root = self.narrow(domains)
         if root is None:
             return []
@@ -130,6 +132,8 @@ class Bounds:
         for letter in order[:depth]:
             deeper = []
             for case in level:
+                if stopped():
+                    return []
                 for digit in case[letter]:
                     trial = {**case, letter: (digit,)}
                     if self.distinct:
@@ -142,6 +146,8 @@ class Bounds:
             level = deeper
         result = []
         for case in level:
+            if stopped():
+                break
             narrowed = self.narrow(case)
             if narrowed is not None:
                 result.append(as_case(narrowed, domains))

@@ -23,7 +23,7 @@ import z3
 
 from ..check import Problem
 from ..encode.general import FormulaTerms
-from .z3search import interrupt, make_solver, time_left, watchdog
+from .z3search import interrupt_until, make_solver, time_left, watchdog
 from ..tree import Repeating, Word, numerals
 from . import Assignment, Ending, Proof, SearchEnd
 
@@ -82,8 +82,9 @@ class CubeSearch:
         self.order = significance(problem)
 
     def request_stop(self) -> None:
-        self.stop_requested = True
-        interrupt(self.terms.context)
+        if not self.stop_requested:
+            self.stop_requested = True
+            interrupt_until(self.terms.context, lambda: self.end is not None)
 
     def statistics(self) -> dict[str, Any]:
         return {"cubes": len(self.cubes), "cube_checks": self.shrink_checks}
@@ -237,9 +238,15 @@ class CubeSearch:
             if result != z3.sat or self._ended(result, self.solver):
                 self._ended(result, self.solver)
                 return
-            model = self.solver.model()
-            assignment = {letter: model.eval(var, model_completion=True).as_long()
-                          for letter, var in sorted(variables.items())}
+            try:
+                model = self.solver.model()
+                assignment = {letter: model.eval(var, model_completion=True).as_long()
+                              for letter, var in sorted(variables.items())}
+            except z3.Z3Exception:  # the context was interrupted just after the check
+                if not self.stop_requested:
+                    raise
+                self.end = SearchEnd(Ending.INTERRUPTED)
+                return
             cube = self._shrink(assignment) if self.shrinking else dict(assignment)
             if self.stop_requested:  # a shrink cut short proves nothing: keep the model alone
                 cube = dict(assignment)

@@ -467,15 +467,15 @@ class ExhaustiveSearch(Stoppable):
         while True:
             if self._stopping():
                 return
+            started = time.perf_counter()  # the chunk's making counts too: a chunk is the time between two looks
             chunk = list(itertools.islice(tuples, size))
             if not chunk:
                 self.end = SearchEnd(Ending.COMPLETE, proof=Proof.EXHAUSTIVE)
                 return
-            started = time.perf_counter()
             hits = self.compiled.scan(chunk)
             spent = time.perf_counter() - started
             self.tried += len(chunk)
-            size = max(FIRST_CHUNK, min(1 << 20, int(len(chunk) * CHUNK_SECONDS / max(spent, 1e-6))))
+            size = max(FIRST_CHUNK, min(1 << 20, 2 * len(chunk), int(len(chunk) * CHUNK_SECONDS / max(spent, 1e-6))))
             assignment, skip, fixed = self.compiled.assignment, self.skip, self.compiled.fixed
             if not self.listing and skip is None and self.found >= YIELDED_WHEN_COUNTING:
                 self.bulk += len(hits)

@@ -95,6 +95,7 @@ class Portfolio:
         self.stop_requested = False
         self.cap: int | None = None  # at most this many models over unbounded unknowns (see api.Search)
         self.terms: Any = None  # the formula and the rules apart, for the cubes backend
+        self.contexts: list[Any] = []  # the Z3 contexts made for encodings, told when the search is stopped
         if strategy == "exhaustive":
             self._compile(required=True)
         if strategy == "cubes" and self._terms() is None:
@@ -140,6 +141,10 @@ class Portfolio:
 
     def request_stop(self) -> None:
         self.stop_requested = True
+        from ..encode import stop_encoding
+
+        for context in self.contexts:  # an encoding being built gives up at its next checkpoint
+            stop_encoding(context)
         for backend in (self.z3, self.linear, self.join, self.cubes, self.exhaustive):
             if backend:
                 backend.request_stop()
@@ -185,6 +190,8 @@ class Portfolio:
             yield from self._z3(self.deadline)
         else:
             yield from self._z3_then_exhaustive()
+        if self.end is None and self.stop_requested:  # stopped before any backend began
+            self.end = SearchEnd(Ending.INTERRUPTED)
 
     def _cheap(self) -> bool:
         assert self.compiled is not None
@@ -247,20 +254,36 @@ class Portfolio:
         yield from self._run(self._model_search(deadline))
 
     def _model_search(self, deadline: float | None) -> Any:
-        import z3
-
-        from ..encode import encode
+        from ..encode import Encoded, EncodingStopped, encode
         from .z3search import SPLIT_AFTER_CONFLICTS, ModelSearch
 
-        with self.clock("encode"):
-            encoded = encode(self.problem, z3.Context())
+        context = self._context()
+        try:
+            with self.clock("encode"):
+                encoded = encode(self.problem, context)
+        except EncodingStopped:  # a search that ends before its first check
+            encoded = Encoded(context, {}, [])
         # Splitting a hard search into cases speeds up proving there is nothing more, but the cases
         # are searched in a fixed order, so a first solution may come late: NORTH / SOUTH = EAST /
         # WEST: first solution 1.5 s unsplit, 4.0 s split. A search for one solution does not split.
         self.z3 = ModelSearch(encoded, deadline, split_after=None if self.limit == 1 else SPLIT_AFTER_CONFLICTS)
         if self.cap is not None:
             self.z3.cap = min(self.z3.cap, self.cap)
+        if self.stop_requested:
+            self.z3.request_stop()
         return self.z3
+
+    def _context(self) -> Any:
+        """A new Z3 context for an encoding, known to `request_stop` (which may come from another thread)."""
+        import z3
+
+        from ..encode import stop_encoding
+
+        context = z3.Context()
+        self.contexts.append(context)
+        if self.stop_requested:
+            stop_encoding(context)
+        return context
 
     def _race(self) -> Iterator[list[Assignment]]:
         """One solution wanted: Z3 on a helper thread (its checks release the GIL, so it runs
@@ -362,9 +385,14 @@ class Portfolio:
             from ..encode import bitvec, general
             from ..encode.fold import fold
 
-            with self.clock("encode"):
-                folded, context = fold(self.problem), z3.Context()
-                self.terms = bitvec.formula_terms(folded, context) or general.formula_terms(folded, context) or False
+            from ..encode import EncodingStopped
+
+            try:
+                with self.clock("encode"):
+                    folded, context = fold(self.problem), self._context()
+                    self.terms = bitvec.formula_terms(folded, context) or general.formula_terms(folded, context) or False
+            except EncodingStopped:
+                return None  # the caller finds the search stopped
         return self.terms or None
 
     def _cubes(self, deadline: float | None, budget: float | None = None) -> Iterator[list[Assignment]] | None:

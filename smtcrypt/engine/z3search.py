@@ -88,6 +88,26 @@ def interrupt(context: z3.Context) -> None:
         pass
 
 
+STOP_REPEAT_SECONDS = 0.005  # how often a stop interrupts the context again until the search has ended
+STOP_REPEAT_FOR = 5.0  # seconds: then the search is left to end by itself
+
+
+def interrupt_until(context: z3.Context, ended: Callable[[], bool]) -> None:
+    """Interrupt the context now and again every few milliseconds until `ended()`: an interrupt
+    that lands between two solver calls (while Python reads a model or adds a clause) is lost,
+    and the next check would then run its course. Safe from a signal handler and from another thread."""
+    interrupt(context)
+
+    def repeat() -> None:
+        until = time.monotonic() + STOP_REPEAT_FOR
+        while not ended() and time.monotonic() < until:
+            time.sleep(STOP_REPEAT_SECONDS)
+            if not ended():
+                interrupt(context)
+
+    threading.Thread(target=repeat, name="smtcrypt-stop", daemon=True).start()
+
+
 @contextlib.contextmanager
 def watchdog(deadline: float | None, context: z3.Context) -> Iterator[None]:
     """A backstop for solvers that do not watch the timeout parameter (tactic pipelines):
@@ -138,8 +158,9 @@ class ModelSearch:
     def request_stop(self) -> None:
         """End the search: before the next check, and the running check at once. Safe from a signal
         handler and from another thread (Z3's interrupt is made for that)."""
-        self.stop_requested = True
-        interrupt(self.encoded.context)
+        if not self.stop_requested:
+            self.stop_requested = True
+            interrupt_until(self.encoded.context, lambda: self.end is not None)
 
     def statistics(self) -> dict[str, float]:
         """Z3's own counters (conflicts, decisions, ...), summed over every solver the search used."""
@@ -203,10 +224,13 @@ class ModelSearch:
         """Go on case by case: each case's digits as assumption literals over the `A=1` Booleans."""
         assert self.encoded.split is not None
         context = self.encoded.context
+        stopped = lambda: self.stop_requested  # noqa: E731 (the split, and the literals, take up to 0.5 s)
         self.cases = CaseSchedule(
             tuple([indicator(letter, digit, context) for letter, digit in case.fixed]
                   + [z3.Not(indicator(letter, digit, context)) for letter, digit in case.excluded])
-            for case in self.encoded.split())
+            for case in self.encoded.split(stopped) if not stopped())
+        if stopped():  # the cases were cut short: they no longer hold every solution
+            self.end = SearchEnd(Ending.INTERRUPTED)
 
     def variants(self, model: Assignment) -> Iterator[Assignment]:
         """The model and every permutation of digits within its interchangeable letter groups."""
@@ -251,10 +275,10 @@ class ModelSearch:
         """True if the search goes on to another check (its time limit set); otherwise `end` says why not."""
         if self.end is not None:
             return False
-        if self.cases is not None and not self.cases:  # split, and every case searched
-            self.end = SearchEnd(Ending.COMPLETE, proof=Proof.UNSAT)
-        elif self.stop_requested:
+        if self.stop_requested:  # first: a split cut short by the stop holds no proof
             self.end = SearchEnd(Ending.INTERRUPTED)
+        elif self.cases is not None and not self.cases:  # split, and every case searched
+            self.end = SearchEnd(Ending.COMPLETE, proof=Proof.UNSAT)
         elif self.encoded.unbounded and len(self.models) >= self.cap:
             self.capped = True
             self.end = SearchEnd(Ending.CAPPED, f"more than {self.cap} solutions over unbounded integer unknowns: "
