@@ -53,7 +53,7 @@ def stats_lines(verdict: Verdict) -> list[str]:
         how += f" ({stats['cubes']:,} cubes, {stats.get('cube_checks', 0):,} checks to shrink them)"
     if stats.get("search_nodes") is not None:
         how += f" ({stats['search_nodes']:,} nodes of the linear search)"
-    lines = [how, f"search space: {shown} candidate assignments; models found: {stats.get('models', 0)}"]
+    lines = [how, f"search space: {shown} candidate assignments; models found: {stats.get('models', 0):,}"]
     if stats.get("solver_checks") or z3_counters:
         lines.append(f"solver: {stats.get('solver_checks', 0)} checks; {work}")
     return lines + [f"seconds: {seconds}"]

@@ -1,0 +1,149 @@
+"""Every example of the README and of the docs runs here, and what it prints must be what the
+page shows (see doc_examples.py for the forms of example and the two placeholders). The docs'
+CLI reference is generated from the parser: it is checked to hold every option."""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import importlib.util
+import io
+import re
+import sys
+
+import pytest
+
+from doc_examples import (
+    ROOT, TIME, Block, Command, blocks, console_commands, documents, following_output, matches, pattern,
+    setup_command,
+)
+
+
+def collect() -> tuple[list, list]:
+    """(commands, snippets): the shell commands and the Python blocks, as pytest parameters."""
+    commands, snippets = [], []
+    for path in documents():
+        found = blocks(path)
+        for index, block in enumerate(found):
+            marks = [pytest.mark.skip(reason=block.skip)] if block.skip else []
+            if block.language == "console":
+                commands += [pytest.param(command, id=command.where, marks=marks) for command in console_commands(block)]
+            elif block.language == "sh" and block.skip:
+                commands.append(pytest.param(None, id=block.where, marks=marks))
+            elif block.language == "sh":
+                command = setup_command(block, following_output(found, index))
+                if command is not None:
+                    commands.append(pytest.param(command, id=command.where, marks=marks))
+            elif block.language in ("pycon", "python"):
+                snippets.append(pytest.param(block, following_output(found, index), id=block.where, marks=marks))
+    return commands, snippets
+
+
+COMMANDS, SNIPPETS = collect()
+
+
+def run_command(argv: tuple[str, ...]) -> str:
+    """What `smtcrypt ARGV` prints, stdout and stderr in the order written, run in this process."""
+    from smtcrypt.cli import main
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+        try:
+            main(list(argv))
+        except SystemExit:  # --help, --version and usage errors end in argparse
+            pass
+    return printed.getvalue()
+
+
+@pytest.fixture
+def in_repository(monkeypatch):
+    """Examples run from the repository's root (they name examples/words/...), at a fixed width."""
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("COLUMNS", "100")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_command(command: Command, in_repository):
+    printed = run_command(command.argv)
+    assert matches(command.expected, printed), (
+        f"{command.where}: smtcrypt {' '.join(command.argv)}\n--- shown ---\n{command.expected}"
+        f"--- printed ---\n{printed}")
+
+
+class Checker(doctest.OutputChecker):
+    """doctest's comparison, with the `<time>` placeholder for seconds."""
+
+    def check_output(self, want: str, got: str, optionflags: int) -> bool:
+        return matches(want, got) or super().check_output(want, got, optionflags)
+
+
+@pytest.mark.parametrize("block, output", SNIPPETS)
+def test_snippet(block: Block, output: Block | None, in_repository):
+    if block.language == "pycon":
+        test = doctest.DocTestParser().get_doctest(block.text, {}, block.where, str(block.path), block.line)
+        report = io.StringIO()
+        runner = doctest.DocTestRunner(checker=Checker(), optionflags=doctest.NORMALIZE_WHITESPACE)
+        runner.run(test, out=report.write)
+        assert runner.failures == 0 and runner.tries > 0, report.getvalue()
+        return
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(block.text, block.where, "exec"), {"__name__": "__main__"})
+    if output is not None:
+        assert matches(output.text, printed.getvalue()), (
+            f"{block.where}\n--- shown ---\n{output.text}--- printed ---\n{printed.getvalue()}")
+
+
+def test_every_page_has_examples_and_few_are_skipped():
+    examples = COMMANDS + SNIPPETS
+    skipped = [param for param in examples if param.marks]
+    assert len(examples) >= 40
+    assert len(skipped) <= len(examples) // 10, [param.id for param in skipped]
+    pages = {param.id.split(":")[0] for param in examples}
+    assert len(pages) >= 6
+
+
+@pytest.mark.parametrize("expected, printed, same", [
+    ("2 solutions (search complete, <time> s)\n", "2 solutions (search complete, 0.05 s)\n", True),
+    ("2 solutions (search complete, <time> s)\n", "3 solutions (search complete, 0.05 s)\n", False),
+    ("a\n...\nz\n", "a\nb\nc\nz\n", True),
+    ("a\n...\nz\n", "a\nz\n", True),
+    ("a\n...\nz\n", "a\nb\n", False),
+    ("seconds: parse <time>, check <time>\n", "seconds: parse 0.016, check 0.000\n", True),
+    ("a\n", "a\nb\n", False),
+])
+def test_the_placeholders(expected, printed, same):
+    assert matches(expected, printed) is same
+    assert TIME not in pattern(expected)
+
+
+def load_hook():
+    spec = importlib.util.spec_from_file_location("cli_reference", ROOT / "docs" / "hooks" / "cli_reference.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("cli_reference", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_cli_reference_holds_every_option_of_both_parsers():
+    hook = load_hook()
+    for prog, parser in hook.parsers().items():
+        page = hook.reference(prog)
+        for action in parser._actions:
+            for option in action.option_strings:
+                assert f"`{option}" in page, (prog, option)
+            if action.help and action.help != "==SUPPRESS==":
+                words = re.sub(r"\s+", " ", action.help % {"default": action.default, "prog": prog}
+                               if "%" in action.help else action.help)
+                assert words.split(" (")[0][:40] in re.sub(r"\s+", " ", page), (prog, action.dest)
+    main = hook.reference("smtcrypt")
+    assert "at most one of --first, --limit, --count and --unique" in main
+    assert "smtcrypt generate" in main
+
+
+def test_the_cli_page_uses_the_generated_reference():
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    hook = load_hook()
+    assert hook.MARKER.format(prog="smtcrypt") in page
+    assert hook.MARKER.format(prog="smtcrypt generate") in page
+    assert "| `--first`" not in page  # no hand-copied table of options
