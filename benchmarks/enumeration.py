@@ -31,7 +31,7 @@ import z3  # noqa: E402
 
 from smtcrypt import Puzzle  # noqa: E402
 from smtcrypt.encode import Encoded, choose  # noqa: E402
-from smtcrypt.engine.z3search import ModelSearch, make_solver  # noqa: E402
+from smtcrypt.engine.z3search import ModelSearch, make_solver, solvers  # noqa: E402
 
 
 def encoded(formula: str) -> Encoded:
@@ -50,7 +50,7 @@ def by_blocking(formula: str) -> tuple[int, int]:
 def by_partition(formula: str) -> tuple[int, int]:
     """(models, checks), counting the permutations of interchangeable letters as smtcrypt does."""
     enc = encoded(formula)
-    solver = make_solver(enc.strategies[0] if enc.strategies else "general", enc.context)
+    solver = make_solver((*solvers(enc), "general")[0], enc.context)
     solver.add(*enc.constraints)
     letters = list(enc.letters.items())
     is_digit = {}  # (letter, digit) -> the Boolean letter == digit, defined once

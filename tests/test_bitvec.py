@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from smtcrypt.check import Problem, check, make_rules
 from smtcrypt.encode import indicator
+from smtcrypt.engine.z3search import solvers
 from smtcrypt.encode.bitvec import (
     BitVecEncoding, Rat, _Encoder, euclid_steps, floordiv_bounds, mod_bounds, power_bounds, signed_width,
 )
@@ -39,7 +40,7 @@ def models(problem: Problem, seconds: float = 60.0) -> list[Solution]:
     by a clause of the encoding's `A=1` indicators."""
     encoded = BitVecEncoding().encode(problem, z3.Context())
     context = encoded.context
-    assert encoded.strategies == ("bit-vector",) and encoded.indicators and not encoded.digits_only
+    assert solvers(encoded) == ("bit-vector",) and encoded.indicators and not encoded.digits_only
     solver = z3.SolverFor("QF_BV", ctx=context)
     solver.add(*encoded.constraints)
     letters = list(encoded.letters.items())

@@ -47,7 +47,10 @@ class Encoded:
     context: z3.Context
     letters: dict[str, z3.ArithRef]
     constraints: list[z3.BoolRef]
-    strategies: tuple[str, ...] = ()  # solvers to try before the general one (see engine/z3search.make_solver)
+    # what the terms are, from which the search picks Z3's solvers (see engine/z3search.solvers):
+    terms: str = "nonlinear"  # "linear" (integers, + and constant *), "nonlinear", or "bit-vector"
+    if_terms: bool = False  # If-terms over integers (and/or, abs, min, max): the finite-domain solver may give up
+    bounded: bool = True  # every variable has finite bounds (so bit-blasting is possible)
     interchangeable: tuple[tuple[str, ...], ...] = ()  # letter groups ordered by value (see engine/z3search)
     unbounded: bool = False  # some unknowns have no bounds: the models may never run out
     digits_only: bool = False  # every variable is a letter's digit, 0..35: models may be read back packed

@@ -208,7 +208,7 @@ class BitVecEncoding:
         constraints = encoder.rules() + encoder.holds() + encoder.indicators()
         # The letters are bit-vectors: not `digits_only`, whose packed read-back multiplies each
         # letter by 2**(6 * place) at the letter's own width.
-        return Encoded(context, dict(encoder.letters), constraints, ("bit-vector",), indicators=True)
+        return Encoded(context, dict(encoder.letters), constraints, "bit-vector", indicators=True)
 
 
 def formula_terms(problem: Problem, context: z3.Context) -> FormulaTerms | None:

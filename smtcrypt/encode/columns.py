@@ -103,7 +103,7 @@ class ColumnsEncoding:
         # bounds first, in Python: measured SEND + MORE = MONEY 26 -> 14 ms, the 199-addend sum -15%
         narrowed = None if not all(allowed.values()) else propagate(forms, allowed)
         if narrowed is None:
-            return Encoded(context, letters, [z3.BoolVal(False, context)], ("finite-domain",), ())
+            return Encoded(context, letters, [z3.BoolVal(False, context)], "linear")
         model = Text()
         for letter, digits in narrowed.items():
             model.declare(f"|{letter}|", "Int")
@@ -119,7 +119,7 @@ class ColumnsEncoding:
             for first, second in zip(group, group[1:]):
                 model.claim(f"({'<' if problem.rules.distinct else '<='} |{first}| |{second}|)")
         constraints = z3.parse_smt2_string(model.text(), ctx=context)
-        return Encoded(context, letters, list(constraints), ("finite-domain",), groups, digits_only=True,
+        return Encoded(context, letters, list(constraints), "linear", interchangeable=groups, digits_only=True,
                        indicators=problem.rules.distinct, determined=determined(forms, narrowed))
 
 

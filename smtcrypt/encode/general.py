@@ -135,12 +135,8 @@ class _Encoder:
         constraints = rule_constraints(problem, self.letters) + self.holds()
         constraints += self.side
         bounded = next(self.fresh) == self.bounded_fresh and not self.unknowns  # every unknown has bounds
-        if self.linear and not self.unknowns:  # the finite-domain solver is incremental: fast enumeration
-            strategies: tuple[str, ...] = ("finite-domain", "bit-blast") if self.cases and bounded else ("finite-domain",)
-        else:
-            strategies = ("bit-blast",) if bounded else ()
-        return Encoded(self.ctx, {**self.letters, **self.unknowns}, constraints, strategies,
-                       unbounded=bool(self.unknowns))
+        return Encoded(self.ctx, {**self.letters, **self.unknowns}, constraints, "linear" if self.linear else "nonlinear",
+                       if_terms=self.cases, bounded=bounded, unbounded=bool(self.unknowns))
 
     # --- helpers -------------------------------------------------------------------------------
 

@@ -52,6 +52,18 @@ CASE_CONFLICTS = 1000  # a case's first budget: a case that needs more waits for
 NO_CONFLICT_LIMIT = 2**32 - 1
 
 
+def solvers(encoded: Encoded) -> tuple[str, ...]:
+    """Z3's solvers to try, in order, before the general one, for what the encoding's terms are.
+    Linear terms over bounded integers go to the finite-domain solver (incremental: each further
+    model is cheap), then, where If-terms may make it give up, to bit-blasting; bounded nonlinear
+    terms are bit-blasted; unbounded ones only the general solver takes."""
+    if encoded.terms == "bit-vector":
+        return ("bit-vector",)
+    if encoded.terms == "linear" and not encoded.unbounded:
+        return ("finite-domain", "bit-blast") if encoded.if_terms and encoded.bounded else ("finite-domain",)
+    return ("bit-blast",) if encoded.bounded else ()
+
+
 def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
     """A solver for one of the strategies an encoding may ask for.
 
@@ -252,7 +264,7 @@ class ModelSearch:
     def _enumerate(self) -> Iterator[Assignment]:
         """Check, read and block a model, until a check (or, once split, every case) is unsat or
         the search must end; `end` says which."""
-        strategies = [*self.encoded.strategies, "general"]
+        strategies = [*solvers(self.encoded), "general"]
         if self.split_after == 0:
             self._split()
         self.solver = self._solver(strategies.pop(0))
