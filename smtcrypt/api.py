@@ -339,8 +339,8 @@ class Search:
 class Puzzle:
     """A formula parsed and checked once, under its rules; solve, count or decide it as often as needed.
 
-    >>> Puzzle("SEND + MORE = MONEY").count()
-    1
+        >>> Puzzle("SEND + MORE = MONEY").count()
+        1
     """
 
     def __init__(self, formula: FormulaText, *, distinct: bool = True, allow_leading_zeros: bool = False,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import doctest
+import importlib
 import importlib.util
 import io
 import re
@@ -147,3 +148,15 @@ def test_the_cli_page_uses_the_generated_reference():
     assert hook.MARKER.format(prog="smtcrypt") in page
     assert hook.MARKER.format(prog="smtcrypt generate") in page
     assert "| `--first`" not in page  # no hand-copied table of options
+
+
+@pytest.mark.parametrize("module", ["smtcrypt", "smtcrypt.api", "smtcrypt.errors", "smtcrypt.generate"])
+def test_docstring_examples(module):
+    """The API reference shows the docstrings: their `>>>` examples run too."""
+    imported = importlib.import_module(module)
+    tests = [test for test in doctest.DocTestFinder().find(imported) if test.examples]
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    report = io.StringIO()
+    for test in tests:
+        runner.run(test, out=report.write)
+    assert runner.failures == 0, report.getvalue()
