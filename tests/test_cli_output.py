@@ -4,10 +4,19 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from smtcrypt.cli import build_parser, main
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def in_repository(monkeypatch):
+    monkeypatch.chdir(ROOT)  # the word lists are named from the repository's root
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -91,3 +100,15 @@ def test_a_long_line_with_a_syntax_error_is_shown_around_the_fault(capsys):
     lines = err.splitlines()
     assert code == 2 and len(err) < 400
     assert lines[2].index("^") == lines[1].index("= = C") + 2
+
+
+def test_generate_limit_says_it_stopped_early_and_what_its_totals_count(capsys):
+    code, out, err = run(capsys, "generate", "--limit", "2", "--words", "examples/words/planets.txt")
+    assert code == 0 and len(out.splitlines()) == 2
+    assert err.rstrip().endswith("; stopped early at --limit 2: the totals count the 1,656 of 7,200 candidates "
+                                 "decided so far")
+    code, out, _ = run(capsys, "generate", "--json", "--limit", "2", "--words", "examples/words/planets.txt")
+    data = json.loads(out)
+    assert data["limit_reached"] is True and data["complete"] is False and len(data["puzzles"]) == 2
+    code, out, err = run(capsys, "generate", "--limit", "100", "--words", "examples/words/planets.txt")
+    assert len(out.splitlines()) == 26 and "stopped early" not in err  # the limit was not reached
