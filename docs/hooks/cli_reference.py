@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from contextlib import contextmanager
 from typing import Iterator
 from unittest import mock
 
 MARKER = "<!-- cli-reference: {prog} -->"
+MARKED = re.compile(r"<!-- cli-reference: (smtcrypt(?: [a-z-]+)*) -->")
 WIDTH = "100"  # columns of the usage and epilog text
 
 
@@ -21,20 +23,31 @@ class Captured(Exception):
     """Carries a parser out of the function that built it, before it parses anything."""
 
 
-def parsers() -> dict[str, argparse.ArgumentParser]:
-    """The parsers of `smtcrypt` and `smtcrypt generate`, as the commands build them."""
+def parser_of(prog: str) -> argparse.ArgumentParser:
+    """The parser of `smtcrypt` or of a subcommand (`smtcrypt generate`), as the command builds it:
+    the command is started and stopped as it is about to parse its arguments."""
     from smtcrypt.cli import build_parser, main
+
+    words = prog.split()[1:]
+    if not words:
+        return build_parser()
 
     def capture(self, *args, **kwargs):
         raise Captured(self)
 
-    found = {"smtcrypt": build_parser()}
-    with mock.patch.object(argparse.ArgumentParser, "parse_args", capture):
+    with mock.patch.object(argparse.ArgumentParser, "parse_args", capture), \
+            mock.patch.object(argparse.ArgumentParser, "parse_known_args", capture):
         try:
-            main(["generate"])
+            main(words)
         except Captured as captured:
-            found["smtcrypt generate"] = captured.args[0]
-    return found
+            return captured.args[0]
+    raise LookupError(f"{prog} builds no parser")
+
+
+def parsers(page: str = "") -> dict[str, argparse.ArgumentParser]:
+    """The parsers of `smtcrypt` and `smtcrypt generate`, and of any other command a page's markers name."""
+    progs = ["smtcrypt", "smtcrypt generate", *MARKED.findall(page)]
+    return {prog: parser_of(prog) for prog in dict.fromkeys(progs)}
 
 
 @contextmanager
@@ -79,7 +92,7 @@ def meaning(action: argparse.Action, prog: str) -> str:
 def reference(prog: str) -> str:
     """The Markdown reference of one command."""
     with fixed_width():
-        parser = parsers()[prog]
+        parser = parser_of(prog)
         usage = parser.format_usage().strip()
     lines = [f"```text\n{usage}\n```", ""]
     if parser.description:
@@ -103,8 +116,4 @@ def reference(prog: str) -> str:
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
     """The MkDocs event: replace each marker with its command's reference."""
-    for prog in ("smtcrypt generate", "smtcrypt"):
-        marker = MARKER.format(prog=prog)
-        if marker in markdown:
-            markdown = markdown.replace(marker, reference(prog))
-    return markdown
+    return MARKED.sub(lambda match: reference(match[1]), markdown)
