@@ -128,9 +128,9 @@ def load_hook():
 
 def test_the_cli_reference_holds_every_option_of_every_command():
     hook = load_hook()
-    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    for prog, parser in hook.parsers(page).items():
-        assert hook.MARKER.format(prog=prog) in page, f"the CLI reference page leaves out {prog}"
+    cli_page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    for prog, parser in hook.parsers(cli_page).items():
+        assert hook.MARKER.format(prog=prog) in cli_page, f"the CLI reference page leaves out {prog}"
         page = hook.reference(prog)
         for action in parser._actions:
             for option in action.option_strings:
