@@ -11,8 +11,11 @@ A fenced block is an example by its language:
 
 The shown output may hold two placeholders, for what truly varies from run to run:
 `<time>` stands for a number of seconds (`0.05`), and a line `...` alone for any number of lines
-(for long output). An HTML comment `<!-- example: skip REASON -->` just before a block skips it
-with that reason. Blocks in other languages (`json`, `text` alone, none) are not examples.
+(for long output). An HTML comment just before a block may say more: `<!-- example: skip
+REASON -->` skips it with that reason; `<!-- example: any order -->` lets its solution lines
+(`text  /  A=1 ...`) come in any order, for a search whose order depends on which backend
+finishes it (see "Order" in the guarantees). Blocks in other languages (`json`, `text` alone,
+none) are not examples.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ TIME = "<time>"
 ANY_LINES = "..."
 FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+|~~~+)(?P<info>[^\n`]*)$")
 SKIP = re.compile(r"<!--\s*example:\s*skip\s+(?P<reason>.+?)\s*-->")
+ANY_ORDER = re.compile(r"<!--\s*example:\s*any order\s*-->")
+SOLUTION = "  /  "  # in every solution line
 SETUP = re.compile(r"^(python3? -m venv|\. \.venv|source |pip install|cd |git clone)")
 
 
@@ -40,6 +45,7 @@ class Block:
     language: str
     text: str
     skip: str | None  # the reason, if the block is marked to skip
+    any_order: bool = False  # its solution lines may come in any order
 
     @property
     def where(self) -> str:
@@ -83,7 +89,8 @@ def blocks(path: Path) -> list[Block]:
         body = "\n".join(line[indent:] for line in lines[index + 1:end])
         before = next((line for line in reversed(lines[:index]) if line.strip()), "")
         skip = SKIP.search(before)
-        found.append(Block(path, index + 1, language, body + "\n" if body else "", skip and skip["reason"]))
+        found.append(Block(path, index + 1, language, body + "\n" if body else "", skip and skip["reason"],
+                           bool(ANY_ORDER.search(before))))
         index = end + 1
     return found
 
@@ -148,8 +155,16 @@ def setup_command(block: Block, output: Block | None) -> Command | None:
     return Command(block, block.line + 1, argv, output.text)
 
 
-def matches(expected: str, actual: str) -> bool:
-    """True if the output shown is what was printed, up to the placeholders."""
+def matches(expected: str, actual: str, any_order: bool = False) -> bool:
+    """True if the output shown is what was printed, up to the placeholders (and, with
+    `any_order`, up to the order of the solution lines)."""
+    if any_order:
+        expected_lines, actual_lines = expected.splitlines(keepends=True), actual.splitlines(keepends=True)
+        shown = sorted(line for line in expected_lines if SOLUTION in line)
+        printed = sorted(line for line in actual_lines if SOLUTION in line)
+        rest = "".join(line for line in expected_lines if SOLUTION not in line)
+        return (len(shown) == len(printed) and all(map(matches, shown, printed))
+                and matches(rest, "".join(line for line in actual_lines if SOLUTION not in line)))
     return re.fullmatch(pattern(expected), actual, re.DOTALL) is not None
 
 
