@@ -101,7 +101,7 @@ def interrupt(context: z3.Context) -> None:
 
 
 STOP_REPEAT_SECONDS = 0.005  # how often a stop interrupts the context again until the search has ended
-STOP_REPEAT_FOR = 5.0  # seconds: then the search is left to end by itself
+STOP_REPEAT_FOR = 1.0  # seconds: by then the search is past its next check (or was left unfinished, as a race loser)
 
 
 def interrupt_until(context: z3.Context, ended: Callable[[], bool]) -> None:
