@@ -60,6 +60,7 @@ class Step:
     assuming: tuple[str, ...] = ()
     width: int = 1  # how many columns (or digits) of reasoning the step needs at once
     depth: int = 0  # how many cases are open
+    split: str = ""  # the letter a case split was on, for the step that ends it
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "uses": list(self.uses), "fact": self.fact,
@@ -580,6 +581,8 @@ class Explainer:
         self.universe = {name: digits for name, digits in self.built.domains.items()}
         self.all_digits = tuple(range(problem.rules.base))
         self.steps_made = 0
+        self.memo: dict[Any, Any] = {}
+        self.dry = False
 
     # facts as text and as Z3
 
@@ -609,7 +612,11 @@ class Explainer:
         return terms
 
     def prove(self, rules: Sequence[Rule], facts: Facts, conclusion: z3.BoolRef) -> tuple[bool, list[str], bool] | None:
-        """Z3's unsat for rules + facts + not conclusion: (proved, the facts used, distinctness used)."""
+        """Z3's unsat for rules + facts + not conclusion: (proved, the facts used, distinctness used).
+        While case splits are only being tried (`dry`), nothing is proved: the split chosen is made again
+        with every step proved."""
+        if self.dry:
+            return True, [], False
         for with_distinct in ((False, True) if self.distinct else (False,)):
             solver = z3.Solver(ctx=self.ctx)
             solver.set("timeout", PROOF_TIMEOUT_MS)
@@ -618,7 +625,8 @@ class Explainer:
             if with_distinct:
                 solver.add(z3.Distinct(*[self.built.vars[l] for l in self.letters]))
             tracked = {}
-            for index, (text, term) in enumerate(self.fact_terms(facts)):
+            known = self.fact_terms(facts)
+            for index, (text, term) in enumerate(known):
                 if not text:
                     solver.add(term)
                     continue
@@ -626,7 +634,7 @@ class Explainer:
                 tracked[flag.get_id()] = text
                 solver.add(z3.Implies(flag, term))
             solver.add(z3.Not(conclusion))
-            flags = [z3.Bool(f"fact{i}", self.ctx) for i in range(len(self.fact_terms(facts)))]
+            flags = [z3.Bool(f"fact{i}", self.ctx) for i in range(len(known))]
             flags = [f for f in flags if f.get_id() in tracked]
             answer = solver.check(*flags)
             if answer == z3.unsat:
@@ -650,57 +658,103 @@ class Explainer:
 
     def supports(self, rule: Rule, facts: Facts) -> tuple[dict[str, set[int]], list[dict[str, int]] | None] | None:
         """The values of each variable that some assignment satisfying the rule takes (and all such
-        assignments when few); None when the search runs past its node budget."""
+        assignments when few); None when the search runs past its node budget. Remembered: the
+        answer depends only on the digits the rule's variables may take and the differences among them."""
         domains = self.effective(facts, rule.variables)
+        relations = tuple((x, y, k) for x, y, k in facts.relations if x in domains and y in domains)
+        key = (id(rule), tuple(domains[v] for v in rule.variables), relations)
+        if key not in self.memo:
+            self.memo[key] = self._supports(rule, domains, relations)
+        return self.memo[key]
+
+    def _supports(self, rule: Rule, domains: dict[str, tuple[int, ...]],
+                  relations: tuple[tuple[str, str, int], ...]) -> tuple[dict[str, set[int]], list[dict[str, int]] | None] | None:
         if any(not digits for digits in domains.values()):
             return {v: set() for v in rule.variables}, []
         if rule.possible is not None:
             return self._interval_supports(rule, domains), None
         order = sorted(rule.variables, key=lambda v: (-max((abs(c.get(v, 0)) for c, _ in rule.linear), default=0),
                                                         len(domains[v])))
-        relations = [(x, y, k) for x, y, k in facts.relations if x in domains and y in domains]
-        letters = set(self.letters)
+        n = len(order)
+        position = {v: i for i, v in enumerate(order)}
+        is_letter = [self.distinct and v in self.letters for v in order]
+        # each equation: its coefficient at each position, and the bounds of what the positions after can add
+        equations = []
+        for coefs, const in rule.linear:
+            cs = [coefs.get(v, 0) for v in order]
+            low, high = [0] * (n + 1), [0] * (n + 1)
+            for i in range(n - 1, -1, -1):
+                a, b = cs[i] * domains[order[i]][0], cs[i] * domains[order[i]][-1]
+                low[i], high[i] = low[i + 1] + min(a, b), high[i + 1] + max(a, b)
+            equations.append((cs, const, low, high))
+        ties: list[list[tuple[int, int]]] = [[] for _ in order]  # at position i: (earlier position j, d) with v_i = v_j + d
+        for x, y, k in relations:
+            i, j = position[x], position[y]
+            if i > j:
+                ties[i].append((j, k))
+            else:
+                ties[j].append((i, -k))
         size = math.prod(len(domains[v]) for v in order)
-        everything = [] if size <= MAX_ENUMERATED else None
+        everything: list[dict[str, int]] | None = [] if size <= MAX_ENUMERATED else None
         supported: dict[str, set[int]] = {v: set() for v in order}
+        values = [0] * n
+        sums = [const for _, const, _, _ in equations]
+        used: set[int] = set()
         nodes = [0]
+        check = rule.holds
 
-        def search(index: int, values: dict[str, int], want: tuple[str, int] | None) -> bool:
+        def search(index: int, want: tuple[int, int] | None) -> bool:
             nodes[0] += 1
-            if nodes[0] > MAX_NODES:
+            if nodes[0] > MAX_NODES or (nodes[0] & 4095 == 0 and time.monotonic() > self.deadline):
                 raise OutOfTime
-            if index == len(order):
-                if not rule.check(values):
+            if index == n:
+                if check is not None and not check(dict(zip(order, values))):
                     return False
-                for v, d in values.items():
+                for v, d in zip(order, values):
                     supported[v].add(d)
                 if everything is not None:
-                    everything.append(dict(values))
+                    everything.append(dict(zip(order, values)))
                 return want is not None
-            var = order[index]
-            digits = domains[var] if want is None or want[0] != var else (want[1],)
+            digits = domains[order[index]] if want is None or want[0] != index else (want[1],)
+            letter = is_letter[index]
             for digit in digits:
-                if self.distinct and var in letters and any(digit == values[o] for o in values if o in letters):
+                if letter and digit in used:
                     continue
-                values[var] = digit
-                if any((x in values and y in values and values[x] != values[y] + k) for x, y, k in relations):
-                    del values[var]
+                if any(digit != values[j] + d for j, d in ties[index]):
                     continue
-                if rule.partial_ok(domains, values) and search(index + 1, values, want):
-                    del values[var]
+                ok = True
+                for e, (cs, _, low, high) in enumerate(equations):
+                    total = sums[e] + cs[index] * digit
+                    if not total + low[index + 1] <= 0 <= total + high[index + 1]:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                values[index] = digit
+                for e, (cs, _, _, _) in enumerate(equations):
+                    sums[e] += cs[index] * digit
+                if letter:
+                    used.add(digit)
+                found = search(index + 1, want)
+                if letter:
+                    used.discard(digit)
+                for e, (cs, _, _, _) in enumerate(equations):
+                    sums[e] -= cs[index] * digit
+                if found:
                     return True
-                del values[var]
             return False
 
         try:
             if everything is not None:
-                search(0, {}, None)
+                search(0, None)
             else:
-                for var in order:
+                for index, var in enumerate(order):
                     for digit in domains[var]:
                         if digit not in supported[var]:
-                            search(0, {}, (var, digit))
+                            search(0, (index, digit))
         except OutOfTime:
+            if time.monotonic() > self.deadline:
+                raise
             return None
         return supported, everything
 
@@ -832,6 +886,10 @@ class Explainer:
             else:
                 return steps
 
+    @staticmethod
+    def letter_of(step: Step) -> str:
+        return step.split
+
     def all_fixed(self, facts: Facts) -> bool:
         """Every letter has one digit left (a letter's last digit may be the one the others left it)."""
         return all(len(digits) == 1 for digits in self.effective(facts, self.letters).values())
@@ -882,12 +940,27 @@ class Explainer:
         return None
 
     def split(self, facts: Facts, assuming: tuple[str, ...], depth: int, wanted: Mapping[str, int] | None,
-              limit: int) -> list[Step]:
+              limit: int, only: Sequence[str] | None = None) -> list[Step]:
         """One case split that refutes every digit of a letter but the one in `wanted` (the solution,
         if any; inside a case every digit must go, and the case itself is refuted). Of the few letters
         with the fewest digits left, the one whose refutation is shortest."""
         candidates = sorted((l for l in self.letters if len(self.effective(facts, [l])[l]) > 1),
                             key=lambda l: (len(self.effective(facts, [l])[l]), self.letters.index(l)))
+        if not self.dry:  # try the candidates without proofs, then make the best split again with them
+            self.dry = True
+            try:
+                trial = facts.copy()
+                chosen = self.split(trial, assuming, depth, wanted, limit, candidates[:SPLIT_CANDIDATES])
+            except Contradiction as stop:
+                chosen = [stop.steps[-1]]
+            finally:
+                self.dry = False
+            if not chosen:
+                return []
+            letter = chosen[-1].fact.split(" ")[0] if chosen[-1].fact else self.letter_of(chosen[-1])
+            candidates = [letter]
+        elif only is not None:
+            candidates = list(only)
         best: tuple[list[Step], Facts, str] | None = None
         for letter in candidates[:SPLIT_CANDIDATES]:
             steps: list[Step] = []
@@ -912,7 +985,7 @@ class Explainer:
         keep = None if wanted is None else wanted.get(letter)
         if keep is None:  # every digit refuted: the case itself is impossible
             raise Contradiction(steps + [Step(CONTRADICTION, f"{letter} can take no digit.", ("cases",), None,
-                                              assuming, 1, depth)])
+                                              assuming, 1, depth, letter)])
         facts.domains.update(trial.domains)
         facts.domains[letter] = (keep,)
         text = f"{letter} = {keep}"
