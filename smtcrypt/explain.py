@@ -865,7 +865,11 @@ class Explainer:
             if time.monotonic() > self.deadline:
                 raise OutOfTime
             if self.all_fixed(facts):
-                self.check_complete(facts, assuming, depth)
+                try:
+                    self.check_complete(facts, assuming, depth)
+                except Contradiction as stop:
+                    stop.steps[:0] = steps
+                    raise
                 return steps
             for width, strong in ((1, True), (1, False), (2, True), (2, False)):
                 progress = False
