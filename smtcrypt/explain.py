@@ -41,7 +41,8 @@ MAX_STEPS = 5000  # steps tried (shown or not) before an explanation stops and l
 SPLIT_CANDIDATES = 4  # letters tried for a case split, those with the fewest digits left
 MAX_DEPTH = 3  # cases inside cases, at most this deep
 PROOF_TIMEOUT_MS = 5000  # a step Z3 cannot prove in this time is not shown
-DEFAULT_BUDGET = 20.0  # seconds an explanation may spend before it stops and lists the solutions
+MAX_WORK = 3_000_000  # search nodes (a proof counts PROOF_WORK) before an explanation stops and lists the solutions
+PROOF_WORK = 1000
 
 DEDUCE, CASE, CONTRADICTION, SOLUTION = "deduce", "case", "contradiction", "solution"
 
@@ -570,19 +571,21 @@ class Contradiction(Exception):
 
 
 class Explainer:
-    def __init__(self, problem: Problem, budget: float = DEFAULT_BUDGET):
+    def __init__(self, problem: Problem, budget: float | None = None, max_work: int = MAX_WORK):
         self.problem = problem
         self.ctx = z3.Context()
         self.built = Builder(problem, self.ctx)
         self.rules = self.built.rules
         self.letters = problem.letters
         self.distinct = problem.rules.distinct
-        self.deadline = time.monotonic() + budget
+        self.deadline = math.inf if budget is None else time.monotonic() + budget
         self.universe = {name: digits for name, digits in self.built.domains.items()}
         self.all_digits = tuple(range(problem.rules.base))
         self.steps_made = 0
         self.memo: dict[Any, Any] = {}
         self.dry = False
+        self.work = 0  # search nodes tried and proofs made: a budget that does not depend on the machine
+        self.max_work = max_work
 
     # facts as text and as Z3
 
@@ -617,6 +620,7 @@ class Explainer:
         with every step proved."""
         if self.dry:
             return True, [], False
+        self.work += PROOF_WORK
         for with_distinct in ((False, True) if self.distinct else (False,)):
             solver = z3.Solver(ctx=self.ctx)
             solver.set("timeout", PROOF_TIMEOUT_MS)
@@ -705,7 +709,8 @@ class Explainer:
 
         def search(index: int, want: tuple[int, int] | None) -> bool:
             nodes[0] += 1
-            if nodes[0] > MAX_NODES or (nodes[0] & 4095 == 0 and time.monotonic() > self.deadline):
+            if nodes[0] > MAX_NODES or (nodes[0] & 4095 == 0 and (time.monotonic() > self.deadline
+                                                                   or self.work + nodes[0] > self.max_work)):
                 raise OutOfTime
             if index == n:
                 if check is not None and not check(dict(zip(order, values))):
@@ -753,9 +758,11 @@ class Explainer:
                         if digit not in supported[var]:
                             search(0, (index, digit))
         except OutOfTime:
-            if time.monotonic() > self.deadline:
+            self.work += nodes[0]
+            if time.monotonic() > self.deadline or self.work > self.max_work:
                 raise
             return None
+        self.work += nodes[0]
         return supported, everything
 
     def _interval_supports(self, rule: Rule, domains: Mapping[str, tuple[int, ...]]) -> dict[str, set[int]]:
@@ -854,7 +861,7 @@ class Explainer:
 
     def count_step(self) -> None:
         self.steps_made += 1
-        if self.steps_made > MAX_STEPS or time.monotonic() > self.deadline:
+        if self.steps_made > MAX_STEPS or time.monotonic() > self.deadline or self.work > self.max_work:
             raise OutOfTime
 
     # propagation: single rules first, then pairs, each change starting again from the first rule
@@ -862,7 +869,7 @@ class Explainer:
     def propagate(self, facts: Facts, assuming: tuple[str, ...], depth: int) -> list[Step]:
         steps: list[Step] = []
         while True:
-            if time.monotonic() > self.deadline:
+            if time.monotonic() > self.deadline or self.work > self.max_work:
                 raise OutOfTime
             if self.all_fixed(facts):
                 try:
@@ -1030,22 +1037,23 @@ def explain(problem: Problem, *, timeout: float | None = None) -> Explanation:
     from .api import Search
 
     start = time.monotonic()
-    budget = DEFAULT_BUDGET if timeout is None else timeout
+    budget = timeout
     search = Search(problem, limit=MAX_LISTED + 1, timeout=budget)
     found = [dict(solution.mapping) for solution in search]
     if search.reason is not None and not search.complete and len(found) <= MAX_LISTED:
         return Explanation(problem.source, "unknown", (), tuple(found), False, None, time.monotonic() - start)
     count: int | None = len(found)
     if len(found) > MAX_LISTED:
-        counting = Search(problem, timeout=max(budget - (time.monotonic() - start), 1.0), keep=False).run()
+        left = None if budget is None else max(budget - (time.monotonic() - start), 1.0)
+        counting = Search(problem, timeout=left, keep=False).run()
         count = counting.found if counting.complete else None
     status = "none" if not found else ("unique" if len(found) == 1 else "multiple")
     letters_only = [{k: v for k, v in s.items() if k in problem.letters} for s in found]
-    if problem.unknowns:
+    if problem.unknowns:  # integer unknowns have no digits to reason about
         steps: list[Step] = []
-        ending = "stuck"
+        ending = "unsupported"
     else:
-        explainer = Explainer(problem, max(budget - (time.monotonic() - start), 1.0))
+        explainer = Explainer(problem, None if budget is None else max(budget - (time.monotonic() - start), 1.0))
         steps, ending = explainer.run(letters_only)
     # a puzzle with several solutions is explained up to where the cases remain, then they are listed
     complete = ending == "done" or (ending == "stuck" and status == "multiple")
@@ -1068,7 +1076,8 @@ def closing_steps(found: Sequence[dict[str, int]], count: int | None, reasoned: 
     listed = found[:MAX_LISTED]
     many = "" if count is not None else f" (the first {MAX_LISTED} of more)"
     lead = ("No further step follows by local reasoning. " if not reasoned else "Several cases remain. ") + \
-        f"A complete search finds {count if count is not None else 'more than ' + str(MAX_LISTED)} solutions{many}:"
+        f"A complete search finds {count if count is not None else 'more than ' + str(MAX_LISTED)} " \
+        f"solution{'' if count == 1 else 's'}{many}:"
     steps = [Step(SOLUTION, lead, ("search",), None, (), 1, 0)]
     for mapping in listed:
         text = " ".join(f"{k}={v}" for k, v in sorted(mapping.items()))
@@ -1102,7 +1111,8 @@ def explain_main(argv: Sequence[str]) -> int:
     parser.add_argument("--domain", action="append", metavar="L=SET", help="the digits letter L may take")
     parser.add_argument("--base", type=integer_at_least(2, 36), default=10, metavar="B", help="words are base-B numbers")
     parser.add_argument("--timeout", type=positive_number, metavar="S",
-                        help=f"bound the explanation to about S seconds (default {DEFAULT_BUDGET:.0f})")
+                        help="bound the explanation to about S seconds (by default it is bounded by the work it "
+                             "does, so that it is the same on every machine)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     args = parser.parse_args(argv)
     try:
