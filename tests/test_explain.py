@@ -177,3 +177,16 @@ def test_explanation_displays_itself_in_notebooks():
     page = explanation._repr_html_()
     assert "<ol>" in page and "M = 1" in page
     assert "difficulty 1" in explanation.text()
+
+
+def test_generate_keeps_only_the_difficulties_asked(capsys):
+    from smtcrypt.generate import difficulty_range, generate_main
+
+    assert difficulty_range("1-2") == range(1, 3) and difficulty_range("3") == range(3, 4)
+    words = ["MARS", "STAR", "SOLAR", "SPACE", "MOONS", "ORBIT"]
+    assert generate_main([*words, "--difficulty", "1-2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out and all(re.search(r"\(difficulty [12]\)$", line) for line in out)
+    for line in out:
+        formula = line.split("  /  ")[0]
+        assert Puzzle(formula).difficulty() in (1, 2)
