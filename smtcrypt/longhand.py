@@ -178,7 +178,6 @@ def _division(side: Expr, result: int, mapping: Mapping[str, int], base: int) ->
     if dividend is None or not divisor or dividend != divisor * result:
         return None
     digits, d = _digits(dividend, base), _digits(divisor, base)
-    margin = len(d) + 3  # "DIV ) " before the dividend
     rows = [Row(_digits(result, base), "result"), Row("-" * (len(digits) + 1), "rule"),
             Row(f"{d} ) {digits}", "number")]
     # each step: the part brought down, the quotient digit times the divisor under it, a rule, the rest
@@ -190,12 +189,11 @@ def _division(side: Expr, result: int, mapping: Mapping[str, int], base: int) ->
         if not started and quotient == 0 and index < len(digits) - 1:
             continue
         if started:
-            rows.append(Row(_digits(remainder, base).rjust(len(_digits(remainder, base))), "number", shift))
+            rows.append(Row(_digits(remainder, base), "number", shift))
         started = True
         taken = quotient * divisor
         rows.append(Row(_digits(taken, base), "number", shift))
         rows.append(Row("-" * max(len(_digits(remainder, base)), len(_digits(taken, base))), "rule", shift))
         remainder -= taken
     rows.append(Row(_digits(remainder, base), "result"))
-    del margin
     return Layout("division", tuple(rows))
