@@ -33,6 +33,8 @@ examples:
   smtcrypt --base 16 "ADD + ADD = CAB"           words in another base
   smtcrypt --stats "SEND + MORE = MONEY"         also what the search cost, and how it was proved
   smtcrypt --count --strategy exhaustive "ABC % DE = F"   force one way of searching
+  smtcrypt --show long "ODD * ODD = FREAKY"      each solution as long multiplication
+  smtcrypt explain "SEND + MORE = MONEY"         step by step, every step proved; difficulty 1-5
 
 formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB);
 lowercase names are integer unknowns; 0.(TALK) is a repeating decimal; + - * / // % ** ( ),
@@ -100,6 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "the sides' values matched, or a word read off the other side's value), cubes (the solver, blocking proved cubes of "
                              "solutions), exhaustive (every assignment, compiled), or auto (default: by "
                              "estimated cost, switching while running)")
+    parser.add_argument("--show", choices=("line", "long"), default="line",
+                        help="how to show each solution: line (default) or long (written out long-hand: a sum "
+                             "with its carries, long multiplication, long division)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
     return parser
@@ -142,6 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .generate import generate_main
 
         return generate_main(argv[1:])
+    if argv[:1] == ["explain"]:
+        from .explain import explain_main
+
+        return explain_main(argv[1:])
     args = build_parser().parse_args(argv)
     from .api import INTERRUPTED, Puzzle, Status, set_memory_limit
     from .errors import FormulaError
@@ -167,6 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for solution in search:
             if streaming:
                 print(solution_line(solution), flush=True)
+                if args.show == "long":
+                    print(solution.long_hand() + "\n", flush=True)
     verdict = search.verdict()
     if args.json:
         print(to_json(verdict, stats=args.stats))
