@@ -8,6 +8,7 @@ by name; where it is missing the page shows the plain line and no hint button.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from .api import Puzzle, Solution
@@ -61,10 +62,8 @@ def explanation(puzzle: Puzzle, timeout: float | None = None) -> dict[str, Any] 
     explain = getattr(puzzle, "explain", None)
     if not callable(explain):
         return None
-    try:
-        result = explain(timeout=timeout)
-    except TypeError:  # an explain() without a time limit
-        result = explain()
+    takes_timeout = "timeout" in inspect.signature(explain).parameters
+    result = explain(timeout=timeout) if takes_timeout else explain()
     steps = result.get("steps", ()) if isinstance(result, dict) else getattr(result, "steps", ())
     difficulty = result.get("difficulty") if isinstance(result, dict) else getattr(result, "difficulty", None)
     if difficulty is None and callable(getattr(puzzle, "difficulty", None)):

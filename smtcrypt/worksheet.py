@@ -103,15 +103,15 @@ def layout(puzzle: Puzzle, mapping: dict[str, int] | None = None) -> str:
         body = [_row(sign, text, width, mapping) for sign, text in rows.operands]
         body.append(_row("", rows.result, width, mapping, "result"))
         return f'<div class="stack">{"".join(body)}</div>'
-    parts, source = [], puzzle.formula
-    for char in source:
-        if char == "\n":
-            parts.append("<br>")
-        elif char.isupper():
-            parts.append(_cell(char, mapping))
-        else:
-            parts.append(f'<span class="symbol">{html.escape(char)}</span>')
-    return f'<div class="inline">{"".join(parts)}</div>'
+    lines = []
+    for text in puzzle.formula.splitlines():
+        chunks = []  # a line breaks only at its spaces: 0.(TALK) stays in one piece
+        for chunk in text.split():
+            chunks.append('<span class="chunk">' + "".join(
+                _cell(char, mapping) if char.isupper() else f'<span class="symbol">{html.escape(char)}</span>'
+                for char in chunk) + "</span>")
+        lines.append(f'<div class="inline">{"".join(chunks)}</div>')
+    return "".join(lines)
 
 
 def letter_key(puzzle: Puzzle, mapping: dict[str, int] | None = None) -> str:
@@ -143,7 +143,8 @@ h1 { font-size: 18pt; margin: 0 0 2mm; }
 .cell.fixed { border-style: dotted; font-weight: bold; }
 .cell .letter { position: absolute; top: 0.3mm; left: 0.8mm; font-size: 7pt; color: #555; }
 .cell .digit { font-weight: bold; }
-.inline { display: flex; flex-wrap: wrap; align-items: center; }
+.inline { display: flex; flex-wrap: wrap; align-items: center; gap: 0 2.5mm; }
+.chunk { display: inline-flex; align-items: center; white-space: nowrap; }
 .inline .symbol { font-size: 14pt; white-space: pre; font-family: "DejaVu Sans Mono", monospace; }
 .letters { margin-top: 3mm; display: flex; flex-wrap: wrap; gap: 1mm 3mm; font-size: 10pt; align-items: center; }
 .pair { display: inline-flex; align-items: center; gap: 1mm; }

@@ -85,8 +85,10 @@ async function checkNow() {
     if (response.ok) {
       showSyntax(null);
       const names = body.letters.concat(body.unknowns);
-      $("letters").textContent = `${body.letters.length} letter${body.letters.length === 1 ? "" : "s"}: ${body.letters.join(" ")}` +
-        (body.unknowns.length ? `; integer unknowns: ${body.unknowns.join(" ")}` : "");
+      const parts = [];
+      if (body.letters.length) parts.push(`${body.letters.length} letter${body.letters.length === 1 ? "" : "s"}: ${body.letters.join(" ")}`);
+      if (body.unknowns.length) parts.push(`integer unknowns: ${body.unknowns.join(" ")}`);
+      $("letters").textContent = parts.join("; ");
       $("letters").dataset.count = names.length;
     } else {
       showSyntax(body);
@@ -190,7 +192,7 @@ async function solve() {
   $("solutions").replaceChildren();
   $("hints").hidden = true;
   hints = null;
-  setStatus("searching", "searching…");
+  setStatus("searching", "solutions appear as they are found");
   const controller = new AbortController();
   const run = current = { controller, id: null, started: performance.now(), timeout: null, found: 0, shown: 0, done: false };
   run.ticker = setInterval(showProgress, 200);
