@@ -213,6 +213,20 @@ def test_stream_sends_start_solutions_progress_and_done(base):
     assert not [event for event in events if event["event"] == "solution"]
 
 
+def test_stream_shows_the_first_solutions_and_counts_the_rest(base):
+    from smtcrypt.web.searches import STREAMED_SOLUTIONS
+
+    connection, response = stream(base, {"formula": "ABC < DEF"})
+    events = [json.loads(line) for line in response.read().decode().splitlines()]
+    connection.close()
+    solutions = [event for event in events if event["event"] == "solution"]
+    assert len(solutions) == STREAMED_SOLUTIONS == events[-1]["shown"]
+    assert [event["index"] for event in solutions] == list(range(1, STREAMED_SOLUTIONS + 1))
+    assert len({event["text"] for event in solutions}) == STREAMED_SOLUTIONS
+    assert events[-1]["verdict"]["count"] == 60_480 and events[-1]["verdict"]["status"] == "multiple"
+    assert events[-1]["verdict"]["complete"]
+
+
 def test_stop_ends_a_streamed_search_with_its_verdict(base):
     connection, response = stream(base, {"formula": LONG})
     start = json.loads(response.readline())

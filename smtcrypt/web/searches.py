@@ -38,6 +38,7 @@ class Running:
         self.finished = asyncio.Event()
         self.result: dict[str, Any] | None = None  # `smtcrypt --json`'s object, once done
         self.started = time.monotonic()
+        self.forgotten: asyncio.Future | None = None  # the task that drops this search from the running ones
         self.thread = threading.Thread(target=self._run, name=f"search {self.id}", daemon=True)
 
     @property
@@ -78,6 +79,8 @@ class Running:
                 if self.stream and shown < STREAMED_SOLUTIONS:
                     shown += 1
                     self._emit({"event": "solution", "index": shown, **solution_data(solution)})
+                    if shown == STREAMED_SOLUTIONS:  # the page shows no more: count the rest without making them
+                        self.search.keep = False
             verdict = to_dict(self.search.verdict(), stats=self.stats)
             if self.stream:  # the page has the solutions already, one event each
                 del verdict["solutions"]
@@ -100,7 +103,7 @@ class Searches:
         search = puzzle.search(**options, keep=keep)
         running = Running(puzzle, search, mode=mode, stream=stream, stats=stats, loop=asyncio.get_running_loop())
         self.running[running.id] = running
-        running.finished_callback = asyncio.ensure_future(self._forget(running))
+        running.forgotten = asyncio.ensure_future(self._forget(running))
         return running.start()
 
     async def _forget(self, running: Running) -> None:
