@@ -16,6 +16,7 @@ import argparse
 import html
 import random
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -82,9 +83,13 @@ def stacked(puzzle: Puzzle) -> Rows | None:
     return Rows(tuple(("" if index == 0 else sign, text) for index, (sign, text) in enumerate(addends)), right.letters)
 
 
+def is_letter(char: str) -> bool:
+    return "A" <= char <= "Z"
+
+
 def _cell(char: str, mapping: dict[str, int] | None) -> str:
     """A letter's box (blank, or with its digit in the key); a literal digit is printed as it is."""
-    if not char.isupper():
+    if not is_letter(char):
         return f'<span class="cell fixed">{html.escape(char)}</span>'
     digit = "" if mapping is None else "0123456789abcdefghijklmnopqrstuvwxyz"[mapping[char]]
     return f'<span class="cell"><span class="letter">{char}</span><span class="digit">{digit}</span></span>'
@@ -108,7 +113,7 @@ def layout(puzzle: Puzzle, mapping: dict[str, int] | None = None) -> str:
         chunks = []  # a line breaks only at its spaces: 0.(TALK) stays in one piece
         for chunk in text.split():
             chunks.append('<span class="chunk">' + "".join(
-                _cell(char, mapping) if char.isupper() else f'<span class="symbol">{html.escape(char)}</span>'
+                _cell(char, mapping) if is_letter(char) else f'<span class="symbol">{html.escape(char)}</span>'
                 for char in chunk) + "</span>")
         lines.append(f'<div class="inline">{"".join(chunks)}</div>')
     return "".join(lines)
@@ -210,20 +215,27 @@ Write each letter's digit in its boxes.</p>
 """
 
 
-def entries_of(formulas: Sequence[str], *, timeout: float = 10.0, rate: bool = False) -> list[Entry]:
-    """Each formula parsed, checked and decided (unique or not) for the key; `FormulaError` for a bad one."""
+def entries_of(formulas: Sequence[str], *, timeout: float = 10.0, total: float | None = None,
+               rate: bool = False) -> list[Entry]:
+    """Each formula parsed, checked and decided (unique or not) for the key; `FormulaError` for a bad one.
+
+    `timeout` bounds each puzzle's search, `total` all of them together (the server's limit per
+    request): a puzzle left without time is `undecided` in the key, never called unique.
+    """
+    puzzles = [Puzzle(formula) for formula in formulas]  # every formula checked before any search
+    deadline = None if total is None else time.monotonic() + total
     entries = []
-    for formula in formulas:
-        puzzle = Puzzle(formula)
-        verdict = puzzle.verdict(timeout=timeout)
+    for formula, puzzle in zip(formulas, puzzles):
+        budget = timeout if deadline is None else max(0.001, min(timeout, deadline - time.monotonic()))
+        verdict = puzzle.verdict(timeout=budget)
         entries.append(Entry(formula, puzzle, verdict, difficulty(puzzle) if rate else None))
     return entries
 
 
 def build_worksheet(formulas: Sequence[str], *, title: str = "Cryptarithms", paper: str = "a4",
-                    timeout: float = 10.0) -> str:
+                    timeout: float = 10.0, total: float | None = None) -> str:
     """The worksheet of `formulas` as one HTML page."""
-    return render(entries_of(formulas, timeout=timeout), title=title, paper=paper)
+    return render(entries_of(formulas, timeout=timeout, total=total), title=title, paper=paper)
 
 
 def read_formulas(path: Path) -> list[str]:

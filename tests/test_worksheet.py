@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,11 @@ def test_difficulty_range():
     for text in ("0-2", "3-1", "a-b", "1-6"):
         with pytest.raises(argparse.ArgumentTypeError):
             difficulty_range(text)
+
+
+def test_a_puzzle_out_of_time_is_undecided_in_the_key():
+    started = time.monotonic()
+    page = build_worksheet(["x*x*x + y*y*y + z*z*z = 42", "x*x*x + y*y*y + z*z*z = 33"], timeout=5, total=0.5)
+    assert time.monotonic() - started < 3  # the sheet's total, not 5 s a puzzle
+    key = page.split('<section class="sheet key">')[1]
+    assert key.count("undecided (time limit)") == 2 and "(proved)" not in key

@@ -193,7 +193,8 @@ def create_app(timeout: float = 10.0) -> Starlette:
         if paper not in PAPERS:
             return JSONResponse({"error": f"paper must be one of {', '.join(PAPERS)}"}, status_code=400)
         try:
-            sheet = await run_in_threadpool(build_worksheet, formulas, title=title[:200], paper=paper, timeout=timeout)
+            sheet = await run_in_threadpool(build_worksheet, formulas, title=title[:200], paper=paper,
+                                             timeout=timeout, total=timeout)  # the whole sheet within the limit
         except FormulaError as error:
             return bad(formula_error(error))
         return HTMLResponse(sheet)
