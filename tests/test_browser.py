@@ -34,7 +34,7 @@ if not CHROMIUM.exists():
 
 @pytest.fixture(scope="module")
 def base():
-    with running_server(timeout=20.0) as url:
+    with running_server(timeout=10.0) as url:  # the default of smtcrypt serve
         yield url
 
 
@@ -102,6 +102,7 @@ def test_type_a_formula_and_see_solutions_and_status(page, tmp_path):
     assert "1 solution, and no other: the puzzle is unique" in status
     assert page.locator("#solutions li .line").all_inner_texts() == ["9567 + 1085 = 10652"]
     assert page.is_hidden("#hints")  # no explanations in this smtcrypt: no hint button
+    page.wait_for_function("document.getElementById('letters').textContent === '8 letters: S E N D M O R Y'")
     screenshot(page, tmp_path, "web-page")
 
 
@@ -147,7 +148,7 @@ def test_stop_ends_a_long_search(page, base, tmp_path):
     page.click("#solve")
     page.wait_for_function("document.getElementById('progress-text').textContent.includes('found')")
     page.wait_for_function("document.getElementById('progress').value > 0")  # the bar moves with the time limit
-    assert "of at most 20 s" in page.inner_text("#progress-text")
+    assert "of at most 10 s" in page.inner_text("#progress-text")
     assert searches_running(base) == 1
     screenshot(page, tmp_path, "searching")
     page.click("#stop")

@@ -168,8 +168,10 @@ def test_bad_input_gets_a_4xx_and_the_server_keeps_serving(base):
         assert 400 <= status < 500, (query[:40], status, answer)
         if query.startswith("formula=" + "A" * 100):
             assert status == 413 and "limit" in answer["error"]
-    try:  # 6 MB: refused unread (the server may close the connection before the client has sent it all)
+    try:  # 4 MB: refused unread (the server may close the connection before the client has sent it all)
         assert get(base, "/api/solve", "formula=" + "A%2B" * 1_000_000)[0] in (400, 413, 431)
+    except ConnectionError:
+        pass
     except urllib.error.URLError as error:
         assert isinstance(error.reason, ConnectionError), error
     assert get(base, "/api/stream", {"formula": "SEND + + MORE"})[0] == 400

@@ -115,7 +115,7 @@ function setStatus(kind, text, how) {
 
 function describe(verdict, shown) {
   const n = verdict.count, plural = (k) => `${k.toLocaleString("en")} solution${k === 1 ? "" : "s"}`;
-  const seconds = `${verdict.seconds.toFixed(2)} s`;
+  const seconds = verdict.seconds < 0.1 ? `${(verdict.seconds * 1000).toFixed(1)} ms` : `${verdict.seconds.toFixed(2)} s`;
   const proof = verdict.proof ? `proved: ${verdict.proof}` : "";
   const how = [verdict.strategy ? `strategy: ${verdict.strategy}` : "", proof, seconds].filter(Boolean).join(" · ");
   const texts = {
@@ -188,6 +188,8 @@ async function solve() {
     finish();
   }
   history.replaceState(null, "", "/?" + puzzleParams());
+  clearTimeout(checkTimer);  // the letters line and any error belong to the formula being solved
+  checkNow();
   $("result").hidden = false;
   $("solutions").replaceChildren();
   $("hints").hidden = true;
@@ -334,7 +336,6 @@ async function start() {
     $("footer").textContent = `smtcrypt ${health.version} · each search is limited to ${health.timeout} s`;
   } catch (error) { /* the checks and the search report an unreachable server */ }
   if (loadFromAddress()) {  // a shared link: solve at once
-    checkNow();
     solve();
   } else {
     $("formula").focus();
