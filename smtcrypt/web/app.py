@@ -31,7 +31,7 @@ from ..api import Puzzle
 from ..errors import FormulaError
 from ..present import explanation, features
 from .query import BadQuery, Query, formula_error, read_query
-from .searches import END, Running, Searches
+from .searches import END, Running, Searches, prepare
 
 PROGRESS_EVERY = 0.5  # seconds between progress lines of a stream
 STATIC = ("index.html", "app.js", "style.css")
@@ -87,13 +87,18 @@ def create_app(timeout: float = 10.0) -> Starlette:
         options = {"max_timeout": timeout} if known is None else {"max_timeout": timeout, "known": known}
         return read_query(request.query_params.multi_items(), **options)
 
-    def start(request: Request, stream: bool) -> Running:
+    async def start(request: Request, stream: bool) -> Running:
         query = query_of(request)
-        puzzle = puzzle_of(query)
-        try:
-            return searches.start(puzzle, query.search_options, mode=query.mode, stream=stream, stats=query.stats)
-        except ValueError as error:  # a strategy that cannot search this puzzle
-            raise BadQuery(400, str(error), option="strategy") from None
+
+        def puzzle_and_search():  # parsing and checking a long formula takes a while: not on the event loop
+            puzzle = puzzle_of(query)
+            try:
+                return puzzle, prepare(puzzle, query.search_options, mode=query.mode, stream=stream)
+            except ValueError as error:  # a strategy that cannot search this puzzle
+                raise BadQuery(400, str(error), option="strategy") from None
+
+        puzzle, search = await run_in_threadpool(puzzle_and_search)
+        return searches.start(puzzle, search, mode=query.mode, stream=stream, stats=query.stats)
 
     async def page(request: Request) -> Response:
         return HTMLResponse(static_file("index.html"), headers={"Cache-Control": "no-store"})
@@ -106,7 +111,7 @@ def create_app(timeout: float = 10.0) -> Starlette:
 
     async def solve(request: Request) -> Response:
         try:
-            running = start(request, stream=False)
+            running = await start(request, stream=False)
         except BadQuery as error:
             return bad(error)
         gone = asyncio.ensure_future(until_disconnected(request))
@@ -127,7 +132,7 @@ def create_app(timeout: float = 10.0) -> Starlette:
 
     async def stream(request: Request) -> Response:
         try:
-            running = start(request, stream=True)
+            running = await start(request, stream=True)
         except BadQuery as error:
             return bad(error)
 
@@ -156,14 +161,14 @@ def create_app(timeout: float = 10.0) -> Starlette:
     async def check(request: Request) -> Response:
         try:
             query = query_of(request, CHECK_OPTIONS)
-            problem = puzzle_of(query).problem
+            problem = (await run_in_threadpool(puzzle_of, query)).problem
         except BadQuery as error:
             return bad(error)
         return JSONResponse({"ok": True, "letters": list(problem.letters), "unknowns": list(problem.unknowns)})
 
     async def explain(request: Request) -> Response:
         try:
-            puzzle = puzzle_of(query_of(request, CHECK_OPTIONS))
+            puzzle = await run_in_threadpool(puzzle_of, query_of(request, CHECK_OPTIONS))
         except BadQuery as error:
             return bad(error)
         if not features()["explain"]:

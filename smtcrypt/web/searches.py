@@ -91,16 +91,20 @@ class Running:
             self._emit(END)
 
 
+def prepare(puzzle: Puzzle, options: dict[str, Any], *, mode: str, stream: bool) -> Search:
+    """The search a request asks for; a `ValueError` for a strategy that cannot search the puzzle."""
+    keep = not (mode == "count" and stream)  # the page's count shows the number only; JSON lists as the CLI does
+    return puzzle.search(**options, keep=keep)
+
+
 class Searches:
     """The searches running now, by id, so that a Stop request can find its search."""
 
     def __init__(self) -> None:
         self.running: dict[str, Running] = {}
 
-    def start(self, puzzle: Puzzle, options: dict[str, Any], *, mode: str, stream: bool,
-              stats: bool = False) -> Running:
-        keep = not (mode == "count" and stream)  # the page's count shows the number only; JSON lists as the CLI does
-        search = puzzle.search(**options, keep=keep)
+    def start(self, puzzle: Puzzle, search: Search, *, mode: str, stream: bool, stats: bool = False) -> Running:
+        """Run `search` (of `puzzle`, see `prepare`) in a thread of its own; call on the event loop."""
         running = Running(puzzle, search, mode=mode, stream=stream, stats=stats, loop=asyncio.get_running_loop())
         self.running[running.id] = running
         running.forgotten = asyncio.ensure_future(self._forget(running))
