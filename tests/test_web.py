@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -279,6 +280,14 @@ def test_page_assets_and_health(base):
     status, health = get(base, "/api/health")
     assert status == 200 and health["version"] == smtcrypt.__version__ and health["timeout"] == 20.0
     assert set(health["features"]) == {"long_hand", "svg", "explain", "difficulty"}
+
+
+def test_the_page_loads_nothing_from_elsewhere():
+    from smtcrypt.web.app import STATIC, static_file
+
+    for name in STATIC:
+        text = static_file(name)
+        assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}", text, re.IGNORECASE), name  # no CDN, no fonts
 
 
 def test_worksheet_route(base):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import ipaddress
 import socket
 import sys
 from typing import Sequence
@@ -81,5 +82,8 @@ def serve_main(argv: Sequence[str]) -> int:
         return 2
     server = make_server(sock, args.timeout)
     print(f"smtcrypt: serving on {url_of(sock)}  (Ctrl-C stops)", flush=True)
+    if not ipaddress.ip_address(sock.getsockname()[0]).is_loopback:
+        print(f"smtcrypt serve: note: listening on {args.host}: other machines that reach it can run searches "
+              f"({args.timeout:g} s each)", file=sys.stderr, flush=True)
     server.run(sockets=[sock])
     return 0
