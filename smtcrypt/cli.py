@@ -21,6 +21,8 @@ EXAMPLES = """\
 examples:
   smtcrypt "SEND + MORE = MONEY"                 every solution, then a summary line
   smtcrypt generate --words examples/words/planets.txt   puzzles with exactly one solution
+  smtcrypt serve                                 the web page at http://127.0.0.1:8000/ (pip install ".[web]")
+  smtcrypt worksheet "SEND + MORE = MONEY" -o sheet.html  a printable worksheet with an answer key
   smtcrypt --unique "ODD * ODD = FREAKY"         prove there is exactly one solution, or show two
   smtcrypt --count "NUM + BER = PLAY"            how many solutions (96)
   smtcrypt --first "NORTH / SOUTH = EAST / WEST" stop at the first solution
@@ -151,6 +153,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .explain import explain_main
 
         return explain_main(argv[1:])
+    if argv[:1] == ["serve"]:
+        from .web import serve_main
+
+        return serve_main(argv[1:])
+    if argv[:1] == ["worksheet"]:
+        from .worksheet import worksheet_main
+
+        return worksheet_main(argv[1:])
     args = build_parser().parse_args(argv)
     from .api import INTERRUPTED, Puzzle, Status, set_memory_limit
     from .errors import FormulaError
