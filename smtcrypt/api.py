@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import enum
 import time
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .check import DigitSpec, Problem, check, make_rules
 from .parse import parse
 from .stats import Clock, search_space
 from .tree import Name, Repeating, Word, walk
 from .verify import confirm
+
+if TYPE_CHECKING:
+    from .explain import Explanation
+    from .longhand import Layout
 
 PROCESS_WIDE = {"memory", "max memory", "num allocs"}  # Z3 counters about the process, not the search
 DIGIT_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"  # digits of bases up to 36, lowercase to differ from letters
@@ -79,9 +83,30 @@ class Solution:
     mapping: dict[str, int]
     text: str
     base: int = 10
+    problem: Problem | None = field(default=None, compare=False, repr=False)  # for the long-hand layout
 
     def __hash__(self) -> int:  # the mapping is a dict: hash what it holds
         return hash((tuple(self.mapping.items()), self.text, self.base))
+
+    def layout(self) -> "Layout":
+        """The long-hand layout (see `smtcrypt.longhand`): rows a page can draw."""
+        from .longhand import Layout, Row, layout
+
+        if self.problem is None:
+            return Layout("line", (Row(self.text, "number"),))
+        return layout(self.problem, self.mapping, self.text)
+
+    def long_hand(self) -> str:
+        """The solution as written on paper: a sum with its carries, long multiplication or long
+        division; the plain line for other shapes."""
+        return self.layout().text()
+
+    def svg(self) -> str:
+        """The long-hand layout as an SVG image."""
+        return self.layout().svg()
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
 
     def __str__(self) -> str:
         return f"{self.text}  /  " + " ".join(
@@ -104,6 +129,16 @@ class Verdict:
     @property
     def count(self) -> int:
         return len(self.solutions) if self.found is None else self.found
+
+    def _repr_html_(self) -> str:
+        import html
+
+        proof = (self.stats or {}).get("proof")
+        head = f"<p><code>{html.escape(self.formula)}</code>: <b>{self.status.value}</b>"
+        head += f", proved by {html.escape(str(proof))}" if proof and self.complete else ""
+        head += f" ({html.escape(self.reason)})" if self.reason else ""
+        shown = "".join(f"<div style='display:inline-block;margin:0 1em'>{s.svg()}</div>" for s in self.solutions[:10])
+        return f"<div class='smtcrypt-verdict'>{head}</p>{shown}</div>"
 
 
 def join(formula: FormulaText) -> str:
@@ -227,7 +262,7 @@ class Search:
                             self.family = find_family(self.problem, assignment)
                     if self.keep:
                         mapping = assignment if exact else {name: assignment[name] for name in names}
-                        solution = Solution(mapping, fill(mapping), base)
+                        solution = Solution(mapping, fill(mapping), base, self.problem)
                         self.solutions.append(solution)
                         yield solution
                     if self.family is not None:  # no end to the models: show a few of the family, say why
@@ -396,6 +431,16 @@ class Puzzle:
     def verdict(self, *, timeout: float | None = None, strategy: str = "auto") -> Verdict:
         """`unique`, `multiple` (two shown), `none`, or `unknown` with the reason."""
         return self.search(timeout=timeout, decide=True, strategy=strategy).verdict()
+
+    def explain(self, *, timeout: float | None = None) -> "Explanation":
+        """A step-by-step explanation, every step proved (see `smtcrypt.explain`)."""
+        from .explain import explain
+
+        return explain(self.problem, timeout=timeout)
+
+    def difficulty(self, *, timeout: float | None = None) -> int:
+        """1 (one column at a time) to 5 (cases inside cases), from the explanation."""
+        return self.explain(timeout=timeout).difficulty
 
     def is_solution(self, mapping: dict[str, int]) -> bool:
         """True if `mapping` (letter -> digit) solves the puzzle, by the exact checker."""

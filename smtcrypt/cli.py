@@ -17,10 +17,19 @@ from typing import Iterator, Sequence
 
 EXIT_FOUND, EXIT_NONE, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 1, 2, 3, 130, 141
 
+SUBCOMMANDS = """\
+       smtcrypt generate [options] [WORD ...]     puzzles with exactly one solution from words
+       smtcrypt explain [options] FORMULA...      the solution step by step, as a person finds it
+       smtcrypt worksheet [options] FORMULA...    a printable worksheet with an answer key
+       smtcrypt serve [options]                   the web page
+       (each: smtcrypt COMMAND --help)"""
+
 EXAMPLES = """\
 examples:
   smtcrypt "SEND + MORE = MONEY"                 every solution, then a summary line
   smtcrypt generate --words examples/words/planets.txt   puzzles with exactly one solution
+  smtcrypt serve                                 the web page at http://127.0.0.1:8000/ (pip install ".[web]")
+  smtcrypt worksheet "SEND + MORE = MONEY" -o sheet.html  a printable worksheet with an answer key
   smtcrypt --unique "ODD * ODD = FREAKY"         prove there is exactly one solution, or show two
   smtcrypt --count "NUM + BER = PLAY"            how many solutions (96)
   smtcrypt --first "NORTH / SOUTH = EAST / WEST" stop at the first solution
@@ -33,6 +42,8 @@ examples:
   smtcrypt --base 16 "ADD + ADD = CAB"           words in another base
   smtcrypt --stats "SEND + MORE = MONEY"         also what the search cost, and how it was proved
   smtcrypt --count --strategy exhaustive "ABC % DE = F"   force one way of searching
+  smtcrypt --show long "ODD * ODD = FREAKY"      each solution as long multiplication
+  smtcrypt explain "SEND + MORE = MONEY"         step by step, every step proved; difficulty 1-5
 
 formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB);
 lowercase names are integer unknowns; 0.(TALK) is a repeating decimal; + - * / // % ** ( ),
@@ -102,10 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
                              "the sides' values matched, or a word read off the other side's value), cubes (the solver, blocking proved cubes of "
                              "solutions), exhaustive (every assignment, compiled), or auto (default: by "
                              "estimated cost, switching while running)")
+    parser.add_argument("--show", choices=("line", "long"), default="line",
+                        help="how to show each solution: line (default) or long (written out long-hand: a sum "
+                             "with its carries, long multiplication, long division)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
-    parser.usage = (parser.format_usage().removeprefix("usage: ").rstrip()
-                    + "\n       smtcrypt generate [options] [WORD ...]   (see: smtcrypt generate --help)")
+    parser.usage = (parser.format_usage().removeprefix("usage: ").rstrip() + "\n" + SUBCOMMANDS)
     return parser
 
 
@@ -168,6 +181,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .generate import generate_main
 
         return generate_main(argv[1:])
+    if argv[:1] == ["explain"]:
+        from .explain import explain_main
+
+        return explain_main(argv[1:])
+    if argv[:1] == ["serve"]:
+        from .web import serve_main
+
+        return serve_main(argv[1:])
+    if argv[:1] == ["worksheet"]:
+        from .worksheet import worksheet_main
+
+        return worksheet_main(argv[1:])
     parser = build_parser()
     parser.json_errors = "--json" in argv
     args = parser.parse_args(argv)
@@ -199,6 +224,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for solution in search:
             if streaming:
                 print(solution_line(solution), flush=True)
+                if args.show == "long":
+                    print(solution.long_hand() + "\n", flush=True)
     verdict = search.verdict()
     if args.json:
         print(to_json(verdict, stats=args.stats, solutions=not args.count))

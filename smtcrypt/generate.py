@@ -358,6 +358,18 @@ def positive(text: str) -> int:
     return value
 
 
+def difficulty_range(text: str) -> range:
+    """`2` or `1-2`: difficulties from 1 to 5."""
+    low, _, high = text.partition("-")
+    try:
+        first, last = int(low), int(high or low)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a difficulty 1-5 or a range such as 1-2, not {text!r}") from None
+    if not 1 <= first <= last <= 5:
+        raise argparse.ArgumentTypeError(f"must be a difficulty 1-5 or a range such as 1-2, not {text!r}")
+    return range(first, last + 1)
+
+
 def generate_main(argv: Sequence[str]) -> int:
     """`smtcrypt generate ...`: exit 0 if a unique puzzle was found, 1 if none, 2 for bad usage,
     130 if Ctrl-C ended the run (the puzzles found so far are printed, the totals say so)."""
@@ -374,6 +386,8 @@ def generate_main(argv: Sequence[str]) -> int:
                         help="trust the column search's proof of uniqueness without asking the solver again")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--progress", action="store_true", help="show progress on stderr even when it is not a terminal")
+    parser.add_argument("--difficulty", type=difficulty_range, metavar="RANGE",
+                        help="keep only puzzles whose difficulty (1-5, see smtcrypt explain) is in RANGE: 2, or 1-2")
     args = parser.parse_args(argv)
     words = list(args.words)
     if args.file is not None:
@@ -392,11 +406,22 @@ def generate_main(argv: Sequence[str]) -> int:
     puzzles = []
     interrupted = False
     try:
-        for puzzle in generate(words, args.shape, limit=args.limit, timeout=args.timeout, totals=totals,
-                               progress=progress if show else None, jobs=args.jobs, confirm=args.confirm):
+        rated: dict[str, int] = {}
+        for puzzle in generate(words, args.shape, limit=None if args.difficulty else args.limit, timeout=args.timeout,
+                               totals=totals, progress=progress if show else None, jobs=args.jobs,
+                               confirm=args.confirm):
+            if args.difficulty:
+                from .explain import explain
+
+                rated[puzzle.formula] = explain(Puzzle(puzzle.formula).problem).difficulty
+                if rated[puzzle.formula] not in args.difficulty:
+                    continue
             puzzles.append(puzzle)
             if not args.json:
-                print(f"{puzzle.formula}  /  {puzzle.solution.text}", flush=True)
+                print(f"{puzzle.formula}  /  {puzzle.solution.text}"
+                      + (f"  (difficulty {rated[puzzle.formula]})" if args.difficulty else ""), flush=True)
+            if args.difficulty and args.limit and len(puzzles) >= args.limit:
+                break
     except KeyboardInterrupt:  # Ctrl-C: keep what was found, say the run is incomplete
         interrupted = True
     if show:
@@ -407,7 +432,8 @@ def generate_main(argv: Sequence[str]) -> int:
                           "complete": totals.candidates == totals.expected, "interrupted": interrupted,
                           "limit_reached": args.limit is not None and len(puzzles) >= args.limit,
                           "puzzles": [{"formula": p.formula, "solution": {"mapping": p.solution.mapping,
-                                                                           "text": p.solution.text}}
+                                                                           "text": p.solution.text},
+                                       **({"difficulty": rated[p.formula]} if args.difficulty else {})}
                                       for p in puzzles], "seconds": round(totals.seconds, 3)}))
     else:
         ending = "; interrupted" if interrupted else ""

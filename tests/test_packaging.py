@@ -61,6 +61,26 @@ def test_wheel_contents(wheel):
     assert {"smtcrypt/__init__.py", "smtcrypt/__main__.py", "smtcrypt/cli.py", "smtcrypt/encode/__init__.py",
             "smtcrypt/encode/general.py"} <= names
     assert not any(name.startswith("tests/") or "__pycache__" in name for name in names)
+    assert {"smtcrypt/web/__init__.py", "smtcrypt/web/app.py", "smtcrypt/web/static/index.html",
+            "smtcrypt/web/static/app.js", "smtcrypt/web/static/style.css", "smtcrypt/worksheet.py"} <= names
+
+
+def test_wheel_declares_the_web_extra(wheel):
+    archive = zipfile.ZipFile(wheel)
+    (metadata,) = [name for name in archive.namelist() if name.endswith(".dist-info/METADATA")]
+    meta = archive.read(metadata).decode("utf-8")
+    assert "Provides-Extra: web" in meta
+    assert "Requires-Dist: starlette" in meta and "Requires-Dist: uvicorn" in meta
+    core = [line for line in meta.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line]
+    assert len(core) == 2  # the core keeps z3-solver and lark only
+
+
+def test_installed_page_files_are_read_from_the_package(installed):
+    script = ("from importlib import resources; "
+              "print(len(resources.files('smtcrypt.web').joinpath('static', 'index.html').read_text()))")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            env=clean_env(PYTHONPATH=str(installed)), cwd=installed.parent, timeout=60)
+    assert result.returncode == 0 and int(result.stdout) > 1000, result.stderr
 
 
 def test_wheel_grammar_is_the_repository_grammar(wheel):

@@ -1,0 +1,1131 @@
+"""Step-by-step explanations: the solution in the order a person would find it, every step proved.
+
+A puzzle is cut into *local rules*, each small enough for a person to hold in mind at once:
+- sums and differences (the columns encoding's shape): one rule per digit column, with the
+  carries as small unknowns (`D + E = Y + 10·c2`), and each pair of neighbouring columns;
+- products, powers and quotients of words (the products encoding's shape): the last digit and
+  the last two digits of the equation (`D·D ≡ Y (mod 10)`), and the sizes of the numbers (every
+  word an interval, as `encode/split.py` reads them);
+- anything else: each constraint's bounds, read with every word an interval.
+A rule is applied by trying the digits its letters may still take (a small search in Python, pruned
+by interval bounds); what it rules out, or a fixed difference between two of its letters, is a
+step. No step is shown before Z3 has answered `unsat` to the rule, the facts so far, the puzzle's
+digit rules and the negation of the step's conclusion: an explanation is never wrong, only
+sometimes incomplete, and then it says so and lists what a search finds.
+
+One rule at a time first, then pairs of rules; when nothing local follows, a case split on the
+letter with the fewest digits left: each wrong digit is refuted by local reasoning under the
+assumption (cases inside cases if needed). The search's own solutions only choose which cases
+to show; every case shown is refuted by proved steps.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import math
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import z3
+
+from .check import Problem
+from .tree import BinOp, BoolOp, Call, Compare, Constraints, Expr, Not, Number, Unary, Word, letters as tree_letters, to_text
+
+MAX_LISTED = 10  # solutions listed at the end of an explanation that cannot go further
+MAX_ENUMERATED = 20000  # most assignments of a rule's letters tried in full (relations need them all)
+MAX_NODES = 200000  # most search nodes spent on a rule's digits in one application
+MAX_STEPS = 5000  # steps tried (shown or not) before an explanation stops and lists what the search finds
+SPLIT_CANDIDATES = 4  # letters tried for a case split, those with the fewest digits left
+MAX_DEPTH = 3  # cases inside cases, at most this deep
+PROOF_TIMEOUT_MS = 5000  # a step Z3 cannot prove in this time is not shown
+MAX_WORK = 3_000_000  # search nodes (a proof counts PROOF_WORK) before an explanation stops and lists the solutions
+PROOF_WORK = 1000
+
+DEDUCE, CASE, CONTRADICTION, SOLUTION = "deduce", "case", "contradiction", "solution"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of an explanation: what it uses and what follows, under the open case's assumptions.
+
+    `fact` is a condition in the formula language over the puzzle's letters (`"M = 1"`,
+    `"S in {8, 9}"`, `"not (E = 5)"`), None for a step about carries only."""
+
+    kind: str  # deduce | case | contradiction | solution
+    text: str
+    uses: tuple[str, ...]
+    fact: str | None
+    assuming: tuple[str, ...] = ()
+    width: int = 1  # how many columns (or digits) of reasoning the step needs at once
+    depth: int = 0  # how many cases are open
+    split: str = ""  # the letter a case split was on, for the step that ends it
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "uses": list(self.uses), "fact": self.fact,
+                "assuming": list(self.assuming)}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The steps from the puzzle to its solution (or to the cases that remain), and a difficulty 1-5."""
+
+    formula: str
+    status: str  # unique | multiple | none | unknown (as a search's verdict)
+    steps: tuple[Step, ...]
+    solutions: tuple[dict[str, int], ...]  # every solution when few (at most MAX_LISTED), else the first ones
+    complete: bool  # True when reasoning alone reached the end; False when the rest was left to a search
+    count: int | None = None  # solutions in all, when known
+    seconds: float = 0.0
+
+    @property
+    def solution(self) -> dict[str, int] | None:
+        return dict(self.solutions[0]) if self.status == "unique" else None
+
+    @property
+    def difficulty(self) -> int:
+        return difficulty(self.steps, self.complete)
+
+    @property
+    def case_splits(self) -> int:
+        return sum(1 for step in self.steps if step.kind == CASE)
+
+    def text(self, hint: int | None = None) -> str:
+        """The explanation as numbered lines; with `hint`, only the first `hint` steps."""
+        steps = self.steps if hint is None else self.steps[:hint]
+        lines = [f"{self.formula}  (difficulty {self.difficulty} of 5)"]
+        for number, step in enumerate(steps, 1):
+            lines.append(f"{number:>3}. {'    ' * step.depth}{step.text}")
+        if hint is not None and hint < len(self.steps):
+            lines.append(f"     ({len(self.steps) - hint} more steps)")
+        elif not self.complete:
+            lines.append("     (the reasoning above does not finish the puzzle: the rest was found by search)")
+        return "\n".join(lines)
+
+    def to_dict(self, hint: int | None = None) -> dict[str, Any]:
+        steps = self.steps if hint is None else self.steps[:hint]
+        result: dict[str, Any] = {"formula": self.formula, "status": self.status, "difficulty": self.difficulty,
+                                  "complete": self.complete, "steps": [step.as_dict() for step in steps],
+                                  "solution": self.solution}
+        if self.status != "unique":
+            result["solutions"] = [dict(s) for s in self.solutions]
+            result["count"] = self.count
+        return result
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        items = "".join(
+            f"<li style='margin-left:{2 * step.depth}em'><b>{html.escape(step.kind)}</b>: {html.escape(step.text)}</li>"
+            for step in self.steps)
+        return (f"<div class='smtcrypt-explanation'><p><code>{html.escape(self.formula)}</code>: {self.status}, "
+                f"difficulty {self.difficulty} of 5</p><ol>{items}</ol></div>")
+
+
+def difficulty(steps: Sequence[Step], complete: bool = True) -> int:
+    """1 one column at a time; 2 two columns at once, or a long chain of single columns; 3 a case
+    split one deep, few; 4 many case splits or cases inside cases; 5 deeper still, or the reasoning
+    does not finish."""
+    if not complete:
+        return 5
+    width = max((step.width for step in steps), default=1)
+    depth = max((step.depth for step in steps), default=0)
+    cases = sum(1 for step in steps if step.kind == CASE)
+    if depth >= 3:
+        return 5
+    if depth == 2 or cases > 8:
+        return 4
+    if cases:
+        return 3
+    if width >= 2 or len(steps) > 25:
+        return 2
+    return 1
+
+
+# --- rules ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Rule:
+    """A small piece of the puzzle a person can take in at once, in Python and in Z3."""
+
+    name: str  # "column 2", "the last digit", "the sizes of the numbers"
+    statement: str  # "E + O + c2 = N + 10·c3"
+    variables: tuple[str, ...]  # letters and carries
+    term: z3.BoolRef
+    width: int = 1
+    linear: tuple[tuple[dict[str, int], int], ...] = ()  # sum(coef * var) + const == 0, each
+    holds: Callable[[Mapping[str, int]], bool] | None = None  # for other rules: on a full assignment
+    possible: Callable[[Mapping[str, tuple[int, int]]], bool] | None = None  # interval rules: could it hold?
+
+    def check(self, values: Mapping[str, int]) -> bool:
+        if self.linear:
+            return all(sum(c * values[v] for v, c in coefs.items()) + const == 0 for coefs, const in self.linear)
+        if self.holds is not None:
+            return self.holds(values)
+        return self.possible({v: (values[v], values[v]) for v in self.variables})  # type: ignore[misc]
+
+    def partial_ok(self, domains: Mapping[str, Sequence[int]], values: Mapping[str, int]) -> bool:
+        """False if no completion of `values` can satisfy the rule (interval bounds of the linear forms)."""
+        for coefs, const in self.linear:
+            low = high = const
+            for var, c in coefs.items():
+                if var in values:
+                    low += c * values[var]
+                    high += c * values[var]
+                else:
+                    digits = domains[var]
+                    a, b = c * digits[0], c * digits[-1]
+                    low, high = low + min(a, b), high + max(a, b)
+            if not low <= 0 <= high:
+                return False
+        return True
+
+
+class Facts:
+    """What is known: the values each letter and carry may still take, and fixed differences."""
+
+    def __init__(self, domains: dict[str, tuple[int, ...]], relations: tuple[tuple[str, str, int], ...] = ()):
+        self.domains = domains
+        self.relations = relations  # (x, y, k): x = y + k
+
+    def copy(self) -> "Facts":
+        return Facts(dict(self.domains), self.relations)
+
+
+def digits_text(values: Iterable[int]) -> str:
+    return "{" + ", ".join(map(str, sorted(values))) + "}"
+
+
+def condition(name: str, kept: Sequence[int], universe: Sequence[int]) -> str:
+    """`X = 3`, `X != 0`, `X >= 5`, `2 <= X <= 4`, `X in {1, 3}` or `X not in {0, 5}`: the shortest
+    way to say that X takes one of `kept` out of `universe`, in the formula language."""
+    kept = sorted(kept)
+    dropped = sorted(set(universe) - set(kept))
+    if len(kept) == 1:
+        return f"{name} = {kept[0]}"
+    if len(dropped) == 1:
+        return f"{name} != {dropped[0]}"
+    if kept == list(range(kept[0], kept[-1] + 1)):
+        if kept[-1] == max(universe):
+            return f"{name} >= {kept[0]}"
+        if kept[0] == min(universe):
+            return f"{name} <= {kept[-1]}"
+        return f"{kept[0]} <= {name} <= {kept[-1]}"
+    if len(dropped) < len(kept):
+        return f"{name} not in {digits_text(dropped)}"
+    return f"{name} in {digits_text(kept)}"
+
+
+def signed(value: int) -> str:
+    return f"+ {value}" if value >= 0 else f"- {-value}"
+
+
+# --- building the rules -------------------------------------------------------------------------------
+
+
+class Builder:
+    """The puzzle's variables (letters and carries) and its local rules."""
+
+    def __init__(self, problem: Problem, context: z3.Context):
+        from .encode import allowed_digits
+
+        self.problem = problem
+        self.ctx = context
+        self.base = problem.rules.base
+        self.vars: dict[str, z3.ArithRef] = {}
+        self.domains: dict[str, tuple[int, ...]] = {}
+        self.display: dict[str, str] = {}
+        self.carries: set[str] = set()
+        for letter in problem.letters:
+            self.vars[letter] = z3.Int(letter, context)
+            self.domains[letter] = tuple(sorted(allowed_digits(problem, letter)))
+            self.display[letter] = letter
+        self.rules: list[Rule] = []
+        self.kinds: set[str] = set()
+        if not self._columns():
+            self._products()
+        self._bounds()
+
+    def var(self, name: str, low: int, high: int, shown: str) -> None:
+        self.vars[name] = z3.Int(name, self.ctx)
+        self.domains[name] = tuple(range(low, high + 1))
+        self.display[name] = shown
+        self.carries.add(name)
+
+    # sums: one rule per column, and per pair of neighbouring columns
+
+    def _columns(self) -> bool:
+        from .encode.columns import equations
+
+        if self.base != 10 or self.problem.unknowns:
+            return False
+        forms = equations(self.problem)
+        if forms is None:
+            return False
+        self.kinds.add("columns")
+        singles: list[list[Rule]] = []
+        for index, form in enumerate(forms):
+            suffix = "" if len(forms) == 1 else f" of equation {index + 1}"
+            mark = "" if len(forms) == 1 else "'" * index
+            singles.append(self._column_rules(form, suffix, mark))
+        for group in singles:  # the leftmost column first: where a person starts on a sum
+            self.rules += reversed(group)
+        for group in singles:
+            for first, second in reversed(list(zip(group, group[1:]))):
+                if set(first.variables) & set(second.variables) & self.carries:
+                    self.rules.append(self._pair(second, first))
+        return True
+
+    def _column_rules(self, form: dict[tuple[str, int], int], suffix: str, mark: str) -> list[Rule]:
+        columns: dict[int, dict[str, int]] = {}
+        for (letter, column), coefficient in form.items():
+            if letter and coefficient:
+                columns.setdefault(column, {})
+                columns[column][letter] = columns[column].get(letter, 0) + coefficient
+        constant = form.get(("", 0), 0)
+        digits = [int(ch) for ch in reversed(str(abs(constant)))] if constant else []
+        sign = -1 if constant < 0 else 1
+        top = max([*columns, len(digits) - 1, 0])
+        rules: list[Rule] = []
+        carry_in: str | None = None
+        low_in = high_in = 0
+        for column in range(top + 1):
+            coefs = {letter: c for letter, c in columns.get(column, {}).items() if c}
+            fixed = sign * digits[column] if column < len(digits) else 0
+            smallest = fixed + low_in + sum(min(c * self.domains[l][0], c * self.domains[l][-1]) for l, c in coefs.items())
+            largest = fixed + high_in + sum(max(c * self.domains[l][0], c * self.domains[l][-1]) for l, c in coefs.items())
+            if column == top:
+                low_out = high_out = 0
+            else:
+                low_out, high_out = -(-smallest // 10), largest // 10
+            carry_out = None
+            if column < top:
+                carry_out = f"c{column + 2}{mark}"
+                self.var(carry_out, min(low_out, high_out), max(low_out, high_out), carry_out)
+            full = dict(coefs)
+            if carry_in is not None:
+                full[carry_in] = full.get(carry_in, 0) + 1
+            if carry_out is not None:
+                full[carry_out] = full.get(carry_out, 0) - 10
+            if not full and not fixed:
+                carry_in, low_in, high_in = None, 0, 0
+                continue
+            name = f"column {column + 1}{suffix}"
+            statement = self._equation_text(full, fixed)
+            variables = tuple(full)
+            term = z3.Sum([c * self.vars[v] for v, c in full.items()] + [z3.IntVal(fixed, self.ctx)]) == 0
+            rules.append(Rule(name, statement, variables, term, 1, ((full, fixed),)))
+            carry_in, low_in, high_in = carry_out, low_out, high_out
+        return rules
+
+    def _equation_text(self, coefs: Mapping[str, int], const: int) -> str:
+        """sum(c * v) + const == 0 as `D + E = Y + 10·c2`: positive terms left, negative right."""
+        def part(items: list[tuple[str, int]], number: int) -> str:
+            terms = [(self.display[v] if c == 1 else f"{c}·{self.display[v]}") for v, c in items]
+            if number:
+                terms.append(str(number))
+            return " + ".join(terms) if terms else "0"
+        left = [(v, c) for v, c in coefs.items() if c > 0]
+        right = [(v, -c) for v, c in coefs.items() if c < 0]
+        return f"{part(left, max(const, 0))} = {part(right, max(-const, 0))}"
+
+    def _pair(self, first: Rule, second: Rule) -> Rule:
+        variables = tuple(dict.fromkeys(first.variables + second.variables))
+        name = f"{first.name.split(' of ')[0]} and {second.name}"
+        return Rule(name, f"{first.statement} and {second.statement}", variables,
+                    z3.And(first.term, second.term), 2, first.linear + second.linear)
+
+    # products: the last digits and the sizes
+
+    def _products(self) -> None:
+        from .encode.products import analyse
+        from .encode.split import Bounds
+
+        if self.problem.unknowns:
+            return
+        analysis = analyse(self.problem)
+        if analysis is None:
+            return
+        self.kinds.add("products")
+        base = self.base
+        for index, poly in enumerate(analysis.polynomials):
+            suffix = "" if len(analysis.polynomials) == 1 else f" of equation {index + 1}"
+            longest = max((len(word) for monomial in poly for word in monomial), default=1)
+            for k in (1, 2):
+                if k > longest:
+                    break
+                self.rules.append(self._last_digits(poly, k, suffix))
+            bounds = Bounds([poly], base, distinct=False)
+            letters = tuple(dict.fromkeys(ch for monomial in poly for word in monomial for ch in word if ch.isalpha()))
+
+            def possible(box: Mapping[str, tuple[int, int]], bounds: Bounds = bounds) -> bool:
+                return bounds.possible({letter: (low, high) for letter, (low, high) in box.items()})
+
+            term = self._poly_term(poly, None) == 0
+            nonzero = [self._word_term(word, None) != 0 for word in analysis.nonzero]
+            self.rules.append(Rule(f"the sizes of the numbers{suffix}", self._poly_text(poly, None) + " = 0", letters,
+                                   z3.And(term, *nonzero) if nonzero else term, 1, possible=possible))
+
+    def _word_term(self, word: str, k: int | None) -> z3.ArithRef:
+        chars = word if k is None else word[-k:]
+        total: Any = z3.IntVal(0, self.ctx)
+        for ch in chars:
+            total = total * self.base + (self.vars[ch] if ch.isalpha() else int(ch, 36))
+        return total
+
+    def _poly_term(self, poly: Mapping[tuple[str, ...], int], k: int | None) -> z3.ArithRef:
+        terms = []
+        for monomial, coefficient in poly.items():
+            product: Any = z3.IntVal(coefficient, self.ctx)
+            for word in monomial:
+                product = product * self._word_term(word, k)
+            terms.append(product)
+        return z3.Sum(terms)
+
+    def _poly_text(self, poly: Mapping[tuple[str, ...], int], k: int | None) -> str:
+        parts = []
+        for monomial, coefficient in poly.items():
+            words = [word if k is None else word[-k:] for word in monomial]
+            body = "·".join(words) if words else str(abs(coefficient))
+            if words and abs(coefficient) != 1:
+                body = f"{abs(coefficient)}·{body}"
+            parts.append(("- " if coefficient < 0 else "+ ") + body)
+        text = " ".join(parts)
+        return text[2:] if text.startswith("+ ") else "-" + text[2:]
+
+    def _last_digits(self, poly: Mapping[tuple[str, ...], int], k: int, suffix: str) -> Rule:
+        modulus = self.base ** k
+        letters = tuple(dict.fromkeys(ch for monomial in poly for word in monomial for ch in word[-k:] if ch.isalpha()))
+
+        def value(word: str, values: Mapping[str, int]) -> int:
+            total = 0
+            for ch in word[-k:]:
+                total = total * self.base + (values[ch] if ch.isalpha() else int(ch, 36))
+            return total
+
+        def holds(values: Mapping[str, int]) -> bool:
+            return sum(c * math.prod(value(w, values) for w in m) for m, c in poly.items()) % modulus == 0
+
+        quotient = z3.Int(f"q{k}{suffix}", self.ctx)
+        term = self._poly_term(poly, k) == modulus * quotient
+        name = "the last digit" if k == 1 else f"the last {k} digits"
+        pos = {m: c for m, c in poly.items() if c > 0}
+        neg = {m: -c for m, c in poly.items() if c < 0}
+        statement = f"{self._poly_text(pos, k) if pos else '0'} ≡ {self._poly_text(neg, k) if neg else '0'} (mod {modulus})"
+        return Rule(name + suffix, statement, letters, term, k, holds=holds)
+
+    # anything: each constraint's bounds
+
+    def _bounds(self) -> None:
+        from .encode.general import formula_terms
+
+        if self.kinds or self.problem.unknowns:
+            return
+        constraints = list(self.problem.formula.constraints)
+        for index, constraint in enumerate(constraints):
+            letters = tree_letters(Constraints((constraint,), self.problem.source))
+            if not letters:
+                continue
+            sub = Problem(Constraints((constraint,), self.problem.source), self.problem.rules, letters,
+                          self.problem.leading, self.problem.constant_exponents, self.problem.exponent_ranges, (),
+                          self.problem.allowed)
+            terms = formula_terms(sub, self.ctx)
+            if terms is None:
+                continue
+            term = z3.And(terms.formula, *terms.side) if terms.side else terms.formula
+
+            def possible(box: Mapping[str, tuple[int, int]], node: Expr = constraint) -> bool:
+                return truth_bounds(node, box, self.base) is not False
+
+            name = "the bounds" if len(constraints) == 1 else f"the bounds of constraint {index + 1}"
+            self.rules.append(Rule(name, to_text(constraint), letters, term, 1, possible=possible))
+            self.kinds.add("bounds")
+
+
+# --- interval arithmetic over the tree ----------------------------------------------------------------
+
+Box = Mapping[str, tuple[int, int]]
+Interval = tuple[Fraction, Fraction]
+
+
+def value_bounds(node: Expr, box: Box, base: int) -> Interval | None:
+    """Exact bounds of a value with every letter within its box; None where not worked out."""
+    if isinstance(node, Word):
+        low = high = 0
+        for ch in node.letters:
+            a, b = (int(ch, 36), int(ch, 36)) if ch.isdigit() else box[ch]
+            low, high = low * base + a, high * base + b
+        return Fraction(low), Fraction(high)
+    if isinstance(node, Number):
+        return node.value, node.value
+    if isinstance(node, Unary):
+        inner = value_bounds(node.operand, box, base)
+        return inner if inner is None or node.op == "+" else (-inner[1], -inner[0])
+    if isinstance(node, BinOp):
+        left, right = value_bounds(node.left, box, base), value_bounds(node.right, box, base)
+        if left is None or right is None:
+            return None
+        if node.op == "+":
+            return left[0] + right[0], left[1] + right[1]
+        if node.op == "-":
+            return left[0] - right[1], left[1] - right[0]
+        if node.op == "*":
+            corners = [a * b for a in left for b in right]
+            return min(corners), max(corners)
+        if node.op == "/" and (right[0] > 0 or right[1] < 0):
+            corners = [a / b for a in left for b in right]
+            return min(corners), max(corners)
+        if node.op == "**" and right[0] == right[1] and left[0] >= 0:
+            exponent = right[0]
+            if exponent.denominator == 1 and exponent >= 0:
+                return left[0] ** int(exponent), left[1] ** int(exponent)
+            if exponent > 0 and exponent.numerator <= 64 and exponent.denominator <= 64:
+                p, q = exponent.numerator, exponent.denominator
+                low = math.floor(left[0]) ** p
+                high = math.ceil(left[1]) ** p
+                return Fraction(_root_floor(low, q)), Fraction(_root_floor(high, q) + 1)
+        return None
+    if isinstance(node, Call):
+        parts = [value_bounds(arg, box, base) for arg in node.args]
+        if any(part is None for part in parts):
+            return None
+        if node.name == "min":
+            return min(p[0] for p in parts), min(p[1] for p in parts)  # type: ignore[index]
+        if node.name == "max":
+            return max(p[0] for p in parts), max(p[1] for p in parts)  # type: ignore[index]
+        if node.name == "abs":
+            low, high = parts[0]  # type: ignore[misc]
+            return (Fraction(0) if low <= 0 <= high else min(abs(low), abs(high))), max(abs(low), abs(high))
+    return None
+
+
+def _root_floor(n: int, q: int) -> int:
+    """The largest r >= 0 with r**q <= n (n >= 0)."""
+    if n < 2:
+        return max(n, 0)
+    r = 1 << (n.bit_length() // q + 1)
+    while r ** q > n:  # Newton's method from above
+        r = ((q - 1) * r + n // r ** (q - 1)) // q
+    while (r + 1) ** q <= n:
+        r += 1
+    return r
+
+
+def truth_bounds(node: Expr, box: Box, base: int) -> bool | None:
+    """True or False if the bounds decide the condition for every value in the box, else None."""
+    if isinstance(node, Compare):
+        results = []
+        operands = [value_bounds(op, box, base) for op in node.operands]
+        for op, left, right in zip(node.ops, operands, operands[1:]):
+            if left is None or right is None or op in ("in", "not in"):
+                results.append(None)
+                continue
+            results.append(_compare_bounds(op, left, right))
+        if any(r is False for r in results):
+            return False
+        return True if all(r is True for r in results) else None
+    if isinstance(node, BoolOp):
+        parts = [truth_bounds(op, box, base) for op in node.operands]
+        if node.op == "and":
+            return False if False in parts else (True if all(p is True for p in parts) else None)
+        return True if True in parts else (False if all(p is False for p in parts) else None)
+    if isinstance(node, Not):
+        inner = truth_bounds(node.operand, box, base)
+        return None if inner is None else not inner
+    return None
+
+
+def _compare_bounds(op: str, a: Interval, b: Interval) -> bool | None:
+    if op in ("==", "="):
+        if a[1] < b[0] or b[1] < a[0]:
+            return False
+        return True if a[0] == a[1] == b[0] == b[1] else None
+    if op == "!=":
+        inner = _compare_bounds("==", a, b)
+        return None if inner is None else not inner
+    if op == "<":
+        return True if a[1] < b[0] else (False if a[0] >= b[1] else None)
+    if op == "<=":
+        return True if a[1] <= b[0] else (False if a[0] > b[1] else None)
+    if op == ">":
+        return _compare_bounds("<", b, a)
+    if op == ">=":
+        return _compare_bounds("<=", b, a)
+    return None
+
+
+# --- the explainer -------------------------------------------------------------------------------------
+
+
+class OutOfTime(Exception):
+    """The explanation ran past its budget or its length."""
+
+
+class Contradiction(Exception):
+    def __init__(self, steps: list[Step]):
+        self.steps = steps
+
+
+class Explainer:
+    def __init__(self, problem: Problem, budget: float | None = None, max_work: int = MAX_WORK):
+        self.problem = problem
+        self.ctx = z3.Context()
+        self.built = Builder(problem, self.ctx)
+        self.rules = self.built.rules
+        self.letters = problem.letters
+        self.distinct = problem.rules.distinct
+        self.deadline = math.inf if budget is None else time.monotonic() + budget
+        self.universe = {name: digits for name, digits in self.built.domains.items()}
+        self.all_digits = tuple(range(problem.rules.base))
+        self.steps_made = 0
+        self.memo: dict[Any, Any] = {}
+        self.dry = False
+        self.work = 0  # search nodes tried and proofs made: a budget that does not depend on the machine
+        self.max_work = max_work
+
+    # facts as text and as Z3
+
+    def fact_text(self, name: str, kept: Sequence[int]) -> str:
+        universe = self.all_digits if name in self.letters else self.universe[name]
+        return condition(self.built.display[name], kept, universe)
+
+    def fact_terms(self, facts: Facts) -> list[tuple[str, z3.BoolRef]]:
+        """Each known fact (a letter's or carry's values, a difference) with its text."""
+        terms = []
+        for name, digits in facts.domains.items():
+            var = self.built.vars[name]
+            universe = self.all_digits if name in self.letters else self.universe[name]
+            text = condition(self.built.display[name], digits, universe)
+            if list(digits) == list(universe):
+                term = z3.And(var >= digits[0], var <= digits[-1]) if digits else z3.BoolVal(False, self.ctx)
+                terms.append(("", term))
+                continue
+            if not digits:
+                terms.append((text, z3.BoolVal(False, self.ctx)))
+            elif list(digits) == list(range(digits[0], digits[-1] + 1)):
+                terms.append((text, z3.And(var >= digits[0], var <= digits[-1])))
+            else:
+                terms.append((text, z3.Or(*[var == d for d in digits])))
+        for x, y, k in facts.relations:
+            terms.append((f"{x} = {y} {signed(k)}" if k else f"{x} = {y}", self.built.vars[x] == self.built.vars[y] + k))
+        return terms
+
+    def prove(self, rules: Sequence[Rule], facts: Facts, conclusion: z3.BoolRef) -> tuple[bool, list[str], bool] | None:
+        """Z3's unsat for rules + facts + not conclusion: (proved, the facts used, distinctness used).
+        While case splits are only being tried (`dry`), nothing is proved: the split chosen is made again
+        with every step proved."""
+        if self.dry:
+            return True, [], False
+        self.work += PROOF_WORK
+        for with_distinct in ((False, True) if self.distinct else (False,)):
+            solver = z3.Solver(ctx=self.ctx)
+            solver.set("timeout", PROOF_TIMEOUT_MS)
+            for rule in rules:
+                solver.add(rule.term)
+            if with_distinct:
+                solver.add(z3.Distinct(*[self.built.vars[l] for l in self.letters]))
+            tracked = {}
+            known = self.fact_terms(facts)
+            for index, (text, term) in enumerate(known):
+                if not text:
+                    solver.add(term)
+                    continue
+                flag = z3.Bool(f"fact{index}", self.ctx)
+                tracked[flag.get_id()] = text
+                solver.add(z3.Implies(flag, term))
+            solver.add(z3.Not(conclusion))
+            flags = [z3.Bool(f"fact{i}", self.ctx) for i in range(len(known))]
+            flags = [f for f in flags if f.get_id() in tracked]
+            answer = solver.check(*flags)
+            if answer == z3.unsat:
+                used = [tracked[f.get_id()] for f in solver.unsat_core() if f.get_id() in tracked]
+                return True, used, with_distinct
+            if answer == z3.unknown:
+                return None
+        return False, [], False
+
+    # applying a rule: the digits each variable can still take, and fixed differences
+
+    def effective(self, facts: Facts, names: Iterable[str]) -> dict[str, tuple[int, ...]]:
+        taken = {digits[0] for name, digits in facts.domains.items() if name in self.letters and len(digits) == 1}
+        result = {}
+        for name in names:
+            digits = facts.domains[name]
+            if self.distinct and name in self.letters and len(digits) > 1:
+                digits = tuple(d for d in digits if d not in taken)
+            result[name] = digits
+        return result
+
+    def supports(self, rule: Rule, facts: Facts) -> tuple[dict[str, set[int]], list[dict[str, int]] | None] | None:
+        """The values of each variable that some assignment satisfying the rule takes (and all such
+        assignments when few); None when the search runs past its node budget. Remembered: the
+        answer depends only on the digits the rule's variables may take and the differences among them."""
+        domains = self.effective(facts, rule.variables)
+        relations = tuple((x, y, k) for x, y, k in facts.relations if x in domains and y in domains)
+        key = (id(rule), tuple(domains[v] for v in rule.variables), relations)
+        if key not in self.memo:
+            self.memo[key] = self._supports(rule, domains, relations)
+        return self.memo[key]
+
+    def _supports(self, rule: Rule, domains: dict[str, tuple[int, ...]],
+                  relations: tuple[tuple[str, str, int], ...]) -> tuple[dict[str, set[int]], list[dict[str, int]] | None] | None:
+        if any(not digits for digits in domains.values()):
+            return {v: set() for v in rule.variables}, []
+        if rule.possible is not None:
+            return self._interval_supports(rule, domains), None
+        order = sorted(rule.variables, key=lambda v: (-max((abs(c.get(v, 0)) for c, _ in rule.linear), default=0),
+                                                        len(domains[v])))
+        n = len(order)
+        position = {v: i for i, v in enumerate(order)}
+        is_letter = [self.distinct and v in self.letters for v in order]
+        # each equation: its coefficient at each position, and the bounds of what the positions after can add
+        equations = []
+        for coefs, const in rule.linear:
+            cs = [coefs.get(v, 0) for v in order]
+            low, high = [0] * (n + 1), [0] * (n + 1)
+            for i in range(n - 1, -1, -1):
+                a, b = cs[i] * domains[order[i]][0], cs[i] * domains[order[i]][-1]
+                low[i], high[i] = low[i + 1] + min(a, b), high[i + 1] + max(a, b)
+            equations.append((cs, const, low, high))
+        ties: list[list[tuple[int, int]]] = [[] for _ in order]  # at position i: (earlier position j, d) with v_i = v_j + d
+        for x, y, k in relations:
+            i, j = position[x], position[y]
+            if i > j:
+                ties[i].append((j, k))
+            else:
+                ties[j].append((i, -k))
+        size = math.prod(len(domains[v]) for v in order)
+        everything: list[dict[str, int]] | None = [] if size <= MAX_ENUMERATED else None
+        supported: dict[str, set[int]] = {v: set() for v in order}
+        values = [0] * n
+        sums = [const for _, const, _, _ in equations]
+        used: set[int] = set()
+        nodes = [0]
+        check = rule.holds
+
+        def search(index: int, want: tuple[int, int] | None) -> bool:
+            nodes[0] += 1
+            if nodes[0] > MAX_NODES or (nodes[0] & 4095 == 0 and (time.monotonic() > self.deadline
+                                                                   or self.work + nodes[0] > self.max_work)):
+                raise OutOfTime
+            if index == n:
+                if check is not None and not check(dict(zip(order, values))):
+                    return False
+                for v, d in zip(order, values):
+                    supported[v].add(d)
+                if everything is not None:
+                    everything.append(dict(zip(order, values)))
+                return want is not None
+            digits = domains[order[index]] if want is None or want[0] != index else (want[1],)
+            letter = is_letter[index]
+            for digit in digits:
+                if letter and digit in used:
+                    continue
+                if any(digit != values[j] + d for j, d in ties[index]):
+                    continue
+                ok = True
+                for e, (cs, _, low, high) in enumerate(equations):
+                    total = sums[e] + cs[index] * digit
+                    if not total + low[index + 1] <= 0 <= total + high[index + 1]:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                values[index] = digit
+                for e, (cs, _, _, _) in enumerate(equations):
+                    sums[e] += cs[index] * digit
+                if letter:
+                    used.add(digit)
+                found = search(index + 1, want)
+                if letter:
+                    used.discard(digit)
+                for e, (cs, _, _, _) in enumerate(equations):
+                    sums[e] -= cs[index] * digit
+                if found:
+                    return True
+            return False
+
+        try:
+            if everything is not None:
+                search(0, None)
+            else:
+                for index, var in enumerate(order):
+                    for digit in domains[var]:
+                        if digit not in supported[var]:
+                            search(0, (index, digit))
+        except OutOfTime:
+            self.work += nodes[0]
+            if time.monotonic() > self.deadline or self.work > self.max_work:
+                raise
+            return None
+        self.work += nodes[0]
+        return supported, everything
+
+    def _interval_supports(self, rule: Rule, domains: Mapping[str, tuple[int, ...]]) -> dict[str, set[int]]:
+        box = {v: (d[0], d[-1]) for v, d in domains.items() if d}
+        if len(box) < len(domains):
+            return {v: set() for v in domains}
+        supported = {}
+        for var, digits in domains.items():
+            supported[var] = {d for d in digits if rule.possible({**box, var: (d, d)})}  # type: ignore[misc]
+        return supported
+
+    def apply(self, rule: Rule, facts: Facts, assuming: tuple[str, ...], depth: int,
+              strong: bool = False) -> list[Step]:
+        """The steps that `rule` gives from `facts` (updating them); [] if none; raises Contradiction.
+        With `strong`, only what fixes a letter or a carry, or ties two letters."""
+        found = self.supports(rule, facts)
+        if found is None:
+            return []
+        supported, everything = found
+        effective = self.effective(facts, rule.variables)
+        # what distinctness alone takes from a letter (another letter's fixed digit) is no step of its own
+        changes = [(v, tuple(sorted(supported[v]))) for v in rule.variables if supported[v] < set(effective[v])]
+        if any(not kept for _, kept in changes) or (everything is not None and not everything):
+            return self.contradiction(rule, facts, assuming, depth)
+        if strong:
+            changes = [(v, kept) for v, kept in changes if len(kept) == 1]
+        steps: list[Step] = []
+        # letters first, then carries (a carry's value is said once with what it gives)
+        changes.sort(key=lambda change: (change[0] not in self.letters, self.letters.index(change[0])
+                                         if change[0] in self.letters else 0))
+        for var, kept in changes:
+            step = self.deduce(rule, facts, var, kept, assuming, depth)
+            if step is None:
+                continue
+            steps.append(step)
+            facts.domains[var] = kept
+        if steps or everything is None:
+            return steps
+        for x, y in itertools.combinations([v for v in rule.variables if v in self.letters], 2):
+            if len(facts.domains[x]) == 1 or len(facts.domains[y]) == 1:
+                continue
+            differences = {values[x] - values[y] for values in everything}
+            if len(differences) != 1:
+                continue
+            k = differences.pop()
+            if k < 0:
+                x, y, k = y, x, -k
+            if (x, y, k) in facts.relations:
+                continue
+            step = self.relate(rule, facts, x, y, k, assuming, depth)
+            if step is not None:
+                steps.append(step)
+                facts.relations += ((x, y, k),)
+                return steps
+        return steps
+
+    def _with(self, used: list[str], distinct: bool) -> str:
+        parts = list(used) + (["the letters all different"] if distinct else [])
+        return f" with {', '.join(parts[:-1]) + ' and ' + parts[-1] if len(parts) > 1 else parts[0]}" if parts else ""
+
+    def _uses(self, rules: Sequence[Rule], distinct: bool) -> tuple[str, ...]:
+        return tuple(name for rule in rules for name in rule.name.split(" and ")) + (("distinctness",) if distinct else ())
+
+    def deduce(self, rule: Rule, facts: Facts, var: str, kept: Sequence[int], assuming: tuple[str, ...],
+               depth: int) -> Step | None:
+        term = z3.Or(*[self.built.vars[var] == d for d in kept])
+        proof = self.prove([rule], facts, term)
+        if not proof or not proof[0]:
+            return None
+        _, used, distinct = proof
+        text = self.fact_text(var, kept)
+        self.count_step()
+        fact = text if var in self.letters else None
+        return Step(DEDUCE, f"{rule.name.capitalize()}: {rule.statement}{self._with(used, distinct)}. So {text}.",
+                    self._uses([rule], distinct), fact, assuming, rule.width, depth)
+
+    def relate(self, rule: Rule, facts: Facts, x: str, y: str, k: int, assuming: tuple[str, ...],
+               depth: int) -> Step | None:
+        proof = self.prove([rule], facts, self.built.vars[x] == self.built.vars[y] + k)
+        if not proof or not proof[0]:
+            return None
+        _, used, distinct = proof
+        text = f"{x} = {y} {signed(k)}" if k else f"{x} = {y}"
+        self.count_step()
+        return Step(DEDUCE, f"{rule.name.capitalize()}: {rule.statement}{self._with(used, distinct)}. So {text}.",
+                    self._uses([rule], distinct), text, assuming, rule.width, depth)
+
+    def contradiction(self, rule: Rule, facts: Facts, assuming: tuple[str, ...], depth: int) -> list[Step]:
+        proof = self.prove([rule], facts, z3.BoolVal(False, self.ctx))
+        if not proof or not proof[0]:
+            return []
+        _, used, distinct = proof
+        raise Contradiction([Step(CONTRADICTION, f"{rule.name.capitalize()} cannot hold: {rule.statement}"
+                                  f"{self._with(used, distinct)}.", self._uses([rule], distinct), None, assuming,
+                                  rule.width, depth)])
+
+    def count_step(self) -> None:
+        self.steps_made += 1
+        if self.steps_made > MAX_STEPS or time.monotonic() > self.deadline or self.work > self.max_work:
+            raise OutOfTime
+
+    # propagation: single rules first, then pairs, each change starting again from the first rule
+
+    def propagate(self, facts: Facts, assuming: tuple[str, ...], depth: int) -> list[Step]:
+        steps: list[Step] = []
+        while True:
+            if time.monotonic() > self.deadline or self.work > self.max_work:
+                raise OutOfTime
+            if self.all_fixed(facts):
+                try:
+                    self.check_complete(facts, assuming, depth)
+                except Contradiction as stop:
+                    stop.steps[:0] = steps
+                    raise
+                return steps
+            for width, strong in ((1, True), (1, False), (2, True), (2, False)):
+                progress = False
+                for rule in self.rules:
+                    if rule.width != width:
+                        continue
+                    try:
+                        found = self.apply(rule, facts, assuming, depth, strong)
+                    except Contradiction as stop:
+                        stop.steps[:0] = steps
+                        raise
+                    if found:
+                        steps += found
+                        progress = True
+                        break
+                if progress:
+                    break
+            else:
+                return steps
+
+    @staticmethod
+    def letter_of(step: Step) -> str:
+        return step.split
+
+    def all_fixed(self, facts: Facts) -> bool:
+        """Every letter has one digit left (a letter's last digit may be the one the others left it)."""
+        return all(len(digits) == 1 for digits in self.effective(facts, self.letters).values())
+
+    def check_complete(self, facts: Facts, assuming: tuple[str, ...], depth: int) -> None:
+        """Every letter fixed: if the local rules do not cover the whole formula, check the formula."""
+        from .verify import satisfies
+
+        mapping = {l: digits[0] for l, digits in self.effective(facts, self.letters).items()}
+        if self.distinct and len(set(mapping.values())) < len(mapping):
+            pass  # distinctness is part of every proof below
+        elif satisfies(self.problem, mapping):
+            return
+        from .encode.general import formula_terms
+
+        terms = formula_terms(self.problem, self.ctx)
+        if terms is None:
+            raise OutOfTime
+        whole = Rule("the formula", self.problem.source.replace("\n", ", "), self.letters,
+                     z3.And(terms.formula, *terms.side) if terms.side else terms.formula, 1)
+        steps = self.contradiction(whole, facts, assuming, depth)
+        if not steps:
+            raise OutOfTime
+
+    # case splits
+
+    def refute(self, facts: Facts, letter: str, digit: int, assuming: tuple[str, ...], depth: int,
+               limit: int) -> list[Step] | None:
+        """Steps that show `letter` cannot be `digit` under the facts: a case ending in a
+        contradiction; None if local reasoning (with cases inside, fewer than `limit` deep) does not get there."""
+        case = f"{letter} = {digit}"
+        inner = assuming + (case,)
+        trial = facts.copy()
+        trial.domains[letter] = (digit,)
+        opening = Step(CASE, f"Suppose {case}.", (), case, inner, 1, depth + 1)
+        try:
+            steps = self.propagate(trial, inner, depth + 1)
+            while depth + 1 < limit:
+                found = self.split(trial, inner, depth + 1, None, limit)
+                if not found:
+                    break
+                steps += found
+                steps += self.propagate(trial, inner, depth + 1)
+        except Contradiction as stop:
+            closing = Step(CONTRADICTION, stop.steps[-1].text + f" So {letter} != {digit}.", stop.steps[-1].uses,
+                           f"not ({case})", assuming, stop.steps[-1].width, depth)
+            return [opening, *stop.steps[:-1], closing]
+        return None
+
+    def split(self, facts: Facts, assuming: tuple[str, ...], depth: int, wanted: Mapping[str, int] | None,
+              limit: int, only: Sequence[str] | None = None) -> list[Step]:
+        """One case split that refutes every digit of a letter but the one in `wanted` (the solution,
+        if any; inside a case every digit must go, and the case itself is refuted). Of the few letters
+        with the fewest digits left, the one whose refutation is shortest."""
+        candidates = sorted((l for l in self.letters if len(self.effective(facts, [l])[l]) > 1),
+                            key=lambda l: (len(self.effective(facts, [l])[l]), self.letters.index(l)))
+        if not self.dry:  # try the candidates without proofs, then make the best split again with them
+            self.dry = True
+            try:
+                trial = facts.copy()
+                chosen = self.split(trial, assuming, depth, wanted, limit, candidates[:SPLIT_CANDIDATES])
+            except Contradiction as stop:
+                chosen = [stop.steps[-1]]
+            finally:
+                self.dry = False
+            if not chosen:
+                return []
+            letter = chosen[-1].fact.split(" ")[0] if chosen[-1].fact else self.letter_of(chosen[-1])
+            candidates = [letter]
+        elif only is not None:
+            candidates = list(only)
+        best: tuple[list[Step], Facts, str] | None = None
+        for letter in candidates[:SPLIT_CANDIDATES]:
+            steps: list[Step] = []
+            trial = facts.copy()
+            keep = None if wanted is None else wanted.get(letter)
+            for digit in self.effective(facts, [letter])[letter]:
+                if digit == keep:
+                    continue
+                refutation = self.refute(trial, letter, digit, assuming, depth, limit)
+                if refutation is None:
+                    break
+                steps += refutation
+                trial.domains[letter] = tuple(d for d in trial.domains[letter] if d != digit)
+            else:
+                if best is None or len(steps) < len(best[0]):
+                    best = (steps, trial, letter)
+                if depth > 0:  # inside a case the first split that works will do
+                    break
+        if best is None:
+            return []
+        steps, trial, letter = best
+        keep = None if wanted is None else wanted.get(letter)
+        if keep is None:  # every digit refuted: the case itself is impossible
+            raise Contradiction(steps + [Step(CONTRADICTION, f"{letter} can take no digit.", ("cases",), None,
+                                              assuming, 1, depth, letter)])
+        facts.domains.update(trial.domains)
+        facts.domains[letter] = (keep,)
+        text = f"{letter} = {keep}"
+        self.count_step()
+        steps.append(Step(DEDUCE, f"Every other digit of {letter} failed. So {text}.", ("cases",), text,
+                          assuming, 1, depth))
+        return steps
+
+    def run(self, solutions: Sequence[dict[str, int]]) -> tuple[list[Step], str]:
+        """The explanation's steps, and how it ended: "done" (reasoning reached the solution or a
+        contradiction), "stuck" (nothing more follows) or "out of time"."""
+        facts = Facts(dict(self.built.domains))
+        steps: list[Step] = []
+        if not self.rules:
+            return steps, "stuck"
+        try:
+            while True:
+                steps += self.propagate(facts, (), 0)
+                if self.all_fixed(facts):
+                    return steps, "done"
+                if len(solutions) > 1:
+                    return steps, "stuck"
+                for limit in range(1, MAX_DEPTH + 1):  # cases as shallow as they can be
+                    found = self.split(facts, (), 0, solutions[0] if solutions else None, limit)
+                    if found:
+                        break
+                if not found:
+                    return steps, "stuck"
+                steps += found
+        except Contradiction as stop:
+            return steps + stop.steps, "done"
+        except OutOfTime:
+            return steps, "out of time"
+
+
+def explain(problem: Problem, *, timeout: float | None = None) -> Explanation:
+    """The explanation of a checked puzzle (see the module's docstring)."""
+    from .api import Search
+
+    start = time.monotonic()
+    budget = timeout
+    search = Search(problem, limit=MAX_LISTED + 1, timeout=budget)
+    found = [dict(solution.mapping) for solution in search]
+    if search.reason is not None and not search.complete and len(found) <= MAX_LISTED:
+        return Explanation(problem.source, "unknown", (), tuple(found), False, None, time.monotonic() - start)
+    count: int | None = len(found)
+    if len(found) > MAX_LISTED:
+        left = None if budget is None else max(budget - (time.monotonic() - start), 1.0)
+        counting = Search(problem, timeout=left, keep=False).run()
+        count = counting.found if counting.complete else None
+    status = "none" if not found else ("unique" if len(found) == 1 else "multiple")
+    letters_only = [{k: v for k, v in s.items() if k in problem.letters} for s in found]
+    if problem.unknowns:  # integer unknowns have no digits to reason about
+        steps: list[Step] = []
+        ending = "unsupported"
+    else:
+        explainer = Explainer(problem, None if budget is None else max(budget - (time.monotonic() - start), 1.0))
+        steps, ending = explainer.run(letters_only)
+    # a puzzle with several solutions is explained up to where the cases remain, then they are listed
+    complete = ending == "done" or (ending == "stuck" and status == "multiple")
+    if status == "unique" and ending == "done":
+        mapping = letters_only[0]
+        text = " ".join(f"{k}={v}" for k, v in sorted(mapping.items()))
+        steps.append(Step(SOLUTION, f"Solution: {text}.", (), " and ".join(f"{k} = {v}" for k, v in sorted(mapping.items())),
+                          (), 1, 0))
+    elif ending != "done":
+        steps += closing_steps(found, count, reasoned=complete)
+    return Explanation(problem.source, status, tuple(steps), tuple(found[:MAX_LISTED]), complete, count,
+                       time.monotonic() - start)
+
+
+def closing_steps(found: Sequence[dict[str, int]], count: int | None, reasoned: bool) -> list[Step]:
+    """What the reasoning left open, said as such: the solutions a complete search finds."""
+    if not found:
+        return [Step(SOLUTION, "No further step follows by local reasoning; a complete search finds no solution.",
+                     ("search",), None, (), 1, 0)]
+    listed = found[:MAX_LISTED]
+    many = "" if count is not None else f" (the first {MAX_LISTED} of more)"
+    lead = ("No further step follows by local reasoning. " if not reasoned else "Several cases remain. ") + \
+        f"A complete search finds {count if count is not None else 'more than ' + str(MAX_LISTED)} " \
+        f"solution{'' if count == 1 else 's'}{many}:"
+    steps = [Step(SOLUTION, lead, ("search",), None, (), 1, 0)]
+    for mapping in listed:
+        text = " ".join(f"{k}={v}" for k, v in sorted(mapping.items()))
+        steps.append(Step(SOLUTION, f"Solution: {text}.", ("search",), None, (), 1, 0))
+    return steps
+
+
+# --- the command line: `smtcrypt explain [options] FORMULA...` -------------------------------------------
+
+
+def explain_main(argv: Sequence[str]) -> int:
+    """`smtcrypt explain`: the steps, the difficulty and the solution; exit codes as for solving."""
+    import argparse
+    import json
+    import sys
+
+    from .api import Puzzle
+    from .cli import EXIT_FOUND, EXIT_NONE, EXIT_UNKNOWN, EXIT_USAGE, integer_at_least, positive_number
+    from .errors import FormulaError
+
+    parser = argparse.ArgumentParser(
+        prog="smtcrypt explain",
+        description="Explain a puzzle step by step, in the order a person would find the solution; every step is "
+                    "proved by Z3 before it is shown. Also rates the puzzle's difficulty from 1 to 5.")
+    parser.add_argument("formula", nargs="+", metavar="FORMULA", help="the puzzle, as for solving")
+    parser.add_argument("--hint", type=integer_at_least(0), metavar="N", help="show only the first N steps")
+    parser.add_argument("--allow-leading-zeros", action="store_true", help="words may start with 0")
+    parser.add_argument("--no-distinct", action="store_true", help="different letters may share a digit")
+    parser.add_argument("--assign", action="append", metavar="L=D", help="fix letter L to digit D (repeatable)")
+    parser.add_argument("--digits", metavar="SET", help="the digits every letter may take: 1-9 or 1,3,5,7,9")
+    parser.add_argument("--domain", action="append", metavar="L=SET", help="the digits letter L may take")
+    parser.add_argument("--base", type=integer_at_least(2, 36), default=10, metavar="B", help="words are base-B numbers")
+    parser.add_argument("--timeout", type=positive_number, metavar="S",
+                        help="bound the explanation to about S seconds (by default it is bounded by the work it "
+                             "does, so that it is the same on every machine)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+    args = parser.parse_args(argv)
+    try:
+        puzzle = Puzzle(list(args.formula), distinct=not args.no_distinct, allow_leading_zeros=args.allow_leading_zeros,
+                        base=args.base, digits=args.digits, domains=args.domain, assign=args.assign)
+    except FormulaError as error:
+        print(f"smtcrypt: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    explanation = puzzle.explain(timeout=args.timeout)
+    if args.json:
+        print(json.dumps(explanation.to_dict(args.hint)))
+    else:
+        print(explanation.text(args.hint))
+    if explanation.status == "unknown":
+        return EXIT_UNKNOWN
+    return EXIT_FOUND if explanation.solutions else EXIT_NONE

@@ -1,0 +1,228 @@
+"""The web application: one page, a JSON API, a solution stream and worksheets (Starlette, ASGI).
+
+    GET  /                    the page (the puzzle in the address: /?formula=SEND+%2B+MORE+%3D+MONEY)
+    GET  /api/solve           `smtcrypt --json`'s object; 400 bad input, 413 a formula over the limit
+    GET  /api/stream          the same search as lines of JSON: start, solution..., progress..., done
+    POST /api/stop?id=ID      end a streamed search (its stream ends with status unknown, interrupted)
+    GET  /api/check           the parser's verdict on a formula as it is typed
+    GET  /api/explain         the puzzle's explanation steps and difficulty, where smtcrypt explains
+    GET  /api/health          version, searches running, the time limit
+    GET  /worksheet           a printable worksheet of the puzzles given as formula=...
+
+Each request has its own search in its own thread; a client that disconnects stops its search.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from importlib import resources
+from typing import Any, AsyncIterator
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from .. import __version__
+from ..api import Puzzle
+from ..errors import FormulaError
+from ..present import explanation
+from .query import BadQuery, Query, formula_error, read_query
+from .searches import END, Running, Searches, prepare
+
+PROGRESS_EVERY = 0.5  # seconds between progress lines of a stream
+STATIC = ("index.html", "app.js", "style.css")
+MEDIA = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
+CHECK_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "base", "digits", "domain", "assign")
+WORKSHEET_OPTIONS = ("formula", "title", "paper", "timeout")
+MAX_WORKSHEET_PUZZLES = 60
+
+
+def static_file(name: str) -> str:
+    return resources.files("smtcrypt.web").joinpath("static", name).read_text(encoding="utf-8")
+
+
+def bad(error: BadQuery) -> JSONResponse:
+    return JSONResponse(error.body, status_code=error.status)
+
+
+def puzzle_of(query: Query) -> Puzzle:
+    try:
+        return Puzzle(query.formula, **query.rules)
+    except FormulaError as error:
+        raise formula_error(error) from None
+
+
+async def until_disconnected(request: Request) -> None:
+    """Returns when the client has gone away (the request's body is empty, so any message but the end is)."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            return
+
+
+class StopOnExit(StreamingResponse):
+    """A stream whose search ends with the response: finished, cancelled by a disconnect, or failed."""
+
+    def __init__(self, running: Running, content: AsyncIterator[str]):
+        super().__init__(content, media_type="application/x-ndjson",
+                         headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+        self.running = running
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.running.request_stop()
+
+
+def create_app(timeout: float = 10.0) -> Starlette:
+    """The application; `timeout` bounds each request's search, in seconds."""
+    searches = Searches()
+
+    def query_of(request: Request, known=None) -> Query:
+        options = {"max_timeout": timeout} if known is None else {"max_timeout": timeout, "known": known}
+        return read_query(request.query_params.multi_items(), **options)
+
+    async def start(request: Request, stream: bool) -> Running:
+        query = query_of(request)
+
+        def puzzle_and_search():  # parsing and checking a long formula takes a while: not on the event loop
+            puzzle = puzzle_of(query)
+            try:
+                return puzzle, prepare(puzzle, query.search_options, mode=query.mode, stream=stream)
+            except ValueError as error:  # a strategy that cannot search this puzzle
+                raise BadQuery(400, str(error), option="strategy") from None
+
+        puzzle, search = await run_in_threadpool(puzzle_and_search)
+        return searches.start(puzzle, search, mode=query.mode, stream=stream, stats=query.stats)
+
+    async def page(request: Request) -> Response:
+        return HTMLResponse(static_file("index.html"), headers={"Cache-Control": "no-store"})
+
+    async def asset(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return JSONResponse({"error": f"no file {name!r}"}, status_code=404)
+        return Response(static_file(name), media_type=MEDIA[name.rsplit(".", 1)[1]])
+
+    async def solve(request: Request) -> Response:
+        try:
+            running = await start(request, stream=False)
+        except BadQuery as error:
+            return bad(error)
+        gone = asyncio.ensure_future(until_disconnected(request))
+        finished = asyncio.ensure_future(running.finished.wait())
+        try:
+            await asyncio.wait({gone, finished}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+            finished.cancel()
+            running.request_stop()  # the client left first: no one waits for this search
+        if running.result is None:
+            while not running.events.empty():
+                event = running.events.get_nowait()
+                if event is not END and event.get("event") == "error":
+                    return JSONResponse({"error": event["error"]}, status_code=500)
+            return JSONResponse({"error": "the client went away"}, status_code=499)
+        return Response(json.dumps(running.result, ensure_ascii=False), media_type="application/json")
+
+    async def stream(request: Request) -> Response:
+        try:
+            running = await start(request, stream=True)
+        except BadQuery as error:
+            return bad(error)
+
+        async def lines() -> AsyncIterator[str]:
+            problem = running.puzzle.problem
+            yield line({"event": "start", "id": running.id, "formula": problem.source, "letters": list(problem.letters),
+                        "mode": running.mode, "timeout": running.search.timeout})
+            while True:
+                try:
+                    event = await asyncio.wait_for(running.events.get(), PROGRESS_EVERY)
+                except asyncio.TimeoutError:
+                    yield line({"event": "progress", "found": running.found, "seconds": round(running.seconds, 2)})
+                    continue
+                if event is END:
+                    return
+                yield line(event)
+
+        return StopOnExit(running, lines())
+
+    async def stop(request: Request) -> Response:
+        search_id = request.query_params.get("id", "")
+        if not searches.stop(search_id):
+            return JSONResponse({"error": f"no search {search_id!r} is running"}, status_code=404)
+        return JSONResponse({"stopped": search_id})
+
+    async def check(request: Request) -> Response:
+        try:
+            query = query_of(request, CHECK_OPTIONS)
+            problem = (await run_in_threadpool(puzzle_of, query)).problem
+        except BadQuery as error:
+            return bad(error)
+        return JSONResponse({"ok": True, "letters": list(problem.letters), "unknowns": list(problem.unknowns)})
+
+    async def explain(request: Request) -> Response:
+        try:
+            puzzle = await run_in_threadpool(puzzle_of, query_of(request, CHECK_OPTIONS))
+        except BadQuery as error:
+            return bad(error)
+        return JSONResponse(await run_in_threadpool(explanation, puzzle, timeout))
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"version": __version__, "searches": len(searches.running), "timeout": timeout})
+
+    async def worksheet(request: Request) -> Response:
+        from ..worksheet import PAPERS, build_worksheet
+
+        pairs = request.query_params.multi_items()
+        unknown = sorted({name for name, _ in pairs} - set(WORKSHEET_OPTIONS))
+        formulas = [value for name, value in pairs if name == "formula" and value.strip()]
+        paper = request.query_params.get("paper", "a4").lower()
+        title = request.query_params.get("title", "Cryptarithms")
+        if unknown:
+            return JSONResponse({"error": f"unknown option {unknown[0]!r} (known: {', '.join(WORKSHEET_OPTIONS)})"},
+                                status_code=400)
+        if not formulas:
+            return JSONResponse({"error": "no puzzles: give them as formula=...&formula=..."}, status_code=400)
+        if len(formulas) > MAX_WORKSHEET_PUZZLES:
+            return JSONResponse({"error": f"{len(formulas)} puzzles: at most {MAX_WORKSHEET_PUZZLES} on a worksheet"},
+                                status_code=413)
+        if paper not in PAPERS:
+            return JSONResponse({"error": f"paper must be one of {', '.join(PAPERS)}"}, status_code=400)
+        try:
+            sheet = await run_in_threadpool(build_worksheet, formulas, title=title[:200], paper=paper,
+                                             timeout=timeout, total=timeout)  # the whole sheet within the limit
+        except FormulaError as error:
+            return bad(formula_error(error))
+        return HTMLResponse(sheet)
+
+    routes = [
+        Route("/", page),
+        Route("/static/{name}", asset),
+        Route("/api/solve", solve),
+        Route("/api/stream", stream),
+        Route("/api/stop", stop, methods=["POST"]),
+        Route("/api/check", check),
+        Route("/api/explain", explain),
+        Route("/api/health", health),
+        Route("/worksheet", worksheet),
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        searches.stop_all()  # the server stops: so do its searches
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.searches = searches
+    return app
+
+
+def line(event: dict[str, Any]) -> str:
+    """One event of a stream: a line of JSON."""
+    return json.dumps(event, ensure_ascii=False) + "\n"

@@ -1,0 +1,137 @@
+"""A request's query string read as a puzzle, its rules and a way of searching, or refused with a 4xx.
+
+The names are the API's keywords (`distinct`, `allow_leading_zeros`, `base`, `digits`, `domain`,
+`assign`) and the command line's modes (`mode=all|first|count|unique`, `limit`), so that a URL
+says what `smtcrypt --json` says. Nothing here imports the web framework: the parsing is plain
+data in, plain data out, and is tested on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ..errors import FormulaError
+from ..parse import MAX_SOURCE_LENGTH
+
+MODES = ("all", "first", "count", "unique")
+MAX_FORMULA_CHARS = MAX_SOURCE_LENGTH  # the parser's own limit: over it, 413 before any parsing
+REPEATABLE = {"formula", "assign", "domain"}  # several constraints; one letter each (or comma-separated)
+KNOWN = ("formula", "mode", "limit", "timeout", "strategy", "stats", "distinct", "allow_leading_zeros",
+         "base", "digits", "domain", "assign")
+TRUE, FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
+
+
+class BadQuery(Exception):
+    """A request the server refuses: the HTTP status and the JSON body to answer with."""
+
+    def __init__(self, status: int, error: str, **details: Any):
+        super().__init__(error)
+        self.status = status
+        self.body = {"error": error, **details}
+
+
+@dataclass
+class Query:
+    """What one request asks: the formula, the rules (keywords of `Puzzle`) and how to search."""
+
+    formula: str
+    rules: dict[str, Any] = field(default_factory=dict)
+    mode: str = "all"
+    limit: int | None = None
+    timeout: float = 10.0
+    strategy: str = "auto"
+    stats: bool = False
+
+    @property
+    def search_options(self) -> dict[str, Any]:
+        """`Puzzle.search` keywords, exactly as the command line chooses them for `--json`."""
+        limit = 1 if self.mode == "first" else self.limit
+        return {"limit": limit, "timeout": self.timeout, "decide": self.mode == "unique", "strategy": self.strategy}
+
+
+def formula_error(error: FormulaError) -> BadQuery:
+    """A formula the parser or checker refused: 400 with the message and where it points."""
+    return BadQuery(400, error.message, line=error.line, column=error.column, length=error.length,
+                    snippet=error.snippet)
+
+
+def read_query(pairs: Iterable[tuple[str, str]], *, max_timeout: float, known: Iterable[str] = KNOWN) -> Query:
+    """The request's (name, value) pairs as a `Query`; `BadQuery` for anything unknown, repeated or malformed.
+
+    `timeout` may shorten the server's time limit per request, never lengthen it.
+    """
+    known = tuple(known)
+    values: dict[str, list[str]] = {}
+    for name, value in pairs:
+        if name not in known:
+            raise BadQuery(400, f"unknown option {name!r} (known: {', '.join(known)})", option=name)
+        if name in values and name not in REPEATABLE:
+            raise BadQuery(400, f"option {name!r} given more than once", option=name)
+        values.setdefault(name, []).append(value)
+
+    formulas = values.get("formula", [])
+    formula = "\n".join(formulas)
+    if not formula.strip():
+        raise BadQuery(400, "no formula: give one as ?formula=SEND+%2B+MORE+%3D+MONEY", option="formula")
+    if len(formula) > MAX_FORMULA_CHARS:
+        raise BadQuery(413, f"formula of {len(formula):,} characters: the limit is {MAX_FORMULA_CHARS:,}",
+                       option="formula")
+
+    def one(name: str, default: str | None = None) -> str | None:
+        return values[name][0] if name in values else default
+
+    def flag(name: str, default: bool) -> bool:
+        text = one(name)
+        if text is None:
+            return default
+        if text.lower() in TRUE:
+            return True
+        if text.lower() in FALSE:
+            return False
+        raise BadQuery(400, f"option {name!r} must be true or false, not {text!r}", option=name)
+
+    def number(name: str, kind: type, low: float) -> Any:
+        text = one(name)
+        if text is None:
+            return None
+        try:
+            value = kind(text)
+        except ValueError:
+            raise BadQuery(400, f"option {name!r} must be a number, not {text!r}", option=name) from None
+        if not value >= low:  # also refuses nan
+            raise BadQuery(400, f"option {name!r} must be at least {low}, not {text!r}", option=name)
+        return value
+
+    def letter_items(name: str) -> list[str]:
+        """`assign=X=7 Y=3` or repeated; `assign` may also use commas (`X=7,Y=3`), `domain` not (`A=1,3,5`)."""
+        texts = values.get(name, [])
+        if name == "assign":
+            texts = [text.replace(",", " ") for text in texts]
+        return [item for text in texts for item in text.split()]
+
+    mode = one("mode", "all")
+    if mode not in MODES:
+        raise BadQuery(400, f"mode must be one of {', '.join(MODES)}, not {mode!r}", option="mode")
+    limit = number("limit", int, 1)
+    if limit is not None and mode != "all":
+        raise BadQuery(400, f"limit goes with mode=all, not mode={mode}", option="limit")
+    from ..engine.portfolio import STRATEGIES
+
+    strategy = one("strategy", "auto")
+    if strategy not in STRATEGIES:
+        raise BadQuery(400, f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}", option="strategy")
+    timeout = number("timeout", float, 0.001)
+    base = number("base", int, 0)
+    rules: dict[str, Any] = {"distinct": flag("distinct", True),
+                             "allow_leading_zeros": flag("allow_leading_zeros", False)}
+    if base is not None:
+        rules["base"] = base
+    if one("digits"):
+        rules["digits"] = one("digits")
+    if letter_items("domain"):
+        rules["domains"] = letter_items("domain")
+    if letter_items("assign"):
+        rules["assign"] = letter_items("assign")
+    return Query(formula, rules, mode, limit, max_timeout if timeout is None else min(timeout, max_timeout),
+                 strategy, flag("stats", False))

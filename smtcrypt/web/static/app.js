@@ -1,0 +1,340 @@
+// The smtcrypt page: check the formula as it is typed, stream solutions, stop, share, hint, worksheets.
+// Every answer comes from the server (the same parser and solver as the command line); this file only shows it.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const RULES = ["mode", "digits", "assign", "base", "distinct", "allow_leading_zeros"];
+const DEFAULTS = { mode: "all", digits: "", assign: "", base: "10", distinct: true, allow_leading_zeros: false };
+const STOP_GRACE_MS = 3000;  // after Stop, the server's last word is awaited this long before the request is dropped
+
+let current = null;  // the running search: {controller, id, started, timeout, found, shown}
+let hints = null;    // the explanation of the last solved puzzle, revealed one step at a time
+
+function ruleValue(name) {
+  const element = $(name);
+  return element.type === "checkbox" ? element.checked : element.value.trim();
+}
+
+// The puzzle and its non-default rules as query parameters: the page's address and the API's.
+function puzzleParams() {
+  const params = new URLSearchParams();
+  params.set("formula", $("formula").value);
+  for (const name of RULES) {
+    const value = ruleValue(name);
+    if (value !== DEFAULTS[name]) params.set(name, String(value));
+  }
+  return params;
+}
+
+function ruleParams() {  // what the checker needs: the formula and the rules, not the mode
+  const params = puzzleParams();
+  params.delete("mode");
+  return params;
+}
+
+function loadFromAddress() {
+  const params = new URLSearchParams(location.search);
+  if (!params.has("formula")) return false;
+  $("formula").value = params.getAll("formula").join("\n");
+  for (const name of RULES) {
+    if (!params.has(name)) continue;
+    const element = $(name), value = params.get(name);
+    if (element.type === "checkbox") element.checked = ["1", "true", "yes", "on"].includes(value.toLowerCase());
+    else element.value = value;
+  }
+  return true;
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// ---- checking as you type -------------------------------------------------------------------
+
+let checkTimer = null, checkSeq = 0;
+
+function showSyntax(error) {
+  const box = $("syntax");
+  if (!error) {
+    box.hidden = true;
+    box.textContent = "";
+    $("formula").removeAttribute("aria-invalid");
+    return;
+  }
+  const where = error.line ? ` at line ${error.line}, column ${error.column}` : "";
+  box.textContent = error.error + where + (error.snippet ? "\n" + error.snippet : "");
+  box.hidden = false;
+  $("formula").setAttribute("aria-invalid", "true");
+}
+
+async function checkNow() {
+  const seq = ++checkSeq;
+  if (!$("formula").value.trim()) {
+    showSyntax(null);
+    $("letters").textContent = "";
+    return;
+  }
+  try {
+    const response = await fetch("/api/check?" + ruleParams());
+    const body = await response.json();
+    if (seq !== checkSeq) return;  // a later keystroke has been checked already
+    if (response.ok) {
+      showSyntax(null);
+      const names = body.letters.concat(body.unknowns);
+      const parts = [];
+      if (body.letters.length) parts.push(`${body.letters.length} letter${body.letters.length === 1 ? "" : "s"}: ${body.letters.join(" ")}`);
+      if (body.unknowns.length) parts.push(`integer unknowns: ${body.unknowns.join(" ")}`);
+      $("letters").textContent = parts.join("; ");
+      $("letters").dataset.count = names.length;
+    } else {
+      showSyntax(body);
+      $("letters").textContent = "";
+    }
+  } catch (error) {
+    if (seq === checkSeq) $("letters").textContent = "the server cannot be reached";
+  }
+}
+
+function checkSoon() {
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(checkNow, 150);
+}
+
+// ---- solving --------------------------------------------------------------------------------
+
+function setStatus(kind, text, how) {
+  const status = $("status");
+  status.replaceChildren(el("span", "verdict " + kind, kind), document.createTextNode(text));
+  status.dataset.status = kind;
+  if (how) status.append(el("span", "how", how));
+}
+
+function describe(verdict, shown) {
+  const n = verdict.count, plural = (k) => `${k.toLocaleString("en")} solution${k === 1 ? "" : "s"}`;
+  const seconds = verdict.seconds < 0.1 ? `${(verdict.seconds * 1000).toFixed(1)} ms` : `${verdict.seconds.toFixed(2)} s`;
+  const proof = verdict.proof ? `proved: ${verdict.proof}` : "";
+  const how = [verdict.strategy ? `strategy: ${verdict.strategy}` : "", proof, seconds].filter(Boolean).join(" · ");
+  const texts = {
+    unique: `${plural(n)}, and no other: the puzzle is unique`,
+    none: "no solution",
+    multiple: verdict.complete ? `${plural(n)}, and no other` : `${plural(n)}: not unique (stopped after two)`,
+    found: `${plural(n)} (stopped as asked; more may exist)`,
+    infinite: `${plural(n)} shown; ${verdict.reason}`,
+    unknown: `${plural(n)} found; search incomplete (${verdict.reason}), so more may exist`,
+  };
+  let text = texts[verdict.status] || verdict.status;
+  if (shown < n && verdict.status !== "unknown" && $("mode").value !== "count") text += `; the first ${shown} shown`;
+  return [text, how];
+}
+
+function addSolution(event) {
+  const item = el("li");
+  item.append(el("div", "line", event.text));
+  if (event.long_hand) item.append(el("pre", "long-hand", event.long_hand));
+  const mapping = Object.entries(event.mapping).map(([name, value]) => `${name}=${value}`).join(" ");
+  item.append(el("div", "mapping", mapping));
+  $("solutions").append(item);
+}
+
+function showProgress() {
+  if (!current) return;
+  const seconds = (performance.now() - current.started) / 1000;
+  $("progress").value = current.timeout ? Math.min(1, seconds / current.timeout) : 0;
+  $("progress-text").textContent =
+    `${current.found.toLocaleString("en")} found · ${seconds.toFixed(1)} s` + (current.timeout ? ` of at most ${current.timeout} s` : "");
+}
+
+function finish() {
+  if (current) clearInterval(current.ticker);
+  current = null;
+  $("busy").hidden = true;
+  $("stop").disabled = true;
+  $("solve").disabled = false;
+}
+
+function handle(event, run) {
+  if (current !== run) return;  // a stream replaced by a newer search
+  if (event.event === "start") {
+    run.id = event.id;
+    run.timeout = event.timeout;
+  } else if (event.event === "solution") {
+    run.found = Math.max(run.found, event.index);
+    run.shown += 1;
+    addSolution(event);
+  } else if (event.event === "progress") {
+    run.found = event.found;
+    showProgress();
+  } else if (event.event === "done") {
+    const [text, how] = describe(event.verdict, event.shown);
+    setStatus(event.verdict.status, text, how);
+    if (event.verdict.count > 0) offerHints();
+  } else if (event.event === "error") {
+    setStatus("error", event.error);
+  }
+}
+
+async function solve() {
+  if (current) {  // a new search replaces the running one
+    const previous = current;
+    stop();
+    previous.controller.abort();
+    finish();
+  }
+  history.replaceState(null, "", "/?" + puzzleParams());
+  clearTimeout(checkTimer);  // the letters line and any error belong to the formula being solved
+  checkNow();
+  $("result").hidden = false;
+  $("solutions").replaceChildren();
+  $("hints").hidden = true;
+  hints = null;
+  setStatus("searching", "solutions appear as they are found");
+  const controller = new AbortController();
+  const run = current = { controller, id: null, started: performance.now(), timeout: null, found: 0, shown: 0, done: false };
+  run.ticker = setInterval(showProgress, 200);
+  $("busy").hidden = false;
+  $("stop").disabled = false;
+  $("solve").disabled = true;
+  try {
+    const response = await fetch("/api/stream?" + puzzleParams(), { signal: controller.signal });
+    if (!response.ok) {
+      if (current !== run) return;
+      const body = await response.json();
+      if (body.line !== undefined) showSyntax(body);
+      setStatus("error", body.error + (body.line ? ` at line ${body.line}, column ${body.column}` : ""));
+      return;
+    }
+    const reader = response.body.getReader(), decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let newline;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        if (line.trim()) handle(JSON.parse(line), run);
+      }
+    }
+    run.done = true;
+  } catch (error) {
+    if (current !== run) return;
+    if (error.name === "AbortError") {
+      setStatus("unknown", `${run.found} found; search stopped, so more may exist`);
+    } else {
+      setStatus("error", `the server cannot be reached (${error.message})`);
+    }
+  } finally {
+    if (current === run) finish();
+  }
+}
+
+async function stop() {
+  const run = current;
+  if (!run) return;
+  $("stop").disabled = true;
+  if (run.id) {
+    try { await fetch("/api/stop?id=" + encodeURIComponent(run.id), { method: "POST" }); } catch (error) { /* dropped below */ }
+  }
+  // the stream ends with the server's verdict (unknown, interrupted); if it does not come, drop the request
+  setTimeout(() => { if (!run.done) run.controller.abort(); }, run.id ? STOP_GRACE_MS : 0);
+}
+
+// ---- hints ----------------------------------------------------------------------------------
+
+function offerHints() {
+  $("hints").hidden = false;
+  $("steps").replaceChildren();
+  $("difficulty").textContent = "";
+  $("next-hint").disabled = false;
+  $("next-hint").textContent = "Next hint";
+}
+
+async function nextHint() {
+  if (!hints) {
+    const response = await fetch("/api/explain?" + ruleParams());
+    const body = await response.json();
+    if (!response.ok) {
+      $("steps").replaceChildren(el("li", "", body.error));
+      $("next-hint").disabled = true;
+      return;
+    }
+    hints = { steps: body.steps, shown: 0 };
+    if (body.difficulty) $("difficulty").textContent = `difficulty ${body.difficulty} of 5`;
+  }
+  if (hints.shown < hints.steps.length) {
+    $("steps").append(el("li", hints.steps[hints.shown].kind || "", hints.steps[hints.shown].text));
+    hints.shown += 1;
+  }
+  if (hints.shown >= hints.steps.length) {
+    $("next-hint").disabled = true;
+    $("next-hint").textContent = `all ${hints.steps.length} steps shown`;
+  }
+}
+
+// ---- sharing and worksheets -----------------------------------------------------------------
+
+async function share() {
+  const link = location.origin + "/?" + puzzleParams();
+  history.replaceState(null, "", "/?" + puzzleParams());
+  $("link").value = link;
+  $("link").hidden = false;
+  $("link").select();
+  try { await navigator.clipboard.writeText(link); $("share").textContent = "Link copied"; }
+  catch (error) { $("share").textContent = "Copy the link"; }
+}
+
+function worksheetFormulas() {
+  return $("ws-formulas").value.split("\n").map((line) => line.trim()).filter(Boolean);
+}
+
+function updateWorksheetLink() {
+  const formulas = worksheetFormulas(), params = new URLSearchParams();
+  for (const formula of formulas) params.append("formula", formula);
+  params.set("title", $("ws-title").value);
+  params.set("paper", $("ws-paper").value);
+  $("ws-open").href = "/worksheet?" + params;
+  $("ws-open").setAttribute("aria-disabled", formulas.length ? "false" : "true");
+}
+
+function addToWorksheet() {
+  const formula = $("formula").value.split("\n").map((line) => line.trim()).filter(Boolean).join("; ");
+  if (!formula) return;
+  const lines = worksheetFormulas();
+  if (!lines.includes(formula)) lines.push(formula);
+  $("ws-formulas").value = lines.join("\n") + "\n";
+  updateWorksheetLink();
+}
+
+// ---- wiring ---------------------------------------------------------------------------------
+
+async function start() {
+  $("form").addEventListener("submit", (event) => { event.preventDefault(); solve(); });
+  $("formula").addEventListener("input", checkSoon);
+  $("formula").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey) { event.preventDefault(); solve(); }
+  });
+  for (const name of RULES) $(name).addEventListener("change", checkSoon);
+  for (const name of ["digits", "assign", "base"]) $(name).addEventListener("input", checkSoon);
+  $("stop").addEventListener("click", stop);
+  $("share").addEventListener("click", share);
+  $("next-hint").addEventListener("click", nextHint);
+  $("ws-add").addEventListener("click", addToWorksheet);
+  for (const id of ["ws-formulas", "ws-title", "ws-paper"]) $(id).addEventListener("input", updateWorksheetLink);
+  updateWorksheetLink();
+  try {
+    const health = await (await fetch("/api/health")).json();
+    $("footer").textContent = `smtcrypt ${health.version} · each search is limited to ${health.timeout} s`;
+  } catch (error) { /* the checks and the search report an unreachable server */ }
+  if (loadFromAddress()) {  // a shared link: solve at once
+    solve();
+  } else {
+    $("formula").focus();
+  }
+  document.body.dataset.ready = "true";
+}
+
+document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,192 @@
+"""Explanations: every step re-proved here by a check that shares nothing with the explainer (the
+step's fact holds in every solution that meets its assumptions: solutions from the brute-force
+reference, or from smtcrypt's complete search where that would be too slow), explanations end in
+the solution, and the difficulty is deterministic."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import smtcrypt
+from smtcrypt.api import Puzzle, Status
+from smtcrypt.cli import main
+from smtcrypt.explain import condition, difficulty, Step
+
+from reference import brute_force, is_solution
+
+DATA = Path(__file__).parent / "data" / "notebook.txt"
+EXERCISM = Path("/work/shared/puzzles/exercism.tsv")
+NOTEBOOK = [line.strip() for line in DATA.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+MANY = 20000  # above this many solutions, each fact is checked by a search for a counterexample instead
+
+
+def letters_of(text: str) -> set[str]:
+    return {ch for word in re.findall(r"[A-Z][A-Z0-9]*", text) for ch in word if ch.isalpha()}
+
+
+def holds(condition_text: str, mapping: dict[str, int]) -> bool:
+    """The reference's evaluator on a condition over some of the letters (no digit rules)."""
+    used = {letter: mapping[letter] for letter in letters_of(condition_text)}
+    return is_solution(condition_text, used, distinct=False, allow_leading_zeros=True)
+
+
+def all_solutions(formula: str) -> list[dict[str, int]] | None:
+    """Every solution: by brute force when small, else by smtcrypt's complete search; None if too many."""
+    if len(letters_of(formula)) <= 7:
+        return [dict(solution) for solution in brute_force(formula)]
+    found = list(Puzzle(formula).solve(limit=MANY + 1))
+    return None if len(found) > MANY else [dict(s.mapping) for s in found]
+
+
+def check_explanation(formula: str, explanation) -> None:
+    """Every fact, under its assumptions, holds in every solution; the explanation ends in the answer."""
+    solutions = all_solutions(formula)
+    checked = 0
+    for step in explanation.steps:
+        assert step.kind in ("deduce", "case", "contradiction", "solution")
+        if step.fact is None:
+            continue
+        if solutions is not None:
+            for mapping in solutions:
+                if all(holds(a, mapping) for a in step.assuming):
+                    assert holds(step.fact, mapping), (step, mapping)
+        else:  # a counterexample would be a solution of: the formula, the assumptions, not the fact
+            verdict = smtcrypt.verdict([formula, *step.assuming, f"not ({step.fact})"], timeout=60)
+            assert verdict.status is Status.NONE, step
+        checked += 1
+    last = explanation.steps[-1]
+    if explanation.status == "unique":
+        assert last.kind == "solution"
+        if explanation.complete:
+            assert last.fact is not None and all(holds(last.fact, s) for s in solutions or [])
+        assert solutions is None or explanation.solution == solutions[0] or [explanation.solution] == solutions
+    elif explanation.status == "none":
+        assert solutions == [] and last.kind in ("contradiction", "solution")
+    else:
+        assert last.kind == "solution"
+    assert explanation.steps
+
+
+FAST = ["SEND + MORE = MONEY", "ODD * ODD = FREAKY", "SORRY + TO + BE + A + PARTY = POOPER",
+        "DOUBLE + DOUBLE + TOIL = TROUBLE", "X / X = X", "ONE < TWO and FOUR < FIVE", "TWO * TWO = SQUARE",
+        "ACA + DD == BD", "A + A + A + A + A + A + A + A + A + A + A + B == BCC"]
+
+
+@pytest.mark.parametrize("formula", FAST)
+def test_every_step_holds_in_every_solution(formula):
+    check_explanation(formula, Puzzle(formula).explain())
+
+
+def exercism() -> list[str]:
+    if not EXERCISM.exists():
+        return []
+    return [line.split("\t")[0] for line in EXERCISM.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("formula", NOTEBOOK + exercism())
+def test_every_step_of_every_explanation(formula):
+    check_explanation(formula, Puzzle(formula).explain())
+
+
+def test_send_more_money_is_explained_column_by_column():
+    explanation = Puzzle("SEND + MORE = MONEY").explain()
+    assert explanation.status == "unique" and explanation.complete
+    first = explanation.steps[0]
+    assert first.fact == "M = 1" and first.uses == ("column 5",) and first.assuming == ()
+    assert any(step.fact == "N = E + 1" for step in explanation.steps)
+    assert explanation.steps[-1].kind == "solution"
+    assert explanation.solution == {"D": 7, "E": 5, "M": 1, "N": 6, "O": 0, "R": 8, "S": 9, "Y": 2}
+    assert all(step.kind != "case" for step in explanation.steps)
+    assert explanation.difficulty == 1
+
+
+def test_a_case_split_is_shown_and_closed():
+    explanation = Puzzle("DOUBLE + DOUBLE + TOIL = TROUBLE").explain()
+    cases = [step for step in explanation.steps if step.kind == "case"]
+    assert cases and explanation.difficulty >= 3
+    case = cases[0]
+    assert case.assuming[-1] == case.fact
+    closing = [step for step in explanation.steps if step.kind == "contradiction" and step.fact == f"not ({case.fact})"]
+    assert closing and closing[0].assuming == case.assuming[:-1]
+
+
+def test_products_use_last_digits_and_sizes():
+    explanation = Puzzle("ODD * ODD = FREAKY").explain()
+    uses = {use for step in explanation.steps for use in step.uses}
+    assert "the last digit" in uses and "the sizes of the numbers" in uses
+    assert explanation.status == "multiple" and len(explanation.solutions) == 2
+    assert [s.kind for s in explanation.steps[-2:]] == ["solution", "solution"]
+
+
+def test_no_solution_ends_in_a_contradiction():
+    explanation = Puzzle("ACA + DD == BD").explain()
+    assert explanation.status == "none" and explanation.steps[-1].kind == "contradiction"
+    assert explanation.solution is None
+
+
+def test_difficulty_is_deterministic():
+    first = Puzzle("DOUBLE + DOUBLE + TOIL = TROUBLE").explain()
+    second = Puzzle("DOUBLE + DOUBLE + TOIL = TROUBLE").explain()
+    assert [s.as_dict() for s in first.steps] == [s.as_dict() for s in second.steps]
+    assert first.difficulty == second.difficulty == Puzzle("DOUBLE + DOUBLE + TOIL = TROUBLE").difficulty()
+
+
+def test_difficulty_scale():
+    plain = Step("deduce", "", (), "A = 1")
+    assert difficulty([plain]) == 1
+    assert difficulty([Step("deduce", "", (), "A = 1", width=2)]) == 2
+    assert difficulty([Step("case", "", (), "A = 1", ("A = 1",), depth=1), plain]) == 3
+    assert difficulty([Step("case", "", (), "A = 1", ("A = 1", "B = 2"), depth=2)]) == 4
+    assert difficulty([plain], complete=False) == 5
+
+
+def test_conditions_are_written_in_the_formula_language():
+    digits = range(10)
+    assert condition("M", [1], digits) == "M = 1"
+    assert condition("E", range(1, 10), digits) == "E != 0"
+    assert condition("S", [8, 9], digits) == "S >= 8"
+    assert condition("S", [2, 4, 6], digits) == "S in {2, 4, 6}"
+    assert condition("S", [0, 1, 2, 3, 4, 5, 7, 8], digits) == "S not in {6, 9}"
+    assert condition("S", [2, 3, 4], digits) == "2 <= S <= 4"
+    for text in ("M = 1", "S >= 8", "S in {2, 4, 6}", "S not in {6, 9}", "2 <= S <= 4", "not (E = 5)"):
+        assert smtcrypt.count([text, "S + M + E = 100 * 0 + S + M + E"], distinct=False) >= 1
+
+
+def test_cli_explain_hint_and_json(capsys):
+    assert main(["explain", "--hint", "2", "SEND + MORE = MONEY"]) == 0
+    out = capsys.readouterr().out
+    assert "difficulty 1 of 5" in out and " 1. Column 5" in out and " 3." not in out and "more steps" in out
+    assert main(["explain", "--json", "SEND + MORE = MONEY"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) >= {"formula", "status", "difficulty", "steps", "solution"}
+    assert data["solution"]["M"] == 1 and data["steps"][0]["fact"] == "M = 1"
+    assert set(data["steps"][0]) == {"kind", "text", "uses", "fact", "assuming"}
+    assert main(["explain", "ACA + DD == BD"]) == 1
+    assert main(["explain", "SEND + + MORE"]) == 2
+
+
+def test_explanation_displays_itself_in_notebooks():
+    explanation = Puzzle("SEND + MORE = MONEY").explain()
+    page = explanation._repr_html_()
+    assert "<ol>" in page and "M = 1" in page
+    assert "difficulty 1" in explanation.text()
+
+
+def test_generate_keeps_only_the_difficulties_asked(capsys):
+    from smtcrypt.generate import difficulty_range, generate_main
+
+    assert difficulty_range("1-2") == range(1, 3) and difficulty_range("3") == range(3, 4)
+    words = ["MARS", "STAR", "SOLAR", "SPACE", "MOONS", "ORBIT"]
+    assert generate_main([*words, "--difficulty", "1-2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out and all(re.search(r"\(difficulty [12]\)$", line) for line in out)
+    for line in out:
+        formula = line.split("  /  ")[0]
+        assert Puzzle(formula).difficulty() in (1, 2)

@@ -1,0 +1,24 @@
+"""What the page and the worksheets show beyond the solution line (smtcrypt/present.py)."""
+
+from __future__ import annotations
+
+import smtcrypt
+from smtcrypt.present import difficulty, explanation, long_hand, solution_data
+
+
+def test_a_solution_for_the_page_has_its_long_hand_layout_where_its_shape_has_one():
+    solution = next(smtcrypt.solve("ODD * ODD = FREAKY"))
+    assert long_hand(solution) == solution.long_hand() and "4739" in long_hand(solution)  # a partial product
+    assert solution_data(solution) == {"text": "677 * 677 = 458329", "mapping": solution.mapping,
+                                       "line": "677 * 677 = 458329  /  A=3 D=7 E=8 F=4 K=2 O=6 R=5 Y=9",
+                                       "long_hand": solution.long_hand()}
+    assert long_hand(next(smtcrypt.solve("A**2 + B**2 = C**2"))) is None  # no layout: the plain line says it all
+
+
+def test_an_explanation_for_the_page_is_its_steps_as_data():
+    puzzle = smtcrypt.Puzzle("SEND + MORE = MONEY")
+    explained = puzzle.explain()
+    data = explanation(puzzle)
+    assert data == {"difficulty": explained.difficulty, "complete": True,
+                    "steps": [{"kind": step.kind, "text": step.text} for step in explained.steps]}
+    assert difficulty(puzzle) == explained.difficulty == 1
