@@ -57,9 +57,12 @@ def run_command(argv: tuple[str, ...]) -> str:
 
 
 @pytest.fixture
-def in_repository(monkeypatch):
-    """Examples run from the repository's root (they name examples/words/...), at a fixed width."""
-    monkeypatch.chdir(ROOT)
+def in_repository(monkeypatch, tmp_path):
+    """Examples run as from the repository's root (they name examples/words/...), at a fixed
+    width, in a scratch directory that holds the examples, so that the files they write
+    (worksheets) stay out of the repository."""
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "100")
 
 
