@@ -72,6 +72,7 @@ def integer_at_least(low: int, high: int | None = None):
             raise argparse.ArgumentTypeError(f"must be {allowed}, not {text!r}")
         return value
 
+    parse.__name__ = "integer"  # argparse's message for a non-number: "invalid integer value: 'x'"
     return parse
 
 

@@ -1090,15 +1090,17 @@ def closing_steps(found: Sequence[dict[str, int]], count: int | None, reasoned: 
 
 def explain_main(argv: Sequence[str]) -> int:
     """`smtcrypt explain`: the steps, the difficulty and the solution; exit codes as for solving."""
-    import argparse
     import json
     import sys
 
     from .api import Puzzle
-    from .cli import EXIT_FOUND, EXIT_NONE, EXIT_UNKNOWN, EXIT_USAGE, integer_at_least, positive_number
+    from .cli import (
+        EXIT_FOUND, EXIT_NONE, EXIT_UNKNOWN, EXIT_USAGE, JsonErrorParser, integer_at_least, positive_number,
+        print_json_error,
+    )
     from .errors import FormulaError
 
-    parser = argparse.ArgumentParser(
+    parser = JsonErrorParser(
         prog="smtcrypt explain",
         description="Explain a puzzle step by step, in the order a person would find the solution; every step is "
                     "proved by Z3 before it is shown. Also rates the puzzle's difficulty from 1 to 5.")
@@ -1114,12 +1116,15 @@ def explain_main(argv: Sequence[str]) -> int:
                         help="bound the explanation to about S seconds (by default it is bounded by the work it "
                              "does, so that it is the same on every machine)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+    parser.json_errors = "--json" in argv
     args = parser.parse_args(argv)
     try:
         puzzle = Puzzle(list(args.formula), distinct=not args.no_distinct, allow_leading_zeros=args.allow_leading_zeros,
                         base=args.base, digits=args.digits, domains=args.domain, assign=args.assign)
     except FormulaError as error:
         print(f"smtcrypt: error: {error}", file=sys.stderr)
+        if args.json:  # a script reading stdout still gets JSON
+            print_json_error(error.message, error)
         return EXIT_USAGE
     explanation = puzzle.explain(timeout=args.timeout)
     if args.json:

@@ -112,3 +112,11 @@ def test_generate_limit_says_it_stopped_early_and_what_its_totals_count(capsys):
     assert data["limit_reached"] is True and data["complete"] is False and len(data["puzzles"]) == 2
     code, out, err = run(capsys, "generate", "--limit", "100", "--words", "examples/words/planets.txt")
     assert len(out.splitlines()) == 26 and "stopped early" not in err  # the limit was not reached
+
+
+def test_explain_json_bad_input_is_json_too(capsys):
+    code, out, err = run(capsys, "explain", "--json", "SEND + + = MONEY")
+    assert code == 2 and err.startswith("smtcrypt: error: ")
+    assert json.loads(out)["status"] == "error"
+    code, out, err = run(capsys, "explain", "--json", "--hint", "x", "A + B = C")
+    assert code == 2 and json.loads(out)["error"] == "usage: argument --hint: invalid integer value: 'x'"
