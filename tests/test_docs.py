@@ -162,7 +162,8 @@ def test_the_cli_page_uses_the_generated_reference():
     assert "| `--first`" not in page  # no hand-copied table of options
 
 
-@pytest.mark.parametrize("module", ["smtcrypt", "smtcrypt.api", "smtcrypt.errors", "smtcrypt.generate"])
+@pytest.mark.parametrize("module", ["smtcrypt", "smtcrypt.api", "smtcrypt.errors", "smtcrypt.generate",
+                                    "smtcrypt.explain", "smtcrypt.longhand"])
 def test_docstring_examples(module):
     """The API reference shows the docstrings: their `>>>` examples run too."""
     imported = importlib.import_module(module)
