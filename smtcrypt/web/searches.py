@@ -81,9 +81,9 @@ class Running:
                     self._emit({"event": "solution", "index": shown, **solution_data(solution)})
                     if shown == STREAMED_SOLUTIONS:  # the page shows no more: count the rest without making them
                         self.search.keep = False
-            verdict = to_dict(self.search.verdict(), stats=self.stats)
+            verdict = to_dict(self.search.verdict(), stats=self.stats, solutions=self.mode != "count")
             if self.stream:  # the page has the solutions already, one event each
-                del verdict["solutions"]
+                verdict.pop("solutions", None)
             self._emit({"event": "done", "verdict": verdict, "shown": shown})
         except Exception as error:  # an internal error: reported to this request, the server goes on
             self._emit({"event": "error", "error": f"internal error: {type(error).__name__}: {error}"})
@@ -93,8 +93,7 @@ class Running:
 
 def prepare(puzzle: Puzzle, options: dict[str, Any], *, mode: str, stream: bool) -> Search:
     """The search a request asks for; a `ValueError` for a strategy that cannot search the puzzle."""
-    keep = not (mode == "count" and stream)  # the page's count shows the number only; JSON lists as the CLI does
-    return puzzle.search(**options, keep=keep)
+    return puzzle.search(**options, keep=mode != "count")  # a count is the number only, as `--count --json`
 
 
 class Searches:
