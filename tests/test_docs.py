@@ -173,3 +173,12 @@ def test_docstring_examples(module):
     for test in tests:
         runner.run(test, out=report.write)
     assert runner.failures == 0, report.getvalue()
+
+
+def test_the_readme_links_lead_to_files_of_the_repository():
+    """mkdocs --strict checks the links between the docs pages; this checks the README's."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme)
+    local = [target for target in targets if "://" not in target]
+    missing = [target for target in local if not (ROOT / target).exists()]
+    assert not missing, missing
