@@ -300,7 +300,7 @@ class Search:
             self.found += 1
             if self.keep:
                 mapping = {name: member[name] for name in names}
-                solution = Solution(mapping, fill(mapping), self.problem.rules.base)
+                solution = Solution(mapping, fill(mapping), self.problem.rules.base, self.problem)
                 self.solutions.append(solution)
                 yield solution
 

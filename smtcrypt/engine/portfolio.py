@@ -93,7 +93,6 @@ class Portfolio:
         self.price: float | None = None  # estimated seconds to try every assignment
         self.expected = 0.0  # solutions expected, from the sample
         self.stop_requested = False
-        self.cap: int | None = None  # at most this many models over unbounded unknowns (see api.Search)
         self.terms: Any = None  # the formula and the rules apart, for the cubes backend
         self.contexts: list[Any] = []  # the Z3 contexts made for encodings, told when the search is stopped
         if strategy == "exhaustive":
@@ -128,16 +127,6 @@ class Portfolio:
     @property
     def unbounded(self) -> bool:
         return bool(self.problem.unknowns)
-
-    @property
-    def capped(self) -> bool:
-        return self.z3 is not None and self.z3.capped
-
-    def limit_models(self, cap: int) -> None:
-        """With unbounded unknowns, stop (as capped) after `cap` models."""
-        self.cap = cap
-        if self.z3 is not None:
-            self.z3.cap = min(self.z3.cap, cap)
 
     def request_stop(self) -> None:
         self.stop_requested = True
@@ -267,8 +256,6 @@ class Portfolio:
         # are searched in a fixed order, so a first solution may come late: NORTH / SOUTH = EAST /
         # WEST: first solution 1.5 s unsplit, 4.0 s split. A search for one solution does not split.
         self.z3 = ModelSearch(encoded, deadline, split_after=None if self.limit == 1 else SPLIT_AFTER_CONFLICTS)
-        if self.cap is not None:
-            self.z3.cap = min(self.z3.cap, self.cap)
         if self.stop_requested:
             self.z3.request_stop()
         return self.z3
@@ -382,10 +369,8 @@ class Portfolio:
         if self.terms is None:
             import z3
 
-            from ..encode import bitvec, general
+            from ..encode import EncodingStopped, bitvec, general
             from ..encode.fold import fold
-
-            from ..encode import EncodingStopped
 
             try:
                 with self.clock("encode"):
