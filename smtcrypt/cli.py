@@ -32,7 +32,7 @@ examples:
   smtcrypt worksheet "SEND + MORE = MONEY" -o sheet.html  a printable worksheet with an answer key
   smtcrypt --unique "ODD * ODD = FREAKY"         prove there is exactly one solution, or show two
   smtcrypt --count "NUM + BER = PLAY"            how many solutions (96)
-  smtcrypt --first "NORTH / SOUTH = EAST / WEST" stop at the first solution
+  smtcrypt --first "NORTH / SOUTH = EAST / WEST"  stop at the first solution
   smtcrypt "A**N + B**N = C**N" "N > 1"          several constraints, all must hold
   smtcrypt --json "TWO * TWO = SQUARE"           one JSON object for scripts
   smtcrypt "XAB * CD = EFGHJ" --assign X=7       fix a letter (it stays distinct from the others)

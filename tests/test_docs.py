@@ -182,3 +182,26 @@ def test_the_readme_links_lead_to_files_of_the_repository():
     local = [target for target in targets if "://" not in target]
     missing = [target for target in local if not (ROOT / target).exists()]
     assert not missing, missing
+
+
+def test_the_examples_of_help_are_valid_commands():
+    """`smtcrypt --help` (and so the CLI reference) ends with example commands: each parses, and
+    each formula in them is accepted, under the options given."""
+    import shlex
+
+    import smtcrypt
+    from smtcrypt.cli import EXAMPLES, build_parser
+
+    lines = [line.strip() for line in EXAMPLES.splitlines() if line.strip().startswith("smtcrypt ")]
+    assert len(lines) >= 10
+    for line in lines:
+        command = re.split(r"(?<=[\w\"'])\s{2,}(?=[a-z(])", line)[0]  # without the comment after two spaces
+        words = shlex.split(command)[1:]
+        if words[0] in ("generate", "serve", "worksheet", "explain"):
+            hook = load_hook()
+            parser = hook.parser_of(f"smtcrypt {words[0]}")
+            parser.parse_args(words[1:])
+            continue
+        args = build_parser().parse_args(words)
+        smtcrypt.Puzzle(list(args.formula), distinct=not args.no_distinct, allow_leading_zeros=args.allow_leading_zeros,
+                        base=args.base, digits=args.digits, domains=args.domain, assign=args.assign)
