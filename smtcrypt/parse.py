@@ -7,6 +7,7 @@ Lark's tree into the dataclasses of `smtcrypt.tree` in one pass, leaves up.
 from __future__ import annotations
 
 import sys
+import unicodedata
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -30,6 +31,13 @@ MAX_DEPTH = 1_000  # nesting of the tree, including chains such as A + B + C + .
 
 # The stages after parsing recurse a few Python frames per level of the tree: make room for MAX_DEPTH.
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 12 * MAX_DEPTH))
+
+# Each `?` of a formula is a letter of its own, named by the next of these: capital letters outside
+# A-Z (which a formula cannot hold), so no name collides with the user's letters, each a valid Python
+# identifier unchanged by normalisation, so that generated code and solvers take it as any letter.
+WILDCARD_NAMES = "".join(ch for ch in map(chr, range(0xC0, 0x3000)) if ch.isalpha() and ch.isupper()
+                         and ch.isidentifier() and unicodedata.normalize("NFKC", ch) == ch
+                         and len(ch.lower()) == 1 and ch.lower().upper() == ch)
 
 # Normalised comparison operators: `=` and `is` mean `==`, `is not` means `!=`.
 COMPARISON_OPS = {"=": "==", "==": "==", "is": "==", "!=": "!=", "isnot": "!=", "<": "<", "<=": "<=",
@@ -105,7 +113,13 @@ def _joined_span(first: Expr, last: Expr) -> Span:
 
 @v_args(meta=True)
 class _ToTree(Transformer):
-    """Lark tree -> smtcrypt.tree, one method per grammar rule."""
+    """Lark tree -> smtcrypt.tree, one method per grammar rule. Lark transforms leaves left to right, so
+    the wildcards are named in order of appearance."""
+
+    def __init__(self, source: str = "") -> None:
+        super().__init__()
+        self.source = source
+        self.wildcards = 0
 
     def start(self, meta, items):
         return tuple(item for item in items if not isinstance(item, Token))
@@ -158,7 +172,19 @@ class _ToTree(Transformer):
 
     def word(self, meta, children):
         (token,) = children
-        return Word(str(token), _token_span(token))
+        text = str(token)
+        if "?" in text:
+            named = []
+            for offset, ch in enumerate(text):
+                if ch == "?":
+                    if self.wildcards == len(WILDCARD_NAMES):
+                        raise FormulaLimitError(f"more than {len(WILDCARD_NAMES)} wildcards '?'", self.source,
+                                                token.start_pos + offset)
+                    ch = WILDCARD_NAMES[self.wildcards]
+                    self.wildcards += 1
+                named.append(ch)
+            text = "".join(named)
+        return Word(text, _token_span(token))
 
     def repeating(self, meta, children):
         (token,) = children
@@ -191,7 +217,7 @@ def parse(source: Formula) -> Constraints:
         raise _syntax_error(source, error) from None
     _check_depth(source, lark_tree)
     try:
-        constraints = _ToTree().transform(lark_tree)
+        constraints = _ToTree(source).transform(lark_tree)
     except VisitError as error:
         if isinstance(error.orig_exc, FormulaError):
             raise error.orig_exc from None
