@@ -188,6 +188,7 @@ class Search:
         self.timeout = timeout
         self.strategy = strategy
         self.fill = fill  # how a solution's text is made (a layout's own); by default the formula filled in
+        self.formula = problem.source  # as shown in the verdict (a layout's own text)
         self.solutions: list[Solution] = []
         self.found = 0
         self.complete = False
@@ -305,7 +306,7 @@ class Search:
             status = Status.UNKNOWN
         else:
             status = Status.NONE if count == 0 else Status.UNIQUE if count == 1 else Status.MULTIPLE
-        return Verdict(self.problem.source, status, tuple(self.solutions), self.complete, self.reason,
+        return Verdict(self.formula, status, tuple(self.solutions), self.complete, self.reason,
                        self.seconds, self.statistics(), None if self.keep else self.found)
 
     def statistics(self) -> dict[str, Any]:
@@ -352,6 +353,7 @@ class Puzzle:
 
     @property
     def formula(self) -> str:
+        """The formula searched (for a layout, the equations made from its rows)."""
         return self.problem.source
 
     @property
@@ -367,8 +369,11 @@ class Puzzle:
         "exhaustive" (every assignment, compiled), or "auto" (by cost, switching while running)."""
         clock = Clock()
         clock.seconds.update(self.clock.seconds)
-        return Search(self.problem, limit=limit, timeout=timeout, decide=decide, clock=clock, strategy=strategy,
-                      keep=keep, fill=None if self.layout is None else self.layout.filler(self.problem))
+        search = Search(self.problem, limit=limit, timeout=timeout, decide=decide, clock=clock, strategy=strategy,
+                        keep=keep, fill=None if self.layout is None else self.layout.filler(self.problem))
+        if self.layout is not None:
+            search.formula = self.layout.text
+        return search
 
     @classmethod
     def from_layout(cls, text: str, **rules: Any) -> "Puzzle":
@@ -377,7 +382,13 @@ class Puzzle:
         from .layout import parse_layout
 
         layout = parse_layout(text)
-        puzzle = cls(layout.formula, **rules)
+        puzzle = cls.__new__(cls)
+        puzzle.rules = make_rules(**rules)
+        puzzle.clock = Clock()
+        with puzzle.clock("parse"):
+            tree = parse(layout.formula(puzzle.rules.base), named_cells=True)
+        with puzzle.clock("check"):
+            puzzle.problem = check(tree, puzzle.rules)
         puzzle.layout = layout
         return puzzle
 

@@ -178,8 +178,9 @@ class Problem:
 
     @property
     def wildcards(self) -> tuple[str, ...]:
-        """The letters that stand for the formula's `?`s, in order of appearance."""
-        return tuple(letter for letter in self.letters if is_wildcard(letter))
+        """The letters that stand for the formula's `?`s (or a layout's), in order of appearance: the
+        parser names them in that order, by increasing code point."""
+        return tuple(sorted(letter for letter in self.letters if is_wildcard(letter)))
 
 
 def _error(kind: type[FormulaError], message: str, formula: Constraints, node: Expr) -> FormulaError:
