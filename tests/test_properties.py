@@ -318,7 +318,7 @@ WILDCARD_EXAMPLES = [
 
 
 # wildcards and --distinct groups: a sample of their own, so that the 100 formulas above stay as they were
-@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(cases(extras=True))
 @example(WILDCARD_EXAMPLES[0])
 @example(WILDCARD_EXAMPLES[1])
