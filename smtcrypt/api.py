@@ -85,6 +85,8 @@ class Solution:
         return hash((tuple(self.mapping.items()), self.text, self.base, self.wildcards))
 
     def __str__(self) -> str:
+        if self.wildcards and not self.mapping:  # only wildcards: the text says it all
+            return self.text
         return f"{self.text}  /  " + " ".join(
             f"{name}={DIGIT_CHARS[value] if name.isupper() else value}" for name, value in self.mapping.items())
 

@@ -338,15 +338,15 @@ def test_random_formulas_with_wildcards_and_groups_match_brute_force_many(case):
 def test_the_generator_draws_wildcards_and_groups():
     drawn = []
 
-    @settings(max_examples=200, deadline=None, database=None, derandomize=True,
+    @settings(max_examples=100, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
     @given(cases(extras=True))
     def collect(case):
         drawn.append(case)
 
     collect()
-    assert sum("?" in case.text for case in drawn) >= 40
-    assert sum(not isinstance(case.rules["distinct"], bool) for case in drawn) >= 20
+    assert sum("?" in case.text for case in drawn) >= 20
+    assert sum(not isinstance(case.rules["distinct"], bool) for case in drawn) >= 10
     assert any("?" in case.text and not isinstance(case.rules["distinct"], bool) for case in drawn)
 
 
