@@ -39,7 +39,7 @@ examples:
   smtcrypt "?? * ?? = 1?0?"                      each ? is a digit of its own
   smtcrypt --layout division.txt                 a long division (or multiplication) as printed
 
-formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB);
+formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB; each ? a digit of its own);
 lowercase names are integer unknowns; 0.(TALK) is a repeating decimal; + - * / // % ** ( ),
 comparisons (= == != < <= > >=, chained), and or not, in {...}, abs min max gcd sum(range(n)).
 Distinct letters take distinct digits and no word of two or more letters starts with 0,

@@ -329,7 +329,7 @@ def test_random_formulas_with_wildcards_and_groups_match_brute_force(case):
 
 
 @pytest.mark.slow
-@settings(max_examples=2_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases(most=SLOW_SPACE, extras=True))
 def test_random_formulas_with_wildcards_and_groups_match_brute_force_many(case):
     check_against_reference(case)
