@@ -25,7 +25,7 @@ from smtcrypt.engine import Proof
 from smtcrypt.engine.portfolio import STRATEGIES, StrategyError
 from smtcrypt.parse import parse
 from smtcrypt.tree import BinOp, BoolOp, Call, Compare, Repeating, Word, walk
-from smtcrypt.engine.z3search import SPLIT_AFTER_CONFLICTS, ModelSearch
+from smtcrypt.engine.z3search import SPLIT_AFTER_CONFLICTS, UNBOUNDED_MODEL_CAP, ModelSearch
 
 from reference import Compiled, brute_force
 
@@ -159,6 +159,8 @@ def cases(draw, most: int = CI_SPACE, extras: bool = False) -> Case:
         rules["domains"] = domains
     if present and draw(st.integers(0, 5)) == 0:
         rules["assign"] = {draw(st.sampled_from(present)): draw(digit)}
+    if names:  # over integer unknowns smtcrypt stops, as unknown, after UNBOUNDED_MODEL_CAP models
+        most = min(most, UNBOUNDED_MODEL_CAP - 1)
     while space(compiled, rules, bounds) > most:  # too many to try: fewer digits for every letter
         digits = list(rules.get("digits", range(base)))
         digits.remove(draw(st.sampled_from(digits)))  # one digit each letter stays at least: the loop ends
