@@ -66,7 +66,9 @@ def to_dict(verdict: Verdict, stats: bool = False) -> dict[str, Any]:
         "status": verdict.status.value,
         "count": verdict.count,
         "complete": verdict.complete,
-        "solutions": [{"mapping": solution.mapping, "text": solution.text} for solution in verdict.solutions],
+        "solutions": [{"mapping": solution.mapping, "text": solution.text,
+                       **({"wildcards": list(solution.wildcards)} if solution.wildcards else {})}
+                      for solution in verdict.solutions],
         "seconds": round(verdict.seconds, 6),
         "strategy": (verdict.stats or {}).get("strategy"),  # "z3", "exhaustive", "z3 -> exhaustive", ...
         "proof": (verdict.stats or {}).get("proof"),  # how completeness was shown; null if not complete

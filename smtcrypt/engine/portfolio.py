@@ -99,16 +99,19 @@ class Portfolio:
             self._compile(required=True)
         if strategy == "cubes" and self._terms() is None:
             raise StrategyError("the cubes strategy cannot search this puzzle: it has integer unknowns, "
-                                "or terms whose negation would need a quantifier")
+                                "terms whose negation would need a quantifier, or letters of which only "
+                                "some must differ")
         self.join: Any = None
         self.joining = False  # the join backend stands in for the exhaustive one (cheaper)
         if strategy == "join" and self._join() is None:
             raise StrategyError("the join strategy cannot search this puzzle: it needs an equation whose two "
-                                "sides hold every letter of the formula, and no integer unknowns")
+                                "sides hold every letter of the formula, no integer unknowns, and all letters "
+                                "distinct or none")
         self.linear: Any = None
         if strategy == "linear" and self._linear(self.deadline) is None:
             raise StrategyError("the linear strategy cannot search this puzzle: it needs an equation of sums "
-                                "and integer multiples of words in which every letter counts, and no integer unknowns")
+                                "and integer multiples of words in which every letter counts, no integer unknowns, "
+                                "and all letters distinct or none")
 
     # --- what callers read ------------------------------------------------------------------
 
@@ -324,7 +327,7 @@ class Portfolio:
             from .linear import LinearSearch, integer_equation, only_equation
 
             self.linear = False
-            if not self.problem.unknowns:
+            if not self.problem.unknowns and self.problem.distinctness != "some":  # its digit mask is all or nothing
                 with self.clock("compile"):
                     equation = integer_equation(fold(self.problem))
                 if equation is not None and set(equation[0]) == set(self.problem.letters):
@@ -355,7 +358,10 @@ class Portfolio:
         return self.join or None
 
     def _terms(self) -> Any:
-        """The formula and the rules apart (None when its negation would need quantifiers)."""
+        """The formula and the rules apart (None when its negation would need quantifiers, or when only
+        some letters must differ: cubes count their completions with all letters distinct or none)."""
+        if self.problem.distinctness == "some":
+            return None
         if self.terms is None:
             import z3
 
