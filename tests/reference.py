@@ -282,8 +282,8 @@ class Compiled:
 
         def within(x: Value, d: Digits) -> bool:
             # only integers are in a range; Python would compare a fraction with every element
-            x = _norm(x)
-            return type(x) is not Fraction and x in range(start(d), stop(d))
+            x, bounds = _norm(x), range(start(d), stop(d))  # the bounds first: they may be undefined
+            return type(x) is not Fraction and x in bounds
         return within
 
     def _range(self, call) -> tuple[Evaluator, Evaluator]:
