@@ -21,6 +21,7 @@ EXAMPLES = """\
 examples:
   smtcrypt "SEND + MORE = MONEY"                 every solution, then a summary line
   smtcrypt generate --words examples/words/planets.txt   puzzles with exactly one solution
+  smtcrypt batch --first puzzles.txt             one JSON line per puzzle of a file, in order
   smtcrypt --unique "ODD * ODD = FREAKY"         prove there is exactly one solution, or show two
   smtcrypt --count "NUM + BER = PLAY"            how many solutions (96)
   smtcrypt --first "NORTH / SOUTH = EAST / WEST" stop at the first solution
@@ -142,6 +143,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .generate import generate_main
 
         return generate_main(argv[1:])
+    if argv[:1] == ["batch"]:
+        from .batch import batch_main
+
+        return batch_main(argv[1:])
     args = build_parser().parse_args(argv)
     from .api import INTERRUPTED, Puzzle, Status, set_memory_limit
     from .errors import FormulaError

@@ -172,7 +172,7 @@ def on_dask(task: Task, todo: list[int], scheduler: Any) -> Iterator[tuple[int, 
         run = uuid.uuid4().hex[:12]
         futures = {client.submit(_on_worker, remote, chunk, key=f"smtcrypt-{run}-{chunk}", pure=False): chunk
                    for chunk in todo}
-        for future in as_completed(futures):
+        for future in as_completed(futures, loop=client.loop):
             chunk = futures.pop(future)
             yield chunk, future.result()
             future.release()
