@@ -1,6 +1,5 @@
 """Chunks in order on processes or Dask; checkpoints that survive a kill at any moment."""
 
-import json
 import os
 import signal
 import subprocess
