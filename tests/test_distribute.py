@@ -165,3 +165,21 @@ def test_a_worker_lost_mid_run_has_its_chunks_redone(cluster):
     results = list(run_chunks(slow_square, 16, scheduler=local.scheduler_address, finished=finished))
     assert killed and results == [(chunk, chunk * chunk) for chunk in range(16)]
     client.wait_for_workers(2, timeout=60)  # the nanny starts a new worker for the next tests
+
+
+def test_ctrl_c_cancels_the_clusters_work_and_keeps_what_was_printed(cluster, tmp_path):
+    local, client = cluster
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(WORDS40))
+    run = subprocess.Popen(generate_command("--words", str(words), "--scheduler", local.scheduler_address),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    first = run.stdout.readline()  # the first chunk is in: the run is under way
+    run.send_signal(signal.SIGINT)
+    rest, err = run.communicate(timeout=60)
+    assert run.returncode == 130 and err.rstrip().endswith("; interrupted")
+    assert " + " in first and "/" in first
+    deadline = time.monotonic() + 20
+    while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) == 0
