@@ -245,7 +245,7 @@ class Block:
         return cls(totals, [Generated(formula, Solution(mapping, text)) for formula, mapping, text in data["puzzles"]])
 
 
-KEY_CACHE = 1 << 16  # verdicts of keys kept per process: bounded, so memory does not grow with the run
+KEY_CACHE = 1 << 14  # verdicts of keys kept per process: bounded, so memory does not grow with the run
 
 
 @functools.lru_cache(maxsize=KEY_CACHE)
