@@ -1,6 +1,8 @@
 """Puzzle generation: every puzzle of a shape over a word list whose verdict is `unique`, proved.
 
-Cheap filters come first (more than ten letters, word lengths that cannot add up). Sums and
+Cheap filters come first (more than ten letters, word lengths that cannot add up): the word
+index of `wordindex` builds only the candidates that pass them, one chunk per leading word, and
+`distribute` runs the chunks on local processes or a Dask cluster, resumably. Sums and
 differences are then decided by the exhaustive column search of `wordsum`, which settles a
 candidate in microseconds; each puzzle it finds unique is confirmed by the solver's own verdict
 and by the exact re-check before it is reported. Products, and rules the column search does not
