@@ -23,6 +23,7 @@ examples:
   smtcrypt generate --words examples/words/planets.txt   puzzles with exactly one solution
   smtcrypt serve                                 the web page at http://127.0.0.1:8000/ (pip install ".[web]")
   smtcrypt worksheet "SEND + MORE = MONEY" -o sheet.html  a printable worksheet with an answer key
+  smtcrypt batch --first puzzles.txt             one JSON line per puzzle of a file, in order
   smtcrypt --unique "ODD * ODD = FREAKY"         prove there is exactly one solution, or show two
   smtcrypt --count "NUM + BER = PLAY"            how many solutions (96)
   smtcrypt --first "NORTH / SOUTH = EAST / WEST" stop at the first solution
@@ -162,6 +163,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .generate import generate_main
 
         return generate_main(argv[1:])
+    if argv[:1] == ["batch"]:
+        from .batch import batch_main
+
+        return batch_main(argv[1:])
     if argv[:1] == ["explain"]:
         from .explain import explain_main
 
