@@ -37,6 +37,9 @@ STRATEGIES = ("auto", "z3", "linear", "join", "cubes", "exhaustive")
 SMALL_SPACE = 20_000  # candidates: tried at once, without measuring (at most about 0.1 s)
 SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price (about 10 ms)
 EXHAUSTIVE_AT_ONCE = 0.05  # seconds: below this exhaustive price, Z3 is not even started
+# For one solution, below this price: racing Z3 on a second thread slows the Python side by sharing
+# the interpreter (NORTH / SOUTH = EAST / WEST: 0.39 s by the join alone, 0.8 s raced)
+FIRST_AT_ONCE = 0.5
 Z3_SHARE = {"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5}  # of the exhaustive price, before switching
 Z3_AT_LEAST = 0.15  # seconds Z3 gets on sums and products, however cheap the exhaustive price (ODD * ODD = FREAKY: 0.1 s)
 Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3}  # seconds per model, roughly (measured)
@@ -204,7 +207,7 @@ class Portfolio:
                 price = join.halves * seconds + self.expected * SECONDS_PER_SOLUTION[self.listing]
                 if price < self.price:
                     self.price, self.joining = price, True
-        return self.price <= EXHAUSTIVE_AT_ONCE
+        return self.price <= (FIRST_AT_ONCE if self.limit == 1 else EXHAUSTIVE_AT_ONCE)
 
     def _z3_then_exhaustive(self) -> Iterator[list[Assignment]]:
         from ..encode import choose
