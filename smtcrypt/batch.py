@@ -21,6 +21,7 @@ from typing import Any, Iterable, Sequence
 from .api import Puzzle, Status, set_memory_limit
 from .distribute import run_chunks
 from .errors import FormulaError
+from .generate import positive
 from .render import to_dict
 
 
@@ -84,13 +85,6 @@ def batch(puzzles: Sequence[tuple[int, str]], *, jobs: int = 1, scheduler: Any =
     task = BatchTask(tuple(puzzles), **options)
     for _, answer in run_chunks(task, len(puzzles), jobs=jobs, scheduler=scheduler):
         yield answer
-
-
-def positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 def seconds(text: str) -> float:
