@@ -83,10 +83,11 @@ class Solution:
     mapping: dict[str, int]
     text: str
     base: int = 10
+    wildcards: tuple[int, ...] = ()  # the digits of the formula's `?`s, in order of appearance
     problem: Problem | None = field(default=None, compare=False, repr=False)  # for the long-hand layout
 
     def __hash__(self) -> int:  # the mapping is a dict: hash what it holds
-        return hash((tuple(self.mapping.items()), self.text, self.base))
+        return hash((tuple(self.mapping.items()), self.text, self.base, self.wildcards))
 
     def layout(self) -> "Layout":
         """The long-hand layout (see `smtcrypt.longhand`): rows a page can draw."""
@@ -94,7 +95,8 @@ class Solution:
 
         if self.problem is None:
             return Layout("line", (Row(self.text, "number"),))
-        return layout(self.problem, self.mapping, self.text)
+        digits = {**self.mapping, **dict(zip(self.problem.wildcards, self.wildcards))}  # `?`s are digits too
+        return layout(self.problem, digits, self.text)
 
     def long_hand(self) -> str:
         """The solution as written on paper: a sum with its carries, long multiplication or long
@@ -109,6 +111,8 @@ class Solution:
         return self.svg()
 
     def __str__(self) -> str:
+        if self.wildcards and not self.mapping:  # only wildcards: the text says it all
+            return self.text
         return f"{self.text}  /  " + " ".join(
             f"{name}={DIGIT_CHARS[value] if name.isupper() else value}" for name, value in self.mapping.items())
 
@@ -168,7 +172,7 @@ def filler(problem: Problem) -> Callable[[dict[str, int]], str]:
         letters = sorted(problem.letters)
         place = {letter: "{" + str(index) + "}" for index, letter in enumerate(letters)}
         template = "".join(piece.replace("{", "{{").replace("}", "}}") if isinstance(piece, str) else
-                           "".join(place.get(ch, ch) for ch in piece[1]) for piece in pieces)
+                           "".join(place.get(ch, ch) for ch in _digits_of(*piece)) for piece in pieces)
         digit = DIGIT_CHARS.__getitem__
         return lambda mapping: template.format(*map(digit, map(mapping.__getitem__, letters)))
 
@@ -181,9 +185,15 @@ def filler(problem: Problem) -> Callable[[dict[str, int]], str]:
                 value = mapping[piece[0].name]
                 filled.append(str(value) if value >= 0 else f"({value})")
             else:
-                filled.append("".join(DIGIT_CHARS[mapping[ch]] if ch.isalpha() else ch for ch in piece[1]))
+                filled.append("".join(DIGIT_CHARS[mapping[ch]] if ch.isalpha() else ch for ch in _digits_of(*piece)))
         return "".join(filled)
     return fill
+
+
+def _digits_of(node: Word | Repeating, text: str) -> str:
+    """What to fill in for a numeral: a word's letters (a `?` is there by its hidden name), a repeating
+    decimal as written."""
+    return node.letters if isinstance(node, Word) else text
 
 
 class Search:
@@ -194,7 +204,8 @@ class Search:
     """
 
     def __init__(self, problem: Problem, *, limit: int | None = None, timeout: float | None = None,
-                 decide: bool = False, clock: Clock | None = None, strategy: str = "auto", keep: bool = True):
+                 decide: bool = False, clock: Clock | None = None, strategy: str = "auto", keep: bool = True,
+                 fill: Callable[[dict[str, int]], str] | None = None):
         from .engine.portfolio import STRATEGIES, Portfolio, StrategyError
 
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
@@ -214,6 +225,8 @@ class Search:
         self.decide = decide
         self.timeout = timeout
         self.strategy = strategy
+        self.fill = fill  # how a solution's text is made (a layout's own); by default the formula filled in
+        self.formula = problem.source  # as shown in the verdict (a layout's own text)
         self.solutions: list[Solution] = []
         self.found = 0
         self.complete = False
@@ -235,8 +248,11 @@ class Search:
             z3.set_param("memory_max_size", _memory_limit_mb)
             engine = self.engine
             engine.deadline = deadline
-            fill = filler(self.problem)
+            fill = self.fill or filler(self.problem)
+            wildcards = self.problem.wildcards
             names = sorted([*self.problem.letters, *self.problem.unknowns])  # a mapping lists them alphabetically
+            if wildcards:  # the `?`s are shown in the text and apart, not in the mapping
+                names = [name for name in names if name not in wildcards]
             base, unbounded = self.problem.rules.base, engine.unbounded
             batches = iter(engine)
             clock, solving = time.perf_counter, 0.0  # the solve stage timed by hand: a with-block per solution costs
@@ -261,13 +277,17 @@ class Search:
                         with self.clock("solve"):
                             self.family = find_family(self.problem, assignment)
                     if self.keep:
-                        mapping = assignment if exact else {name: assignment[name] for name in names}
-                        solution = Solution(mapping, fill(mapping), base, self.problem)
+                        if wildcards:
+                            solution = Solution({name: assignment[name] for name in names}, fill(assignment), base,
+                                                tuple(assignment[name] for name in wildcards), self.problem)
+                        else:
+                            mapping = assignment if exact else {name: assignment[name] for name in names}
+                            solution = Solution(mapping, fill(mapping), base, problem=self.problem)
                         self.solutions.append(solution)
                         yield solution
                     if self.family is not None:  # no end to the models: show a few of the family, say why
                         self._add_solving(solving)
-                        yield from self._family_members(names, fill)
+                        yield from self._family_members(names, wildcards, fill)
                         return
                     if self.limit is not None and self.found >= self.limit:
                         self._add_solving(solving)
@@ -280,7 +300,8 @@ class Search:
         finally:
             self.seconds = time.monotonic() - start
 
-    def _family_members(self, names: list[str], fill: Callable[[dict[str, int]], str]) -> Iterator[Solution]:
+    def _family_members(self, names: list[str], wildcards: Sequence[str],
+                        fill: Callable[[dict[str, int]], str]) -> Iterator[Solution]:
         """The proved family's next members (start + t * step), up to SHOWN_OF_INFINITE solutions
         in all (two when deciding uniqueness), so that the rows shown walk as its summary says. Each
         passes the exact re-check; a member that fails a `!=` (at most one does) is left out."""
@@ -299,8 +320,8 @@ class Search:
                 confirm(self.problem, member)
             self.found += 1
             if self.keep:
-                mapping = {name: member[name] for name in names}
-                solution = Solution(mapping, fill(mapping), self.problem.rules.base, self.problem)
+                solution = Solution({name: member[name] for name in names}, fill(member), self.problem.rules.base,
+                                    tuple(member[name] for name in wildcards), self.problem)
                 self.solutions.append(solution)
                 yield solution
 
@@ -348,7 +369,7 @@ class Search:
             status = Status.UNKNOWN
         else:
             status = Status.NONE if count == 0 else Status.UNIQUE if count == 1 else Status.MULTIPLE
-        return Verdict(self.problem.source, status, tuple(self.solutions), self.complete, self.reason,
+        return Verdict(self.formula, status, tuple(self.solutions), self.complete, self.reason,
                        self.seconds, self.statistics(), None if self.keep else self.found)
 
     def statistics(self) -> dict[str, Any]:
@@ -378,7 +399,10 @@ class Puzzle:
         1
     """
 
-    def __init__(self, formula: FormulaText, *, distinct: bool = True, allow_leading_zeros: bool = False,
+    layout: Any = None  # the printed long multiplication or division it was made from (see from_layout)
+
+    def __init__(self, formula: FormulaText, *, distinct: bool | str | Iterable[str] = True,
+                 allow_leading_zeros: bool = False,
                  base: int = 10, digits: DigitSpec | None = None,
                  domains: Mapping[str, DigitSpec] | Iterable[str] | None = None,
                  assign: Mapping[str, int] | Iterable[str] | None = None):
@@ -392,6 +416,7 @@ class Puzzle:
 
     @property
     def formula(self) -> str:
+        """The formula searched (for a layout, the equations made from its rows)."""
         return self.problem.source
 
     @property
@@ -407,8 +432,37 @@ class Puzzle:
         "exhaustive" (every assignment, compiled), or "auto" (by cost, switching while running)."""
         clock = Clock()
         clock.seconds.update(self.clock.seconds)
-        return Search(self.problem, limit=limit, timeout=timeout, decide=decide, clock=clock, strategy=strategy,
-                      keep=keep)
+        search = Search(self.problem, limit=limit, timeout=timeout, decide=decide, clock=clock, strategy=strategy,
+                        keep=keep, fill=None if self.layout is None else self.layout.filler(self.problem))
+        if self.layout is not None:
+            search.formula = self.layout.text
+        return search
+
+    @classmethod
+    def from_layout(cls, text: str, **rules: Any) -> "Puzzle":
+        """A long multiplication or long division pasted as printed (see `smtcrypt.layout`): its rows
+        become equations between words, and each solution's text is the layout filled in."""
+        from .layout import parse_layout
+
+        layout = parse_layout(text)
+        puzzle = cls.__new__(cls)
+        puzzle.rules = make_rules(**rules)
+        puzzle.clock = Clock()
+        with puzzle.clock("parse"):
+            tree = parse(layout.formula(puzzle.rules.base), named_cells=True)
+        with puzzle.clock("check"):
+            puzzle.problem = check(tree, puzzle.rules)
+        puzzle.layout = layout
+        return puzzle
+
+    def answers(self, expression: str, *, unique: bool = False, timeout: float | None = None,
+                strategy: str = "auto") -> Any:
+        """The values `expression` (a formula expression over the puzzle's letters, or a tuple such as
+        "(A, BC)") takes over the solutions, each with how many give it: an `answers.Answers`.
+        `unique=True` decides only whether the answer is unique, without listing every solution."""
+        from .answers import answers
+
+        return answers(self, expression, unique=unique, timeout=timeout, strategy=strategy)
 
     def solve(self, *, limit: int | None = None, timeout: float | None = None,
               strategy: str = "auto") -> Iterator[Solution]:

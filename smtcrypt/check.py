@@ -43,12 +43,13 @@ class Rules:
     digits: frozenset[int] | None = None
     domains: Mapping[str, frozenset[int]] = field(default_factory=dict)
     assign: Mapping[str, int] = field(default_factory=dict)
+    groups: tuple[str, ...] | None = None  # --distinct ABC,DEF: only letters of one group differ (then distinct is False)
 
     def __hash__(self) -> int:  # `domains` and `assign` are dicts: hash what they hold, as equality compares it
         return hash((self.distinct, self.allow_leading_zeros, self.base,
                      None if self.digits is None else frozenset(self.digits),
                      frozenset((letter, frozenset(values)) for letter, values in self.domains.items()),
-                     frozenset(self.assign.items())))
+                     frozenset(self.assign.items()), self.groups))
 
 
 DigitSpec = Union[str, int, Iterable[int]]  # "1-9", "1,3,5,7,9", 7, range(1, 10)
@@ -96,7 +97,22 @@ def letter_options(options: Mapping[str, DigitSpec] | Iterable[str] | None, what
     return items
 
 
-def make_rules(*, distinct: bool = True, allow_leading_zeros: bool = False, base: int = 10,
+def distinct_groups(spec: bool | str | Iterable[str]) -> tuple[str, ...] | None:
+    """--distinct "ABC,DEF" (or ["ABC", "DEF"]) as sorted groups of letters; None for True or False."""
+    if isinstance(spec, bool):
+        return None
+    texts = spec.replace(" ", "").split(",") if isinstance(spec, str) else list(spec)
+    groups = []
+    for text in texts:
+        if not isinstance(text, str) or not text or not all("A" <= ch <= "Z" for ch in text):
+            raise FormulaError(f"--distinct: expected groups of letters A-Z such as ABC,DEF, not {text!r}")
+        if len(set(text)) != len(text):
+            raise FormulaError(f"--distinct: the group {text!r} names a letter twice")
+        groups.append("".join(sorted(text)))
+    return tuple(groups)
+
+
+def make_rules(*, distinct: bool | str | Iterable[str] = True, allow_leading_zeros: bool = False, base: int = 10,
                digits: DigitSpec | None = None, domains: Mapping[str, DigitSpec] | Iterable[str] | None = None,
                assign: Mapping[str, int] | Iterable[str] | None = None) -> Rules:
     """Rules from user options (API keywords or command-line text), validated: bad options are `FormulaError`s."""
@@ -118,7 +134,14 @@ def make_rules(*, distinct: bool = True, allow_leading_zeros: bool = False, base
         if len(values) != 1:
             raise FormulaError(f"--assign {letter}: expected one digit, not {spec!r}")
         fixed[letter] = next(iter(values))
-    return Rules(distinct, allow_leading_zeros, base, all_digits, letter_domains, fixed)
+    groups = distinct_groups(distinct)
+    return Rules(bool(distinct) if groups is None else False, allow_leading_zeros, base, all_digits, letter_domains,
+                 fixed, groups)
+
+
+def is_wildcard(letter: str) -> bool:
+    """A `?` of the formula, which the parser names by a letter outside A-Z (see parse.WILDCARD_NAMES)."""
+    return not "A" <= letter <= "Z"
 
 
 @dataclass(frozen=True, eq=False)
@@ -133,10 +156,32 @@ class Problem:
     exponent_ranges: Mapping[BinOp, Interval] = field(default_factory=dict)
     unknowns: tuple[str, ...] = ()  # lowercase names: unbounded integers, outside the digit rules
     allowed: Mapping[str, frozenset[int]] = field(default_factory=dict)  # the digits each letter may take
+    distinct_groups: tuple[tuple[str, ...], ...] | None = None  # None: all letters, or none, as rules.distinct says
 
     @property
     def source(self) -> str:
         return self.formula.source
+
+    @property
+    def groups(self) -> tuple[tuple[str, ...], ...]:
+        """The sets of letters that must take distinct digits, each of two or more letters."""
+        if self.distinct_groups is not None:
+            return self.distinct_groups
+        return (self.letters,) if self.rules.distinct and len(self.letters) > 1 else ()
+
+    @property
+    def distinctness(self) -> str:
+        """"all" (every letter differs from every other), "none", or "some" (groups, or wildcards apart)."""
+        groups = self.groups
+        if not groups:
+            return "none"
+        return "all" if len(groups) == 1 and len(groups[0]) == len(self.letters) else "some"
+
+    @property
+    def wildcards(self) -> tuple[str, ...]:
+        """The letters that stand for the formula's `?`s (or a layout's), in order of appearance: the
+        parser names them in that order, by increasing code point."""
+        return tuple(sorted(letter for letter in self.letters if is_wildcard(letter)))
 
 
 def _error(kind: type[FormulaError], message: str, formula: Constraints, node: Expr) -> FormulaError:
@@ -154,13 +199,15 @@ def check(formula: Constraints, rules: Rules = Rules()) -> Problem:
     _check_containers(formula)
     _check_literal_digits(formula, rules.base)
     all_letters = letters(formula)
-    if rules.distinct and len(all_letters) > rules.base:
-        extra = all_letters[rules.base]
-        where = next(node for node in numerals(formula) if extra in node.text_of_digits())
-        raise FormulaLimitError(
-            f"{len(all_letters)} distinct letters cannot take distinct digits 0-{rules.base - 1} "
-            f"(at most {rules.base}; use --no-distinct to allow repeats)",
-            formula.source, where.span.start + formula.source[where.span.start:where.span.end].index(extra))
+    groups = _groups(formula, rules, all_letters)
+    for group in groups:
+        if len(group) > rules.base:
+            extra = group[rules.base]
+            where = next(node for node in numerals(formula) if extra in node.text_of_digits())
+            raise FormulaLimitError(
+                f"{len(group)} distinct letters cannot take distinct digits 0-{rules.base - 1} "
+                f"(at most {rules.base}; use --no-distinct to allow repeats)",
+                formula.source, where.span.start + formula.source[where.span.start:where.span.end].index(extra))
     leading = frozenset() if rules.allow_leading_zeros else frozenset(
         w.letters[0] for w in words(formula) if len(w.letters) > 1 and w.letters[0].isalpha())
     allowed = _allowed_digits(formula, rules, all_letters, leading)
@@ -171,7 +218,21 @@ def check(formula: Constraints, rules: Rules = Rules()) -> Problem:
             if isinstance(node, BinOp) and node.op == "**":
                 _check_exponent(node, formula, rules, constant_exponents, exponent_ranges)
     return Problem(formula, rules, all_letters, leading, constant_exponents, exponent_ranges, unknowns(formula),
-                   allowed)
+                   allowed, groups)
+
+
+def _groups(formula: Constraints, rules: Rules, all_letters: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The letters that must differ, group by group (in order of appearance): by default every letter
+    but the wildcards; with --distinct the groups given; groups of one letter dropped."""
+    if rules.groups is None:
+        named = tuple(letter for letter in all_letters if not is_wildcard(letter)) if rules.distinct else ()
+        return (named,) if len(named) > 1 else ()
+    missing = sorted(set("".join(rules.groups)) - set(all_letters))
+    if missing:
+        raise FormulaError(f"--distinct {missing[0]}: the letter {missing[0]} does not occur in the formula")
+    order = {letter: index for index, letter in enumerate(all_letters)}
+    groups = (tuple(sorted(group, key=order.__getitem__)) for group in rules.groups)
+    return tuple(dict.fromkeys(group for group in groups if len(group) > 1))
 
 
 def _check_literal_digits(formula: Constraints, base: int) -> None:

@@ -19,6 +19,7 @@ EXIT_FOUND, EXIT_NONE, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERRUPTED, EXIT_BROKEN_P
 
 SUBCOMMANDS = """\
        smtcrypt generate [options] [WORD ...]     puzzles with exactly one solution from words
+       smtcrypt batch [options] FILE              one puzzle a line, one JSON answer a line
        smtcrypt explain [options] FORMULA...      the solution step by step, as a person finds it
        smtcrypt worksheet [options] FORMULA...    a printable worksheet with an answer key
        smtcrypt serve [options]                   the web page
@@ -30,6 +31,7 @@ examples:
   smtcrypt generate --words examples/words/planets.txt   puzzles with exactly one solution
   smtcrypt serve                                 the web page at http://127.0.0.1:8000/ (pip install ".[web]")
   smtcrypt worksheet "SEND + MORE = MONEY" -o sheet.html  a printable worksheet with an answer key
+  smtcrypt batch --first puzzles.txt             one JSON line per puzzle of a file, in order
   smtcrypt --unique "ODD * ODD = FREAKY"         prove there is exactly one solution, or show two
   smtcrypt --count "NUM + BER = PLAY"            how many solutions (96)
   smtcrypt --first "NORTH / SOUTH = EAST / WEST"  stop at the first solution
@@ -44,8 +46,13 @@ examples:
   smtcrypt --count --strategy exhaustive "ABC % DE = F"   force one way of searching
   smtcrypt --show long "ODD * ODD = FREAKY"      each solution as long multiplication
   smtcrypt explain "SEND + MORE = MONEY"         step by step, every step proved; difficulty 1-5
+  smtcrypt "TWO * TWO = SQUARE" --answer "S + Q"   the answer's values, each with its solutions
+  smtcrypt --unique "ABCD - DCBA = EFGH" --answer "EFGH % 9"   prove the answer unique
+  smtcrypt "AB * CD = EEF" --distinct ABCD       only A, B, C, D must differ
+  smtcrypt "?? * ?? = 1?0?"                      each ? is a digit of its own
+  smtcrypt --layout division.txt                 a long division (or multiplication) as printed
 
-formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB);
+formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB; each ? a digit of its own);
 lowercase names are integer unknowns; 0.(TALK) is a repeating decimal; + - * / // % ** ( ),
 comparisons (= == != < <= > >=, chained), and or not, in {...}, abs min max gcd sum(range(n)).
 Distinct letters take distinct digits and no word of two or more letters starts with 0,
@@ -83,8 +90,16 @@ def build_parser() -> argparse.ArgumentParser:
         prog="smtcrypt", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
         description="Solve cryptarithms (alphametics) such as SEND + MORE = MONEY with the Z3 SMT solver: "
                     "every solution, or a proof that a puzzle has exactly one.")
-    parser.add_argument("formula", nargs="+", metavar="FORMULA",
+    parser.add_argument("formula", nargs="*", metavar="FORMULA",
                         help="the puzzle; several arguments are constraints that must all hold")
+    parser.add_argument("--layout", metavar="FILE",
+                        help="a long multiplication or long division as printed, from FILE (- for stdin), "
+                             "instead of a formula")
+    parser.add_argument("--answer", metavar="EXPR",
+                        help="the values EXPR (e.g. \"EFGH %% 9\" or \"(A, BC)\") takes over the solutions, each "
+                             "with how many give it; with --unique, only prove it unique or show two")
+    parser.add_argument("--distinct", metavar="GROUPS",
+                        help="only letters of the same group differ, e.g. ABC,DEF (instead of all letters)")
     mode = parser.add_argument_group(
         "what to report", "at most one of --first, --limit, --count and --unique; without them, every "
         "solution").add_mutually_exclusive_group()
@@ -182,6 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .generate import generate_main
 
         return generate_main(argv[1:])
+    if argv[:1] == ["batch"]:
+        from .batch import batch_main
+
+        return batch_main(argv[1:])
     if argv[:1] == ["explain"]:
         from .explain import explain_main
 
@@ -197,6 +216,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     parser.json_errors = "--json" in argv
     args = parser.parse_args(argv)
+    if bool(args.formula) == (args.layout is not None):
+        parser.error("give a FORMULA or --layout FILE (one of them)")
+    if args.distinct is not None and args.no_distinct:
+        parser.error("--distinct and --no-distinct exclude each other")
+    if args.answer is not None and (args.first or args.limit or args.count):
+        parser.error("--answer lists every value (or, with --unique, proves one); it takes no --first, --limit or --count")
     from .api import INTERRUPTED, Puzzle, Status, set_memory_limit
     from .errors import FormulaError
     from .render import solution_line, stats_lines, summary_line, to_json
@@ -208,11 +233,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
 
     try:
-        puzzle = Puzzle(list(args.formula), distinct=not args.no_distinct,
-                        allow_leading_zeros=args.allow_leading_zeros, base=args.base, digits=args.digits,
-                        domains=args.domain, assign=args.assign)
-    except FormulaError as error:
+        rules = dict(distinct=args.distinct if args.distinct is not None else not args.no_distinct,
+                     allow_leading_zeros=args.allow_leading_zeros, base=args.base, digits=args.digits,
+                     domains=args.domain, assign=args.assign)
+        if args.layout is not None:
+            from .layout import read_layout
+
+            puzzle = Puzzle.from_layout(read_layout(args.layout), **rules)
+        else:
+            puzzle = Puzzle(list(args.formula), **rules)
+    except (FormulaError, OSError) as error:
         return bad_input(error)
+    if args.answer is not None:
+        from .answers import command
+
+        set_memory_limit(args.max_memory)
+        return command(puzzle, args)
     limit = 1 if args.first else args.limit
     set_memory_limit(args.max_memory)
     try:
@@ -224,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with stopped_by_ctrl_c(search):
         for solution in search:
             if streaming:
-                print(solution_line(solution), flush=True)
+                print(solution_line(solution) if puzzle.layout is None else puzzle.layout.block(solution), flush=True)
                 if args.show == "long":
                     print(solution.long_hand() + "\n", flush=True)
     verdict = search.verdict()

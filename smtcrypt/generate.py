@@ -1,6 +1,8 @@
 """Puzzle generation: every puzzle of a shape over a word list whose verdict is `unique`, proved.
 
-Cheap filters come first (more than ten letters, word lengths that cannot add up). Sums and
+Cheap filters come first (more than ten letters, word lengths that cannot add up): the word
+index of `wordindex` builds only the candidates that pass them, one chunk per leading word, and
+`distribute` runs the chunks on local processes or a Dask cluster, resumably. Sums and
 differences are then decided by the exhaustive column search of `wordsum`, which settles a
 candidate in microseconds; each puzzle it finds unique is confirmed by the solver's own verdict
 and by the exact re-check before it is reported. Products, and rules the column search does not
@@ -11,20 +13,24 @@ from __future__ import annotations
 
 import argparse
 import functools
+import hashlib
 import itertools
 import json
 import math
-import multiprocessing
-import signal
+import os
+import re
 import sys
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .api import Puzzle, Solution, Status, fill_in
 from .check import Problem
+from .distribute import Checkpoint, CheckpointError, PerThread, run_chunks
 from .verify import satisfies
+from .wordindex import WordIndex
 from .wordsum import solve_weights, weights
 
 SHAPES = ("A + B = C", "A + B + C = D", "A * B = C", "A - B = C")
@@ -44,7 +50,9 @@ class Totals:
     filtered: int = 0
     verdicts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(VERDICTS, 0))
     seconds: float = 0.0
-    expected: int = 0  # candidates in all, known before the run (for the progress bar)
+    expected: int = 0  # candidates in all, known before the run
+    chunks: int = 0  # chunks of work in all (one per word), and how many have finished, wherever they ran
+    chunks_done: int = 0
 
     def add(self, other: "Totals") -> None:
         self.candidates += other.candidates
@@ -227,45 +235,65 @@ class Block:
     totals: Totals
     puzzles: list[Generated]
 
+    def to_data(self) -> dict[str, Any]:
+        """As JSON data, for a checkpoint file."""
+        t = self.totals
+        return {"candidates": t.candidates, "filtered": t.filtered, "verdicts": t.verdicts,
+                "puzzles": [[p.formula, p.solution.mapping, p.solution.text] for p in self.puzzles]}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> "Block":
+        totals = Totals(candidates=data["candidates"], filtered=data["filtered"], verdicts=dict(data["verdicts"]))
+        return cls(totals, [Generated(formula, Solution(mapping, text)) for formula, mapping, text in data["puzzles"]])
+
+
+KEY_CACHE = 1 << 14  # verdicts of keys kept per process: bounded, so memory does not grow with the run
+
+
+@functools.lru_cache(maxsize=KEY_CACHE)
+def search_key_cached(key: Key, distinct: bool) -> tuple[int, tuple[int, ...] | None]:
+    return search_key(key, distinct)
+
 
 class Checker:
-    """Filters and decides the candidates of one run, in one process, remembering each key's
-    verdict: two sums with one key are searched once."""
+    """Decides the candidates of one run that pass the filters, chunk by chunk (the candidates led
+    by one word), in one process. A key's verdict is remembered in a bounded cache: two sums with
+    one key are usually searched once."""
 
     def __init__(self, setting: Setting, words: Sequence[str]):
         self.setting = setting
         self.words = words
         self.table = Words(words, setting.rules)
-        self.decided: dict[Key, tuple[int, tuple[int, ...] | None]] = {}
+        self.index = WordIndex(words, setting.shape, self.table.distinct)
         self.solver = SolverProof() if setting.confirm and setting.by_search else None
-        self.proved: dict[Key, bool] = {}  # the solver's verdict, once per key
+        self.proved: dict[Key, bool] = {}  # the solver's verdict, once per key (bounded like the search's)
 
     def block(self, first: int) -> Block:
         shape = self.setting.shape
         totals, puzzles = Totals(), []
-        for parts in candidates(shape, self.words, first):
-            totals.candidates += 1
-            if not self.table.passes_filters(shape, parts):
-                totals.filtered += 1
-                continue
+        words = self.words
+        passed = 0
+        for indices in self.index.chunk(first):
+            passed += 1
+            parts = tuple(words[index] for index in indices)
             status, solution = self.decide(parts)
             totals.verdicts[status] += 1
             if solution is not None:
                 puzzles.append(Generated(formula_of(shape, parts), solution))
+        # The filtered candidates are counted, not built: the chunk's share of the plain loops.
+        totals.candidates = self.index.chunk_size(first)
+        totals.filtered = totals.candidates - passed
         return Block(totals, puzzles)
 
     def decide(self, parts: Parts) -> tuple[str, Solution | None]:
-        formula = formula_of(self.setting.shape, parts)
         if not self.setting.by_search:
-            return solver_verdict(self.setting, formula)
+            return solver_verdict(self.setting, formula_of(self.setting.shape, parts))
         key, letters = self.table.key(self.setting.shape, parts)
-        decided = self.decided.get(key)
-        if decided is None:
-            decided = self.decided[key] = search_key(key, self.table.distinct)
-        count, digits = decided
+        count, digits = search_key_cached(key, self.table.distinct)
         if count != 1:
             return ("none" if count == 0 else "multiple"), None
         proof = None if self.solver is None else functools.partial(self.proof, key)
+        formula = formula_of(self.setting.shape, parts)
         solution = confirm_unique(self.setting, formula, dict(sorted(zip(letters, digits))), proof)
         return ("unique", solution) if solution is not None else ("unknown", None)
 
@@ -275,33 +303,48 @@ class Checker:
         assert self.solver is not None
         proved = self.proved.get(key)
         if proved is None:
+            if len(self.proved) >= KEY_CACHE:
+                self.proved.clear()
             proved = self.proved[key] = self.solver.unique(problem, mapping)
         return proved
 
 
-_checker: Checker | None = None  # each worker process's own
+_checkers = PerThread()
 
 
-def _start_worker(setting: Setting, words: Sequence[str]) -> None:
-    global _checker
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it ends the pool
-    _checker = Checker(setting, words)
+@dataclass(frozen=True)
+class GenerateTask:
+    """One run's work, sent once to each process or Dask worker: `task(first)` is the chunk of the
+    candidates led by words[first]."""
+
+    setting: Setting
+    words: tuple[str, ...]
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    def __call__(self, first: int) -> Block:
+        return _checkers.get(self.token, lambda: Checker(self.setting, self.words)).block(first)
 
 
-def _block(first: int) -> Block:
-    assert _checker is not None
-    return _checker.block(first)
+def run_header(setting: Setting, words: Sequence[str]) -> dict[str, Any]:
+    """What names a run in its checkpoint file: a file is resumed only by the same run."""
+    digest = hashlib.sha256("\n".join(words).encode()).hexdigest()
+    return {"smtcrypt": "generate", "shape": setting.shape, "rules": setting.rules, "timeout": setting.timeout,
+            "confirm": setting.confirm, "words": len(words), "words_sha256": digest}
 
 
 def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | None = None, timeout: float = 10.0,
              totals: Totals | None = None, progress: Callable[[Totals], None] | None = None, jobs: int = 1,
-             confirm: bool = True, **rules: Any) -> Iterator[Generated]:
+             confirm: bool = True, scheduler: Any = None, checkpoint: str | os.PathLike[str] | None = None,
+             **rules: Any) -> Iterator[Generated]:
     """Every puzzle of `shape` over `words` with exactly one solution, proved; `totals` is filled in.
 
     Sums and differences are decided by an exhaustive search (`wordsum`), once per shape of sum
     up to renaming letters; with `confirm` (the default) the solver proves each puzzle found unique
-    a second time, and the exact re-check always runs. `jobs` processes share the work. Puzzles
-    come in the order of the word list, whatever `jobs` is.
+    a second time, and the exact re-check always runs. The work is split into chunks, one per
+    word (the candidates it leads); `jobs` processes share them, or the Dask cluster at
+    `scheduler` (an address, or a `distributed.Client`). A `checkpoint` file records finished
+    chunks, and a run given the same file again skips them. Puzzles come in the order of the word
+    list, whatever runs them.
     """
     if shape not in SHAPES:
         raise ValueError(f"unknown shape {shape!r}: choose one of {', '.join(SHAPES)}")
@@ -312,28 +355,31 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
     kept, totals.skipped_words = clean(words)
     totals.words = len(kept)
     totals.expected = candidate_count(shape, len(kept))
+    totals.chunks = len(kept)
     setting = Setting(shape, dict(rules), timeout, confirm)
-    pool = None
-    if jobs > 1 and len(kept) > 1:
-        pool = multiprocessing.Pool(jobs, initializer=_start_worker, initargs=(setting, kept))
-        blocks: Iterator[Block] = pool.imap(_block, range(len(kept)))
-    else:
-        blocks = map(Checker(setting, kept).block, range(len(kept)))
+    saved = Checkpoint(checkpoint, run_header(setting, kept)) if checkpoint is not None else None
+
+    def finished(done: int, chunks: int) -> None:
+        totals.chunks_done = done
+        totals.seconds = time.monotonic() - start
+        if progress is not None:
+            progress(totals)
+
+    blocks = run_chunks(GenerateTask(setting, tuple(kept)), len(kept), jobs=jobs, scheduler=scheduler,
+                        checkpoint=saved, encode=Block.to_data, decode=Block.from_data, finished=finished)
     reported = 0
     try:
-        for block in blocks:
+        for _, block in blocks:
             totals.add(block.totals)
-            totals.seconds = time.monotonic() - start
-            if progress is not None:
-                progress(totals)
             for puzzle in block.puzzles:
                 yield puzzle
                 reported += 1
                 if limit is not None and reported >= limit:
                     return
     finally:
-        if pool is not None:
-            pool.terminate()
+        blocks.close()
+        if saved is not None:
+            saved.close()
         totals.seconds = time.monotonic() - start
 
 
@@ -345,10 +391,11 @@ def summary(totals: Totals) -> str:
 
 
 def progress_bar(totals: Totals, width: int = 30) -> str:
-    share = totals.candidates / totals.expected if totals.expected else 1.0
+    """Finished chunks (one per word, wherever they ran) out of all; unique puzzles handed out so far."""
+    share = totals.chunks_done / totals.chunks if totals.chunks else 1.0
     done = round(share * width)
-    return (f"\r[{'#' * done}{'.' * (width - done)}] {share:4.0%} {totals.candidates:,}/{totals.expected:,} "
-            f"candidates, {totals.verdicts['unique']:,} unique ({totals.seconds:.0f} s)")
+    return (f"\r[{'#' * done}{'.' * (width - done)}] {share:4.0%} {totals.chunks_done:,}/{totals.chunks:,} "
+            f"chunks, {totals.verdicts['unique']:,} unique ({totals.seconds:.0f} s)")
 
 
 def positive(text: str) -> int:
@@ -356,6 +403,18 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value
+
+
+def looks_like_a_path(text: str) -> bool:
+    """A positional argument that names a file, not a word: it exists, has a slash, or ends in .txt and the like."""
+    return os.path.exists(text) or "/" in text or "\\" in text or re.search(r"\.[A-Za-z0-9]{1,5}$", text) is not None
+
+
+def read_words(source: str) -> list[str]:
+    """The words of a file, or of stdin for `-`."""
+    if source == "-":
+        return sys.stdin.read().split()
+    return Path(source).read_text(encoding="utf-8").split()
 
 
 def difficulty_range(text: str) -> range:
@@ -376,12 +435,17 @@ def generate_main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="smtcrypt generate",
                                      description="Find puzzles with exactly one solution (proved) from a word list.")
     parser.add_argument("words", nargs="*", metavar="WORD", help="words to combine (or use --words FILE)")
-    parser.add_argument("--words", dest="file", type=Path, metavar="FILE", help="a word list, one word a line")
+    parser.add_argument("--words", dest="file", metavar="FILE", help="a word list, one word a line (- for stdin)")
     parser.add_argument("--shape", choices=SHAPES, default="A + B = C", help="the puzzle shape (default A + B = C)")
     parser.add_argument("--limit", type=positive, metavar="N", help="stop after N unique puzzles")
     parser.add_argument("--timeout", type=float, default=10.0, metavar="S",
                         help="solver seconds per candidate (default 10)")
     parser.add_argument("--jobs", type=positive, default=1, metavar="N", help="processes to use (default 1)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); "
+                             'needs pip install "smtcrypt[dask]"')
+    parser.add_argument("--checkpoint", metavar="FILE",
+                        help="record finished chunks in FILE; a rerun with the same FILE skips them")
     parser.add_argument("--no-confirm", dest="confirm", action="store_false",
                         help="trust the column search's proof of uniqueness without asking the solver again")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -389,10 +453,13 @@ def generate_main(argv: Sequence[str]) -> int:
     parser.add_argument("--difficulty", type=difficulty_range, metavar="RANGE",
                         help="keep only puzzles whose difficulty (1-5, see smtcrypt explain) is in RANGE: 2, or 1-2")
     args = parser.parse_args(argv)
+    for word in args.words:
+        if looks_like_a_path(word):
+            parser.error(f"{word!r} looks like a file path, not a word: did you mean --words {word}?")
     words = list(args.words)
     if args.file is not None:
         try:
-            words += args.file.read_text(encoding="utf-8").split()
+            words += read_words(args.file)
         except (OSError, UnicodeDecodeError) as error:
             parser.error(f"cannot read {args.file}: {getattr(error, 'strerror', None) or error}")
     if not words:
@@ -404,43 +471,53 @@ def generate_main(argv: Sequence[str]) -> int:
 
     totals = Totals()
     puzzles = []
+    found = 0
     interrupted = False
     try:
         rated: dict[str, int] = {}
         for puzzle in generate(words, args.shape, limit=None if args.difficulty else args.limit, timeout=args.timeout,
                                totals=totals, progress=progress if show else None, jobs=args.jobs,
-                               confirm=args.confirm):
+                               confirm=args.confirm, scheduler=args.scheduler, checkpoint=args.checkpoint):
             if args.difficulty:
                 from .explain import explain
 
                 rated[puzzle.formula] = explain(Puzzle(puzzle.formula).problem).difficulty
                 if rated[puzzle.formula] not in args.difficulty:
                     continue
-            puzzles.append(puzzle)
-            if not args.json:
+            found += 1
+            if args.json:
+                puzzles.append(puzzle)
+            else:
                 print(f"{puzzle.formula}  /  {puzzle.solution.text}"
                       + (f"  (difficulty {rated[puzzle.formula]})" if args.difficulty else ""), flush=True)
-            if args.difficulty and args.limit and len(puzzles) >= args.limit:
+            if args.difficulty and args.limit and found >= args.limit:
                 break
     except KeyboardInterrupt:  # Ctrl-C: keep what was found, say the run is incomplete
         interrupted = True
+    except BrokenPipeError:  # the reader went away: the console entry point ends quietly
+        raise
+    except (CheckpointError, RuntimeError, OSError) as error:  # a checkpoint of another run, no Dask, no scheduler
+        if show:
+            print(file=sys.stderr)
+        print(f"smtcrypt generate: error: {error}", file=sys.stderr)
+        return 2
     if show:
         print(file=sys.stderr)
     if args.json:
         print(json.dumps({"shape": args.shape, "words": totals.words, "skipped_words": totals.skipped_words,
                           "totals": {"candidates": totals.candidates, "filtered": totals.filtered, **totals.verdicts},
                           "complete": totals.candidates == totals.expected, "interrupted": interrupted,
-                          "limit_reached": args.limit is not None and len(puzzles) >= args.limit,
+                          "limit_reached": args.limit is not None and found >= args.limit,
                           "puzzles": [{"formula": p.formula, "solution": {"mapping": p.solution.mapping,
                                                                            "text": p.solution.text},
                                        **({"difficulty": rated[p.formula]} if args.difficulty else {})}
                                       for p in puzzles], "seconds": round(totals.seconds, 3)}))
     else:
         ending = "; interrupted" if interrupted else ""
-        if args.limit is not None and len(puzzles) >= args.limit and totals.candidates < totals.expected:
+        if args.limit is not None and found >= args.limit and totals.candidates < totals.expected:
             ending += (f"; stopped early at --limit {args.limit}: the totals count the {totals.candidates:,} of "
                        f"{totals.expected:,} candidates decided so far")
         print(summary(totals) + ending, file=sys.stderr)
     if interrupted:
         return 130
-    return 0 if puzzles else 1
+    return 0 if found else 1

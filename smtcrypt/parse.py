@@ -7,6 +7,7 @@ Lark's tree into the dataclasses of `smtcrypt.tree` in one pass, leaves up.
 from __future__ import annotations
 
 import sys
+import unicodedata
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -30,6 +31,14 @@ MAX_DEPTH = 1_000  # nesting of the tree, including chains such as A + B + C + .
 
 # The stages after parsing recurse a few Python frames per level of the tree: make room for MAX_DEPTH.
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 12 * MAX_DEPTH))
+
+# Each `?` of a formula is a letter of its own, named by the next of these: capital letters outside
+# A-Z (which a formula cannot hold), so no name collides with the user's letters, each a valid Python
+# identifier unchanged by normalisation, so that generated code and solvers take it as any letter.
+WILDCARD_NAMES = "".join(ch for ch in map(chr, range(0xC0, 0x530)) if ch.isalpha() and ch.isupper()
+                         and ch.isidentifier() and unicodedata.normalize("NFKC", ch) == ch
+                         and len(ch.lower()) == 1 and ch.lower().upper() == ch)
+WILDCARD_SET = frozenset(WILDCARD_NAMES)
 
 # Normalised comparison operators: `=` and `is` mean `==`, `is not` means `!=`.
 COMPARISON_OPS = {"=": "==", "==": "==", "is": "==", "!=": "!=", "isnot": "!=", "<": "<", "<=": "<=",
@@ -105,7 +114,14 @@ def _joined_span(first: Expr, last: Expr) -> Span:
 
 @v_args(meta=True)
 class _ToTree(Transformer):
-    """Lark tree -> smtcrypt.tree, one method per grammar rule."""
+    """Lark tree -> smtcrypt.tree, one method per grammar rule. Lark transforms leaves left to right, so
+    the wildcards are named in order of appearance."""
+
+    def __init__(self, source: str = "", named_cells: bool = False) -> None:
+        super().__init__()
+        self.source = source
+        self.wildcards = 0
+        self.named_cells = named_cells  # a formula made by smtcrypt: its hidden cells are named, not `?`
 
     def start(self, meta, items):
         return tuple(item for item in items if not isinstance(item, Token))
@@ -158,7 +174,23 @@ class _ToTree(Transformer):
 
     def word(self, meta, children):
         (token,) = children
-        return Word(str(token), _token_span(token))
+        text = str(token)
+        for offset, ch in enumerate(text):
+            if not ch.isascii() and not (self.named_cells and ch in WILDCARD_SET):
+                hint = " (words use the letters A-Z)" if ch.isalpha() else ""
+                raise FormulaSyntaxError(f"unexpected character {ch!r}{hint}", self.source, token.start_pos + offset)
+        if "?" in text:
+            named = []
+            for offset, ch in enumerate(text):
+                if ch == "?":
+                    if self.wildcards == len(WILDCARD_NAMES):
+                        raise FormulaLimitError(f"more than {len(WILDCARD_NAMES)} wildcards '?'", self.source,
+                                                token.start_pos + offset)
+                    ch = WILDCARD_NAMES[self.wildcards]
+                    self.wildcards += 1
+                named.append(ch)
+            text = "".join(named)
+        return Word(text, _token_span(token))
 
     def repeating(self, meta, children):
         (token,) = children
@@ -178,8 +210,9 @@ class _ToTree(Transformer):
         return Collection("set", tuple(items), _span(meta))
 
 
-def parse(source: Formula) -> Constraints:
-    """Parse a formula such as "NUM + BER = PLAY" into its typed tree."""
+def parse(source: Formula, named_cells: bool = False) -> Constraints:
+    """Parse a formula such as "NUM + BER = PLAY" into its typed tree. `named_cells`: the formula was
+    made by smtcrypt (from a layout) and names its hidden cells by letters of WILDCARD_NAMES."""
     if not source.strip(" \t\r\n;,"):
         raise FormulaSyntaxError("empty formula: expected a constraint such as 'SEND + MORE = MONEY'", source, 0)
     if len(source) > MAX_SOURCE_LENGTH:
@@ -191,7 +224,7 @@ def parse(source: Formula) -> Constraints:
         raise _syntax_error(source, error) from None
     _check_depth(source, lark_tree)
     try:
-        constraints = _ToTree().transform(lark_tree)
+        constraints = _ToTree(source, named_cells).transform(lark_tree)
     except VisitError as error:
         if isinstance(error.orig_exc, FormulaError):
             raise error.orig_exc from None

@@ -75,7 +75,9 @@ def to_dict(verdict: Verdict, stats: bool = False, solutions: bool = True) -> di
     if infinite:
         data["shown"] = verdict.count
     if solutions:
-        data["solutions"] = [{"mapping": solution.mapping, "text": solution.text} for solution in verdict.solutions]
+        data["solutions"] = [{"mapping": solution.mapping, "text": solution.text,
+                              **({"wildcards": list(solution.wildcards)} if solution.wildcards else {})}
+                             for solution in verdict.solutions]
     data |= {
         "seconds": round(verdict.seconds, 6),
         "strategy": (verdict.stats or {}).get("strategy"),  # "z3", "exhaustive", "z3 -> exhaustive", ...

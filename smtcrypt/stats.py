@@ -23,20 +23,37 @@ def search_space(problem: Problem) -> tuple[int | None, bool]:
     """
     if problem.unknowns:
         return None, True
-    domains = [sorted(problem.allowed[letter]) for letter in problem.letters]
+    domains = {letter: sorted(problem.allowed[letter]) for letter in problem.letters}
     product = 1
-    for domain in domains:
+    for domain in domains.values():
         product *= len(domain)
-    if not problem.rules.distinct or product == 0:
+    groups = problem.groups
+    if not groups or product == 0:
         return product, True
-    domains.sort(key=len)
+    grouped = [letter for group in groups for letter in group]
+    if len(set(grouped)) != len(grouped):  # overlapping groups: only the bound
+        return product, False
+    total = 1
+    for letter in set(domains) - set(grouped):
+        total *= len(domains[letter])
+    for group in groups:
+        count = _distinct_assignments([domains[letter] for letter in group])
+        if count is None:
+            return product, False
+        total *= count
+    return total, True
+
+
+def _distinct_assignments(domains: list[list[int]]) -> int | None:
+    """The ways to give letters with these digits distinct digits (None if too many sets to track)."""
+    domains = sorted(domains, key=len)
     if all(set(smaller) <= set(larger) for smaller, larger in zip(domains, domains[1:])):
         nested = 1  # the usual case (0-9, and 1-9 for leading letters): choose from the smallest up
         for taken, domain in enumerate(domains):
             nested *= max(len(domain) - taken, 0)
-        return nested, True
+        return nested
     counts: dict[frozenset[int], int] = {frozenset(): 1}
-    for domain in sorted(domains, key=len):
+    for domain in domains:
         following: dict[frozenset[int], int] = {}
         for used, ways in counts.items():
             for digit in domain:
@@ -45,8 +62,8 @@ def search_space(problem: Problem) -> tuple[int | None, bool]:
                     following[key] = following.get(key, 0) + ways
         counts = following
         if len(counts) > MAX_STATES:
-            return product, False
-    return sum(counts.values()), True
+            return None
+    return sum(counts.values())
 
 
 class Clock:

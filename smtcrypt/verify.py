@@ -182,8 +182,9 @@ def follows_rules(problem: Problem, assignment: Assignment) -> bool:
     digits = [assignment[letter] for letter in problem.letters]
     if any(not 0 <= d < rules.base for d in digits):
         return False
-    if rules.distinct and len(set(digits)) != len(digits):
-        return False
+    for group in distinct_letters(problem):
+        if len({assignment[letter] for letter in group}) != len(group):
+            return False
     for letter in problem.letters:
         digit = assignment[letter]
         if rules.digits is not None and digit not in rules.digits:
@@ -193,6 +194,15 @@ def follows_rules(problem: Problem, assignment: Assignment) -> bool:
         if letter in rules.assign and digit != rules.assign[letter]:
             return False
     return all(assignment[letter] != 0 for letter in problem.leading)
+
+
+def distinct_letters(problem: Problem) -> list[tuple[str, ...]]:
+    """The groups of letters that must differ, read from the rules and the formula, not from `Problem.groups`:
+    by default every letter but the wildcards (letters outside A-Z); with --distinct the groups given."""
+    rules = problem.rules
+    if rules.groups is not None:
+        return [tuple(group) for group in rules.groups]
+    return [tuple(letter for letter in problem.letters if "A" <= letter <= "Z")] if rules.distinct else []
 
 
 def satisfies(problem: Problem, assignment: Assignment) -> bool:

@@ -99,7 +99,7 @@ def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
     return found
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def pair_table(w1: int, first1: int, w2: int, first2: int, distinct: bool) -> dict[int, list[tuple[int, int]]]:
     """Every pair of digits (one, two) by w1 * one + w2 * two; the light letters that end a search
     repeat their weights from sum to sum, so the generator builds each table once."""

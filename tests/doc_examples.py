@@ -158,12 +158,16 @@ def setup_command(block: Block, output: Block | None) -> Command | None:
 def matches(expected: str, actual: str, any_order: bool = False) -> bool:
     """True if the output shown is what was printed, up to the placeholders (and, with
     `any_order`, up to the order of the solution lines)."""
-    if any_order:
+    if any_order:  # each solution line shown is one printed (all of them, unless `...` leaves some out)
         expected_lines, actual_lines = expected.splitlines(keepends=True), actual.splitlines(keepends=True)
-        shown = sorted(line for line in expected_lines if SOLUTION in line)
-        printed = sorted(line for line in actual_lines if SOLUTION in line)
+        printed = [line for line in actual_lines if SOLUTION in line]
+        for line in (line for line in expected_lines if SOLUTION in line):
+            match = next((index for index, other in enumerate(printed) if matches(line, other)), None)
+            if match is None:
+                return False
+            del printed[match]
         rest = "".join(line for line in expected_lines if SOLUTION not in line)
-        return (len(shown) == len(printed) and all(map(matches, shown, printed))
+        return ((not printed or ANY_LINES + "\n" in expected_lines)
                 and matches(rest, "".join(line for line in actual_lines if SOLUTION not in line)))
     return re.fullmatch(pattern(expected), actual, re.DOTALL) is not None
 

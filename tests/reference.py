@@ -15,7 +15,10 @@ Semantics (README, "Rules and exact semantics"):
 - abs, min, max, gcd, sum(range(n)) and sum(range(a, b));
 - words and repeating decimals in the base given (`--base`); plain numbers stay decimal;
 - the digit rules: distinct letters, no 0 at the head of a word of two or more letters (a literal digit
-  there is no letter), `--digits`, `--domain`, `--assign`; integer unknowns (lowercase names) are
+  there is no letter), `--digits`, `--domain`, `--assign`; `--distinct` groups (only letters of one
+  group differ); each `?` in a word a digit of its own (named here `?` and its offset in the formula,
+  read from the formula's text, not from the parser's names for them), in no group, held to the
+  no-leading-zero rule and to `--digits`; integer unknowns (lowercase names) are
   enumerated between bounds the caller gives, which the formula itself must impose;
 - a candidate whose evaluation is undefined is not a solution.
 """
@@ -155,13 +158,23 @@ class Compiled:
 
     # --- letters --------------------------------------------------------------------------------
 
+    def cells(self, node: Word) -> list[str]:
+        """A word's cells as written: letters, literal digits, and each `?` named by where it stands."""
+        text = self.tree.source[node.span.start:node.span.end]
+        return [f"?{node.span.start + offset}" if ch == "?" else ch for offset, ch in enumerate(text)]
+
+    @property
+    def wildcards(self) -> tuple[str, ...]:
+        return tuple(letter for letter in self.letters if letter.startswith("?"))
+
     def _collect(self, node, seen: dict, names: dict) -> None:
         if isinstance(node, Word):
-            for ch in node.letters:
-                if ch.isalpha():
+            cells = self.cells(node)
+            for ch in cells:
+                if not ch.isdigit():
                     seen.setdefault(ch)
-            if len(node.letters) > 1 and node.letters[0].isalpha():
-                self.leading.add(node.letters[0])
+            if len(cells) > 1 and not cells[0].isdigit():
+                self.leading.add(cells[0])
             return
         if isinstance(node, Repeating):
             for ch in node.whole + node.fixed + node.period:
@@ -192,7 +205,7 @@ class Compiled:
 
     # --- compiling --------------------------------------------------------------------------------
 
-    def _weights(self, digits: str) -> tuple[list[tuple[int, int]], int]:
+    def _weights(self, digits) -> tuple[list[tuple[int, int]], int]:
         """A numeral as (letter index, weight) pairs and a literal constant."""
         weights: dict[int, int] = {}
         literal = 0
@@ -207,7 +220,7 @@ class Compiled:
 
     def _compile(self, node) -> Evaluator:
         if isinstance(node, Word):
-            pairs, literal = self._weights(node.letters)
+            pairs, literal = self._weights(self.cells(node))
             if len(pairs) == 1:
                 (i, w), = pairs
                 return lambda d: w * d[i] + literal
@@ -266,7 +279,12 @@ class Compiled:
             items = [self._compile(item) for item in container.items]
             return lambda x, d: x in [item(d) for item in items]  # the whole literal is built first
         start, stop = self._range(container)
-        return lambda x, d: _norm(x) in range(start(d), stop(d))
+
+        def within(x: Value, d: Digits) -> bool:
+            # only integers are in a range; Python would compare a fraction with every element
+            x, bounds = _norm(x), range(start(d), stop(d))  # the bounds first: they may be undefined
+            return type(x) is not Fraction and x in bounds
+        return within
 
     def _range(self, call) -> tuple[Evaluator, Evaluator]:
         assert isinstance(call, Call) and call.name == "range", call
@@ -352,7 +370,7 @@ class Compiled:
             pool = set(range(self.base))
             if digits is not None:
                 pool &= set(digits)
-            if letter in domains:
+            if letter in domains and not letter.startswith("?"):
                 pool &= set(domains[letter])
             if letter in assign:
                 pool &= {assign[letter]}
@@ -361,9 +379,21 @@ class Compiled:
             result.append(sorted(pool))
         return result
 
-    def candidates(self, distinct: bool = True, allow_leading_zeros: bool = False,
+    def groups(self, distinct) -> list[list[int]]:
+        """The positions of the letters that must differ, group by group: all named letters (True),
+        none (False), or each group of `--distinct` groups such as ["AB", "CD"]."""
+        if isinstance(distinct, bool):
+            named = [i for i, letter in enumerate(self.letters) if not letter.startswith("?")]
+            return [named] if distinct else []
+        return [[self.letters.index(letter) for letter in group] for group in distinct]
+
+    def candidates(self, distinct=True, allow_leading_zeros: bool = False,
                    digits: Iterable[int] | None = None, domains: Mapping[str, Iterable[int]] | None = None,
                    assign: Mapping[str, int] | None = None) -> Iterable[Digits]:
+        if self.wildcards or not isinstance(distinct, bool):  # every tuple of the pools, each group checked
+            groups = self.groups(distinct)
+            pools = self.pools(allow_leading_zeros, digits, domains, assign)
+            return (c for c in itertools.product(*pools) if all(len({c[i] for i in g}) == len(g) for g in groups))
         if domains or assign:  # letters with pools of their own
             pools = self.pools(allow_leading_zeros, digits, domains, assign)
             return _distinct_product(pools) if distinct else itertools.product(*pools)
@@ -445,7 +475,7 @@ def is_solution(formula: str, mapping: Mapping[str, int], distinct: bool = True,
     if any(type(value) is not int for value in mapping.values()):
         return False
     chosen = [mapping[letter] for letter in compiled.letters]
-    if distinct and len(set(chosen)) != len(chosen):
+    if any(len({chosen[i] for i in group}) != len(group) for group in compiled.groups(distinct)):
         return False
     pools = compiled.pools(allow_leading_zeros, digits, domains, assign)
     if any(digit not in pool for digit, pool in zip(chosen, pools)):

@@ -403,6 +403,9 @@ def formulas(draw) -> tuple[str, dict]:
 @example(("A in {1/0, A}", {"distinct": False, "allow_leading_zeros": False, "base": 10, "digits": "0-9"}))
 @example(("gcd(A - 7, B / 2) = C % -2", {"distinct": False, "allow_leading_zeros": True, "base": 10,
                                          "digits": "0-9"}))
+# a fraction looked up in a range of 14 ** 10 integers: the reference once compared it with each of them
+@example(("-1.5 not in range((10 // C), C ** (A - 2)), 10 ** -1 not in {(BBC + B), 10}",
+          {"distinct": True, "allow_leading_zeros": False, "base": 16, "digits": "0,5,10,12,14"}))
 def test_random_formulas_match_brute_force(case):
     text, rules = case
     try:

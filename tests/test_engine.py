@@ -240,6 +240,7 @@ CORPUS_FILE = Path(__file__).resolve().parents[1] / "benchmarks" / "corpus.tsv"
 def test_a_race_for_the_first_solution_gives_a_true_solution_or_a_proof(monkeypatch):
     # the exhaustive backend joins at once, so that either side may win
     monkeypatch.setattr(portfolio_module, "RACE_AFTER", 0.0)
+    monkeypatch.setattr(portfolio_module, "FIRST_AT_ONCE", 0.0)
     monkeypatch.setattr(portfolio_module, "SMALL_SPACE", 0)
     monkeypatch.setattr(portfolio_module, "EXHAUSTIVE_AT_ONCE", 0.0)
     winners = set()
@@ -293,3 +294,11 @@ def test_the_join_stands_in_for_trying_every_assignment():
     # compiled filter)
     assert verdict.stats["candidates"] == 2 * 5040 and verdict.stats["candidates_tried"] == 2 * 5040
     assert verdict.stats["join"] == "match the sides"
+
+
+def test_a_first_solution_below_the_price_bound_is_not_raced(monkeypatch):
+    # the join alone, no Z3 thread sharing the interpreter with it
+    monkeypatch.setattr(portfolio_module, "FIRST_AT_ONCE", 60.0)
+    verdict = smtcrypt.Puzzle("NORTH / SOUTH = EAST / WEST").search(limit=1).verdict()
+    assert verdict.stats["strategy"] == "join" and verdict.stats["solver_checks"] == 0
+    assert [solution.text for solution in verdict.solutions] == ["51304 / 61904 = 7260 / 8760"]

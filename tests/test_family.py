@@ -104,3 +104,9 @@ def test_verdict_reports_infinite():
     assert [s.mapping for s in verdict.solutions] == [{"x": 1, "y": 0}, {"x": 2, "y": 1}]
     assert verdict.reason == "infinitely many solutions: x = 1 + t, y = t for t = 0, 1, 2, ..."
     assert smtcrypt.verdict("x + y = 10, x >= 0, y >= 0").status is smtcrypt.Status.MULTIPLE  # finite: no claim
+
+
+def test_family_members_keep_the_wildcards_of_the_first_solution():
+    solutions = list(smtcrypt.Puzzle("x - y = 1?").search())
+    assert len(solutions) == 10 and len({s.wildcards for s in solutions}) == 1
+    assert all(s.text == f"{s.mapping['x']} - {s.mapping['y']} = 1{s.wildcards[0]}" for s in solutions)

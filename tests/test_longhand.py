@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import smtcrypt
 from smtcrypt.api import Puzzle
 from smtcrypt.cli import main
 from smtcrypt.longhand import layout
@@ -81,3 +82,8 @@ def test_cli_show_long(capsys):
     assert main(["--show", "long", "SEND + MORE = MONEY"]) == 0
     out = capsys.readouterr().out
     assert "  9567\n+ 1085\n------\n 10652\n" in out
+
+
+def test_wildcard_digits_are_written_out_long_hand():
+    solution = next(smtcrypt.solve("?? * ?? = 1?0?"))
+    assert solution.long_hand() == "  11\n× 91\n----\n  11\n 99\n----\n1001"

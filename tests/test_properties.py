@@ -9,6 +9,7 @@ import math
 import time
 import warnings
 from dataclasses import dataclass, field
+from typing import Callable
 
 import pytest
 import z3
@@ -24,7 +25,7 @@ from smtcrypt.engine import Proof
 from smtcrypt.engine.portfolio import STRATEGIES, StrategyError
 from smtcrypt.parse import parse
 from smtcrypt.tree import BinOp, BoolOp, Call, Compare, Repeating, Word, walk
-from smtcrypt.engine.z3search import SPLIT_AFTER_CONFLICTS, ModelSearch
+from smtcrypt.engine.z3search import SPLIT_AFTER_CONFLICTS, UNBOUNDED_MODEL_CAP, ModelSearch
 
 from reference import Compiled, brute_force
 
@@ -58,7 +59,8 @@ def space(compiled: Compiled, rules: dict, bounds: dict) -> int:
 
 
 @st.composite
-def cases(draw, most: int = CI_SPACE) -> Case:
+def cases(draw, most: int = CI_SPACE, extras: bool = False) -> Case:
+    """A random formula and rules; `extras` adds wildcards `?` in words and `--distinct` groups."""
     base = draw(st.sampled_from(BASES))
     distinct = draw(st.booleans())
     allow_leading_zeros = draw(st.booleans())
@@ -73,6 +75,9 @@ def cases(draw, most: int = CI_SPACE) -> Case:
         if draw(st.integers(0, 5)) == 0:
             at = draw(st.integers(0, len(text)))
             text = text[:at] + draw(st.sampled_from(literal)) + text[at:]
+        if extras and draw(st.integers(0, 2)) == 0:  # a wildcard in place of a letter, or added
+            at = draw(st.integers(0, len(text)))
+            text = text[:at] + "?" + text[at + draw(st.integers(0, 1)):]
         return text
 
     repeating = st.builds(lambda whole, fixed, period: f"{whole}.{fixed}({period})",
@@ -138,10 +143,13 @@ def cases(draw, most: int = CI_SPACE) -> Case:
     text = ", ".join(constraints)
 
     compiled = Compiled(text, base)  # the reference's reading of the formula: its letters
-    present = compiled.letters
+    present = tuple(letter for letter in compiled.letters if not letter.startswith("?"))
     digit = st.sampled_from(range(base))
     digit_sets = st.lists(digit, min_size=1, max_size=base, unique=True).map(sorted)
     rules: dict = {"distinct": distinct, "allow_leading_zeros": allow_leading_zeros}
+    if extras and distinct and len(present) >= 2 and draw(st.booleans()):
+        group = st.lists(st.sampled_from(present), min_size=1, max_size=len(present), unique=True).map("".join)
+        rules["distinct"] = draw(st.lists(group, min_size=1, max_size=2))
     if base != 10 or draw(st.integers(0, 5)) == 0:
         rules["base"] = base
     if draw(st.integers(0, 2)) == 0:
@@ -151,6 +159,8 @@ def cases(draw, most: int = CI_SPACE) -> Case:
         rules["domains"] = domains
     if present and draw(st.integers(0, 5)) == 0:
         rules["assign"] = {draw(st.sampled_from(present)): draw(digit)}
+    if names:  # over integer unknowns smtcrypt stops, as unknown, after UNBOUNDED_MODEL_CAP models
+        most = min(most, UNBOUNDED_MODEL_CAP - 1)
     while space(compiled, rules, bounds) > most:  # too many to try: fewer digits for every letter
         digits = list(rules.get("digits", range(base)))
         digits.remove(draw(st.sampled_from(digits)))  # one digit each letter stays at least: the loop ends
@@ -160,6 +170,22 @@ def cases(draw, most: int = CI_SPACE) -> Case:
 
 def reference_solutions(case: Case) -> Solutions:
     return brute_force(case.text, unknowns=case.bounds, **case.rules)
+
+
+def wildcard_cells(case: Case) -> list[str]:
+    """The reference's names of the formula's `?`s, in order of appearance."""
+    return [f"?{offset}" for offset, ch in enumerate(case.text) if ch == "?"]
+
+
+def as_reference(case: Case, problem) -> "Callable[[dict], tuple]":
+    """A model of smtcrypt's (its wildcards under hidden names) as the reference writes solutions."""
+    rename = dict(zip(problem.wildcards, wildcard_cells(case)))
+    return lambda model: tuple(sorted((rename.get(name, name), value) for name, value in model.items()))
+
+
+def listed(case: Case, solution) -> tuple:
+    """A `Solution` as the reference writes solutions: its mapping and its wildcards."""
+    return tuple(sorted([*solution.mapping.items(), *zip(wildcard_cells(case), solution.wildcards)]))
 
 
 def smtcrypt_paths(case: Case, plain: bool, seconds: float = SECONDS) -> dict[str, tuple[list, bool]]:
@@ -178,7 +204,7 @@ def smtcrypt_paths(case: Case, plain: bool, seconds: float = SECONDS) -> dict[st
     found = {}
     for name, (encoding, source, split_after) in paths.items():
         search = ModelSearch(encoding.encode(source, z3.Context()), time.monotonic() + seconds, split_after=split_after)
-        models = [tuple(sorted(model.items())) for model in search]
+        models = [as_reference(case, source)(model) for model in search]
         found[name] = (models, search.end is not None and search.end.complete)
     return found
 
@@ -211,12 +237,12 @@ def check_strategies(case: Case, expected: Solutions, seconds: float = SECONDS) 
             assert strategy in OPTIONAL, f"the {strategy} strategy refused {case}: {error}"
             continue
         assert not (strategy == "exhaustive" and case.bounds), f"exhaustive took integer unknowns in {case}"
-        listed = [tuple(sorted(solution.mapping.items())) for solution in search]
+        found = [listed(case, solution) for solution in search]
         verdict = search.verdict()
         assert verdict.complete, f"the {strategy} strategy did not finish {case}: {verdict.reason}"
-        assert len(set(listed)) == len(listed), f"the {strategy} strategy repeated a solution of {case}"
-        assert set(listed) == expected, (f"the {strategy} strategy differs from brute force on {case}: "
-                                         f"missing {sorted(expected - set(listed))}, wrong {sorted(set(listed) - expected)}")
+        assert len(set(found)) == len(found), f"the {strategy} strategy repeated a solution of {case}"
+        assert set(found) == expected, (f"the {strategy} strategy differs from brute force on {case}: "
+                                        f"missing {sorted(expected - set(found))}, wrong {sorted(set(found) - expected)}")
         assert verdict.status is want and verdict.count == len(expected)
         used, proof = verdict.stats["strategy"], verdict.stats["proof"]
         if strategy in PROOFS:
@@ -226,7 +252,7 @@ def check_strategies(case: Case, expected: Solutions, seconds: float = SECONDS) 
         assert puzzle.count(timeout=seconds, strategy=strategy) == len(expected), f"{strategy} counted {case}"
         decided = puzzle.verdict(timeout=seconds, strategy=strategy)
         assert decided.status is want, f"the {strategy} strategy's verdict on {case} is {decided.status.value}"
-        shown = {tuple(sorted(solution.mapping.items())) for solution in decided.solutions}
+        shown = {listed(case, solution) for solution in decided.solutions}
         assert len(shown) == len(decided.solutions) == min(len(expected), 2) and shown <= expected
         assert decided.complete or len(expected) >= 2  # unique and none are proofs
 
@@ -283,6 +309,47 @@ def test_random_formulas_match_brute_force(case):
 @given(cases(most=SLOW_SPACE))
 def test_random_formulas_match_brute_force_many(case):
     check_against_reference(case)
+
+
+WILDCARD_EXAMPLES = [
+    Case("A? + ?A = 1?1", {"distinct": True}),
+    Case("AB? * C = ?BA, A != C", {"distinct": ["AB"], "digits": [0, 1, 2, 5, 7]}),
+    Case("?A - B? = ?", {"distinct": ["AB"], "allow_leading_zeros": True, "base": 4}),
+    Case("A + B = C?, C < A + B", {"distinct": ["AB", "BC"], "digits": [1, 3, 5, 7, 9]}),
+]
+
+
+# wildcards and --distinct groups: a sample of their own, so that the 100 formulas above stay as they were
+@settings(max_examples=15, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(cases(extras=True))
+@example(WILDCARD_EXAMPLES[0])
+@example(WILDCARD_EXAMPLES[1])
+@example(WILDCARD_EXAMPLES[2])
+@example(WILDCARD_EXAMPLES[3])
+def test_random_formulas_with_wildcards_and_groups_match_brute_force(case):
+    check_against_reference(case)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases(most=SLOW_SPACE, extras=True))
+def test_random_formulas_with_wildcards_and_groups_match_brute_force_many(case):
+    check_against_reference(case)
+
+
+def test_the_generator_draws_wildcards_and_groups():
+    drawn = []
+
+    @settings(max_examples=100, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(cases(extras=True))
+    def collect(case):
+        drawn.append(case)
+
+    collect()
+    assert sum("?" in case.text for case in drawn) >= 20
+    assert sum(not isinstance(case.rules["distinct"], bool) for case in drawn) >= 10
+    assert any("?" in case.text and not isinstance(case.rules["distinct"], bool) for case in drawn)
 
 
 @pytest.mark.slow

@@ -102,8 +102,8 @@ def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef]) -> list[
         constraints += [var >= low, var <= high]
         if len(allowed) != high - low + 1:
             constraints.append(z3.Or(*[var == digit for digit in sorted(allowed)]))
-    if problem.rules.distinct and len(letters) > 1:
-        constraints.append(z3.Distinct(*letters.values()))
+    for group in problem.groups:
+        constraints.append(z3.Distinct(*(letters[letter] for letter in group)))
     return constraints
 
 

@@ -252,8 +252,8 @@ class _Encoder:
                 constraints.append(z3.ULE(var, high))
             if len(digits) != high - low + 1:
                 constraints.append(z3.Or(*[var == digit for digit in digits]))
-        if self.problem.rules.distinct and len(self.letters) > 1:
-            constraints.append(z3.Distinct(*self.letters.values()))
+        for group in self.problem.groups:
+            constraints.append(z3.Distinct(*(self.letters[letter] for letter in group)))
         return constraints
 
     def indicators(self) -> list[z3.BoolRef]:

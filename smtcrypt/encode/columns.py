@@ -110,17 +110,22 @@ class ColumnsEncoding:
             model.within(f"|{letter}|", digits)
         for index, form in enumerate(forms):
             column_constraints(model, form, narrowed, f"carry{index}")
-        if problem.rules.distinct:
+        all_distinct = problem.distinctness == "all"
+        if all_distinct:
             # distinctness once, as digit cardinality: with Distinct as well, measured 5-40%
             # slower (ALPHABET + LETTERS = SCRABBLE 31 -> 19 ms without it)
             digit_cardinality(model, narrowed)
+        else:  # only some letters differ (--distinct groups, wildcards apart)
+            for group in problem.groups:
+                model.claim(f"(distinct {' '.join(f'|{letter}|' for letter in group)})")
         groups = interchangeable(forms, problem)
         for group in groups:  # one ordering per group; the solver yields the permutations
+            differ = any(group[0] in members for members in problem.groups)
             for first, second in zip(group, group[1:]):
-                model.claim(f"({'<' if problem.rules.distinct else '<='} |{first}| |{second}|)")
+                model.claim(f"({'<' if differ else '<='} |{first}| |{second}|)")
         constraints = z3.parse_smt2_string(model.text(), ctx=context)
         return Encoded(context, letters, list(constraints), "linear", interchangeable=groups, digits_only=True,
-                       indicators=problem.rules.distinct, determined=determined(forms, narrowed))
+                       indicators=all_distinct, determined=determined(forms, narrowed))
 
 
 class Text:
@@ -228,7 +233,8 @@ def determined(forms: list[Linear], allowed: dict[str, frozenset[int]]) -> froze
 
 
 def interchangeable(forms: list[Linear], problem: Problem) -> tuple[tuple[str, ...], ...]:
-    """Letters with the same coefficient in every column of every equation and the same rules.
+    """Letters with the same coefficient in every column of every equation and the same rules
+    (digits, and the groups of letters they must differ from).
 
     Swapping their digits maps solutions to solutions (N, B in NUM + BER = PLAY), so the
     solver needs to find only the models where they increase, and permutes the rest.
@@ -237,7 +243,8 @@ def interchangeable(forms: list[Linear], problem: Problem) -> tuple[tuple[str, .
     for letter in problem.letters:
         profile = tuple(sorted((number, column, coefficient) for number, form in enumerate(forms)
                                for (name, column), coefficient in form.items() if name == letter and coefficient))
-        profiles[(allowed_digits(problem, letter), profile)].append(letter)
+        membership = tuple(index for index, group in enumerate(problem.groups) if letter in group)
+        profiles[(allowed_digits(problem, letter), membership, profile)].append(letter)
     return tuple(tuple(group) for group in profiles.values() if len(group) > 1)
 
 

@@ -309,7 +309,14 @@ class _Builder:
                 named = indicator(letter, digit, self.ctx)
                 self.constraints.append(named == (var == digit))
                 users[digit].append(named)
-        if not self.problem.rules.distinct:
+        if self.problem.distinctness == "some":  # each group's letters use each digit at most once
+            for group in self.problem.groups:
+                for digit in set().union(*(domains[letter] for letter in group)):
+                    named = [indicator(letter, digit, self.ctx) for letter in group if digit in domains[letter]]
+                    if len(named) > 1:
+                        self.constraints.append(z3.AtMost(*named, 1))
+            return
+        if self.problem.distinctness == "none":
             return
         for digit, indicators in users.items():
             if len(indicators) > 1:
@@ -422,7 +429,7 @@ class ProductsEncoding:
         analysis = analyse(problem)
         if analysis is None:
             raise ValueError(f"the products encoding does not accept {problem.source!r}")
-        bounds = Bounds(analysis.polynomials, problem.rules.base, problem.rules.distinct)
+        bounds = Bounds(analysis.polynomials, problem.rules.base, problem.distinctness == "all")
         allowed = {letter: tuple(sorted(allowed_digits(problem, letter))) for letter in problem.letters}
         # leading-digit bounds first, in Python (see split.py): NAUGHT ** 2 = ZERO ** 3 0.85 -> 0.73 s unsplit
         domains = bounds.narrow(allowed) if all(allowed.values()) else None

@@ -124,7 +124,7 @@ class CubeSearch:
         for letter, digit in cube.items():
             if joined.setdefault(letter, digit) != digit:
                 return False
-        return not self.problem.rules.distinct or len(set(joined.values())) == len(joined)
+        return self.problem.distinctness != "all" or len(set(joined.values())) == len(joined)
 
     def _shrink(self, model: Assignment) -> dict[str, int]:
         """The model with every letter dropped that, proved, does not matter, keeping the cube apart
@@ -148,10 +148,10 @@ class CubeSearch:
         """Every assignment the rules allow that agrees with the cube, alphabetically keyed."""
         letters = sorted(self.problem.letters)
         free = [index for index, letter in enumerate(letters) if letter not in cube]
-        used = set(cube.values()) if self.problem.rules.distinct else set()
+        used = set(cube.values()) if self.problem.distinctness == "all" else set()
         domains = [self.problem.allowed[letters[index]] - used for index in free]
         values = [cube.get(letter, 0) for letter in letters]
-        if self.problem.rules.distinct:
+        if self.problem.distinctness == "all":
             pool = sorted(frozenset().union(*domains))
             tuples: Iterator[tuple[int, ...]] = itertools.permutations(pool, len(free))
             if any(domain != set(pool) for domain in domains):
@@ -167,7 +167,7 @@ class CubeSearch:
         """How many assignments the rules allow agree with the cube (distinct digits counted by the
         sets of digits used so far)."""
         free = [letter for letter in self.problem.letters if letter not in cube]
-        if not self.problem.rules.distinct:
+        if self.problem.distinctness != "all":
             total = 1
             for letter in free:
                 total *= len(self.problem.allowed[letter])

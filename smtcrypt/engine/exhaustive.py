@@ -128,7 +128,7 @@ QUOTIENT_COMPARISONS = {"==": "_q_eq", "!=": "_q_ne", "<": "_q_lt", "<=": "_q_le
 MAX_PAIR_CODE = 2000  # characters: a longer (numerator, denominator) pair is left to Fraction
 HELPERS: dict[str, Any] = {"_nz": _nz, "_q_eq": _q_eq, "_q_ne": _q_ne, "_q_lt": _q_lt, "_q_le": _q_le,"_F": Fraction, "_pow": _power, "_root": _root_power, "_gcd": _gcd, "_in_range": _in_range,
                            "_sum_range": _sum_range, "abs": abs, "min": min, "max": max,
-                           "ArithmeticError": ArithmeticError}
+                           "_len": len, "ArithmeticError": ArithmeticError}
 PRECEDENCE = {"+": 1, "-": 1, "*": 2}  # operators written without brackets inside a chain of their own kind
 
 
@@ -394,8 +394,10 @@ def compile_problem(problem: Problem) -> Compiled:
 def _filters(problem: Problem, free: tuple[str, ...], fixed: dict[str, int], writer: _Writer) -> list[str]:
     """Conditions on a candidate that the candidates themselves do not already meet."""
     pool = candidate_digits(problem, free, fixed)
-    if pool is None:
-        return []
+    if pool is None:  # letters drawn each from its own digits; only some of them must differ
+        index = {letter: f"v{position}" for position, letter in enumerate(free)}
+        return [f"_len({{{', '.join(index.get(letter) or str(fixed[letter]) for letter in group)}}}) == {len(group)}"
+                for group in problem.groups]
     filters = []
     for index, letter in enumerate(free):
         allowed = problem.allowed[letter]
@@ -410,8 +412,8 @@ def _filters(problem: Problem, free: tuple[str, ...], fixed: dict[str, int], wri
 
 
 def candidate_digits(problem: Problem, free: tuple[str, ...], fixed: dict[str, int]) -> frozenset[int] | None:
-    """The digits distinct free letters are drawn from (None when letters need not differ)."""
-    if not problem.rules.distinct:
+    """The digits distinct free letters are drawn from (None unless every letter must differ)."""
+    if problem.distinctness != "all":
         return None
     pool = frozenset().union(*(problem.allowed[letter] for letter in free)) if free else frozenset()
     return pool - set(fixed.values())

@@ -124,7 +124,7 @@ class Side:
             raise NotCompilable(f"the formula is too deeply nested to compile ({type(error).__name__})") from None
         self.values: Callable[[list[tuple[int, ...]]], list[tuple[tuple[int, ...], Key]]] = namespace["_scan"]
         self.domains = [sorted(problem.allowed[letter]) for letter in self.letters]
-        if problem.rules.distinct:
+        if problem.distinctness == "all":
             pool = sorted(set().union(*self.domains))
             self.total = math.perm(len(pool), len(self.letters))
         else:
@@ -133,7 +133,7 @@ class Side:
     def candidates(self) -> Iterator[tuple[int, ...]]:
         """Permutations of the digits any of the letters may take (the compiled filters refuse the
         rest), or, where letters need not differ, every tuple of their own digits."""
-        if not self.problem.rules.distinct:
+        if self.problem.distinctness != "all":
             return itertools.product(*self.domains)
         return itertools.permutations(sorted(set().union(*self.domains)), len(self.letters))
 
@@ -199,7 +199,7 @@ class Reader:
                 digits[ref] = digit
             elif digit != digits[ref]:
                 return None
-        if self.problem.rules.distinct and (len(set(digits)) != len(digits) or not set(digits).isdisjoint(known)):
+        if self.problem.distinctness == "all" and (len(set(digits)) != len(digits) or not set(digits).isdisjoint(known)):
             return None
         return tuple(digits)
 
@@ -233,13 +233,16 @@ def space(problem: Problem, letters: set[str] | None = None) -> int:
     """The digit tuples the rules allow these letters (all the formula's by default), counted as
     the sides' candidates are: permutations of the digits any of them may take."""
     domains = [problem.allowed[letter] for letter in (problem.letters if letters is None else letters)]
-    if problem.rules.distinct:
+    if problem.distinctness == "all":
         return math.perm(len(set().union(*domains)), len(domains)) if domains else 1
     return math.prod(len(domain) for domain in domains)
 
 
 def best_plan(problem: Problem) -> Plan | None:
-    """The cheapest way to join, or None where the formula has no equation holding every letter."""
+    """The cheapest way to join, or None where the formula has no equation holding every letter
+    (or only some letters must differ: the sides' candidates are all-or-nothing permutations)."""
+    if problem.distinctness == "some":
+        return None
     return min(plans(problem), key=lambda plan: (plan.cost, plan.solve_for is None), default=None)
 
 
@@ -342,7 +345,7 @@ class JoinSearch(Stoppable):
                 table.setdefault(key, []).append(digits[shared:])
         if self.end is not None:
             return
-        distinct = self.problem.rules.distinct
+        distinct = self.problem.distinctness == "all"
         for chunk in self._chunks(self.large):
             found = []
             for digits, key in self.large.values(chunk):

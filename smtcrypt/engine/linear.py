@@ -175,7 +175,7 @@ class LinearSearch(Stoppable):
         for k in range(count - 1, -1, -1):
             ends = (weights[k] * domains[k][0], weights[k] * domains[k][-1])
             low[k], high[k] = low[k + 1] + min(ends), high[k + 1] + max(ends)
-        distinct = self.problem.rules.distinct
+        distinct = self.problem.distinctness == "all"
         values = [0] * count
 
         def descend(k: int, total: int, used: int) -> Iterator[tuple[int, ...]]:

@@ -37,6 +37,9 @@ STRATEGIES = ("auto", "z3", "linear", "join", "cubes", "exhaustive")
 SMALL_SPACE = 20_000  # candidates: tried at once, without measuring (at most about 0.1 s)
 SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price (about 10 ms)
 EXHAUSTIVE_AT_ONCE = 0.05  # seconds: below this exhaustive price, Z3 is not even started
+# For one solution, below this price: racing Z3 on a second thread slows the Python side by sharing
+# the interpreter (NORTH / SOUTH = EAST / WEST: 0.39 s by the join alone, 0.8 s raced)
+FIRST_AT_ONCE = 0.5
 Z3_SHARE = {"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5}  # of the exhaustive price, before switching
 Z3_AT_LEAST = 0.15  # seconds Z3 gets on sums and products, however cheap the exhaustive price (ODD * ODD = FREAKY: 0.1 s)
 Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3}  # seconds per model, roughly (measured)
@@ -99,16 +102,19 @@ class Portfolio:
             self._compile(required=True)
         if strategy == "cubes" and self._terms() is None:
             raise StrategyError("the cubes strategy cannot search this puzzle: it has integer unknowns, "
-                                "or terms whose negation would need a quantifier")
+                                "terms whose negation would need a quantifier, or letters of which only "
+                                "some must differ")
         self.join: Any = None
         self.joining = False  # the join backend stands in for the exhaustive one (cheaper)
         if strategy == "join" and self._join() is None:
             raise StrategyError("the join strategy cannot search this puzzle: it needs an equation whose two "
-                                "sides hold every letter of the formula, and no integer unknowns")
+                                "sides hold every letter of the formula, no integer unknowns, and all letters "
+                                "distinct or none")
         self.linear: Any = None
         if strategy == "linear" and self._linear(self.deadline) is None:
             raise StrategyError("the linear strategy cannot search this puzzle: it needs an equation of sums "
-                                "and integer multiples of words in which every letter counts, and no integer unknowns")
+                                "and integer multiples of words in which every letter counts, no integer unknowns, "
+                                "and all letters distinct or none")
 
     # --- what callers read ------------------------------------------------------------------
 
@@ -197,7 +203,7 @@ class Portfolio:
                 price = join.halves * seconds + self.expected * SECONDS_PER_SOLUTION[self.listing]
                 if price < self.price:
                     self.price, self.joining = price, True
-        return self.price <= EXHAUSTIVE_AT_ONCE
+        return self.price <= (FIRST_AT_ONCE if self.limit == 1 else EXHAUSTIVE_AT_ONCE)
 
     def _z3_then_exhaustive(self) -> Iterator[list[Assignment]]:
         from ..encode import choose
@@ -334,7 +340,7 @@ class Portfolio:
             from .linear import LinearSearch, integer_equation, only_equation
 
             self.linear = False
-            if not self.problem.unknowns:
+            if not self.problem.unknowns and self.problem.distinctness != "some":  # its digit mask is all or nothing
                 with self.clock("compile"):
                     equation = integer_equation(fold(self.problem))
                 if equation is not None and set(equation[0]) == set(self.problem.letters):
@@ -365,7 +371,10 @@ class Portfolio:
         return self.join or None
 
     def _terms(self) -> Any:
-        """The formula and the rules apart (None when its negation would need quantifiers)."""
+        """The formula and the rules apart (None when its negation would need quantifiers, or when only
+        some letters must differ: cubes count their completions with all letters distinct or none)."""
+        if self.problem.distinctness == "some":
+            return None
         if self.terms is None:
             import z3
 

@@ -1,0 +1,63 @@
+"""`smtcrypt batch`: one JSON line per puzzle, in input order; bad lines answered, not fatal."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from smtcrypt.batch import BatchTotals, batch, read_puzzles
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+LINES = ["# a book of puzzles", "SEND + MORE = MONEY", "", "ODD * ODD = FREAKY", "SEND + + = MONEY",
+         "   # indented comment", "TWO + TWO = FOUR", "AB + CD = A"]
+
+
+def run(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "smtcrypt", "batch", *args], input=stdin, capture_output=True,
+                          text=True, env=ENV, timeout=120)
+
+
+def test_lines_comments_and_blanks():
+    assert read_puzzles(LINES) == [(2, "SEND + MORE = MONEY"), (4, "ODD * ODD = FREAKY"), (5, "SEND + + = MONEY"),
+                                   (7, "TWO + TWO = FOUR"), (8, "AB + CD = A")]
+
+
+def test_answers_in_input_order_with_errors_in_place():
+    puzzles = read_puzzles(LINES)
+    for jobs in (1, 2):
+        answers = list(batch(puzzles, jobs=jobs, decide=True))
+        assert [a["line"] for a in answers] == [2, 4, 5, 7, 8]
+        assert [a.get("status") for a in answers] == ["unique", "multiple", None, "multiple", "none"]
+        bad = answers[2]
+        assert set(bad) == {"line", "formula", "error"} and bad["formula"] == "SEND + + = MONEY"
+        assert "column" in bad["error"] and "^" in bad["error"]
+    counted = list(batch(puzzles, count=True))
+    assert counted[3]["count"] == 7 and "solutions" not in counted[3] and counted[3]["complete"]
+
+
+def test_command_line_stdin_totals_and_exit_codes(tmp_path):
+    result = run("--first", "-", stdin="\n".join(LINES))
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [a["line"] for a in answers] == [2, 4, 5, 7, 8]
+    assert answers[0]["status"] == "found" and answers[0]["solutions"][0]["text"] == "9567 + 1085 = 10652"
+    assert "5 puzzles: solved 4, errors 1, unknown 0" in result.stderr and "median" in result.stderr
+    assert result.returncode == 2  # a bad line
+    good = tmp_path / "good.txt"
+    good.write_text("SEND + MORE = MONEY\nTWO + TWO = FOUR\n")
+    result = run("--unique", "--jobs", "2", str(good))
+    assert result.returncode == 0 and [json.loads(line)["status"] for line in result.stdout.splitlines()] == [
+        "unique", "multiple"]
+    assert run(str(tmp_path / "missing.txt")).returncode == 2
+    assert run("--digits", "1-x", str(good)).returncode == 2
+
+
+def test_an_unknown_answer_is_counted_as_unknown():
+    totals = BatchTotals()
+    totals.add({"line": 1, "status": "unknown", "seconds": 1.0})
+    totals.add({"line": 2, "status": "none", "seconds": 3.0})
+    totals.add({"line": 3, "formula": "?", "error": "bad"})
+    assert (totals.solved, totals.errors, totals.unknown) == (1, 1, 1)
+    assert "median 2.000 s" in totals.line(4.0)

@@ -1,0 +1,337 @@
+"""Long multiplication and long division as printed: counts and filled-in layouts against a brute
+force that prints every multiplication (or division) of the right sizes, written here from the
+layout rules and sharing nothing with smtcrypt.layout, and errors that point at line and column."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import smtcrypt
+from smtcrypt import FormulaError, Puzzle, Status
+from smtcrypt.cli import main
+from smtcrypt.layout import LayoutError, parse_layout
+
+MULTIPLICATION = """\
+    7??
+  x  ??
+  -----
+   ?8??
+  ?9??
+  -----
+  ?5???
+"""
+
+DIVISION = """\
+       ?7?
+     -----
+ 2? ) ????
+      ??
+      --
+      ???
+      ???
+      ---
+       ???
+       ???
+       ---
+         0
+"""
+
+
+# --- the brute force: print every candidate, compare it with the pattern cell by cell ----------------
+
+def numbers(text: str) -> list[tuple[str, int]]:
+    """The layout's numbers in reading order, each with its right edge's column (rules and signs left out)."""
+    found = []
+    for line in text.splitlines():
+        for token in line.replace(")", " ").replace("x", " ").replace("*", " ").replace("×", " ").split():
+            if not set(token) <= set("-="):
+                found.append((token, line.rindex(token) + len(token) - 1))
+    return found
+
+
+def matches(pattern: list[tuple[str, int]], printed: list[tuple[str, int]]) -> dict[str, int] | None:
+    """The letters' digits if `printed` fits `pattern` (same lengths and right edges, relative to the
+    last number's; literal digits equal; each letter one digit, distinct letters distinct digits)."""
+    if len(pattern) != len(printed):
+        return None
+    shift = pattern[-1][1] - printed[-1][1]
+    letters: dict[str, int] = {}
+    for (cells, edge), (digits, printed_edge) in zip(pattern, printed):
+        if len(cells) != len(digits) or edge != printed_edge + shift:
+            return None
+        for cell, digit in zip(cells, digits):
+            if cell.isdigit() and cell != digit:
+                return None
+            if cell.isalpha() and letters.setdefault(cell, int(digit)) != int(digit):
+                return None
+    return letters if len(set(letters.values())) == len(letters) else None
+
+
+def printed_multiplication(a: int, b: int) -> list[tuple[str, int]]:
+    """a x b as printed: a, b, a partial product per nonzero digit of b (last digit first) ending under it,
+    the product; right edges as columns from an arbitrary origin."""
+    rows = [(str(a), 0), (str(b), 0)]
+    if b >= 10:
+        rows += [(str(a * int(digit)), -place) for place, digit in enumerate(reversed(str(b))) if digit != "0"]
+    return rows + [(str(a * b), 0)]
+
+
+def printed_division(d: int, q: int, r: int) -> list[tuple[str, int]]:
+    """(d*q + r) / d as printed: the quotient, divisor, dividend, then per nonzero quotient digit the
+    product under its digit and the remainder with the dividend's next digits brought down (as many as
+    the zero digits after it, and one), or the final remainder; right edges as columns of the dividend."""
+    dividend, quotient = str(d * q + r), str(q)
+    n, m = len(dividend), len(quotient)
+    last = n - 1
+    rows = [(quotient, last), (str(d), -2), (dividend, last)]
+    position = n - m  # the dividend digit the first quotient digit stands over
+    current = int(dividend[:position + 1])
+    index = 0
+    while index < m:
+        digit = int(quotient[index])
+        assert current // d == digit
+        if digit == 0:  # only before the first nonzero digit
+            index += 1
+            position += 1
+            current = current * 10 + int(dividend[position])
+            continue
+        rows.append((str(d * digit), position))
+        remainder = current - d * digit
+        following = next((j for j in range(index + 1, m) if quotient[j] != "0"), None)
+        if following is None:
+            rows.append((str(int(str(remainder) + dividend[position + 1:])), last))
+            break
+        brought = following - index
+        current = int(str(remainder) + dividend[position + 1:position + 1 + brought])
+        rows.append((str(current), position + brought))
+        index, position = following, position + brought
+    return rows
+
+
+def values(cells: str) -> list[int]:
+    """The numbers of len(cells) digits (no leading 0) whose literal digits are those of `cells`."""
+    low = 10 ** (len(cells) - 1) if len(cells) > 1 else 0
+    return [v for v in range(low, 10 ** len(cells))
+            if all(not cell.isdigit() or cell == digit for cell, digit in zip(cells, str(v)))]
+
+
+def brute_multiplications(layout: str) -> list[tuple[int, int, dict]]:
+    pattern = numbers(layout)
+    found = []
+    for a in values(pattern[0][0]):
+        for b in values(pattern[1][0]):
+            letters = matches(pattern, printed_multiplication(a, b))
+            if letters is not None:
+                found.append((a, b, letters))
+    return found
+
+
+def brute_divisions(layout: str, remainders: range | None = None) -> list[tuple[int, int, int]]:
+    pattern = numbers(layout)
+    quotient, divisor = pattern[0][0], pattern[1][0]
+    dividend_edge = pattern[2][1]
+    pattern = [(cells, edge - dividend_edge) for cells, edge in pattern]
+    pattern[1] = (divisor, 0)  # the divisor's edge carries no meaning
+    found = []
+    for d in values(divisor):
+        for q in values(quotient):
+            for r in (remainders or range(d)):
+                if r >= d:
+                    break
+                printed = printed_division(d, q, r)
+                edge = printed[2][1]
+                printed = [(digits, column - edge) for digits, column in printed]
+                printed[1] = (printed[1][0], 0)
+                if matches(pattern, printed) is not None:
+                    found.append((d, q, r))
+    return found
+
+
+# --- the examples ---------------------------------------------------------------------------------
+
+def test_brute_force_prints_the_examples_as_given():
+    assert printed_multiplication(736, 48) == [("736", 0), ("48", 0), ("5888", 0), ("2944", -1), ("35328", 0)]
+    assert printed_division(20, 175, 0) == [("175", 3), ("20", -2), ("3500", 3), ("20", 1), ("150", 2),
+                                            ("140", 2), ("100", 3), ("100", 3), ("0", 3)]
+    assert printed_division(5, 204, 0)[3:] == [("10", 1), ("20", 3), ("20", 3), ("0", 3)]
+
+
+def test_multiplication_example_has_8_solutions():
+    expected = brute_multiplications(MULTIPLICATION)
+    assert len(expected) == 8 and (736, 48, {}) in expected
+    verdict = Puzzle.from_layout(MULTIPLICATION).search().verdict()
+    assert verdict.status is Status.MULTIPLE and verdict.complete and verdict.count == 8
+    shown = sorted(solution.text for solution in verdict.solutions)
+    wanted = []
+    for a, b, _ in expected:
+        rows = [str(a), str(b), str(a * (b % 10)), str(a * (b // 10)), str(a * b)]
+        wanted.append(f"    {rows[0]}\n  x  {rows[1]}\n  -----\n   {rows[2]}\n  {rows[3]}\n  -----\n  {rows[4]}")
+    assert shown == sorted(wanted)
+    assert smtcrypt.Puzzle.from_layout(MULTIPLICATION).count() == 8
+
+
+def test_division_example_has_154_solutions():
+    expected = brute_divisions(DIVISION, remainders=range(1))  # the final remainder is printed 0
+    assert len(expected) == 154 and (20, 175, 0) in expected
+    puzzle = Puzzle.from_layout(DIVISION)
+    assert puzzle.count() == 154
+    solutions = list(puzzle.solve())
+    found = sorted((int(s.text.splitlines()[2].split(")")[0]), int(s.text.splitlines()[0]), 0) for s in solutions)
+    assert found == sorted(expected)
+    example = next(s for s in solutions if s.text.splitlines()[0].strip() == "175" and " 20 " in s.text)
+    assert example.text == ("       175\n     -----\n 20 ) 3500\n      20\n      --\n      150\n      140\n"
+                            "      ---\n       100\n       100\n       ---\n         0")
+    assert example.mapping == {} and len(example.wildcards) == DIVISION.count("?")
+
+
+def test_layout_examples_through_the_command_line(tmp_path, capsys):
+    path = tmp_path / "layout.txt"
+    path.write_text(MULTIPLICATION)
+    assert main(["--count", "--layout", str(path)]) == 0
+    assert capsys.readouterr().out.strip() == "8"
+    for text, count in ((MULTIPLICATION, 8), (DIVISION, 154)):
+        path.write_text(text)
+        assert main(["--json", "--layout", str(path)]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["count"] == count and data["status"] == "multiple" and data["complete"]
+        assert data["formula"] == text.rstrip("\n")
+        assert all(len(s["wildcards"]) == text.count("?") and "?" not in s["text"] for s in data["solutions"])
+    path.write_text(MULTIPLICATION)
+    assert main(["--layout", str(path), "--limit", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("    7") and "  x  " in out and out.count("\n  -----\n") == 2
+
+
+def test_layout_from_standard_input(monkeypatch, capsys):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(MULTIPLICATION))
+    assert main(["--count", "--layout", "-"]) == 0
+    assert capsys.readouterr().out.strip() == "8"
+
+
+# --- more layouts, each against the brute force -----------------------------------------------------
+
+def test_multiplication_with_a_zero_multiplier_digit():
+    layout = """\
+     7?
+  x ?0?
+  -----
+    ?8?
+  ?9?
+  -----
+  ?????
+"""
+    expected = brute_multiplications(layout)
+    assert expected and all(b // 10 % 10 == 0 for _, b, _ in expected)
+    assert Puzzle.from_layout(layout).count() == len(expected)
+
+
+def test_multiplication_with_letters_follows_the_letter_rules():
+    layout = """\
+     AB
+   * BA
+   ----
+    ???
+   ???
+   ----
+   ?C??
+"""
+    expected = brute_multiplications(layout)
+    solutions = list(Puzzle.from_layout(layout).solve())
+    assert sorted((s.mapping["A"], s.mapping["B"], s.mapping["C"]) for s in solutions) == sorted(
+        (letters["A"], letters["B"], letters["C"]) for _, _, letters in expected)
+    assert solutions and all(len({s.mapping["A"], s.mapping["B"], s.mapping["C"]}) == 3 for s in solutions)
+
+
+def test_one_digit_multiplier_has_no_partial_products():
+    layout = "  ???\n×   7\n ----\n 6??1\n"
+    expected = brute_multiplications(layout)
+    assert Puzzle.from_layout(layout).count() == len(expected) > 0
+
+
+def test_division_with_a_zero_quotient_digit_and_a_remainder():
+    layout = """\
+        ?0?
+      -----
+  1? ) ???4
+       ??
+       --
+        ???
+        ???
+        ---
+          ?
+"""
+    expected = brute_divisions(layout, remainders=range(10))  # the final remainder has one digit
+    assert expected and all(q // 10 % 10 == 0 for _, q, _ in expected)
+    solutions = list(Puzzle.from_layout(layout).solve())
+    assert len(solutions) == len(expected)
+    for solution in solutions:
+        lines = solution.text.splitlines()
+        divisor, dividend = (int(part) for part in lines[2].split(")"))
+        quotient, remainder = int(lines[0]), int(lines[-1])
+        assert (divisor, quotient, remainder) in expected and divisor * quotient + remainder == dividend
+
+
+def test_layout_answers_and_uniqueness():
+    puzzle = Puzzle.from_layout(MULTIPLICATION)
+    result = puzzle.answers("1")  # a constant: the same for every solution
+    assert result.status == "unique" and result.values[0].count == 8
+    fixed = MULTIPLICATION.replace("  x  ??", "  x  48")
+    assert Puzzle.from_layout(fixed).count() == len(brute_multiplications(fixed)) == 8  # all 8 have 48
+    text = "    7AB\n  x  ??\n  -----\n   ?8??\n  ?9??\n  -----\n  ?5???\n"
+    lettered = Puzzle.from_layout(text)
+    expected = brute_multiplications(text)
+    assert {letters["A"] for _, _, letters in expected} == {3} and len(expected) == 7
+    assert lettered.answers("A").status == "unique" and lettered.answers("A").value == 3
+    assert lettered.answers("A").values[0].count == 7
+    decided = lettered.answers("A", unique=True)
+    assert decided.status == "unique" and decided.proof and decided.values[0].count is None
+    assert lettered.answers("B", unique=True).status == "multiple"
+
+
+# --- errors ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, message, line, column", [
+    ("  7??\n+ ??\n----\n?????\n", "expected x, * or ×", 2, 1),
+    ("   7??\nx  ??\n-----\n ?8??\n?9??\n-----\n?5???\n", "the multiplicand and the multiplier", 1, 6),
+    ("    7??\n  x  ??\n  -----\n    ?8??\n  ?9??\n  -----\n  ?5???\n", "a partial product must end under a digit",
+     4, 8),
+    ("    7??\n  x  ??\n  -----\n  ?9??\n   ?8??\n  -----\n  ?5???\n",
+     "partial products go from the multiplier's last digit", 5, 7),
+    ("    7??\n  x  ??\n  -----\n   ?8?a\n  ?9??\n  -----\n  ?5???\n", "expected letters A-Z, digits or '?'", 4, 7),
+    ("    7??\n  x  ??\n  -----\n   ?8??\n  ?9??\n", "the layout ends too early", 5, 6),
+    ("    ??\n  ---\n?) ???\n  ?\n  -\n  ??\n", "must end under a dividend digit that a quotient digit", 4, 3),
+    ("    ?\n  --\n?) ??\n   ??\n   --\n   ?\n", "the final remainder must end under the dividend's last digit",
+     6, 4),
+    ("   ?1\n  --\n?) ??\n   ?\n   -\n    ?\n", "has no rows under it", 1, 5),
+    ("    ?\n  --\n?) ??\n", "the layout ends too early", 3, 5),
+])
+def test_layout_errors_point_at_line_and_column(text, message, line, column):
+    with pytest.raises(LayoutError) as caught:
+        parse_layout(text)
+    assert message in caught.value.message
+    assert (caught.value.line, caught.value.column) == (line, column), str(caught.value)
+    assert isinstance(caught.value, FormulaError) and "^" in caught.value.snippet
+
+
+def test_layout_errors_on_the_command_line(tmp_path, capsys):
+    path = tmp_path / "bad.txt"
+    path.write_text("    7??\n  x  ??\n  -----\n   ?8??\n  ?9??\n")
+    assert main(["--layout", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "the layout ends too early" in err and "line 5, column 6" in err and "^" in err
+    assert main(["--layout", str(tmp_path / "missing.txt")]) == 2
+    assert "No such file" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as caught:
+        main(["--layout", str(path), "A = B"])
+    assert caught.value.code == 2
+
+
+def test_layout_cells_cannot_be_written_in_a_formula():
+    """The hidden names of a layout's cells are refused in a formula a user writes."""
+    layout = parse_layout(MULTIPLICATION)
+    with pytest.raises(FormulaError, match="unexpected character"):
+        Puzzle(layout.formula())
