@@ -67,8 +67,8 @@ class Command:
 
 
 def documents() -> list[Path]:
-    """Every page of the docs."""
-    return sorted((ROOT / "docs").rglob("*.md"))
+    """The README and every page of the docs."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
 def blocks(path: Path) -> list[Block]:
