@@ -37,12 +37,16 @@ from .tree import BinOp, BoolOp, Call, Compare, Constraints, Expr, Not, Number, 
 MAX_LISTED = 10  # solutions listed at the end of an explanation that cannot go further
 MAX_ENUMERATED = 20000  # most assignments of a rule's letters tried in full (relations need them all)
 MAX_NODES = 200000  # most search nodes spent on a rule's digits in one application
-MAX_STEPS = 5000  # steps tried (shown or not) before an explanation stops and lists what the search finds
+MAX_STEPS = 20000  # steps tried (shown or not) before an explanation stops and lists what the search finds
 SPLIT_CANDIDATES = 4  # letters tried for a case split, those with the fewest digits left
 MAX_DEPTH = 3  # cases inside cases, at most this deep
-PROOF_TIMEOUT_MS = 5000  # a step Z3 cannot prove in this time is not shown
-MAX_WORK = 3_000_000  # search nodes (a proof counts PROOF_WORK) before an explanation stops and lists the solutions
-PROOF_WORK = 1000
+PROOF_TIMEOUT_MS = 5000  # a step Z3 cannot prove in this time is not shown (a safety net: see PROOF_RLIMIT)
+PROOF_RLIMIT = 5_000_000  # nor one past this many of Z3's resource units (about 1 s here): the same on every machine
+MAX_WORK = 6_000_000  # search nodes (and proofs) before an explanation stops and lists the solutions
+PROOF_WORK = 1000  # a proof counts this many nodes, and one more for every RLIMIT_PER_NODE of Z3's resource units
+RLIMIT_PER_NODE = 15  # about as long, here, as a node of the search
+COLUMN_SEARCH = 200_000  # a long multiplication's columns are searched once their letters' digits times a carry's values are fewer
+PAIR_LETTERS = 6  # two columns of a long multiplication are taken together only with this few letters
 
 DEDUCE, CASE, CONTRADICTION, SOLUTION = "deduce", "case", "contradiction", "solution"
 
@@ -148,6 +152,10 @@ def difficulty(steps: Sequence[Step], complete: bool = True) -> int:
 # --- rules ------------------------------------------------------------------------------------------
 
 
+Monomial = tuple[str, ...]  # a product of variables (letters, carries), repeats allowed; () is 1
+Equation = tuple[dict[Monomial, int], int]  # sum(coefficient * product) + constant == 0
+
+
 @dataclass
 class Rule:
     """A small piece of the puzzle a person can take in at once, in Python and in Z3."""
@@ -157,32 +165,17 @@ class Rule:
     variables: tuple[str, ...]  # letters and carries
     term: z3.BoolRef
     width: int = 1
-    linear: tuple[tuple[dict[str, int], int], ...] = ()  # sum(coef * var) + const == 0, each
+    equations: tuple[Equation, ...] = ()  # for column rules: each must hold
     holds: Callable[[Mapping[str, int]], bool] | None = None  # for other rules: on a full assignment
     possible: Callable[[Mapping[str, tuple[int, int]]], bool] | None = None  # interval rules: could it hold?
 
     def check(self, values: Mapping[str, int]) -> bool:
-        if self.linear:
-            return all(sum(c * values[v] for v, c in coefs.items()) + const == 0 for coefs, const in self.linear)
+        if self.equations:
+            return all(sum(c * math.prod(values[v] for v in m) for m, c in terms.items()) + const == 0
+                       for terms, const in self.equations)
         if self.holds is not None:
             return self.holds(values)
         return self.possible({v: (values[v], values[v]) for v in self.variables})  # type: ignore[misc]
-
-    def partial_ok(self, domains: Mapping[str, Sequence[int]], values: Mapping[str, int]) -> bool:
-        """False if no completion of `values` can satisfy the rule (interval bounds of the linear forms)."""
-        for coefs, const in self.linear:
-            low = high = const
-            for var, c in coefs.items():
-                if var in values:
-                    low += c * values[var]
-                    high += c * values[var]
-                else:
-                    digits = domains[var]
-                    a, b = c * digits[0], c * digits[-1]
-                    low, high = low + min(a, b), high + max(a, b)
-            if not low <= 0 <= high:
-                return False
-        return True
 
 
 class Facts:
@@ -224,6 +217,16 @@ def signed(value: int) -> str:
     return f"+ {value}" if value >= 0 else f"- {-value}"
 
 
+def _span(monomial: Monomial, coefficient: int, domains: Mapping[str, Sequence[int]]) -> tuple[int, int]:
+    """The least and greatest value of coefficient * product over the variables' digits (ends of each)."""
+    low = high = coefficient
+    for var in monomial:
+        digits = domains[var]
+        corners = [x * d for x in (low, high) for d in (digits[0], digits[-1])]
+        low, high = min(corners), max(corners)
+    return low, high
+
+
 # --- building the rules -------------------------------------------------------------------------------
 
 
@@ -240,6 +243,7 @@ class Builder:
         self.domains: dict[str, tuple[int, ...]] = {}
         self.display: dict[str, str] = {}
         self.carries: set[str] = set()
+        self.wide_carries: set[str] = set()  # the carries of long multiplications
         for letter in problem.letters:
             self.vars[letter] = z3.Int(letter, context)
             self.domains[letter] = tuple(sorted(allowed_digits(problem, letter)))
@@ -271,75 +275,102 @@ class Builder:
         for index, form in enumerate(forms):
             suffix = "" if len(forms) == 1 else f" of equation {index + 1}"
             mark = "" if len(forms) == 1 else "'" * index
-            singles.append(self._column_rules(form, suffix, mark))
+            columns: dict[int, dict[Monomial, int]] = {}
+            for (letter, column), coefficient in form.items():
+                if letter and coefficient:
+                    terms = columns.setdefault(column, {})
+                    terms[(letter,)] = terms.get((letter,), 0) + coefficient
+            fixed = self._spread(form.get(("", 0), 0))
+            singles.append(self._column_rules(columns, fixed, mark, lambda k, suffix=suffix: f"column {k}{suffix}"))
         for group in singles:  # the leftmost column first: where a person starts on a sum
             self.rules += reversed(group)
         for group in singles:
-            for first, second in reversed(list(zip(group, group[1:]))):
-                if set(first.variables) & set(second.variables) & self.carries:
-                    self.rules.append(self._pair(second, first))
+            self.rules += reversed(self._pairs(group))
         return True
 
-    def _column_rules(self, form: dict[tuple[str, int], int], suffix: str, mark: str) -> list[Rule]:
-        columns: dict[int, dict[str, int]] = {}
-        for (letter, column), coefficient in form.items():
-            if letter and coefficient:
-                columns.setdefault(column, {})
-                columns[column][letter] = columns[column].get(letter, 0) + coefficient
-        constant = form.get(("", 0), 0)
-        digits = [int(ch) for ch in reversed(str(abs(constant)))] if constant else []
-        sign = -1 if constant < 0 else 1
-        top = max([*columns, len(digits) - 1, 0])
+    def _spread(self, constant: int) -> dict[int, int]:
+        """A constant's digits by column, with its sign."""
+        sign, value, column, fixed = (-1 if constant < 0 else 1), abs(constant), 0, {}
+        while value:
+            value, digit = divmod(value, self.base)
+            if digit:
+                fixed[column] = sign * digit
+            column += 1
+        return fixed
+
+    def _column_rules(self, columns: Mapping[int, Mapping[Monomial, int]], fixed: Mapping[int, int], mark: str,
+                      name: Callable[[int], str]) -> list[Rule]:
+        """One rule per digit column of `sum(columns[k] * base**k) + sum(fixed[k] * base**k) = 0`: the
+        column's terms and the carry in equal the base times the carry out."""
+        base = self.base
+        top = max([*columns, *fixed, 0])
         rules: list[Rule] = []
         carry_in: str | None = None
-        low_in = high_in = 0
         for column in range(top + 1):
-            coefs = {letter: c for letter, c in columns.get(column, {}).items() if c}
-            fixed = sign * digits[column] if column < len(digits) else 0
-            smallest = fixed + low_in + sum(min(c * self.domains[l][0], c * self.domains[l][-1]) for l, c in coefs.items())
-            largest = fixed + high_in + sum(max(c * self.domains[l][0], c * self.domains[l][-1]) for l, c in coefs.items())
-            if column == top:
-                low_out = high_out = 0
-            else:
-                low_out, high_out = -(-smallest // 10), largest // 10
+            terms = {m: c for m, c in columns.get(column, {}).items() if c}
+            constant = fixed.get(column, 0)
+            parts = [_span(m, c, self.domains) for m, c in terms.items()]
+            if carry_in is not None:
+                parts.append(_span((carry_in,), 1, self.domains))
+            smallest = constant + sum(low for low, _ in parts)
+            largest = constant + sum(high for _, high in parts)
             carry_out = None
             if column < top:
+                low_out, high_out = -(-smallest // base), largest // base
                 carry_out = f"c{column + 2}{mark}"
                 self.var(carry_out, min(low_out, high_out), max(low_out, high_out), carry_out)
-            full = dict(coefs)
+            full = dict(terms)
             if carry_in is not None:
-                full[carry_in] = full.get(carry_in, 0) + 1
+                full[(carry_in,)] = full.get((carry_in,), 0) + 1
             if carry_out is not None:
-                full[carry_out] = full.get(carry_out, 0) - 10
-            if not full and not fixed:
-                carry_in, low_in, high_in = None, 0, 0
+                full[(carry_out,)] = full.get((carry_out,), 0) - base
+            carry_in = carry_out
+            if not full and not constant:
                 continue
-            name = f"column {column + 1}{suffix}"
-            statement = self._equation_text(full, fixed)
-            variables = tuple(full)
-            term = z3.Sum([c * self.vars[v] for v, c in full.items()] + [z3.IntVal(fixed, self.ctx)]) == 0
-            rules.append(Rule(name, statement, variables, term, 1, ((full, fixed),)))
-            carry_in, low_in, high_in = carry_out, low_out, high_out
+            variables = tuple(dict.fromkeys(v for monomial in full for v in monomial))
+            term = z3.Sum([self._product(m, c) for m, c in full.items()] + [z3.IntVal(constant, self.ctx)]) == 0
+            rules.append(Rule(name(column + 1), self._equation_text(full, constant), variables, term, 1,
+                              ((full, constant),)))
         return rules
 
-    def _equation_text(self, coefs: Mapping[str, int], const: int) -> str:
-        """sum(c * v) + const == 0 as `D + E = Y + 10·c2`: positive terms left, negative right."""
-        def part(items: list[tuple[str, int]], number: int) -> str:
-            terms = [(self.display[v] if c == 1 else f"{c}·{self.display[v]}") for v, c in items]
+    def _product(self, monomial: Monomial, coefficient: int) -> z3.ArithRef:
+        total: Any = z3.IntVal(coefficient, self.ctx)
+        for var in monomial:
+            total = total * self.vars[var]
+        return total
+
+    def _pairs(self, group: Sequence[Rule], most_letters: int | None = None) -> list[Rule]:
+        """Each two neighbouring columns that share a carry, as one rule (at most `most_letters` letters)."""
+        pairs = []
+        for first, second in zip(group, group[1:]):
+            if not set(first.variables) & set(second.variables) & self.carries:
+                continue
+            pair = self._pair(second, first)
+            if most_letters is None or sum(1 for v in pair.variables if v not in self.carries) <= most_letters:
+                pairs.append(pair)
+        return pairs
+
+    def _equation_text(self, terms: Mapping[Monomial, int], const: int) -> str:
+        """sum(c * product) + const == 0 as `D + E = Y + 10·c2`: positive terms left, negative right."""
+        def part(items: list[tuple[Monomial, int]], number: int) -> str:
+            texts = []
+            for monomial, c in items:
+                product = "·".join(self.display[v] for v in monomial)
+                texts.append(product if c == 1 else f"{c}·{product}")
             if number:
-                terms.append(str(number))
-            return " + ".join(terms) if terms else "0"
-        left = [(v, c) for v, c in coefs.items() if c > 0]
-        right = [(v, -c) for v, c in coefs.items() if c < 0]
+                texts.append(str(number))
+            return " + ".join(texts) if texts else "0"
+        left = [(m, c) for m, c in terms.items() if c > 0]
+        right = [(m, -c) for m, c in terms.items() if c < 0]
         return f"{part(left, max(const, 0))} = {part(right, max(-const, 0))}"
 
     def _pair(self, first: Rule, second: Rule) -> Rule:
         variables = tuple(dict.fromkeys(first.variables + second.variables))
         name = f"{first.name.split(' of ')[0]} and {second.name}"
         return Rule(name, f"{first.statement} and {second.statement}", variables,
-                    z3.And(first.term, second.term), 2, first.linear + second.linear)
+                    z3.And(first.term, second.term), 2, first.equations + second.equations)
 
-    # products: the last digits and the sizes
+    # products: the columns of the long multiplication (the last digit first), and the sizes
 
     def _products(self) -> None:
         from .encode.products import analyse
@@ -351,24 +382,70 @@ class Builder:
         if analysis is None:
             return
         self.kinds.add("products")
-        base = self.base
         for index, poly in enumerate(analysis.polynomials):
             suffix = "" if len(analysis.polynomials) == 1 else f" of equation {index + 1}"
-            longest = max((len(word) for monomial in poly for word in monomial), default=1)
-            for k in (1, 2):
-                if k > longest:
-                    break
-                self.rules.append(self._last_digits(poly, k, suffix))
-            bounds = Bounds([poly], base, distinct=False)
+            mark = "" if len(analysis.polynomials) == 1 else "'" * index
+            columns = self._long_multiplication(poly, suffix, mark)
+            if columns:
+                self.rules += columns
+                self.rules += self._pairs(columns, PAIR_LETTERS)
+            else:
+                longest = max((len(word) for monomial in poly for word in monomial), default=1)
+                self.rules += [self._last_digits(poly, k, suffix) for k in (1, 2) if k <= longest]
+            bounds = Bounds([poly], self.base, distinct=False)
             letters = tuple(dict.fromkeys(ch for monomial in poly for word in monomial for ch in word if ch.isalpha()))
 
             def possible(box: Mapping[str, tuple[int, int]], bounds: Bounds = bounds) -> bool:
                 return bounds.possible({letter: (low, high) for letter, (low, high) in box.items()})
 
-            term = self._poly_term(poly, None) == 0
+            # each word's value as a variable of its own: Z3 then reasons about a product of two or three
+            # numbers, not of a dozen digits (NAUGHT ** 2 = ZERO ** 3: proofs of 1-5 s -> milliseconds)
+            words = {word: z3.Int(f"{word}#", self.ctx) for monomial in poly for word in monomial}
+            term = z3.And(z3.Sum([z3.IntVal(c, self.ctx) * math.prod((words[w] for w in m), start=z3.IntVal(1, self.ctx))
+                                  for m, c in poly.items()]) == 0,
+                          *[value == self._word_term(word, None) for word, value in words.items()])
             nonzero = [self._word_term(word, None) != 0 for word in analysis.nonzero]
             self.rules.append(Rule(f"the sizes of the numbers{suffix}", self._poly_text(poly, None) + " = 0", letters,
                                    z3.And(term, *nonzero) if nonzero else term, 1, possible=possible))
+
+    def _long_multiplication(self, poly: Mapping[tuple[str, ...], int], suffix: str, mark: str) -> list[Rule]:
+        """The equation's digit columns as in a long multiplication: in column k, every product of a
+        digit of one factor by a digit of the other whose places add up to k (the rows' digits in that
+        column, before the rows' own carries), plus the carry from the column before."""
+        order = {letter: index for index, letter in enumerate(self.problem.letters)}
+        columns: dict[int, dict[Monomial, int]] = {}
+        fixed: dict[int, int] = {}
+        for words, coefficient in poly.items():
+            if not words:
+                for column, digit in self._spread(coefficient).items():
+                    fixed[column] = fixed.get(column, 0) + digit
+                continue
+            places = [[(ch, place) for place, ch in enumerate(reversed(word))] for word in words]
+            for combination in itertools.product(*places):
+                column = sum(place for _, place in combination)
+                value = coefficient
+                letters = []
+                for ch, _ in combination:
+                    if ch.isalpha():
+                        letters.append(ch)
+                    else:
+                        value *= int(ch, 36)
+                if not value:
+                    continue
+                if letters:
+                    key = tuple(sorted(letters, key=order.__getitem__))
+                    terms = columns.setdefault(column, {})
+                    terms[key] = terms.get(key, 0) + value
+                else:
+                    fixed[column] = fixed.get(column, 0) + value
+
+        def name(k: int) -> str:
+            return f"the last digit{suffix}" if k == 1 else f"column {k} of the long multiplication{suffix}"
+
+        known = set(self.carries)
+        rules = self._column_rules(columns, fixed, mark, name)
+        self.wide_carries |= self.carries - known
+        return rules
 
     def _word_term(self, word: str, k: int | None) -> z3.ArithRef:
         chars = word if k is None else word[-k:]
@@ -585,6 +662,7 @@ class Explainer:
         self.memo: dict[Any, Any] = {}
         self.dry = False
         self.work = 0  # search nodes tried and proofs made: a budget that does not depend on the machine
+        self.rlimit_seen = 0
         self.max_work = max_work
 
     # facts as text and as Z3
@@ -624,6 +702,7 @@ class Explainer:
         for with_distinct in ((False, True) if self.distinct else (False,)):
             solver = z3.Solver(ctx=self.ctx)
             solver.set("timeout", PROOF_TIMEOUT_MS)
+            solver.set("rlimit", PROOF_RLIMIT)
             for rule in rules:
                 solver.add(rule.term)
             if with_distinct:
@@ -641,12 +720,22 @@ class Explainer:
             flags = [z3.Bool(f"fact{i}", self.ctx) for i in range(len(known))]
             flags = [f for f in flags if f.get_id() in tracked]
             answer = solver.check(*flags)
+            self.count_proof_work(solver)
             if answer == z3.unsat:
-                used = [tracked[f.get_id()] for f in solver.unsat_core() if f.get_id() in tracked]
+                core = {f.get_id() for f in solver.unsat_core()}
+                used = [text for key, text in tracked.items() if key in core]  # in the facts' order: the same every run
                 return True, used, with_distinct
             if answer == z3.unknown:
                 return None
         return False, [], False
+
+    def count_proof_work(self, solver: z3.Solver) -> None:
+        """Z3's resource units spent so far in this context (a count, not a time: the same on every
+        machine), added to the work as search nodes."""
+        statistics = solver.statistics()
+        spent = next((statistics.get_key_value(key) for key in statistics.keys() if key == "rlimit count"), 0)
+        self.work += max(0, spent - self.rlimit_seen) // RLIMIT_PER_NODE
+        self.rlimit_seen = max(self.rlimit_seen, spent)
 
     # applying a rule: the digits each variable can still take, and fixed differences
 
@@ -671,26 +760,75 @@ class Explainer:
             self.memo[key] = self._supports(rule, domains, relations)
         return self.memo[key]
 
+    def _order(self, rule: Rule, domains: Mapping[str, tuple[int, ...]]) -> list[str]:
+        """The order a rule's variables are tried in. A sum's column: the largest coefficients (the carry
+        out) first, which the bounds then prune best. Columns of a long multiplication: the column
+        nearest to complete next, its letters with the fewest digits first and its carries last, and any
+        variable as soon as it follows from those before it (linear in an equation otherwise complete)."""
+        def coefficient(v: str) -> int:
+            return max((abs(c) for terms, _ in rule.equations for m, c in terms.items() if m == (v,)), default=0)
+        if all(len(m) == 1 for terms, _ in rule.equations for m in terms):
+            return sorted(rule.variables, key=lambda v: (-coefficient(v), len(domains[v])))
+        order: list[str] = []
+        remaining = list(rule.variables)
+        while remaining:
+            left = [[v for v in dict.fromkeys(v for m in terms for v in m) if v in remaining] for terms, _ in rule.equations]
+            follows = [vs[0] for vs, (terms, _) in zip(left, rule.equations)
+                       if len(vs) == 1 and all(m.count(vs[0]) <= 1 for m in terms)]
+            if follows:
+                pick = follows[0]
+            else:
+                nearest = min((vs for vs in left if vs), key=len)
+                pick = min(nearest, key=lambda v: (v in self.built.carries, len(domains[v])))
+            order.append(pick)
+            remaining.remove(pick)
+        return order
+
     def _supports(self, rule: Rule, domains: dict[str, tuple[int, ...]],
                   relations: tuple[tuple[str, str, int], ...]) -> tuple[dict[str, set[int]], list[dict[str, int]] | None] | None:
         if any(not digits for digits in domains.values()):
             return {v: set() for v in rule.variables}, []
         if rule.possible is not None:
             return self._interval_supports(rule, domains), None
-        order = sorted(rule.variables, key=lambda v: (-max((abs(c.get(v, 0)) for c, _ in rule.linear), default=0),
-                                                        len(domains[v])))
+        wide = sorted(len(domains[v]) for v in rule.variables if v in self.built.wide_carries)
+        if wide and math.prod(len(domains[v]) for v in rule.variables if v not in self.built.wide_carries) * \
+                math.prod(wide[:-1]) > COLUMN_SEARCH:
+            return None  # a long multiplication's column with too many digits still open: later, or in a case
+        order = self._order(rule, domains)
         n = len(order)
         position = {v: i for i, v in enumerate(order)}
+        allowed = [set(domains[v]) for v in order]
         is_letter = [self.distinct and v in self.letters for v in order]
-        # each equation: its coefficient at each position, and the bounds of what the positions after can add
+        # each equation: at each position the terms it completes there (coefficient, the earlier positions
+        # in the term, the power of this position), the bounds of what the terms completed after can add,
+        # and whether the position's value then follows from the others (linear in it, nothing after)
         equations = []
-        for coefs, const in rule.linear:
-            cs = [coefs.get(v, 0) for v in order]
+        for terms, const in rule.equations:
+            at: list[list[tuple[int, tuple[int, ...], int]]] = [[] for _ in order]
             low, high = [0] * (n + 1), [0] * (n + 1)
-            for i in range(n - 1, -1, -1):
-                a, b = cs[i] * domains[order[i]][0], cs[i] * domains[order[i]][-1]
-                low[i], high[i] = low[i + 1] + min(a, b), high[i + 1] + max(a, b)
-            equations.append((cs, const, low, high))
+            for monomial, c in terms.items():
+                places = [position[v] for v in monomial]
+                last = max(places)
+                at[last].append((c, tuple(p for p in places if p != last), places.count(last)))
+                least, most = _span(monomial, c, domains)
+                for i in range(last + 1):
+                    low[i] += least
+                    high[i] += most
+            solvable = [low[i + 1] == high[i + 1] == 0 and bool(at[i]) and all(p == 1 for _, _, p in at[i])
+                        for i in range(n)]
+            # where one term b·x is all that is left after position i, the sum so far is a multiple of b
+            later = [sum(len(at[j]) for j in range(i + 1, n)) for i in range(n)]
+            modulus = [0] * n
+            for i in range(n):
+                if later[i] == 1:
+                    ((b, others, power),) = next(at[j] for j in range(i + 1, n) if at[j])
+                    modulus[i] = abs(b) if not others and power == 1 and abs(b) > 1 else 0
+            equations.append((at, const, low, high, solvable, modulus))
+        solve_by = [next((e for e, eq in enumerate(equations) if eq[4][i]), None) for i in range(n)]
+        # where a sum of whole digits must be a multiple of b, a variable in a range it enters linearly steps by b
+        step_by = [next((e for e, eq in enumerate(equations) if eq[5][i] and eq[0][i] and all(p == 1 for _, _, p in eq[0][i])),
+                        None) if domains[v] == tuple(range(domains[v][0], domains[v][-1] + 1)) else None
+                   for i, v in enumerate(order)]
         ties: list[list[tuple[int, int]]] = [[] for _ in order]  # at position i: (earlier position j, d) with v_i = v_j + d
         for x, y, k in relations:
             i, j = position[x], position[y]
@@ -702,10 +840,28 @@ class Explainer:
         everything: list[dict[str, int]] | None = [] if size <= MAX_ENUMERATED else None
         supported: dict[str, set[int]] = {v: set() for v in order}
         values = [0] * n
-        sums = [const for _, const, _, _ in equations]
+        sums = [const for _, const, _, _, _, _ in equations]
         used: set[int] = set()
         nodes = [0]
         check = rule.holds
+
+        def added(e: int, index: int, digit: int) -> int:
+            total = 0
+            for c, others, power in equations[e][0][index]:
+                term = c * digit ** power
+                for j in others:
+                    term *= values[j]
+                total += term
+            return total
+
+        def steps(a: int, total: int, modulus: int, digits: tuple[int, ...]) -> Iterable[int]:
+            """The digits d with total + a·d a multiple of the modulus."""
+            g = math.gcd(a, modulus)
+            if total % g:
+                return ()
+            step = modulus // g
+            first = (-total // g) * pow(a // g, -1, step) % step if step > 1 else 0
+            return range(digits[0] + (first - digits[0]) % step, digits[-1] + 1, step)
 
         def search(index: int, want: tuple[int, int] | None) -> bool:
             nodes[0] += 1
@@ -720,7 +876,19 @@ class Explainer:
                 if everything is not None:
                     everything.append(dict(zip(order, values)))
                 return want is not None
-            digits = domains[order[index]] if want is None or want[0] != index else (want[1],)
+            digits: Iterable[int] = domains[order[index]] if want is None or want[0] != index else (want[1],)
+            e = solve_by[index]
+            if e is not None:  # the value follows from the others: a * value + sums[e] = 0
+                a = added(e, index, 1)
+                if a:
+                    value, remainder = divmod(-sums[e], a)
+                    digits = (value,) if not remainder and value in allowed[index] and (
+                        want is None or want[0] != index or want[1] == value) else ()
+                elif sums[e]:
+                    digits = ()
+            elif step_by[index] is not None and (want is None or want[0] != index):
+                e = step_by[index]
+                digits = steps(added(e, index, 1), sums[e], equations[e][5][index], domains[order[index]])
             letter = is_letter[index]
             for digit in digits:
                 if letter and digit in used:
@@ -728,23 +896,27 @@ class Explainer:
                 if any(digit != values[j] + d for j, d in ties[index]):
                     continue
                 ok = True
-                for e, (cs, _, low, high) in enumerate(equations):
-                    total = sums[e] + cs[index] * digit
-                    if not total + low[index + 1] <= 0 <= total + high[index + 1]:
+                changes = []
+                for e, (_, _, low, high, _, modulus) in enumerate(equations):
+                    change = added(e, index, digit)
+                    total = sums[e] + change
+                    if not total + low[index + 1] <= 0 <= total + high[index + 1] or (
+                            modulus[index] and total % modulus[index]):
                         ok = False
                         break
+                    changes.append(change)
                 if not ok:
                     continue
                 values[index] = digit
-                for e, (cs, _, _, _) in enumerate(equations):
-                    sums[e] += cs[index] * digit
+                for e, change in enumerate(changes):
+                    sums[e] += change
                 if letter:
                     used.add(digit)
                 found = search(index + 1, want)
                 if letter:
                     used.discard(digit)
-                for e, (cs, _, _, _) in enumerate(equations):
-                    sums[e] -= cs[index] * digit
+                for e, change in enumerate(changes):
+                    sums[e] -= change
                 if found:
                     return True
             return False
@@ -753,7 +925,10 @@ class Explainer:
             if everything is not None:
                 search(0, None)
             else:
+                skip = self.built.wide_carries if any(v in self.letters for v in order) else set()
                 for index, var in enumerate(order):
+                    if var in skip:  # only a single value is said of these (proved by Z3): what was seen will do
+                        continue
                     for digit in domains[var]:
                         if digit not in supported[var]:
                             search(0, (index, digit))
@@ -789,6 +964,8 @@ class Explainer:
             return self.contradiction(rule, facts, assuming, depth)
         if strong:
             changes = [(v, kept) for v, kept in changes if len(kept) == 1]
+        # a long multiplication's carries range widely: said only once one value is left
+        changes = [(v, kept) for v, kept in changes if len(kept) == 1 or v not in self.built.wide_carries]
         steps: list[Step] = []
         # letters first, then carries (a carry's value is said once with what it gives)
         changes.sort(key=lambda change: (change[0] not in self.letters, self.letters.index(change[0])

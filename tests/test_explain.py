@@ -5,6 +5,7 @@ the solution, and the difficulty is deterministic."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -123,6 +124,72 @@ def test_products_use_last_digits_and_sizes():
     assert "the last digit" in uses and "the sizes of the numbers" in uses
     assert explanation.status == "multiple" and len(explanation.solutions) == 2
     assert [s.kind for s in explanation.steps[-2:]] == ["solution", "solution"]
+
+
+def test_products_are_reasoned_column_by_column_as_in_long_multiplication():
+    explanation = Puzzle("HIP * HIP = HURRAY").explain()
+    uses = {use for step in explanation.steps for use in step.uses}
+    assert "the last digit" in uses and "column 2 of the long multiplication" in uses
+    last_digit = next(step for step in explanation.steps if step.uses[0] == "the last digit")
+    assert "P·P = Y + 10·c2" in last_digit.text  # the units column: the last digit times itself, and its carry
+    second = next(step for step in explanation.steps if "column 2 of the long multiplication" in step.uses)
+    assert "2·I·P + c2 = A + 10·c3" in second.text  # both rows' digits in the tens column, and the carry in
+    assert explanation.status == "unique" and explanation.complete
+    check_explanation("HIP * HIP = HURRAY", explanation)
+
+
+def test_a_long_multiplication_needs_fewer_cases_than_last_digits_and_sizes():
+    # PI * R**2 = AREA took 5 case splits with the last digits and sizes alone
+    explanation = Puzzle("PI * R**2 = AREA").explain()
+    assert explanation.complete and explanation.case_splits <= 3
+    check_explanation("PI * R**2 = AREA", explanation)
+
+
+def test_a_rule_yields_exactly_what_its_equations_allow():
+    """The search behind each rule (bounds, a value that follows from the others, steps of a modulus)
+    against trying every assignment, on random column equations with products and carries."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from smtcrypt.explain import Explainer, Rule
+
+    names = ["A", "B", "C", "c2", "c3"]
+
+    @settings(max_examples=150, deadline=None, derandomize=True)
+    @given(st.lists(st.tuples(st.lists(st.sampled_from(names), min_size=1, max_size=3), st.integers(-12, 12)),
+                    min_size=1, max_size=5),
+           st.integers(-30, 30), st.integers(0, 6), st.integers(0, 6),
+           st.sampled_from([(-10, 1), (1,)]), st.booleans())
+    def check(terms, constant, low2, width3, carry_terms, two):
+        explainer = Explainer(Puzzle("A + B = C").problem)
+        explainer.built.domains.update({"c2": tuple(range(low2 - 3, low2 + 4)), "c3": tuple(range(0, width3 + 1))})
+        equation: dict[tuple[str, ...], int] = {}
+        for monomial, coefficient in terms:
+            key = tuple(sorted(monomial))
+            equation[key] = equation.get(key, 0) + coefficient
+        for c, name in zip(carry_terms, ("c3", "c2")):
+            equation[(name,)] = equation.get((name,), 0) + c
+        equations = ((equation, constant),) + ((({("A",): 1, ("c2",): -1}, 0),) if two else ())
+        variables = tuple(dict.fromkeys(v for eq, _ in equations for m in eq for v in m))
+        rule = Rule("test", "", variables, None, 1, equations)  # type: ignore[arg-type]
+        domains = {v: (tuple(range(10)) if v in "ABC" else explainer.built.domains[v]) for v in variables}
+        found = explainer._supports(rule, domains, ())
+        assert found is not None
+        supported, everything = found
+        expected = {v: set() for v in variables}
+        count = 0
+        for values in itertools.product(*(domains[v] for v in variables)):
+            mapping = dict(zip(variables, values))
+            letters = [mapping[v] for v in variables if v in "ABC"]
+            if len(set(letters)) == len(letters) and rule.check(mapping):
+                count += 1
+                for v in variables:
+                    expected[v].add(mapping[v])
+        assert supported == expected
+        if everything is not None:
+            assert len(everything) == count
+
+    check()
 
 
 def test_no_solution_ends_in_a_contradiction():
