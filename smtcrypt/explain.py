@@ -40,6 +40,8 @@ MAX_NODES = 200000  # most search nodes spent on a rule's digits in one applicat
 MAX_STEPS = 20000  # steps tried (shown or not) before an explanation stops and lists what the search finds
 SPLIT_CANDIDATES = 4  # letters tried for a case split, those with the fewest digits left
 MAX_DEPTH = 3  # cases inside cases, at most this deep
+MAX_TRIED = 2000  # a constraint (not a sum or a product) over letters with at most this many digit combinations is also tried digit by digit
+TRYING = 3  # the width of that reasoning: after single rules and pairs, and rated with case splits
 PROOF_TIMEOUT_MS = 5000  # a step Z3 cannot prove in this time is not shown (a safety net: see PROOF_RLIMIT)
 PROOF_RLIMIT = 5_000_000  # nor one past this many of Z3's resource units (about 1 s here): the same on every machine
 MAX_WORK = 6_000_000  # search nodes (and proofs) before an explanation stops and lists the solutions
@@ -131,7 +133,7 @@ class Explanation:
 
 def difficulty(steps: Sequence[Step], complete: bool = True) -> int:
     """1 one column at a time; 2 two columns at once, or a long chain of single columns; 3 a case
-    split one deep, few; 4 many case splits or cases inside cases; 5 deeper still, or the reasoning
+    split one deep, few, or trying the digits of a constraint; 4 many case splits or cases inside cases; 5 deeper still, or the reasoning
     does not finish."""
     if not complete:
         return 5
@@ -142,7 +144,7 @@ def difficulty(steps: Sequence[Step], complete: bool = True) -> int:
         return 5
     if depth == 2 or cases > 8:
         return 4
-    if cases:
+    if cases or width >= TRYING:
         return 3
     if width >= 2 or len(steps) > 25:
         return 2
@@ -521,6 +523,24 @@ class Builder:
             name = "the bounds" if len(constraints) == 1 else f"the bounds of constraint {index + 1}"
             self.rules.append(Rule(name, to_text(constraint), letters, term, 1, possible=possible))
             self.kinds.add("bounds")
+            if math.prod(len(self.domains[letter]) for letter in letters) <= MAX_TRIED:
+                self.rules.append(self._trying(constraint, letters, term, index, len(constraints)))
+
+    def _trying(self, constraint: Expr, letters: tuple[str, ...], term: z3.BoolRef, index: int, count: int) -> Rule:
+        """A constraint over few letters, decided by trying the digits they may take (what a person
+        with a calculator does when no bound helps): exact, by the independent evaluator."""
+        from .verify import Undefined, evaluate
+
+        base = self.base
+
+        def holds(values: Mapping[str, int], node: Expr = constraint) -> bool:
+            try:
+                return evaluate(node, values, base) != 0
+            except Undefined:
+                return False
+
+        name = "trying the digits" if count == 1 else f"trying the digits in constraint {index + 1}"
+        return Rule(name, to_text(constraint), letters, term, TRYING, holds=holds)
 
 
 # --- interval arithmetic over the tree ----------------------------------------------------------------
@@ -1055,7 +1075,7 @@ class Explainer:
                     stop.steps[:0] = steps
                     raise
                 return steps
-            for width, strong in ((1, True), (1, False), (2, True), (2, False)):
+            for width, strong in ((1, True), (1, False), (2, True), (2, False), (TRYING, False)):
                 progress = False
                 for rule in self.rules:
                     if rule.width != width:

@@ -145,6 +145,15 @@ def test_a_long_multiplication_needs_fewer_cases_than_last_digits_and_sizes():
     check_explanation("PI * R**2 = AREA", explanation)
 
 
+def test_a_constraint_over_few_letters_is_decided_by_trying_its_digits():
+    # with only the bounds, this took 654 case splits (1,312 steps)
+    explanation = Puzzle("sum(range(POP)) = BOBO").explain()
+    assert [step.fact for step in explanation.steps[:-1]] == ["P = 1", "O = 0", "B = 5"]
+    assert all(step.uses == ("trying the digits",) for step in explanation.steps[:-1])
+    assert explanation.difficulty == 3 and explanation.complete
+    check_explanation("sum(range(POP)) = BOBO", explanation)
+
+
 def test_a_rule_yields_exactly_what_its_equations_allow():
     """The search behind each rule (bounds, a value that follows from the others, steps of a modulus)
     against trying every assignment, on random column equations with products and carries."""
