@@ -37,6 +37,7 @@ from .tree import BinOp, BoolOp, Call, Compare, Constraints, Expr, Not, Number, 
 MAX_LISTED = 10  # solutions listed at the end of an explanation that cannot go further
 MAX_ENUMERATED = 20000  # most assignments of a rule's letters tried in full (relations need them all)
 MAX_NODES = 200000  # most search nodes spent on a rule's digits in one application
+BOUNDS_ONLY = 10**7  # a sum's column (or pair) with more digit combinations than this is reasoned about by its bounds alone
 MAX_STEPS = 20000  # steps tried (shown or not) before an explanation stops and lists what the search finds
 SPLIT_CANDIDATES = 4  # letters tried for a case split, those with the fewest digits left
 MAX_DEPTH = 3  # cases inside cases, at most this deep
@@ -810,6 +811,9 @@ class Explainer:
             return {v: set() for v in rule.variables}, []
         if rule.possible is not None:
             return self._interval_supports(rule, domains), None
+        if math.prod(len(digits) for digits in domains.values()) > BOUNDS_ONLY and \
+                all(len(m) == 1 for terms, _ in rule.equations for m in terms):
+            return self._bounds_supports(rule, domains), None
         wide = sorted(len(domains[v]) for v in rule.variables if v in self.built.wide_carries)
         if wide and math.prod(len(domains[v]) for v in rule.variables if v not in self.built.wide_carries) * \
                 math.prod(wide[:-1]) > COLUMN_SEARCH:
@@ -959,6 +963,18 @@ class Explainer:
             return None
         self.work += nodes[0]
         return supported, everything
+
+    def _bounds_supports(self, rule: Rule, domains: Mapping[str, tuple[int, ...]]) -> dict[str, set[int]]:
+        """A column too wide to search (ten letters of a long sum): the digits its bounds allow, each
+        variable's digit against the others' least and greatest."""
+        supported = {v: set(digits) for v, digits in domains.items()}
+        for terms, const in rule.equations:
+            spans = {m[0]: _span(m, c, domains) for m, c in terms.items()}
+            low, high = const + sum(a for a, _ in spans.values()), const + sum(b for _, b in spans.values())
+            for (v,), c in terms.items():
+                rest_low, rest_high = low - spans[v][0], high - spans[v][1]
+                supported[v] = {d for d in supported[v] if rest_low + c * d <= 0 <= rest_high + c * d}
+        return supported
 
     def _interval_supports(self, rule: Rule, domains: Mapping[str, tuple[int, ...]]) -> dict[str, set[int]]:
         box = {v: (d[0], d[-1]) for v, d in domains.items() if d}
