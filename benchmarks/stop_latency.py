@@ -31,8 +31,9 @@ CASES = [
 ]
 
 
-def latency(formula: str, strategy: str, first: bool, after: float) -> float | None:
-    """Seconds from request_stop to the search's end; None if the search ended before `after`."""
+def latency(formula: str, strategy: str, first: bool, after: float, patience: float | None = None) -> float | None:
+    """Seconds from request_stop to the search's end; None if the search ended before `after`.
+    The stopped search must end `unknown` (interrupted), within `patience` seconds if given."""
     search = smtcrypt.Puzzle(formula).search(strategy=strategy, limit=1 if first else None)
     done = threading.Event()
 
@@ -49,10 +50,12 @@ def latency(formula: str, strategy: str, first: bool, after: float) -> float | N
         return None
     started = time.monotonic()
     search.request_stop()
-    done.wait()
+    if not done.wait(patience):
+        raise AssertionError(f"the stop was not acted on within {patience} s: {formula} ({strategy})")
     seconds = time.monotonic() - started
     thread.join()
-    assert search.verdict().reason == "interrupted"
+    verdict = search.verdict()
+    assert verdict.reason == "interrupted" and not verdict.complete, verdict
     return seconds
 
 
