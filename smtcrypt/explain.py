@@ -3,13 +3,16 @@
 A puzzle is cut into *local rules*, each small enough for a person to hold in mind at once:
 - sums and differences (the columns encoding's shape): one rule per digit column, with the
   carries as small unknowns (`D + E = Y + 10·c2`), and each pair of neighbouring columns;
-- products, powers and quotients of words (the products encoding's shape): the last digit and
-  the last two digits of the equation (`D·D ≡ Y (mod 10)`), and the sizes of the numbers (every
-  word an interval, as `encode/split.py` reads them);
-- anything else: each constraint's bounds, read with every word an interval.
+- products, powers and quotients of words (the products encoding's shape, cross-multiplied): the
+  columns of the long multiplication, each the products of a digit of one factor by a digit of
+  the other that land in it (the rows' digits in that column) with the carries
+  (`2·D·D + c2 = K + 10·c3`), the last digit first, and pairs of neighbouring columns; and the
+  sizes of the numbers (every word an interval, as `encode/split.py` reads them);
+- anything else: each constraint's bounds, read with every word an interval, and a constraint over
+  few letters by trying their digits.
 A rule is applied by trying the digits its letters may still take (a small search in Python, pruned
-by interval bounds); what it rules out, or a fixed difference between two of its letters, is a
-step. No step is shown before Z3 has answered `unsat` to the rule, the facts so far, the puzzle's
+by interval bounds; a sum's column too wide for that, by its bounds alone); what it rules out, or a
+fixed difference between two of its letters, is a step. No step is shown before Z3 has answered `unsat` to the rule, the facts so far, the puzzle's
 digit rules and the negation of the step's conclusion: an explanation is never wrong, only
 sometimes incomplete, and then it says so and lists what a search finds.
 
@@ -389,26 +392,17 @@ class Builder:
             suffix = "" if len(analysis.polynomials) == 1 else f" of equation {index + 1}"
             mark = "" if len(analysis.polynomials) == 1 else "'" * index
             columns = self._long_multiplication(poly, suffix, mark)
-            if columns:
-                self.rules += columns
-                self.rules += self._pairs(columns, PAIR_LETTERS)
-            else:
-                longest = max((len(word) for monomial in poly for word in monomial), default=1)
-                self.rules += [self._last_digits(poly, k, suffix) for k in (1, 2) if k <= longest]
+            self.rules += columns
+            self.rules += self._pairs(columns, PAIR_LETTERS)
             bounds = Bounds([poly], self.base, distinct=False)
             letters = tuple(dict.fromkeys(ch for monomial in poly for word in monomial for ch in word if ch.isalpha()))
 
             def possible(box: Mapping[str, tuple[int, int]], bounds: Bounds = bounds) -> bool:
                 return bounds.possible({letter: (low, high) for letter, (low, high) in box.items()})
 
-            # each word's value as a variable of its own: Z3 then reasons about a product of two or three
-            # numbers, not of a dozen digits (NAUGHT ** 2 = ZERO ** 3: proofs of 1-5 s -> milliseconds)
-            words = {word: z3.Int(f"{word}#", self.ctx) for monomial in poly for word in monomial}
-            term = z3.And(z3.Sum([z3.IntVal(c, self.ctx) * math.prod((words[w] for w in m), start=z3.IntVal(1, self.ctx))
-                                  for m, c in poly.items()]) == 0,
-                          *[value == self._word_term(word, None) for word, value in words.items()])
-            nonzero = [self._word_term(word, None) != 0 for word in analysis.nonzero]
-            self.rules.append(Rule(f"the sizes of the numbers{suffix}", self._poly_text(poly, None) + " = 0", letters,
+            term = self._poly_term(poly) == 0
+            nonzero = [self._word_term(word) != 0 for word in analysis.nonzero]
+            self.rules.append(Rule(f"the sizes of the numbers{suffix}", self._poly_text(poly) + " = 0", letters,
                                    z3.And(term, *nonzero) if nonzero else term, 1, possible=possible))
 
     def _long_multiplication(self, poly: Mapping[tuple[str, ...], int], suffix: str, mark: str) -> list[Rule]:
@@ -450,53 +444,31 @@ class Builder:
         self.wide_carries |= self.carries - known
         return rules
 
-    def _word_term(self, word: str, k: int | None) -> z3.ArithRef:
-        chars = word if k is None else word[-k:]
+    def _word_term(self, word: str) -> z3.ArithRef:
         total: Any = z3.IntVal(0, self.ctx)
-        for ch in chars:
+        for ch in word:
             total = total * self.base + (self.vars[ch] if ch.isalpha() else int(ch, 36))
         return total
 
-    def _poly_term(self, poly: Mapping[tuple[str, ...], int], k: int | None) -> z3.ArithRef:
+    def _poly_term(self, poly: Mapping[tuple[str, ...], int]) -> z3.ArithRef:
         terms = []
         for monomial, coefficient in poly.items():
             product: Any = z3.IntVal(coefficient, self.ctx)
             for word in monomial:
-                product = product * self._word_term(word, k)
+                product = product * self._word_term(word)
             terms.append(product)
         return z3.Sum(terms)
 
-    def _poly_text(self, poly: Mapping[tuple[str, ...], int], k: int | None) -> str:
+    def _poly_text(self, poly: Mapping[tuple[str, ...], int]) -> str:
         parts = []
         for monomial, coefficient in poly.items():
-            words = [word if k is None else word[-k:] for word in monomial]
+            words = list(monomial)
             body = "·".join(words) if words else str(abs(coefficient))
             if words and abs(coefficient) != 1:
                 body = f"{abs(coefficient)}·{body}"
             parts.append(("- " if coefficient < 0 else "+ ") + body)
         text = " ".join(parts)
         return text[2:] if text.startswith("+ ") else "-" + text[2:]
-
-    def _last_digits(self, poly: Mapping[tuple[str, ...], int], k: int, suffix: str) -> Rule:
-        modulus = self.base ** k
-        letters = tuple(dict.fromkeys(ch for monomial in poly for word in monomial for ch in word[-k:] if ch.isalpha()))
-
-        def value(word: str, values: Mapping[str, int]) -> int:
-            total = 0
-            for ch in word[-k:]:
-                total = total * self.base + (values[ch] if ch.isalpha() else int(ch, 36))
-            return total
-
-        def holds(values: Mapping[str, int]) -> bool:
-            return sum(c * math.prod(value(w, values) for w in m) for m, c in poly.items()) % modulus == 0
-
-        quotient = z3.Int(f"q{k}{suffix}", self.ctx)
-        term = self._poly_term(poly, k) == modulus * quotient
-        name = "the last digit" if k == 1 else f"the last {k} digits"
-        pos = {m: c for m, c in poly.items() if c > 0}
-        neg = {m: -c for m, c in poly.items() if c < 0}
-        statement = f"{self._poly_text(pos, k) if pos else '0'} ≡ {self._poly_text(neg, k) if neg else '0'} (mod {modulus})"
-        return Rule(name + suffix, statement, letters, term, k, holds=holds)
 
     # anything: each constraint's bounds
 
