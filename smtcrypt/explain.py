@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import z3
 
-from .check import Problem
+from .check import Problem, is_wildcard
 from .tree import BinOp, BoolOp, Call, Compare, Constraints, Expr, Not, Number, Unary, Word, letters as tree_letters, to_text
 
 MAX_LISTED = 10  # solutions listed at the end of an explanation that cannot go further
@@ -250,10 +250,11 @@ class Builder:
         self.display: dict[str, str] = {}
         self.carries: set[str] = set()
         self.wide_carries: set[str] = set()  # the carries of long multiplications
+        cells = {letter: f"?{index + 1}" for index, letter in enumerate(problem.wildcards)}
         for letter in problem.letters:
             self.vars[letter] = z3.Int(letter, context)
             self.domains[letter] = tuple(sorted(allowed_digits(problem, letter)))
-            self.display[letter] = letter
+            self.display[letter] = cells.get(letter, letter)  # a `?` by its place: ?1 is the first
         self.rules: list[Rule] = []
         self.kinds: set[str] = set()
         if not self._columns():
@@ -462,7 +463,7 @@ class Builder:
     def _poly_text(self, poly: Mapping[tuple[str, ...], int]) -> str:
         parts = []
         for monomial, coefficient in poly.items():
-            words = list(monomial)
+            words = ["".join("?" if is_wildcard(ch) and ch.isalpha() else ch for ch in word) for word in monomial]
             body = "·".join(words) if words else str(abs(coefficient))
             if words and abs(coefficient) != 1:
                 body = f"{abs(coefficient)}·{body}"
@@ -646,8 +647,21 @@ class Explainer:
         self.ctx = z3.Context()
         self.built = Builder(problem, self.ctx)
         self.rules = self.built.rules
+        named = [letter for letter in problem.letters if not is_wildcard(letter)]
+        self.distinct_text = ""  # no letters must differ
+        if len(problem.groups) == 1 and set(problem.groups[0]) == set(named):
+            self.distinct_text = "the letters all different"
+        elif problem.groups:  # --distinct's groups
+            groups = ["".join(group) for group in problem.groups]
+            self.distinct_text = f"{groups[0]} all different" if len(groups) == 1 else \
+                f"{', '.join(groups[:-1])} and {groups[-1]} each all different"
         self.letters = problem.letters
-        self.distinct = problem.rules.distinct
+        # the `?`s are digits to find, but not letters: no fact, case or tie is stated about them
+        self.named = tuple(letter for letter in problem.letters if not is_wildcard(letter))
+        self.groups = problem.groups  # the letters that must differ (all but the `?`s, or --distinct's groups)
+        self.distinct = bool(self.groups)
+        self.rivals = {letter: {other for group in self.groups if letter in group for other in group} - {letter}
+                       for letter in problem.letters}
         self.deadline = math.inf if budget is None else time.monotonic() + budget
         self.universe = {name: digits for name, digits in self.built.domains.items()}
         self.all_digits = tuple(range(problem.rules.base))
@@ -699,7 +713,8 @@ class Explainer:
             for rule in rules:
                 solver.add(rule.term)
             if with_distinct:
-                solver.add(z3.Distinct(*[self.built.vars[l] for l in self.letters]))
+                for group in self.groups:
+                    solver.add(z3.Distinct(*[self.built.vars[l] for l in group]))
             tracked = {}
             known = self.fact_terms(facts)
             for index, (text, term) in enumerate(known):
@@ -733,11 +748,11 @@ class Explainer:
     # applying a rule: the digits each variable can still take, and fixed differences
 
     def effective(self, facts: Facts, names: Iterable[str]) -> dict[str, tuple[int, ...]]:
-        taken = {digits[0] for name, digits in facts.domains.items() if name in self.letters and len(digits) == 1}
         result = {}
         for name in names:
             digits = facts.domains[name]
-            if self.distinct and name in self.letters and len(digits) > 1:
+            if len(digits) > 1 and self.rivals.get(name):
+                taken = {facts.domains[other][0] for other in self.rivals[name] if len(facts.domains[other]) == 1}
                 digits = tuple(d for d in digits if d not in taken)
             result[name] = digits
         return result
@@ -794,7 +809,9 @@ class Explainer:
         n = len(order)
         position = {v: i for i, v in enumerate(order)}
         allowed = [set(domains[v]) for v in order]
-        is_letter = [self.distinct and v in self.letters for v in order]
+        # the distinctness groups each position is in (a letter in none takes any digit)
+        group_index = {letter: [g for g, group in enumerate(self.groups) if letter in group] for letter in self.letters}
+        is_letter = [group_index.get(v, []) for v in order]
         # each equation: at each position the terms it completes there (coefficient, the earlier positions
         # in the term, the power of this position), the bounds of what the terms completed after can add,
         # and whether the position's value then follows from the others (linear in it, nothing after)
@@ -837,7 +854,7 @@ class Explainer:
         supported: dict[str, set[int]] = {v: set() for v in order}
         values = [0] * n
         sums = [const for _, const, _, _, _, _ in equations]
-        used: set[int] = set()
+        used: list[set[int]] = [set() for _ in self.groups]  # per group, the digits its letters placed so far take
         nodes = [0]
         check = rule.holds
 
@@ -887,7 +904,7 @@ class Explainer:
                 digits = steps(added(e, index, 1), sums[e], equations[e][5][index], domains[order[index]])
             letter = is_letter[index]
             for digit in digits:
-                if letter and digit in used:
+                if letter and any(digit in used[g] for g in letter):
                     continue
                 if any(digit != values[j] + d for j, d in ties[index]):
                     continue
@@ -907,10 +924,12 @@ class Explainer:
                 for e, change in enumerate(changes):
                     sums[e] += change
                 if letter:
-                    used.add(digit)
+                    for g in letter:
+                        used[g].add(digit)
                 found = search(index + 1, want)
                 if letter:
-                    used.discard(digit)
+                    for g in letter:
+                        used[g].discard(digit)
                 for e, change in enumerate(changes):
                     sums[e] -= change
                 if found:
@@ -986,7 +1005,7 @@ class Explainer:
             facts.domains[var] = kept
         if steps or everything is None:
             return steps
-        for x, y in itertools.combinations([v for v in rule.variables if v in self.letters], 2):
+        for x, y in itertools.combinations([v for v in rule.variables if v in self.named], 2):
             if len(facts.domains[x]) == 1 or len(facts.domains[y]) == 1:
                 continue
             differences = {values[x] - values[y] for values in everything}
@@ -1005,7 +1024,7 @@ class Explainer:
         return steps
 
     def _with(self, used: list[str], distinct: bool) -> str:
-        parts = list(used) + (["the letters all different"] if distinct else [])
+        parts = list(used) + ([self.distinct_text] if distinct else [])
         return f" with {', '.join(parts[:-1]) + ' and ' + parts[-1] if len(parts) > 1 else parts[0]}" if parts else ""
 
     def _uses(self, rules: Sequence[Rule], distinct: bool) -> tuple[str, ...]:
@@ -1020,7 +1039,7 @@ class Explainer:
         _, used, distinct = proof
         text = self.fact_text(var, kept)
         self.count_step()
-        fact = text if var in self.letters else None
+        fact = text if var in self.named else None
         return Step(DEDUCE, f"{rule.name.capitalize()}: {rule.statement}{self._with(used, distinct)}. So {text}.",
                     self._uses([rule], distinct), fact, assuming, rule.width, depth)
 
@@ -1095,7 +1114,7 @@ class Explainer:
         from .verify import satisfies
 
         mapping = {l: digits[0] for l, digits in self.effective(facts, self.letters).items()}
-        if self.distinct and len(set(mapping.values())) < len(mapping):
+        if any(len({mapping[l] for l in group}) < len(group) for group in self.groups):
             pass  # distinctness is part of every proof below
         elif satisfies(self.problem, mapping):
             return
@@ -1140,7 +1159,7 @@ class Explainer:
         """One case split that refutes every digit of a letter but the one in `wanted` (the solution,
         if any; inside a case every digit must go, and the case itself is refuted). Of the few letters
         with the fewest digits left, the one whose refutation is shortest."""
-        candidates = sorted((l for l in self.letters if len(self.effective(facts, [l])[l]) > 1),
+        candidates = sorted((l for l in self.named if len(self.effective(facts, [l])[l]) > 1),
                             key=lambda l: (len(self.effective(facts, [l])[l]), self.letters.index(l)))
         if not self.dry:  # try the candidates without proofs, then make the best split again with them
             self.dry = True
@@ -1224,7 +1243,9 @@ def explain(problem: Problem, *, timeout: float | None = None) -> Explanation:
     start = time.monotonic()
     budget = timeout
     search = Search(problem, limit=MAX_LISTED + 1, timeout=budget)
-    found = [dict(solution.mapping) for solution in search]
+    solutions = list(search)
+    found = [dict(solution.mapping) for solution in solutions]
+    shown = [solution_text(solution, problem) for solution in solutions]
     if search.reason is not None and not search.complete and len(found) <= MAX_LISTED:
         return Explanation(problem.source, "unknown", (), tuple(found), False, None, time.monotonic() - start)
     count: int | None = len(found)
@@ -1243,18 +1264,23 @@ def explain(problem: Problem, *, timeout: float | None = None) -> Explanation:
     # a puzzle with several solutions is explained up to where the cases remain, then they are listed
     complete = ending == "done" or (ending == "stuck" and status == "multiple")
     if status == "unique" and ending == "done":
-        mapping = letters_only[0]
-        text = " ".join(f"{k}={v}" for k, v in sorted(mapping.items()))
-        steps.append(Step(SOLUTION, f"Solution: {text}.", (), " and ".join(f"{k} = {v}" for k, v in sorted(mapping.items())),
-                          (), 1, 0))
+        fact = " and ".join(f"{k} = {v}" for k, v in sorted(letters_only[0].items()))
+        steps.append(Step(SOLUTION, f"Solution: {shown[0]}.", (), fact or None, (), 1, 0))
     elif ending != "done":
-        steps += closing_steps(found, count, reasoned=complete)
+        steps += closing_steps(shown, count, reasoned=complete)
     return Explanation(problem.source, status, tuple(steps), tuple(found[:MAX_LISTED]), complete, count,
                        time.monotonic() - start)
 
 
-def closing_steps(found: Sequence[dict[str, int]], count: int | None, reasoned: bool) -> list[Step]:
-    """What the reasoning left open, said as such: the solutions a complete search finds."""
+def solution_text(solution: Any, problem: Problem) -> str:
+    """`D=7 E=5 M=1`; with `?`s, the formula filled in as well (`10 + 91 = 101  /  A=1`)."""
+    if problem.wildcards:
+        return str(solution)
+    return " ".join(f"{k}={v}" for k, v in sorted(solution.mapping.items()))
+
+
+def closing_steps(found: Sequence[str], count: int | None, reasoned: bool) -> list[Step]:
+    """What the reasoning left open, said as such: the solutions a complete search finds (as `solution_text`)."""
     if not found:
         return [Step(SOLUTION, "No further step follows by local reasoning; a complete search finds no solution.",
                      ("search",), None, (), 1, 0)]
@@ -1264,8 +1290,7 @@ def closing_steps(found: Sequence[dict[str, int]], count: int | None, reasoned: 
         f"A complete search finds {count if count is not None else 'more than ' + str(MAX_LISTED)} " \
         f"solution{'' if count == 1 else 's'}{many}:"
     steps = [Step(SOLUTION, lead, ("search",), None, (), 1, 0)]
-    for mapping in listed:
-        text = " ".join(f"{k}={v}" for k, v in sorted(mapping.items()))
+    for text in listed:
         steps.append(Step(SOLUTION, f"Solution: {text}.", ("search",), None, (), 1, 0))
     return steps
 
@@ -1293,6 +1318,8 @@ def explain_main(argv: Sequence[str]) -> int:
     parser.add_argument("--hint", type=integer_at_least(0), metavar="N", help="show only the first N steps")
     parser.add_argument("--allow-leading-zeros", action="store_true", help="words may start with 0")
     parser.add_argument("--no-distinct", action="store_true", help="different letters may share a digit")
+    parser.add_argument("--distinct", metavar="GROUPS",
+                        help="only letters of the same group differ, e.g. ABC,DEF (instead of all letters)")
     parser.add_argument("--assign", action="append", metavar="L=D", help="fix letter L to digit D (repeatable)")
     parser.add_argument("--digits", metavar="SET", help="the digits every letter may take: 1-9 or 1,3,5,7,9")
     parser.add_argument("--domain", action="append", metavar="L=SET", help="the digits letter L may take")
@@ -1303,8 +1330,10 @@ def explain_main(argv: Sequence[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     parser.json_errors = "--json" in argv
     args = parser.parse_args(argv)
+    if args.distinct is not None and args.no_distinct:
+        parser.error("--distinct and --no-distinct exclude each other")
     try:
-        puzzle = Puzzle(list(args.formula), distinct=not args.no_distinct, allow_leading_zeros=args.allow_leading_zeros,
+        puzzle = Puzzle(list(args.formula), distinct=args.distinct if args.distinct is not None else not args.no_distinct, allow_leading_zeros=args.allow_leading_zeros,
                         base=args.base, digits=args.digits, domains=args.domain, assign=args.assign)
     except FormulaError as error:
         print(f"smtcrypt: error: {error}", file=sys.stderr)

@@ -154,6 +154,51 @@ def test_a_constraint_over_few_letters_is_decided_by_trying_its_digits():
     check_explanation("sum(range(POP)) = BOBO", explanation)
 
 
+def wildcard_facts_hold(formula: str, explanation, solutions, **rules) -> None:
+    """Each step's conclusion, `?k` read as the k-th `?`'s digit, holds in every solution that meets
+    its assumptions (solutions: smtcrypt's complete search, which shares nothing with the explainer)."""
+    spare = [letter for letter in "ZYXWVUTSRQ" if letter not in formula]
+    for step in explanation.steps:
+        if step.kind != "deduce" or " So " not in step.text:
+            continue
+        conclusion = step.text.rsplit(" So ", 1)[1].rstrip(".")
+        if re.search(r"\bc\d", conclusion):  # a carry's value: not a condition on the digits
+            continue
+        renamed = re.sub(r"\?(\d+)", lambda m: spare[int(m.group(1)) - 1], conclusion)
+        for solution in solutions:
+            digits = {**solution.mapping, **dict(zip(spare, solution.wildcards))}
+            if all(holds(a, digits) for a in step.assuming):
+                assert holds(renamed, digits), (step.text, str(solution))
+        assert step.fact is None or not re.search(r"[^\x00-\x7f]", step.fact)
+
+
+@pytest.mark.parametrize("formula", ["?? * ?? = 1?0?", "A? + ?A = 1?1", "?A * B = 1?4"])
+def test_wildcards_are_digits_of_their_own_not_distinct_letters(formula):
+    # a `?` may repeat any digit: 11 * 91 = 1001 is a solution, so no step may say the last `?`s are >= 2
+    explanation = Puzzle(formula).explain()
+    solutions = list(Puzzle(formula).solve())
+    wildcard_facts_hold(formula, explanation, solutions)
+    assert all(not re.search(r"[^\x00-\x7f·≡]", step.text) for step in explanation.steps)  # `?k`, never hidden names
+    listed = [step.text for step in explanation.steps if step.text.startswith("Solution: ")]
+    assert listed and listed[0] == f"Solution: {solutions[0]}."  # the formula filled in, `?`s and all
+
+
+def test_distinct_groups_are_what_the_explanation_assumes(capsys):
+    formula = "AB * CD = EEF"
+    explanation = Puzzle(formula, distinct="ABCD").explain()
+    solutions = list(Puzzle(formula, distinct="ABCD").solve())
+    assert len(solutions) == 42 and explanation.count == 42
+    for step in explanation.steps:
+        if step.fact is not None:
+            assert all(holds(step.fact, dict(s.mapping)) for s in solutions if all(holds(a, dict(s.mapping)) for a in step.assuming)), step
+    assert any("ABCD all different" in step.text for step in explanation.steps)
+    assert main(["explain", "--distinct", "ABCD", formula]) == 0
+    assert "ABCD all different" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as usage:
+        main(["explain", "--distinct", "AB", "--no-distinct", formula])
+    assert usage.value.code == 2
+
+
 def test_a_rule_yields_exactly_what_its_equations_allow():
     """The search behind each rule (bounds, a value that follows from the others, steps of a modulus)
     against trying every assignment, on random column equations with products and carries."""
