@@ -47,7 +47,7 @@ MAX_DEPTH = 3  # cases inside cases, at most this deep
 MAX_TRIED = 2000  # a constraint (not a sum or a product) over letters with at most this many digit combinations is also tried digit by digit
 TRYING = 3  # the width of that reasoning: after single rules and pairs, and rated with case splits
 PROOF_TIMEOUT_MS = 5000  # a step Z3 cannot prove in this time is not shown (a safety net: see PROOF_RLIMIT)
-PROOF_RLIMIT = 5_000_000  # nor one past this many of Z3's resource units (about 1 s here): the same on every machine
+PROOF_RLIMIT = 2_000_000  # nor one past this many of Z3's resource units (about 0.5 s here): the same on every machine
 MAX_WORK = 6_000_000  # search nodes (and proofs) before an explanation stops and lists the solutions
 PROOF_WORK = 1000  # a proof counts this many nodes, and one more for every RLIMIT_PER_NODE of Z3's resource units
 RLIMIT_PER_NODE = 15  # about as long, here, as a node of the search
@@ -411,6 +411,11 @@ class Builder:
         digit of one factor by a digit of the other whose places add up to k (the rows' digits in that
         column, before the rows' own carries), plus the carry from the column before."""
         order = {letter: index for index, letter in enumerate(self.problem.letters)}
+        # the products on the left, making the carries, and the words they equal on the right
+        # (ABC / DE = F as E·F = C + 10·c2, not C = E·F + 10·c2 with carries below zero)
+        degree = max(len(words) for words in poly)
+        if sum(c for words, c in poly.items() if len(words) == degree) < 0:
+            poly = {words: -c for words, c in poly.items()}
         columns: dict[int, dict[Monomial, int]] = {}
         fixed: dict[int, int] = {}
         for words, coefficient in poly.items():
