@@ -503,12 +503,13 @@ class ExhaustiveSearch(Stoppable):
             spent = time.perf_counter() - started
             self.tried += len(chunk)
             size = max(FIRST_CHUNK, min(1 << 20, 2 * len(chunk), int(len(chunk) * CHUNK_SECONDS / max(spent, 1e-6))))
-            assignment, skip, fixed = self.compiled.assignment, self.skip, self.compiled.fixed
+            assignment, skip = self.compiled.assignment, self.skip
+            reordered = self.compiled.fixed or self.compiled.unknowns  # a hit's own order is not alphabetical
             if not self.listing and skip is None and self.found >= YIELDED_WHEN_COUNTING:
                 self.bulk += len(hits)
                 continue
-            if skip is not None:  # on the hits only, as alphabetical digit tuples (the hits' own order without fixed letters)
-                hits = [digits for digits in hits if not skip(tuple(assignment(digits).values()) if fixed else digits)]
+            if skip is not None:  # on the hits only, as alphabetical tuples (the hits' own order without fixed letters or unknowns)
+                hits = [digits for digits in hits if not skip(tuple(assignment(digits).values()) if reordered else digits)]
             batch = [assignment(digits) for digits in hits]
             if not self.listing and len(batch) > YIELDED_WHEN_COUNTING - self.found:
                 keep = max(0, YIELDED_WHEN_COUNTING - self.found)
