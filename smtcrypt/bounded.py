@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Iterator
+from typing import Iterator, Union
 
 from .check import Problem, constant
 from .tree import BoolOp, Call, Collection, Compare, Expr, Name
 
 MAX_VALUES = 100_000  # values of one unknown beyond which it counts as unbounded (a loop over them would be long)
-Values = range | tuple[int, ...]  # increasing
+Values = Union[range, tuple[int, ...]]  # increasing
 
 
 def unknown_values(problem: Problem) -> dict[str, Values] | None:
