@@ -212,7 +212,7 @@ class Search:
             raise ValueError(f"limit must be a positive integer, not {limit!r}")
         if strategy not in STRATEGIES:
             raise StrategyError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
-        if strategy in ("exhaustive", "cubes", "linear") and problem.unknowns:
+        if strategy in ("cubes", "linear") and problem.unknowns:  # the exhaustive one says for itself (bounded ones it takes)
             raise StrategyError(f"the {strategy} strategy cannot search a puzzle with integer unknowns "
                                 "(they have no finite set of values to try)")
         self.problem = problem

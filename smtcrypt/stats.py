@@ -6,6 +6,7 @@ this module only counts, it takes no part in solving or checking.
 
 from __future__ import annotations
 
+import math
 import time
 
 from .check import Problem
@@ -17,12 +18,23 @@ def search_space(problem: Problem) -> tuple[int | None, bool]:
     """The number of letter assignments a brute force would try, and whether that number is exact.
 
     Counts assignments that respect each letter's digits (base, leading zero, --digits, --domain,
-    --assign) and, if the rules say so, distinctness. With integer unknowns the space is infinite:
-    (None, True). If distinct assignments are too many to count exactly, the product of the domain
-    sizes (an upper bound) is returned with False.
+    --assign) and, if the rules say so, distinctness, times the values of integer unknowns that the
+    formula bounds (see bounded.py). With an unbounded unknown the space is infinite: (None, True).
+    If distinct assignments are too many to count exactly, the product of the domain sizes (an upper
+    bound) is returned with False.
     """
     if problem.unknowns:
-        return None, True
+        from .bounded import unknown_values
+
+        values = unknown_values(problem)
+        if values is None:
+            return None, True
+        letters, exact = _letter_space(problem)
+        return letters * math.prod(len(domain) for domain in values.values()), exact
+    return _letter_space(problem)
+
+
+def _letter_space(problem: Problem) -> tuple[int, bool]:
     domains = {letter: sorted(problem.allowed[letter]) for letter in problem.letters}
     product = 1
     for domain in domains.values():

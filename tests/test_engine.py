@@ -153,7 +153,7 @@ def test_the_portfolio_switches_without_losing_or_repeating(monkeypatch):
         assert smtcrypt.Puzzle(formula).count() == len(found)  # counting after cubes: cubes skipped by cover
 
 
-def test_exhaustive_refuses_integer_unknowns():
+def test_exhaustive_refuses_integer_unknowns_the_formula_does_not_bound():
     with pytest.raises(StrategyError):
         smtcrypt.Puzzle("A + x = 3").search(strategy="exhaustive")
     with pytest.raises(NotCompilable):
@@ -196,7 +196,7 @@ def generated_names_are_our_own(source: str) -> None:
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type == tokenize.NAME:
             assert token.string in NAMES or token.string[:2] in ("_t",) or (
-                token.string[0] == "v" and token.string[1:].isdigit()), token.string
+                token.string[0] in "vu" and token.string[1:].isdigit()), token.string
         elif token.type == tokenize.NUMBER:
             assert token.string.isdigit(), token.string
         else:
@@ -207,9 +207,7 @@ def generated_names_are_our_own(source: str) -> None:
 @given(cases())  # the property tests' random formulas and rules
 def test_compiled_evaluator_agrees_with_the_exact_recheck_on_every_candidate(case):
     problem = check(parse(case.text), make_rules(**case.rules))
-    if problem.unknowns:
-        return  # nothing to compile: they go to Z3
-    compiled = compile_problem(problem)
+    compiled = compile_problem(problem)  # its unknowns, if any, bounded by the formula (see `cases`)
     generated_names_are_our_own(compiled.source)
     tuples, _ = candidates(compiled)
     hits = set(compiled.scan(list(tuples)))
@@ -226,6 +224,11 @@ def test_no_text_of_the_formula_reaches_the_compiled_code():
         compiled = compile_problem(problem_of(formula, {}))
         generated_names_are_our_own(compiled.source)
         assert "0.5" not in compiled.source and "TALK" not in compiled.source
+    for formula in ["0 <= exec_this <= 3, A + exec_this = B", "x_1 in {1, 2.5, 7}, y in range(-2, 2), A * x_1 = B + y",
+                    "-1 < import_os < 4.5 and __x__ in (1, 2), A = __x__ + import_os"]:  # integer unknowns the formula bounds: looped over as u0, u1
+        compiled = compile_problem(problem_of(formula, {}))
+        generated_names_are_our_own(compiled.source)
+        assert not any(text in compiled.source for text in ("exec", "x_1", "import", "__x__", "2.5", "4.5"))
     for formula in ["EVE / DID = 0.(TALK)", "ATOM**0.5 = BUS + 2.5", "NAUGHT ** 2 = ZERO ** 3",
                     "NORTH / SOUTH = EAST / WEST"]:  # the join's sides
         join = JoinSearch(problem_of(formula, {}))

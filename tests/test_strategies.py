@@ -116,25 +116,46 @@ def test_the_general_puzzles_under_the_model_by_model_strategies(formula, known,
     check_listing(formula, strategy, {}, None, known)
 
 
-UNKNOWNS = "A + x = 3, 0 <= x <= 3"
+UNBOUNDED = "A + x = 3, x >= 0"  # x <= 3 follows, but only from the letter's digits: not read as a bound
+BOUNDED = "A + x = 3, 0 <= x <= 3"
 
 
-def test_the_exhaustive_strategy_refuses_integer_unknowns_everywhere():
-    puzzle = smtcrypt.Puzzle(UNKNOWNS)
+def test_the_exhaustive_strategy_refuses_unbounded_integer_unknowns_everywhere():
+    puzzle = smtcrypt.Puzzle(UNBOUNDED)
     calls = [lambda: puzzle.search(strategy="exhaustive"), lambda: list(puzzle.solve(strategy="exhaustive")),
              lambda: puzzle.count(strategy="exhaustive"), lambda: puzzle.verdict(strategy="exhaustive"),
-             lambda: puzzle.first(strategy="exhaustive"), lambda: list(smtcrypt.solve(UNKNOWNS, strategy="exhaustive")),
-             lambda: smtcrypt.count(UNKNOWNS, strategy="exhaustive"),
-             lambda: smtcrypt.verdict(UNKNOWNS, strategy="exhaustive")]
+             lambda: puzzle.first(strategy="exhaustive"), lambda: list(smtcrypt.solve(UNBOUNDED, strategy="exhaustive")),
+             lambda: smtcrypt.count(UNBOUNDED, strategy="exhaustive"),
+             lambda: smtcrypt.verdict(UNBOUNDED, strategy="exhaustive")]
     for call in calls:
-        with pytest.raises(ValueError, match="unknown"):
+        with pytest.raises(ValueError, match="unknowns that the formula does not bound"):
             call()
-    expected = brute_force(UNKNOWNS, unknowns={"x": (0, 3)})
+    expected = brute_force(UNBOUNDED, unknowns={"x": (0, 3)})
     assert len(expected) == 4
     for strategy in ("auto", "z3"):
         assert as_set(puzzle.solve(strategy=strategy)) == expected
         assert puzzle.count(strategy=strategy) == 4
         assert puzzle.verdict(strategy=strategy).status is smtcrypt.Status.MULTIPLE
+
+
+@pytest.mark.parametrize("strategy", ["auto", "z3", "exhaustive"])
+def test_integer_unknowns_the_formula_bounds_are_searched_by_every_strategy_that_takes_them(strategy):
+    puzzle = smtcrypt.Puzzle(BOUNDED)
+    expected = brute_force(BOUNDED, unknowns={"x": (0, 3)})
+    assert len(expected) == 4
+    assert as_set(puzzle.solve(strategy=strategy)) == expected
+    assert puzzle.count(strategy=strategy) == 4
+    assert puzzle.verdict(strategy=strategy).status is smtcrypt.Status.MULTIPLE
+    search = puzzle.search(strategy=strategy)
+    assert len(list(search)) == 4
+    verdict = search.verdict()
+    assert verdict.complete and verdict.count == 4
+    assert verdict.stats["search_space"] == 10 * 4  # the letter's digits times the unknown's values
+    if strategy != "z3":
+        assert verdict.stats["proof"] == Proof.EXHAUSTIVE.value
+    for other in ("cubes", "linear", "join"):  # these search letters only
+        with pytest.raises(StrategyError):
+            puzzle.search(strategy=other)
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)

@@ -17,7 +17,8 @@ from typing import Union
 
 import z3
 
-from ..bounds import interval, place_values
+from ..bounded import unknown_values
+from ..bounds import Interval, interval, place_values
 from ..check import Problem
 from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
 from . import Encoded, allowed_digits, checkpoint, letter_variables, rule_constraints
@@ -110,7 +111,8 @@ class _Encoder:
         self.tables = tables
         self.ctx = context
         self.letters = letter_variables(problem, context)
-        self.unknowns = {name: z3.Int(name, context) for name in problem.unknowns}  # unbounded integers
+        self.unknowns = {name: z3.Int(name, context) for name in problem.unknowns}
+        self.unknown_values = unknown_values(problem)  # their values, where the formula bounds every one
         self.side: list[z3.BoolRef] = []  # bounds of auxiliary unknowns, asserted unconditionally
         self.bounded_fresh = 0  # auxiliary unknowns that have such bounds
         self.fresh = itertools.count()
@@ -134,9 +136,16 @@ class _Encoder:
         problem = self.problem
         constraints = rule_constraints(problem, self.letters) + self.holds()
         constraints += self.side
-        bounded = next(self.fresh) == self.bounded_fresh and not self.unknowns  # every unknown has bounds
+        # the bounds the formula puts on its unknowns, stated apart: every solution meets them (see bounded.py)
+        for name, values in (self.unknown_values or {}).items():
+            var = self.unknowns[name]
+            constraints += [var >= values[0], var <= values[-1]] if values else [z3.BoolVal(False, self.ctx)]
+        unbounded = bool(self.unknowns) and self.unknown_values is None
+        # every auxiliary unknown has bounds: then bit-blasting is possible (not tried over integer unknowns,
+        # bounded or not: Z3's general solver was the faster on the property tests' formulas, 2.8 s against 4.0 s)
+        bounded = next(self.fresh) == self.bounded_fresh and not self.unknowns
         return Encoded(self.ctx, {**self.letters, **self.unknowns}, constraints, "linear" if self.linear else "nonlinear",
-                       if_terms=self.cases, bounded=bounded, unbounded=bool(self.unknowns))
+                       if_terms=self.cases, bounded=bounded, unbounded=unbounded)
 
     # --- helpers -------------------------------------------------------------------------------
 
@@ -319,23 +328,53 @@ class _Encoder:
         return Rat(top, bottom, True), z3.And(*conditions)
 
     def root_table(self, node: Expr, a: Rat, q: int) -> tuple[Rat, Ok] | None:
-        """The q-th root of an integer expression with known bounds, as a table of the perfect powers
-        in range (`EVIL**(1/2)`: 32**2 .. 99**2), which stays linear; None when the range is too wide."""
-        bounds = interval(node, self.problem.rules) if a.const is None and a.den == 1 else None
+        """The q-th root of num/D, for a constant D and bounds on num (an integer expression's, a
+        repeating decimal's), as a table of the roots in range, which stays linear (`EVIL**(1/2)`:
+        32**2 .. 99**2); None when the range is too wide. The root is s/D with s**q = num * D**(q-1),
+        so s is a multiple of `root_step`: `0.A(68) ** (1/2)` in base 16 has 5 candidates, where
+        Z3 took minutes over a root and a denominator as unknowns."""
+        bounds = self.numerator_bounds(node, a)
         if bounds is None:
             return None
-        low, high = max(bounds[0], 0), bounds[1]
-        if high < 0:
+        den = a.den
+        assert isinstance(den, int)
+        if bounds[1] < 0:
             return self.const(Fraction(0)), False
-        first, last = _int_root_floor(low - 1, q) + 1 if low > 0 else 0, _int_root_floor(high, q)
-        if last - first + 1 > 2000:
+        scale, step = den ** (q - 1), root_step(den, q)
+        low, high = max(bounds[0], 0) * scale, bounds[1] * scale
+        first = _int_root_floor(low - 1, q) + 1 if low > 0 else 0
+        first, last = -(-first // step) * step, _int_root_floor(high, q) // step * step
+        if (last - first) // step + 1 > 2000:
             return None
+        roots = range(first, last + 1, step)
         result = self.fresh_int("root")
         self.bounded_fresh += 1
         self.side += [result >= first, result <= max(first, last)]
-        cases = [a.num == r ** q for r in range(first, last + 1)]
-        self.side += [z3.Implies(case, result == r) for r, case in zip(range(first, last + 1), cases)]
-        return Rat(result, 1, True), (z3.Or(*cases) if cases else False)
+        cases = [a.num * scale == r ** q for r in roots]
+        self.side += [z3.Implies(case, result == r) for r, case in zip(roots, cases)]
+        return Rat(result, den, True), (z3.Or(*cases) if cases else False)
+
+    def numerator_bounds(self, node: Expr, a: Rat) -> Interval | None:
+        """Bounds on a.num where a.den is a constant: an integer expression's interval, or a repeating
+        decimal's (its numerator is whole.fixed period - whole.fixed, see verify.repeating_value)."""
+        if a.const is not None or not isinstance(a.den, int):
+            return None
+        if a.den == 1:
+            return interval(node, self.problem.rules)
+        if not isinstance(node, Repeating):
+            return None
+        base = self.problem.rules.base
+        weights, literal = place_values(node.whole + node.fixed + node.period, base)
+        head, head_literal = place_values(node.whole + node.fixed, base)
+        low = high = literal - head_literal
+        for letter, weight in weights.items():
+            weight -= head.get(letter, 0)  # the head's letters count once shifted past the period, once not
+            digits = allowed_digits(self.problem, letter)
+            if not digits:
+                return None
+            low += min(weight * min(digits), weight * max(digits))
+            high += max(weight * min(digits), weight * max(digits))
+        return low, high
 
     def power(self, node: BinOp, base: Rat, exponent: Rat) -> tuple[Rat, Ok]:
         fixed = self.problem.constant_exponents.get(node)
@@ -441,6 +480,9 @@ class _Encoder:
         base = self.problem.rules.base
         scale, cycle = base ** len(node.fixed), base ** len(node.period) - 1
         whole = int(node.whole, base)
+        if not any(ch.isalpha() for ch in node.fixed + node.period):  # a constant: its roots are known (0.2(68) ** (1/2))
+            return self.const(Fraction(whole * scale * cycle + int(node.fixed or "0", base) * cycle
+                                       + int(node.period, base), scale * cycle)), True
         fixed = self.digits_value(node.fixed) if node.fixed else z3.IntVal(0, self.ctx)
         numerator = whole * scale * cycle + fixed * cycle + self.digits_value(node.period)
         return Rat(numerator, scale * cycle, True), True
@@ -564,6 +606,24 @@ class _Encoder:
             result = self.choose(smaller, result, value) if node.name == "min" else self.choose(
                 smaller, value, result)
         return result, ok
+
+
+def root_step(den: int, q: int) -> int:
+    """A number every s with den**(q-1) dividing s**q is a multiple of: each prime p**e of den
+    gives p**ceil(e*(q-1)/q). Primes past TRIAL_PRIMES are left out, which only makes it smaller."""
+    step, rest, p = 1, den, 2
+    while p * p <= rest and p <= TRIAL_PRIMES:
+        e = 0
+        while rest % p == 0:
+            rest, e = rest // p, e + 1
+        step *= p ** -(-e * (q - 1) // q)
+        p += 1 if p == 2 else 2
+    if rest > 1 and (p * p > rest):  # what is left is a prime
+        step *= rest
+    return step
+
+
+TRIAL_PRIMES = 20_000
 
 
 def _int_root_floor(n: int, q: int) -> int:

@@ -8,8 +8,11 @@ where `/`, a negative power or a root needs one, never a float; a zero divisor o
 root makes the candidate fail (an `ArithmeticError`), not the search. Trying every assignment
 the rules allow is a proof of completeness, as `unsat` is.
 
-The generated code holds only names it makes itself (`v0`, `_F`, ...) and integers it computed:
-no text of the formula reaches `compile`.
+Integer unknowns that the formula itself bounds (`1 <= x <= 3`, see bounded.py) are looped over
+as letters are, each over its values, after the letters' digits in a candidate tuple.
+
+The generated code holds only names it makes itself (`v0`, `u0`, `_F`, ...) and integers it
+computed: no text of the formula reaches `compile`.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator
 
+from ..bounded import Values, unknown_values
 from ..bounds import place_values, repeating_scale
 from ..check import Problem
 from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
@@ -36,7 +40,8 @@ YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) bef
 
 
 class NotCompilable(ValueError):
-    """The problem cannot be searched exhaustively (integer unknowns), or its code is too deep."""
+    """The problem cannot be searched exhaustively (integer unknowns the formula leaves unbounded),
+    or its code is too deep."""
 
 
 def _as_integer(value: Any) -> int:
@@ -142,13 +147,14 @@ class Compiled:
     source: str  # the generated code, for tests and the curious
     scan: Callable[[Iterable[Digits]], list[Digits]]
     constants: tuple[Any, ...] = field(default=())
+    unknowns: dict[str, Values] = field(default_factory=dict)  # each bounded unknown's values, after the letters in a candidate
 
     def assignment(self, digits: Digits) -> Assignment:
-        """The letters' digits, alphabetically."""
-        values = dict(zip(self.free, digits))
-        if self.fixed:
+        """The letters' digits (and the unknowns' values), alphabetically."""
+        values = dict(zip((*self.free, *self.unknowns), digits))
+        if self.fixed or self.unknowns:
             values.update(self.fixed)
-            return {letter: values[letter] for letter in sorted(values)}
+            return {name: values[name] for name in sorted(values)}
         return values
 
 
@@ -203,7 +209,7 @@ class _Writer:
             value = node.value
             return self.constant(value.numerator if value.denominator == 1 else value)
         if isinstance(node, Name):
-            raise NotCompilable("integer unknowns have no finite set of assignments to try")
+            return self.names[node.name]  # "u0": the unknown's own loop variable
         if isinstance(node, Unary):
             return f"({node.op}{self.write(node.operand)})"
         if isinstance(node, BinOp):
@@ -250,7 +256,7 @@ class _Writer:
 
     def integral(self, node: Expr) -> bool:
         """True for an integer-valued expression that cannot fail: words, integers, + - * of them."""
-        if isinstance(node, Word):
+        if isinstance(node, (Word, Name)):
             return True
         if isinstance(node, Number):
             return node.value.denominator == 1
@@ -355,19 +361,27 @@ class _Writer:
 
 
 def compile_problem(problem: Problem) -> Compiled:
-    """The problem's constraints as one loop over candidate digit tuples; `NotCompilable` if it has
-    integer unknowns or Python cannot compile code that deep."""
+    """The problem's constraints as one loop over candidate digit tuples (each unknown's value after
+    the digits); `NotCompilable` if it has integer unknowns the formula leaves unbounded, or Python
+    cannot compile code that deep."""
+    bounded: dict[str, Values] = {}
     if problem.unknowns:
-        raise NotCompilable("integer unknowns have no finite set of assignments to try")
+        found = unknown_values(problem)
+        if found is None:
+            raise NotCompilable("integer unknowns that the formula does not bound (such as 0 <= x <= 9) "
+                                "have no finite set of values to try")
+        bounded = {name: found[name] for name in sorted(found)}
     fixed = {letter: next(iter(problem.allowed[letter])) for letter in problem.letters
              if len(problem.allowed[letter]) == 1}
     free = tuple(sorted(letter for letter in problem.letters if letter not in fixed))  # assignments come out alphabetical
     names = {letter: f"v{index}" for index, letter in enumerate(free)}
     names.update({letter: str(digit) for letter, digit in fixed.items()})
+    names.update({name: f"u{index}" for index, name in enumerate(bounded)})
     writer = _Writer(problem, names)
     body = " and ".join(f"{writer.write(constraint)}" for constraint in problem.formula.constraints)
     filters = _filters(problem, free, fixed, writer)
-    target = "(" + "".join(f"v{index}, " for index in range(len(free))) + ")"
+    target = "(" + "".join(f"v{index}, " for index in range(len(free))) + "".join(
+        f"u{index}, " for index in range(len(bounded))) + ")"
     lines = ["def _scan(_candidates):",
              "    _hits = []",
              "    _keep = _hits.append",
@@ -388,7 +402,7 @@ def compile_problem(problem: Problem) -> Compiled:
         exec(compile(source, "<smtcrypt formula>", "exec"), namespace)
     except (SyntaxError, RecursionError, MemoryError) as error:  # too deep for Python's own parser
         raise NotCompilable(f"the formula is too deeply nested to compile ({type(error).__name__})") from None
-    return Compiled(problem, free, fixed, source, namespace["_scan"], tuple(writer.constants))
+    return Compiled(problem, free, fixed, source, namespace["_scan"], tuple(writer.constants), bounded)
 
 
 def _filters(problem: Problem, free: tuple[str, ...], fixed: dict[str, int], writer: _Writer) -> list[str]:
@@ -421,7 +435,18 @@ def candidate_digits(problem: Problem, free: tuple[str, ...], fixed: dict[str, i
 
 def candidates(compiled: Compiled) -> tuple[Iterator[Digits], int]:
     """Every digit tuple for the free letters that the rules might allow (the loop's filters do the
-    rest), and how many there are."""
+    rest), each followed by every tuple of the bounded unknowns' values, and how many there are."""
+    tuples, total = _letter_candidates(compiled)
+    if not compiled.unknowns or not total:
+        return tuples, total
+    values = list(compiled.unknowns.values())
+    count = total * math.prod(len(domain) for domain in values)
+    # each letter tuple once, with every tuple of values (few: at most MAX_VALUES each), not the
+    # letters' tuples kept in memory for every value
+    return (digits + chosen for digits in tuples for chosen in itertools.product(*values)), count
+
+
+def _letter_candidates(compiled: Compiled) -> tuple[Iterator[Digits], int]:
     problem, free, fixed = compiled.problem, compiled.free, compiled.fixed
     if any(not problem.allowed[letter] for letter in problem.letters):
         return iter(()), 0
@@ -478,12 +503,13 @@ class ExhaustiveSearch(Stoppable):
             spent = time.perf_counter() - started
             self.tried += len(chunk)
             size = max(FIRST_CHUNK, min(1 << 20, 2 * len(chunk), int(len(chunk) * CHUNK_SECONDS / max(spent, 1e-6))))
-            assignment, skip, fixed = self.compiled.assignment, self.skip, self.compiled.fixed
+            assignment, skip = self.compiled.assignment, self.skip
+            reordered = self.compiled.fixed or self.compiled.unknowns  # a hit's own order is not alphabetical
             if not self.listing and skip is None and self.found >= YIELDED_WHEN_COUNTING:
                 self.bulk += len(hits)
                 continue
-            if skip is not None:  # on the hits only, as alphabetical digit tuples (the hits' own order without fixed letters)
-                hits = [digits for digits in hits if not skip(tuple(assignment(digits).values()) if fixed else digits)]
+            if skip is not None:  # on the hits only, as alphabetical tuples (the hits' own order without fixed letters or unknowns)
+                hits = [digits for digits in hits if not skip(tuple(assignment(digits).values()) if reordered else digits)]
             batch = [assignment(digits) for digits in hits]
             if not self.listing and len(batch) > YIELDED_WHEN_COUNTING - self.found:
                 keep = max(0, YIELDED_WHEN_COUNTING - self.found)
@@ -499,16 +525,18 @@ def sample_costs(compiled: Compiled, sample: int = FIRST_CHUNK) -> tuple[float, 
     random sample (timings on a shared machine drift: a measurement here and now beats any constant)."""
     problem, free = compiled.problem, compiled.free
     _, total = candidates(compiled)
-    if not total or not free:
+    values = list(compiled.unknowns.values())
+    if not total or not (free or values):
         return 0.0, 0.0
     pool = candidate_digits(problem, free, compiled.fixed)
     draw = random.Random(len(free))  # the first candidates are unlike the rest (leading zeros): draw some
     if pool is None:
-        domains = [sorted(problem.allowed[letter]) for letter in free]
+        domains = [sorted(problem.allowed[letter]) for letter in free] + values
         chunk = [tuple(draw.choice(domain) for domain in domains) for _ in range(sample)]
     else:
         digits = sorted(pool)
-        chunk = [tuple(draw.sample(digits, len(free))) for _ in range(sample)]
+        chunk = [tuple(draw.sample(digits, len(free))) + tuple(draw.choice(domain) for domain in values)
+                 for _ in range(sample)]
     started = time.perf_counter()
     hits = compiled.scan(chunk)
     return (time.perf_counter() - started) / len(chunk) + OVERHEAD, len(hits) / len(chunk)

@@ -6,7 +6,8 @@ each solution costs to hand over (the sample's share of solutions tells how many
 Z3 costs little per puzzle where an encoding fits it (sums by columns, products by long
 multiplication) but a check per model, which loses wherever solutions are dense. So:
 
-- a problem with integer unknowns, or too deep to compile, goes to Z3 alone;
+- a problem with integer unknowns that the formula leaves unbounded, or too deep to compile, goes
+  to Z3 alone (unknowns it bounds, as in `1 <= x <= 3`, are priced and searched like letters);
 - a sum whose equation gives every letter a weight goes to the linear backend;
 - one whose exhaustive price is small goes straight to the exhaustive backend, or to the join
   backend where an equation's sides, searched side by side, cost less;
@@ -63,7 +64,7 @@ def may_cube(problem: Problem) -> bool:
 
 
 class StrategyError(ValueError):
-    """A strategy was asked for that cannot search this problem (the exhaustive one and integer unknowns)."""
+    """A strategy was asked for that cannot search this problem (the exhaustive one and unbounded integer unknowns)."""
 
 
 class Portfolio:
@@ -132,7 +133,10 @@ class Portfolio:
 
     @property
     def unbounded(self) -> bool:
-        return bool(self.problem.unknowns)
+        """True if some integer unknown has no bounds in the formula: its models may never run out."""
+        from ..bounded import unknown_values
+
+        return bool(self.problem.unknowns) and unknown_values(self.problem) is None
 
     def request_stop(self) -> None:
         self.stop_requested = True
@@ -215,7 +219,7 @@ class Portfolio:
         if encoding in ("columns", "products"):  # where Z3 usually answers in a tenth of a second
             share = max(share, Z3_AT_LEAST)
         seen: set[tuple[int, ...]] = set()
-        letters = sorted(self.problem.letters)
+        letters = sorted([*self.problem.letters, *self.problem.unknowns])  # as the exhaustive backend's tuples
         # cubes are worth trying wherever the bit-vector or general encoding is used (their cost is per cube, not per
         # solution); the solver is given a share of the exhaustive price, listing the cubes' solutions aside
         search = self._cubes(self.deadline, budget=share) if encoding in ("bitvec", "general") and may_cube(self.problem) else None
