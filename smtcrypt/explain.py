@@ -803,7 +803,7 @@ class Explainer:
             return {v: set() for v in rule.variables}, []
         if rule.possible is not None:
             return self._interval_supports(rule, domains), None
-        if math.prod(len(digits) for digits in domains.values()) > BOUNDS_ONLY and \
+        if rule.equations and math.prod(len(digits) for digits in domains.values()) > BOUNDS_ONLY and \
                 all(len(m) == 1 for terms, _ in rule.equations for m in terms):
             return self._bounds_supports(rule, domains), None
         wide = sorted(len(domains[v]) for v in rule.variables if v in self.built.wide_carries)
