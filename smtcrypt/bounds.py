@@ -33,6 +33,18 @@ def place_values(digits: str, base: int) -> tuple[dict[str, int], int]:
     return weights, literal
 
 
+def root_floor(n: int, q: int) -> int:
+    """The largest r >= 0 with r**q <= n (0 for n < 1), by Newton's method from above."""
+    if n < 2:
+        return max(n, 0)
+    r = 1 << (n.bit_length() // q + 1)
+    while r ** q > n:
+        r = ((q - 1) * r + n // r ** (q - 1)) // q
+    while (r + 1) ** q <= n:
+        r += 1
+    return r
+
+
 def repeating_scale(fixed: str, period: str, base: int) -> int:
     """The denominator of whole.fixed(period): B^f * (B^p - 1)."""
     return base ** len(fixed) * (base ** len(period) - 1)

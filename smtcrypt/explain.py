@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import z3
 
+from .bounds import root_floor
 from .check import Problem, is_wildcard
 from .tree import BinOp, BoolOp, Call, Compare, Constraints, Expr, Not, Number, Unary, Word, letters as tree_letters, to_text
 
@@ -51,7 +52,7 @@ PROOF_RLIMIT = 2_000_000  # nor one past this many of Z3's resource units (about
 MAX_WORK = 6_000_000  # search nodes (and proofs) before an explanation stops and lists the solutions
 PROOF_WORK = 1000  # a proof counts this many nodes, and one more for every RLIMIT_PER_NODE of Z3's resource units
 RLIMIT_PER_NODE = 15  # about as long, here, as a node of the search
-COLUMN_SEARCH = 200_000  # a long multiplication's columns are searched once their letters' digits times a carry's values are fewer
+COLUMN_SEARCH = 200_000  # a long multiplication's column is searched once its letters' digits times its narrower carry's values are fewer
 PAIR_LETTERS = 6  # two columns of a long multiplication are taken together only with this few letters
 
 DEDUCE, CASE, CONTRADICTION, SOLUTION = "deduce", "case", "contradiction", "solution"
@@ -563,7 +564,7 @@ def value_bounds(node: Expr, box: Box, base: int) -> Interval | None:
                 p, q = exponent.numerator, exponent.denominator
                 low = math.floor(left[0]) ** p
                 high = math.ceil(left[1]) ** p
-                return Fraction(_root_floor(low, q)), Fraction(_root_floor(high, q) + 1)
+                return Fraction(root_floor(low, q)), Fraction(root_floor(high, q) + 1)
         return None
     if isinstance(node, Call):
         parts = [value_bounds(arg, box, base) for arg in node.args]
@@ -577,18 +578,6 @@ def value_bounds(node: Expr, box: Box, base: int) -> Interval | None:
             low, high = parts[0]  # type: ignore[misc]
             return (Fraction(0) if low <= 0 <= high else min(abs(low), abs(high))), max(abs(low), abs(high))
     return None
-
-
-def _root_floor(n: int, q: int) -> int:
-    """The largest r >= 0 with r**q <= n (n >= 0)."""
-    if n < 2:
-        return max(n, 0)
-    r = 1 << (n.bit_length() // q + 1)
-    while r ** q > n:  # Newton's method from above
-        r = ((q - 1) * r + n // r ** (q - 1)) // q
-    while (r + 1) ** q <= n:
-        r += 1
-    return r
 
 
 def truth_bounds(node: Expr, box: Box, base: int) -> bool | None:

@@ -18,7 +18,7 @@ from typing import Union
 import z3
 
 from ..bounded import unknown_values
-from ..bounds import Interval, interval, place_values
+from ..bounds import Interval, interval, place_values, root_floor
 from ..check import Problem
 from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
 from . import Encoded, allowed_digits, checkpoint, letter_variables, rule_constraints
@@ -342,8 +342,8 @@ class _Encoder:
             return self.const(Fraction(0)), False
         scale, step = den ** (q - 1), root_step(den, q)
         low, high = max(bounds[0], 0) * scale, bounds[1] * scale
-        first = _int_root_floor(low - 1, q) + 1 if low > 0 else 0
-        first, last = -(-first // step) * step, _int_root_floor(high, q) // step * step
+        first = root_floor(low - 1, q) + 1 if low > 0 else 0
+        first, last = -(-first // step) * step, root_floor(high, q) // step * step
         if (last - first) // step + 1 > 2000:
             return None
         roots = range(first, last + 1, step)
@@ -626,25 +626,7 @@ def root_step(den: int, q: int) -> int:
 TRIAL_PRIMES = 20_000
 
 
-def _int_root_floor(n: int, q: int) -> int:
-    """The largest r >= 0 with r**q <= n (n >= 0), by bisection."""
-    low, high = 0, 1 << (n.bit_length() // q + 1)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if middle ** q <= n:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
 def _int_root(n: int, q: int) -> int | None:
-    """The exact q-th root of n >= 0 by bisection, or None if n is not a q-th power."""
-    low, high = 0, 1 << (n.bit_length() // q + 1)
-    while low < high:
-        middle = (low + high) // 2
-        if middle ** q < n:
-            low = middle + 1
-        else:
-            high = middle
-    return low if low ** q == n else None
+    """The exact q-th root of n >= 0, or None if n is not a q-th power."""
+    root = root_floor(n, q)
+    return root if root ** q == n else None

@@ -380,8 +380,6 @@ class Portfolio:
         if self.problem.distinctness == "some":
             return None
         if self.terms is None:
-            import z3
-
             from ..encode import EncodingStopped, bitvec, general
             from ..encode.fold import fold
 
