@@ -5,13 +5,22 @@
     '9567 + 1085 = 10652'
 """
 
-from .api import (
-    IncompleteSearch, InfinitelyMany, Puzzle, Solution, Status, Verdict, count, set_memory_limit, solve, solve_all, verdict,
+from smtcrypt._version import __version__
+from smtcrypt.api import Puzzle, count, solve, solve_all, verdict
+from smtcrypt.core.results import Solution, Status, Verdict
+from smtcrypt.errors import (
+    FormulaError,
+    FormulaLimitError,
+    FormulaNameError,
+    FormulaSyntaxError,
+    IncompleteSearch,
+    InfinitelyMany,
+    LayoutError,
+    StrategyError,
+    VerificationError,
 )
-from .errors import FormulaError, FormulaLimitError, FormulaNameError, FormulaSyntaxError, VerificationError
-
-__version__ = "0.1.0"
+from smtcrypt.search import set_memory_limit
 
 __all__ = ["FormulaError", "FormulaLimitError", "FormulaNameError", "FormulaSyntaxError", "IncompleteSearch", "InfinitelyMany",
-           "Puzzle", "Solution", "Status", "Verdict", "VerificationError", "count", "set_memory_limit", "solve", "solve_all",
-           "verdict", "__version__"]
+           "LayoutError", "Puzzle", "Solution", "Status", "StrategyError", "Verdict", "VerificationError", "count",
+           "set_memory_limit", "solve", "solve_all", "verdict", "__version__"]

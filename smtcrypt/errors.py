@@ -68,3 +68,28 @@ class FormulaLimitError(FormulaError):
 
 class VerificationError(AssertionError):
     """A model from the solver failed the exact re-check: a bug in smtcrypt, never shown as a solution."""
+
+
+class LayoutError(FormulaError):
+    """A layout that is not a long multiplication or division as printed; points at line and column."""
+
+
+class StrategyError(ValueError):
+    """A strategy was asked for that cannot search this problem (the exhaustive one and unbounded integer unknowns)."""
+
+
+class IncompleteSearch(RuntimeError):
+    """The search could not finish, so the answer is unknown (never "no solution")."""
+
+    def __init__(self, reason: str, found: int):
+        self.reason = reason
+        self.found = found
+        super().__init__(f"search incomplete ({reason}) after {found} solution(s): the answer is unknown")
+
+
+class InfinitelyMany(IncompleteSearch):
+    """The search proved there are infinitely many solutions (over integer unknowns)."""
+
+    def __init__(self, reason: str, found: int):
+        super().__init__(reason, found)
+        self.args = (f"{reason} (the first {found} listed)",)

@@ -27,13 +27,11 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
-from typing import Callable, Iterable, Mapping
 
-from smtcrypt.parse import parse
-from smtcrypt.tree import (
-    BinOp, BoolOp, Call, Collection, Compare, Name, Not, Number, Repeating, Unary, Word,
-)
+from smtcrypt.core.parse import parse
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Name, Not, Number, Repeating, Unary, Word
 
 Digits = tuple[int, ...]  # one value per letter, in the order of `Compiled.letters`
 Value = int | Fraction

@@ -12,8 +12,8 @@ import pytest
 
 import smtcrypt
 from smtcrypt import FormulaError, Puzzle
-from smtcrypt.answers import value_json, value_text
 from smtcrypt.cli import main
+from smtcrypt.present.answers import value_json, value_text
 
 
 def brute_reverse_difference() -> list[dict[str, int]]:

@@ -6,12 +6,11 @@ from __future__ import annotations
 import inspect
 
 import pytest
+from reference import as_solution, brute_force, is_solution
 
 import smtcrypt
-import smtcrypt.api
+import smtcrypt.search.loop
 from smtcrypt import FormulaError, IncompleteSearch, Puzzle, Solution, Status, Verdict
-
-from reference import as_solution, brute_force, is_solution
 
 SEND_MAPPING = {"D": 7, "E": 5, "M": 1, "N": 6, "O": 0, "R": 8, "S": 9, "Y": 2}
 HARD = "NORTH / SOUTH = EAST / WEST"  # about 20 s to enumerate: far beyond a tiny time limit
@@ -32,8 +31,8 @@ def test_search_yields_the_first_solution_before_looking_for_the_rest():
 
 def test_solve_is_lazy(monkeypatch):
     confirmed = []
-    real_confirm = smtcrypt.api.confirm
-    monkeypatch.setattr(smtcrypt.api, "confirm", lambda problem, assignment: (
+    real_confirm = smtcrypt.search.loop.confirm
+    monkeypatch.setattr(smtcrypt.search.loop, "confirm", lambda problem, assignment: (
         confirmed.append(dict(assignment)), real_confirm(problem, assignment))[1])
     solutions = smtcrypt.solve("NUM + BER = PLAY")
     assert inspect.isgenerator(solutions)

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from smtcrypt.batch import BatchTotals, batch, read_puzzles
+from smtcrypt.cli.batch import BatchTotals, batch, read_puzzles
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))

@@ -13,20 +13,27 @@ import pytest
 import z3
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
-
-from smtcrypt.check import Problem, check, make_rules
-from smtcrypt.encode import indicator
-from smtcrypt.engine.z3search import solvers
-from smtcrypt.encode.bitvec import (
-    BitVecEncoding, Rat, _Encoder, euclid_steps, floordiv_bounds, mod_bounds, power_bounds, signed_width,
-)
-from smtcrypt.encode.fold import fold
-from smtcrypt.errors import FormulaError
-from smtcrypt.parse import parse
-from smtcrypt.tree import Call, Collection, walk
-from smtcrypt.verify import Undefined, evaluate
-
 from reference import brute_force
+
+from smtcrypt.analysis.fold import fold
+from smtcrypt.core.check import Problem, check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import make_rules
+from smtcrypt.core.tree import Call, Collection, walk
+from smtcrypt.core.verify import Undefined, evaluate
+from smtcrypt.encode import indicator
+from smtcrypt.encode.bitvec import (
+    BitVecEncoding,
+    Rat,
+    _Encoder,
+    euclid_steps,
+    floordiv_bounds,
+    mod_bounds,
+    power_bounds,
+    signed_width,
+)
+from smtcrypt.engine.z3search import solvers
+from smtcrypt.errors import FormulaError
 
 Solution = tuple[tuple[str, int], ...]
 

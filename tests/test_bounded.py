@@ -10,14 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from reference import brute_force
 
 import smtcrypt
-from smtcrypt.bounded import MAX_VALUES, unknown_values
-from smtcrypt.check import check, make_rules
+from smtcrypt.analysis.unknowns import MAX_VALUES, unknown_values
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import make_rules
 from smtcrypt.engine import Proof
-from smtcrypt.parse import parse
-
-from reference import brute_force
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -7,9 +7,11 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from smtcrypt.bounds import columns_by_carries, interval, place_values, repeating_scale
-from smtcrypt.check import Rules
-from smtcrypt.parse import parse
+from smtcrypt.analysis.carries import columns_by_carries
+from smtcrypt.core.intervals import interval
+from smtcrypt.core.numerals import place_values, repeating_scale
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import Rules
 
 
 def test_place_values_add_up_repeated_letters_and_literal_digits():

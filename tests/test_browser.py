@@ -18,8 +18,9 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
 pytest.importorskip("playwright", reason="Playwright is not installed: pip install '.[test]'")
 
-import smtcrypt  # noqa: E402
 from webserver import get, running_server, searches_running, wait_for  # noqa: E402
+
+import smtcrypt  # noqa: E402
 
 CHROMIUM = Path(os.environ.get("SMTCRYPT_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

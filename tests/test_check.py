@@ -6,10 +6,11 @@ from fractions import Fraction
 
 import pytest
 
-from smtcrypt.check import Rules, check
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import Rules
+from smtcrypt.core.tree import BinOp, to_text, walk
 from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaNameError, FormulaSyntaxError
-from smtcrypt.parse import parse
-from smtcrypt.tree import BinOp, to_text, walk
 
 
 def problem(formula: str, **rules: bool):
@@ -28,7 +29,7 @@ def test_rules_defaults():
 
 
 def test_rules_hash_and_equal_rules_hash_equal():
-    from smtcrypt.check import make_rules
+    from smtcrypt.core.rules import make_rules
 
     assert hash(Rules()) == hash(Rules(distinct=True, allow_leading_zeros=False))
     given = make_rules(base=12, digits="1-9", domains={"A": "1-3", "B": [2, 5]}, assign={"C": 4})

@@ -11,10 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from reference import as_solution, brute_force, is_solution
 
 import smtcrypt
-
-from reference import as_solution, brute_force, is_solution
 
 REPO = Path(__file__).resolve().parent.parent
 HARD = "NORTH / SOUTH = EAST / WEST"

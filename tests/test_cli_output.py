@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from smtcrypt.cli import build_parser, main
-
+from smtcrypt.cli import main
+from smtcrypt.cli.solve import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -2,16 +2,16 @@
 
 import pytest
 import z3
-
-from smtcrypt.check import Rules, check
-from smtcrypt.encode import allowed_digits
-from smtcrypt.encode.columns import ColumnsEncoding, determined, interchangeable, equations
-from smtcrypt.encode.general import GeneralEncoding
-from smtcrypt.parse import parse
-from smtcrypt.engine.z3search import ModelSearch
-from smtcrypt.verify import satisfies
-
 from reference import brute_force
+
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import Rules
+from smtcrypt.core.verify import satisfies
+from smtcrypt.encode import allowed_digits
+from smtcrypt.encode.columns import ColumnsEncoding, determined, equations, interchangeable
+from smtcrypt.encode.general import GeneralEncoding
+from smtcrypt.engine.z3search import ModelSearch
 
 SLOW = pytest.mark.slow  # cases that take seconds each: run with -m slow
 

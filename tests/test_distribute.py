@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from smtcrypt.distribute import Checkpoint, CheckpointError, run_chunks
-from smtcrypt.generate import Totals, generate
+from smtcrypt.setters.distribute import Checkpoint, CheckpointError, run_chunks
+from smtcrypt.setters.generate import Totals, generate
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -117,9 +117,8 @@ def test_words_from_stdin_and_a_path_given_as_a_word(tmp_path):
 def cluster():
     distributed = pytest.importorskip("distributed", reason='Dask is not installed: pip install ".[dask]"')
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=50) as local:
-        with distributed.Client(local, set_as_default=False) as client:
-            yield local, client
+                                  silence_logs=50) as local, distributed.Client(local, set_as_default=False) as client:
+        yield local, client
 
 
 def test_a_dask_cluster_gives_exactly_the_local_output(cluster):
@@ -136,7 +135,7 @@ def test_a_dask_cluster_gives_exactly_the_local_output(cluster):
 
 
 def test_dask_batch_in_input_order(cluster):
-    from smtcrypt.batch import batch, read_puzzles
+    from smtcrypt.cli.batch import batch, read_puzzles
 
     local, _ = cluster
     puzzles = read_puzzles(["SEND + MORE = MONEY", "A + + B", "ODD * ODD = FREAKY", "TWO + TWO = FOUR"])

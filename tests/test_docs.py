@@ -13,9 +13,17 @@ import re
 import sys
 
 import pytest
-
 from doc_examples import (
-    ROOT, TIME, Block, Command, blocks, console_commands, documents, following_output, matches, pattern,
+    ROOT,
+    TIME,
+    Block,
+    Command,
+    blocks,
+    console_commands,
+    documents,
+    following_output,
+    matches,
+    pattern,
     setup_command,
 )
 
@@ -165,9 +173,9 @@ def test_the_cli_page_uses_the_generated_reference():
     assert "| `--first`" not in page  # no hand-copied table of options
 
 
-@pytest.mark.parametrize("module", ["smtcrypt", "smtcrypt.api", "smtcrypt.errors", "smtcrypt.generate",
-                                    "smtcrypt.explain", "smtcrypt.longhand", "smtcrypt.answers", "smtcrypt.layout",
-                                    "smtcrypt.batch"])
+@pytest.mark.parametrize("module", ["smtcrypt", "smtcrypt.api", "smtcrypt.errors", "smtcrypt.setters.generate",
+                                    "smtcrypt.teach.explain", "smtcrypt.teach.longhand", "smtcrypt.setters.answers",
+                                    "smtcrypt.setters.layout", "smtcrypt.cli.batch"])
 def test_docstring_examples(module):
     """The API reference shows the docstrings: their `>>>` examples run too."""
     imported = importlib.import_module(module)
@@ -194,7 +202,7 @@ def test_the_examples_of_help_are_valid_commands():
     import shlex
 
     import smtcrypt
-    from smtcrypt.cli import EXAMPLES, build_parser
+    from smtcrypt.cli.solve import EXAMPLES, build_parser
 
     lines = [line.strip() for line in EXAMPLES.splitlines() if line.strip().startswith("smtcrypt ")]
     assert len(lines) >= 10

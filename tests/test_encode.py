@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 import z3
+from reference import brute_force
 
-from smtcrypt.check import Rules, check
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import Rules
 from smtcrypt.encode import Encoded, choose, encodings
 from smtcrypt.encode.general import GeneralEncoding
-from smtcrypt.parse import parse
 from smtcrypt.engine.z3search import ModelSearch, solvers
-
-from reference import brute_force
 
 
 def problem(formula: str, rules: Rules = Rules()):

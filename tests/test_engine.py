@@ -15,22 +15,22 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from reference import brute_force
+from test_properties import cases
 
 import smtcrypt
-from smtcrypt.check import check, make_rules
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import make_rules
+from smtcrypt.core.verify import satisfies
+from smtcrypt.encode.general import formula_terms
 from smtcrypt.engine import Ending, Proof
 from smtcrypt.engine import portfolio as portfolio_module
 from smtcrypt.engine.cubes import CubeSearch
-from smtcrypt.engine.join import SIDE_HELPERS, JoinSearch, best_plan
 from smtcrypt.engine.exhaustive import HELPERS, ExhaustiveSearch, NotCompilable, candidates, compile_problem
+from smtcrypt.engine.join import SIDE_HELPERS, JoinSearch, best_plan
 from smtcrypt.engine.linear import integer_equation
-from smtcrypt.engine.portfolio import StrategyError
-from smtcrypt.encode.general import formula_terms
-from smtcrypt.parse import parse
-from smtcrypt.verify import satisfies
-
-from reference import brute_force
-from test_properties import cases
+from smtcrypt.errors import StrategyError
 
 STRATEGIES = ("z3", "linear", "join", "cubes", "exhaustive", "auto")
 

@@ -11,13 +11,13 @@ import re
 from pathlib import Path
 
 import pytest
+from reference import brute_force, is_solution
 
 import smtcrypt
-from smtcrypt.api import Puzzle, Status
+from smtcrypt.api import Puzzle
 from smtcrypt.cli import main
-from smtcrypt.explain import condition, difficulty, Step
-
-from reference import brute_force, is_solution
+from smtcrypt.core.results import Status
+from smtcrypt.teach.explain import Step, condition, difficulty
 
 DATA = Path(__file__).parent / "data" / "notebook.txt"
 EXERCISM = Path("/work/shared/puzzles/exercism.tsv")
@@ -205,7 +205,7 @@ def test_a_rule_yields_exactly_what_its_equations_allow():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from smtcrypt.explain import Explainer, Rule
+    from smtcrypt.teach.explain import Explainer, Rule
 
     names = ["A", "B", "C", "c2", "c3"]
 
@@ -301,7 +301,8 @@ def test_explanation_displays_itself_in_notebooks():
 
 
 def test_generate_keeps_only_the_difficulties_asked(capsys):
-    from smtcrypt.generate import difficulty_range, generate_main
+    from smtcrypt.cli.generate import difficulty_range
+    from smtcrypt.cli.generate import main as generate_main
 
     assert difficulty_range("1-2") == range(1, 3) and difficulty_range("3") == range(3, 4)
     words = ["MARS", "STAR", "SOLAR", "SPACE", "MOONS", "ORBIT"]

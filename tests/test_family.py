@@ -7,10 +7,10 @@ import json
 import pytest
 
 import smtcrypt
-from smtcrypt.check import check
-from smtcrypt.family import find_family
-from smtcrypt.parse import parse
-from smtcrypt.verify import satisfies
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.verify import satisfies
+from smtcrypt.search.family import find_family
 
 
 def family_of(formula: str, solution: dict[str, int]):

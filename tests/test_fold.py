@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from reference import brute_force
 
 import smtcrypt
-from smtcrypt.check import Rules, check
+from smtcrypt.analysis.fold import fold
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import Rules
+from smtcrypt.core.tree import BinOp, BoolOp, Compare, Not, Number
 from smtcrypt.encode import choose
-from smtcrypt.encode.fold import fold
-from smtcrypt.parse import parse
-from smtcrypt.tree import BinOp, BoolOp, Compare, Not, Number
-
-from reference import brute_force
 
 
 def folded(text: str, **rules):

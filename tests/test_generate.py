@@ -6,10 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import smtcrypt
 import pytest
 
-from smtcrypt.generate import Totals, Words, candidates, formula_of, generate, lengths_fit
+import smtcrypt
+from smtcrypt.setters.generate import Totals, Words, candidates, formula_of, generate, lengths_fit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,8 +66,8 @@ def test_every_verdict_matches_the_solver(shape, rules):
 
 
 def test_an_explicit_base_10_keeps_the_fast_sum_search(monkeypatch):
-    from smtcrypt import generate as module
-    from smtcrypt.generate import Setting
+    from smtcrypt.setters import generate as module
+    from smtcrypt.setters.generate import Setting
 
     assert Setting("A + B = C", {"base": 10}, 10.0).by_search
     assert Setting("A - B = C", {"base": 10, "distinct": False}, 10.0).by_search
@@ -134,7 +134,7 @@ def test_command_line_json_and_exit_codes():
 
 
 def test_the_solver_proof_says_unique_only_when_it_is():
-    from smtcrypt.generate import SolverProof
+    from smtcrypt.setters.generate import SolverProof
 
     proof = SolverProof()
     send = smtcrypt.Puzzle("SEND + MORE = MONEY")

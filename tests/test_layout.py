@@ -11,7 +11,8 @@ import pytest
 import smtcrypt
 from smtcrypt import FormulaError, Puzzle, Status
 from smtcrypt.cli import main
-from smtcrypt.layout import LayoutError, parse_layout
+from smtcrypt.errors import LayoutError
+from smtcrypt.setters.layout import parse_layout
 
 MULTIPLICATION = """\
     7??

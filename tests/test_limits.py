@@ -5,7 +5,7 @@ import time
 import pytest
 
 import smtcrypt
-from smtcrypt.parse import MAX_DEPTH, MAX_SOURCE_LENGTH
+from smtcrypt.core.parse import MAX_DEPTH, MAX_SOURCE_LENGTH
 
 LIMITS = [
     ("(" * 10_000 + "A" + ")" * 10_000 + " = B", None),  # brackets alone add no depth: solved

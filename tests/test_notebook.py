@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from reference import Compiled, is_solution
 
 import smtcrypt
-
-from reference import Compiled, is_solution
 
 NOTEBOOK = Path(__file__).parent / "data" / "notebook.txt"
 

@@ -58,11 +58,11 @@ def test_wheel_contents(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "smtcrypt/grammar/smtcrypt.lark" in names
     assert "smtcrypt/py.typed" in names
-    assert {"smtcrypt/__init__.py", "smtcrypt/__main__.py", "smtcrypt/cli.py", "smtcrypt/encode/__init__.py",
+    assert {"smtcrypt/__init__.py", "smtcrypt/__main__.py", "smtcrypt/cli/__init__.py", "smtcrypt/encode/__init__.py",
             "smtcrypt/encode/general.py"} <= names
     assert not any(name.startswith("tests/") or "__pycache__" in name for name in names)
     assert {"smtcrypt/web/__init__.py", "smtcrypt/web/app.py", "smtcrypt/web/static/index.html",
-            "smtcrypt/web/static/app.js", "smtcrypt/web/static/style.css", "smtcrypt/worksheet.py"} <= names
+            "smtcrypt/web/static/app.js", "smtcrypt/web/static/style.css", "smtcrypt/teach/worksheet.py"} <= names
 
 
 def test_wheel_declares_the_web_extra(wheel):
@@ -101,7 +101,7 @@ def test_wheel_declares_the_console_script(wheel):
 
 SCRIPT = """
 import json, smtcrypt
-from smtcrypt import parse
+from smtcrypt.core import parse
 solution = next(smtcrypt.solve("SEND + MORE = MONEY"))
 print(json.dumps({"file": smtcrypt.__file__, "text": solution.text, "mapping": solution.mapping,
                   "count": smtcrypt.count("ODD * ODD = FREAKY"), "grammar": len(parse.grammar_text())}))

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
+from smtcrypt.core.parse import build_parser, parse
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Name, Not, Number, Unary, Word, to_text, words
 from smtcrypt.errors import FormulaError, FormulaSyntaxError
-from smtcrypt.parse import build_parser, parse
-from smtcrypt.tree import BinOp, BoolOp, Call, Collection, Compare, Name, Not, Number, Unary, Word, to_text, words
 
 
 def shape(formula: str) -> str:

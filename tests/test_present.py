@@ -1,9 +1,9 @@
-"""What the page and the worksheets show beyond the solution line (smtcrypt/present.py)."""
+"""What the page and the worksheets show beyond the solution line (smtcrypt/present/data.py)."""
 
 from __future__ import annotations
 
 import smtcrypt
-from smtcrypt.present import difficulty, explanation, long_hand, solution_data
+from smtcrypt.present.data import explanation, long_hand, solution_data
 
 
 def test_a_solution_for_the_page_has_its_long_hand_layout_where_its_shape_has_one():
@@ -21,4 +21,4 @@ def test_an_explanation_for_the_page_is_its_steps_as_data():
     data = explanation(puzzle)
     assert data == {"difficulty": explained.difficulty, "complete": True,
                     "steps": [{"kind": step.kind, "text": step.text} for step in explained.steps]}
-    assert difficulty(puzzle) == explained.difficulty == 1
+    assert puzzle.difficulty() == explained.difficulty == 1

@@ -3,12 +3,13 @@
 import pytest
 import z3
 
-from smtcrypt.check import Rules, check
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import Rules
+from smtcrypt.core.verify import satisfies
 from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.encode.products import ProductsEncoding, analyse
-from smtcrypt.parse import parse
 from smtcrypt.engine.z3search import ModelSearch
-from smtcrypt.verify import satisfies
 
 PRODUCTS = [
     ("ODD * ODD = FREAKY", Rules()),

@@ -8,26 +8,27 @@ from __future__ import annotations
 import math
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import pytest
 import z3
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from reference import Compiled, brute_force
 
 import smtcrypt
-from smtcrypt.check import check, make_rules
+from smtcrypt.analysis.fold import fold
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import make_rules
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Repeating, Word, walk
 from smtcrypt.encode import choose, encodings
-from smtcrypt.encode.fold import fold
 from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.engine import Proof
-from smtcrypt.engine.portfolio import STRATEGIES, StrategyError
-from smtcrypt.parse import parse
-from smtcrypt.tree import BinOp, BoolOp, Call, Compare, Repeating, Word, walk
+from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.engine.z3search import SPLIT_AFTER_CONFLICTS, UNBOUNDED_MODEL_CAP, ModelSearch
-
-from reference import Compiled, brute_force
+from smtcrypt.errors import StrategyError
 
 SECONDS = 60.0  # per search: far beyond what a formula of this size needs; a search that runs out fails
 CI_SPACE = 240  # the every-run test: at most this many assignments per formula (letters' digits x unknowns)
@@ -177,7 +178,7 @@ def wildcard_cells(case: Case) -> list[str]:
     return [f"?{offset}" for offset, ch in enumerate(case.text) if ch == "?"]
 
 
-def as_reference(case: Case, problem) -> "Callable[[dict], tuple]":
+def as_reference(case: Case, problem) -> Callable[[dict], tuple]:
     """A model of smtcrypt's (its wildcards under hidden names) as the reference writes solutions."""
     rename = dict(zip(problem.wildcards, wildcard_cells(case)))
     return lambda model: tuple(sorted((rename.get(name, name), value) for name, value in model.items()))

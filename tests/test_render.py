@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from smtcrypt.api import Solution, Status, Verdict
-from smtcrypt.render import plural, solution_line, summary_line, to_dict, to_json
+from smtcrypt.core.results import Solution, Status, Verdict
+from smtcrypt.present.data import to_dict, to_json
+from smtcrypt.present.text import plural, solution_line, summary_line
 
 SEND = Solution({"D": 7, "E": 5, "M": 1, "N": 6, "O": 0, "R": 8, "S": 9, "Y": 2}, "9567 + 1085 = 10652")
 ODD_1 = Solution({"A": 4, "D": 9, "E": 8, "F": 6, "K": 0, "O": 7, "R": 3, "Y": 1}, "799 * 799 = 638401")

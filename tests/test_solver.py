@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 import z3
+from reference import brute_force, is_solution
 
 import smtcrypt
-from smtcrypt.check import Rules, check
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import Rules
 from smtcrypt.encode import choose
-from smtcrypt.parse import parse
 from smtcrypt.engine import Ending, Proof, SearchEnd
 from smtcrypt.engine.z3search import ModelSearch
-
-from reference import brute_force, is_solution
 
 DATA = Path(__file__).parent / "data"
 

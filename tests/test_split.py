@@ -3,15 +3,15 @@ into cases finds exactly the solutions of the brute-force reference."""
 
 import pytest
 import z3
+from reference import brute_force
 
-from smtcrypt.check import Rules, check
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import Rules
 from smtcrypt.encode import allowed_digits
 from smtcrypt.encode.products import ProductsEncoding, analyse
 from smtcrypt.encode.split import Bounds, Case
-from smtcrypt.parse import parse
 from smtcrypt.engine.z3search import ModelSearch
-
-from reference import brute_force
 
 PUZZLES = [  # formula, rules: small enough for brute force
     ("YOU = ME ** 2", Rules()),

@@ -6,12 +6,12 @@ in the statistics; the exhaustive strategy refuses integer unknowns."""
 from __future__ import annotations
 
 import pytest
+from reference import Compiled, brute_force
 
 import smtcrypt
 from smtcrypt.engine import Proof
-from smtcrypt.engine.portfolio import STRATEGIES, StrategyError
-
-from reference import Compiled, brute_force
+from smtcrypt.engine.portfolio import STRATEGIES
+from smtcrypt.errors import StrategyError
 
 PROOFS = {"z3": Proof.UNSAT, "exhaustive": Proof.EXHAUSTIVE, "linear": Proof.BOUNDED, "join": Proof.EXHAUSTIVE,
           "cubes": Proof.CUBES}

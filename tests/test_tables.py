@@ -3,12 +3,12 @@
 as the independent brute force of tests/reference.py."""
 
 import pytest
+from reference import brute_force as reference_solutions
 
 import smtcrypt
-from smtcrypt.check import Rules, check
-from smtcrypt.parse import parse
-
-from reference import brute_force as reference_solutions
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import Rules
 
 SLOW = pytest.mark.slow  # cases that take seconds each: run with -m slow
 

@@ -6,9 +6,20 @@ from fractions import Fraction
 
 import pytest
 
-from smtcrypt.parse import parse
-from smtcrypt.tree import (
-    BinOp, Compare, Constraints, Number, Span, Unary, Word, children, letters, to_text, walk, words,
+from smtcrypt.core.parse import parse
+from smtcrypt.core.tree import (
+    BinOp,
+    Compare,
+    Constraints,
+    Number,
+    Span,
+    Unary,
+    Word,
+    children,
+    letters,
+    to_text,
+    walk,
+    words,
 )
 
 SPAN = Span(0, 1, 1, 1)

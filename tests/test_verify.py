@@ -6,10 +6,11 @@ from fractions import Fraction
 
 import pytest
 
-from smtcrypt.check import Rules, check
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import Rules
+from smtcrypt.core.verify import Undefined, confirm, evaluate, follows_rules, integer_root, power, satisfies
 from smtcrypt.errors import FormulaError, VerificationError
-from smtcrypt.parse import parse
-from smtcrypt.verify import Undefined, confirm, evaluate, follows_rules, integer_root, power, satisfies
 
 
 def value(expression: str, assignment: dict[str, int] | None = None) -> Fraction:

@@ -22,11 +22,14 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
+from webserver import get, running_server, searches_running, wait_for  # noqa: E402
+
 import smtcrypt  # noqa: E402
 from smtcrypt.cli import main  # noqa: E402
-from smtcrypt.web import DEFAULT_HOST, build_parser, missing_stack, serve_main  # noqa: E402
+from smtcrypt.cli.serve import build_parser  # noqa: E402
+from smtcrypt.cli.serve import main as serve_main
+from smtcrypt.web import DEFAULT_HOST, missing_stack
 from smtcrypt.web.query import MAX_FORMULA_CHARS, BadQuery, read_query  # noqa: E402
-from webserver import get, running_server, searches_running, wait_for  # noqa: E402
 
 LONG = "x*x*x + y*y*y + z*z*z = 42"  # Z3 searches this for as long as it is let (no solution in reach)
 REPO = Path(__file__).resolve().parent.parent

@@ -11,12 +11,14 @@ import pytest
 
 import smtcrypt
 from smtcrypt import FormulaError, Puzzle
-from smtcrypt.check import check, make_rules
+from smtcrypt.analysis.stats import search_space
 from smtcrypt.cli import main
-from smtcrypt.engine.portfolio import STRATEGIES, StrategyError
-from smtcrypt.parse import parse
-from smtcrypt.stats import search_space
-from smtcrypt.verify import satisfies
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import make_rules
+from smtcrypt.core.verify import satisfies
+from smtcrypt.engine.portfolio import STRATEGIES
+from smtcrypt.errors import StrategyError
 
 
 def run(capsys, *argv):

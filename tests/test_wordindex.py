@@ -5,8 +5,8 @@ import string
 
 import pytest
 
-from smtcrypt.generate import SHAPES, Words, candidates, candidate_count
-from smtcrypt.wordindex import WordIndex, letter_mask
+from smtcrypt.setters.generate import SHAPES, Words, candidate_count, candidates
+from smtcrypt.setters.wordindex import WordIndex, letter_mask
 
 
 def random_words(seed: int, count: int) -> list[str]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
-
-from smtcrypt.wordsum import solve_sum, solve_weights, weights
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reference import brute_force
+
+from smtcrypt.setters.wordsum import solve_sum, solve_weights, weights
 
 
 def as_set(found):

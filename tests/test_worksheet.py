@@ -14,7 +14,8 @@ import pytest
 import smtcrypt
 from smtcrypt import api
 from smtcrypt.cli import main
-from smtcrypt.worksheet import Rows, build_worksheet, difficulty_range, layout, stacked
+from smtcrypt.cli.worksheet import difficulty_range
+from smtcrypt.teach.worksheet import Rows, build_worksheet, layout, stacked
 
 REPO = Path(__file__).resolve().parent.parent
 PLANETS = REPO / "examples" / "words" / "planets.txt"
@@ -40,18 +41,18 @@ def test_stacked_layouts(formula, rows):
     except smtcrypt.FormulaError:
         assert rows is None
         return
-    assert stacked(puzzle) == rows
+    assert stacked(puzzle.problem) == rows
 
 
 def test_layout_boxes_are_blank_on_the_sheet_and_filled_in_the_key():
     puzzle = smtcrypt.Puzzle("SEND + MORE = MONEY")
-    blank = layout(puzzle)
+    blank = layout(puzzle.problem)
     assert blank.count('class="cell"') == 13 and '<span class="digit"></span>' in blank
-    filled = layout(puzzle, next(puzzle.solve()).mapping)
+    filled = layout(puzzle.problem, next(puzzle.solve()).mapping)
     assert re.findall(r'<span class="digit">(\d)</span>', filled) == list("956710851" "0652")
-    literal = layout(smtcrypt.Puzzle("7AB * CD = EFGHJ"))
+    literal = layout(smtcrypt.Puzzle("7AB * CD = EFGHJ").problem)
     assert '<span class="cell fixed">7</span>' in literal
-    inline = layout(smtcrypt.Puzzle("EVE / DID = 0.(TALK)"))
+    inline = layout(smtcrypt.Puzzle("EVE / DID = 0.(TALK)").problem)
     assert inline.count('class="chunk"') == 5  # EVE, /, DID, =, 0.(TALK): lines break only between them
     assert "0.(TALK)" not in inline and '<span class="symbol">(</span>' in inline
 

@@ -9,13 +9,26 @@ from __future__ import annotations
 import math
 import operator
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import islice, permutations
-from typing import Callable
 
-from smtcrypt.parse import parse
-from smtcrypt.tree import (
-    BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word, letters, words,
+from smtcrypt.core.parse import parse
+from smtcrypt.core.tree import (
+    BinOp,
+    BoolOp,
+    Call,
+    Collection,
+    Compare,
+    Expr,
+    Name,
+    Not,
+    Number,
+    Repeating,
+    Unary,
+    Word,
+    letters,
+    words,
 )
 
 from .exact import COMPARE, NotRational, as_int, constant_value, exact_divide, exact_power

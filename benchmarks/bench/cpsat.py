@@ -10,8 +10,8 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from smtcrypt.parse import parse
-from smtcrypt.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Number, Unary, Word, letters, words
+from smtcrypt.core.parse import parse
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Number, Unary, Word, letters, words
 
 from .exact import COMPARE, constant_value, exact_power, floor_root
 from .results import Result, Unsupported

@@ -6,7 +6,7 @@ import math
 import operator
 from fractions import Fraction
 
-from smtcrypt.tree import BinOp, Expr, Number, Unary
+from smtcrypt.core.tree import BinOp, Expr, Number, Unary
 
 COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
            ">=": operator.ge}

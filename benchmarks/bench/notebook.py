@@ -28,10 +28,23 @@ import math
 import time
 from itertools import islice
 
-from smtcrypt.check import Problem, Rules, check
-from smtcrypt.parse import parse
-from smtcrypt.tree import (
-    BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word, walk,
+from smtcrypt.core.check import Problem, check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import Rules
+from smtcrypt.core.tree import (
+    BinOp,
+    BoolOp,
+    Call,
+    Collection,
+    Compare,
+    Expr,
+    Name,
+    Not,
+    Number,
+    Repeating,
+    Unary,
+    Word,
+    walk,
 )
 
 from .results import Result, Unsupported

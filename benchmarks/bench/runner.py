@@ -36,8 +36,8 @@ import sys
 import time
 from pathlib import Path
 
-from smtcrypt.parse import parse
-from smtcrypt.tree import letters
+from smtcrypt.core.parse import parse
+from smtcrypt.core.tree import letters
 
 from . import HERE
 from .bruteforce import run_bruteforce

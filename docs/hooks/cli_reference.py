@@ -26,7 +26,8 @@ class Captured(Exception):
 def parser_of(prog: str) -> argparse.ArgumentParser:
     """The parser of `smtcrypt` or of a subcommand (`smtcrypt generate`), as the command builds it:
     the command is started and stopped as it is about to parse its arguments."""
-    from smtcrypt.cli import build_parser, main
+    from smtcrypt.cli import main
+    from smtcrypt.cli.solve import build_parser
 
     words = prog.split()[1:]
     if not words:

@@ -8,23 +8,24 @@ problem and is the reference the others are tested against.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import z3
 
-from ..check import Problem
-from ..tree import BoolOp, Compare
+from smtcrypt.core.check import Problem
+from smtcrypt.core.tree import BoolOp, Compare
 
 if TYPE_CHECKING:
-    from .split import Case
+    from smtcrypt.encode.split import Case
 
 
 class EncodingStopped(Exception):
     """The search was stopped while its encoding was being built (see `stop_encoding`)."""
 
 
-_stopped_contexts: "weakref.WeakSet[z3.Context]" = weakref.WeakSet()
+_stopped_contexts: weakref.WeakSet[z3.Context] = weakref.WeakSet()
 
 
 def stop_encoding(context: z3.Context) -> None:
@@ -56,7 +57,7 @@ class Encoded:
     digits_only: bool = False  # every variable is a letter's digit, 0..35: models may be read back packed
     indicators: bool = False  # the constraints define the Boolean `|A=1|` as A == 1 for every digit A may take
     # cases that together hold every solution (needs indicators); given a `stopped()` test, cut short once it is true
-    split: "Callable[..., list[Case]] | None" = None
+    split: Callable[..., list[Case]] | None = None
     determined: frozenset[str] = frozenset()  # letters the others' digits fix: blocking clauses leave them out
 
 
@@ -124,10 +125,10 @@ def equation_chains(problem: Problem) -> list[Compare] | None:
 
 def encodings() -> list[Encoding]:
     """Every encoding, the most specialised first and the general one last."""
-    from .bitvec import BitVecEncoding
-    from .columns import ColumnsEncoding
-    from .general import GeneralEncoding
-    from .products import ProductsEncoding
+    from smtcrypt.encode.bitvec import BitVecEncoding
+    from smtcrypt.encode.columns import ColumnsEncoding
+    from smtcrypt.encode.general import GeneralEncoding
+    from smtcrypt.encode.products import ProductsEncoding
 
     return [ColumnsEncoding(), ProductsEncoding(), BitVecEncoding(), GeneralEncoding()]
 
@@ -139,7 +140,7 @@ def choose(problem: Problem) -> Encoding:
 
 def encode(problem: Problem, context: z3.Context) -> Encoded:
     """The problem, with its foldable logic folded (see fold.py), in the first encoding that accepts it."""
-    from .fold import fold
+    from smtcrypt.analysis.fold import fold
 
     folded = fold(problem)
     return choose(folded).encode(folded, context)

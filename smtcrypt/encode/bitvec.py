@@ -38,17 +38,18 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Union
+from typing import Union
 
 import z3
 
-from ..bounds import place_values, repeating_scale
-from ..check import Problem
-from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Number, Repeating, Unary, Word
-from . import Encoded, allowed_digits, checkpoint, indicator
-from .general import FormulaTerms
+from smtcrypt.core.check import Problem
+from smtcrypt.core.numerals import place_values, repeating_scale
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Number, Repeating, Unary, Word
+from smtcrypt.encode import Encoded, allowed_digits, checkpoint, indicator
+from smtcrypt.encode.general import FormulaTerms
 
 MAX_WIDTH = 512  # widest bit-vector the encoding builds; a formula that needs more is declined
 

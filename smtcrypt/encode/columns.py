@@ -15,10 +15,10 @@ from collections import defaultdict
 
 import z3
 
-from ..bounds import columns_by_carries
-from ..check import Problem
-from ..tree import BinOp, Expr, Number, Unary, Word
-from . import Encoded, allowed_digits, equation_chains, letter_variables
+from smtcrypt.analysis.carries import columns_by_carries
+from smtcrypt.core.check import Problem
+from smtcrypt.core.tree import BinOp, Expr, Number, Unary, Word
+from smtcrypt.encode import Encoded, allowed_digits, equation_chains, letter_variables
 
 Linear = dict[tuple[str, int], int]  # (letter, column) -> coefficient; ("", 0) holds the constant
 

@@ -17,11 +17,12 @@ from typing import Union
 
 import z3
 
-from ..bounded import unknown_values
-from ..bounds import Interval, interval, place_values, root_floor
-from ..check import Problem
-from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
-from . import Encoded, allowed_digits, checkpoint, letter_variables, rule_constraints
+from smtcrypt.analysis.unknowns import unknown_values
+from smtcrypt.core.check import Problem
+from smtcrypt.core.intervals import Interval, interval
+from smtcrypt.core.numerals import place_values, root_floor
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
+from smtcrypt.encode import Encoded, allowed_digits, checkpoint, letter_variables, rule_constraints
 
 Den = Union[z3.ArithRef, int]
 Ok = Union[z3.BoolRef, bool]  # Python True when always defined
@@ -35,7 +36,7 @@ class Rat:
     den: Den = 1
     nonneg: bool = False  # known to be >= 0 where defined
     const: Fraction | None = None  # the value, when it does not depend on letters
-    form: "LetterForm | None" = None  # the value as sum(weight * letter) + constant, when it is one
+    form: LetterForm | None = None  # the value as sum(weight * letter) + constant, when it is one
 
 
 LetterForm = tuple[dict[str, int], int]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)

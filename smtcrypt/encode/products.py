@@ -35,11 +35,11 @@ from fractions import Fraction
 
 import z3
 
-from ..bounds import columns_by_carries
-from ..check import Problem
-from ..tree import BinOp, Expr, Number, Repeating, Unary, Word
-from . import Encoded, allowed_digits, checkpoint, equation_chains, indicator, letter_variables
-from .split import Bounds, Domains
+from smtcrypt.analysis.carries import columns_by_carries
+from smtcrypt.core.check import Problem
+from smtcrypt.core.tree import BinOp, Expr, Number, Repeating, Unary, Word
+from smtcrypt.encode import Encoded, allowed_digits, checkpoint, equation_chains, indicator, letter_variables
+from smtcrypt.encode.split import Bounds, Domains
 
 Monomial = tuple[str, ...]  # a product of words, as the sorted tuple of their letters: ("ODD", "ODD")
 Poly = dict[Monomial, Fraction]  # monomial -> coefficient; () holds the constant

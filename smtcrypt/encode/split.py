@@ -14,10 +14,10 @@ Only digits that no solution can take are dropped, so the cases together hold ev
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
 
-from ..bounds import place_values
+from smtcrypt.core.numerals import place_values
 
 Monomial = tuple[str, ...]  # a product of words: ("NORTH", "WEST")
 Polynomial = Mapping[Monomial, int]  # monomial -> integer coefficient; () holds the constant
@@ -106,7 +106,7 @@ class Bounds:
     def heaviest(self, letters: Sequence[str]) -> list[str]:
         """The letters by the largest magnitude they can move a term: a letter's place value times
         the other words' greatest values times the coefficient. NORTH / SOUTH = EAST / WEST: E, W, N, S first."""
-        weight = {letter: 0 for letter in letters}
+        weight = dict.fromkeys(letters, 0)
         for poly in self.polynomials:
             for monomial, coefficient in poly.items():
                 for index, word in enumerate(monomial):

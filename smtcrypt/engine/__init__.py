@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import enum
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator, Protocol
+from typing import Any, Protocol
 
 Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
 

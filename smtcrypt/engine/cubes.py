@@ -17,15 +17,16 @@ from __future__ import annotations
 import itertools
 import operator
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import z3
 
-from ..check import Problem
-from ..encode.general import FormulaTerms
-from .z3search import interrupt_until, make_solver, time_left, watchdog
-from ..tree import Repeating, Word, numerals
-from . import Assignment, Ending, Proof, SearchEnd
+from smtcrypt.core.check import Problem
+from smtcrypt.core.tree import Repeating, Word, numerals
+from smtcrypt.encode.general import FormulaTerms
+from smtcrypt.engine import Assignment, Ending, Proof, SearchEnd
+from smtcrypt.engine.z3search import interrupt_until, make_solver, time_left, watchdog
 
 BATCH = 4096  # a cube's solutions handed over this many at a time
 TRIAL_CUBES = 8  # cubes shrunk before judging whether shrinking pays
@@ -34,7 +35,7 @@ SOLUTIONS_PER_CHECK = 1.0  # shrinking goes on while the cubes cover at least th
 
 def significance(problem: Problem) -> list[str]:
     """Letters by the largest place value they hold, least first: the first to try dropping."""
-    weight: dict[str, int] = {letter: 0 for letter in problem.letters}
+    weight: dict[str, int] = dict.fromkeys(problem.letters, 0)
     for node in numerals(problem.formula):
         digits = node.text_of_digits() if isinstance(node, (Word, Repeating)) else ""
         for place, letter in enumerate(reversed(digits)):
@@ -217,9 +218,7 @@ class CubeSearch:
         """Sets `end` for an unknown answer or a stop; True if the search is over."""
         if self.stop_requested:
             self.end = SearchEnd(Ending.INTERRUPTED)
-        elif self.deadline is not None and time.monotonic() >= self.deadline - 0.01:
-            self.end = SearchEnd(Ending.TIME)
-        elif self.budget is not None and (self.solving >= self.budget or self._overrun()):
+        elif self.deadline is not None and time.monotonic() >= self.deadline - 0.01 or self.budget is not None and (self.solving >= self.budget or self._overrun()):
             self.end = SearchEnd(Ending.TIME)
         elif result == z3.unknown:
             reason = solver.reason_unknown()

@@ -21,16 +21,17 @@ import itertools
 import math
 import random
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
-from ..bounded import Values, unknown_values
-from ..bounds import place_values, repeating_scale
-from ..check import Problem
-from ..tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
-from ..verify import Undefined, integer_root, power
-from . import Assignment, Ending, Proof, SearchEnd, Stoppable
+from smtcrypt.analysis.unknowns import Values, unknown_values
+from smtcrypt.core.check import Problem
+from smtcrypt.core.numerals import place_values, repeating_scale
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
+from smtcrypt.core.verify import Undefined, integer_root, power
+from smtcrypt.engine import Assignment, Ending, Proof, SearchEnd, Stoppable
 
 Digits = tuple[int, ...]
 OVERHEAD = 0.25e-6  # seconds per candidate beyond the formula: making and handing over the tuples

@@ -22,15 +22,16 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterator
+from typing import Any
 
-from ..check import Problem
-from ..tree import BinOp, BoolOp, Compare, Expr, Repeating, Word, walk
-from ..verify import integer_root
-from . import Assignment, Ending, Proof, SearchEnd, Stoppable
-from .exhaustive import HELPERS, NotCompilable, _filters, _Writer, compile_problem
+from smtcrypt.core.check import Problem
+from smtcrypt.core.tree import BinOp, BoolOp, Compare, Expr, Repeating, Word, walk
+from smtcrypt.core.verify import integer_root
+from smtcrypt.engine import Assignment, Ending, Proof, SearchEnd, Stoppable
+from smtcrypt.engine.exhaustive import HELPERS, NotCompilable, _filters, _Writer, compile_problem
 
 CHUNK = 4096  # side assignments evaluated between looks at the clock and the stop flag
 MAX_TABLE = 2_000_000  # values of the smaller side held at once, at most (memory)

@@ -11,14 +11,15 @@ each solution of the equation by the compiled formula (see exhaustive.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
-from typing import Any, Iterator
+from typing import Any
 
-from ..bounds import place_values
-from ..check import Problem, constant
-from ..tree import BinOp, BoolOp, Compare, Expr, Number, Unary, Word
-from . import Assignment, Ending, Proof, SearchEnd, Stoppable
-from .exhaustive import Compiled
+from smtcrypt.core.check import Problem, constant
+from smtcrypt.core.numerals import place_values
+from smtcrypt.core.tree import BinOp, BoolOp, Compare, Expr, Number, Unary, Word
+from smtcrypt.engine import Assignment, Ending, Proof, SearchEnd, Stoppable
+from smtcrypt.engine.exhaustive import Compiled
 
 LinearForm = tuple[dict[str, Fraction], Fraction]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
 BATCH = 4096

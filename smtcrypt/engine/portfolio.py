@@ -27,12 +27,14 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import nullcontext
-from typing import Any, Callable, ContextManager, Iterator
+from typing import Any, ContextManager
 
-from ..check import Problem
-from . import Assignment, Ending, SearchEnd
-from .exhaustive import Compiled, ExhaustiveSearch, NotCompilable, compile_problem, sample_costs
+from smtcrypt.core.check import Problem
+from smtcrypt.engine import Assignment, Ending, SearchEnd
+from smtcrypt.engine.exhaustive import Compiled, ExhaustiveSearch, NotCompilable, compile_problem, sample_costs
+from smtcrypt.errors import StrategyError
 
 STRATEGIES = ("auto", "z3", "linear", "join", "cubes", "exhaustive")
 SMALL_SPACE = 20_000  # candidates: tried at once, without measuring (at most about 0.1 s)
@@ -52,7 +54,7 @@ SECONDS_PER_SOLUTION = {True: 6e-6, False: 2.5e-6}  # handing one over: listed (
 def may_cube(problem: Problem) -> bool:
     """True if some constraint is more than equations: an inequality, `not`, `or` or `in` leaves
     letters free to vary (`ABC < DEF`); where every letter is pinned by an equation, cubes are single models."""
-    from ..tree import BoolOp, Compare, Not, walk
+    from smtcrypt.core.tree import BoolOp, Compare, Not, walk
 
     for constraint in problem.formula.constraints:
         for node in walk(constraint):
@@ -61,10 +63,6 @@ def may_cube(problem: Problem) -> bool:
             if isinstance(node, Compare) and any(op != "==" for op in node.ops):
                 return True
     return False
-
-
-class StrategyError(ValueError):
-    """A strategy was asked for that cannot search this problem (the exhaustive one and unbounded integer unknowns)."""
 
 
 class Portfolio:
@@ -134,13 +132,13 @@ class Portfolio:
     @property
     def unbounded(self) -> bool:
         """True if some integer unknown has no bounds in the formula: its models may never run out."""
-        from ..bounded import unknown_values
+        from smtcrypt.analysis.unknowns import unknown_values
 
         return bool(self.problem.unknowns) and unknown_values(self.problem) is None
 
     def request_stop(self) -> None:
         self.stop_requested = True
-        from ..encode import stop_encoding
+        from smtcrypt.encode import stop_encoding
 
         for context in self.contexts:  # an encoding being built gives up at its next checkpoint
             stop_encoding(context)
@@ -210,8 +208,8 @@ class Portfolio:
         return self.price <= (FIRST_AT_ONCE if self.limit == 1 else EXHAUSTIVE_AT_ONCE)
 
     def _z3_then_exhaustive(self) -> Iterator[list[Assignment]]:
-        from ..encode import choose
-        from ..encode.fold import fold
+        from smtcrypt.analysis.fold import fold
+        from smtcrypt.encode import choose
 
         assert self.price is not None
         encoding = choose(fold(self.problem)).name
@@ -253,8 +251,8 @@ class Portfolio:
         yield from self._run(self._model_search(deadline))
 
     def _model_search(self, deadline: float | None) -> Any:
-        from ..encode import Encoded, EncodingStopped, encode
-        from .z3search import SPLIT_AFTER_CONFLICTS, ModelSearch
+        from smtcrypt.encode import Encoded, EncodingStopped, encode
+        from smtcrypt.engine.z3search import SPLIT_AFTER_CONFLICTS, ModelSearch
 
         context = self._context()
         try:
@@ -274,7 +272,7 @@ class Portfolio:
         """A new Z3 context for an encoding, known to `request_stop` (which may come from another thread)."""
         import z3
 
-        from ..encode import stop_encoding
+        from smtcrypt.encode import stop_encoding
 
         context = z3.Context()
         self.contexts.append(context)
@@ -340,8 +338,8 @@ class Portfolio:
         """The linear backend, made once, or None: it takes an equation of sums in which every
         letter has a weight (the rest of the formula, if any, checked by the compiled formula)."""
         if self.linear is None:
-            from ..encode.fold import fold
-            from .linear import LinearSearch, integer_equation, only_equation
+            from smtcrypt.analysis.fold import fold
+            from smtcrypt.engine.linear import LinearSearch, integer_equation, only_equation
 
             self.linear = False
             if not self.problem.unknowns and self.problem.distinctness != "some":  # its digit mask is all or nothing
@@ -360,7 +358,7 @@ class Portfolio:
         and `auto` uses it where it evaluates at most a SPLIT-th of the assignments that trying
         every assignment does."""
         if self.join is None:
-            from .join import SPLIT, JoinSearch, best_plan, space
+            from smtcrypt.engine.join import SPLIT, JoinSearch, best_plan, space
 
             self.join = False
             plan = best_plan(self.problem)
@@ -380,8 +378,8 @@ class Portfolio:
         if self.problem.distinctness == "some":
             return None
         if self.terms is None:
-            from ..encode import EncodingStopped, bitvec, general
-            from ..encode.fold import fold
+            from smtcrypt.analysis.fold import fold
+            from smtcrypt.encode import EncodingStopped, bitvec, general
 
             try:
                 with self.clock("encode"):
@@ -393,7 +391,7 @@ class Portfolio:
 
     def _cubes(self, deadline: float | None, budget: float | None = None) -> Iterator[list[Assignment]] | None:
         """The cube search, or None when the formula's negation cannot be encoded without quantifiers."""
-        from .cubes import CubeSearch
+        from smtcrypt.engine.cubes import CubeSearch
 
         terms = self._terms()
         if terms is None:

@@ -18,12 +18,12 @@ import itertools
 import sys
 import threading
 import time
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import z3
 
-from ..encode import Encoded, indicator
-from . import Ending, Proof, SearchEnd
+from smtcrypt.encode import Encoded, indicator
+from smtcrypt.engine import Ending, Proof, SearchEnd
 
 Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
 

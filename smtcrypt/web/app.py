@@ -17,8 +17,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import AsyncIterator
 from importlib import resources
-from typing import Any, AsyncIterator
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -26,12 +27,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from .. import __version__
-from ..api import Puzzle
-from ..errors import FormulaError
-from ..present import explanation
-from .query import BadQuery, Query, formula_error, read_query
-from .searches import END, Running, Searches, prepare
+from smtcrypt._version import __version__
+from smtcrypt.api import Puzzle
+from smtcrypt.errors import FormulaError
+from smtcrypt.present.data import explanation
+from smtcrypt.web.query import BadQuery, Query, formula_error, read_query
+from smtcrypt.web.searches import END, Running, Searches, prepare
 
 PROGRESS_EVERY = 0.5  # seconds between progress lines of a stream
 STATIC = ("index.html", "app.js", "style.css")
@@ -177,7 +178,7 @@ def create_app(timeout: float = 10.0) -> Starlette:
         return JSONResponse({"version": __version__, "searches": len(searches.running), "timeout": timeout})
 
     async def worksheet(request: Request) -> Response:
-        from ..worksheet import PAPERS, build_worksheet
+        from smtcrypt.teach.worksheet import PAPERS, build_worksheet
 
         pairs = request.query_params.multi_items()
         unknown = sorted({name for name, _ in pairs} - set(WORKSHEET_OPTIONS))

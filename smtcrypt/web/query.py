@@ -8,11 +8,12 @@ data in, plain data out, and is tested on its own.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
-from ..errors import FormulaError
-from ..parse import MAX_SOURCE_LENGTH
+from smtcrypt.core.parse import MAX_SOURCE_LENGTH
+from smtcrypt.errors import FormulaError
 
 MODES = ("all", "first", "count", "unique")
 MAX_FORMULA_CHARS = MAX_SOURCE_LENGTH  # the parser's own limit: over it, 413 before any parsing
@@ -116,7 +117,7 @@ def read_query(pairs: Iterable[tuple[str, str]], *, max_timeout: float, known: I
     limit = number("limit", int, 1)
     if limit is not None and mode != "all":
         raise BadQuery(400, f"limit goes with mode=all, not mode={mode}", option="limit")
-    from ..engine.portfolio import STRATEGIES
+    from smtcrypt.engine.portfolio import STRATEGIES
 
     strategy = one("strategy", "auto")
     if strategy not in STRATEGIES:

@@ -14,9 +14,9 @@ import threading
 import time
 from typing import Any
 
-from ..api import Puzzle, Search
-from ..present import solution_data
-from ..render import to_dict
+from smtcrypt.api import Puzzle
+from smtcrypt.present.data import solution_data, to_dict
+from smtcrypt.search import Search
 
 STREAMED_SOLUTIONS = 200  # solutions sent one by one to the page; past this only the count grows
 END = None  # the last item of a search's event queue
@@ -49,7 +49,7 @@ class Running:
     def seconds(self) -> float:
         return time.monotonic() - self.started
 
-    def start(self) -> "Running":
+    def start(self) -> Running:
         self.thread.start()
         return self
 

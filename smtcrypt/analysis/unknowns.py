@@ -1,0 +1,99 @@
+"""The values a formula's own constraints leave its integer unknowns, where they are few.
+
+An unknown is unbounded in general (`x - y = 1`), but a formula often bounds it itself:
+`1 <= x <= 3`, `x < 10 and x >= -2`, `x in range(5)`, `x in {1, 2, 7}`. Every solution meets
+every top-level constraint, and every conjunct of a top-level `and`, and every link of a
+comparison chain; so a link between the unknown itself and a constant bounds the unknown in
+every solution. Only such links are read (nothing under `not` or `or`, no unknown inside an
+expression): what is read is then sound, and the backends that try every assignment may loop
+over these values as over a letter's digits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Union
+
+from smtcrypt.core.check import Problem, constant
+from smtcrypt.core.tree import BoolOp, Call, Collection, Compare, Expr, Name
+
+MAX_VALUES = 100_000  # values of one unknown beyond which it counts as unbounded (a loop over them would be long)
+Values = Union[range, tuple[int, ...]]  # increasing
+
+
+def unknown_values(problem: Problem) -> dict[str, Values] | None:
+    """Each unknown's values, increasing, when the formula bounds every unknown to at most
+    MAX_VALUES of them; None if some unknown is unbounded (or the problem has none)."""
+    if not problem.unknowns:
+        return None
+    low: dict[str, int] = {}
+    high: dict[str, int] = {}
+    sets: dict[str, frozenset[int]] = {}
+    for name, op, value in _links(problem):
+        if op == "in set":
+            sets[name] = value if name not in sets else sets[name] & value
+            continue
+        if op == "==" and value.denominator != 1:
+            sets[name] = frozenset()  # an integer equals no fraction
+            continue
+        if op in ("<", "<=", "=="):
+            top = math.floor(value) - (op == "<" and value.denominator == 1)
+            high[name] = min(high.get(name, top), top)
+        if op in (">", ">=", "=="):
+            bottom = math.ceil(value) + (op == ">" and value.denominator == 1)
+            low[name] = max(low.get(name, bottom), bottom)
+    values: dict[str, Values] = {}
+    for name in problem.unknowns:
+        if name in sets:
+            found = sorted(v for v in sets[name] if low.get(name, v) <= v <= high.get(name, v))
+            values[name] = tuple(found)
+        elif name in low and name in high:
+            values[name] = range(low[name], max(low[name], high[name] + 1))
+        else:
+            return None
+        if len(values[name]) > MAX_VALUES:
+            return None
+    return values
+
+
+MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
+
+
+def _links(problem: Problem) -> Iterator[tuple[str, str, Fraction | frozenset[int]]]:
+    """(unknown, op, constant) for every link `unknown op constant` (or `constant op unknown`,
+    mirrored) that every solution meets; op "in set" with the integers a `range` or literal holds."""
+    pending = list(problem.formula.constraints)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, BoolOp) and node.op == "and":
+            pending.extend(node.operands)
+        elif isinstance(node, Compare):
+            for left, op, right in zip(node.operands, node.ops, node.operands[1:]):
+                yield from _link(left, op, right)
+
+
+def _link(left: Expr, op: str, right: Expr) -> Iterator[tuple[str, str, Fraction | frozenset[int]]]:
+    if op == "in" and isinstance(left, Name):
+        if isinstance(right, Collection):
+            items = [constant(item) for item in right.items]
+            if all(item is not None for item in items):  # an integer is in the literal only as one of its integers
+                yield left.name, "in set", frozenset(int(item) for item in items if item.denominator == 1)  # type: ignore[union-attr]
+        elif isinstance(right, Call) and right.name == "range":
+            bounds = [constant(arg) for arg in right.args]
+            if all(bound is not None and bound.denominator == 1 for bound in bounds):
+                start, stop = (Fraction(0), bounds[0]) if len(bounds) == 1 else bounds
+                yield left.name, ">=", start  # type: ignore[misc]
+                yield left.name, "<", stop  # type: ignore[misc]
+        return
+    if op not in MIRRORED:  # != and `not in` bound nothing
+        return
+    if isinstance(left, Name):
+        value = constant(right)
+        if value is not None:
+            yield left.name, op, value
+    elif isinstance(right, Name):
+        value = constant(left)
+        if value is not None:
+            yield right.name, MIRRORED[op], value

@@ -1,0 +1,47 @@
+"""`smtcrypt --answer EXPR`: the values one expression takes over the solutions, or a proof it is unique."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from smtcrypt.cli.options import EXIT_FOUND, EXIT_NONE, EXIT_UNKNOWN, EXIT_USAGE
+from smtcrypt.errors import FormulaError
+from smtcrypt.present.answers import lines, to_dict
+from smtcrypt.present.data import to_dict as verdict_dict
+from smtcrypt.setters.answers import answers
+
+if TYPE_CHECKING:
+    from smtcrypt.api import Puzzle
+
+
+def command(puzzle: Puzzle, args: Any) -> int:
+    """`smtcrypt --answer EXPR`: the values as lines (or in the JSON object), and the exit code:
+    0 answers found (with --unique: the answer proved unique), 1 none (--unique: none or several),
+    2 a bad expression, 3 unknown."""
+    try:
+        result = answers(puzzle, args.answer, unique=args.unique, timeout=args.timeout, strategy=args.strategy)
+    except FormulaError as error:
+        print(f"smtcrypt: error in --answer: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except ValueError as error:  # a strategy that cannot search this puzzle
+        print(f"smtcrypt: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        data = verdict_dict(result.verdict, stats=args.stats)
+        if args.unique:  # the first solution, and the one with another answer if there is one
+            shown = verdict_dict(replace(result.verdict, solutions=result.solutions))
+            data.update(solutions=shown["solutions"], count=len(result.solutions))
+        data.update(to_dict(result))
+        data["seconds"] = round(result.seconds, 6)
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        for line in lines(result):
+            print(line)
+    if result.status == "unknown":
+        return EXIT_UNKNOWN
+    if args.unique:
+        return EXIT_FOUND if result.status == "unique" else EXIT_NONE
+    return EXIT_FOUND if result.values else EXIT_NONE

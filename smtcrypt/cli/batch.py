@@ -1,0 +1,161 @@
+"""`smtcrypt batch FILE`: many puzzles, one a line, each answered by one JSON line, in input order.
+
+The options on the command line apply to every puzzle. Each answer is the object `smtcrypt
+--json` prints, with the puzzle's line number; a line that is not a valid formula is answered
+by `{"line", "formula", "error"}` and the others go on. The puzzles are chunks for
+`distribute.run_chunks`: solved here, on `--jobs N` local processes or on a Dask cluster
+(`--scheduler ADDRESS`), and printed in input order whichever finishes first. The totals go to
+stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from smtcrypt.api import Puzzle
+from smtcrypt.cli.generate import positive
+from smtcrypt.core.results import Status
+from smtcrypt.errors import FormulaError
+from smtcrypt.present.data import to_dict
+from smtcrypt.search import set_memory_limit
+from smtcrypt.setters.distribute import run_chunks
+
+
+def read_puzzles(lines: Iterable[str]) -> list[tuple[int, str]]:
+    """(line number, formula) for each line that is neither blank nor a `#` comment."""
+    return [(number, line.strip()) for number, line in enumerate(lines, 1)
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+@dataclass(frozen=True)
+class BatchTask:
+    """The puzzles of one batch and how to search each; `task(i)` answers the i-th as JSON data."""
+
+    puzzles: tuple[tuple[int, str], ...]
+    rules: dict[str, Any] = field(default_factory=dict)
+    limit: int | None = None
+    decide: bool = False  # --unique: stop after two
+    count: bool = False  # --count: solutions counted, not listed
+    timeout: float | None = None  # per puzzle
+    strategy: str = "auto"
+    stats: bool = False
+    max_memory: int = 4096
+
+    def __call__(self, index: int) -> dict[str, Any]:
+        line, formula = self.puzzles[index]
+        set_memory_limit(self.max_memory)
+        try:
+            search = Puzzle(formula, **self.rules).search(limit=self.limit, timeout=self.timeout, decide=self.decide,
+                                                          strategy=self.strategy, keep=not self.count)
+            verdict = search.verdict()
+        except (FormulaError, ValueError) as error:  # a bad formula, or a strategy that cannot search it
+            return {"line": line, "formula": formula, "error": str(error)}
+        return {"line": line, **to_dict(verdict, self.stats, solutions=not self.count)}
+
+
+@dataclass
+class BatchTotals:
+    solved: int = 0  # a finished answer: found, unique, multiple, none or infinite
+    errors: int = 0
+    unknown: int = 0
+    seconds: list[float] = field(default_factory=list)  # each puzzle's own search time
+
+    def add(self, answer: dict[str, Any]) -> None:
+        if "error" in answer:
+            self.errors += 1
+            return
+        self.seconds.append(answer["seconds"])
+        if answer["status"] == Status.UNKNOWN.value:
+            self.unknown += 1
+        else:
+            self.solved += 1
+
+    def line(self, wall: float) -> str:
+        median = statistics.median(self.seconds) if self.seconds else 0.0
+        return (f"{self.solved + self.errors + self.unknown:,} puzzles: solved {self.solved:,}, errors {self.errors:,}, "
+                f"unknown {self.unknown:,} ({wall:.2f} s, median {median:.3f} s per puzzle)")
+
+
+def batch(puzzles: Sequence[tuple[int, str]], *, jobs: int = 1, scheduler: Any = None, **options: Any):
+    """Each puzzle's answer (JSON data), in input order; `options` as for `BatchTask`."""
+    task = BatchTask(tuple(puzzles), **options)
+    for _, answer in run_chunks(task, len(puzzles), jobs=jobs, scheduler=scheduler):
+        yield answer
+
+
+def seconds(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return value
+
+
+def main(argv: Sequence[str]) -> int:
+    """`smtcrypt batch FILE`: exit 0 if every puzzle was answered, 3 if some ended unknown, 2 if
+    some line was not a valid formula (or bad usage), 130 after Ctrl-C (answers so far printed)."""
+    parser = argparse.ArgumentParser(prog="smtcrypt batch",
+                                     description="Solve many puzzles, one per line of FILE (- for stdin); "
+                                                 "one JSON object per line on stdout, in input order.")
+    parser.add_argument("file", metavar="FILE", help="puzzles, one a line; blank lines and # comments are skipped")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--first", action="store_true", help="stop each puzzle at its first solution")
+    mode.add_argument("--limit", type=positive, metavar="N", help="stop each puzzle after N solutions")
+    mode.add_argument("--count", action="store_true", help="count each puzzle's solutions without listing them")
+    mode.add_argument("--unique", action="store_true", help="decide each puzzle's uniqueness: stop after two")
+    parser.add_argument("--timeout", type=seconds, metavar="S", help="bound each puzzle's search to S seconds")
+    parser.add_argument("--allow-leading-zeros", action="store_true", help="words may start with 0")
+    parser.add_argument("--no-distinct", action="store_true", help="different letters may share a digit")
+    parser.add_argument("--assign", action="append", metavar="L=D", help="fix letter L to digit D (repeatable)")
+    parser.add_argument("--digits", metavar="SET", help="the digits every letter may take: 1-9 or 1,3,5,7,9")
+    parser.add_argument("--domain", action="append", metavar="L=SET", help="the digits letter L may take (repeatable)")
+    parser.add_argument("--base", type=int, default=10, metavar="B", help="words are base-B numbers (default 10)")
+    parser.add_argument("--strategy", choices=("auto", "z3", "linear", "join", "cubes", "exhaustive"), default="auto",
+                        help="how to search each puzzle (default auto)")
+    parser.add_argument("--stats", action="store_true", help="add each search's statistics to its object")
+    parser.add_argument("--max-memory", type=positive, default=4096, metavar="MB", help="the solver's memory cap")
+    parser.add_argument("--jobs", type=positive, default=1, metavar="N", help="processes to use (default 1)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help='solve on the Dask cluster at ADDRESS; needs pip install "smtcrypt[dask]"')
+    args = parser.parse_args(argv)
+    rules = {"distinct": not args.no_distinct, "allow_leading_zeros": args.allow_leading_zeros, "base": args.base,
+             "digits": args.digits, "domains": args.domain, "assign": args.assign}
+    try:
+        Puzzle("A = A", **{**rules, "assign": None})  # the shared rules are checked once, before any puzzle
+        if args.file == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            with open(args.file, encoding="utf-8") as source:
+                lines = source.read().splitlines()
+    except (FormulaError, ValueError) as error:
+        parser.error(str(error))
+    except OSError as error:
+        parser.error(f"cannot read {args.file}: {error.strerror or error}")
+    puzzles = read_puzzles(lines)
+    start = time.monotonic()
+    totals = BatchTotals()
+    interrupted = False
+    try:
+        for answer in batch(puzzles, jobs=args.jobs, scheduler=args.scheduler, rules=rules,
+                            limit=1 if args.first else args.limit, decide=args.unique, count=args.count,
+                            timeout=args.timeout, strategy=args.strategy, stats=args.stats,
+                            max_memory=args.max_memory):
+            print(json.dumps(answer, ensure_ascii=False), flush=True)
+            totals.add(answer)
+    except KeyboardInterrupt:
+        interrupted = True
+    except BrokenPipeError:
+        raise
+    except (RuntimeError, OSError) as error:  # no Dask, or no scheduler at the address
+        print(f"smtcrypt batch: error: {error}", file=sys.stderr)
+        return 2
+    print(totals.line(time.monotonic() - start) + ("; interrupted" if interrupted else ""), file=sys.stderr)
+    if interrupted:
+        return 130
+    return 2 if totals.errors else 3 if totals.unknown else 0

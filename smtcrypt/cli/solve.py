@@ -1,0 +1,196 @@
+"""`smtcrypt [options] FORMULA...`: solve, count, decide uniqueness, or answer one question.
+
+Exit codes: 0 a solution (with --unique: exactly one, proved); 1 no solution (with
+--unique: none or several); 2 bad input or usage; 3 unknown (time limit, solver gave up).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from smtcrypt._version import __version__
+from smtcrypt.api import Puzzle
+from smtcrypt.cli.answers import command as answer_command
+from smtcrypt.cli.interrupt import stopped_by_ctrl_c
+from smtcrypt.cli.options import (
+    EXIT_FOUND,
+    EXIT_INTERRUPTED,
+    EXIT_NONE,
+    EXIT_UNKNOWN,
+    EXIT_USAGE,
+    JsonErrorParser,
+    integer_at_least,
+    positive_number,
+    print_json_error,
+)
+from smtcrypt.core.results import INTERRUPTED, Status
+from smtcrypt.errors import FormulaError
+from smtcrypt.present.data import to_json
+from smtcrypt.present.text import solution_line, stats_lines, summary_line
+from smtcrypt.search import set_memory_limit
+from smtcrypt.setters.layout import read_layout
+
+SUBCOMMANDS = """\
+       smtcrypt generate [options] [WORD ...]     puzzles with exactly one solution from words
+       smtcrypt batch [options] FILE              one puzzle a line, one JSON answer a line
+       smtcrypt explain [options] FORMULA...      the solution step by step, as a person finds it
+       smtcrypt worksheet [options] FORMULA...    a printable worksheet with an answer key
+       smtcrypt serve [options]                   the web page
+       (each: smtcrypt COMMAND --help)"""
+
+EXAMPLES = """\
+examples:
+  smtcrypt "SEND + MORE = MONEY"                 every solution, then a summary line
+  smtcrypt generate --words examples/words/planets.txt   puzzles with exactly one solution
+  smtcrypt serve                                 the web page at http://127.0.0.1:8000/ (pip install ".[web]")
+  smtcrypt worksheet "SEND + MORE = MONEY" -o sheet.html  a printable worksheet with an answer key
+  smtcrypt batch --first puzzles.txt             one JSON line per puzzle of a file, in order
+  smtcrypt --unique "ODD * ODD = FREAKY"         prove there is exactly one solution, or show two
+  smtcrypt --count "NUM + BER = PLAY"            how many solutions (96)
+  smtcrypt --first "NORTH / SOUTH = EAST / WEST"  stop at the first solution
+  smtcrypt "A**N + B**N = C**N" "N > 1"          several constraints, all must hold
+  smtcrypt --json "TWO * TWO = SQUARE"           one JSON object for scripts
+  smtcrypt "XAB * CD = EFGHJ" --assign X=7       fix a letter (it stays distinct from the others)
+  smtcrypt "ABCDE * 4 = EDCBA" --digits 1-9 --no-distinct
+  smtcrypt "EVE / DID = 0.(TALK)" "gcd(EVE, DID) = 1"   repeating decimals, gcd
+  smtcrypt "p + d + q + h = 19, p + 10*d + 25*q + 50*h = 95, p >= 0, d >= 0, q >= 0, h >= 0"
+  smtcrypt --base 16 "ADD + ADD = CAB"           words in another base
+  smtcrypt --stats "SEND + MORE = MONEY"         also what the search cost, and how it was proved
+  smtcrypt --count --strategy exhaustive "ABC % DE = F"   force one way of searching
+  smtcrypt --show long "ODD * ODD = FREAKY"      each solution as long multiplication
+  smtcrypt explain "SEND + MORE = MONEY"         step by step, every step proved; difficulty 1-5
+  smtcrypt "TWO * TWO = SQUARE" --answer "S + Q"   the answer's values, each with its solutions
+  smtcrypt --unique "ABCD - DCBA = EFGH" --answer "EFGH % 9"   prove the answer unique
+  smtcrypt "AB * CD = EEF" --distinct ABCD       only A, B, C, D must differ
+  smtcrypt "?? * ?? = 1?0?"                      each ? is a digit of its own
+  smtcrypt --layout division.txt                 a long division (or multiplication) as printed
+
+formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB; each ? a digit of its own);
+lowercase names are integer unknowns; 0.(TALK) is a repeating decimal; + - * / // % ** ( ),
+comparisons (= == != < <= > >=, chained), and or not, in {...}, abs min max gcd sum(range(n)).
+Distinct letters take distinct digits and no word of two or more letters starts with 0,
+unless --no-distinct or --allow-leading-zeros.
+
+exit status: 0 solution found (--unique: exactly one, proved), 1 no solution (--unique:
+none or several), 2 bad input, 3 unknown (time limit or the solver gave up).
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = JsonErrorParser(
+        prog="smtcrypt", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
+        description="Solve cryptarithms (alphametics) such as SEND + MORE = MONEY with the Z3 SMT solver: "
+                    "every solution, or a proof that a puzzle has exactly one.")
+    parser.add_argument("formula", nargs="*", metavar="FORMULA",
+                        help="the puzzle; several arguments are constraints that must all hold")
+    parser.add_argument("--layout", metavar="FILE",
+                        help="a long multiplication or long division as printed, from FILE (- for stdin), "
+                             "instead of a formula")
+    parser.add_argument("--answer", metavar="EXPR",
+                        help="the values EXPR (e.g. \"EFGH %% 9\" or \"(A, BC)\") takes over the solutions, each "
+                             "with how many give it; with --unique, only prove it unique or show two")
+    parser.add_argument("--distinct", metavar="GROUPS",
+                        help="only letters of the same group differ, e.g. ABC,DEF (instead of all letters)")
+    mode = parser.add_argument_group(
+        "what to report", "at most one of --first, --limit, --count and --unique; without them, every "
+        "solution").add_mutually_exclusive_group()
+    mode.add_argument("--first", action="store_true", help="stop at the first solution")
+    mode.add_argument("--limit", type=integer_at_least(1), metavar="N", help="stop after N solutions")
+    mode.add_argument("--count", action="store_true", help="print only the number of solutions")
+    mode.add_argument("--unique", action="store_true",
+                      help="decide uniqueness: stop after two; exit 0 only if exactly one is proved")
+    parser.add_argument("--allow-leading-zeros", action="store_true", help="words may start with 0")
+    parser.add_argument("--no-distinct", action="store_true", help="different letters may share a digit")
+    parser.add_argument("--assign", action="append", metavar="L=D",
+                        help="fix letter L to digit D (repeatable); L still differs from the other letters")
+    parser.add_argument("--digits", metavar="SET", help="the digits every letter may take: 1-9 or 1,3,5,7,9")
+    parser.add_argument("--domain", action="append", metavar="L=SET",
+                        help="the digits letter L may take, e.g. A=1-5 (repeatable)")
+    parser.add_argument("--base", type=integer_at_least(2, 36), default=10, metavar="B",
+                        help="words are base-B numbers (2 to 36; default 10)")
+    parser.add_argument("--stats", action="store_true",
+                        help="also report the search space, Z3's counters and the time per stage")
+    parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound the whole search to S seconds")
+    parser.add_argument("--max-memory", type=integer_at_least(256), metavar="MB", default=4096,
+                        help="cap the solver's memory (default 4096, at least 256); reaching it ends the "
+                             "search as unknown")
+    parser.add_argument("--strategy", choices=("auto", "z3", "linear", "join", "cubes", "exhaustive"), default="auto",
+                        help="how to search: z3 (the solver, model by model), linear (a sum's equation, digit "
+                             "by digit within its bounds), join (an equation searched side by side: "
+                             "the sides' values matched, or a word read off the other side's value), cubes (the solver, blocking proved cubes of "
+                             "solutions), exhaustive (every assignment, compiled), or auto (default: by "
+                             "estimated cost, switching while running)")
+    parser.add_argument("--show", choices=("line", "long"), default="line",
+                        help="how to show each solution: line (default) or long (written out long-hand: a sum "
+                             "with its carries, long multiplication, long division)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+    parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
+    parser.usage = (parser.format_usage().removeprefix("usage: ").rstrip() + "\n" + SUBCOMMANDS)
+    return parser
+
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = build_parser()
+    parser.json_errors = "--json" in argv
+    args = parser.parse_args(argv)
+    if bool(args.formula) == (args.layout is not None):
+        parser.error("give a FORMULA or --layout FILE (one of them)")
+    if args.distinct is not None and args.no_distinct:
+        parser.error("--distinct and --no-distinct exclude each other")
+    if args.answer is not None and (args.first or args.limit or args.count):
+        parser.error("--answer lists every value (or, with --unique, proves one); it takes no --first, --limit or --count")
+    def bad_input(error: ValueError) -> int:
+        print(f"smtcrypt: error: {error}", file=sys.stderr)
+        if args.json:
+            print_json_error(getattr(error, "message", str(error)), error)
+        return EXIT_USAGE
+
+    try:
+        rules = dict(distinct=args.distinct if args.distinct is not None else not args.no_distinct,
+                     allow_leading_zeros=args.allow_leading_zeros, base=args.base, digits=args.digits,
+                     domains=args.domain, assign=args.assign)
+        if args.layout is not None:
+            puzzle = Puzzle.from_layout(read_layout(args.layout), **rules)
+        else:
+            puzzle = Puzzle(list(args.formula), **rules)
+    except (FormulaError, OSError) as error:
+        return bad_input(error)
+    if args.answer is not None:
+        set_memory_limit(args.max_memory)
+        return answer_command(puzzle, args)
+    limit = 1 if args.first else args.limit
+    set_memory_limit(args.max_memory)
+    try:
+        search = puzzle.search(limit=limit, timeout=args.timeout, decide=args.unique, strategy=args.strategy,
+                               keep=not args.count)
+    except ValueError as error:  # a strategy that cannot search this puzzle
+        return bad_input(error)
+    streaming = not (args.json or args.count)
+    with stopped_by_ctrl_c(search):
+        for solution in search:
+            if streaming:
+                print(solution_line(solution) if puzzle.layout is None else puzzle.layout.block(solution), flush=True)
+                if args.show == "long":
+                    print(solution.long_hand() + "\n", flush=True)
+    verdict = search.verdict()
+    if args.json:
+        print(to_json(verdict, stats=args.stats, solutions=not args.count))
+    elif args.count:
+        print("infinite" if verdict.status is Status.INFINITE else verdict.count)
+        if verdict.status is Status.UNKNOWN:
+            print(f"smtcrypt: {summary_line(verdict)}", file=sys.stderr)
+    else:
+        print(summary_line(verdict))
+    if args.stats and not args.json:
+        for line in stats_lines(verdict):
+            print(line)
+    if verdict.reason == INTERRUPTED:
+        return EXIT_INTERRUPTED
+    if verdict.status is Status.UNKNOWN:
+        return EXIT_UNKNOWN
+    if args.unique:
+        return EXIT_FOUND if verdict.status is Status.UNIQUE else EXIT_NONE
+    return EXIT_FOUND if verdict.count else EXIT_NONE

@@ -1,0 +1,260 @@
+"""Stage 2: a parsed formula + the puzzle's rules -> a `Problem` ready to encode.
+
+Checking is where names, argument counts, the placement of `{...}` and `range`,
+and the limits are enforced, so that every later stage may assume a formula it
+can decide. Errors point at the offending node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from smtcrypt.core.intervals import Interval, interval
+from smtcrypt.core.rules import FUNCTIONS, Rules, is_unknown_name, is_wildcard
+from smtcrypt.core.tree import (
+    BinOp,
+    BoolOp,
+    Call,
+    Collection,
+    Compare,
+    Constraints,
+    Expr,
+    Name,
+    Not,
+    Number,
+    Unary,
+    letters,
+    numerals,
+    unknowns,
+    walk,
+    words,
+)
+from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaNameError
+
+MAX_EXPONENT = 1000  # largest |p| of a constant exponent p or p/q
+MAX_ROOT = 100  # largest q of a constant exponent p/q
+MAX_EXPONENT_CASES = 128  # largest number of values a variable exponent may take
+MAX_CONSTANT_BITS = 100_000  # largest constant power folded while checking
+
+
+@dataclass(frozen=True, eq=False)
+class Problem:
+    """A checked formula with its rules: what the encoder and the verifier work from."""
+
+    formula: Constraints
+    rules: Rules
+    letters: tuple[str, ...]  # in order of first appearance
+    leading: frozenset[str]  # letters that may not be 0
+    constant_exponents: Mapping[BinOp, Fraction] = field(default_factory=dict)
+    exponent_ranges: Mapping[BinOp, Interval] = field(default_factory=dict)
+    unknowns: tuple[str, ...] = ()  # lowercase names: unbounded integers, outside the digit rules
+    allowed: Mapping[str, frozenset[int]] = field(default_factory=dict)  # the digits each letter may take
+    distinct_groups: tuple[tuple[str, ...], ...] | None = None  # None: all letters, or none, as rules.distinct says
+
+    @property
+    def source(self) -> str:
+        return self.formula.source
+
+    @property
+    def groups(self) -> tuple[tuple[str, ...], ...]:
+        """The sets of letters that must take distinct digits, each of two or more letters."""
+        if self.distinct_groups is not None:
+            return self.distinct_groups
+        return (self.letters,) if self.rules.distinct and len(self.letters) > 1 else ()
+
+    @property
+    def distinctness(self) -> str:
+        """"all" (every letter differs from every other), "none", or "some" (groups, or wildcards apart)."""
+        groups = self.groups
+        if not groups:
+            return "none"
+        return "all" if len(groups) == 1 and len(groups[0]) == len(self.letters) else "some"
+
+    @property
+    def wildcards(self) -> tuple[str, ...]:
+        """The letters that stand for the formula's `?`s (or a layout's), in order of appearance: the
+        parser names them in that order, by increasing code point."""
+        return tuple(sorted(letter for letter in self.letters if is_wildcard(letter)))
+
+
+def _error(kind: type[FormulaError], message: str, formula: Constraints, node: Expr) -> FormulaError:
+    return kind(message, formula.source, node.span.start, node.span.end - node.span.start)
+
+
+def check(formula: Constraints, rules: Rules = Rules()) -> Problem:
+    """Check "NUM + BER = PLAY" under `rules` and annotate what the encoder needs."""
+    for constraint in formula.constraints:
+        if not isinstance(constraint, (Compare, BoolOp, Not)):
+            raise _error(FormulaError, "a constraint needs a comparison such as '=' (this part is only a number)",
+                         formula, constraint)
+        for node in walk(constraint):
+            _check_node(node, formula)
+    _check_containers(formula)
+    _check_literal_digits(formula, rules.base)
+    all_letters = letters(formula)
+    groups = _groups(formula, rules, all_letters)
+    for group in groups:
+        if len(group) > rules.base:
+            extra = group[rules.base]
+            where = next(node for node in numerals(formula) if extra in node.text_of_digits())
+            raise FormulaLimitError(
+                f"{len(group)} distinct letters cannot take distinct digits 0-{rules.base - 1} "
+                f"(at most {rules.base}; use --no-distinct to allow repeats)",
+                formula.source, where.span.start + formula.source[where.span.start:where.span.end].index(extra))
+    leading = frozenset() if rules.allow_leading_zeros else frozenset(
+        w.letters[0] for w in words(formula) if len(w.letters) > 1 and w.letters[0].isalpha())
+    allowed = _allowed_digits(formula, rules, all_letters, leading)
+    constant_exponents: dict[BinOp, Fraction] = {}
+    exponent_ranges: dict[BinOp, Interval] = {}
+    for constraint in formula.constraints:
+        for node in walk(constraint):
+            if isinstance(node, BinOp) and node.op == "**":
+                _check_exponent(node, formula, rules, constant_exponents, exponent_ranges)
+    return Problem(formula, rules, all_letters, leading, constant_exponents, exponent_ranges, unknowns(formula),
+                   allowed, groups)
+
+
+def _groups(formula: Constraints, rules: Rules, all_letters: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The letters that must differ, group by group (in order of appearance): by default every letter
+    but the wildcards; with --distinct the groups given; groups of one letter dropped."""
+    if rules.groups is None:
+        named = tuple(letter for letter in all_letters if not is_wildcard(letter)) if rules.distinct else ()
+        return (named,) if len(named) > 1 else ()
+    missing = sorted(set("".join(rules.groups)) - set(all_letters))
+    if missing:
+        raise FormulaError(f"--distinct {missing[0]}: the letter {missing[0]} does not occur in the formula")
+    order = {letter: index for index, letter in enumerate(all_letters)}
+    groups = (tuple(sorted(group, key=order.__getitem__)) for group in rules.groups)
+    return tuple(dict.fromkeys(group for group in groups if len(group) > 1))
+
+
+def _check_literal_digits(formula: Constraints, base: int) -> None:
+    """Literal digits inside words and repeating decimals must be digits of the base."""
+    for node in numerals(formula):
+        text = formula.source[node.span.start:node.span.end]
+        for offset, ch in enumerate(text):
+            if ch.isdigit() and int(ch) >= base:
+                raise FormulaError(f"{ch} is not a digit in base {base}", formula.source, node.span.start + offset)
+
+
+def _allowed_digits(formula: Constraints, rules: Rules, all_letters: tuple[str, ...],
+                    leading: frozenset[str]) -> dict[str, frozenset[int]]:
+    """Each letter's digits: the base, --digits, --domain, --assign, and no 0 at the head of a word."""
+    for option, letters_given in (("--assign", rules.assign), ("--domain", rules.domains)):
+        missing = sorted(set(letters_given) - set(all_letters))
+        if missing:
+            raise FormulaError(f"{option} {missing[0]}: the letter {missing[0]} does not occur in the formula")
+    allowed = {}
+    for letter in all_letters:
+        digits = set(range(rules.base))
+        if rules.digits is not None:
+            digits &= rules.digits
+        if letter in rules.domains:
+            digits &= rules.domains[letter]
+        if letter in rules.assign:
+            digits &= {rules.assign[letter]}
+        if letter in leading:
+            digits.discard(0)
+        allowed[letter] = frozenset(digits)
+    return allowed
+
+
+def _check_node(node: Expr, formula: Constraints) -> None:
+    if isinstance(node, Name) and not is_unknown_name(node.name):
+        hint = (f" ({node.name}(...) is a function)" if node.name in FUNCTIONS else
+                " (words are UPPERCASE letters A-Z, integer unknowns lowercase names; functions are abs, min, "
+                "max, gcd, sum(range(...)))")
+        raise _error(FormulaNameError, f"unknown name {node.name!r}{hint}", formula, node)
+    if isinstance(node, Call):
+        _check_call(node, formula)
+
+
+def _check_call(node: Call, formula: Constraints) -> None:
+    if node.name not in FUNCTIONS:
+        raise _error(FormulaNameError, f"unknown function {node.name!r} (known: abs, min, max, gcd, sum, range)",
+                     formula, node)
+    count = len(node.args)
+    usage = FUNCTIONS[node.name]
+    wrong = ((node.name == "abs" and count != 1) or (node.name in ("min", "max", "gcd") and count < 2)
+             or (node.name == "range" and not 1 <= count <= 2)
+             or (node.name == "sum" and (count != 1 or not _is_range(node.args[0]))))
+    if wrong:
+        raise _error(FormulaNameError, f"{node.name}() takes {usage}", formula, node)
+
+
+def _is_range(node: Expr) -> bool:
+    return isinstance(node, Call) and node.name == "range"
+
+
+def _check_containers(formula: Constraints) -> None:
+    """`{...}`, `(a, b)` and `range(...)` may stand only where Python could use them here."""
+    allowed: set[int] = set()
+    for constraint in formula.constraints:
+        for node in walk(constraint):
+            if isinstance(node, Compare):
+                for index, (op, right) in enumerate(zip(node.ops, node.operands[1:])):
+                    if op in ("in", "not in"):
+                        if index + 1 < len(node.ops):
+                            raise _error(FormulaError, f"a comparison chain cannot continue after '{op}': "
+                                         "use 'and' between the comparisons", formula, node.operands[index + 2])
+                        if not isinstance(right, Collection) and not _is_range(right):
+                            raise _error(FormulaError, f"the right side of '{op}' must be a {{...}} or (...) "
+                                         "literal or range(...)", formula, right)
+                        allowed.add(id(right))
+            elif isinstance(node, Call) and node.name == "sum":
+                allowed.add(id(node.args[0]))
+    for constraint in formula.constraints:
+        for node in walk(constraint):
+            if (isinstance(node, Collection) or _is_range(node)) and id(node) not in allowed:
+                what = "range(...)" if isinstance(node, Call) else "a {...} or (...) literal"
+                raise _error(FormulaError, f"{what} may only follow 'in' or 'not in'"
+                             + (" or stand inside sum(...)" if isinstance(node, Call) else ""), formula, node)
+
+
+def constant(node: Expr) -> Fraction | None:
+    """The exact value of a letter-free arithmetic expression such as `(1/2)`, else None."""
+    if isinstance(node, Number):
+        return node.value
+    if isinstance(node, Unary):
+        value = constant(node.operand)
+        return None if value is None else (-value if node.op == "-" else value)
+    if isinstance(node, BinOp) and node.op in ("+", "-", "*", "/", "**"):
+        left, right = constant(node.left), constant(node.right)
+        if left is None or right is None or (node.op == "/" and right == 0):
+            return None
+        if node.op == "**":
+            return _constant_power(left, right)
+        return {"+": left + right, "-": left - right, "*": left * right}[node.op] if node.op != "/" else left / right
+    return None
+
+
+def _constant_power(base: Fraction, exponent: Fraction) -> Fraction | None:
+    """base ** exponent for a modest integer exponent; anything else counts as not constant."""
+    if exponent.denominator != 1 or (base == 0 and exponent < 0):
+        return None
+    size = max(base.numerator.bit_length(), base.denominator.bit_length(), 1)
+    if abs(exponent.numerator) * size > MAX_CONSTANT_BITS:
+        return None
+    return base ** exponent.numerator
+
+
+def _check_exponent(node: BinOp, formula: Constraints, rules: Rules,
+                    constant_exponents: dict[BinOp, Fraction], exponent_ranges: dict[BinOp, Interval]) -> None:
+    value = constant(node.right)
+    if value is not None:
+        if abs(value.numerator) > MAX_EXPONENT or value.denominator > MAX_ROOT:
+            raise _error(FormulaLimitError, f"exponent {value} is beyond the supported limit "
+                         f"(|p| <= {MAX_EXPONENT} and q <= {MAX_ROOT} for an exponent p/q)", formula, node.right)
+        constant_exponents[node] = value
+        return
+    bounds = interval(node.right, rules)
+    if bounds is None:
+        raise _error(FormulaLimitError, "a variable exponent must be an integer expression of words and "
+                     "integers using + - * abs min max", formula, node.right)
+    low, high = bounds
+    if high - low + 1 > MAX_EXPONENT_CASES or max(abs(low), abs(high)) > MAX_EXPONENT:
+        raise _error(FormulaLimitError, f"this exponent takes values {low}..{high}: more than the "
+                     f"{MAX_EXPONENT_CASES} cases smtcrypt splits a variable exponent into", formula, node.right)
+    exponent_ranges[node] = bounds

@@ -1,0 +1,290 @@
+"""Stage 1: formula text -> typed tree (`Constraints`), with positioned syntax errors.
+
+Lark parses with the LALR grammar in grammar/smtcrypt.lark; a Transformer turns
+Lark's tree into the dataclasses of `smtcrypt.tree` in one pass, leaves up.
+"""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+from collections.abc import Iterator
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark import Tree as LarkTree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from smtcrypt.core.tree import (
+    BinOp,
+    BoolOp,
+    Call,
+    Collection,
+    Compare,
+    Constraints,
+    Expr,
+    Formula,
+    Name,
+    Not,
+    Number,
+    Repeating,
+    Span,
+    Unary,
+    Word,
+    children,
+)
+from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaSyntaxError
+
+GRAMMAR_NAME = "smtcrypt.lark"
+MAX_SOURCE_LENGTH = 100_000  # characters in one formula
+MAX_DEPTH = 1_000  # nesting of the tree, including chains such as A + B + C + ...
+
+# The stages after parsing recurse a few Python frames per level of the tree: make room for MAX_DEPTH.
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 12 * MAX_DEPTH))
+
+# Each `?` of a formula is a letter of its own, named by the next of these: capital letters outside
+# A-Z (which a formula cannot hold), so no name collides with the user's letters, each a valid Python
+# identifier unchanged by normalisation, so that generated code and solvers take it as any letter.
+WILDCARD_NAMES = "".join(ch for ch in map(chr, range(0xC0, 0x530)) if ch.isalpha() and ch.isupper()
+                         and ch.isidentifier() and unicodedata.normalize("NFKC", ch) == ch
+                         and len(ch.lower()) == 1 and ch.lower().upper() == ch)
+WILDCARD_SET = frozenset(WILDCARD_NAMES)
+
+# Normalised comparison operators: `=` and `is` mean `==`, `is not` means `!=`.
+COMPARISON_OPS = {"=": "==", "==": "==", "is": "==", "!=": "!=", "isnot": "!=", "<": "<", "<=": "<=",
+                  ">": ">", ">=": ">=", "in": "in", "notin": "not in"}
+
+# Small bad inputs, each labelled with what a user should be told (see Lark's match_examples).
+ERROR_EXAMPLES = {
+    "missing operand": ["A +", "A + = B", "A * * B", "A ==", "= A", "A = B +", "(", "A = -", "A = (B +)",
+                        "A = not", "A and", "A = B or", "A = B and = C", "A + , B", "A + B =",
+                        "A = B =", "A = B <", "A * B ="],
+    "missing operator between two operands": ["A B", "A 2", "A = (B) C", "2 A = B", "A = B C", "A(B) C",
+                                              "A = B not C", "A = {B} C", "A = 2 3",
+                                              "A = B 2"],
+    "unclosed '('": ["(A + B", "((A) = B", "A = (B", "abs(A", "A in {B", "A = (B, C"],
+    "unmatched closing bracket": ["A + B)", ")", "A = B)", "A = B}", "A = (B))"],
+}
+
+
+class _BracketNewlines:
+    """Drops newlines inside brackets, so a parenthesised formula may span lines (as in Python)."""
+
+    always_accept = ("NEWLINE",)
+    opening = {"LPAR", "LBRACE"}
+    closing = {"RPAR", "RBRACE"}
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        depth = 0
+        for token in stream:
+            if token.type in self.opening:
+                depth += 1
+            elif token.type in self.closing:
+                depth = max(0, depth - 1)
+            elif token.type == "NEWLINE" and depth:
+                continue
+            yield token
+
+
+def grammar_text() -> str:
+    """The grammar, from the installed package or, in a source checkout, from grammar/."""
+    packaged = resources.files("smtcrypt") / "grammar" / GRAMMAR_NAME
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parents[2] / "grammar" / GRAMMAR_NAME).read_text(encoding="utf-8")
+
+
+def build_parser(strict: bool = False) -> Lark:
+    """An LALR parser for the grammar; `strict` also rejects any grammar conflict (needs interegular).
+
+    The built parser is cached in the temporary folder (keyed on the grammar, the options and
+    Lark's version), which makes a command-line start several times faster.
+    """
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", postlex=_BracketNewlines(),
+                propagate_positions=True, maybe_placeholders=False, strict=strict, cache=not strict)
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    """The parser, built once per process."""
+    return build_parser()
+
+
+def _span(meta) -> Span:
+    return Span(meta.start_pos, meta.end_pos, meta.line, meta.column)
+
+
+def _token_span(token: Token) -> Span:
+    return Span(token.start_pos, token.end_pos, token.line, token.column)
+
+
+def _joined_span(first: Expr, last: Expr) -> Span:
+    return Span(first.span.start, last.span.end, first.span.line, first.span.column)
+
+
+@v_args(meta=True)
+class _ToTree(Transformer):
+    """Lark tree -> smtcrypt.tree, one method per grammar rule. Lark transforms leaves left to right, so
+    the wildcards are named in order of appearance."""
+
+    def __init__(self, source: str = "", named_cells: bool = False) -> None:
+        super().__init__()
+        self.source = source
+        self.wildcards = 0
+        self.named_cells = named_cells  # a formula made by smtcrypt: its hidden cells are named, not `?`
+
+    def start(self, meta, items):
+        return tuple(item for item in items if not isinstance(item, Token))
+
+    def or_test(self, meta, operands):
+        return BoolOp("or", tuple(operands), _span(meta))
+
+    def and_test(self, meta, operands):
+        return BoolOp("and", tuple(operands), _span(meta))
+
+    def not_(self, meta, children):
+        return Not(children[0], _span(meta))
+
+    def comp_op(self, meta, tokens):
+        return COMPARISON_OPS["".join(tokens)]
+
+    def comparison(self, meta, children):
+        return Compare(tuple(children[0::2]), tuple(children[1::2]), _span(meta))
+
+    def _fold(self, children):
+        result = children[0]
+        for op, right in zip(children[1::2], children[2::2]):
+            result = BinOp(str(op), result, right, _joined_span(result, right))
+        return result
+
+    def sum(self, meta, children):
+        return self._fold(children)
+
+    def product(self, meta, children):
+        return self._fold(children)
+
+    def unary(self, meta, children):
+        op, operand = children
+        return Unary(str(op), operand, _span(meta))
+
+    def power(self, meta, children):
+        base, exponent = children
+        return BinOp("**", base, exponent, _span(meta))
+
+    def call(self, meta, children):
+        name, *args = children
+        return Call(str(name), tuple(args), _span(meta))
+
+    def name(self, meta, children):
+        (token,) = children
+        text = str(token)
+        if text.isalpha() and text.isupper() and text.isascii():
+            return Word(text, _token_span(token))
+        return Name(text, _token_span(token))
+
+    def word(self, meta, children):
+        (token,) = children
+        text = str(token)
+        for offset, ch in enumerate(text):
+            if not ch.isascii() and not (self.named_cells and ch in WILDCARD_SET):
+                hint = " (words use the letters A-Z)" if ch.isalpha() else ""
+                raise FormulaSyntaxError(f"unexpected character {ch!r}{hint}", self.source, token.start_pos + offset)
+        if "?" in text:
+            named = []
+            for offset, ch in enumerate(text):
+                if ch == "?":
+                    if self.wildcards == len(WILDCARD_NAMES):
+                        raise FormulaLimitError(f"more than {len(WILDCARD_NAMES)} wildcards '?'", self.source,
+                                                token.start_pos + offset)
+                    ch = WILDCARD_NAMES[self.wildcards]
+                    self.wildcards += 1
+                named.append(ch)
+            text = "".join(named)
+        return Word(text, _token_span(token))
+
+    def repeating(self, meta, children):
+        (token,) = children
+        text = str(token)
+        whole, rest = text.split(".", 1)
+        fixed, period = rest[:-1].split("(", 1)
+        return Repeating(whole or "0", fixed, period, text, _token_span(token))
+
+    def number(self, meta, children):
+        (token,) = children
+        return Number(Fraction(Decimal(str(token))), str(token), _token_span(token))
+
+    def tuple(self, meta, items):
+        return Collection("tuple", tuple(items), _span(meta))
+
+    def set(self, meta, items):
+        return Collection("set", tuple(items), _span(meta))
+
+
+def parse(source: Formula, named_cells: bool = False) -> Constraints:
+    """Parse a formula such as "NUM + BER = PLAY" into its typed tree. `named_cells`: the formula was
+    made by smtcrypt (from a layout) and names its hidden cells by letters of WILDCARD_NAMES."""
+    if not source.strip(" \t\r\n;,"):
+        raise FormulaSyntaxError("empty formula: expected a constraint such as 'SEND + MORE = MONEY'", source, 0)
+    if len(source) > MAX_SOURCE_LENGTH:
+        raise FormulaLimitError(f"formula of {len(source):,} characters: the limit is {MAX_SOURCE_LENGTH:,}",
+                                source, MAX_SOURCE_LENGTH)
+    try:
+        lark_tree = parser().parse(source)
+    except UnexpectedInput as error:
+        raise _syntax_error(source, error) from None
+    _check_depth(source, lark_tree)
+    try:
+        constraints = _ToTree(source, named_cells).transform(lark_tree)
+    except VisitError as error:
+        if isinstance(error.orig_exc, FormulaError):
+            raise error.orig_exc from None
+        raise
+    for constraint in constraints:
+        _check_depth(source, constraint)
+    return Constraints(constraints, source)
+
+
+def _check_depth(source: str, root) -> None:
+    """Refuse trees nested deeper than MAX_DEPTH (later stages recurse over the tree), without recursing."""
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            where = node.meta.start_pos if isinstance(node, LarkTree) and not node.meta.empty else (
+                node.span.start if hasattr(node, "span") else 0)
+            raise FormulaLimitError(f"formula nested more than {MAX_DEPTH} levels deep (long chains of one "
+                                    "operator count as nesting)", source, where)
+        kids = node.children if isinstance(node, LarkTree) else () if isinstance(node, Token) else children(node)
+        stack.extend((kid, depth + 1) for kid in kids if isinstance(kid, LarkTree) or hasattr(kid, "span"))
+
+
+def _syntax_error(source: str, error: UnexpectedInput) -> FormulaSyntaxError:
+    """A Lark error, relabelled with what went wrong and where."""
+    if isinstance(error, UnexpectedCharacters):
+        char = source[error.pos_in_stream]
+        hint = ""
+        if char.isalpha() and not char.isascii():
+            hint = " (words use the letters A-Z)"
+        elif char == "^":
+            hint = " (use ** for powers)"
+        return FormulaSyntaxError(f"unexpected character {char!r}{hint}", source, error.pos_in_stream)
+    position = len(source.rstrip())
+    found = "end of formula"
+    length = 1
+    if isinstance(error, UnexpectedToken) and error.token.type != "$END":
+        position = error.token.start_pos
+        found = repr(str(error.token)) if error.token.type != "NEWLINE" else "end of line"
+        length = len(str(error.token)) if error.token.type != "NEWLINE" else 1
+    label = None
+    if not isinstance(error, UnexpectedEOF):
+        try:
+            label = error.match_examples(parser().parse, ERROR_EXAMPLES, token_type_match_fallback=True,
+                                         use_accepts=True)
+        except Exception:  # a failed relabelling must not hide the real error
+            label = None
+    message = f"unexpected {found}" + (f": {label}" if label else "")
+    return FormulaSyntaxError(message, source, position, length)

@@ -1,0 +1,154 @@
+"""The results of a search: `Status`, `Solution` and `Verdict`, and the formula filled in with digits.
+
+They are plain values: the search loop makes them, the output formats and the tools read them.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from smtcrypt.core.check import Problem
+from smtcrypt.core.numerals import DIGIT_CHARS
+from smtcrypt.core.tree import Name, Repeating, Word, walk
+
+if TYPE_CHECKING:
+    from smtcrypt.teach.longhand import Layout
+
+FormulaText = str | Sequence[str]  # "NUM + BER = PLAY", or several constraints
+
+
+class Status(str, enum.Enum):
+    """What a search established."""
+
+    UNIQUE = "unique"  # one solution, and the solver proved there is no other
+    MULTIPLE = "multiple"  # at least two solutions
+    NONE = "none"  # the solver proved there is no solution
+    UNKNOWN = "unknown"  # the search could not finish (time limit, solver gave up)
+    FOUND = "found"  # stopped early, as asked, with at least one solution
+    INFINITE = "infinite"  # infinitely many solutions, proved; the first few are shown
+
+
+INTERRUPTED = "interrupted"  # the reason given when the user stops a search
+
+
+@dataclass(frozen=True)
+class Solution:
+    """One solution: letter -> digit (and integer unknown -> value), and the formula with them filled in."""
+
+    mapping: dict[str, int]
+    text: str
+    base: int = 10
+    wildcards: tuple[int, ...] = ()  # the digits of the formula's `?`s, in order of appearance
+    problem: Problem | None = field(default=None, compare=False, repr=False)  # for the long-hand layout
+
+    def __hash__(self) -> int:  # the mapping is a dict: hash what it holds
+        return hash((tuple(self.mapping.items()), self.text, self.base, self.wildcards))
+
+    def layout(self) -> Layout:
+        """The long-hand layout (see `smtcrypt.longhand`): rows a page can draw."""
+        from smtcrypt.teach.longhand import Layout, Row, layout
+
+        if self.problem is None:
+            return Layout("line", (Row(self.text, "number"),))
+        digits = {**self.mapping, **dict(zip(self.problem.wildcards, self.wildcards))}  # `?`s are digits too
+        return layout(self.problem, digits, self.text)
+
+    def long_hand(self) -> str:
+        """The solution as written on paper: a sum with its carries, long multiplication or long
+        division; the plain line for other shapes."""
+        return self.layout().text()
+
+    def svg(self) -> str:
+        """The long-hand layout as an SVG image."""
+        return self.layout().svg()
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def __str__(self) -> str:
+        if self.wildcards and not self.mapping:  # only wildcards: the text says it all
+            return self.text
+        return f"{self.text}  /  " + " ".join(
+            f"{name}={DIGIT_CHARS[value] if name.isupper() else value}" for name, value in self.mapping.items())
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How a search ended: its status, the solutions found, and whether it was complete."""
+
+    formula: str
+    status: Status
+    solutions: tuple[Solution, ...]
+    complete: bool  # the solver proved there are no solutions beyond these
+    reason: str | None  # why the search is incomplete, if it is
+    seconds: float
+    stats: dict[str, Any] | None = None  # search space, Z3's counters, seconds per stage, models found
+    found: int | None = None  # solutions counted, for a search that counted without keeping them
+
+    @property
+    def count(self) -> int:
+        return len(self.solutions) if self.found is None else self.found
+
+    def _repr_html_(self) -> str:
+        import html
+
+        proof = (self.stats or {}).get("proof")
+        head = f"<p><code>{html.escape(self.formula)}</code>: <b>{self.status.value}</b>"
+        head += f", proved by {html.escape(str(proof))}" if proof and self.complete else ""
+        head += f" ({html.escape(self.reason)})" if self.reason else ""
+        shown = "".join(f"<div style='display:inline-block;margin:0 1em'>{s.svg()}</div>" for s in self.solutions[:10])
+        return f"<div class='smtcrypt-verdict'>{head}</p>{shown}</div>"
+
+
+def join(formula: FormulaText) -> str:
+    """Several constraints become one formula, one constraint a line."""
+    return formula if isinstance(formula, str) else "\n".join(formula)
+
+
+def fill_in(problem: Problem, mapping: dict[str, int]) -> str:
+    """The source with letters replaced by digits of the base and unknowns by their values:
+    "ODD * ODD" -> "677 * 677", "p + d = 19" -> "15 + 4 = 19"."""
+    return filler(problem)(mapping)
+
+
+def filler(problem: Problem) -> Callable[[dict[str, int]], str]:
+    """`fill_in` for one problem, with the source cut into pieces once: a search that fills in
+    thousands of solutions walks the tree once."""
+    source, pieces, position = problem.source, [], 0
+    nodes = [node for constraint in problem.formula.constraints for node in walk(constraint)
+             if isinstance(node, (Word, Repeating, Name))]
+    for node in sorted(nodes, key=lambda node: node.span.start):
+        pieces += [source[position:node.span.start], (node, source[node.span.start:node.span.end])]
+        position = node.span.end
+    pieces.append(source[position:])
+
+    if not any(isinstance(piece, tuple) and isinstance(piece[0], Name) for piece in pieces):
+        # digits only: one str.format per solution ("{O}{D}{D} * ..."), the source's braces doubled
+        letters = sorted(problem.letters)
+        place = {letter: "{" + str(index) + "}" for index, letter in enumerate(letters)}
+        template = "".join(piece.replace("{", "{{").replace("}", "}}") if isinstance(piece, str) else
+                           "".join(place.get(ch, ch) for ch in _digits_of(*piece)) for piece in pieces)
+        digit = DIGIT_CHARS.__getitem__
+        return lambda mapping: template.format(*map(digit, map(mapping.__getitem__, letters)))
+
+    def fill(mapping: dict[str, int]) -> str:
+        filled = []
+        for piece in pieces:
+            if isinstance(piece, str):
+                filled.append(piece)
+            elif isinstance(piece[0], Name):
+                value = mapping[piece[0].name]
+                filled.append(str(value) if value >= 0 else f"({value})")
+            else:
+                filled.append("".join(DIGIT_CHARS[mapping[ch]] if ch.isalpha() else ch for ch in _digits_of(*piece)))
+        return "".join(filled)
+    return fill
+
+
+def _digits_of(node: Word | Repeating, text: str) -> str:
+    """What to fill in for a numeral: a word's letters (a `?` is there by its hidden name), a repeating
+    decimal as written."""
+    return node.letters if isinstance(node, Word) else text

@@ -1,0 +1,139 @@
+"""The puzzle's rules: base, distinctness, leading zeros, allowed digits and fixed letters.
+
+`make_rules` validates them without a formula (a batch checks its shared rules once); `check`
+then applies them to a formula's letters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Union
+
+from smtcrypt.errors import FormulaError
+
+MIN_BASE, MAX_BASE = 2, 36
+FUNCTIONS = {"abs": "abs(x)", "min": "min(x, y, ...)", "max": "max(x, y, ...)", "sum": "sum(range(...))",
+             "range": "range(stop) or range(start, stop)", "gcd": "gcd(x, y, ...) of integers"}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The puzzle's rules: distinct letters take distinct digits; no word starts with 0.
+
+    A puzzle setter may also fix the base, the digits every letter may take (`digits`), the digits
+    of single letters (`domains`) and the value of single letters (`assign`); see `make_rules`.
+    """
+
+    distinct: bool = True
+    allow_leading_zeros: bool = False
+    base: int = 10
+    digits: frozenset[int] | None = None
+    domains: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    assign: Mapping[str, int] = field(default_factory=dict)
+    groups: tuple[str, ...] | None = None  # --distinct ABC,DEF: only letters of one group differ (then distinct is False)
+
+    def __hash__(self) -> int:  # `domains` and `assign` are dicts: hash what they hold, as equality compares it
+        return hash((self.distinct, self.allow_leading_zeros, self.base,
+                     None if self.digits is None else frozenset(self.digits),
+                     frozenset((letter, frozenset(values)) for letter, values in self.domains.items()),
+                     frozenset(self.assign.items()), self.groups))
+
+
+DigitSpec = Union[str, int, Iterable[int]]  # "1-9", "1,3,5,7,9", 7, range(1, 10)
+
+
+def digit_set(spec: DigitSpec, what: str = "digits") -> frozenset[int]:
+    """Digits from "1-9", "0-3,7", a single int or an iterable of ints; a `FormulaError` if malformed."""
+    if isinstance(spec, bool):
+        raise FormulaError(f"{what}: expected digits such as 1-9 or 1,3,5, not {spec!r}")
+    if isinstance(spec, int):
+        return frozenset([spec])
+    if not isinstance(spec, str):
+        values = list(spec)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            raise FormulaError(f"{what}: expected integers, not {values!r}")
+        return frozenset(values)
+    result: set[int] = set()
+    for part in spec.replace(" ", "").split(","):
+        low, dash, high = part.partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise FormulaError(f"{what}: expected digits such as 1-9 or 1,3,5,7,9, not {spec!r}")
+        if dash and int(low) > int(high):
+            raise FormulaError(f"{what}: empty range {part!r}")
+        result.update(range(int(low), int(high) + 1) if dash else [int(low)])
+    return frozenset(result)
+
+
+def letter_options(options: Mapping[str, DigitSpec] | Iterable[str] | None, what: str,
+                   expected: str = "LETTER=DIGITS such as A=1-5") -> dict[str, DigitSpec]:
+    """{"A": spec} from a mapping, or from "A=1-5" strings as given on the command line."""
+    if options is None:
+        return {}
+    if isinstance(options, Mapping):
+        items = dict(options)
+    else:
+        items = {}
+        for text in options:
+            letter, equals, spec = str(text).partition("=")
+            if not equals:
+                raise FormulaError(f"{what}: expected {expected}, not {text!r}")
+            items[letter.strip()] = spec.strip()
+    for letter in items:
+        if not (isinstance(letter, str) and len(letter) == 1 and "A" <= letter <= "Z"):
+            raise FormulaError(f"{what}: {letter!r} is not a letter A-Z")
+    return items
+
+
+def distinct_groups(spec: bool | str | Iterable[str]) -> tuple[str, ...] | None:
+    """--distinct "ABC,DEF" (or ["ABC", "DEF"]) as sorted groups of letters; None for True or False."""
+    if isinstance(spec, bool):
+        return None
+    texts = spec.replace(" ", "").split(",") if isinstance(spec, str) else list(spec)
+    groups = []
+    for text in texts:
+        if not isinstance(text, str) or not text or not all("A" <= ch <= "Z" for ch in text):
+            raise FormulaError(f"--distinct: expected groups of letters A-Z such as ABC,DEF, not {text!r}")
+        if len(set(text)) != len(text):
+            raise FormulaError(f"--distinct: the group {text!r} names a letter twice")
+        groups.append("".join(sorted(text)))
+    return tuple(groups)
+
+
+def make_rules(*, distinct: bool | str | Iterable[str] = True, allow_leading_zeros: bool = False, base: int = 10,
+               digits: DigitSpec | None = None, domains: Mapping[str, DigitSpec] | Iterable[str] | None = None,
+               assign: Mapping[str, int] | Iterable[str] | None = None) -> Rules:
+    """Rules from user options (API keywords or command-line text), validated: bad options are `FormulaError`s."""
+    if isinstance(base, bool) or not isinstance(base, int) or not MIN_BASE <= base <= MAX_BASE:
+        raise FormulaError(f"base must be an integer from {MIN_BASE} to {MAX_BASE}, not {base!r}")
+
+    def within_base(values: frozenset[int], what: str) -> frozenset[int]:
+        bad = sorted(v for v in values if not 0 <= v < base)
+        if bad:
+            raise FormulaError(f"{what}: {bad[0]} is not a digit in base {base} (0 to {base - 1})")
+        return values
+
+    all_digits = None if digits is None else within_base(digit_set(digits, "--digits"), "--digits")
+    letter_domains = {letter: within_base(digit_set(spec, f"--domain {letter}"), f"--domain {letter}")
+                      for letter, spec in letter_options(domains, "--domain").items()}
+    fixed = {}
+    for letter, spec in letter_options(assign, "--assign", "LETTER=DIGIT such as A=7").items():
+        values = within_base(digit_set(spec, f"--assign {letter}"), f"--assign {letter}")
+        if len(values) != 1:
+            raise FormulaError(f"--assign {letter}: expected one digit, not {spec!r}")
+        fixed[letter] = next(iter(values))
+    groups = distinct_groups(distinct)
+    return Rules(bool(distinct) if groups is None else False, allow_leading_zeros, base, all_digits, letter_domains,
+                 fixed, groups)
+
+
+def is_wildcard(letter: str) -> bool:
+    """A `?` of the formula, which the parser names by a letter outside A-Z (see parse.WILDCARD_NAMES)."""
+    return not "A" <= letter <= "Z"
+
+
+
+
+def is_unknown_name(name: str) -> bool:
+    """Lowercase names that are not functions are integer unknowns: `p`, `coins`, `x_1`."""
+    return name == name.lower() and name not in FUNCTIONS

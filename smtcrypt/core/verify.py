@@ -1,0 +1,224 @@
+"""Stage 5: the exact re-check of every model, independent of the encoder and of Z3.
+
+Evaluates the parsed tree with Python ints and `Fraction`s, following Python's
+semantics (short-circuit `and`/`or`, chained comparisons, floor `//` and `%`),
+except that `/` and `**` stay exact. A candidate whose evaluation divides by
+zero or needs a number that is not rational (an irrational or complex root) is
+simply not a solution, as in the seed notebook's `except ArithmeticError`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+
+from smtcrypt.core.check import Problem
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
+from smtcrypt.errors import VerificationError
+
+Assignment = Mapping[str, int]  # like {"S": 9, "E": 5, ...}, and integer unknowns such as {"p": 15}
+Exact = int | Fraction  # a value: an int while no division or root made a fraction (ints are faster)
+ONE, ZERO = 1, 0
+
+
+class Undefined(ArithmeticError):
+    """The candidate makes the formula undefined: a zero divisor, an irrational root, a non-integer range."""
+
+
+def integer_root(n: int, q: int) -> int | None:
+    """The exact q-th root of n >= 0, or None if n is not a perfect q-th power."""
+    if n < 2:
+        return n
+    guess = 1 << -(-n.bit_length() // q)  # above the root
+    while True:
+        better = ((q - 1) * guess + n // guess ** (q - 1)) // q
+        if better >= guess:
+            break
+        guess = better
+    return guess if guess ** q == n else None
+
+
+def power(base: Exact, exponent: Exact) -> Exact:
+    """base ** exponent, exactly; exponents p/q take the exact non-negative q-th root."""
+    base = Fraction(base)  # an int to a negative power would be a float
+    p, q = exponent.numerator, exponent.denominator
+    if q != 1:
+        if base < 0:
+            raise Undefined("root of a negative number")
+        top, bottom = integer_root(base.numerator, q), integer_root(base.denominator, q)
+        if top is None or bottom is None:
+            raise Undefined("irrational root")
+        base = Fraction(top, bottom)
+    if p < 0 and base == 0:
+        raise Undefined("zero to a negative power")
+    return base ** p
+
+
+def word_value(letters: str, assignment: Assignment, base: int = 10) -> int:
+    """The number whose digits are `letters` (letters or literal digits) in `base`."""
+    value = 0
+    for letter in letters:
+        value = value * base + (int(letter) if letter.isdigit() else assignment[letter])
+    return value
+
+
+def repeating_value(node: Repeating, assignment: Assignment, base: int = 10) -> Fraction:
+    """whole.fixed(period) as the limit of its digits: x * B^f * (B^p - 1) = whole.fixed period - whole.fixed."""
+    head = word_value(node.whole + node.fixed, assignment, base)
+    head_and_period = word_value(node.whole + node.fixed + node.period, assignment, base)
+    return Fraction(head_and_period - head, base ** len(node.fixed) * (base ** len(node.period) - 1))
+
+
+def truth(flag: bool) -> int:
+    return ONE if flag else ZERO
+
+
+def compare(op: str, left: Exact, right: Exact) -> bool:
+    if op == "==":
+        return left == right
+    if op == "!=":
+        return left != right
+    if op == "<":
+        return left < right
+    if op == "<=":
+        return left <= right
+    if op == ">":
+        return left > right
+    return left >= right
+
+
+def as_integer(value: Exact) -> int:
+    if value.denominator != 1:
+        raise Undefined("range() of a non-integer")
+    return value.numerator
+
+
+def contains(container: Expr, item: Exact, assignment: Assignment, base: int = 10) -> bool:
+    if isinstance(container, Collection):  # Python builds the whole literal before looking in it
+        return item in [evaluate(element, assignment, base) for element in container.items]
+    start, stop = range_bounds(container, assignment, base)
+    return item.denominator == 1 and start <= item < stop
+
+
+def range_bounds(call: Call, assignment: Assignment, base: int = 10) -> tuple[int, int]:
+    bounds = [as_integer(evaluate(arg, assignment, base)) for arg in call.args]
+    return (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+
+
+def evaluate(node: Expr, assignment: Assignment, base: int = 10) -> Exact:
+    """The exact value of `node` under `assignment` (words in `base`); raises `Undefined` where Python would."""
+    if isinstance(node, Word):
+        return word_value(node.letters, assignment, base)
+    if isinstance(node, Repeating):
+        return repeating_value(node, assignment, base)
+    if isinstance(node, Name):
+        return assignment[node.name]
+    if isinstance(node, Number):
+        return node.value
+    if isinstance(node, Unary):
+        value = evaluate(node.operand, assignment, base)
+        return -value if node.op == "-" else value
+    if isinstance(node, BinOp):
+        left, right = evaluate(node.left, assignment, base), evaluate(node.right, assignment, base)
+        if node.op == "+":
+            return left + right
+        if node.op == "-":
+            return left - right
+        if node.op == "*":
+            return left * right
+        if node.op == "**":
+            return power(left, right)
+        if right == 0:
+            raise Undefined("division by zero")
+        if node.op == "/":
+            return Fraction(left) / right  # never int / int, which would be a float
+        if node.op == "//":
+            return left // right  # an int, also for fractions
+        return left % right
+    if isinstance(node, Compare):
+        left = evaluate(node.operands[0], assignment, base)
+        for op, operand in zip(node.ops, node.operands[1:]):
+            if op in ("in", "not in"):
+                if contains(operand, left, assignment, base) != (op == "in"):
+                    return ZERO
+                continue
+            right = evaluate(operand, assignment, base)
+            if not compare(op, left, right):
+                return ZERO
+            left = right
+        return ONE
+    if isinstance(node, BoolOp):
+        for operand in node.operands:
+            value = evaluate(operand, assignment, base)
+            if (value != 0) == (node.op == "or"):
+                return value
+        return value
+    if isinstance(node, Not):
+        return truth(evaluate(node.operand, assignment, base) == 0)
+    if isinstance(node, Call):
+        if node.name == "sum":
+            start, stop = range_bounds(node.args[0], assignment, base)
+            return max(0, stop - start) * (start + stop - 1) // 2
+        values = [evaluate(arg, assignment, base) for arg in node.args]
+        if node.name == "abs":
+            return abs(values[0])
+        if node.name == "gcd":
+            if any(value.denominator != 1 for value in values):
+                raise Undefined("gcd() of a non-integer")
+            return math.gcd(*(value.numerator for value in values))
+        return min(values) if node.name == "min" else max(values)
+    raise TypeError(f"cannot evaluate {type(node).__name__} on its own")
+
+
+def follows_rules(problem: Problem, assignment: Assignment) -> bool:
+    """Digits of the base, distinct where the rules say so, no leading zero where forbidden, and the
+    setter's --digits, --domain and --assign; unknowns any integer. Read from the rules, not `allowed`."""
+    rules = problem.rules
+    if set(assignment) != set(problem.letters) | set(problem.unknowns):
+        return False
+    if any(not isinstance(assignment[name], int) for name in assignment):
+        return False
+    digits = [assignment[letter] for letter in problem.letters]
+    if any(not 0 <= d < rules.base for d in digits):
+        return False
+    for group in distinct_letters(problem):
+        if len({assignment[letter] for letter in group}) != len(group):
+            return False
+    for letter in problem.letters:
+        digit = assignment[letter]
+        if rules.digits is not None and digit not in rules.digits:
+            return False
+        if letter in rules.domains and digit not in rules.domains[letter]:
+            return False
+        if letter in rules.assign and digit != rules.assign[letter]:
+            return False
+    return all(assignment[letter] != 0 for letter in problem.leading)
+
+
+def distinct_letters(problem: Problem) -> list[tuple[str, ...]]:
+    """The groups of letters that must differ, read from the rules and the formula, not from `Problem.groups`:
+    by default every letter but the wildcards (letters outside A-Z); with --distinct the groups given."""
+    rules = problem.rules
+    if rules.groups is not None:
+        return [tuple(group) for group in rules.groups]
+    return [tuple(letter for letter in problem.letters if "A" <= letter <= "Z")] if rules.distinct else []
+
+
+def satisfies(problem: Problem, assignment: Assignment) -> bool:
+    """True if the assignment follows the rules and makes every constraint true."""
+    if not follows_rules(problem, assignment):
+        return False
+    try:
+        return all(evaluate(constraint, assignment, problem.rules.base) != 0
+                   for constraint in problem.formula.constraints)
+    except Undefined:
+        return False
+
+
+def confirm(problem: Problem, assignment: Assignment) -> None:
+    """Raise `VerificationError` unless the assignment is a true solution."""
+    if not satisfies(problem, assignment):
+        shown = " ".join(f"{name}={assignment.get(name)}" for name in sorted([*problem.letters, *problem.unknowns]))
+        raise VerificationError(f"internal error: the solver proposed {shown} for {problem.source!r}, "
+                                "which the exact re-check rejects; please report this formula")

@@ -1,0 +1,69 @@
+"""Results as plain data for JSON: a verdict (`--json`, batch answers, the web API), a solution with
+its long-hand layout (where its shape has one), and the explanation of a puzzle."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from smtcrypt.core.results import Solution, Status, Verdict
+from smtcrypt.present.text import solution_line
+
+if TYPE_CHECKING:
+    from smtcrypt.api import Puzzle
+
+
+def long_hand(solution: Solution) -> str | None:
+    """The solution written out as on paper (columns, carries, partial products), or None where
+    its shape has no long-hand layout (the plain line says it all)."""
+    layout = solution.layout()
+    return None if layout.kind == "line" else layout.text()
+
+
+def solution_data(solution: Solution) -> dict[str, Any]:
+    """One solution for the page: the line, the mapping, and the long-hand layout where it exists."""
+    return {"text": solution.text, "mapping": solution.mapping, "line": solution_line(solution),
+            "long_hand": long_hand(solution)}
+
+
+def explanation(puzzle: Puzzle, timeout: float | None = None) -> dict[str, Any]:
+    """`{"difficulty": 1-5, "complete": bool, "steps": [{"kind", "text"}, ...]}`: the steps a
+    person can follow, for the page to reveal one hint at a time."""
+    explained = puzzle.explain(timeout=timeout)
+    return {"difficulty": explained.difficulty, "complete": explained.complete,
+            "steps": [{"kind": step.kind, "text": step.text} for step in explained.steps]}
+
+
+def to_dict(verdict: Verdict, stats: bool = False, solutions: bool = True) -> dict[str, Any]:
+    """The verdict as plain data: formula, status, count, complete, solutions, seconds (and reason, stats).
+
+    `count` is the number of solutions found; null when there are infinitely many (status
+    `infinite`: `shown` says how many are listed). `solutions=False` (for `--count`) leaves the
+    list out."""
+    infinite = verdict.status is Status.INFINITE
+    data: dict[str, Any] = {
+        "formula": verdict.formula,
+        "status": verdict.status.value,
+        "count": None if infinite else verdict.count,
+        "complete": verdict.complete,
+    }
+    if infinite:
+        data["shown"] = verdict.count
+    if solutions:
+        data["solutions"] = [{"mapping": solution.mapping, "text": solution.text,
+                              **({"wildcards": list(solution.wildcards)} if solution.wildcards else {})}
+                             for solution in verdict.solutions]
+    data |= {
+        "seconds": round(verdict.seconds, 6),
+        "strategy": (verdict.stats or {}).get("strategy"),  # "z3", "exhaustive", "z3 -> exhaustive", ...
+        "proof": (verdict.stats or {}).get("proof"),  # how completeness was shown; null if not complete
+    }
+    if verdict.reason:
+        data["reason"] = verdict.reason
+    if stats:
+        data["stats"] = verdict.stats
+    return data
+
+
+def to_json(verdict: Verdict, stats: bool = False, solutions: bool = True) -> str:
+    return json.dumps(to_dict(verdict, stats, solutions), ensure_ascii=False)

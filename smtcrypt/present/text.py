@@ -1,0 +1,56 @@
+"""Stage 6: solutions and verdicts as text lines for people and JSON for scripts."""
+
+from __future__ import annotations
+
+from smtcrypt.core.results import Solution, Status, Verdict
+
+
+def solution_line(solution: Solution) -> str:
+    """`677 * 677 = 458329  /  A=3 D=7 ...`, on one line even for a formula of several lines."""
+    return str(solution).replace("\n", "; ")
+
+
+def plural(count: int, noun: str = "solution") -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def summary_line(verdict: Verdict) -> str:
+    """How the search ended, e.g. `2 solutions (search complete, 0.21 s)`."""
+    found, seconds = plural(verdict.count), f"{verdict.seconds:.2f} s"
+    if verdict.status is Status.UNKNOWN:
+        return f"{found} found; search incomplete ({verdict.reason}), so more may exist ({seconds})"
+    if verdict.status is Status.INFINITE:
+        return f"{found} shown; {verdict.reason} ({seconds})"
+    if verdict.status is Status.FOUND:
+        return f"{found} (stopped as asked; more may exist, {seconds})"
+    if verdict.status is Status.MULTIPLE and not verdict.complete:
+        return f"{found} (not unique: stopped after two, {seconds})"
+    if verdict.status is Status.UNIQUE:
+        return f"{found} (unique: search complete, {seconds})"
+    return f"{found} (search complete, {seconds})"
+
+
+def stats_lines(verdict: Verdict) -> list[str]:
+    """`--stats` as text: what a brute force would try, what Z3 did, and where the time went."""
+    stats = verdict.stats or {}
+    space = stats.get("search_space")
+    shown = ("infinite (integer unknowns)" if space is None else
+             f"{space:,}" if stats.get("search_space_exact") else f"at most {space:,}")
+    z3_counters = stats.get("z3", {})
+    work = ", ".join(f"{key} {z3_counters[key]:,}" for key in sorted(z3_counters)
+                     if key.endswith("conflicts") or key.endswith("decisions")) or "none reported"
+    seconds = ", ".join(f"{stage} {value:.3f}" for stage, value in stats.get("seconds", {}).items())
+    strategy = stats.get("strategy") or "none"
+    proof = stats.get("proof")
+    tried = stats.get("candidates_tried")
+    how = f"strategy: {strategy}" + (f"; complete by {proof}" if proof else "")
+    if tried is not None:
+        how += f" ({tried:,} of {stats.get('candidates', 0):,} candidates evaluated)"
+    if stats.get("cubes") is not None:
+        how += f" ({stats['cubes']:,} cubes, {stats.get('cube_checks', 0):,} checks to shrink them)"
+    if stats.get("search_nodes") is not None:
+        how += f" ({stats['search_nodes']:,} nodes of the linear search)"
+    lines = [how, f"search space: {shown} candidate assignments; models found: {stats.get('models', 0):,}"]
+    if stats.get("solver_checks") or z3_counters:
+        lines.append(f"solver: {stats.get('solver_checks', 0)} checks; {work}")
+    return lines + [f"seconds: {seconds}"]

@@ -1,0 +1,1 @@
+"""Tools for puzzle setters: the answer to a puzzle, printed layouts, generation, distribution."""

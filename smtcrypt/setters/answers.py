@@ -1,0 +1,216 @@
+"""The answer to a puzzle: the values one expression takes over its solutions, and a proof of uniqueness.
+
+A setter asks for one number ("what is EFGH % 9?"), which may be unique while the solutions are not.
+Listing every solution tallies the values. Deciding only whether the answer is unique needs no list:
+after a first solution with answer v, the puzzle with one more constraint, "the answer is not v", is
+searched for a single solution; a search that proves it has none (Z3's `unsat`, or every assignment
+tried) proves the answer unique.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Union
+
+from smtcrypt.core.check import _check_containers, _check_node, check, constant
+from smtcrypt.core.parse import parse
+from smtcrypt.core.results import Solution, Verdict, filler
+from smtcrypt.core.rules import is_wildcard
+from smtcrypt.core.tree import (
+    BinOp,
+    BoolOp,
+    Call,
+    Collection,
+    Compare,
+    Constraints,
+    Expr,
+    Name,
+    Not,
+    Number,
+    Repeating,
+    Unary,
+    Word,
+    walk,
+)
+from smtcrypt.core.verify import Undefined, evaluate
+from smtcrypt.errors import FormulaError
+from smtcrypt.search import Search
+
+if TYPE_CHECKING:
+    from smtcrypt.api import Puzzle
+
+Value = Union[int, Fraction, tuple, None]  # None: the expression is undefined for that solution (a zero divisor)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One value of the answer and how many solutions give it (None where not all were counted)."""
+
+    value: Value
+    count: int | None
+
+
+@dataclass(frozen=True)
+class Answers:
+    """The answer's values over the puzzle's solutions, and what was established about them.
+
+    `status` is "unique" (one value, proved: every solution listed, or no solution with another value),
+    "multiple" (two values or more), "none" (no solution, proved) or "unknown" (`reason` says why).
+    """
+
+    expression: str
+    status: str
+    values: tuple[Answer, ...]
+    solutions: tuple[Solution, ...]
+    complete: bool  # every solution was listed and counted
+    reason: str | None
+    seconds: float
+    proof: str | None  # for --unique: how the absence of another answer was shown
+    verdict: Verdict  # the first search's verdict (all solutions, or the first one with --unique)
+
+    @property
+    def value(self) -> Value:
+        """The answer, when it is unique."""
+        if self.status != "unique":
+            raise ValueError(f"the answer is {self.status}, not unique")
+        return self.values[0].value
+
+
+class Expression:
+    """An answer expression, parsed and checked against the puzzle: its parts (one, or a tuple's items)."""
+
+    def __init__(self, text: str, puzzle: Puzzle):
+        tree = parse(text)
+        items: tuple[Expr, ...] = tree.constraints
+        if len(items) == 1 and isinstance(items[0], Collection) and items[0].kind == "tuple":
+            items = items[0].items
+        self.tuple = len(items) > 1 or isinstance(tree.constraints[0], Collection)
+        self.text, self.items = text, items
+        own = Constraints(items, text)
+        letters, unknowns = set(puzzle.problem.letters), set(puzzle.problem.unknowns)
+        for item in items:
+            if isinstance(item, Collection):
+                raise FormulaError("an answer is an expression or a tuple of expressions, not a set", text,
+                                   item.span.start, item.span.end - item.span.start)
+            for node in walk(item):
+                _check_node(node, own)
+                if isinstance(node, (Word, Repeating)):
+                    for offset, letter in enumerate(node.text_of_digits()):
+                        if is_wildcard(letter):
+                            raise FormulaError("an answer cannot ask for a wildcard '?'", text, node.span.start)
+                        if letter.isalpha() and letter not in letters:
+                            raise FormulaError(f"the letter {letter} does not occur in the puzzle", text,
+                                               node.span.start + text[node.span.start:node.span.end].index(letter))
+                if isinstance(node, Name) and node.name not in unknowns:
+                    raise FormulaError(f"{node.name!r} is not an integer unknown of the puzzle", text,
+                                       node.span.start, node.span.end - node.span.start)
+        _check_containers(own)
+
+    def value(self, mapping: dict[str, int], base: int) -> Value:
+        try:
+            values = tuple(_plain(evaluate(item, mapping, base)) for item in self.items)
+        except Undefined:
+            return None
+        return values if self.tuple else values[0]
+
+    def differs(self, value: Value) -> str:
+        """The constraint "the answer is not `value`", in the formula language."""
+        values = value if self.tuple else (value,)
+        return " or ".join(f"({self.text[item.span.start:item.span.end]}) != {_literal(part)}"
+                           for item, part in zip(self.items, values))
+
+    def total(self) -> bool:
+        """True if the expression is defined for every assignment (no divisor that may be 0, no root)."""
+        return all(_total(item) for item in self.items)
+
+
+def _plain(value: Any) -> int | Fraction:
+    return value.numerator if value.denominator == 1 else Fraction(value)
+
+
+def _literal(value: int | Fraction) -> str:
+    return str(value) if isinstance(value, int) and value >= 0 else f"({value})"
+
+
+def _total(node: Expr) -> bool:
+    """Conservatively: defined whatever the digits (divisors nonzero constants, integer powers, no range or gcd)."""
+    if isinstance(node, (Word, Name, Number, Repeating)):
+        return True
+    if isinstance(node, (Unary, Not)):
+        return _total(node.operand)
+    if isinstance(node, BinOp):
+        if node.op in ("/", "//", "%"):
+            divisor = constant(node.right)
+            return divisor is not None and divisor != 0 and _total(node.left)
+        if node.op == "**":
+            exponent = constant(node.right)
+            return exponent is not None and exponent.denominator == 1 and exponent >= 0 and _total(node.left)
+        return _total(node.left) and _total(node.right)
+    if isinstance(node, (Compare, BoolOp)):
+        return all(_total(operand) for operand in node.operands)
+    if isinstance(node, Collection):
+        return all(_total(item) for item in node.items)
+    if isinstance(node, Call):
+        return node.name in ("abs", "min", "max") and all(_total(arg) for arg in node.args)
+    return False
+
+
+def answers(puzzle: Puzzle, text: str, *, unique: bool = False, timeout: float | None = None,
+            strategy: str = "auto") -> Answers:
+    """The values of the answer `text` over the puzzle's solutions (see `Puzzle.answers`)."""
+    expression = Expression(text, puzzle)
+    start = time.monotonic()
+    if unique and expression.total():
+        return _decide(puzzle, expression, start, timeout, strategy)
+    search = puzzle.search(timeout=timeout, strategy=strategy)
+    tally: dict[Any, int] = {}
+    for solution in search:
+        value = expression.value(solution.mapping, puzzle.rules.base)
+        tally[value] = tally.get(value, 0) + 1
+    verdict = search.verdict()
+    complete = verdict.complete
+    if complete:
+        status = "none" if not tally else "unique" if len(tally) == 1 else "multiple"
+    else:
+        status = "multiple" if len(tally) > 1 else "unknown"
+    values = tuple(Answer(value, count if complete else None) for value, count in sorted(tally.items(), key=_order))
+    return Answers(text, status, values, verdict.solutions, complete, verdict.reason, time.monotonic() - start,
+                   None, verdict)
+
+
+def _order(item: tuple[Value, int]) -> tuple:
+    value = item[0]
+    return (value is None, value if isinstance(value, tuple) else (value,) if value is not None else ())
+
+
+def _decide(puzzle: Puzzle, expression: Expression, start: float, timeout: float | None,
+            strategy: str) -> Answers:
+    """One solution, then one search for a solution whose answer differs: none, proved, is uniqueness."""
+    first = puzzle.search(limit=1, timeout=timeout, strategy=strategy)
+    found = list(first)
+    verdict = first.verdict()
+    if not found:
+        status = "none" if verdict.complete else "unknown"
+        return Answers(expression.text, status, (), (), verdict.complete, verdict.reason,
+                       time.monotonic() - start, verdict.stats.get("proof") if verdict.stats else None, verdict)
+    value = expression.value(found[0].mapping, puzzle.rules.base)
+    source = f"{puzzle.formula}\n{expression.differs(value)}"
+    other = check(parse(source, named_cells=puzzle.layout is not None), puzzle.rules)
+    remaining = None if timeout is None else max(timeout - (time.monotonic() - start), 0.01)
+    fill = puzzle.layout.filler(puzzle.problem) if puzzle.layout is not None else filler(puzzle.problem)
+    search = Search(other, limit=1, timeout=remaining, strategy=strategy, fill=fill)
+    more = list(search)
+    decided = search.verdict()
+    seconds = time.monotonic() - start
+    if more:
+        second = expression.value(more[0].mapping, puzzle.rules.base)
+        return Answers(expression.text, "multiple", (Answer(value, None), Answer(second, None)),
+                       (found[0], more[0]), False, None, seconds, None, verdict)
+    if decided.complete:
+        proof = (decided.stats or {}).get("proof")
+        return Answers(expression.text, "unique", (Answer(value, None),), (found[0],), False, None, seconds, proof,
+                       verdict)
+    return Answers(expression.text, "unknown", (Answer(value, None),), (found[0],), False, decided.reason, seconds,
+                   None, verdict)

@@ -1,0 +1,370 @@
+"""Long multiplication and long division pasted as printed, turned into equations between words.
+
+A cell holds a letter, a literal digit or a `?` (a digit of its own). Only the right edges of the
+rows carry meaning: a partial product ends under the multiplier digit it belongs to, a row of a
+division ends under the dividend digit its quotient digit stands over. The layout becomes an
+ordinary formula (each row an equation between words, and the rules of long division as
+comparisons), so every search, proof and the exact re-check apply to it unchanged; its `?` cells
+are named by letters outside A-Z (`parse.WILDCARD_NAMES`), which the parser accepts only in a
+formula made here. Each solution is shown filled into the layout as it was given.
+
+Multiplication::
+
+        7??          multiplicand
+      x  ??          x, * or × and the multiplier
+      -----
+       ?8??          one partial product per nonzero multiplier digit, the last digit's first,
+      ?9??           each ending under its digit (none for a one-digit multiplier)
+      -----
+      ?5???          the product
+
+Division::
+
+           ?7?       the quotient, its last digit over the dividend's last digit
+         -----
+     2? ) ????       divisor ) dividend
+          ??         per nonzero quotient digit: the divisor times it, ending under the dividend
+          --         digit the quotient digit stands over; a rule; the remainder with the next
+          ???        dividend digits brought down (one more per quotient digit 0), or at the end
+          ...        the final remainder, ending under the dividend's last digit
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from smtcrypt.core.parse import WILDCARD_NAMES
+from smtcrypt.errors import LayoutError
+
+OPERATORS = ("x", "*", "×")
+CELL = re.compile(r"[A-Z0-9?]+")
+RULE = re.compile(r"-+|=+")
+
+
+@dataclass(frozen=True)
+class Row:
+    """A number as printed: its cells' names (letters, digits, hidden names) and where it stands."""
+
+    names: str
+    line: int  # 0-based
+    start: int  # column of its first cell
+    end: int  # column of its last cell: its right edge
+
+    @property
+    def word(self) -> str:
+        """The row in the formula: a word, or for literal digits alone their value in the base (a
+        plain number is decimal)."""
+        return self.names if not self.names.isdigit() else f"{{N:{self.names}}}"
+
+
+@dataclass
+class Layout:
+    """A parsed layout: its kind, its text, the formula its rows make, and its cells."""
+
+    kind: str  # "multiplication" or "division"
+    text: str
+    lines: list[str]
+    equations: list[str] = field(default_factory=list)  # formula text; `{B}` stands for powers of the base
+    cells: dict[tuple[int, int], str] = field(default_factory=dict)  # (line, column) -> the cell's name
+
+    def formula(self, base: int = 10) -> str:
+        """The rows' equations, one a line, with the base's powers written out."""
+        def number(match: re.Match) -> str:
+            digits = match.group(1)
+            bad = next((d for d in digits if int(d) >= base), None)
+            if bad is not None:
+                raise LayoutError(f"{bad} is not a digit in base {base}")
+            return str(int(digits, base))
+
+        return "\n".join(re.sub(r"\{N:(\d+)\}", number,
+                                re.sub(r"\{B\^(\d+)\}", lambda m: str(base ** int(m.group(1))), equation))
+                         for equation in self.equations)
+
+    def block(self, solution) -> str:
+        """A solution for people: the filled-in layout, the letters' digits if any, and a blank line."""
+        from smtcrypt.core.numerals import DIGIT_CHARS
+
+        letters = " ".join(f"{name}={DIGIT_CHARS[value]}" for name, value in solution.mapping.items())
+        return solution.text + (f"\n  /  {letters}" if letters else "") + "\n"
+
+    def filler(self, problem) -> Callable[[dict[str, int]], str]:
+        """A solution's text: the layout with every cell's digit filled in, spacing kept."""
+        from smtcrypt.core.numerals import DIGIT_CHARS
+
+        lines = [list(line) for line in self.lines]
+        cells = [(line, column, name) for (line, column), name in self.cells.items() if not name.isdigit()]
+
+        def fill(assignment: dict[str, int]) -> str:
+            for line, column, name in cells:
+                lines[line][column] = DIGIT_CHARS[assignment[name]]
+            return "\n".join("".join(line) for line in lines)
+        return fill
+
+
+def parse_layout(text: str) -> Layout:
+    """A long multiplication or division as printed, into its equations; a `LayoutError` (with line
+    and column) where it does not follow the layout."""
+    text = text.expandtabs(8).replace("\r\n", "\n").replace("\r", "\n")
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    source = "\n".join(lines)
+    parser = _Reader(source, lines)
+    if not any(line.strip() for line in lines):
+        raise LayoutError("empty layout: expected a long multiplication or a long division", source, 0)
+    if any(")" in line for line in lines):
+        return parser.division()
+    return parser.multiplication()
+
+
+class _Reader:
+    """Reads rows off the lines, naming each `?` by the next hidden letter, in reading order."""
+
+    def __init__(self, source: str, lines: list[str]):
+        self.source, self.lines = source, lines
+        self.offsets = [0]
+        for line in lines:
+            self.offsets.append(self.offsets[-1] + len(line) + 1)
+        self.rows = [index for index, line in enumerate(lines) if line.strip()]  # the non-blank lines
+        self.cells: dict[tuple[int, int], str] = {}
+        self.hidden = 0
+
+    # --- errors and small pieces -------------------------------------------------------------------
+
+    def error(self, message: str, line: int, column: int = 0, length: int = 1) -> LayoutError:
+        return LayoutError(message, self.source, self.offsets[line] + column, length)
+
+    def first_column(self, line: int) -> int:
+        return len(self.lines[line]) - len(self.lines[line].lstrip())
+
+    def number(self, line: int, start: int, end: int, what: str) -> Row:
+        """The cells lines[line][start:end+1] as a row, each `?` named."""
+        text = self.lines[line][start:end + 1]
+        if not CELL.fullmatch(text):
+            bad = next((offset for offset, ch in enumerate(text) if not CELL.fullmatch(ch)), 0)
+            raise self.error(f"{what}: expected letters A-Z, digits or '?', not {text[bad]!r}", line, start + bad)
+        names = []
+        for offset, ch in enumerate(text):
+            if ch == "?":
+                if self.hidden == len(WILDCARD_NAMES):
+                    raise self.error(f"more than {len(WILDCARD_NAMES)} cells '?'", line, start + offset)
+                ch = WILDCARD_NAMES[self.hidden]
+                self.hidden += 1
+            names.append(ch)
+            self.cells[(line, start + offset)] = ch
+        return Row("".join(names), line, start, end)
+
+    def whole(self, line: int, what: str) -> Row:
+        """A line that holds one number and nothing else."""
+        content = self.lines[line]
+        start = self.first_column(line)
+        token = content[start:]
+        if " " in token:
+            raise self.error(f"{what}: expected one number on this line", line, start + token.index(" ") + 1)
+        return self.number(line, start, len(content) - 1, what)
+
+    def rule(self, line: int, what: str) -> None:
+        token = self.lines[line].strip()
+        if not RULE.fullmatch(token):
+            raise self.error(f"expected a rule of dashes ({what}), not {token!r}", line, self.first_column(line),
+                             len(token))
+
+    def take(self, position: int, what: str) -> int:
+        """The index of the position-th non-blank line, or an error at the end of the layout."""
+        if position >= len(self.rows):
+            last = len(self.lines) - 1
+            raise self.error(f"the layout ends too early: expected {what}", last, max(len(self.lines[last]) - 1, 0))
+        return self.rows[position]
+
+    def layout(self, kind: str, equations: list[str]) -> Layout:
+        return Layout(kind, self.source, list(self.lines), equations, dict(self.cells))
+
+    # --- long multiplication -----------------------------------------------------------------------
+
+    def multiplication(self) -> Layout:
+        top = self.whole(self.take(0, "the multiplicand"), "the multiplicand")
+        line = self.take(1, "x and the multiplier")
+        content = self.lines[line]
+        start = self.first_column(line)
+        if content[start] not in OPERATORS:
+            raise self.error("expected x, * or × and the multiplier on the second line (or a ')' of a long "
+                             "division somewhere)", line, start)
+        digits_start = start + 1 + len(content[start + 1:]) - len(content[start + 1:].lstrip())
+        if digits_start >= len(content):
+            raise self.error("expected the multiplier after the operator", line, start)
+        multiplier = self.number(line, digits_start, len(content) - 1, "the multiplier")
+        if top.end != multiplier.end:
+            raise self.error("the multiplicand and the multiplier must end in the same column", top.line, top.end)
+        self.rule(self.take(2, "a rule under the multiplier"), "under the multiplier")
+        equations: list[str] = []
+        count = len(multiplier.names)
+        if count == 1:
+            product = self.whole(self.take(3, "the product"), "the product")
+            self.aligned(product, multiplier.end, "the product must end under the multiplier's last digit")
+            self.nothing_after(4)
+            equations.append(f"{top.word} * {multiplier.names} = {product.word}")
+            return self.layout("multiplication", equations)
+        partials: dict[int, Row] = {}  # place of the multiplier digit (0: last) -> its partial product
+        position = 3
+        while True:
+            line = self.take(position, "a partial product or a rule")
+            if RULE.fullmatch(self.lines[line].strip()):
+                break
+            row = self.whole(line, "a partial product")
+            place = multiplier.end - row.end
+            if not 0 <= place < count:
+                raise self.error("a partial product must end under a digit of the multiplier", line, row.end)
+            if partials and place <= max(partials):
+                raise self.error("partial products go from the multiplier's last digit to its first, each ending "
+                                 "under its digit, one column or more to the left of the one above", line, row.end)
+            partials[place] = row
+            position += 1
+        if not partials:
+            raise self.error("expected one partial product per nonzero multiplier digit before this rule", line, 0)
+        product = self.whole(self.take(position + 1, "the product"), "the product")
+        self.aligned(product, multiplier.end, "the product must end under the multiplier's last digit")
+        self.nothing_after(position + 2)
+        for place in range(count):
+            digit = multiplier.names[count - 1 - place]
+            column = multiplier.end - place
+            if place in partials:
+                if digit == "0":
+                    raise self.error("this multiplier digit is 0, so it has no partial product", multiplier.line,
+                                     column)
+                equations.append(f"{top.word} * {digit} = {partials[place].word}")
+                if not digit.isdigit():
+                    equations.append(f"{digit} != 0")
+            elif digit.isdigit():
+                if digit != "0":
+                    raise self.error(f"the multiplier digit {digit} has no partial product ending under it",
+                                     multiplier.line, column)
+            else:
+                equations.append(f"{digit} = 0")  # no partial product: the digit is 0
+        terms = [partials[place].word + (f" * {{B^{place}}}" if place else "") for place in sorted(partials)]
+        equations.append(f"{' + '.join(terms)} = {product.word}")
+        return self.layout("multiplication", equations)
+
+    def aligned(self, row: Row, end: int, message: str) -> None:
+        if row.end != end:
+            raise self.error(message, row.line, row.end)
+
+    def nothing_after(self, position: int) -> None:
+        if position < len(self.rows):
+            line = self.rows[position]
+            raise self.error("unexpected line after the end of the layout", line, self.first_column(line))
+
+    # --- long division -----------------------------------------------------------------------------
+
+    def division(self) -> Layout:
+        quotient = self.whole(self.take(0, "the quotient"), "the quotient")
+        self.rule(self.take(1, "a rule over the dividend"), "over the dividend")
+        line = self.take(2, "divisor ) dividend")
+        content = self.lines[line]
+        if ")" not in content:
+            raise self.error("expected divisor ) dividend on the third line", line, self.first_column(line))
+        bracket = content.index(")")
+        left = content[:bracket].rstrip()
+        if not left.strip():
+            raise self.error("expected the divisor before ')'", line, bracket)
+        divisor = self.number(line, len(left) - len(left.lstrip()), len(left) - 1, "the divisor")
+        right = content[bracket + 1:]
+        if not right.strip():
+            raise self.error("expected the dividend after ')'", line, bracket)
+        dividend = self.number(line, bracket + 1 + len(right) - len(right.lstrip()), len(content) - 1, "the dividend")
+        size, count = len(dividend.names), len(quotient.names)
+        if quotient.end != dividend.end:
+            raise self.error("the quotient's last digit must stand over the dividend's last digit", quotient.line,
+                             quotient.end)
+        if count > size:
+            raise self.error("the quotient has more digits than the dividend", quotient.line, quotient.start)
+        column = {dividend.end - (size - 1 - index): index for index in range(size)}  # column -> dividend digit
+
+        def over(index: int) -> int:
+            """The dividend digit that quotient digit `index` stands over."""
+            return size - count + index
+
+        def digits(first: int, last: int) -> str:
+            """The value of dividend digits first..last, each cell alone (a tail may start with 0)."""
+            cells = dividend.names[first:last + 1]
+            return " + ".join(f"{cell} * {{B^{last - first - offset}}}" if last - first - offset else cell
+                              for offset, cell in enumerate(cells))
+
+        def zero(index: int, current: str) -> None:
+            """Quotient digit `index` has no rows: it is 0, and the divisor does not go into the current value."""
+            digit = quotient.names[index]
+            where = quotient.start + index
+            if digit.isdigit() and digit != "0":
+                raise self.error(f"the quotient digit {digit} has no rows under it, so it would be 0", quotient.line,
+                                 where)
+            if not digit.isdigit():
+                equations.append(f"{digit} = 0")
+            equations.append(f"{current} < {divisor.word}")
+
+        equations: list[str] = []
+        position, index = 3, 0
+        current = None  # the value the next product is taken from, as formula text
+        remainder_row: Row | None = None
+        while True:
+            line = self.take(position, "the divisor times a quotient digit")
+            product = self.whole(line, "the divisor times a quotient digit")
+            if product.end not in column or not over(0) <= column[product.end] <= size - 1:
+                raise self.error("this row must end under a dividend digit that a quotient digit stands over", line,
+                                 product.end)
+            step = column[product.end] - over(0)  # the quotient digit it belongs to
+            if step < index:
+                raise self.error("each product ends further right than the one above", line, product.end)
+            if remainder_row is not None and remainder_row.end != product.end:
+                raise self.error("the product must end in the column of the remainder above it", line, product.end)
+            for skipped in range(index, step):  # digits 0 before the first product
+                zero(skipped, f"({digits(0, over(skipped))})")
+            if current is None:
+                prefix = dividend.names[:over(step) + 1]
+                current = prefix if not prefix.isdigit() and not step else f"({digits(0, over(step))})"
+            digit = quotient.names[step]
+            if digit == "0":
+                raise self.error("this quotient digit is 0, so it has no rows", quotient.line, quotient.start + step)
+            equations.append(f"{divisor.word} * {digit} = {product.word}")
+            if not digit.isdigit():
+                equations.append(f"{digit} != 0")
+            equations.append(f"0 <= {current} - {product.word} < {divisor.word}")
+            left = f"({current} - {product.word})"
+            self.rule(self.take(position + 1, "a rule under the product"), "under the product")
+            line = self.take(position + 2, "a remainder")
+            remainder_row = self.whole(line, "a remainder")
+            final = position + 3 >= len(self.rows)
+            reach = column.get(remainder_row.end, -1)  # the last dividend digit brought down
+            if final and reach != size - 1:
+                raise self.error("the final remainder must end under the dividend's last digit", line,
+                                 remainder_row.end)
+            if not final and reach <= over(step):
+                raise self.error("the remainder must end under a dividend digit to the right of the product's "
+                                 "last digit, the next one brought down", line, remainder_row.end)
+            for skipped in range(step + 1, reach - over(0) + (1 if final else 0)):  # quotient digits 0 passed over
+                zero(skipped, f"({left} * {{B^{over(skipped) - over(step)}}} + {digits(over(step) + 1, over(skipped))})")
+            if reach > over(step):
+                tail = digits(over(step) + 1, reach)
+                equations.append(f"{left} * {{B^{reach - over(step)}}} + {tail} = {remainder_row.word}")
+            else:  # the last quotient digit: nothing left to bring down
+                equations.append(f"{left} = {remainder_row.word}")
+            current = remainder_row.word
+            index = reach - over(0) if not final else count
+            position += 3
+            if final:
+                break
+            if index >= count:
+                raise self.error("the quotient has no digit left for this step", self.rows[position],
+                                 self.first_column(self.rows[position]))
+        equations.append(f"{divisor.word} * {quotient.word} + {remainder_row.word} = {dividend.word}")
+        return self.layout("division", equations)
+
+
+def read_layout(name: str) -> str:
+    """The layout from a file, or from standard input for `-`."""
+    import sys
+
+    if name == "-":
+        return sys.stdin.read()
+    with open(name, encoding="utf-8") as handle:
+        return handle.read()

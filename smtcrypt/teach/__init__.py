@@ -1,0 +1,1 @@
+"""Tools for people solving by hand: step-by-step explanations, long-hand layouts, worksheets."""
