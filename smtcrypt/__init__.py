@@ -21,6 +21,8 @@ from smtcrypt.errors import (
 )
 from smtcrypt.search import set_memory_limit
 
-__all__ = ["FormulaError", "FormulaLimitError", "FormulaNameError", "FormulaSyntaxError", "IncompleteSearch", "InfinitelyMany",
-           "LayoutError", "Puzzle", "Solution", "Status", "StrategyError", "Verdict", "VerificationError", "count",
-           "set_memory_limit", "solve", "solve_all", "verdict", "__version__"]
+__all__ = [
+    "FormulaError", "FormulaLimitError", "FormulaNameError", "FormulaSyntaxError", "IncompleteSearch", "InfinitelyMany",
+    "LayoutError", "Puzzle", "Solution", "Status", "StrategyError", "Verdict", "VerificationError", "count",
+    "set_memory_limit", "solve", "solve_all", "verdict", "__version__",
+]

@@ -83,8 +83,9 @@ def _error(kind: type[FormulaError], message: str, formula: Constraints, node: E
     return kind(message, formula.source, node.span.start, node.span.end - node.span.start)
 
 
-def check(formula: Constraints, rules: Rules = Rules()) -> Problem:
-    """Check "NUM + BER = PLAY" under `rules` and annotate what the encoder needs."""
+def check(formula: Constraints, rules: Rules | None = None) -> Problem:
+    """Check "NUM + BER = PLAY" under `rules` (by default the usual ones) and annotate what the encoder needs."""
+    rules = Rules() if rules is None else rules
     for constraint in formula.constraints:
         if not isinstance(constraint, (Compare, BoolOp, Not)):
             raise _error(FormulaError, "a constraint needs a comparison such as '=' (this part is only a number)",

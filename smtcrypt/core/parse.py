@@ -18,6 +18,7 @@ from pathlib import Path
 from lark import Lark, Token, Transformer, v_args
 from lark import Tree as LarkTree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.tree import Meta
 
 from smtcrypt.core.tree import (
     BinOp,
@@ -114,11 +115,14 @@ def parser() -> Lark:
     return build_parser()
 
 
-def _span(meta) -> Span:
+def _span(meta: Meta) -> Span:
     return Span(meta.start_pos, meta.end_pos, meta.line, meta.column)
 
 
 def _token_span(token: Token) -> Span:
+    """Tokens the parser made from the source always carry their position."""
+    assert token.start_pos is not None and token.end_pos is not None and token.line is not None \
+        and token.column is not None
     return Span(token.start_pos, token.end_pos, token.line, token.column)
 
 
@@ -248,7 +252,7 @@ def parse(source: Formula, named_cells: bool = False) -> Constraints:
     return Constraints(constraints, source)
 
 
-def _check_depth(source: str, root) -> None:
+def _check_depth(source: str, root: LarkTree | Expr) -> None:
     """Refuse trees nested deeper than MAX_DEPTH (later stages recurse over the tree), without recursing."""
     stack = [(root, 1)]
     while stack:
@@ -264,7 +268,7 @@ def _check_depth(source: str, root) -> None:
 
 def _syntax_error(source: str, error: UnexpectedInput) -> FormulaSyntaxError:
     """A Lark error, relabelled with what went wrong and where."""
-    if isinstance(error, UnexpectedCharacters):
+    if isinstance(error, UnexpectedCharacters) and error.pos_in_stream is not None:
         char = source[error.pos_in_stream]
         hint = ""
         if char.isalpha() and not char.isascii():

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Union
 
 from smtcrypt.errors import FormulaError
 
@@ -31,7 +30,7 @@ class Rules:
     digits: frozenset[int] | None = None
     domains: Mapping[str, frozenset[int]] = field(default_factory=dict)
     assign: Mapping[str, int] = field(default_factory=dict)
-    groups: tuple[str, ...] | None = None  # --distinct ABC,DEF: only letters of one group differ (then distinct is False)
+    groups: tuple[str, ...] | None = None  # --distinct ABC,DEF: only letters of one group differ (distinct is False)
 
     def __hash__(self) -> int:  # `domains` and `assign` are dicts: hash what they hold, as equality compares it
         return hash((self.distinct, self.allow_leading_zeros, self.base,
@@ -40,7 +39,7 @@ class Rules:
                      frozenset(self.assign.items()), self.groups))
 
 
-DigitSpec = Union[str, int, Iterable[int]]  # "1-9", "1,3,5,7,9", 7, range(1, 10)
+DigitSpec = str | int | Iterable[int]  # "1-9", "1,3,5,7,9", 7, range(1, 10)
 
 
 def digit_set(spec: DigitSpec, what: str = "digits") -> frozenset[int]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Union
 
 Formula = str  # like "NUM + BER = PLAY"
 
@@ -140,7 +139,7 @@ class Collection:
     span: Span
 
 
-Expr = Union[Word, Name, Number, Repeating, Unary, BinOp, Compare, BoolOp, Not, Call, Collection]
+Expr = Word | Name | Number | Repeating | Unary | BinOp | Compare | BoolOp | Not | Call | Collection
 
 
 @dataclass(frozen=True, eq=False)
