@@ -56,11 +56,9 @@ def run_command(argv: tuple[str, ...]) -> str:
     from smtcrypt.cli import main
 
     printed = io.StringIO()
-    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-        try:
-            main(list(argv))
-        except SystemExit:  # --help, --version and usage errors end in argparse
-            pass
+    # --help, --version and usage errors end in argparse's SystemExit
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed), contextlib.suppress(SystemExit):
+        main(list(argv))
     return printed.getvalue()
 
 
