@@ -10,6 +10,11 @@ message, the source line and a caret under the fault:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the errors are the lowest layer: the enum is only named here, never imported
+    from smtcrypt.core.results import Ending
+
 EXCERPT = 60  # characters shown on each side of the fault when its line is longer than SHORT_LINE
 SHORT_LINE = 2 * EXCERPT + 40  # a line up to this long is shown whole
 
@@ -79,17 +84,20 @@ class StrategyError(ValueError):
 
 
 class IncompleteSearch(RuntimeError):
-    """The search could not finish, so the answer is unknown (never "no solution")."""
+    """The search could not finish, so the answer is unknown (never "no solution"). `ending` says
+    why for code (`Ending.TIME`, `Ending.INTERRUPTED`, ...; None if not known), `reason` for people."""
 
-    def __init__(self, reason: str, found: int):
+    def __init__(self, reason: str, found: int, ending: Ending | None = None):
         self.reason = reason
         self.found = found
+        self.ending = ending
         super().__init__(f"search incomplete ({reason}) after {found} solution(s): the answer is unknown")
 
 
 class InfinitelyMany(IncompleteSearch):
-    """The search proved there are infinitely many solutions (over integer unknowns)."""
+    """The search proved there are infinitely many solutions (over integer unknowns); its `ending`
+    is `Ending.INFINITE`."""
 
-    def __init__(self, reason: str, found: int):
-        super().__init__(reason, found)
+    def __init__(self, reason: str, found: int, ending: Ending | None = None):
+        super().__init__(reason, found, ending)
         self.args = (f"{reason} (the first {found} listed)",)

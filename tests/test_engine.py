@@ -27,7 +27,8 @@ from smtcrypt.encode.general import formula_terms
 from smtcrypt.engine import Ending, Proof
 from smtcrypt.engine import portfolio as portfolio_module
 from smtcrypt.engine.cubes import CubeSearch
-from smtcrypt.engine.exhaustive import HELPERS, ExhaustiveSearch, NotCompilable, candidates, compile_problem
+from smtcrypt.engine.compiled import HELPERS, NotCompilable, compile_problem
+from smtcrypt.engine.exhaustive import ExhaustiveSearch, candidates
 from smtcrypt.engine.join import SIDE_HELPERS, JoinSearch, best_plan
 from smtcrypt.engine.linear import integer_equation
 from smtcrypt.errors import StrategyError

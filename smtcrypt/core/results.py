@@ -1,6 +1,9 @@
-"""The results of a search: `Status`, `Solution` and `Verdict`, and the formula filled in with digits.
+"""The results of a search: how it ended (`Ending`, `Proof`), `Status`, `Solution` and `Verdict`,
+and the formula filled in with digits.
 
-They are plain values: the search loop makes them, the output formats and the tools read them.
+They are plain values: the engine and the search loop make them, the output formats and the tools
+read them. `Ending` and `Proof` are defined here, below the engine, so that a `Verdict` can carry
+them; `smtcrypt.engine` re-exports them.
 """
 
 from __future__ import annotations
@@ -20,6 +23,28 @@ if TYPE_CHECKING:
 FormulaText = str | Sequence[str]  # "NUM + BER = PLAY", or several constraints
 
 
+class Ending(str, enum.Enum):
+    """Why a search ended: what code decides on (the text of each is what people read)."""
+
+    COMPLETE = "complete"  # every solution was found, and that is proved (see Proof)
+    LIMIT = "limit"  # the solutions asked for were found; more may exist
+    TIME = "time limit"
+    MEMORY = "memory limit"
+    INTERRUPTED = "interrupted"  # the user stopped the search (Ctrl-C, `request_stop`)
+    GAVE_UP = "solver gave up"
+    CAPPED = "capped"  # many models over unbounded integer unknowns: perhaps infinitely many
+    INFINITE = "infinitely many"  # a family of infinitely many solutions was proved; a few were shown
+
+
+class Proof(str, enum.Enum):
+    """How a complete search showed there is nothing more."""
+
+    UNSAT = "unsat"  # Z3 answered unsat to "is there another solution?"
+    EXHAUSTIVE = "every assignment tried"  # the compiled exact evaluator on every assignment the rules allow
+    BOUNDED = "every assignment covered by a bounded search"  # a linear equation's digits, cut by its bounds
+    CUBES = "unsat, each cube of solutions proved by unsat"  # blocking whole cubes, each proved to hold only solutions
+
+
 class Status(str, enum.Enum):
     """What a search established."""
 
@@ -31,7 +56,7 @@ class Status(str, enum.Enum):
     INFINITE = "infinite"  # infinitely many solutions, proved; the first few are shown
 
 
-INTERRUPTED = "interrupted"  # the reason given when the user stops a search
+INTERRUPTED = Ending.INTERRUPTED.value  # the reason given when the user stops a search (decide by `Verdict.ending`)
 
 
 @dataclass(frozen=True)
@@ -87,6 +112,8 @@ class Verdict:
     seconds: float
     stats: dict[str, Any] | None = None  # search space, Z3's counters, seconds per stage, models found
     found: int | None = None  # solutions counted, for a search that counted without keeping them
+    ending: Ending | None = None  # how the search ended, for code to decide on (`reason` is its text for people)
+    proof: Proof | None = None  # how completeness was shown, for a complete search
 
     @property
     def count(self) -> int:
@@ -117,7 +144,8 @@ def fill_in(problem: Problem, mapping: dict[str, int]) -> str:
 def filler(problem: Problem) -> Callable[[dict[str, int]], str]:
     """`fill_in` for one problem, with the source cut into pieces once: a search that fills in
     thousands of solutions walks the tree once."""
-    source, pieces, position = problem.source, [], 0
+    source, position = problem.source, 0
+    pieces: list[str | tuple[Word | Repeating | Name, str]] = []
     nodes = [node for constraint in problem.formula.constraints for node in walk(constraint)
              if isinstance(node, (Word, Repeating, Name))]
     for node in sorted(nodes, key=lambda node: node.span.start):
@@ -130,7 +158,7 @@ def filler(problem: Problem) -> Callable[[dict[str, int]], str]:
         letters = sorted(problem.letters)
         place = {letter: "{" + str(index) + "}" for index, letter in enumerate(letters)}
         template = "".join(piece.replace("{", "{{").replace("}", "}}") if isinstance(piece, str) else
-                           "".join(place.get(ch, ch) for ch in _digits_of(*piece)) for piece in pieces)
+                           "".join(place.get(ch, ch) for ch in _digits_of(piece[0], piece[1])) for piece in pieces)
         digit = DIGIT_CHARS.__getitem__
         return lambda mapping: template.format(*map(digit, map(mapping.__getitem__, letters)))
 
@@ -143,12 +171,13 @@ def filler(problem: Problem) -> Callable[[dict[str, int]], str]:
                 value = mapping[piece[0].name]
                 filled.append(str(value) if value >= 0 else f"({value})")
             else:
-                filled.append("".join(DIGIT_CHARS[mapping[ch]] if ch.isalpha() else ch for ch in _digits_of(*piece)))
+                filled.append("".join(DIGIT_CHARS[mapping[ch]] if ch.isalpha() else ch
+                                     for ch in _digits_of(piece[0], piece[1])))
         return "".join(filled)
     return fill
 
 
-def _digits_of(node: Word | Repeating, text: str) -> str:
+def _digits_of(node: Word | Repeating | Name, text: str) -> str:
     """What to fill in for a numeral: a word's letters (a `?` is there by its hidden name), a repeating
-    decimal as written."""
+    decimal as written (a name is never a numeral: it is filled in with its value)."""
     return node.letters if isinstance(node, Word) else text

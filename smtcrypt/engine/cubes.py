@@ -25,12 +25,13 @@ import z3
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import Repeating, Word, numerals
 from smtcrypt.encode.general import FormulaTerms
-from smtcrypt.engine import Assignment, Ending, Proof, SearchEnd
-from smtcrypt.engine.z3search import interrupt_until, make_solver, time_left, watchdog
+from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
+from smtcrypt.engine.z3search import Unknown, interrupt_until, make_solver, time_left, unknown_reason, watchdog
 
 BATCH = 4096  # a cube's solutions handed over this many at a time
 TRIAL_CUBES = 8  # cubes shrunk before judging whether shrinking pays
 SOLUTIONS_PER_CHECK = 1.0  # shrinking goes on while the cubes cover at least this many solutions per check
+DEADLINE_SLACK = 0.01  # seconds: a check that would start this close to the deadline is not started
 
 
 def significance(problem: Problem) -> list[str]:
@@ -44,9 +45,11 @@ def significance(problem: Problem) -> list[str]:
     return sorted(problem.letters, key=lambda letter: (weight[letter], letter))
 
 
-class CubeSearch:
+class CubeSearch(Backend):
     """Solutions cube by cube. `listing=False` counts each cube's completions without making them
-    (only its model is yielded; the others are added to `bulk`)."""
+    (only its model is yielded; the others are added to `bulk`). `exact` is False for a batch that
+    is a model (a solver's answer, re-checked) and True for a cube's other solutions (proved by
+    the cube's `unsat`)."""
 
     name = "cubes"
 
@@ -55,7 +58,7 @@ class CubeSearch:
         self.problem = problem
         # solutions expected in all (estimated by the caller): once TRIAL_CUBES cubes show that, at
         # their rate, covering them all would overrun the budget, the search gives up at once
-        # instead of spending the budget first (abs(AB - CD) < EF, all 75,592: 0.57 s -> 0.27 s)
+        # instead of spending the budget first (the exhaustive backend then takes over sooner)
         self.expected = expected
         self.terms = terms
         self.deadline = deadline
@@ -83,6 +86,8 @@ class CubeSearch:
         self.order = significance(problem)
 
     def request_stop(self) -> None:
+        """End the search soon: the running check is interrupted. Safe from a signal handler and
+        from another thread."""
         if not self.stop_requested:
             self.stop_requested = True
             interrupt_until(self.terms.context, lambda: self.end is not None)
@@ -93,8 +98,7 @@ class CubeSearch:
     def _literal(self, letter: str, digit: int) -> z3.BoolRef:
         """A Boolean for letter == digit in both solvers: the refuter assumes and retracts it, the
         other blocks cubes with clauses of them (a clause of Booleans costs the bit-vector solver
-        nothing to translate back in later models: the 2,357 solutions of ABC % DE = F, one cube each,
-        in 4.8 s instead of 28 s)."""
+        nothing to translate back in later models, where a clause over bit-vectors costs it much)."""
         literal = self.literals.get((letter, digit))
         if literal is None:
             literal = self.literals[(letter, digit)] = z3.Bool(f"cube {letter}={digit}", self.terms.context)
@@ -198,10 +202,6 @@ class CubeSearch:
                    else {values[0] for values in digits}) for fixed, digits in self.by_letters.items()]
         return lambda values: any(pick(values) in digits for pick, digits in groups)
 
-    def __iter__(self) -> Iterator[Assignment]:
-        for batch in self.batches():
-            yield from batch
-
     def batches(self) -> Iterator[list[Assignment]]:
         """Each model alone (`exact` False: a solver's answer), then its cube's other solutions in
         lists (`exact` True: proved by the cube)."""
@@ -218,14 +218,21 @@ class CubeSearch:
         """Sets `end` for an unknown answer or a stop; True if the search is over."""
         if self.stop_requested:
             self.end = SearchEnd(Ending.INTERRUPTED)
-        elif self.deadline is not None and time.monotonic() >= self.deadline - 0.01 or self.budget is not None and (self.solving >= self.budget or self._overrun()):
+        elif self._out_of_time():
             self.end = SearchEnd(Ending.TIME)
         elif result == z3.unknown:
             reason = solver.reason_unknown()
-            self.end = SearchEnd(Ending.TIME if reason in ("timeout", "canceled") else Ending.GAVE_UP, reason)
+            timed_out = unknown_reason(reason) in (Unknown.TIME, Unknown.CANCELED)  # a stop was seen above
+            self.end = SearchEnd(Ending.TIME, reason) if timed_out else SearchEnd(Ending.GAVE_UP, reason)
         return self.end is not None
 
-    def _enumerate(self) -> Iterator[Assignment]:
+    def _out_of_time(self) -> bool:
+        """True at the deadline (within DEADLINE_SLACK), or once the solver's budget is spent or would be overrun."""
+        if self.deadline is not None and time.monotonic() >= self.deadline - DEADLINE_SLACK:
+            return True
+        return self.budget is not None and (self.solving >= self.budget or self._overrun())
+
+    def _enumerate(self) -> Iterator[list[Assignment]]:
         variables = self.terms.letters
         while True:
             if self._ended(z3.sat, self.solver):
@@ -253,7 +260,8 @@ class CubeSearch:
             fixed = tuple(sorted(cube))
             self.by_letters.setdefault(fixed, set()).add(tuple(cube[letter] for letter in fixed))
             blocked = [z3.Not(self._literal(letter, digit)) for letter, digit in cube.items()]
-            self.solver.add(z3.Or(*blocked) if blocked else z3.BoolVal(False, self.terms.context))  # no letters: one model
+            # a cube of no letters holds everything: nothing more to find
+            self.solver.add(z3.Or(*blocked) if blocked else z3.BoolVal(False, self.terms.context))
             self.exact = False
             yield [assignment]  # the model: re-checked like any other
             self.exact = True

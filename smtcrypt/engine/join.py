@@ -4,7 +4,7 @@ Two ways, each covering every assignment the rules allow, so that "no other solu
 as by trying them all:
 
 - **match**: each side is evaluated on its own letters' digits (the compiled code of
-  `exhaustive.py`, with its exact semantics: a side that divides by zero or takes an irrational
+  `compiled.py`, with its exact semantics: a side that divides by zero or takes an irrational
   root has no value there). The smaller side's values go into a table keyed by the digits of the
   letters both sides share and the value; each value of the larger side is looked up in it.
   `NAUGHT ** 2 = ZERO ** 3`: 10P6 + 10P4 evaluations instead of 10P10; `NORTH / SOUTH = EAST /
@@ -29,9 +29,8 @@ from typing import Any
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, BoolOp, Compare, Expr, Repeating, Word, walk
-from smtcrypt.core.verify import integer_root
-from smtcrypt.engine import Assignment, Ending, Proof, SearchEnd, Stoppable
-from smtcrypt.engine.exhaustive import HELPERS, NotCompilable, _filters, _Writer, compile_problem
+from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
+from smtcrypt.engine.compiled import NotCompilable, Writer, compile_problem, define_scan, exact_root, filters
 
 CHUNK = 4096  # side assignments evaluated between looks at the clock and the stop flag
 MAX_TABLE = 2_000_000  # values of the smaller side held at once, at most (memory)
@@ -100,30 +99,26 @@ class Side:
         self.letters = shared + tuple(sorted(letters_of(node) - set(shared)))
         self.shared = len(shared)
         names = {letter: f"v{index}" for index, letter in enumerate(self.letters)}
-        writer = _Writer(problem, names)
+        writer = Writer(problem, names)
         pair = None if writer.integral(node) else writer.quotient(node)
         value = f"_ratio({pair[0]}, {pair[1]})" if pair is not None else f"_key({writer.write(node)})"
         key = value if not shared else "(" + "".join(f"v{index}, " for index in range(len(shared))) + value + ")"
         target = "(" + "".join(f"v{index}, " for index in range(len(self.letters))) + ")"
-        filters = _filters(problem, self.letters, {}, writer)  # digits the permutations give but the rules refuse
+        conditions = filters(problem, self.letters, {}, writer)  # digits the permutations give but the rules refuse
         lines = ["def _scan(_candidates):",
                  "    _hits = []",
                  "    _keep = _hits.append",
                  f"    for {target} in _candidates:"]
-        if filters:
-            lines += [f"        if not ({' and '.join(filters)}):", "            continue"]
+        if conditions:
+            lines += [f"        if not ({' and '.join(conditions)}):", "            continue"]
         lines += ["        try:",
                   f"            _keep(({target}, {key}))",
                   "        except ArithmeticError:",
                   "            pass",
                   "    return _hits"]
         self.source = "\n".join(lines) + "\n"
-        namespace: dict[str, Any] = dict(HELPERS, **SIDE_HELPERS, _K=tuple(writer.constants), __builtins__={})
-        try:
-            exec(compile(self.source, "<smtcrypt side>", "exec"), namespace)
-        except (SyntaxError, RecursionError, MemoryError) as error:
-            raise NotCompilable(f"the formula is too deeply nested to compile ({type(error).__name__})") from None
-        self.values: Callable[[list[tuple[int, ...]]], list[tuple[tuple[int, ...], Key]]] = namespace["_scan"]
+        self.values: Callable[[list[tuple[int, ...]]], list[tuple[tuple[int, ...], Key]]] = define_scan(
+            self.source, writer.constants, SIDE_HELPERS, "<smtcrypt side>")
         self.domains = [sorted(problem.allowed[letter]) for letter in self.letters]
         if problem.distinctness == "all":
             pool = sorted(set().union(*self.domains))
@@ -157,7 +152,7 @@ class Reader:
         self.problem = problem
         self.base = problem.rules.base
         self.p, self.q = exponent.numerator, exponent.denominator
-        self.new = tuple(sorted(set(letter for letter in word.letters if letter.isalpha()) - set(known)))
+        self.new = tuple(sorted({letter for letter in word.letters if letter.isalpha()} - set(known)))
         self.limit = self.base ** len(word.letters)
         # each place from the last: (0, digit) a literal, (1, i) the other side's i-th letter,
         # (2, j) the first sight of the j-th new letter, (3, j) a later one
@@ -180,9 +175,10 @@ class Reader:
             return None
         value = int(value)
         if self.p != 1:
-            value = integer_root(value, self.p)
-            if value is None:
+            root = exact_root(value, self.p)
+            if root is None:
                 return None
+            value = root
         if self.q != 1:
             value = value ** self.q
         if value >= self.limit:
@@ -200,7 +196,8 @@ class Reader:
                 digits[ref] = digit
             elif digit != digits[ref]:
                 return None
-        if self.problem.distinctness == "all" and (len(set(digits)) != len(digits) or not set(digits).isdisjoint(known)):
+        if self.problem.distinctness == "all" and (len(set(digits)) != len(digits)
+                                                   or not set(digits).isdisjoint(known)):
             return None
         return tuple(digits)
 
@@ -247,7 +244,7 @@ def best_plan(problem: Problem) -> Plan | None:
     return min(plans(problem), key=lambda plan: (plan.cost, plan.solve_for is None), default=None)
 
 
-class JoinSearch(Stoppable):
+class JoinSearch(Backend):
     """Every solution of a formula with an equation `LEFT = RIGHT`, side by side (see the module)."""
 
     name = "join"
@@ -267,10 +264,12 @@ class JoinSearch(Stoppable):
         self.tried = 0
         self.skip: Callable[[tuple[int, ...]], bool] | None = None  # alphabetical digit tuples reported before
         self.reader: Reader | None = None
+        self.large: Side | None = None
         if plan.solve_for is not None:
-            word, exponent = word_power(problem, plan.solve_for)  # type: ignore[misc]
+            solved = word_power(problem, plan.solve_for)
+            assert solved is not None  # the plan solves for a side that is a word or a word's power
+            word, exponent = solved
             self.small = Side(problem, plan.left)
-            self.large = None
             self.reader = Reader(problem, word, exponent, self.small.letters)
             letters = self.small.letters + self.reader.new
         else:
@@ -298,10 +297,6 @@ class JoinSearch(Stoppable):
     def statistics(self) -> dict[str, Any]:
         return {"candidates": self.halves, "candidates_tried": self.tried,
                 "join": "solve for a word" if self.reader is not None else "match the sides"}
-
-    def __iter__(self) -> Iterator[Assignment]:
-        for batch in self.batches():
-            yield from batch
 
     def batches(self) -> Iterator[list[Assignment]]:
         matches = self._solve() if self.reader is not None else self._match()

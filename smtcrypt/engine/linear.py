@@ -6,20 +6,21 @@ could still balance, so the first few letters are nearly forced and the whole se
 few hundred nodes: far less than starting Z3. The 199-addend sum of the corpus is one such
 equation over ten letters. The search is exhaustive: every assignment the rules allow is either
 visited or cut by a bound that proves it cannot balance. Any other constraints are checked on
-each solution of the equation by the compiled formula (see exhaustive.py).
+each solution of the equation by the compiled formula (see compiled.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import math
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
 from smtcrypt.core.check import Problem, constant
 from smtcrypt.core.numerals import place_values
 from smtcrypt.core.tree import BinOp, BoolOp, Compare, Expr, Number, Unary, Word
-from smtcrypt.engine import Assignment, Ending, Proof, SearchEnd, Stoppable
-from smtcrypt.engine.exhaustive import Compiled
+from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
+from smtcrypt.engine.compiled import Compiled
 
 LinearForm = tuple[dict[str, Fraction], Fraction]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
 BATCH = 4096
@@ -81,17 +82,11 @@ def integer_equation(problem: Problem) -> tuple[dict[str, int], int] | None:
         weights, fixed = _add(first, _scale(second, Fraction(-1)))
         scale = 1
         for value in [*weights.values(), fixed]:
-            scale = scale * value.denominator // _gcd(scale, value.denominator)
+            scale = scale * value.denominator // math.gcd(scale, value.denominator)
         form = ({letter: int(weight * scale) for letter, weight in weights.items() if weight}, int(fixed * scale))
         if best is None or len(form[0]) > len(best[0]):
             best = form
     return best
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
 
 
 def only_equation(problem: Problem) -> bool:
@@ -100,7 +95,7 @@ def only_equation(problem: Problem) -> bool:
     return len(constraints) == 1 and isinstance(constraints[0], Compare) and constraints[0].ops == ("==",)
 
 
-class LinearSearch(Stoppable):
+class LinearSearch(Backend):
     """Every solution of the problem's linear equation that the rules allow and the rest of the
     formula (checked by `compiled`, when there is more) accepts."""
 
@@ -119,10 +114,6 @@ class LinearSearch(Stoppable):
 
     def statistics(self) -> dict[str, Any]:
         return {"search_nodes": self.nodes}
-
-    def __iter__(self) -> Iterator[Assignment]:
-        for batch in self.batches():
-            yield from batch
 
     def batches(self) -> Iterator[list[Assignment]]:
         letters = sorted(self.problem.letters)
@@ -148,9 +139,10 @@ class LinearSearch(Stoppable):
 
     @staticmethod
     def _assignments(found: list[tuple[int, ...]], order: list[str], letters: list[str]) -> list[Assignment]:
-        return [{letter: values[letter] for letter in letters} for values in (dict(zip(order, digits)) for digits in found)]
+        return [{letter: values[letter] for letter in letters}
+                for values in (dict(zip(order, digits)) for digits in found)]
 
-    def _checker(self, order: list[str]):
+    def _checker(self, order: list[str]) -> Callable[[tuple[int, ...]], bool] | None:
         """The compiled formula on one solution of the equation (in `order`), or None if not needed."""
         if self.compiled is None:
             return None

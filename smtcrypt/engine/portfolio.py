@@ -18,7 +18,7 @@ multiplication) but a check per model, which loses wherever solutions are dense.
   reported.
 
 So no puzzle costs much more than about twice what trying every assignment costs, while the
-puzzles Z3 is fast on keep its speed.
+puzzles Z3 is fast on keep its speed. docs/engine.md has the measurements behind the constants.
 """
 
 from __future__ import annotations
@@ -28,34 +28,47 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import nullcontext
-from typing import Any, ContextManager
+from contextlib import AbstractContextManager, nullcontext
+from typing import TYPE_CHECKING, Any
 
 from smtcrypt.core.check import Problem
-from smtcrypt.engine import Assignment, Ending, SearchEnd
-from smtcrypt.engine.exhaustive import Compiled, ExhaustiveSearch, NotCompilable, compile_problem, sample_costs
+from smtcrypt.core.tree import BoolOp, Compare, Not, walk
+from smtcrypt.engine.base import Assignment, Backend, Ending, SearchEnd, Strategy
+from smtcrypt.engine.compiled import Compiled, NotCompilable, compile_problem
+from smtcrypt.engine.exhaustive import ExhaustiveSearch, sample_costs
 from smtcrypt.errors import StrategyError
 
-STRATEGIES = ("auto", "z3", "linear", "join", "cubes", "exhaustive")
-SMALL_SPACE = 20_000  # candidates: tried at once, without measuring (at most about 0.1 s)
-SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price (about 10 ms)
+if TYPE_CHECKING:  # these modules load z3: imported where a search first needs them
+    import z3
+
+    from smtcrypt.encode.general import FormulaTerms
+    from smtcrypt.engine.cubes import CubeSearch
+    from smtcrypt.engine.join import JoinSearch
+    from smtcrypt.engine.linear import LinearSearch
+    from smtcrypt.engine.z3search import ModelSearch
+
+STRATEGIES = tuple(strategy.value for strategy in Strategy)  # the names a caller may pass
+SMALL_SPACE = 20_000  # candidates: tried at once, without measuring
+SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price
 EXHAUSTIVE_AT_ONCE = 0.05  # seconds: below this exhaustive price, Z3 is not even started
-# For one solution, below this price: racing Z3 on a second thread slows the Python side by sharing
-# the interpreter (NORTH / SOUTH = EAST / WEST: 0.39 s by the join alone, 0.8 s raced)
+# For one solution, below this price: racing Z3 on a second thread would slow the Python side by
+# sharing the interpreter more than Z3 could gain
 FIRST_AT_ONCE = 0.5
 Z3_SHARE = {"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5}  # of the exhaustive price, before switching
-Z3_AT_LEAST = 0.15  # seconds Z3 gets on sums and products, however cheap the exhaustive price (ODD * ODD = FREAKY: 0.1 s)
-Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3}  # seconds per model, roughly (measured)
+# seconds Z3 gets on sums and products (where it usually answers fast), however cheap the exhaustive price
+Z3_AT_LEAST = 0.15
+Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3}  # seconds per model (measured)
 RACE_AFTER = 0.5  # seconds of Z3 alone, at most half the exhaustive price, before the exhaustive backend races it
 RACE_SWITCH_INTERVAL = 2e-4  # seconds: the interpreter's thread switch interval while Z3 races on a helper thread
 SECONDS_PER_SOLUTION = {True: 6e-6, False: 2.5e-6}  # handing one over: listed (a Solution made) or counted (measured)
+DEADLINE_SLACK = 0.01  # seconds: a switch this close to the user's deadline is not made
+
+Clock = Callable[[str], AbstractContextManager[Any]]
 
 
 def may_cube(problem: Problem) -> bool:
     """True if some constraint is more than equations: an inequality, `not`, `or` or `in` leaves
     letters free to vary (`ABC < DEF`); where every letter is pinned by an equation, cubes are single models."""
-    from smtcrypt.core.tree import BoolOp, Compare, Not, walk
-
     for constraint in problem.formula.constraints:
         for node in walk(constraint):
             if isinstance(node, Not) or (isinstance(node, BoolOp) and node.op == "or"):
@@ -65,52 +78,63 @@ def may_cube(problem: Problem) -> bool:
     return False
 
 
+def strategy_named(name: str | Strategy) -> Strategy:
+    """The strategy of that name; `StrategyError` for a name no backend answers to."""
+    try:
+        return Strategy(name)
+    except ValueError:
+        raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})") from None
+
+
 class Portfolio:
     """The solutions of a problem by the strategy asked for ("auto": chosen and switched by cost).
 
-    `listing=False` (counting) lets the cubes backend count a cube's solutions without listing
-    them: they are added to `bulk` instead of being yielded.
+    It reads its backends only through `Backend`. `listing=False` (counting) lets the cubes, join
+    and exhaustive backends count solutions without listing them: they are added to `bulk`
+    instead of being yielded.
     """
 
     name = "portfolio"
 
     def __init__(self, problem: Problem, *, deadline: float | None = None, limit: int | None = None,
-                 strategy: str = "auto", listing: bool = True,
-                 clock: Callable[[str], ContextManager[Any]] | None = None):
-        if strategy not in STRATEGIES:
-            raise StrategyError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+                 strategy: str | Strategy = Strategy.AUTO, listing: bool = True, clock: Clock | None = None):
+        self.strategy = strategy_named(strategy)
         self.problem = problem
         self.deadline = deadline
         self.limit = limit
-        self.strategy = strategy
         self.listing = listing
-        self.clock = clock or (lambda stage: nullcontext())
+        self.clock: Clock = clock or (lambda stage: nullcontext())
         self.end: SearchEnd | None = None
         self.used: list[str] = []  # the backends that searched, in order
-        self.running: Any = None  # the backend searching now
-        self.z3: Any = None  # the Z3 model search, once started
-        self.cubes: Any = None
+        self.running: Backend | None = None  # the backend searching now
+        self.z3: ModelSearch | None = None  # the Z3 model search, once started
+        self.cubes: CubeSearch | None = None
         self.exhaustive: ExhaustiveSearch | None = None
         self.compiled: Compiled | None = None
         self.price: float | None = None  # estimated seconds to try every assignment
         self.expected = 0.0  # solutions expected, from the sample
         self.stop_requested = False
-        self.terms: Any = None  # the formula and the rules apart, for the cubes backend
-        self.contexts: list[Any] = []  # the Z3 contexts made for encodings, told when the search is stopped
-        if strategy == "exhaustive":
+        self.contexts: list[z3.Context] = []  # the Z3 contexts made for encodings, told when the search is stopped
+        self.made: set[str] = set()  # the optional backends (and terms) already made, or found not to fit
+        self.terms: FormulaTerms | None = None  # the formula and the rules apart, for the cubes backend
+        self.join: JoinSearch | None = None
+        self.joining = False  # the join backend stands in for the exhaustive one (cheaper)
+        self.linear: LinearSearch | None = None
+        self._refuse_what_cannot_search()
+
+    def _refuse_what_cannot_search(self) -> None:
+        """A forced strategy that cannot search this puzzle is refused now, before iterating."""
+        if self.strategy is Strategy.EXHAUSTIVE:
             self._compile(required=True)
-        if strategy == "cubes" and self._terms() is None:
+        if self.strategy is Strategy.CUBES and self._terms() is None:
             raise StrategyError("the cubes strategy cannot search this puzzle: it has integer unknowns, "
                                 "terms whose negation would need a quantifier, or letters of which only "
                                 "some must differ")
-        self.join: Any = None
-        self.joining = False  # the join backend stands in for the exhaustive one (cheaper)
-        if strategy == "join" and self._join() is None:
+        if self.strategy is Strategy.JOIN and self._join() is None:
             raise StrategyError("the join strategy cannot search this puzzle: it needs an equation whose two "
                                 "sides hold every letter of the formula, no integer unknowns, and all letters "
                                 "distinct or none")
-        self.linear: Any = None
-        if strategy == "linear" and self._linear(self.deadline) is None:
+        if self.strategy is Strategy.LINEAR and self._linear(self.deadline) is None:
             raise StrategyError("the linear strategy cannot search this puzzle: it needs an equation of sums "
                                 "and integer multiples of words in which every letter counts, no integer unknowns, "
                                 "and all letters distinct or none")
@@ -119,15 +143,14 @@ class Portfolio:
 
     @property
     def exact(self) -> bool:
-        """True while the running backend's solutions are proved without the exact re-check (the
-        compiled formula's own evaluation, or a cube's completions), each a fresh dict keyed
-        alphabetically; False for a solver's model, which must be re-checked."""
-        return bool(getattr(self.running, "exact", False))
+        """True while the running backend's solutions are proved without the exact re-check (see
+        `Backend.exact`); False for a solver's model, which must be re-checked."""
+        return self.running is not None and self.running.exact
 
     @property
     def bulk(self) -> int:
-        """Solutions counted but not yielded (counting by cubes)."""
-        return sum(backend.bulk for backend in (self.cubes, self.exhaustive, self.join) if backend)
+        """Solutions counted but not yielded (counting)."""
+        return sum(backend.bulk for backend in self._backends())
 
     @property
     def unbounded(self) -> bool:
@@ -136,15 +159,19 @@ class Portfolio:
 
         return bool(self.problem.unknowns) and unknown_values(self.problem) is None
 
+    def _backends(self) -> list[Backend]:
+        """Every backend made so far."""
+        made: list[Backend | None] = [self.z3, self.linear, self.join, self.cubes, self.exhaustive]
+        return [backend for backend in made if backend is not None]
+
     def request_stop(self) -> None:
         self.stop_requested = True
         from smtcrypt.encode import stop_encoding
 
         for context in self.contexts:  # an encoding being built gives up at its next checkpoint
             stop_encoding(context)
-        for backend in (self.z3, self.linear, self.join, self.cubes, self.exhaustive):
-            if backend:
-                backend.request_stop()
+        for backend in self._backends():
+            backend.request_stop()
 
     def statistics(self) -> dict[str, Any]:
         stats: dict[str, Any] = {"strategy": " -> ".join(self.used) or None,
@@ -152,7 +179,7 @@ class Portfolio:
         if self.price is not None:
             stats["exhaustive_estimate_seconds"] = round(self.price, 6)
         for backend in (self.linear, self.join, self.cubes, self.exhaustive):
-            if backend:
+            if backend is not None:
                 stats.update(backend.statistics())
         checks = (self.z3.checks if self.z3 is not None else 0) + (self.cubes.checks if self.cubes is not None else 0)
         stats["solver_checks"] = checks
@@ -160,6 +187,27 @@ class Portfolio:
         return stats
 
     # --- the search ---------------------------------------------------------------------------
+
+    def batches(self) -> Iterator[list[Assignment]]:
+        """The solutions in batches (a list each): one per model from Z3, many from the others;
+        `exact` tells whether the current batch needs the exact re-check."""
+        strategy = self.strategy
+        if strategy in (Strategy.AUTO, Strategy.LINEAR) and self._linear(self.deadline) is not None:
+            yield from self._run(self.linear)
+        elif strategy is Strategy.JOIN:
+            yield from self._run(self._join())
+        elif strategy is Strategy.Z3:
+            yield from self._z3(self.deadline)
+        elif strategy is Strategy.CUBES:
+            yield from self._cubes(self.deadline) or ()
+        elif strategy is Strategy.EXHAUSTIVE or (self._compile() is not None and self._cheap()):
+            yield from self._exhaustive(None)
+        elif self.compiled is None:
+            yield from self._z3(self.deadline)
+        else:
+            yield from self._z3_then_exhaustive()
+        if self.end is None and self.stop_requested:  # stopped before any backend began
+            self.end = SearchEnd(Ending.INTERRUPTED)
 
     def _compile(self, required: bool = False) -> Compiled | None:
         try:
@@ -170,27 +218,9 @@ class Portfolio:
                 raise StrategyError(f"the exhaustive strategy cannot search this puzzle: {error}") from None
         return self.compiled
 
-    def __iter__(self) -> Iterator[list[Assignment]]:
-        """The solutions in batches (a list each): one per model from Z3, many from the others;
-        `exact` tells whether the current batch needs the exact re-check."""
-        if self.strategy in ("auto", "linear") and self._linear(self.deadline) is not None:
-            yield from self._run(self.linear)
-        elif self.strategy == "join":
-            yield from self._run(self._join())
-        elif self.strategy == "z3":
-            yield from self._z3(self.deadline)
-        elif self.strategy == "cubes":
-            yield from self._cubes(self.deadline) or ()
-        elif self.strategy == "exhaustive" or (self._compile() is not None and self._cheap()):
-            yield from self._exhaustive(None)
-        elif self.compiled is None:
-            yield from self._z3(self.deadline)
-        else:
-            yield from self._z3_then_exhaustive()
-        if self.end is None and self.stop_requested:  # stopped before any backend began
-            self.end = SearchEnd(Ending.INTERRUPTED)
-
     def _cheap(self) -> bool:
+        """Prices trying every assignment (`price`, by the join where that is cheaper); True if it is
+        cheap enough to do at once."""
         assert self.compiled is not None
         with self.clock("compile"):
             total = ExhaustiveSearch(self.compiled).total
@@ -208,19 +238,20 @@ class Portfolio:
         return self.price <= (FIRST_AT_ONCE if self.limit == 1 else EXHAUSTIVE_AT_ONCE)
 
     def _z3_then_exhaustive(self) -> Iterator[list[Assignment]]:
+        """Z3 (or cubes) for a share of the exhaustive price, then every assignment less those reported."""
         from smtcrypt.analysis.fold import fold
         from smtcrypt.encode import choose
 
         assert self.price is not None
         encoding = choose(fold(self.problem)).name
         share = Z3_SHARE.get(encoding, Z3_SHARE["general"]) * self.price
-        if encoding in ("columns", "products"):  # where Z3 usually answers in a tenth of a second
+        if encoding in ("columns", "products"):  # where Z3 usually answers fast
             share = max(share, Z3_AT_LEAST)
-        seen: set[tuple[int, ...]] = set()
-        letters = sorted([*self.problem.letters, *self.problem.unknowns])  # as the exhaustive backend's tuples
-        # cubes are worth trying wherever the bit-vector or general encoding is used (their cost is per cube, not per
-        # solution); the solver is given a share of the exhaustive price, listing the cubes' solutions aside
-        search = self._cubes(self.deadline, budget=share) if encoding in ("bitvec", "general") and may_cube(self.problem) else None
+        # cubes are worth trying wherever the bit-vector or general encoding is used (their cost is per
+        # cube, not per solution); the solver is given a share of the exhaustive price
+        search = None
+        if encoding in ("bitvec", "general") and may_cube(self.problem):
+            search = self._cubes(self.deadline, budget=share)
         if search is None:
             if self.limit == 1 and (os.cpu_count() or 1) > 1:
                 yield from self._race()
@@ -230,27 +261,29 @@ class Portfolio:
                 return
             switch_at = time.monotonic() + share
             search = self._z3(switch_at if self.deadline is None else min(switch_at, self.deadline))
+        seen: set[tuple[int, ...]] = set()
         if self.cubes is not None:  # every solution it reported lies in one of its cubes
             yield from search
         else:
+            letters = sorted([*self.problem.letters, *self.problem.unknowns])  # as the exhaustive backend's tuples
             for batch in search:
                 seen.update(tuple(assignment[letter] for letter in letters) for assignment in batch)
                 yield batch
+        if self._switches():
+            yield from self._exhaustive(self.cubes.covering() if self.cubes is not None else seen.__contains__)
+
+    def _switches(self) -> bool:
+        """True if the first backend stopped for its share of the time (or gave up), not for the user's."""
         assert self.end is not None
         if self.end.complete or self.end.ending not in (Ending.TIME, Ending.GAVE_UP):
-            return
-        if self.end.ending is Ending.TIME and self.deadline is not None and time.monotonic() >= self.deadline - 0.01:
-            return  # the user's time is up, not Z3's share of it
-        cubes = self.cubes
-        if cubes is not None:
-            yield from self._exhaustive(cubes.covering())
-        else:
-            yield from self._exhaustive(seen.__contains__)
+            return False
+        return not (self.end.ending is Ending.TIME and self.deadline is not None
+                    and time.monotonic() >= self.deadline - DEADLINE_SLACK)
 
     def _z3(self, deadline: float | None) -> Iterator[list[Assignment]]:
         yield from self._run(self._model_search(deadline))
 
-    def _model_search(self, deadline: float | None) -> Any:
+    def _model_search(self, deadline: float | None) -> ModelSearch:
         from smtcrypt.encode import Encoded, EncodingStopped, encode
         from smtcrypt.engine.z3search import SPLIT_AFTER_CONFLICTS, ModelSearch
 
@@ -261,14 +294,14 @@ class Portfolio:
         except EncodingStopped:  # a search that ends before its first check
             encoded = Encoded(context, {}, [])
         # Splitting a hard search into cases speeds up proving there is nothing more, but the cases
-        # are searched in a fixed order, so a first solution may come late: NORTH / SOUTH = EAST /
-        # WEST: first solution 1.5 s unsplit, 4.0 s split. A search for one solution does not split.
+        # are searched in a fixed order, so a first solution may come much later: a search for one
+        # solution does not split.
         self.z3 = ModelSearch(encoded, deadline, split_after=None if self.limit == 1 else SPLIT_AFTER_CONFLICTS)
         if self.stop_requested:
             self.z3.request_stop()
         return self.z3
 
-    def _context(self) -> Any:
+    def _context(self) -> z3.Context:
         """A new Z3 context for an encoding, known to `request_stop` (which may come from another thread)."""
         import z3
 
@@ -283,18 +316,35 @@ class Portfolio:
     def _race(self) -> Iterator[list[Assignment]]:
         """One solution wanted: Z3 on a helper thread (its checks release the GIL, so it runs
         beside Python on a second core) races the exhaustive backend here; the first to answer
-        wins and the other is stopped. Z3's first solution is a matter of luck (NORTH / SOUTH =
-        EAST / WEST: 0.3-8.8 s by seed), trying every assignment is not: 3.4 s -> 1.8 s. The race
-        starts after RACE_AFTER seconds of Z3 alone (or half the exhaustive price, if less: then no
-        first solution costs more than 1.5 times that price), since sharing the interpreter slows Z3 down."""
+        wins and the other is stopped. Z3's first solution is a matter of luck (its time varies
+        widely with the random seed), trying every assignment is not. The race starts after
+        RACE_AFTER seconds of Z3 alone (or half the exhaustive price, if less: then no first
+        solution costs more than 1.5 times that price), since sharing the interpreter slows Z3 down."""
         assert self.compiled is not None
         solver = self._model_search(self.deadline)
-        if self.joining:  # the join stands in for trying every assignment, here too
+        exhaustive: Backend
+        if self.joining and self.join is not None:  # the join stands in for trying every assignment, here too
             exhaustive = self.join
         else:
             exhaustive = self.exhaustive = ExhaustiveSearch(self.compiled, self.deadline, listing=self.listing)
         first: list[Assignment] = []
+        found = self._race_run(solver, exhaustive, first)
+        winner: Backend
+        if found:
+            winner = exhaustive
+        elif first or solver.end is not None and solver.end.complete or exhaustive.end is None:
+            winner = solver  # a model, unsat (no solution), or Z3 ended before the race began
+        else:  # every assignment tried (no solution), or both stopped: its end says which
+            winner = exhaustive
+        self.running, self.end = winner, winner.end
+        self.used.append(winner.name)
+        if found:
+            yield found[:1]
+        elif first and winner is solver:
+            yield first
 
+    def _race_run(self, solver: ModelSearch, exhaustive: Backend, first: list[Assignment]) -> list[Assignment] | None:
+        """Runs the race: Z3's first model lands in `first`; the exhaustive side's first batch is returned."""
         answered = threading.Event()
 
         def run() -> None:
@@ -307,87 +357,84 @@ class Portfolio:
                 answered.set()
 
         # Z3's checks come back to Python now and then and must wait for the interpreter lock each
-        # time: at the default switch interval (5 ms) a check that takes 0.12 s alone took 2.2 s
-        # beside a busy Python loop, at 0.2 ms 0.23 s. The interval is restored after the race.
+        # time: at the default switch interval, a check beside a busy Python loop takes many times
+        # longer than alone. A short interval while racing, restored after the race.
         interval = sys.getswitchinterval()
         thread = threading.Thread(target=run, name="smtcrypt-race", daemon=True)
         thread.start()
         try:
             found = None
-            if not answered.wait(min(RACE_AFTER, self.price / 2 if self.price is not None else RACE_AFTER)):  # Z3 alone first: most first solutions take it less
+            alone = min(RACE_AFTER, self.price / 2 if self.price is not None else RACE_AFTER)
+            if not answered.wait(alone):  # Z3 alone first: most first solutions take it less
                 sys.setswitchinterval(RACE_SWITCH_INTERVAL)
                 found = next((batch for batch in exhaustive.batches() if batch), None)
         finally:
             solver.request_stop()
             thread.join()
             sys.setswitchinterval(interval)
-        if found:
-            winner: Any = exhaustive
-        elif first or solver.end is not None and solver.end.complete or exhaustive.end is None:
-            winner = solver  # a model, unsat (no solution), or Z3 ended before the race began
-        else:  # every assignment tried (no solution), or both stopped: its end says which
-            winner = exhaustive
-        self.running, self.end = winner, winner.end
-        self.used.append(winner.name)
-        if found:
-            yield found[:1]
-        elif first and winner is solver:
-            yield first
+        return found
 
-    def _linear(self, deadline: float | None) -> Any:
+    def _linear(self, deadline: float | None) -> LinearSearch | None:
         """The linear backend, made once, or None: it takes an equation of sums in which every
         letter has a weight (the rest of the formula, if any, checked by the compiled formula)."""
-        if self.linear is None:
-            from smtcrypt.analysis.fold import fold
-            from smtcrypt.engine.linear import LinearSearch, integer_equation, only_equation
-
-            self.linear = False
-            if not self.problem.unknowns and self.problem.distinctness != "some":  # its digit mask is all or nothing
-                with self.clock("compile"):
-                    equation = integer_equation(fold(self.problem))
-                if equation is not None and set(equation[0]) == set(self.problem.letters):
-                    compiled = None if only_equation(self.problem) else self._compile()
-                    if compiled is not None or only_equation(self.problem):
-                        self.linear = LinearSearch(self.problem, equation, compiled, deadline)
-        if self.linear:
+        if "linear" not in self.made:
+            self.made.add("linear")
+            self.linear = self._make_linear(deadline)
+        if self.linear is not None:
             self.linear.deadline = deadline
-        return self.linear or None
+        return self.linear
 
-    def _join(self) -> Any:
+    def _make_linear(self, deadline: float | None) -> LinearSearch | None:
+        from smtcrypt.analysis.fold import fold
+        from smtcrypt.engine.linear import LinearSearch, integer_equation, only_equation
+
+        if self.problem.unknowns or self.problem.distinctness == "some":  # its digit mask is all or nothing
+            return None
+        with self.clock("compile"):
+            equation = integer_equation(fold(self.problem))
+        if equation is None or set(equation[0]) != set(self.problem.letters):
+            return None
+        if only_equation(self.problem):
+            return LinearSearch(self.problem, equation, None, deadline)
+        compiled = self._compile()
+        return None if compiled is None else LinearSearch(self.problem, equation, compiled, deadline)
+
+    def _join(self) -> JoinSearch | None:
         """The join backend, made once, or None: it takes an equation whose sides hold every letter,
         and `auto` uses it where it evaluates at most a SPLIT-th of the assignments that trying
         every assignment does."""
-        if self.join is None:
+        if "join" not in self.made:
             from smtcrypt.engine.join import SPLIT, JoinSearch, best_plan, space
 
-            self.join = False
+            self.made.add("join")
             plan = best_plan(self.problem)
-            if plan is not None and (self.strategy == "join" or plan.cost * SPLIT <= space(self.problem)):
+            if plan is not None and (self.strategy is Strategy.JOIN or plan.cost * SPLIT <= space(self.problem)):
                 try:
                     with self.clock("compile"):
                         self.join = JoinSearch(self.problem, self.deadline, listing=self.listing)
                 except NotCompilable:
                     return None
-        if self.join:
+        if self.join is not None:
             self.join.deadline = self.deadline
-        return self.join or None
+        return self.join
 
-    def _terms(self) -> Any:
+    def _terms(self) -> FormulaTerms | None:
         """The formula and the rules apart (None when its negation would need quantifiers, or when only
         some letters must differ: cubes count their completions with all letters distinct or none)."""
         if self.problem.distinctness == "some":
             return None
-        if self.terms is None:
+        if "terms" not in self.made:
             from smtcrypt.analysis.fold import fold
             from smtcrypt.encode import EncodingStopped, bitvec, general
 
             try:
                 with self.clock("encode"):
                     folded, context = fold(self.problem), self._context()
-                    self.terms = bitvec.formula_terms(folded, context) or general.formula_terms(folded, context) or False
+                    self.terms = bitvec.formula_terms(folded, context) or general.formula_terms(folded, context)
             except EncodingStopped:
-                return None  # the caller finds the search stopped
-        return self.terms or None
+                return None  # the caller finds the search stopped (and a later call tries again)
+            self.made.add("terms")
+        return self.terms
 
     def _cubes(self, deadline: float | None, budget: float | None = None) -> Iterator[list[Assignment]] | None:
         """The cube search, or None when the formula's negation cannot be encoded without quantifiers."""
@@ -402,7 +449,7 @@ class Portfolio:
 
     def _exhaustive(self, seen: Callable[[tuple[int, ...]], bool] | None) -> Iterator[list[Assignment]]:
         """Every assignment tried: by the join of the equation's sides where that is cheaper."""
-        if self.joining:
+        if self.joining and self.join is not None:
             self.join.skip = seen
             yield from self._run(self.join)
             return
@@ -410,14 +457,11 @@ class Portfolio:
         self.exhaustive = ExhaustiveSearch(self.compiled, self.deadline, skip=seen, listing=self.listing)
         yield from self._run(self.exhaustive)
 
-    def _run(self, backend: Any) -> Iterator[list[Assignment]]:
+    def _run(self, backend: Backend | None) -> Iterator[list[Assignment]]:
+        assert backend is not None  # the strategy was refused at the start if its backend cannot search
         self.running = backend
         self.used.append(backend.name)
         if self.stop_requested:
             backend.request_stop()
-        if hasattr(backend, "batches"):
-            yield from backend.batches()
-        else:  # one model at a time
-            for assignment in backend:
-                yield [assignment]
+        yield from backend.batches()
         self.end = backend.end

@@ -14,18 +14,18 @@ import collections
 import contextlib
 import ctypes
 import enum
+import functools
 import itertools
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import z3
 
 from smtcrypt.encode import Encoded, indicator
-from smtcrypt.engine import Ending, Proof, SearchEnd
-
-Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
+from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
 
 
 def retain_freed_memory(megabytes: int = 64) -> bool:
@@ -33,8 +33,10 @@ def retain_freed_memory(megabytes: int = 64) -> bool:
 
     Every search makes a fresh Z3 context (one per search keeps threads apart); a context touches
     tens of megabytes as it starts, and once the previous one's memory has gone back to the
-    system, each start page-faults it all in again. Measured on small sums: a context 11-14 ms
-    -> 2 ms, a whole solve of a 10-letter sum 28-32 ms -> 16-20 ms. Elsewhere it does nothing.
+    system, each start page-faults it all in again, which costs small searches much of their
+    time. Elsewhere than on Linux with glibc it does nothing. The search loop calls it before its
+    first search (see `retain_freed_memory_once`), not on import: a host application that only
+    imports smtcrypt keeps its allocator as it was.
     """
     if not sys.platform.startswith("linux"):
         return False
@@ -45,7 +47,11 @@ def retain_freed_memory(megabytes: int = 64) -> bool:
         return False
 
 
-retain_freed_memory()
+@functools.cache
+def retain_freed_memory_once() -> bool:
+    """`retain_freed_memory()`, called once per process."""
+    return retain_freed_memory()
+
 UNBOUNDED_MODEL_CAP = 1000  # models enumerated over unbounded unknowns before the search stops as unknown
 SPLIT_AFTER_CONFLICTS = 2000  # a check that takes more conflicts splits the search into cases, if it can
 CASE_CONFLICTS = 1000  # a case's first budget: a case that needs more waits for the others, then gets twice as many
@@ -94,10 +100,8 @@ def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
 def interrupt(context: z3.Context) -> None:
     """Stop the context's running call, from any thread or a signal handler. The wrapper then
     reads the context's last error, which may belong to the call being stopped: not ours to raise."""
-    try:
+    with contextlib.suppress(z3.Z3Exception):
         context.interrupt()
-    except z3.Z3Exception:
-        pass
 
 
 STOP_REPEAT_SECONDS = 0.005  # how often a stop interrupts the context again until the search has ended
@@ -140,8 +144,9 @@ def time_left(deadline: float | None) -> float | None:
     return None if deadline is None else deadline - time.monotonic()
 
 
-class ModelSearch:
-    """The letter assignments of every model, lazily; `end` is set once iteration finishes."""
+class ModelSearch(Backend):
+    """The letter assignments of every model, lazily, a batch per model (the model and its
+    variants); `end` is set once iteration finishes. Its models are a solver's: never `exact`."""
 
     name = "z3"
 
@@ -149,9 +154,11 @@ class ModelSearch:
                  split_after: int | None = SPLIT_AFTER_CONFLICTS, blocked: Iterable[Assignment] = ()):
         self.encoded = encoded
         self.deadline = deadline
-        self.cap = UNBOUNDED_MODEL_CAP if cap is None else cap  # with unbounded unknowns the models may never run out: stop (as unknown) after this many
+        # with unbounded unknowns the models may never run out: stop (as unknown) after this many
+        self.cap = UNBOUNDED_MODEL_CAP if cap is None else cap
         self.end: SearchEnd | None = None
-        self.models: list[Assignment] = [dict(model) for model in blocked]  # every model so far (and those given), each blocked
+        # every model so far (and those given), each blocked
+        self.models: list[Assignment] = [dict(model) for model in blocked]
         self.stop_requested = False  # set by request_stop: end the search before the next check
         self.indicators: dict[tuple[str, int], z3.BoolRef] = {}  # (letter, value) -> letter != value
         self.propositional = False  # block through Boolean indicators (finite-domain solver only)
@@ -161,7 +168,7 @@ class ModelSearch:
         self.capped = False  # stopped after `cap` models over unbounded unknowns
         # Splitting: a finite-domain check that needs more than `split_after` conflicts (0: split at
         # once; None: never) makes the search go on case by case (see encode/split.py), each case
-        # decided by the solver under assumptions. NORTH / SOUTH = EAST / WEST: 13 s -> 5 s.
+        # decided by the solver under assumptions: a hard search proves "nothing more" much sooner.
         self.split_after = split_after if encoded.split is not None and encoded.indicators else None
         # once split: the cases still open, each as its literals and the conflicts its next check may take
         self.cases: CaseSchedule | None = None
@@ -174,7 +181,7 @@ class ModelSearch:
             self.stop_requested = True
             interrupt_until(self.encoded.context, lambda: self.end is not None)
 
-    def statistics(self) -> dict[str, float]:
+    def statistics(self) -> dict[str, Any]:
         """Z3's own counters (conflicts, decisions, ...), summed over every solver the search used."""
         totals = dict(self.spent)
         if self.solver is not None:
@@ -257,11 +264,17 @@ class ModelSearch:
                 variant.update(zip(group, values))
             yield variant
 
-    def __iter__(self) -> Iterator[Assignment]:
+    def batches(self) -> Iterator[list[Assignment]]:
         with watchdog(self.deadline, self.encoded.context):
             yield from self._enumerate()
 
-    def _enumerate(self) -> Iterator[Assignment]:
+    @property
+    def _current(self) -> z3.Solver:
+        """The solver searching now (there is one once the enumeration has begun)."""
+        assert self.solver is not None
+        return self.solver
+
+    def _enumerate(self) -> Iterator[list[Assignment]]:
         """Check, read and block a model, until a check (or, once split, every case) is unsat or
         the search must end; `end` says which."""
         strategies = [*solvers(self.encoded), "general"]
@@ -270,11 +283,11 @@ class ModelSearch:
         self.solver = self._solver(strategies.pop(0))
         read = self._reader()
         while self._may_check():
-            result = self.solver.check(*self._assumptions())
+            result = self._current.check(*self._assumptions())
             if result == z3.sat:
                 assignment = self._take_model(read)
                 if assignment is not None:
-                    yield from self.variants(assignment)
+                    yield list(self.variants(assignment))
             elif result == z3.unsat:
                 if self.cases:  # this case holds no more solutions: the next one
                     self.cases.close()
@@ -300,7 +313,7 @@ class ModelSearch:
             if remaining is not None and remaining <= 0:
                 self.end = SearchEnd(Ending.TIME)
             elif remaining is not None:
-                self.solver.set("timeout", max(1, int(remaining * 1000)))
+                self._current.set("timeout", max(1, int(remaining * 1000)))
         self.checks += self.end is None
         return self.end is None
 
@@ -310,7 +323,7 @@ class ModelSearch:
             return ()
         literals, budget = self.cases.current()
         if self.budgets:
-            self.solver.set("max_conflicts", budget)
+            self._current.set("max_conflicts", budget)
         return literals
 
     def _take_model(self, read: Callable[[z3.ModelRef], Assignment]) -> Assignment | None:
@@ -325,14 +338,14 @@ class ModelSearch:
             self.end = SearchEnd(Ending.TIME)
             return None
         try:
-            assignment = read(self.solver.model())
+            assignment = read(self._current.model())
         except z3.Z3Exception:  # the context was interrupted just after the check
             if not self.stop_requested and not self._time_is_up():
                 raise
             self.end = SearchEnd(Ending.INTERRUPTED if self.stop_requested else Ending.TIME)
             return None
         self.models.append(assignment)
-        self._block(self.solver, assignment)
+        self._block(self._current, assignment)
         return assignment
 
     def _unknown(self, strategies: list[str]) -> None:
@@ -358,7 +371,6 @@ class ModelSearch:
         else:
             self.end = SearchEnd(Ending.GAVE_UP, reason)
 
-
     def _time_is_up(self) -> bool:
         """True within 50 ms of the deadline: an `unknown` or an exception then is the time limit's doing."""
         remaining = time_left(self.deadline)
@@ -370,6 +382,7 @@ class Unknown(enum.Enum):
 
     BUDGET = "conflict budget spent"
     TIME = "time limit"
+    CANCELED = "interrupted"  # the context was interrupted: a stop, or the watchdog at the deadline
     MEMORY = "memory limit"
     OTHER = "gave up"
 
@@ -380,6 +393,8 @@ def unknown_reason(reason: str) -> Unknown:
         return Unknown.BUDGET
     if reason == "timeout":
         return Unknown.TIME
+    if reason == "canceled":
+        return Unknown.CANCELED
     if "memory" in reason:
         return Unknown.MEMORY
     return Unknown.OTHER
@@ -409,4 +424,4 @@ class CaseSchedule:
 
 def _statistics(solver: z3.Solver) -> dict[str, float]:
     statistics = solver.statistics()
-    return {key: statistics.get_key_value(key) for key in statistics.keys()}
+    return {key: statistics.get_key_value(key) for key in statistics.keys()}  # noqa: SIM118 (not a dict: z3's Statistics has no __iter__ over keys)

@@ -7,26 +7,45 @@
 
 It owns the policy between the backends and the user: the deadline, the stop request, which models
 are re-checked, the proof of an infinite family, and the statistics.
+
+Which solutions the exact re-check (core/verify.py) sees:
+
+- every model a solver returns (Z3's, and the model that starts each cube), always;
+- the first RECHECKED_EXACT solutions of every search, whatever their backend: a guard on the
+  generated code and on the cubes' proofs.
+
+Not re-checked are the solutions after those first RECHECKED_EXACT that a backend proves itself
+(`Backend.exact`): those of the exhaustive and join backends (the compiled formula evaluated them
+true, exactly), of the linear backend (integer arithmetic on the equation, the compiled formula
+for the rest), and a cube's completions beyond its model (proved by the `unsat` that made the
+cube); nor, when counting, the solutions the cubes, join and exhaustive backends count without
+listing them (`bulk`). Why: the re-check walks the tree node by node for each solution, which
+costs many times what the compiled formula does; re-checking them all would multiply the time to
+list a dense puzzle, and counting by cubes would have to list every solution it now counts by
+the cube.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from smtcrypt.analysis.stats import Clock, search_space
 from smtcrypt.core.check import Problem
-from smtcrypt.core.results import INTERRUPTED, Solution, Status, Verdict, filler
+from smtcrypt.core.results import INTERRUPTED, Ending, Proof, Solution, Status, Verdict, filler
 from smtcrypt.core.verify import confirm, satisfies
+from smtcrypt.engine.base import Assignment, Strategy
+from smtcrypt.engine.portfolio import Portfolio, strategy_named
 from smtcrypt.errors import IncompleteSearch, InfinitelyMany, StrategyError
-from smtcrypt.search.family import find_family
+from smtcrypt.search.family import Family, find_family
 
 PROCESS_WIDE = {"memory", "max memory", "num allocs"}  # Z3 counters about the process, not the search
-RECHECKED_EXACT = 100  # solutions of the exhaustive backend re-checked all the same: a guard on its generated code
+RECHECKED_EXACT = 100  # solutions of every search re-checked, even those a backend proved (see the module)
 SHOWN_OF_INFINITE = 10  # solutions listed once a search has proved there are infinitely many
 DEFAULT_MEMORY_MB = 4096
-MIN_MEMORY_MB = 256  # below this Z3 may abort the whole process instead of giving up (seen at 20 MB)
+MIN_MEMORY_MB = 256  # below this Z3 may abort the whole process instead of giving up
+STOP_LOOK = 1024  # solutions of a batch between two looks at the stop flag and the clock
 _memory_limit_mb = DEFAULT_MEMORY_MB
 
 
@@ -39,142 +58,172 @@ def set_memory_limit(megabytes: int) -> None:
     _memory_limit_mb = int(megabytes)
 
 
+def _strategy(strategy: str | Strategy, problem: Problem) -> Strategy:
+    """The strategy asked for; `StrategyError` for an unknown one, or one that cannot take integer
+    unknowns (the exhaustive one says for itself: bounded unknowns it takes)."""
+    chosen = strategy_named(strategy)
+    if chosen in (Strategy.CUBES, Strategy.LINEAR) and problem.unknowns:
+        raise StrategyError(f"the {chosen.value} strategy cannot search a puzzle with integer unknowns "
+                            "(they have no finite set of values to try)")
+    return chosen
+
+
 class Search:
     """One search over a puzzle: iterate to get solutions as they are found, then ask for the verdict.
 
     `limit` stops after that many solutions (status `found`); `decide` stops after two, which is
     enough to decide uniqueness (status `multiple`); `timeout` bounds the whole search in seconds.
+    `ending` says how it ended (an `Ending`), `reason` the same in words for an incomplete search.
     """
 
     def __init__(self, problem: Problem, *, limit: int | None = None, timeout: float | None = None,
-                 decide: bool = False, clock: Clock | None = None, strategy: str = "auto", keep: bool = True,
-                 fill: Callable[[dict[str, int]], str] | None = None):
-        from smtcrypt.engine.portfolio import STRATEGIES, Portfolio  # z3 loads with the first search, not on import
-
+                 decide: bool = False, clock: Clock | None = None, strategy: str | Strategy = Strategy.AUTO,
+                 keep: bool = True, fill: Callable[[dict[str, int]], str] | None = None):
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
             raise ValueError(f"limit must be a positive integer, not {limit!r}")
-        if strategy not in STRATEGIES:
-            raise StrategyError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
-        if strategy in ("cubes", "linear") and problem.unknowns:  # the exhaustive one says for itself (bounded ones it takes)
-            raise StrategyError(f"the {strategy} strategy cannot search a puzzle with integer unknowns "
-                                "(they have no finite set of values to try)")
+        chosen = _strategy(strategy, problem)
         self.problem = problem
         self.clock = Clock() if clock is None else clock
         self.limit = 2 if decide else limit
         self.keep = keep  # False: count the solutions without making `Solution`s (and yield none)
         # made here, so that a strategy that cannot search this puzzle is refused before iterating
-        self.engine = Portfolio(problem, limit=self.limit, strategy=strategy, listing=keep, clock=self.clock)
+        self.engine: Portfolio = Portfolio(problem, limit=self.limit, strategy=chosen, listing=keep, clock=self.clock)
         self.stop_requested = False
         self.decide = decide
         self.timeout = timeout
-        self.strategy = strategy
+        self.strategy = chosen.value
         self.fill = fill  # how a solution's text is made (a layout's own); by default the formula filled in
         self.formula = problem.source  # as shown in the verdict (a layout's own text)
         self.solutions: list[Solution] = []
         self.found = 0
         self.complete = False
+        self.ending: Ending | None = None  # how the search ended, once it has
+        self.proof: Proof | None = None  # how completeness was shown, for a complete search
         self.reason: str | None = None
         self.stopped_early = False
-        self.family: Any = None  # a proof of infinitely many solutions, once found
+        self.family: Family | None = None  # a proof of infinitely many solutions, once found
         self.seconds = 0.0
         self._started = False
+        self._finished = False  # the loop ended the search itself (a limit, a stop, a family)
+        self._solving = 0.0  # seconds in the engine, the solve stage
+        names = sorted([*problem.letters, *problem.unknowns])  # a mapping lists them alphabetically
+        # the `?`s are shown in the text and apart, not in the mapping
+        self._names = [name for name in names if name not in problem.wildcards]
+        self._fill: Callable[[dict[str, int]], str] = str  # made when the search starts (see `fill`)
+        # the first solution is tried as the start of an infinite family where the models may never run out
+        self._watch_family = False
 
     def __iter__(self) -> Iterator[Solution]:
         if self._started:
             raise RuntimeError("a Search can be iterated once; start a new one")
         self._started = True
-        import z3
-
         start = time.monotonic()
-        deadline = None if self.timeout is None else start + self.timeout
         try:
-            z3.set_param("memory_max_size", _memory_limit_mb)
-            engine = self.engine
-            engine.deadline = deadline
-            fill = self.fill or filler(self.problem)
-            wildcards = self.problem.wildcards
-            names = sorted([*self.problem.letters, *self.problem.unknowns])  # a mapping lists them alphabetically
-            if wildcards:  # the `?`s are shown in the text and apart, not in the mapping
-                names = [name for name in names if name not in wildcards]
-            base, unbounded = self.problem.rules.base, engine.unbounded
-            batches = iter(engine)
-            clock, solving = time.perf_counter, 0.0  # the solve stage timed by hand: a with-block per solution costs
-            while True:
-                before = clock()
-                batch = next(batches, None)
-                solving += clock() - before
-                if batch is None:
-                    break
-                exact = engine.exact
-                for index, assignment in enumerate(batch):
-                    if index & 1023 == 1023 and self._stop_in_batch(deadline):
-                        self._add_solving(solving)
-                        return
-                    if not exact or self.found < RECHECKED_EXACT:
-                        with self.clock("verify"):
-                            confirm(self.problem, assignment)
-                    self.found += 1
-                    if unbounded and self.found == 1 and (self.limit is None or self.decide):
-                        with self.clock("solve"):
-                            self.family = find_family(self.problem, assignment)
-                    if self.keep:
-                        if wildcards:
-                            solution = Solution({name: assignment[name] for name in names}, fill(assignment), base,
-                                                tuple(assignment[name] for name in wildcards), self.problem)
-                        else:
-                            mapping = assignment if exact else {name: assignment[name] for name in names}
-                            solution = Solution(mapping, fill(mapping), base, problem=self.problem)
-                        self.solutions.append(solution)
-                        yield solution
-                    if self.family is not None:  # no end to the models: show a few of the family, say why
-                        self._add_solving(solving)
-                        yield from self._family_members(names, wildcards, fill)
-                        return
-                    if self.limit is not None and self.found >= self.limit:
-                        self._add_solving(solving)
-                        self.stopped_early = True
-                        return
-            self._add_solving(solving)
-            self.found += engine.bulk  # solutions counted by cubes, never listed
-            assert engine.end is not None
-            self.complete, self.reason = engine.end.complete, engine.end.reason
+            yield from self._search(None if self.timeout is None else start + self.timeout)
         finally:
+            self._add_solving()
             self.seconds = time.monotonic() - start
 
-    def _family_members(self, names: list[str], wildcards: Sequence[str],
-                        fill: Callable[[dict[str, int]], str]) -> Iterator[Solution]:
+    def _search(self, deadline: float | None) -> Iterator[Solution]:
+        import z3  # z3 loads with the first search, not on import
+
+        from smtcrypt.engine.z3search import retain_freed_memory_once
+
+        retain_freed_memory_once()
+        z3.set_param("memory_max_size", _memory_limit_mb)
+        self._fill = self.fill or filler(self.problem)
+        engine = self.engine
+        engine.deadline = deadline
+        self._watch_family = engine.unbounded and (self.limit is None or self.decide)
+        batches = engine.batches()
+        clock = time.perf_counter  # the solve stage timed by hand: a with-block per solution costs
+        while not self._finished:
+            before = clock()
+            batch = next(batches, None)
+            self._solving += clock() - before
+            if batch is None:
+                self._ended_by_engine()
+                return
+            yield from self._solutions(batch, engine.exact, deadline)
+
+    def _ended_by_engine(self) -> None:
+        """The engine's end is the search's: its solutions counted without listing added."""
+        self.found += self.engine.bulk  # solutions counted by cubes, never listed
+        end = self.engine.end
+        assert end is not None
+        self.complete, self.reason, self.ending, self.proof = end.complete, end.reason, end.ending, end.proof
+
+    def _solutions(self, batch: list[Assignment], exact: bool, deadline: float | None) -> Iterator[Solution]:
+        """A batch's solutions, re-checked as the module says; `_finished` is set where the search
+        ends in it (a stop, the time limit, the limit asked for, an infinite family)."""
+        for index, assignment in enumerate(batch):
+            if index % STOP_LOOK == STOP_LOOK - 1 and self._stop_in_batch(deadline):
+                return
+            if not exact or self.found < RECHECKED_EXACT:
+                with self.clock("verify"):
+                    confirm(self.problem, assignment)
+            self.found += 1
+            if self._watch_family and self.found == 1:
+                with self.clock("solve"):
+                    self.family = find_family(self.problem, assignment)
+            if self.keep:
+                solution = self._solution(assignment, exact)
+                self.solutions.append(solution)
+                yield solution
+            if self.family is not None:  # no end to the models: show a few of the family, say why
+                yield from self._family_members(self.family)
+                return
+            if self.limit is not None and self.found >= self.limit:
+                self.stopped_early = self._finished = True
+                self.ending = Ending.LIMIT
+                return
+
+    def _solution(self, assignment: Assignment, exact: bool) -> Solution:
+        """A `Solution` of an assignment that passed (or needs not) the re-check."""
+        wildcards = self.problem.wildcards
+        if wildcards:
+            return Solution({name: assignment[name] for name in self._names}, self._fill(assignment),
+                            self.problem.rules.base, tuple(assignment[name] for name in wildcards), self.problem)
+        # an exact backend's assignment is a fresh dict keyed alphabetically: no copy needed
+        mapping = assignment if exact else {name: assignment[name] for name in self._names}
+        return Solution(mapping, self._fill(mapping), self.problem.rules.base, problem=self.problem)
+
+    def _family_members(self, family: Family) -> Iterator[Solution]:
         """The proved family's next members (start + t * step), up to SHOWN_OF_INFINITE solutions
         in all (two when deciding uniqueness), so that the rows shown walk as its summary says. Each
         passes the exact re-check; a member that fails a `!=` (at most one does) is left out."""
-        assert self.family is not None
-        self.reason = self.family.describe()
+        self._finished = True
+        self.reason, self.ending = family.describe(), Ending.INFINITE
         shown = 2 if self.decide else SHOWN_OF_INFINITE
         t = 0
         while self.found < shown and not self.stop_requested:
             t += 1
-            member = self.family.member(t)
+            member = family.member(t)
             if not satisfies(self.problem, member):
                 continue
             with self.clock("verify"):
                 confirm(self.problem, member)
             self.found += 1
             if self.keep:
-                solution = Solution({name: member[name] for name in names}, fill(member), self.problem.rules.base,
-                                    tuple(member[name] for name in wildcards), self.problem)
+                solution = self._solution(member, exact=False)
                 self.solutions.append(solution)
                 yield solution
 
     def _stop_in_batch(self, deadline: float | None) -> bool:
         """A large batch is long work for this loop too: stop in it when asked or out of time."""
         if self.stop_requested:
-            self.reason = INTERRUPTED
+            self.ending = Ending.INTERRUPTED
         elif deadline is not None and time.monotonic() >= deadline:
-            self.reason = "time limit"
-        return self.reason is not None
+            self.ending = Ending.TIME
+        else:
+            return False
+        self.reason = INTERRUPTED if self.ending is Ending.INTERRUPTED else self.ending.value
+        self._finished = True
+        return True
 
-    def _add_solving(self, seconds: float) -> None:
+    def _add_solving(self) -> None:
         """The engine's time, less the stages it timed itself inside (compile, encode)."""
-        seconds -= sum(self.clock.seconds.get(stage, 0.0) for stage in ("compile", "encode"))
+        seconds = self._solving - sum(self.clock.seconds.get(stage, 0.0) for stage in ("compile", "encode"))
         self.clock.seconds["solve"] = self.clock.seconds.get("solve", 0.0) + max(seconds, 0.0)
 
     def request_stop(self) -> None:
@@ -187,8 +236,8 @@ class Search:
         """`IncompleteSearch` (or `InfinitelyMany`) unless the search finished or stopped as asked."""
         if not self.complete and not self.stopped_early:
             if self.family is not None:
-                raise InfinitelyMany(self.reason or self.family.describe(), self.found)
-            raise IncompleteSearch(self.reason or "unknown", self.found)
+                raise InfinitelyMany(self.reason or self.family.describe(), self.found, Ending.INFINITE)
+            raise IncompleteSearch(self.reason or "unknown", self.found, self.ending)
 
     def run(self) -> Search:
         """Search to the end (or the limit) without looking at solutions on the way."""
@@ -209,17 +258,19 @@ class Search:
         else:
             status = Status.NONE if count == 0 else Status.UNIQUE if count == 1 else Status.MULTIPLE
         return Verdict(self.formula, status, tuple(self.solutions), self.complete, self.reason,
-                       self.seconds, self.statistics(), None if self.keep else self.found)
+                       self.seconds, self.statistics(), None if self.keep else self.found,
+                       ending=self.ending, proof=self.proof)
 
     def statistics(self) -> dict[str, Any]:
         """What the search cost: the brute-force space, models found, Z3's counters, seconds per stage."""
         space, exact = search_space(self.problem)
-        engine = self.engine.statistics() if self.engine is not None else {}
+        engine = self.engine.statistics()
         z3_counters = engine.pop("z3_counters", {})
         return {
             "search_space": space,  # None: infinite (integer unknowns)
             "search_space_exact": exact,  # False: distinct assignments too many to count; product of domains
-            "strategy": engine.pop("strategy", None),  # the backends that searched: "z3", "exhaustive", "z3 -> exhaustive"
+            # the backends that searched: "z3", "exhaustive", "z3 -> exhaustive"
+            "strategy": engine.pop("strategy", None),
             "proof": engine.pop("proof", None),  # for a complete search: "unsat", "every assignment tried", ...
             "models": self.found,
             "solver_checks": engine.pop("solver_checks", 0),
