@@ -61,3 +61,34 @@ def test_an_unknown_answer_is_counted_as_unknown():
     totals.add({"line": 3, "formula": "?", "error": "bad"})
     assert (totals.solved, totals.errors, totals.unknown) == (1, 1, 1)
     assert "median 2.000 s" in totals.line(4.0)
+
+
+def test_shared_rules_name_letters_of_the_puzzles_not_of_a_stand_in(tmp_path, capsys):
+    """--domain S=9 is checked once without a formula, then applies to each puzzle (it used to be
+    checked against a stand-in puzzle `A = A` and always refused: "S does not occur")."""
+    from smtcrypt.cli import main
+
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text("SEND + MORE = MONEY\nS + S = AB\n")
+    assert main(["batch", "--unique", "--domain", "S=9", str(puzzles)]) == 0
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert answers[0]["status"] == "unique" and answers[0]["solutions"][0]["mapping"]["S"] == 9
+    assert all(answer["solutions"][0]["mapping"]["S"] == 9 for answer in answers)
+    assert main(["batch", "--count", "--domain", "S=1-5", str(puzzles)]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["count"] == 0  # SEND + MORE = MONEY needs S = 9
+
+
+def test_batch_takes_every_rule_option_of_the_solver(tmp_path, capsys):
+    from smtcrypt.cli import main
+
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text("AB * CD = EEF\n")
+    assert main(["batch", "--count", "--distinct", "ABCD", str(puzzles)]) == 0
+    assert json.loads(capsys.readouterr().out)["count"] == 42  # as `smtcrypt --count --distinct ABCD`
+    for bad in (["--base", "37"], ["--distinct", "AB", "--no-distinct"], ["--domain", "S=x"]):
+        try:
+            main(["batch", *bad, str(puzzles)])
+        except SystemExit as stop:
+            assert stop.code == 2, bad
+        else:
+            raise AssertionError(f"{bad} was accepted")

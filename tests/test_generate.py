@@ -66,8 +66,8 @@ def test_every_verdict_matches_the_solver(shape, rules):
 
 
 def test_an_explicit_base_10_keeps_the_fast_sum_search(monkeypatch):
-    from smtcrypt.setters import generate as module
     from smtcrypt.setters.generate import Setting
+    from smtcrypt.setters.generate import decide as module
 
     assert Setting("A + B = C", {"base": 10}, 10.0).by_search
     assert Setting("A - B = C", {"base": 10, "distinct": False}, 10.0).by_search
@@ -147,3 +147,42 @@ def test_the_solver_proof_says_unique_only_when_it_is():
     num = smtcrypt.Puzzle("NUM + BER = PLAY")  # interchangeable letters: found and permuted
     assert not proof.unique(num.problem, next(num.solve()).mapping)
     assert proof.unique(send.problem, right)  # the shared context still answers
+
+
+def test_the_letter_cap_and_the_length_filter_come_from_the_base():
+    """Base 16 admits 16 distinct letters: ABCDEF + GHIJK = KLMNOP (16 letters, several solutions
+    in base 16) is decided there, while base 10 filters it out as more than ten letters."""
+    from smtcrypt.setters.wordindex import WordIndex
+
+    words = ["ABCDEF", "GHIJK", "KLMNOP"]
+    wide = ("ABCDEF", "GHIJK", "KLMNOP")
+    assert not Words(words, {}).passes_filters("A + B = C", wide)
+    assert Words(words, {"base": 16}).passes_filters("A + B = C", wide)
+    in_index = lambda base: [tuple(words[i] for i in parts) for first in range(3)
+                             for parts in WordIndex(words, "A + B = C", True, base).chunk(first)]
+    assert wide not in in_index(10) and wide in in_index(16)
+    assert lengths_fit("A + B + C = D", ["AB", "CD", "EF", "GHIJ"], base=2)  # three 2-digit numbers: up to 4 binary digits
+    assert not lengths_fit("A + B + C = D", ["AB", "CD", "EF", "GHIJ"])
+    decided = {}
+    for base in (10, 16):
+        totals = Totals()
+        list(generate(words, totals=totals, base=base))
+        decided[base] = sum(totals.verdicts.values())
+        assert totals.filtered + decided[base] == totals.candidates == 18
+    assert decided[16] > decided[10]
+    assert smtcrypt.verdict("ABCDEF + GHIJK = KLMNOP", base=16).status is smtcrypt.Status.MULTIPLE
+
+
+def test_generate_takes_the_rule_options(capsys):
+    from smtcrypt.cli import main
+
+    assert main(["generate", "--json", "--base", "16", "ABCDEF", "GHIJK", "KLMNOP"]) == 1  # no unique puzzle
+    data = json.loads(capsys.readouterr().out)
+    assert data["totals"]["filtered"] == 5 and data["totals"]["multiple"] == 6
+    assert main(["generate", "--allow-leading-zeros", "--json", "SEND", "MORE", "MONEY"]) == 1
+    assert json.loads(capsys.readouterr().out)["totals"]["multiple"] >= 1  # with leading zeros, several solutions
+    assert main(["generate", "SEND", "MORE", "MONEY"]) == 0
+    assert capsys.readouterr().out == "SEND + MORE = MONEY  /  9567 + 1085 = 10652\n"
+    with pytest.raises(SystemExit) as stop:
+        main(["generate", "--base", "37", "SEND"])
+    assert stop.value.code == 2

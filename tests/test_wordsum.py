@@ -56,3 +56,16 @@ def test_every_solution_matches_brute_force(addends, result, distinct, allow_lea
     found = solve_sum(addends, result, distinct=distinct, allow_leading_zeros=allow_leading_zeros)
     assert len(found) == len(expected)
     assert as_set(found) == expected
+
+
+def test_other_bases_give_exactly_the_solvers_solutions():
+    """The digits run to base - 1 and the place values are powers of the base."""
+    import smtcrypt
+
+    assert weights(["AB"], "C", base=16) == {"A": 16, "B": 1, "C": -1}
+    for formula, addends, result, base in [("SEND + MORE = MONEY", ["SEND", "MORE"], "MONEY", 16),
+                                           ("ADD + ADD = CAB", ["ADD", "ADD"], "CAB", 16),
+                                           ("AB + BA = CDC", ["AB", "BA"], "CDC", 7),
+                                           ("A + B = CA", ["A", "B"], "CA", 3)]:
+        expected = {tuple(sorted(s.mapping.items())) for s in smtcrypt.solve(formula, base=base)}
+        assert as_set(solve_sum(addends, result, base=base)) == expected, (formula, base)

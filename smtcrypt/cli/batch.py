@@ -15,13 +15,24 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from smtcrypt.api import Puzzle
-from smtcrypt.cli.generate import positive
+from smtcrypt.cli.options import (
+    DEFAULT_MEMORY_MB,
+    MIN_MEMORY_MB,
+    STRATEGIES,
+    Exit,
+    integer_in,
+    positive,
+    positive_number,
+    rule_options,
+    rules_from,
+)
 from smtcrypt.core.results import Status
+from smtcrypt.core.rules import make_rules
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.data import to_dict
 from smtcrypt.search import set_memory_limit
@@ -46,7 +57,7 @@ class BatchTask:
     timeout: float | None = None  # per puzzle
     strategy: str = "auto"
     stats: bool = False
-    max_memory: int = 4096
+    max_memory: int = DEFAULT_MEMORY_MB
 
     def __call__(self, index: int) -> dict[str, Any]:
         line, formula = self.puzzles[index]
@@ -72,35 +83,34 @@ class BatchTotals:
             self.errors += 1
             return
         self.seconds.append(answer["seconds"])
-        if answer["status"] == Status.UNKNOWN.value:
+        if Status(answer["status"]) is Status.UNKNOWN:
             self.unknown += 1
         else:
             self.solved += 1
 
+    def exit_code(self, interrupted: bool) -> Exit:
+        """130 after Ctrl-C, 2 if some line was not a valid formula, 3 if some search ended unknown, else 0."""
+        if interrupted:
+            return Exit.INTERRUPTED
+        return Exit.USAGE if self.errors else Exit.UNKNOWN if self.unknown else Exit.FOUND
+
     def line(self, wall: float) -> str:
         median = statistics.median(self.seconds) if self.seconds else 0.0
-        return (f"{self.solved + self.errors + self.unknown:,} puzzles: solved {self.solved:,}, errors {self.errors:,}, "
+        total = self.solved + self.errors + self.unknown
+        return (f"{total:,} puzzles: solved {self.solved:,}, errors {self.errors:,}, "
                 f"unknown {self.unknown:,} ({wall:.2f} s, median {median:.3f} s per puzzle)")
 
 
-def batch(puzzles: Sequence[tuple[int, str]], *, jobs: int = 1, scheduler: Any = None, **options: Any):
+def batch(puzzles: Sequence[tuple[int, str]], *, jobs: int = 1, scheduler: Any = None,
+          **options: Any) -> Iterator[dict[str, Any]]:
     """Each puzzle's answer (JSON data), in input order; `options` as for `BatchTask`."""
     task = BatchTask(tuple(puzzles), **options)
     for _, answer in run_chunks(task, len(puzzles), jobs=jobs, scheduler=scheduler):
         yield answer
 
 
-def seconds(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
-    return value
-
-
-def main(argv: Sequence[str]) -> int:
-    """`smtcrypt batch FILE`: exit 0 if every puzzle was answered, 3 if some ended unknown, 2 if
-    some line was not a valid formula (or bad usage), 130 after Ctrl-C (answers so far printed)."""
-    parser = argparse.ArgumentParser(prog="smtcrypt batch",
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="smtcrypt batch", parents=[rule_options()],
                                      description="Solve many puzzles, one per line of FILE (- for stdin); "
                                                  "one JSON object per line on stdout, in input order.")
     parser.add_argument("file", metavar="FILE", help="puzzles, one a line; blank lines and # comments are skipped")
@@ -109,31 +119,36 @@ def main(argv: Sequence[str]) -> int:
     mode.add_argument("--limit", type=positive, metavar="N", help="stop each puzzle after N solutions")
     mode.add_argument("--count", action="store_true", help="count each puzzle's solutions without listing them")
     mode.add_argument("--unique", action="store_true", help="decide each puzzle's uniqueness: stop after two")
-    parser.add_argument("--timeout", type=seconds, metavar="S", help="bound each puzzle's search to S seconds")
-    parser.add_argument("--allow-leading-zeros", action="store_true", help="words may start with 0")
-    parser.add_argument("--no-distinct", action="store_true", help="different letters may share a digit")
-    parser.add_argument("--assign", action="append", metavar="L=D", help="fix letter L to digit D (repeatable)")
-    parser.add_argument("--digits", metavar="SET", help="the digits every letter may take: 1-9 or 1,3,5,7,9")
-    parser.add_argument("--domain", action="append", metavar="L=SET", help="the digits letter L may take (repeatable)")
-    parser.add_argument("--base", type=int, default=10, metavar="B", help="words are base-B numbers (default 10)")
-    parser.add_argument("--strategy", choices=("auto", "z3", "linear", "join", "cubes", "exhaustive"), default="auto",
+    parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound each puzzle's search to S seconds")
+    parser.add_argument("--strategy", choices=STRATEGIES, default="auto",
                         help="how to search each puzzle (default auto)")
     parser.add_argument("--stats", action="store_true", help="add each search's statistics to its object")
-    parser.add_argument("--max-memory", type=positive, default=4096, metavar="MB", help="the solver's memory cap")
+    parser.add_argument("--max-memory", type=integer_in(MIN_MEMORY_MB), default=DEFAULT_MEMORY_MB, metavar="MB",
+                        help=f"the solver's memory cap (default {DEFAULT_MEMORY_MB}, at least {MIN_MEMORY_MB})")
     parser.add_argument("--jobs", type=positive, default=1, metavar="N", help="processes to use (default 1)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help='solve on the Dask cluster at ADDRESS; needs pip install "smtcrypt[dask]"')
+    return parser
+
+
+def read_lines(name: str) -> list[str]:
+    """The lines of a file, or of standard input for `-`."""
+    if name == "-":
+        return sys.stdin.read().splitlines()
+    with open(name, encoding="utf-8") as source:
+        return source.read().splitlines()
+
+
+def main(argv: Sequence[str]) -> int:
+    """`smtcrypt batch FILE`: exit 0 if every puzzle was answered, 3 if some ended unknown, 2 if
+    some line was not a valid formula (or bad usage), 130 after Ctrl-C (answers so far printed)."""
+    parser = build_parser()
     args = parser.parse_args(argv)
-    rules = {"distinct": not args.no_distinct, "allow_leading_zeros": args.allow_leading_zeros, "base": args.base,
-             "digits": args.digits, "domains": args.domain, "assign": args.assign}
+    rules = rules_from(args, parser)
     try:
-        Puzzle("A = A", **{**rules, "assign": None})  # the shared rules are checked once, before any puzzle
-        if args.file == "-":
-            lines = sys.stdin.read().splitlines()
-        else:
-            with open(args.file, encoding="utf-8") as source:
-                lines = source.read().splitlines()
-    except (FormulaError, ValueError) as error:
+        make_rules(**rules)  # the shared rules are checked once, before any puzzle, without a formula
+        lines = read_lines(args.file)
+    except FormulaError as error:
         parser.error(str(error))
     except OSError as error:
         parser.error(f"cannot read {args.file}: {error.strerror or error}")
@@ -154,8 +169,6 @@ def main(argv: Sequence[str]) -> int:
         raise
     except (RuntimeError, OSError) as error:  # no Dask, or no scheduler at the address
         print(f"smtcrypt batch: error: {error}", file=sys.stderr)
-        return 2
+        return Exit.USAGE
     print(totals.line(time.monotonic() - start) + ("; interrupted" if interrupted else ""), file=sys.stderr)
-    if interrupted:
-        return 130
-    return 2 if totals.errors else 3 if totals.unknown else 0
+    return totals.exit_code(interrupted)

@@ -1,4 +1,10 @@
-"""What every subcommand shares: exit codes, argparse types, and usage errors as JSON under --json."""
+"""What every subcommand shares: exit codes, the puzzle-rule options, argparse types, and usage
+errors as JSON under --json.
+
+The rule options are spelled once, in `rule_options()`, a parent parser that each subcommand
+taking a puzzle's rules includes with `parents=[rule_options()]`; `rules_from(args)` turns the
+parsed options into the keyword rules of `Puzzle`, `make_rules` and `generate`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,16 @@ import argparse
 import enum
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
+
+from smtcrypt.core.rules import MAX_BASE, MIN_BASE
+from smtcrypt.search import DEFAULT_MEMORY_MB, MIN_MEMORY_MB
+from smtcrypt.setters import DEFAULT_TIMEOUT
+
+# The engine's strategies, named here so that `--help` does not load the solver to list them.
+STRATEGIES = ("auto", "z3", "linear", "join", "cubes", "exhaustive")
+
+__all__ = ["DEFAULT_MEMORY_MB", "DEFAULT_TIMEOUT", "MIN_MEMORY_MB", "STRATEGIES", "Exit"]
 
 
 class Exit(enum.IntEnum):
@@ -24,15 +39,20 @@ EXIT_FOUND, EXIT_NONE, EXIT_USAGE, EXIT_UNKNOWN = Exit.FOUND, Exit.NONE, Exit.US
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = Exit.INTERRUPTED, Exit.BROKEN_PIPE
 
 
+# --- argparse types ---------------------------------------------------------------------------------
+
+
 def positive_number(text: str) -> float:
+    """An argparse type: a number of seconds above 0."""
     value = float(text)
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
     return value
 
 
-def integer_at_least(low: int, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: an integer in [low, high], with a message that says the range."""
+def integer_in(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer in [low, high] (no upper end without `high`), with a message
+    that says the range."""
     def parse(text: str) -> int:
         value = int(text)
         if value < low or (high is not None and value > high):
@@ -44,13 +64,65 @@ def integer_at_least(low: int, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
+integer_at_least = integer_in  # the name the subcommands knew it by
+positive = integer_in(1)  # a count: processes, puzzles, solutions
+
+
+def difficulty_range(text: str) -> range:
+    """`2` or `1-2`: the difficulties from 1 to 5 a puzzle may have, low to high."""
+    low, _, high = text.partition("-")
+    try:
+        first, last = int(low), int(high or low)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a difficulty 1-5 or a range such as 1-2, not {text!r}") from None
+    if not 1 <= first <= last <= 5:
+        raise argparse.ArgumentTypeError(f"must be a difficulty 1-5 or a range such as 1-2, not {text!r}")
+    return range(first, last + 1)
+
+
+# --- the puzzle's rules -----------------------------------------------------------------------------
+
+
+def rule_options() -> argparse.ArgumentParser:
+    """The parent parser of the puzzle-rule options, for `parents=[rule_options()]`."""
+    parser = argparse.ArgumentParser(add_help=False)
+    rules = parser.add_argument_group(
+        "puzzle rules", "by default distinct letters take distinct digits and no word of two or more letters starts "
+        "with 0")
+    rules.add_argument("--allow-leading-zeros", action="store_true", help="words may start with 0")
+    rules.add_argument("--no-distinct", action="store_true", help="different letters may share a digit")
+    rules.add_argument("--distinct", metavar="GROUPS",
+                       help="only letters of the same group differ, e.g. ABC,DEF (instead of all letters)")
+    rules.add_argument("--assign", action="append", metavar="L=D",
+                       help="fix letter L to digit D (repeatable); L still differs from the other letters")
+    rules.add_argument("--digits", metavar="SET", help="the digits every letter may take: 1-9 or 1,3,5,7,9")
+    rules.add_argument("--domain", action="append", metavar="L=SET",
+                       help="the digits letter L may take, e.g. A=1-5 (repeatable)")
+    rules.add_argument("--base", type=integer_in(MIN_BASE, MAX_BASE), default=10, metavar="B",
+                       help=f"words are base-B numbers ({MIN_BASE} to {MAX_BASE}; default 10)")
+    return parser
+
+
+def rules_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dict[str, Any]:
+    """The keyword rules (`Puzzle(..., **rules)`) the rule options ask for; a usage error through
+    `parser` when they contradict each other."""
+    if args.distinct is not None and args.no_distinct:
+        parser.error("--distinct and --no-distinct exclude each other")
+    return {"distinct": args.distinct if args.distinct is not None else not args.no_distinct,
+            "allow_leading_zeros": args.allow_leading_zeros, "base": args.base, "digits": args.digits,
+            "domains": args.domain, "assign": args.assign}
+
+
+# --- usage errors under --json ----------------------------------------------------------------------
+
+
 class JsonErrorParser(argparse.ArgumentParser):
     """With `json_errors` set (the command line has --json), a usage error is also one JSON
     object on stdout, so that a script reading stdout always gets JSON."""
 
     json_errors = False
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         if self.json_errors:
             print_json_error(f"usage: {message}")
         super().error(message)
@@ -60,5 +132,6 @@ def print_json_error(message: str, error: Exception | None = None) -> None:
     """Bad input under --json: `{"status": "error", "error": ...}` on stdout (exit code 2, as without --json)."""
     data: dict[str, Any] = {"status": "error", "error": message}
     if error is not None and getattr(error, "position", None) is not None:
-        data.update(line=error.line, column=error.column, snippet=error.snippet)  # type: ignore[attr-defined]
+        data.update(line=getattr(error, "line", None), column=getattr(error, "column", None),
+                    snippet=getattr(error, "snippet", None))
     print(json.dumps(data, ensure_ascii=False))

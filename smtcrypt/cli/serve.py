@@ -7,7 +7,7 @@ import ipaddress
 import sys
 from collections.abc import Sequence
 
-from smtcrypt.cli.options import positive_number
+from smtcrypt.cli.options import Exit, positive_number
 from smtcrypt.web import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -25,28 +25,30 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="example: smtcrypt serve --port 8080, then open http://127.0.0.1:8080/?formula=SEND+%2B+MORE+%3D+MONEY")
     parser.add_argument("--host", default=DEFAULT_HOST,
                         help=f"the address to listen on (default {DEFAULT_HOST}: this machine only)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port (default {DEFAULT_PORT}; 0: any free port)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"the port (default {DEFAULT_PORT}; 0: any free port)")
     parser.add_argument("--timeout", type=positive_number, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"bound each request's search to S seconds (default {DEFAULT_TIMEOUT:g})")
     return parser
 
 
 def main(argv: Sequence[str]) -> int:
+    """Serve until Ctrl-C: exit 0, or 2 without the web stack or when the address is taken."""
     args = build_parser().parse_args(argv)
     why = missing_stack()
     if why:
         print(f"smtcrypt serve: error: {why}", file=sys.stderr)
-        return 2
+        return Exit.USAGE
     try:
         sock = listening_socket(args.host, args.port)
     except OSError as error:
         print(f"smtcrypt serve: error: cannot listen on {args.host}:{args.port}: {error.strerror or error}",
               file=sys.stderr)
-        return 2
+        return Exit.USAGE
     server = make_server(sock, args.timeout)
     print(f"smtcrypt: serving on {url_of(sock)}  (Ctrl-C stops)", flush=True)
     if not ipaddress.ip_address(sock.getsockname()[0]).is_loopback:
         print(f"smtcrypt serve: note: listening on {args.host}: other machines that reach it can run searches "
               f"({args.timeout:g} s each)", file=sys.stderr, flush=True)
     server.run(sockets=[sock])
-    return 0
+    return Exit.FOUND

@@ -9,27 +9,30 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from smtcrypt._version import __version__
 from smtcrypt.api import Puzzle
 from smtcrypt.cli.answers import command as answer_command
 from smtcrypt.cli.interrupt import stopped_by_ctrl_c
 from smtcrypt.cli.options import (
-    EXIT_FOUND,
-    EXIT_INTERRUPTED,
-    EXIT_NONE,
-    EXIT_UNKNOWN,
-    EXIT_USAGE,
+    DEFAULT_MEMORY_MB,
+    MIN_MEMORY_MB,
+    STRATEGIES,
+    Exit,
     JsonErrorParser,
-    integer_at_least,
+    integer_in,
+    positive,
     positive_number,
     print_json_error,
+    rule_options,
+    rules_from,
 )
-from smtcrypt.core.results import INTERRUPTED, Status
+from smtcrypt.core.results import INTERRUPTED, Status, Verdict
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.data import to_json
 from smtcrypt.present.text import solution_line, stats_lines, summary_line
-from smtcrypt.search import set_memory_limit
+from smtcrypt.search import Search, set_memory_limit
 from smtcrypt.setters.layout import read_layout
 
 SUBCOMMANDS = """\
@@ -78,9 +81,10 @@ none or several), 2 bad input, 3 unknown (time limit or the solver gave up).
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> JsonErrorParser:
     parser = JsonErrorParser(
         prog="smtcrypt", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES,
+        parents=[rule_options()],
         description="Solve cryptarithms (alphametics) such as SEND + MORE = MONEY with the Z3 SMT solver: "
                     "every solution, or a proof that a puzzle has exactly one.")
     parser.add_argument("formula", nargs="*", metavar="FORMULA",
@@ -91,37 +95,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--answer", metavar="EXPR",
                         help="the values EXPR (e.g. \"EFGH %% 9\" or \"(A, BC)\") takes over the solutions, each "
                              "with how many give it; with --unique, only prove it unique or show two")
-    parser.add_argument("--distinct", metavar="GROUPS",
-                        help="only letters of the same group differ, e.g. ABC,DEF (instead of all letters)")
     mode = parser.add_argument_group(
         "what to report", "at most one of --first, --limit, --count and --unique; without them, every "
         "solution").add_mutually_exclusive_group()
     mode.add_argument("--first", action="store_true", help="stop at the first solution")
-    mode.add_argument("--limit", type=integer_at_least(1), metavar="N", help="stop after N solutions")
+    mode.add_argument("--limit", type=positive, metavar="N", help="stop after N solutions")
     mode.add_argument("--count", action="store_true", help="print only the number of solutions")
     mode.add_argument("--unique", action="store_true",
                       help="decide uniqueness: stop after two; exit 0 only if exactly one is proved")
-    parser.add_argument("--allow-leading-zeros", action="store_true", help="words may start with 0")
-    parser.add_argument("--no-distinct", action="store_true", help="different letters may share a digit")
-    parser.add_argument("--assign", action="append", metavar="L=D",
-                        help="fix letter L to digit D (repeatable); L still differs from the other letters")
-    parser.add_argument("--digits", metavar="SET", help="the digits every letter may take: 1-9 or 1,3,5,7,9")
-    parser.add_argument("--domain", action="append", metavar="L=SET",
-                        help="the digits letter L may take, e.g. A=1-5 (repeatable)")
-    parser.add_argument("--base", type=integer_at_least(2, 36), default=10, metavar="B",
-                        help="words are base-B numbers (2 to 36; default 10)")
     parser.add_argument("--stats", action="store_true",
                         help="also report the search space, Z3's counters and the time per stage")
     parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound the whole search to S seconds")
-    parser.add_argument("--max-memory", type=integer_at_least(256), metavar="MB", default=4096,
-                        help="cap the solver's memory (default 4096, at least 256); reaching it ends the "
-                             "search as unknown")
-    parser.add_argument("--strategy", choices=("auto", "z3", "linear", "join", "cubes", "exhaustive"), default="auto",
+    parser.add_argument("--max-memory", type=integer_in(MIN_MEMORY_MB), metavar="MB", default=DEFAULT_MEMORY_MB,
+                        help=f"cap the solver's memory (default {DEFAULT_MEMORY_MB}, at least {MIN_MEMORY_MB}); "
+                             "reaching it ends the search as unknown")
+    parser.add_argument("--strategy", choices=STRATEGIES, default="auto",
                         help="how to search: z3 (the solver, model by model), linear (a sum's equation, digit "
                              "by digit within its bounds), join (an equation searched side by side: "
-                             "the sides' values matched, or a word read off the other side's value), cubes (the solver, blocking proved cubes of "
-                             "solutions), exhaustive (every assignment, compiled), or auto (default: by "
-                             "estimated cost, switching while running)")
+                             "the sides' values matched, or a word read off the other side's value), cubes (the "
+                             "solver, blocking proved cubes of solutions), exhaustive (every assignment, compiled), "
+                             "or auto (default: by estimated cost, switching while running)")
     parser.add_argument("--show", choices=("line", "long"), default="line",
                         help="how to show each solution: line (default) or long (written out long-hand: a sum "
                              "with its carries, long multiplication, long division)")
@@ -131,43 +124,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def bad_input(error: Exception, json_errors: bool) -> Exit:
+    """A formula, layout or option the checker refused: the message on stderr (and as JSON under --json)."""
+    print(f"smtcrypt: error: {error}", file=sys.stderr)
+    if json_errors:
+        print_json_error(getattr(error, "message", str(error)), error)
+    return Exit.USAGE
 
-def main(argv: Sequence[str]) -> int:
-    parser = build_parser()
-    parser.json_errors = "--json" in argv
-    args = parser.parse_args(argv)
-    if bool(args.formula) == (args.layout is not None):
-        parser.error("give a FORMULA or --layout FILE (one of them)")
-    if args.distinct is not None and args.no_distinct:
-        parser.error("--distinct and --no-distinct exclude each other")
-    if args.answer is not None and (args.first or args.limit or args.count):
-        parser.error("--answer lists every value (or, with --unique, proves one); it takes no --first, --limit or --count")
-    def bad_input(error: ValueError) -> int:
-        print(f"smtcrypt: error: {error}", file=sys.stderr)
-        if args.json:
-            print_json_error(getattr(error, "message", str(error)), error)
-        return EXIT_USAGE
 
-    try:
-        rules = dict(distinct=args.distinct if args.distinct is not None else not args.no_distinct,
-                     allow_leading_zeros=args.allow_leading_zeros, base=args.base, digits=args.digits,
-                     domains=args.domain, assign=args.assign)
-        if args.layout is not None:
-            puzzle = Puzzle.from_layout(read_layout(args.layout), **rules)
-        else:
-            puzzle = Puzzle(list(args.formula), **rules)
-    except (FormulaError, OSError) as error:
-        return bad_input(error)
-    if args.answer is not None:
-        set_memory_limit(args.max_memory)
-        return answer_command(puzzle, args)
-    limit = 1 if args.first else args.limit
-    set_memory_limit(args.max_memory)
-    try:
-        search = puzzle.search(limit=limit, timeout=args.timeout, decide=args.unique, strategy=args.strategy,
-                               keep=not args.count)
-    except ValueError as error:  # a strategy that cannot search this puzzle
-        return bad_input(error)
+def read_puzzle(args: argparse.Namespace, rules: dict[str, Any]) -> Puzzle:
+    """The puzzle of the formula arguments, or of the --layout file."""
+    if args.layout is not None:
+        return Puzzle.from_layout(read_layout(args.layout), **rules)
+    return Puzzle(list(args.formula), **rules)
+
+
+def run(search: Search, puzzle: Puzzle, args: argparse.Namespace) -> None:
+    """The search to its end (or Ctrl-C), each solution printed as it is found unless the output is
+    one JSON object or a count: a line (or a filled-in layout), and long-hand with --show long."""
     streaming = not (args.json or args.count)
     with stopped_by_ctrl_c(search):
         for solution in search:
@@ -175,7 +149,10 @@ def main(argv: Sequence[str]) -> int:
                 print(solution_line(solution) if puzzle.layout is None else puzzle.layout.block(solution), flush=True)
                 if args.show == "long":
                     print(solution.long_hand() + "\n", flush=True)
-    verdict = search.verdict()
+
+
+def report(verdict: Verdict, args: argparse.Namespace) -> None:
+    """The verdict: one JSON object, the count, or the summary line; and --stats."""
     if args.json:
         print(to_json(verdict, stats=args.stats, solutions=not args.count))
     elif args.count:
@@ -187,10 +164,42 @@ def main(argv: Sequence[str]) -> int:
     if args.stats and not args.json:
         for line in stats_lines(verdict):
             print(line)
+
+
+def exit_code(verdict: Verdict, unique: bool) -> Exit:
+    """0 a solution (with --unique: exactly one, proved), 1 none (or several), 3 unknown, 130 stopped."""
     if verdict.reason == INTERRUPTED:
-        return EXIT_INTERRUPTED
+        return Exit.INTERRUPTED
     if verdict.status is Status.UNKNOWN:
-        return EXIT_UNKNOWN
-    if args.unique:
-        return EXIT_FOUND if verdict.status is Status.UNIQUE else EXIT_NONE
-    return EXIT_FOUND if verdict.count else EXIT_NONE
+        return Exit.UNKNOWN
+    if unique:
+        return Exit.FOUND if verdict.status is Status.UNIQUE else Exit.NONE
+    return Exit.FOUND if verdict.count else Exit.NONE
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = build_parser()
+    parser.json_errors = "--json" in argv
+    args = parser.parse_args(argv)
+    if bool(args.formula) == (args.layout is not None):
+        parser.error("give a FORMULA or --layout FILE (one of them)")
+    rules = rules_from(args, parser)
+    if args.answer is not None and (args.first or args.limit or args.count):
+        parser.error("--answer lists every value (or, with --unique, proves one); "
+                     "it takes no --first, --limit or --count")
+    try:
+        puzzle = read_puzzle(args, rules)
+    except (FormulaError, OSError) as error:
+        return bad_input(error, args.json)
+    set_memory_limit(args.max_memory)
+    if args.answer is not None:
+        return answer_command(puzzle, args)
+    try:
+        search = puzzle.search(limit=1 if args.first else args.limit, timeout=args.timeout, decide=args.unique,
+                               strategy=args.strategy, keep=not args.count)
+    except ValueError as error:  # a strategy that cannot search this puzzle
+        return bad_input(error, args.json)
+    run(search, puzzle, args)
+    verdict = search.verdict()
+    report(verdict, args)
+    return exit_code(verdict, args.unique)

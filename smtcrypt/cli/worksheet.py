@@ -5,14 +5,28 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from smtcrypt.api import Puzzle
+from smtcrypt.cli.options import (
+    DEFAULT_TIMEOUT,
+    Exit,
+    positive_number,
+    rule_options,
+    rules_from,
+)
+from smtcrypt.cli.options import difficulty_range as difficulties
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import make_rules
 from smtcrypt.errors import FormulaError
+from smtcrypt.search import Search
 from smtcrypt.setters.generate import SHAPES, generate
-from smtcrypt.teach.worksheet import PAPERS, entries_of, render
+from smtcrypt.teach.worksheet import PAPERS, Entry, render
+
+POOL_PER_PUZZLE = 4  # generated puzzles drawn from: this many per puzzle wanted, so that a seed changes the sheet
 
 
 def read_formulas(path: Path) -> list[str]:
@@ -22,48 +36,51 @@ def read_formulas(path: Path) -> list[str]:
 
 
 def difficulty_range(text: str) -> tuple[int, int]:
-    """`2-3` or `4`: a range of difficulties from 1 to 5."""
-    low, _, high = text.partition("-")
-    try:
-        bounds = int(low), int(high or low)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a range such as 1-3, not {text!r}") from None
-    if not 1 <= bounds[0] <= bounds[1] <= 5:
-        raise argparse.ArgumentTypeError(f"difficulties go from 1 to 5, low to high, not {text!r}")
-    return bounds
+    """`2-3` or `4`: the lowest and the highest difficulty (1 to 5) of the generated puzzles."""
+    allowed = difficulties(text)
+    return allowed[0], allowed[-1]
 
 
-def rating(formula: str) -> int:
-    """A puzzle's difficulty 1-5, from its explanation."""
-    return Puzzle(formula).difficulty()
+def rater(rules: dict[str, Any]) -> Callable[[str], int]:
+    """A puzzle's difficulty 1-5 under the sheet's rules, from its explanation."""
+    return lambda formula: Puzzle(formula, **rules).difficulty()
 
 
 def generated_formulas(words_file: Path, *, count: int, shape: str, seed: int | None,
-                       difficulties: tuple[int, int] | None, timeout: float) -> list[str]:
+                       difficulties: tuple[int, int] | None, timeout: float, rules: dict[str, Any]) -> list[str]:
     """`count` puzzles with exactly one solution over the word list, drawn at random (`seed` repeats a draw)."""
     words = read_formulas(words_file)
     rng = random.Random(seed)
     rng.shuffle(words)  # the generator follows the list's order: shuffled, the first word is not in every puzzle
+    rate = rater(rules)
     pool = []
-    for generated in generate(words, shape, timeout=timeout):
-        if difficulties is not None:
-            if not difficulties[0] <= rating(generated.formula) <= difficulties[1]:
-                continue
+    for generated in generate(words, shape, timeout=timeout, **rules):
+        if difficulties is not None and not difficulties[0] <= rate(generated.formula) <= difficulties[1]:
+            continue
         pool.append(generated.formula)
-        if len(pool) >= 4 * count:
+        if len(pool) >= POOL_PER_PUZZLE * count:
             break
     return pool if len(pool) <= count else [pool[index] for index in sorted(rng.sample(range(len(pool)), count))]
 
 
+def entries(formulas: Sequence[str], rules: dict[str, Any], *, timeout: float,
+            rate: Callable[[str], int] | None) -> list[Entry]:
+    """Each formula checked under the sheet's rules (all before any search), then decided for the key."""
+    problems = [check(parse(formula), make_rules(**rules)) for formula in formulas]
+    return [Entry(formula, problem, Search(problem, timeout=timeout, decide=True).verdict(),
+                  None if rate is None else rate(formula)) for formula, problem in zip(formulas, problems)]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="smtcrypt worksheet",
+        prog="smtcrypt worksheet", parents=[rule_options()],
         description="A printable worksheet (HTML; print it to paper or PDF from the browser): the puzzles laid out "
                     "long-hand with blank boxes, and an answer key on its own page.")
     parser.add_argument("formulas", nargs="*", metavar="FORMULA", help="puzzles to put on the sheet")
     parser.add_argument("--from", dest="from_file", type=Path, metavar="FILE",
                         help="also the puzzles of FILE, one a line (# starts a comment)")
-    parser.add_argument("--generate", action="store_true", help="also puzzles with exactly one solution, made from --words")
+    parser.add_argument("--generate", action="store_true",
+                        help="also puzzles with exactly one solution, made from --words")
     parser.add_argument("--words", type=Path, metavar="FILE", help="the word list for --generate, one word a line")
     parser.add_argument("--count", type=int, default=6, metavar="N", help="how many puzzles to generate (default 6)")
     parser.add_argument("--shape", choices=SHAPES, default="A + B = C", help="the shape of generated puzzles")
@@ -72,50 +89,66 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep generated puzzles of difficulty A to B (1-5), where smtcrypt rates difficulty")
     parser.add_argument("--title", default="Cryptarithms", help="the sheet's heading")
     parser.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper size (default a4)")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="S",
-                        help="bound each puzzle's search to S seconds (default 10)")
+    parser.add_argument("--timeout", type=positive_number, default=DEFAULT_TIMEOUT, metavar="S",
+                        help=f"bound each puzzle's search to S seconds (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write the page (default: stdout)")
     return parser
+
+
+def fail(message: str) -> Exit:
+    print(f"smtcrypt worksheet: error: {message}", file=sys.stderr)
+    return Exit.USAGE
+
+
+def usage_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options together, or None."""
+    if args.generate and args.words is None:
+        return "--generate needs --words FILE"
+    if (args.words is not None or args.difficulty is not None) and not args.generate:
+        return "--words and --difficulty go with --generate"
+    if args.count < 1:
+        return "--count must be at least 1"
+    return None
+
+
+def summary(entries: Sequence[Entry], output: str) -> str:
+    """How many puzzles, by status, and where the page went."""
+    counts: dict[str, int] = {}
+    for entry in entries:
+        counts[entry.verdict.status.value] = counts.get(entry.verdict.status.value, 0) + 1
+    by_status = ", ".join(f"{number} {status}" for status, number in counts.items())
+    return (f"smtcrypt worksheet: {len(entries)} puzzles ({by_status})"
+            + ("" if output == "-" else f" written to {output}"))
 
 
 def main(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-
-    def fail(message: str) -> int:
-        print(f"smtcrypt worksheet: error: {message}", file=sys.stderr)
-        return 2
-
-    if args.generate and args.words is None:
-        return fail("--generate needs --words FILE")
-    if (args.words is not None or args.difficulty is not None) and not args.generate:
-        return fail("--words and --difficulty go with --generate")
-    if args.count < 1:
-        return fail("--count must be at least 1")
+    rules = rules_from(args, parser)
+    problem = usage_problem(args)
+    if problem is not None:
+        return fail(problem)
     formulas = list(args.formulas)
     try:
         if args.from_file is not None:
             formulas += read_formulas(args.from_file)
         if args.generate:
             formulas += generated_formulas(args.words, count=args.count, shape=args.shape, seed=args.seed,
-                                           difficulties=args.difficulty, timeout=args.timeout)
+                                           difficulties=args.difficulty, timeout=args.timeout, rules=rules)
     except OSError as error:
         return fail(f"cannot read {error.filename}: {error.strerror}")
+    except FormulaError as error:  # rules the generator refuses
+        return fail(str(error))
     if not formulas:
         return fail("no puzzles: give formulas, --from FILE or --generate --words FILE")
     try:
-        entries = entries_of(formulas, timeout=args.timeout, rate=None if args.difficulty is None else rating)
+        sheet = entries(formulas, rules, timeout=args.timeout, rate=None if args.difficulty is None else rater(rules))
     except FormulaError as error:
         return fail(str(error))
-    page = render(entries, title=args.title, paper=args.paper)
+    page = render(sheet, title=args.title, paper=args.paper)
     if args.output == "-":
         sys.stdout.write(page)
     else:
         Path(args.output).write_text(page, encoding="utf-8")
-    counts: dict[str, Any] = {}
-    for entry in entries:
-        counts[entry.verdict.status.value] = counts.get(entry.verdict.status.value, 0) + 1
-    summary = ", ".join(f"{number} {status}" for status, number in counts.items())
-    print(f"smtcrypt worksheet: {len(entries)} puzzles ({summary})"
-          + ("" if args.output == "-" else f" written to {args.output}"), file=sys.stderr)
-    return 0
+    print(summary(sheet, args.output), file=sys.stderr)
+    return Exit.FOUND

@@ -21,9 +21,9 @@ import os
 import signal
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 R = TypeVar("R")
 Task = Callable[[int], Any]
@@ -48,10 +48,7 @@ class Checkpoint:
 
     def _open(self, header: str) -> None:
         if not self.path.exists() or self.path.stat().st_size == 0:
-            self.file = open(self.path, "wb")
-            self.file.write((header + "\n").encode())
-            self.file.flush()
-            return
+            self.path.write_bytes((header + "\n").encode())
         with open(self.path, "rb") as existing:
             first = existing.readline()
             if first.rstrip(b"\n").decode(errors="replace") != header:
@@ -67,7 +64,8 @@ class Checkpoint:
                     break
                 self.offsets[chunk] = good
                 good = existing.tell()
-        self.file = open(self.path, "r+b")
+        # Kept open for the whole run, each chunk's line written as it finishes; `close()` ends it.
+        self.file: IO[bytes] = open(self.path, "r+b")  # noqa: SIM115 - held past this method, closed by close()
         self.file.truncate(good)
         self.file.seek(good)
 
@@ -92,7 +90,7 @@ class Checkpoint:
 def run_chunks(task: Task, chunks: int, *, jobs: int = 1, scheduler: Any = None,
                checkpoint: Checkpoint | None = None, encode: Callable[[Any], Any] = lambda result: result,
                decode: Callable[[Any], Any] = lambda data: data,
-               finished: Callable[[int, int], None] | None = None) -> Iterator[tuple[int, Any]]:
+               finished: Callable[[int, int], None] | None = None) -> Generator[tuple[int, Any], None, None]:
     """(chunk, task(chunk)) for every chunk, in chunk order. `finished(done, chunks)` is called as
     each chunk finishes, wherever it ran; chunks in `checkpoint` are read back, not run, and the
     others are recorded there as they finish (`encode` and `decode` turn results into JSON data
@@ -111,7 +109,8 @@ def run_chunks(task: Task, chunks: int, *, jobs: int = 1, scheduler: Any = None,
                 if released in waiting:
                     yield released, waiting.pop(released)
                 else:
-                    yield released, decode(checkpoint.load(released))  # type: ignore[union-attr]
+                    assert checkpoint is not None  # only a checkpoint's chunks are done before they run
+                    yield released, decode(checkpoint.load(released))
                 released += 1
             if released >= chunks:
                 return
@@ -140,7 +139,7 @@ def _run(chunk: int) -> tuple[int, Any]:
     return chunk, _task(chunk)
 
 
-def on_processes(task: Task, todo: list[int], jobs: int) -> Iterator[tuple[int, Any]]:
+def on_processes(task: Task, todo: list[int], jobs: int) -> Generator[tuple[int, Any], None, None]:
     """The chunks on `jobs` local processes (here, with one), as they finish."""
     if jobs <= 1 or len(todo) <= 1:
         for chunk in todo:
@@ -158,7 +157,7 @@ def _on_worker(task: Task, chunk: int) -> Any:
     return task(chunk)
 
 
-def on_dask(task: Task, todo: list[int], scheduler: Any) -> Iterator[tuple[int, Any]]:
+def on_dask(task: Task, todo: list[int], scheduler: Any) -> Generator[tuple[int, Any], None, None]:
     """The chunks on a Dask cluster (a scheduler address such as tcp://host:8786), as they finish.
     The task is sent to every worker once; each chunk is one Dask task that the scheduler
     reruns elsewhere if its worker is lost. Closing the iterator cancels what is left."""

@@ -18,33 +18,34 @@ from collections.abc import Sequence
 Assignment = dict[str, int]  # letter -> digit
 
 
-def weights(addends: Sequence[str], result: str) -> dict[str, int]:
+def weights(addends: Sequence[str], result: str, base: int = 10) -> dict[str, int]:
     """Each letter's place-value weight: NUM + BER = PLAY gives N: 100, ..., P: -1000."""
     weight: dict[str, int] = {}
     for word, sign in [(word, 1) for word in addends] + [(result, -1)]:
         for position, letter in enumerate(reversed(word)):
-            weight[letter] = weight.get(letter, 0) + sign * 10 ** position
+            weight[letter] = weight.get(letter, 0) + sign * base ** position
     return weight
 
 
 def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | None = None,
-                  distinct: bool = True) -> list[tuple[int, ...]]:
-    """Digit tuples d with sum(weight[i] * d[i]) = 0 and lowest[i] <= d[i] <= 9 (all different if
-    `distinct`), stopping after `limit` of them; `weight` heaviest first searches fastest."""
+                  distinct: bool = True, base: int = 10) -> list[tuple[int, ...]]:
+    """Digit tuples d with sum(weight[i] * d[i]) = 0 and lowest[i] <= d[i] <= base - 1 (all
+    different if `distinct`), stopping after `limit` of them; `weight` heaviest first searches fastest."""
     count = len(weight)
+    top = base - 1  # the largest digit
     # plan[k]: the k-th weight, its least digit, and the least and the most the later ones can add
     plan = []
     low = high = 0
     for w, first in reversed(list(zip(weight, lowest))):
         plan.append((w, first, low, high))
-        low += min(w * first, w * 9)
-        high += max(w * first, w * 9)
+        low += min(w * first, w * top)
+        high += max(w * first, w * top)
     plan.reverse()
     values = [0] * count
     found: list[tuple[int, ...]] = []
     last = count - 1
     # The last two letters come from a table: every pair of their digits by what it adds.
-    pairs = pair_table(plan[-2][0], plan[-2][1], plan[-1][0], plan[-1][1], distinct) if count >= 2 else {}
+    pairs = pair_table(plan[-2][0], plan[-2][1], plan[-1][0], plan[-1][1], distinct, base) if count >= 2 else {}
 
     def record(used: int, total: int) -> bool:
         """Every way the last two letters complete the sum; False once `limit` are found."""
@@ -65,11 +66,11 @@ def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
         elif w < 0:
             start, stop = -((total + low) // w), (total + high) // -w
         else:
-            start, stop = first, 9
+            start, stop = first, top
         if start < first:
             start = first
-        if stop > 9:
-            stop = 9
+        if stop > top:
+            stop = top
         if k + 2 < last:
             for digit in range(start, stop + 1):
                 if distinct and used >> digit & 1:
@@ -90,7 +91,7 @@ def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
 
     if count == 1:
         w, first = plan[0][0], plan[0][1]
-        found += [(digit,) for digit in range(first, 10) if w * digit == 0][:limit]
+        found += [(digit,) for digit in range(first, base) if w * digit == 0][:limit]
     elif count == 2:
         record(0, 0)
         del found[limit or len(found):]
@@ -100,24 +101,25 @@ def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
 
 
 @functools.lru_cache(maxsize=1024)
-def pair_table(w1: int, first1: int, w2: int, first2: int, distinct: bool) -> dict[int, list[tuple[int, int]]]:
+def pair_table(w1: int, first1: int, w2: int, first2: int, distinct: bool,
+               base: int = 10) -> dict[int, list[tuple[int, int]]]:
     """Every pair of digits (one, two) by w1 * one + w2 * two; the light letters that end a search
     repeat their weights from sum to sum, so the generator builds each table once."""
     pairs: dict[int, list[tuple[int, int]]] = {}
-    for one in range(first1, 10):
-        for two in range(first2, 10):
+    for one in range(first1, base):
+        for two in range(first2, base):
             if one != two or not distinct:
                 pairs.setdefault(w1 * one + w2 * two, []).append((one, two))
     return pairs
 
 
 def solve_sum(addends: Sequence[str], result: str, *, limit: int | None = None, distinct: bool = True,
-              allow_leading_zeros: bool = False) -> list[Assignment]:
-    """The solutions of `addends[0] + addends[1] + ... = result` (words of capital letters),
-    stopping after `limit` of them (2 settles uniqueness)."""
-    weight = weights(addends, result)
+              allow_leading_zeros: bool = False, base: int = 10) -> list[Assignment]:
+    """The solutions of `addends[0] + addends[1] + ... = result` (words of capital letters, numbers
+    in `base`), stopping after `limit` of them (2 settles uniqueness)."""
+    weight = weights(addends, result, base)
     heads = set() if allow_leading_zeros else {word[0] for word in (*addends, result) if len(word) > 1}
     order = sorted(weight, key=lambda letter: -abs(weight[letter]))
     found = solve_weights([weight[letter] for letter in order], [int(letter in heads) for letter in order],
-                          limit=limit, distinct=distinct)
+                          limit=limit, distinct=distinct, base=base)
     return [dict(zip(order, digits)) for digits in found]

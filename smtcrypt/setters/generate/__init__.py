@@ -1,0 +1,111 @@
+"""Puzzle generation: every puzzle of a shape over a word list whose verdict is `unique`, proved.
+
+Cheap filters come first (more letters than the base has digits, word lengths that cannot add
+up): the word index of `wordindex` builds only the candidates that pass them, one chunk per
+leading word, and `distribute` runs the chunks on local processes or a Dask cluster, resumably.
+Sums and differences in base 10 are then decided by the exhaustive column search of `wordsum`,
+which settles a candidate in microseconds; each puzzle it finds unique is confirmed by the
+solver's own verdict and by the exact re-check before it is reported. Products, and rules the
+column search does not model (other bases, digit domains, groups), go to the solver directly.
+
+The parts: `shapes` (candidates and the length filter), `keys` (a sum up to renaming letters),
+`decide` (the search, the solver and the re-check), `results` (puzzles and totals).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from smtcrypt.core.rules import make_rules
+from smtcrypt.setters import DEFAULT_TIMEOUT
+from smtcrypt.setters.distribute import Checkpoint, run_chunks
+from smtcrypt.setters.generate.decide import (
+    Checker,
+    GenerateTask,
+    Setting,
+    SolverProof,
+    confirm_unique,
+    given_rules,
+    solver_verdict,
+)
+from smtcrypt.setters.generate.keys import Key, Words, WordTable, search_key
+from smtcrypt.setters.generate.results import VERDICTS, Block, Generated, Totals
+from smtcrypt.setters.generate.shapes import (
+    SHAPES,
+    Parts,
+    as_sum,
+    candidate_count,
+    candidates,
+    clean,
+    formula_of,
+    lengths_fit,
+)
+
+__all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "GenerateTask", "Generated", "Key", "Parts", "Setting",
+           "SolverProof", "Totals", "WordTable", "Words", "as_sum", "candidate_count", "candidates", "clean",
+           "confirm_unique", "formula_of", "generate", "lengths_fit", "run_header", "search_key", "solver_verdict"]
+
+
+def run_header(setting: Setting, words: Sequence[str]) -> dict[str, Any]:
+    """What names a run in its checkpoint file: a file is resumed only by the same run."""
+    digest = hashlib.sha256("\n".join(words).encode()).hexdigest()
+    return {"smtcrypt": "generate", "shape": setting.shape, "rules": given_rules(setting.rules),
+            "timeout": setting.timeout, "confirm": setting.confirm, "words": len(words), "words_sha256": digest}
+
+
+def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | None = None,
+             timeout: float = DEFAULT_TIMEOUT, totals: Totals | None = None,
+             progress: Callable[[Totals], None] | None = None, jobs: int = 1, confirm: bool = True,
+             scheduler: Any = None, checkpoint: str | os.PathLike[str] | None = None,
+             **rules: Any) -> Iterator[Generated]:
+    """Every puzzle of `shape` over `words` with exactly one solution, proved; `totals` is filled in.
+
+    `rules` are the puzzle's rules, as for `Puzzle` (`base=16`, `allow_leading_zeros=True`, ...).
+    Sums and differences are decided by an exhaustive search (`wordsum`), once per shape of sum
+    up to renaming letters; with `confirm` (the default) the solver proves each puzzle found unique
+    a second time, and the exact re-check always runs. The work is split into chunks, one per
+    word (the candidates it leads); `jobs` processes share them, or the Dask cluster at
+    `scheduler` (an address, or a `distributed.Client`). A `checkpoint` file records finished
+    chunks, and a run given the same file again skips them. Puzzles come in the order of the word
+    list, whatever runs them.
+    """
+    if shape not in SHAPES:
+        raise ValueError(f"unknown shape {shape!r}: choose one of {', '.join(SHAPES)}")
+    if jobs < 1:
+        raise ValueError("jobs must be at least 1")
+    make_rules(**rules)  # bad rules are refused before any work starts
+    totals = totals if totals is not None else Totals()
+    start = time.monotonic()
+    kept, totals.skipped_words = clean(words)
+    totals.words = len(kept)
+    totals.expected = candidate_count(shape, len(kept))
+    totals.chunks = len(kept)
+    setting = Setting(shape, dict(rules), timeout, confirm)
+    saved = Checkpoint(checkpoint, run_header(setting, kept)) if checkpoint is not None else None
+
+    def finished(done: int, chunks: int) -> None:
+        totals.chunks_done = done
+        totals.seconds = time.monotonic() - start
+        if progress is not None:
+            progress(totals)
+
+    blocks = run_chunks(GenerateTask(setting, tuple(kept)), len(kept), jobs=jobs, scheduler=scheduler,
+                        checkpoint=saved, encode=Block.to_data, decode=Block.from_data, finished=finished)
+    reported = 0
+    try:
+        for _, block in blocks:
+            totals.add(block.totals)
+            for puzzle in block.puzzles:
+                yield puzzle
+                reported += 1
+                if limit is not None and reported >= limit:
+                    return
+    finally:
+        blocks.close()
+        if saved is not None:
+            saved.close()
+        totals.seconds = time.monotonic() - start

@@ -1,0 +1,171 @@
+"""Deciding candidates: sums by the column-free search once per key, confirmed by the exact
+re-check and the solver's own proof; products and other rules by the solver alone."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from smtcrypt.core.check import Problem, check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.results import Solution, Status, fill_in
+from smtcrypt.core.rules import make_rules
+from smtcrypt.core.verify import satisfies
+from smtcrypt.search import Search
+from smtcrypt.setters.distribute import PerThread
+from smtcrypt.setters.generate.keys import KEY_CACHE, Key, WordTable, search_key_cached
+from smtcrypt.setters.generate.results import Block, Generated, Totals
+from smtcrypt.setters.generate.shapes import Parts, formula_of
+from smtcrypt.setters.wordindex import WordIndex
+
+SUM_RULES = {"distinct", "allow_leading_zeros"}  # the rules the column search models; others go to the solver
+RULE_DEFAULTS: dict[str, Any] = {"distinct": True, "allow_leading_zeros": False, "base": 10, "digits": None,
+                                 "domains": None, "assign": None}
+
+
+def is_default(name: str, value: Any) -> bool:
+    """True for a rule left as it is by default (None: not given; an explicit `base=10` is the default)."""
+    default = RULE_DEFAULTS.get(name, ...)
+    return value is default or (type(value) is int and type(default) is int and value == default)
+
+
+def given_rules(rules: dict[str, Any]) -> dict[str, Any]:
+    """The rules that differ from the defaults: what names a run, and what decides how it searches."""
+    return {name: value for name, value in rules.items() if not is_default(name, value)}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What every candidate of a run shares."""
+
+    shape: str
+    rules: dict[str, Any]
+    timeout: float  # seconds for each call to the solver
+    confirm: bool = True  # the solver proves each puzzle the search found unique a second time
+
+    @property
+    def by_search(self) -> bool:
+        """Sums and differences under rules the column-free search models go to `wordsum`: all
+        letters distinct or none (groups of distinct letters go to the solver), leading zeros or not."""
+        return (self.shape != "A * B = C" and set(given_rules(self.rules)) <= SUM_RULES
+                and isinstance(self.rules.get("distinct", True), bool))
+
+    @property
+    def base(self) -> int:
+        return int(self.rules.get("base", 10))
+
+
+class SolverProof:
+    """The solver's own proof that a puzzle has just the solution the search found, in one Z3
+    context kept for the whole run by one process: making a context costs more than the proof."""
+
+    def __init__(self) -> None:
+        import z3
+
+        self.context = z3.Context()
+
+    def unique(self, problem: Problem, mapping: dict[str, int]) -> bool:
+        from smtcrypt.encode import encode
+        from smtcrypt.engine.z3search import ModelSearch
+
+        # No deadline, so no watchdog thread touches the shared context: the finite-domain solver
+        # decides a base-10 sum (ten letters at most) quickly.
+        encoded = encode(problem, self.context)
+        if encoded.interchangeable:  # symmetric letters: let the search find and permute models
+            models = ModelSearch(encoded)
+            found = list(itertools.islice(models, 2))
+            return models.end is not None and models.end.complete and found == [mapping]
+        models = ModelSearch(encoded, blocked=[mapping])  # blocked from the start: one `unsat` proves there is no other
+        return next(iter(models), None) is None and models.end is not None and models.end.complete
+
+
+def confirm_unique(setting: Setting, formula: str, mapping: dict[str, int],
+                   proof: Callable[[Problem, dict[str, int]], bool] | None) -> Solution | None:
+    """The exact re-check of a solution the search found unique and, given a `proof`, the solver's
+    own verdict; None if either disagrees (such a puzzle is never reported)."""
+    problem = check(parse(formula), make_rules(**setting.rules))
+    if not satisfies(problem, mapping) or (proof is not None and not proof(problem, mapping)):
+        return None
+    return Solution(mapping, fill_in(problem, mapping))
+
+
+def solver_verdict(setting: Setting, formula: str) -> tuple[Status, Solution | None]:
+    """The solver's verdict on a candidate (products, and rules the search does not model); a
+    search stopped early (`found`) did not decide, so it counts as unknown."""
+    problem = check(parse(formula), make_rules(**setting.rules))
+    verdict = Search(problem, timeout=setting.timeout, decide=True).verdict()
+    status = verdict.status if verdict.status is not Status.FOUND else Status.UNKNOWN
+    return status, verdict.solutions[0] if verdict.status is Status.UNIQUE else None
+
+
+class Checker:
+    """Decides the candidates of one run that pass the filters, chunk by chunk (the candidates led
+    by one word), in one process. A key's verdict is remembered in a bounded cache: two sums with
+    one key are usually searched once."""
+
+    def __init__(self, setting: Setting, words: Sequence[str]):
+        self.setting = setting
+        self.words = words
+        self.table = WordTable(words, setting.rules)
+        self.index = WordIndex(words, setting.shape, self.table.distinct, setting.base)
+        self.solver = SolverProof() if setting.confirm and setting.by_search else None
+        self.proved: dict[Key, bool] = {}  # the solver's verdict, once per key (bounded like the search's)
+
+    def block(self, first: int) -> Block:
+        shape = self.setting.shape
+        totals, puzzles = Totals(), []
+        passed = 0
+        for indices in self.index.chunk(first):
+            passed += 1
+            parts = tuple(self.words[index] for index in indices)
+            status, solution = self.decide(parts)
+            totals.count(status)
+            if solution is not None:
+                puzzles.append(Generated(formula_of(shape, parts), solution))
+        # The filtered candidates are counted, not built: the chunk's share of the plain loops.
+        totals.candidates = self.index.chunk_size(first)
+        totals.filtered = totals.candidates - passed
+        return Block(totals, puzzles)
+
+    def decide(self, parts: Parts) -> tuple[Status, Solution | None]:
+        if not self.setting.by_search:
+            return solver_verdict(self.setting, formula_of(self.setting.shape, parts))
+        key, letters = self.table.key(self.setting.shape, parts)
+        count, digits = search_key_cached(key, self.table.distinct, self.setting.base)
+        if count != 1 or digits is None:
+            return (Status.NONE if count == 0 else Status.MULTIPLE), None
+        proof = None if self.solver is None else functools.partial(self.proof, key)
+        formula = formula_of(self.setting.shape, parts)
+        solution = confirm_unique(self.setting, formula, dict(sorted(zip(letters, digits))), proof)
+        return (Status.UNIQUE, solution) if solution is not None else (Status.UNKNOWN, None)
+
+    def proof(self, key: Key, problem: Problem, mapping: dict[str, int]) -> bool:
+        """The solver's proof, asked once per key: sums with one key are one problem up to the
+        names of their letters, so one proof covers them all."""
+        assert self.solver is not None
+        proved = self.proved.get(key)
+        if proved is None:
+            if len(self.proved) >= KEY_CACHE:
+                self.proved.clear()
+            proved = self.proved[key] = self.solver.unique(problem, mapping)
+        return proved
+
+
+_checkers = PerThread()
+
+
+@dataclass(frozen=True)
+class GenerateTask:
+    """One run's work, sent once to each process or Dask worker: `task(first)` is the chunk of the
+    candidates led by words[first]."""
+
+    setting: Setting
+    words: tuple[str, ...]
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    def __call__(self, first: int) -> Block:
+        return _checkers.get(self.token, lambda: Checker(self.setting, self.words)).block(first)

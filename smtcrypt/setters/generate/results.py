@@ -1,0 +1,61 @@
+"""What a generator run hands back: unique puzzles, and totals of what it decided."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from smtcrypt.core.results import Solution, Status
+
+# The verdicts a run counts, in the order its totals show them.
+VERDICTS = (Status.UNIQUE, Status.MULTIPLE, Status.NONE, Status.UNKNOWN)
+
+
+@dataclass
+class Totals:
+    """What a generator run did: candidates seen, filtered cheaply, and each verdict (keyed by the
+    status's name, as the JSON output shows them)."""
+
+    words: int = 0
+    skipped_words: int = 0  # not made of the letters A-Z only
+    candidates: int = 0
+    filtered: int = 0
+    verdicts: dict[str, int] = field(default_factory=lambda: {status.value: 0 for status in VERDICTS})
+    seconds: float = 0.0
+    expected: int = 0  # candidates in all, known before the run
+    chunks: int = 0  # chunks of work in all (one per word), and how many have finished, wherever they ran
+    chunks_done: int = 0
+
+    def count(self, status: Status) -> None:
+        self.verdicts[status.value] += 1
+
+    def add(self, other: Totals) -> None:
+        self.candidates += other.candidates
+        self.filtered += other.filtered
+        for name, value in other.verdicts.items():
+            self.verdicts[name] += value
+
+
+@dataclass(frozen=True)
+class Generated:
+    formula: str
+    solution: Solution
+
+
+@dataclass
+class Block:
+    """What the candidates led by one word came to: their totals and unique puzzles, in order."""
+
+    totals: Totals
+    puzzles: list[Generated]
+
+    def to_data(self) -> dict[str, Any]:
+        """As JSON data, for a checkpoint file."""
+        t = self.totals
+        return {"candidates": t.candidates, "filtered": t.filtered, "verdicts": t.verdicts,
+                "puzzles": [[p.formula, p.solution.mapping, p.solution.text] for p in self.puzzles]}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Block:
+        totals = Totals(candidates=data["candidates"], filtered=data["filtered"], verdicts=dict(data["verdicts"]))
+        return cls(totals, [Generated(formula, Solution(mapping, text)) for formula, mapping, text in data["puzzles"]])
