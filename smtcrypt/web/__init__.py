@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import importlib.util
 import socket
+from typing import TYPE_CHECKING
 
-DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TIMEOUT = "127.0.0.1", 8000, 10.0
+from smtcrypt.setters import DEFAULT_TIMEOUT
+
+DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8000
 NEEDED = ("starlette", "uvicorn")
 
 
@@ -38,7 +41,14 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def make_server(sock: socket.socket, timeout: float = DEFAULT_TIMEOUT):
+if TYPE_CHECKING:
+    import uvicorn
+
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "DEFAULT_TIMEOUT", "listening_socket", "make_server", "missing_stack",
+           "url_of"]
+
+
+def make_server(sock: socket.socket, timeout: float = DEFAULT_TIMEOUT) -> uvicorn.Server:
     """A uvicorn server of the app for `sock`; run it with `server.run(sockets=[sock])`."""
     import uvicorn
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from smtcrypt.core.parse import MAX_SOURCE_LENGTH
 from smtcrypt.errors import FormulaError
+from smtcrypt.setters import DEFAULT_TIMEOUT
 
 MODES = ("all", "first", "count", "unique")
 MAX_FORMULA_CHARS = MAX_SOURCE_LENGTH  # the parser's own limit: over it, 413 before any parsing
@@ -40,7 +41,7 @@ class Query:
     rules: dict[str, Any] = field(default_factory=dict)
     mode: str = "all"
     limit: int | None = None
-    timeout: float = 10.0
+    timeout: float = DEFAULT_TIMEOUT
     strategy: str = "auto"
     stats: bool = False
 
@@ -57,33 +58,30 @@ def formula_error(error: FormulaError) -> BadQuery:
                     snippet=error.snippet)
 
 
-def read_query(pairs: Iterable[tuple[str, str]], *, max_timeout: float, known: Iterable[str] = KNOWN) -> Query:
-    """The request's (name, value) pairs as a `Query`; `BadQuery` for anything unknown, repeated or malformed.
+class Values:
+    """A request's options by name, each read once as the type it must have."""
 
-    `timeout` may shorten the server's time limit per request, never lengthen it.
-    """
-    known = tuple(known)
-    values: dict[str, list[str]] = {}
-    for name, value in pairs:
-        if name not in known:
-            raise BadQuery(400, f"unknown option {name!r} (known: {', '.join(known)})", option=name)
-        if name in values and name not in REPEATABLE:
-            raise BadQuery(400, f"option {name!r} given more than once", option=name)
-        values.setdefault(name, []).append(value)
+    def __init__(self, pairs: Iterable[tuple[str, str]], known: tuple[str, ...]):
+        self.values: dict[str, list[str]] = {}
+        for name, value in pairs:
+            if name not in known:
+                raise BadQuery(400, f"unknown option {name!r} (known: {', '.join(known)})", option=name)
+            if name in self.values and name not in REPEATABLE:
+                raise BadQuery(400, f"option {name!r} given more than once", option=name)
+            self.values.setdefault(name, []).append(value)
 
-    formulas = values.get("formula", [])
-    formula = "\n".join(formulas)
-    if not formula.strip():
-        raise BadQuery(400, "no formula: give one as ?formula=SEND+%2B+MORE+%3D+MONEY", option="formula")
-    if len(formula) > MAX_FORMULA_CHARS:
-        raise BadQuery(413, f"formula of {len(formula):,} characters: the limit is {MAX_FORMULA_CHARS:,}",
-                       option="formula")
+    def one(self, name: str, default: str | None = None) -> str | None:
+        return self.values[name][0] if name in self.values else default
 
-    def one(name: str, default: str | None = None) -> str | None:
-        return values[name][0] if name in values else default
+    def choice(self, name: str, choices: Iterable[str], default: str) -> str:
+        text = self.one(name, default)
+        allowed = tuple(choices)
+        if text not in allowed:
+            raise BadQuery(400, f"{name} must be one of {', '.join(allowed)}, not {text!r}", option=name)
+        return text
 
-    def flag(name: str, default: bool) -> bool:
-        text = one(name)
+    def flag(self, name: str, default: bool) -> bool:
+        text = self.one(name)
         if text is None:
             return default
         if text.lower() in TRUE:
@@ -92,8 +90,8 @@ def read_query(pairs: Iterable[tuple[str, str]], *, max_timeout: float, known: I
             return False
         raise BadQuery(400, f"option {name!r} must be true or false, not {text!r}", option=name)
 
-    def number(name: str, kind: type, low: float) -> Any:
-        text = one(name)
+    def number(self, name: str, kind: type, low: float) -> Any:
+        text = self.one(name)
         if text is None:
             return None
         try:
@@ -104,35 +102,53 @@ def read_query(pairs: Iterable[tuple[str, str]], *, max_timeout: float, known: I
             raise BadQuery(400, f"option {name!r} must be at least {low}, not {text!r}", option=name)
         return value
 
-    def letter_items(name: str) -> list[str]:
+    def letter_items(self, name: str) -> list[str]:
         """`assign=X=7 Y=3` or repeated; `assign` may also use commas (`X=7,Y=3`), `domain` not (`A=1,3,5`)."""
-        texts = values.get(name, [])
+        texts = self.values.get(name, [])
         if name == "assign":
             texts = [text.replace(",", " ") for text in texts]
         return [item for text in texts for item in text.split()]
 
-    mode = one("mode", "all")
-    if mode not in MODES:
-        raise BadQuery(400, f"mode must be one of {', '.join(MODES)}, not {mode!r}", option="mode")
-    limit = number("limit", int, 1)
-    if limit is not None and mode != "all":
-        raise BadQuery(400, f"limit goes with mode=all, not mode={mode}", option="limit")
+    def formula(self) -> str:
+        """The constraints, one a line; 400 without one, 413 over the parser's limit."""
+        formula = "\n".join(self.values.get("formula", []))
+        if not formula.strip():
+            raise BadQuery(400, "no formula: give one as ?formula=SEND+%2B+MORE+%3D+MONEY", option="formula")
+        if len(formula) > MAX_FORMULA_CHARS:
+            raise BadQuery(413, f"formula of {len(formula):,} characters: the limit is {MAX_FORMULA_CHARS:,}",
+                           option="formula")
+        return formula
+
+    def rules(self) -> dict[str, Any]:
+        """The `Puzzle` keywords the request gives (the checker judges their values)."""
+        rules: dict[str, Any] = {"distinct": self.flag("distinct", True),
+                                 "allow_leading_zeros": self.flag("allow_leading_zeros", False)}
+        base = self.number("base", int, 0)
+        if base is not None:
+            rules["base"] = base
+        if self.one("digits"):
+            rules["digits"] = self.one("digits")
+        if self.letter_items("domain"):
+            rules["domains"] = self.letter_items("domain")
+        if self.letter_items("assign"):
+            rules["assign"] = self.letter_items("assign")
+        return rules
+
+
+def read_query(pairs: Iterable[tuple[str, str]], *, max_timeout: float, known: Iterable[str] = KNOWN) -> Query:
+    """The request's (name, value) pairs as a `Query`; `BadQuery` for anything unknown, repeated or malformed.
+
+    `timeout` may shorten the server's time limit per request, never lengthen it.
+    """
     from smtcrypt.engine.portfolio import STRATEGIES
 
-    strategy = one("strategy", "auto")
-    if strategy not in STRATEGIES:
-        raise BadQuery(400, f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}", option="strategy")
-    timeout = number("timeout", float, 0.001)
-    base = number("base", int, 0)
-    rules: dict[str, Any] = {"distinct": flag("distinct", True),
-                             "allow_leading_zeros": flag("allow_leading_zeros", False)}
-    if base is not None:
-        rules["base"] = base
-    if one("digits"):
-        rules["digits"] = one("digits")
-    if letter_items("domain"):
-        rules["domains"] = letter_items("domain")
-    if letter_items("assign"):
-        rules["assign"] = letter_items("assign")
-    return Query(formula, rules, mode, limit, max_timeout if timeout is None else min(timeout, max_timeout),
-                 strategy, flag("stats", False))
+    values = Values(pairs, tuple(known))
+    formula = values.formula()
+    mode = values.choice("mode", MODES, "all")
+    limit = values.number("limit", int, 1)
+    if limit is not None and mode != "all":
+        raise BadQuery(400, f"limit goes with mode=all, not mode={mode}", option="limit")
+    strategy = values.choice("strategy", STRATEGIES, "auto")
+    timeout = values.number("timeout", float, 0.001)
+    return Query(formula, values.rules(), mode, limit, max_timeout if timeout is None else min(timeout, max_timeout),
+                 strategy, values.flag("stats", False))

@@ -34,11 +34,11 @@ class Running:
         self.stream = stream  # send each solution as an event (the page), or only the verdict (the JSON API)
         self.stats = stats
         self.loop = loop
-        self.events: asyncio.Queue = asyncio.Queue()
+        self.events: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.finished = asyncio.Event()
         self.result: dict[str, Any] | None = None  # `smtcrypt --json`'s object, once done
         self.started = time.monotonic()
-        self.forgotten: asyncio.Future | None = None  # the task that drops this search from the running ones
+        self.forgotten: asyncio.Future[None] | None = None  # the task that drops this search from the running ones
         self.thread = threading.Thread(target=self._run, name=f"search {self.id}", daemon=True)
 
     @property
@@ -91,7 +91,7 @@ class Running:
             self._emit(END)
 
 
-def prepare(puzzle: Puzzle, options: dict[str, Any], *, mode: str, stream: bool) -> Search:
+def prepare(puzzle: Puzzle, options: dict[str, Any], *, mode: str) -> Search:
     """The search a request asks for; a `ValueError` for a strategy that cannot search the puzzle."""
     return puzzle.search(**options, keep=mode != "count")  # a count is the number only, as `--count --json`
 
