@@ -64,14 +64,14 @@ def by_partition(formula: str) -> tuple[int, int]:
     while cubes:
         cube = cubes.pop()
         checks += 1
-        result = solver.check(*[is_digit[l, d] if equal else z3.Not(is_digit[l, d]) for l, d, equal in cube])
+        result = solver.check(*[is_digit[letter, d] if equal else z3.Not(is_digit[letter, d]) for letter, d, equal in cube])
         if result == z3.unsat:
             continue
         assert result == z3.sat, result
         model = solver.model()
         found = {letter: model.eval(var, model_completion=True).as_long() for letter, var in letters}
         models += sum(1 for _ in search.variants(found))
-        fixed = {(l, d) for l, d, equal in cube if equal}
+        fixed = {(letter, d) for letter, d, equal in cube if equal}
         prefix: list[tuple[str, int, bool]] = []
         for letter, digit in found.items():
             if (letter, digit) not in fixed:  # otherwise the cube already forces it: nothing differs

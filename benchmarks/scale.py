@@ -142,7 +142,7 @@ def batch_rows() -> list[dict]:
     loop = ("import sys, smtcrypt\nfor line in open(sys.argv[1]):\n    line = line.strip()\n"
             "    if line and not line.startswith('#'):\n        smtcrypt.Puzzle(line).search(limit=1).verdict()\n")
     rows = []
-    for attempt in range(3):
+    for _ in range(3):
         start = time.monotonic()
         subprocess.run([sys.executable, "-c", loop, str(notebook)], check=True)
         single = time.monotonic() - start

@@ -148,7 +148,7 @@ def verdict(formula: FormulaText, *, timeout: float | None = None, strategy: str
     return Puzzle(formula, **rules).verdict(timeout=timeout, strategy=strategy)
 
 
-def solve_all(formulas: Iterable[FormulaText], **options) -> Iterator[tuple[str, Verdict]]:
+def solve_all(formulas: Iterable[FormulaText], **options: Any) -> Iterator[tuple[str, Verdict]]:
     """The verdict of each formula in turn: for scripts that work through a list."""
     for formula in formulas:
         yield join(formula), verdict(formula, **options)

@@ -40,5 +40,5 @@ def select(puzzles: list[Puzzle], only: str | None) -> list[Puzzle]:
     """Puzzles with a tag of `only`: "A,B" for either, "A+B" for both (`sum+10letters`)."""
     if not only:
         return puzzles
-    wanted = [set(t.strip() for t in group.split("+")) for group in only.split(",")]
+    wanted = [{t.strip() for t in group.split("+")} for group in only.split(",")]
     return [p for p in puzzles if any(group <= set(p.tags) for group in wanted)]

@@ -9,6 +9,7 @@ import inspect
 import time
 
 import smtcrypt
+from smtcrypt.engine import Ending, Strategy
 
 from .results import Result
 
@@ -17,12 +18,7 @@ def strategy_support() -> tuple[bool, tuple[str, ...] | None]:
     """(whether smtcrypt.count and smtcrypt.solve take `strategy=`, the names it knows if it says)."""
     takes = all("strategy" in inspect.signature(function).parameters
                 for function in (smtcrypt.count, smtcrypt.solve))
-    try:
-        from smtcrypt.engine.portfolio import STRATEGIES
-        known = tuple(STRATEGIES)
-    except Exception:  # an older or a reorganised smtcrypt: let it judge the name itself
-        known = None
-    return takes, known
+    return takes, tuple(strategy.value for strategy in Strategy)
 
 
 def label(strategy: str | None) -> str:
@@ -40,10 +36,12 @@ def run_smtcrypt(formula: str, mode: str, timeout: float, strategy: str | None =
         else:
             count = smtcrypt.count(formula, timeout=timeout, **options)
     except smtcrypt.IncompleteSearch as error:
-        status = "timeout" if "time" in error.reason else "unknown"
+        status = "timeout" if error.ending is Ending.TIME else "unknown"
         return Result(status, error.found, time.perf_counter() - start, error.reason)
-    except Exception as error:  # a formula error or a crash (VerificationError would be a bug)
-        if strategy is not None and type(error).__name__ == "StrategyError":  # this backend cannot search it
+    except smtcrypt.StrategyError as error:
+        if strategy is not None:  # this backend cannot search it
             return Result("skip", None, None, str(error))
+        return Result("error", None, time.perf_counter() - start, f"StrategyError: {error}")
+    except Exception as error:  # a formula error or a crash (VerificationError would be a bug)
         return Result("error", None, time.perf_counter() - start, f"{type(error).__name__}: {error}")
     return Result("ok", count, time.perf_counter() - start)

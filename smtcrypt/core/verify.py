@@ -10,8 +10,9 @@ simply not a solution, as in the seed notebook's `except ArithmeticError`.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import Any
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
@@ -101,74 +102,110 @@ def contains(container: Expr, item: Exact, assignment: Assignment, base: int = 1
     return item.denominator == 1 and start <= item < stop
 
 
-def range_bounds(call: Call, assignment: Assignment, base: int = 10) -> tuple[int, int]:
+def range_bounds(call: Expr, assignment: Assignment, base: int = 10) -> tuple[int, int]:
+    """The bounds of `range(stop)` or `range(start, stop)`."""
+    if not isinstance(call, Call):
+        raise TypeError(f"expected range(...), not {type(call).__name__}")
     bounds = [as_integer(evaluate(arg, assignment, base)) for arg in call.args]
     return (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
 
 
 def evaluate(node: Expr, assignment: Assignment, base: int = 10) -> Exact:
     """The exact value of `node` under `assignment` (words in `base`); raises `Undefined` where Python would."""
-    if isinstance(node, Word):
-        return word_value(node.letters, assignment, base)
-    if isinstance(node, Repeating):
-        return repeating_value(node, assignment, base)
-    if isinstance(node, Name):
-        return assignment[node.name]
-    if isinstance(node, Number):
-        return node.value
-    if isinstance(node, Unary):
-        value = evaluate(node.operand, assignment, base)
-        return -value if node.op == "-" else value
-    if isinstance(node, BinOp):
-        left, right = evaluate(node.left, assignment, base), evaluate(node.right, assignment, base)
-        if node.op == "+":
-            return left + right
-        if node.op == "-":
-            return left - right
-        if node.op == "*":
-            return left * right
-        if node.op == "**":
-            return power(left, right)
-        if right == 0:
-            raise Undefined("division by zero")
-        if node.op == "/":
-            return Fraction(left) / right  # never int / int, which would be a float
-        if node.op == "//":
-            return left // right  # an int, also for fractions
-        return left % right
-    if isinstance(node, Compare):
-        left = evaluate(node.operands[0], assignment, base)
-        for op, operand in zip(node.ops, node.operands[1:]):
-            if op in ("in", "not in"):
-                if contains(operand, left, assignment, base) != (op == "in"):
-                    return ZERO
-                continue
-            right = evaluate(operand, assignment, base)
-            if not compare(op, left, right):
+    rule = EVALUATE.get(type(node))
+    if rule is None:
+        raise TypeError(f"cannot evaluate {type(node).__name__} on its own")
+    return rule(node, assignment, base)
+
+
+def _word(node: Word, assignment: Assignment, base: int) -> Exact:
+    return word_value(node.letters, assignment, base)
+
+
+def _repeating(node: Repeating, assignment: Assignment, base: int) -> Exact:
+    return repeating_value(node, assignment, base)
+
+
+def _name(node: Name, assignment: Assignment, base: int) -> Exact:
+    return assignment[node.name]
+
+
+def _number(node: Number, assignment: Assignment, base: int) -> Exact:
+    return node.value
+
+
+def _unary(node: Unary, assignment: Assignment, base: int) -> Exact:
+    value = evaluate(node.operand, assignment, base)
+    return -value if node.op == "-" else value
+
+
+def _binary(node: BinOp, assignment: Assignment, base: int) -> Exact:
+    left, right = evaluate(node.left, assignment, base), evaluate(node.right, assignment, base)
+    if node.op == "+":
+        return left + right
+    if node.op == "-":
+        return left - right
+    if node.op == "*":
+        return left * right
+    if node.op == "**":
+        return power(left, right)
+    if right == 0:
+        raise Undefined("division by zero")
+    if node.op == "/":
+        return Fraction(left) / right  # never int / int, which would be a float
+    if node.op == "//":
+        return left // right  # an int, also for fractions
+    return left % right
+
+
+def _compare(node: Compare, assignment: Assignment, base: int) -> Exact:
+    """A chain, as Python evaluates it: each operand once, stopping at the first false link."""
+    left = evaluate(node.operands[0], assignment, base)
+    for op, operand in zip(node.ops, node.operands[1:]):
+        if op in ("in", "not in"):
+            if contains(operand, left, assignment, base) != (op == "in"):
                 return ZERO
-            left = right
-        return ONE
-    if isinstance(node, BoolOp):
-        for operand in node.operands:
-            value = evaluate(operand, assignment, base)
-            if (value != 0) == (node.op == "or"):
-                return value
-        return value
-    if isinstance(node, Not):
-        return truth(evaluate(node.operand, assignment, base) == 0)
-    if isinstance(node, Call):
-        if node.name == "sum":
-            start, stop = range_bounds(node.args[0], assignment, base)
-            return max(0, stop - start) * (start + stop - 1) // 2
-        values = [evaluate(arg, assignment, base) for arg in node.args]
-        if node.name == "abs":
-            return abs(values[0])
-        if node.name == "gcd":
-            if any(value.denominator != 1 for value in values):
-                raise Undefined("gcd() of a non-integer")
-            return math.gcd(*(value.numerator for value in values))
-        return min(values) if node.name == "min" else max(values)
-    raise TypeError(f"cannot evaluate {type(node).__name__} on its own")
+            continue
+        right = evaluate(operand, assignment, base)
+        if not compare(op, left, right):
+            return ZERO
+        left = right
+    return ONE
+
+
+def _boolean(node: BoolOp, assignment: Assignment, base: int) -> Exact:
+    """`and`/`or` as Python's: the first operand that decides, else the last."""
+    value: Exact = ZERO
+    for operand in node.operands:
+        value = evaluate(operand, assignment, base)
+        if (value != 0) == (node.op == "or"):
+            return value
+    return value
+
+
+def _not(node: Not, assignment: Assignment, base: int) -> Exact:
+    return truth(evaluate(node.operand, assignment, base) == 0)
+
+
+def _call(node: Call, assignment: Assignment, base: int) -> Exact:
+    if node.name == "sum":
+        start, stop = range_bounds(node.args[0], assignment, base)
+        return max(0, stop - start) * (start + stop - 1) // 2
+    values = [evaluate(arg, assignment, base) for arg in node.args]
+    if node.name == "abs":
+        return -values[0] if values[0] < 0 else values[0]
+    if node.name == "gcd":
+        if any(value.denominator != 1 for value in values):
+            raise Undefined("gcd() of a non-integer")
+        return math.gcd(*(value.numerator for value in values))
+    return min(values) if node.name == "min" else max(values)
+
+
+# one rule per node type (a collection or a range is evaluated only where it is looked in)
+EVALUATE: dict[type, Callable[[Any, Assignment, int], Exact]] = {
+    Word: _word, Repeating: _repeating, Name: _name, Number: _number, Unary: _unary, BinOp: _binary,
+    Compare: _compare, BoolOp: _boolean, Not: _not, Call: _call,
+}
 
 
 def follows_rules(problem: Problem, assignment: Assignment) -> bool:

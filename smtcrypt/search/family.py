@@ -98,8 +98,8 @@ def comparisons(node: Expr, assignment: Assignment, base: int,
             found += inner
         return found
     if isinstance(node, Compare) and all(op in SIGNS for op in node.ops):
-        forms = [linear(operand, assignment, base, free) for operand in node.operands]
-        if any(form is None for form in forms):
+        forms = [form for operand in node.operands if (form := linear(operand, assignment, base, free)) is not None]
+        if len(forms) < len(node.operands):
             return None
         return [(add(left, scale(right, Fraction(-1))), op)
                 for left, right, op in zip(forms, forms[1:], node.ops)]
