@@ -32,11 +32,18 @@ Division::
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from smtcrypt.core.numerals import DIGIT_CHARS
 from smtcrypt.core.parse import WILDCARD_NAMES
 from smtcrypt.errors import LayoutError
+
+if TYPE_CHECKING:
+    from smtcrypt.core.check import Problem
+    from smtcrypt.core.results import Solution
 
 OPERATORS = ("x", "*", "×")
 CELL = re.compile(r"[A-Z0-9?]+")
@@ -71,7 +78,7 @@ class Layout:
 
     def formula(self, base: int = 10) -> str:
         """The rows' equations, one a line, with the base's powers written out."""
-        def number(match: re.Match) -> str:
+        def number(match: re.Match[str]) -> str:
             digits = match.group(1)
             bad = next((d for d in digits if int(d) >= base), None)
             if bad is not None:
@@ -82,17 +89,13 @@ class Layout:
                                 re.sub(r"\{B\^(\d+)\}", lambda m: str(base ** int(m.group(1))), equation))
                          for equation in self.equations)
 
-    def block(self, solution) -> str:
+    def block(self, solution: Solution) -> str:
         """A solution for people: the filled-in layout, the letters' digits if any, and a blank line."""
-        from smtcrypt.core.numerals import DIGIT_CHARS
-
         letters = " ".join(f"{name}={DIGIT_CHARS[value]}" for name, value in solution.mapping.items())
         return solution.text + (f"\n  /  {letters}" if letters else "") + "\n"
 
-    def filler(self, problem) -> Callable[[dict[str, int]], str]:
+    def filler(self, problem: Problem) -> Callable[[dict[str, int]], str]:
         """A solution's text: the layout with every cell's digit filled in, spacing kept."""
-        from smtcrypt.core.numerals import DIGIT_CHARS
-
         lines = [list(line) for line in self.lines]
         cells = [(line, column, name) for (line, column), name in self.cells.items() if not name.isdigit()]
 
@@ -185,6 +188,22 @@ class _Reader:
 
     def multiplication(self) -> Layout:
         top = self.whole(self.take(0, "the multiplicand"), "the multiplicand")
+        multiplier = self.multiplier()
+        if top.end != multiplier.end:
+            raise self.error("the multiplicand and the multiplier must end in the same column", top.line, top.end)
+        self.rule(self.take(2, "a rule under the multiplier"), "under the multiplier")
+        if len(multiplier.names) == 1:
+            product = self.product(3, multiplier.end)
+            return self.layout("multiplication", [f"{top.word} * {multiplier.names} = {product.word}"])
+        partials, position = self.partials(multiplier)
+        product = self.product(position + 1, multiplier.end)
+        equations = self.digit_products(top, multiplier, partials)
+        terms = [partials[place].word + (f" * {{B^{place}}}" if place else "") for place in sorted(partials)]
+        equations.append(f"{' + '.join(terms)} = {product.word}")
+        return self.layout("multiplication", equations)
+
+    def multiplier(self) -> Row:
+        """The second line: x, * or × and the multiplier."""
         line = self.take(1, "x and the multiplier")
         content = self.lines[line]
         start = self.first_column(line)
@@ -194,19 +213,19 @@ class _Reader:
         digits_start = start + 1 + len(content[start + 1:]) - len(content[start + 1:].lstrip())
         if digits_start >= len(content):
             raise self.error("expected the multiplier after the operator", line, start)
-        multiplier = self.number(line, digits_start, len(content) - 1, "the multiplier")
-        if top.end != multiplier.end:
-            raise self.error("the multiplicand and the multiplier must end in the same column", top.line, top.end)
-        self.rule(self.take(2, "a rule under the multiplier"), "under the multiplier")
-        equations: list[str] = []
-        count = len(multiplier.names)
-        if count == 1:
-            product = self.whole(self.take(3, "the product"), "the product")
-            self.aligned(product, multiplier.end, "the product must end under the multiplier's last digit")
-            self.nothing_after(4)
-            equations.append(f"{top.word} * {multiplier.names} = {product.word}")
-            return self.layout("multiplication", equations)
-        partials: dict[int, Row] = {}  # place of the multiplier digit (0: last) -> its partial product
+        return self.number(line, digits_start, len(content) - 1, "the multiplier")
+
+    def product(self, position: int, end: int) -> Row:
+        """The product, the layout's last row, ending under the multiplier's last digit (column `end`)."""
+        product = self.whole(self.take(position, "the product"), "the product")
+        self.aligned(product, end, "the product must end under the multiplier's last digit")
+        self.nothing_after(position + 1)
+        return product
+
+    def partials(self, multiplier: Row) -> tuple[dict[int, Row], int]:
+        """The partial products up to the rule under them, by the place of their multiplier digit
+        (0: the last digit), and the position of that rule."""
+        partials: dict[int, Row] = {}
         position = 3
         while True:
             line = self.take(position, "a partial product or a rule")
@@ -214,7 +233,7 @@ class _Reader:
                 break
             row = self.whole(line, "a partial product")
             place = multiplier.end - row.end
-            if not 0 <= place < count:
+            if not 0 <= place < len(multiplier.names):
                 raise self.error("a partial product must end under a digit of the multiplier", line, row.end)
             if partials and place <= max(partials):
                 raise self.error("partial products go from the multiplier's last digit to its first, each ending "
@@ -223,9 +242,13 @@ class _Reader:
             position += 1
         if not partials:
             raise self.error("expected one partial product per nonzero multiplier digit before this rule", line, 0)
-        product = self.whole(self.take(position + 1, "the product"), "the product")
-        self.aligned(product, multiplier.end, "the product must end under the multiplier's last digit")
-        self.nothing_after(position + 2)
+        return partials, position
+
+    def digit_products(self, top: Row, multiplier: Row, partials: dict[int, Row]) -> list[str]:
+        """One equation per multiplier digit: the multiplicand times it is its partial product, or
+        the digit is 0 where it has none."""
+        equations: list[str] = []
+        count = len(multiplier.names)
         for place in range(count):
             digit = multiplier.names[count - 1 - place]
             column = multiplier.end - place
@@ -236,15 +259,12 @@ class _Reader:
                 equations.append(f"{top.word} * {digit} = {partials[place].word}")
                 if not digit.isdigit():
                     equations.append(f"{digit} != 0")
-            elif digit.isdigit():
-                if digit != "0":
-                    raise self.error(f"the multiplier digit {digit} has no partial product ending under it",
-                                     multiplier.line, column)
-            else:
+            elif not digit.isdigit():
                 equations.append(f"{digit} = 0")  # no partial product: the digit is 0
-        terms = [partials[place].word + (f" * {{B^{place}}}" if place else "") for place in sorted(partials)]
-        equations.append(f"{' + '.join(terms)} = {product.word}")
-        return self.layout("multiplication", equations)
+            elif digit != "0":
+                raise self.error(f"the multiplier digit {digit} has no partial product ending under it",
+                                 multiplier.line, column)
+        return equations
 
     def aligned(self, row: Row, end: int, message: str) -> None:
         if row.end != end:
@@ -260,6 +280,16 @@ class _Reader:
     def division(self) -> Layout:
         quotient = self.whole(self.take(0, "the quotient"), "the quotient")
         self.rule(self.take(1, "a rule over the dividend"), "over the dividend")
+        divisor, dividend = self.divisor_and_dividend()
+        if quotient.end != dividend.end:
+            raise self.error("the quotient's last digit must stand over the dividend's last digit", quotient.line,
+                             quotient.end)
+        if len(quotient.names) > len(dividend.names):
+            raise self.error("the quotient has more digits than the dividend", quotient.line, quotient.start)
+        return _Division(self, quotient, divisor, dividend).read()
+
+    def divisor_and_dividend(self) -> tuple[Row, Row]:
+        """The third line: divisor ) dividend."""
         line = self.take(2, "divisor ) dividend")
         content = self.lines[line]
         if ")" not in content:
@@ -273,97 +303,131 @@ class _Reader:
         if not right.strip():
             raise self.error("expected the dividend after ')'", line, bracket)
         dividend = self.number(line, bracket + 1 + len(right) - len(right.lstrip()), len(content) - 1, "the dividend")
-        size, count = len(dividend.names), len(quotient.names)
-        if quotient.end != dividend.end:
-            raise self.error("the quotient's last digit must stand over the dividend's last digit", quotient.line,
-                             quotient.end)
-        if count > size:
-            raise self.error("the quotient has more digits than the dividend", quotient.line, quotient.start)
-        column = {dividend.end - (size - 1 - index): index for index in range(size)}  # column -> dividend digit
+        return divisor, dividend
 
-        def over(index: int) -> int:
-            """The dividend digit that quotient digit `index` stands over."""
-            return size - count + index
 
-        def digits(first: int, last: int) -> str:
-            """The value of dividend digits first..last, each cell alone (a tail may start with 0)."""
-            cells = dividend.names[first:last + 1]
-            return " + ".join(f"{cell} * {{B^{last - first - offset}}}" if last - first - offset else cell
-                              for offset, cell in enumerate(cells))
+class _Division:
+    """The steps of a long division under its quotient, divisor and dividend: per nonzero quotient
+    digit the divisor times it, a rule and a remainder (with the next dividend digits brought
+    down); the quotient digits passed over are 0."""
 
-        def zero(index: int, current: str) -> None:
-            """Quotient digit `index` has no rows: it is 0, and the divisor does not go into the current value."""
-            digit = quotient.names[index]
-            where = quotient.start + index
-            if digit.isdigit() and digit != "0":
-                raise self.error(f"the quotient digit {digit} has no rows under it, so it would be 0", quotient.line,
-                                 where)
-            if not digit.isdigit():
-                equations.append(f"{digit} = 0")
-            equations.append(f"{current} < {divisor.word}")
+    def __init__(self, reader: _Reader, quotient: Row, divisor: Row, dividend: Row):
+        self.reader, self.quotient, self.divisor, self.dividend = reader, quotient, divisor, dividend
+        self.size, self.count = len(dividend.names), len(quotient.names)
+        # column -> the index of the dividend digit in it
+        self.column = {dividend.end - (self.size - 1 - index): index for index in range(self.size)}
+        self.equations: list[str] = []
+        self.current: str | None = None  # the value the next product is taken from, as formula text
+        self.remainder: Row | None = None  # the last remainder read
 
-        equations: list[str] = []
+    def over(self, index: int) -> int:
+        """The dividend digit that quotient digit `index` stands over."""
+        return self.size - self.count + index
+
+    def digits(self, first: int, last: int) -> str:
+        """The value of dividend digits first..last, each cell alone (a tail may start with 0)."""
+        cells = self.dividend.names[first:last + 1]
+        return " + ".join(f"{cell} * {{B^{last - first - offset}}}" if last - first - offset else cell
+                          for offset, cell in enumerate(cells))
+
+    def zero(self, index: int, current: str) -> None:
+        """Quotient digit `index` has no rows: it is 0, and the divisor does not go into the current value."""
+        digit = self.quotient.names[index]
+        if digit.isdigit() and digit != "0":
+            raise self.reader.error(f"the quotient digit {digit} has no rows under it, so it would be 0",
+                                    self.quotient.line, self.quotient.start + index)
+        if not digit.isdigit():
+            self.equations.append(f"{digit} = 0")
+        self.equations.append(f"{current} < {self.divisor.word}")
+
+    def read(self) -> Layout:
         position, index = 3, 0
-        current = None  # the value the next product is taken from, as formula text
-        remainder_row: Row | None = None
         while True:
-            line = self.take(position, "the divisor times a quotient digit")
-            product = self.whole(line, "the divisor times a quotient digit")
-            if product.end not in column or not over(0) <= column[product.end] <= size - 1:
-                raise self.error("this row must end under a dividend digit that a quotient digit stands over", line,
-                                 product.end)
-            step = column[product.end] - over(0)  # the quotient digit it belongs to
-            if step < index:
-                raise self.error("each product ends further right than the one above", line, product.end)
-            if remainder_row is not None and remainder_row.end != product.end:
-                raise self.error("the product must end in the column of the remainder above it", line, product.end)
-            for skipped in range(index, step):  # digits 0 before the first product
-                zero(skipped, f"({digits(0, over(skipped))})")
-            if current is None:
-                prefix = dividend.names[:over(step) + 1]
-                current = prefix if not prefix.isdigit() and not step else f"({digits(0, over(step))})"
-            digit = quotient.names[step]
-            if digit == "0":
-                raise self.error("this quotient digit is 0, so it has no rows", quotient.line, quotient.start + step)
-            equations.append(f"{divisor.word} * {digit} = {product.word}")
-            if not digit.isdigit():
-                equations.append(f"{digit} != 0")
-            equations.append(f"0 <= {current} - {product.word} < {divisor.word}")
-            left = f"({current} - {product.word})"
-            self.rule(self.take(position + 1, "a rule under the product"), "under the product")
-            line = self.take(position + 2, "a remainder")
-            remainder_row = self.whole(line, "a remainder")
-            final = position + 3 >= len(self.rows)
-            reach = column.get(remainder_row.end, -1)  # the last dividend digit brought down
-            if final and reach != size - 1:
-                raise self.error("the final remainder must end under the dividend's last digit", line,
-                                 remainder_row.end)
-            if not final and reach <= over(step):
-                raise self.error("the remainder must end under a dividend digit to the right of the product's "
-                                 "last digit, the next one brought down", line, remainder_row.end)
-            for skipped in range(step + 1, reach - over(0) + (1 if final else 0)):  # quotient digits 0 passed over
-                zero(skipped, f"({left} * {{B^{over(skipped) - over(step)}}} + {digits(over(step) + 1, over(skipped))})")
-            if reach > over(step):
-                tail = digits(over(step) + 1, reach)
-                equations.append(f"{left} * {{B^{reach - over(step)}}} + {tail} = {remainder_row.word}")
-            else:  # the last quotient digit: nothing left to bring down
-                equations.append(f"{left} = {remainder_row.word}")
-            current = remainder_row.word
-            index = reach - over(0) if not final else count
+            index, final = self.step(position, index)
             position += 3
             if final:
                 break
-            if index >= count:
-                raise self.error("the quotient has no digit left for this step", self.rows[position],
-                                 self.first_column(self.rows[position]))
-        equations.append(f"{divisor.word} * {quotient.word} + {remainder_row.word} = {dividend.word}")
-        return self.layout("division", equations)
+            if index >= self.count:
+                line = self.reader.rows[position]
+                raise self.reader.error("the quotient has no digit left for this step", line,
+                                        self.reader.first_column(line))
+        assert self.remainder is not None
+        self.equations.append(f"{self.divisor.word} * {self.quotient.word} + {self.remainder.word} = "
+                              f"{self.dividend.word}")
+        return self.reader.layout("division", self.equations)
+
+    def step(self, position: int, index: int) -> tuple[int, bool]:
+        """The rows of one nonzero quotient digit from the position-th line on: the product, a rule
+        and the remainder. The next quotient digit's index, and whether this was the last step."""
+        product, step = self.product(position, index)
+        digit = self.quotient.names[step]
+        self.equations.append(f"{self.divisor.word} * {digit} = {product.word}")
+        if not digit.isdigit():
+            self.equations.append(f"{digit} != 0")
+        self.equations.append(f"0 <= {self.current} - {product.word} < {self.divisor.word}")
+        left = f"({self.current} - {product.word})"
+        self.reader.rule(self.reader.take(position + 1, "a rule under the product"), "under the product")
+        final = position + 3 >= len(self.reader.rows)
+        reach = self.remainder_row(position + 2, step, final)
+        self.bring_down(left, step, reach, final)
+        self.current = self.remainder_word()
+        return (reach - self.over(0) if not final else self.count), final
+
+    def product(self, position: int, index: int) -> tuple[Row, int]:
+        """The divisor times a quotient digit, and the index of that digit (the ones skipped are 0)."""
+        line = self.reader.take(position, "the divisor times a quotient digit")
+        product = self.reader.whole(line, "the divisor times a quotient digit")
+        if product.end not in self.column or not self.over(0) <= self.column[product.end] <= self.size - 1:
+            raise self.reader.error("this row must end under a dividend digit that a quotient digit stands over",
+                                    line, product.end)
+        step = self.column[product.end] - self.over(0)  # the quotient digit it belongs to
+        if step < index:
+            raise self.reader.error("each product ends further right than the one above", line, product.end)
+        if self.remainder is not None and self.remainder.end != product.end:
+            raise self.reader.error("the product must end in the column of the remainder above it", line,
+                                    product.end)
+        for skipped in range(index, step):  # digits 0 before the first product
+            self.zero(skipped, f"({self.digits(0, self.over(skipped))})")
+        if self.current is None:
+            prefix = self.dividend.names[:self.over(step) + 1]
+            self.current = prefix if not prefix.isdigit() and not step else f"({self.digits(0, self.over(step))})"
+        if self.quotient.names[step] == "0":
+            raise self.reader.error("this quotient digit is 0, so it has no rows", self.quotient.line,
+                                    self.quotient.start + step)
+        return product, step
+
+    def remainder_row(self, position: int, step: int, final: bool) -> int:
+        """Reads the remainder; the index of the last dividend digit brought down into it."""
+        line = self.reader.take(position, "a remainder")
+        self.remainder = row = self.reader.whole(line, "a remainder")
+        reach = self.column.get(row.end, -1)
+        if final and reach != self.size - 1:
+            raise self.reader.error("the final remainder must end under the dividend's last digit", line, row.end)
+        if not final and reach <= self.over(step):
+            raise self.reader.error("the remainder must end under a dividend digit to the right of the product's "
+                                    "last digit, the next one brought down", line, row.end)
+        return reach
+
+    def bring_down(self, left: str, step: int, reach: int, final: bool) -> None:
+        """The remainder is what is left with the dividend digits up to `reach` brought down; the
+        quotient digits passed over on the way are 0."""
+        last = self.over(step)
+        for skipped in range(step + 1, reach - self.over(0) + (1 if final else 0)):
+            brought = self.digits(last + 1, self.over(skipped))
+            self.zero(skipped, f"({left} * {{B^{self.over(skipped) - last}}} + {brought})")
+        if reach > last:
+            self.equations.append(f"{left} * {{B^{reach - last}}} + {self.digits(last + 1, reach)} = "
+                                  f"{self.remainder_word()}")
+        else:  # the last quotient digit: nothing left to bring down
+            self.equations.append(f"{left} = {self.remainder_word()}")
+
+    def remainder_word(self) -> str:
+        assert self.remainder is not None
+        return self.remainder.word
 
 
 def read_layout(name: str) -> str:
     """The layout from a file, or from standard input for `-`."""
-    import sys
-
     if name == "-":
         return sys.stdin.read()
     with open(name, encoding="utf-8") as handle:
