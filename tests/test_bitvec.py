@@ -1,4 +1,4 @@
-"""The bit-vector encoding (smtcrypt/encode/bitvec.py) against the independent brute-force
+"""The bit-vector encoding (smtcrypt/encode/bitvec/) against the independent brute-force
 reference: every model, enumerated on a plain incremental QF_BV solver with one blocking clause
 per model, must be a solution, and together they must be all of them, formula by formula."""
 
@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from reference import brute_force
 
+from smtcrypt.analysis.arithmetic import euclid_steps, floordiv_bounds, mod_bounds, power_bounds, signed_width
 from smtcrypt.analysis.fold import fold
 from smtcrypt.core.check import Problem, check
 from smtcrypt.core.parse import parse
@@ -22,16 +23,9 @@ from smtcrypt.core.rules import make_rules
 from smtcrypt.core.tree import Call, Collection, walk
 from smtcrypt.core.verify import Undefined, evaluate
 from smtcrypt.encode import indicator
-from smtcrypt.encode.bitvec import (
-    BitVecEncoding,
-    Rat,
-    _Encoder,
-    euclid_steps,
-    floordiv_bounds,
-    mod_bounds,
-    power_bounds,
-    signed_width,
-)
+from smtcrypt.encode.bitvec import BitVecEncoding
+from smtcrypt.encode.bitvec.encoder import _Encoder
+from smtcrypt.encode.bitvec.rationals import Rat
 from smtcrypt.engine.z3search import solvers
 from smtcrypt.errors import FormulaError
 

@@ -14,13 +14,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import Union
 
 from smtcrypt.core.check import Problem, constant
 from smtcrypt.core.tree import BoolOp, Call, Collection, Compare, Expr, Name
 
 MAX_VALUES = 100_000  # values of one unknown beyond which it counts as unbounded (a loop over them would be long)
-Values = Union[range, tuple[int, ...]]  # increasing
+Values = range | tuple[int, ...]  # increasing
 
 
 def unknown_values(problem: Problem) -> dict[str, Values] | None:

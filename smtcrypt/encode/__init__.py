@@ -1,135 +1,47 @@
 """Stage 3: a checked `Problem` -> Z3 terms and constraints.
 
-Each encoding is a module behind one small protocol (`Encoding`); `choose`
+Each encoding is a module behind one small protocol (`base.Encoding`); `choose`
 picks the first that accepts the problem. The general encoding accepts every
-problem and is the reference the others are tested against.
+problem and is the reference the others are tested against. This module is the
+registry only; what the encodings share is in `base`.
 """
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
-
 import z3
 
+from smtcrypt.analysis.fold import fold
 from smtcrypt.core.check import Problem
-from smtcrypt.core.tree import BoolOp, Compare
+from smtcrypt.encode.base import (
+    Encoded,
+    Encoding,
+    EncodingStopped,
+    FormulaTerms,
+    Ok,
+    Unsupported,
+    allowed_digits,
+    checkpoint,
+    equation_chains,
+    indicator,
+    indicator_name,
+    letter_variables,
+    rule_constraints,
+    stop_encoding,
+)
+from smtcrypt.encode.bitvec import BitVecEncoding
+from smtcrypt.encode.columns import ColumnsEncoding
+from smtcrypt.encode.general import GeneralEncoding
+from smtcrypt.encode.products import ProductsEncoding
 
-if TYPE_CHECKING:
-    from smtcrypt.encode.split import Case
-
-
-class EncodingStopped(Exception):
-    """The search was stopped while its encoding was being built (see `stop_encoding`)."""
-
-
-_stopped_contexts: weakref.WeakSet[z3.Context] = weakref.WeakSet()
-
-
-def stop_encoding(context: z3.Context) -> None:
-    """Make the encoders building terms in `context` give up at their next `checkpoint`: an
-    encoding may take a tenth of a second, too long for a stop to wait. Safe from another thread."""
-    _stopped_contexts.add(context)
-
-
-def checkpoint(context: z3.Context) -> None:
-    """Raise `EncodingStopped` if the search that owns `context` was stopped; encoders call this
-    in their loops (a set lookup: cheap)."""
-    if context in _stopped_contexts:
-        raise EncodingStopped
-
-
-@dataclass
-class Encoded:
-    """The Z3 side of a problem: one Int per letter (and per integer unknown), the constraints, the solver to use."""
-
-    context: z3.Context
-    letters: dict[str, z3.ArithRef]
-    constraints: list[z3.BoolRef]
-    # what the terms are, from which the search picks Z3's solvers (see engine/z3search.solvers):
-    terms: str = "nonlinear"  # "linear" (integers, + and constant *), "nonlinear", or "bit-vector"
-    if_terms: bool = False  # If-terms over integers (and/or, abs, min, max): the finite-domain solver may give up
-    bounded: bool = True  # every variable has finite bounds (so bit-blasting is possible)
-    interchangeable: tuple[tuple[str, ...], ...] = ()  # letter groups ordered by value (see engine/z3search)
-    unbounded: bool = False  # some unknowns have no bounds: the models may never run out
-    digits_only: bool = False  # every variable is a letter's digit, 0..35: models may be read back packed
-    indicators: bool = False  # the constraints define the Boolean `|A=1|` as A == 1 for every digit A may take
-    # cases that together hold every solution (needs indicators); given a `stopped()` test, cut short once it is true
-    split: Callable[..., list[Case]] | None = None
-    determined: frozenset[str] = frozenset()  # letters the others' digits fix: blocking clauses leave them out
-
-
-class Encoding(Protocol):
-    """One way to turn problems into Z3 terms."""
-
-    name: str
-
-    def accepts(self, problem: Problem) -> bool:
-        """True if this encoding can express the problem exactly."""
-
-    def encode(self, problem: Problem, context: z3.Context) -> Encoded:
-        """The problem as Z3 constraints over one Int per letter, in `context`."""
-
-
-def letter_variables(problem: Problem, context: z3.Context) -> dict[str, z3.ArithRef]:
-    """One Z3 Int per letter, named after it."""
-    return {letter: z3.Int(letter, context) for letter in problem.letters}
-
-
-def indicator(letter: str, digit: int, context: z3.Context) -> z3.BoolRef:
-    """The Boolean `A=1` that stands for letter == digit: encodings define it (see `Encoded.indicators`),
-    the solver blocks models and states cases with it. Columns writes the same name as `|A=1|`."""
-    return z3.Bool(f"{letter}={digit}", context)
-
-
-def allowed_digits(problem: Problem, letter: str) -> frozenset[int]:
-    """The digits a letter may take: base, leading zero, --digits, --domain, --assign."""
-    allowed = problem.allowed.get(letter)
-    if allowed is None:
-        allowed = frozenset(range(1 if letter in problem.leading else 0, problem.rules.base))
-    return allowed
-
-
-def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef]) -> list[z3.BoolRef]:
-    """The puzzle's rules: each letter's digits (a range or a set), distinct digits where asked."""
-    constraints: list[z3.BoolRef] = []
-    for letter, var in letters.items():
-        allowed = allowed_digits(problem, letter)
-        if not allowed:
-            return [z3.BoolVal(False, var.ctx)]
-        low, high = min(allowed), max(allowed)
-        constraints += [var >= low, var <= high]
-        if len(allowed) != high - low + 1:
-            constraints.append(z3.Or(*[var == digit for digit in sorted(allowed)]))
-    for group in problem.groups:
-        constraints.append(z3.Distinct(*(letters[letter] for letter in group)))
-    return constraints
-
-
-def equation_chains(problem: Problem) -> list[Compare] | None:
-    """The constraints as `==` chains (looking inside `and`), or None if any constraint is something else."""
-    chains: list[Compare] = []
-    pending = list(problem.formula.constraints)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, BoolOp) and node.op == "and":
-            pending.extend(node.operands)
-        elif isinstance(node, Compare) and all(op == "==" for op in node.ops):
-            chains.append(node)
-        else:
-            return None
-    return chains
+__all__ = [
+    "Encoded", "Encoding", "EncodingStopped", "FormulaTerms", "Ok", "Unsupported", "allowed_digits", "checkpoint",
+    "choose", "encode", "encodings", "equation_chains", "indicator", "indicator_name", "letter_variables",
+    "rule_constraints", "stop_encoding",
+]
 
 
 def encodings() -> list[Encoding]:
     """Every encoding, the most specialised first and the general one last."""
-    from smtcrypt.encode.bitvec import BitVecEncoding
-    from smtcrypt.encode.columns import ColumnsEncoding
-    from smtcrypt.encode.general import GeneralEncoding
-    from smtcrypt.encode.products import ProductsEncoding
-
     return [ColumnsEncoding(), ProductsEncoding(), BitVecEncoding(), GeneralEncoding()]
 
 
@@ -139,8 +51,6 @@ def choose(problem: Problem) -> Encoding:
 
 
 def encode(problem: Problem, context: z3.Context) -> Encoded:
-    """The problem, with its foldable logic folded (see fold.py), in the first encoding that accepts it."""
-    from smtcrypt.analysis.fold import fold
-
+    """The problem, with its foldable logic folded (see analysis/fold.py), in the first encoding that accepts it."""
     folded = fold(problem)
     return choose(folded).encode(folded, context)

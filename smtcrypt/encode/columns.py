@@ -18,7 +18,7 @@ import z3
 from smtcrypt.analysis.carries import columns_by_carries
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, Expr, Number, Unary, Word
-from smtcrypt.encode import Encoded, allowed_digits, equation_chains, letter_variables
+from smtcrypt.encode.base import Encoded, allowed_digits, equation_chains, indicator_name, letter_variables
 
 Linear = dict[tuple[str, int], int]  # (letter, column) -> coefficient; ("", 0) holds the constant
 
@@ -95,12 +95,12 @@ class ColumnsEncoding:
         return problem.rules.base == 10 and not problem.unknowns and equations(problem) is not None
 
     def encode(self, problem: Problem, context: z3.Context) -> Encoded:
-        # The whole model is written as SMT-LIB text and parsed in one call: through the Python
-        # API its few hundred terms cost 7-8 ms (SEND + MORE = MONEY), as text about 1 ms.
+        # The whole model is written as SMT-LIB text and parsed in one call: building its few
+        # hundred terms through the Python API costs several times more.
         letters = letter_variables(problem, context)
         allowed = {letter: allowed_digits(problem, letter) for letter in letters}
         forms = equations(problem) or []
-        # bounds first, in Python: measured SEND + MORE = MONEY 26 -> 14 ms, the 199-addend sum -15%
+        # bounds first, in Python: faster on SEND + MORE = MONEY and on the 199-addend sum
         narrowed = None if not all(allowed.values()) else propagate(forms, allowed)
         if narrowed is None:
             return Encoded(context, letters, [z3.BoolVal(False, context)], "linear")
@@ -112,8 +112,8 @@ class ColumnsEncoding:
             column_constraints(model, form, narrowed, f"carry{index}")
         all_distinct = problem.distinctness == "all"
         if all_distinct:
-            # distinctness once, as digit cardinality: with Distinct as well, measured 5-40%
-            # slower (ALPHABET + LETTERS = SCRABBLE 31 -> 19 ms without it)
+            # distinctness once, as digit cardinality: with Distinct as well, the search was
+            # slower (ALPHABET + LETTERS = SCRABBLE)
             digit_cardinality(model, narrowed)
         else:  # only some letters differ (--distinct groups, wildcards apart)
             for group in problem.groups:
@@ -196,23 +196,24 @@ def propagate(forms: list[Linear], allowed: dict[str, frozenset[int]]) -> dict[s
 def digit_cardinality(model: Text, allowed: dict[str, frozenset[int]]) -> None:
     """Distinctness as "each digit is used at most once" (and "at least once" when the letters
     must use every digit): cardinality constraints that the finite-domain solver reasons with far
-    better than with pairwise disequalities. Measured: the 199-addend sum 1.5 s -> 0.9 s.
-    `|A=1|` is the Boolean the solver's blocking clauses use too."""
+    better than with pairwise disequalities (the 199-addend sum). The Booleans are the `indicator`s
+    the solver's blocking clauses use too."""
     digits = sorted(set().union(*allowed.values())) if allowed else []
     for digit in digits:
         users = [letter for letter in allowed if digit in allowed[letter]]
-        for letter in users:
-            model.declare(f"|{letter}={digit}|", "Bool")
-            model.claim(f"(= |{letter}={digit}| (= |{letter}| {digit}))")
+        named = [f"|{indicator_name(letter, digit)}|" for letter in users]
+        for letter, name in zip(users, named):
+            model.declare(name, "Bool")
+            model.claim(f"(= {name} (= |{letter}| {digit}))")
         if len(users) > 1:
-            model.claim(f"((_ at-most 1) {' '.join(f'|{letter}={digit}|' for letter in users)})")
+            model.claim(f"((_ at-most 1) {' '.join(named)})")
         if len(allowed) == len(digits) and users:
-            model.claim(f"(or {' '.join(f'|{letter}={digit}|' for letter in users)})")
+            model.claim(f"(or {' '.join(named)})")
 
 
 def determined(forms: list[Linear], allowed: dict[str, frozenset[int]]) -> frozenset[str]:
     """Letters whose digits the other letters' digits fix, so a blocking clause may leave them out
-    (shorter clauses: TWO + TWENTY = TWELVE + TEN 7% faster). In one equation sum(w * letter) = 0,
+    (shorter clauses: TWO + TWENTY = TWELVE + TEN is faster). In one equation sum(w * letter) = 0,
     take letters by increasing |w| while each |w| exceeds the most the letters taken before can
     move the sum (sum of |w| * digit range): their weighted sum then tells their digits apart,
     and the other letters fix that sum. WELL - DO + YOU = PUNK: K, D, U, W."""
@@ -255,7 +256,8 @@ def column_constraints(model: Text, form: Linear, allowed: dict[str, frozenset[i
     for (letter, column), coefficient in form.items():
         if letter and coefficient:
             columns[column].append((coefficient, letter))
-    plan = columns_by_carries(columns, form.get(("", 0), 0), 10, lambda letter: (min(allowed[letter]), max(allowed[letter])))
+    plan = columns_by_carries(columns, form.get(("", 0), 0), 10,
+                              lambda letter: (min(allowed[letter]), max(allowed[letter])))
     if plan is None:
         model.claim("false")
         return

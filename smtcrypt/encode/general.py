@@ -2,30 +2,33 @@
 
 A value is a fraction `num/den` of Z3 Int terms with `den > 0`; `den` stays the
 Python int 1 for integer-valued terms (the common case), so a linear formula
-stays linear. Each node also yields `ok`, the condition under which Python
-would evaluate it without error (no zero divisor, only rational roots), with
-`and`, `or` and comparison chains short-circuiting exactly as Python does. A
-constraint holds when it is `ok` and its value is true.
+stays linear. The node cases, with each node's `ok` (where Python would evaluate
+it without error) and Python's short-circuits, are the shared tree walk's (walk.py);
+this module is the value algebra over Int terms. Letter products, variable powers
+and roots become lookup tables over the digits, which keep a formula linear.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Union
+from typing import TypeAlias
 
 import z3
 
+from smtcrypt.analysis.arithmetic import exact_root, root_step
 from smtcrypt.analysis.unknowns import unknown_values
 from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import Interval, interval
 from smtcrypt.core.numerals import place_values, root_floor
-from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
-from smtcrypt.encode import Encoded, allowed_digits, checkpoint, letter_variables, rule_constraints
+from smtcrypt.core.tree import BinOp, Expr, Name, Number, Repeating, Word
+from smtcrypt.encode.base import Encoded, FormulaTerms, Ok, allowed_digits, letter_variables, rule_constraints
+from smtcrypt.encode.walk import COMPARISONS, TreeEncoder, conj
 
-Den = Union[z3.ArithRef, int]
-Ok = Union[z3.BoolRef, bool]  # Python True when always defined
+Den: TypeAlias = z3.ArithRef | int
+MAX_TABLE = 2000  # most entries of one lookup table (a root's candidates, a power's digits x exponents)
 
 
 @dataclass(frozen=True)
@@ -42,22 +45,7 @@ class Rat:
 LetterForm = tuple[dict[str, int], int]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
 
 
-Value = Union[Rat, z3.BoolRef]
-
-COMPARISONS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-               "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
-
-
-def conj(*conditions: Ok) -> Ok:
-    """The conjunction, folding away Python True."""
-    rest = [c for c in conditions if c is not True]
-    if any(c is False for c in rest):
-        return False
-    return True if not rest else rest[0] if len(rest) == 1 else z3.And(*rest)
-
-
-def disj(first: z3.BoolRef, second: Ok) -> Ok:
-    return True if second is True else z3.Or(first, second) if second is not False else first
+Value: TypeAlias = Rat | z3.BoolRef
 
 
 class GeneralEncoding:
@@ -76,22 +64,6 @@ class GeneralEncoding:
         return _Encoder(problem, context, self.tables).run()
 
 
-@dataclass
-class FormulaTerms:
-    """The formula as one Bool over the letters, apart from the rules: what proofs about the formula
-    itself need ("no completion of these digits violates it" is `rules and side and not formula`
-    unsat). Every auxiliary unknown in `side` is a function of the letters."""
-
-    context: z3.Context
-    letters: dict[str, z3.ArithRef]
-    rules: list[z3.BoolRef]
-    side: list[z3.BoolRef]  # definitions of auxiliary unknowns (products of letters, powers)
-    formula: z3.BoolRef
-    linear: bool  # no product of unknowns: the finite-domain solver may take it
-    cases: bool  # If-terms over integers
-    solver: str = ""  # the solver these terms are made for (see engine/z3search.make_solver), if not chosen by the two above
-
-
 def formula_terms(problem: Problem, context: z3.Context) -> FormulaTerms | None:
     """The formula and the rules apart; None with integer unknowns or witness unknowns (see
     `_Encoder.witnesses`), whose negation would need a quantifier."""
@@ -106,7 +78,7 @@ def formula_terms(problem: Problem, context: z3.Context) -> FormulaTerms | None:
                         formula, encoder.linear, encoder.cases)
 
 
-class _Encoder:
+class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
     def __init__(self, problem: Problem, context: z3.Context, tables: bool = True):
         self.problem = problem
         self.tables = tables
@@ -124,28 +96,21 @@ class _Encoder:
         # coefficients), not a function of the letters: the formula's negation is not its constraints' negation
         self.witnesses = False
 
-    def holds(self) -> list[z3.BoolRef]:
-        """Each constraint as one Bool: defined, and true."""
-        constraints = []
-        for constraint in self.problem.formula.constraints:
-            value, ok = self.encode(constraint)
-            holds = conj(ok, self.truthy(value))
-            constraints.append(z3.BoolVal(holds, self.ctx) if isinstance(holds, bool) else holds)
-        return constraints
-
     def run(self) -> Encoded:
         problem = self.problem
         constraints = rule_constraints(problem, self.letters) + self.holds()
         constraints += self.side
-        # the bounds the formula puts on its unknowns, stated apart: every solution meets them (see bounded.py)
+        # the bounds the formula puts on its unknowns, stated apart: every solution meets them
+        # (see analysis/unknowns.py)
         for name, values in (self.unknown_values or {}).items():
             var = self.unknowns[name]
             constraints += [var >= values[0], var <= values[-1]] if values else [z3.BoolVal(False, self.ctx)]
         unbounded = bool(self.unknowns) and self.unknown_values is None
         # every auxiliary unknown has bounds: then bit-blasting is possible (not tried over integer unknowns,
-        # bounded or not: Z3's general solver was the faster on the property tests' formulas, 2.8 s against 4.0 s)
+        # bounded or not: Z3's general solver was the faster on the property tests' formulas)
         bounded = next(self.fresh) == self.bounded_fresh and not self.unknowns
-        return Encoded(self.ctx, {**self.letters, **self.unknowns}, constraints, "linear" if self.linear else "nonlinear",
+        terms = "linear" if self.linear else "nonlinear"
+        return Encoded(self.ctx, {**self.letters, **self.unknowns}, constraints, terms,
                        if_terms=self.cases, bounded=bounded, unbounded=unbounded)
 
     # --- helpers -------------------------------------------------------------------------------
@@ -193,13 +158,19 @@ class _Encoder:
         self.linear = False
         return value.num / value.den, value.num % value.den == 0
 
+    def zero(self) -> z3.ArithRef:
+        return z3.IntVal(0, self.ctx)
+
+    def within(self, whole: z3.ArithRef, start: z3.ArithRef, stop: z3.ArithRef) -> z3.BoolRef:
+        return z3.And(whole >= start, whole < stop)
+
     # --- arithmetic ---------------------------------------------------------------------------
 
     def add(self, a: Rat, b: Rat) -> Rat:
         if a.const is not None and b.const is not None:
             return self.const(a.const + b.const)
         if isinstance(a.den, int) and a.den == b.den:
-            form = None
+            form: LetterForm | None = None
             if a.form is not None and b.form is not None:
                 weights = dict(a.form[0])
                 for letter, weight in b.form[0].items():
@@ -290,7 +261,7 @@ class _Encoder:
         if k == 0:
             return self.const(Fraction(1))
         nonneg = a.nonneg or k % 2 == 0
-        result = None
+        result: tuple[z3.ArithRef | int, Den] | None = None
         square_num, square_den = a.num, a.den
         while k:
             if k & 1:
@@ -299,6 +270,7 @@ class _Encoder:
             k >>= 1
             if k:
                 square_num, square_den = self.times(square_num, square_num), self.times(square_den, square_den)
+        assert result is not None  # k > 0 had a lowest set bit
         return Rat(result[0], result[1], nonneg)
 
     def signed_power(self, a: Rat, k: int) -> tuple[Rat, Ok]:
@@ -311,8 +283,8 @@ class _Encoder:
         """The exact non-negative q-th root, defined only where it is rational."""
         if a.const is not None:
             value = a.const
-            top = _int_root(value.numerator, q) if value >= 0 else None
-            bottom = _int_root(value.denominator, q)
+            top = exact_root(value.numerator, q) if value >= 0 else None
+            bottom = exact_root(value.denominator, q)
             if top is None or bottom is None:
                 return self.const(Fraction(0)), False
             return self.const(Fraction(top, bottom)), True
@@ -333,7 +305,7 @@ class _Encoder:
         repeating decimal's), as a table of the roots in range, which stays linear (`EVIL**(1/2)`:
         32**2 .. 99**2); None when the range is too wide. The root is s/D with s**q = num * D**(q-1),
         so s is a multiple of `root_step`: `0.A(68) ** (1/2)` in base 16 has 5 candidates, where
-        Z3 took minutes over a root and a denominator as unknowns."""
+        a root and a denominator as unknowns are hard for Z3."""
         bounds = self.numerator_bounds(node, a)
         if bounds is None:
             return None
@@ -345,7 +317,7 @@ class _Encoder:
         low, high = max(bounds[0], 0) * scale, bounds[1] * scale
         first = root_floor(low - 1, q) + 1 if low > 0 else 0
         first, last = -(-first // step) * step, root_floor(high, q) // step * step
-        if (last - first) // step + 1 > 2000:
+        if (last - first) // step + 1 > MAX_TABLE:
             return None
         roots = range(first, last + 1, step)
         result = self.fresh_int("root")
@@ -377,7 +349,7 @@ class _Encoder:
             high += max(weight * min(digits), weight * max(digits))
         return low, high
 
-    def power(self, node: BinOp, base: Rat, exponent: Rat) -> tuple[Rat, Ok]:
+    def power_of(self, node: BinOp, base: Rat, exponent: Rat) -> tuple[Rat, Ok]:
         fixed = self.problem.constant_exponents.get(node)
         if fixed is not None:
             p, q = fixed.numerator, fixed.denominator
@@ -406,7 +378,7 @@ class _Encoder:
             return None
         letter = self.letters[base.letters]
         digits = sorted(allowed_digits(self.problem, base.letters))
-        if not digits or len(digits) * (high - low + 1) > 2000:
+        if not digits or len(digits) * (high - low + 1) > MAX_TABLE:
             return None
         values = {(d, k): Fraction(d) ** k for d in digits for k in range(low, high + 1) if d or k >= 0}
         top = self.fresh_int("power")
@@ -436,37 +408,6 @@ class _Encoder:
             left, right = self.times(a.num, b.den), self.times(b.num, a.den)
         return COMPARISONS[op](left, right)
 
-    def membership(self, item: Rat, container: Expr) -> tuple[z3.BoolRef, Ok]:
-        if isinstance(container, Collection):
-            encoded = [self.encode(element) for element in container.items]
-            if not encoded:
-                return z3.BoolVal(False, self.ctx), True
-            found = z3.Or(*[self.compare("==", item, self.rat(value)) for value, _ in encoded])
-            return found, conj(*[ok for _, ok in encoded])
-        start, stop, ok = self.range_bounds(container)
-        whole, is_integer = self.integral(item)
-        inside = z3.And(whole >= start, whole < stop)
-        return (inside if is_integer is True else z3.And(is_integer, inside)), ok
-
-    def range_bounds(self, call: Call) -> tuple[z3.ArithRef, z3.ArithRef, Ok]:
-        parts = []
-        oks: list[Ok] = []
-        for arg in call.args:
-            value, ok = self.encode(arg)
-            whole, is_integer = self.integral(self.rat(value))
-            parts.append(whole)
-            oks += [ok, is_integer]
-        if len(parts) == 1:
-            parts.insert(0, z3.IntVal(0, self.ctx))
-        return parts[0], parts[1], conj(*oks)
-
-    # --- the tree -------------------------------------------------------------------------------
-
-    def encode(self, node: Expr) -> tuple[Value, Ok]:
-        checkpoint(self.ctx)
-        method = getattr(self, "encode_" + type(node).__name__.lower())
-        return method(node)
-
     def digits_value(self, digits: str) -> z3.ArithRef:
         """The base-B number whose digits are letters or literal digits: "7AB" -> 700 + 10*A + B."""
         weights, literal = place_values(digits, self.problem.rules.base)
@@ -474,14 +415,16 @@ class _Encoder:
         return z3.Sum(*terms, z3.IntVal(literal, self.ctx)) if literal or not terms else z3.Sum(*terms)
 
     def encode_word(self, node: Word) -> tuple[Value, Ok]:
-        return Rat(self.digits_value(node.letters), 1, True, None, place_values(node.letters, self.problem.rules.base)), True
+        form = place_values(node.letters, self.problem.rules.base)
+        return Rat(self.digits_value(node.letters), 1, True, None, form), True
 
     def encode_repeating(self, node: Repeating) -> tuple[Value, Ok]:
         """whole.fixed(period) = whole + fixed/B^f + period/(B^f (B^p - 1)), one exact fraction."""
         base = self.problem.rules.base
         scale, cycle = base ** len(node.fixed), base ** len(node.period) - 1
         whole = int(node.whole, base)
-        if not any(ch.isalpha() for ch in node.fixed + node.period):  # a constant: its roots are known (0.2(68) ** (1/2))
+        # a constant: its roots are known (0.2(68) ** (1/2))
+        if not any(ch.isalpha() for ch in node.fixed + node.period):
             return self.const(Fraction(whole * scale * cycle + int(node.fixed or "0", base) * cycle
                                        + int(node.period, base), scale * cycle)), True
         fixed = self.digits_value(node.fixed) if node.fixed else z3.IntVal(0, self.ctx)
@@ -491,143 +434,54 @@ class _Encoder:
     def encode_name(self, node: Name) -> tuple[Value, Ok]:
         return Rat(self.unknowns[node.name]), True
 
-    def gcd(self, nodes: tuple[Expr, ...], values: list[z3.ArithRef]) -> z3.ArithRef | tuple:
+    def gcd(self, nodes: Sequence[Expr], wholes: list[z3.ArithRef]) -> tuple[Rat, Ok]:
         """gcd by Bezout: g >= 0 divides every argument and is an integer combination of them.
 
         That pins g to the gcd exactly (any common divisor divides such a combination). When the
-        arguments' bounds are known, every auxiliary unknown is bounded by them, unconditionally
-        (a witness within |u| <= |b|, |v| <= |a| always exists), so the problem stays bit-blastable.
+        arguments' bounds are known, every auxiliary unknown is bounded, unconditionally, by what
+        a solution needs (g by the larger argument, a quotient by its dividend, a Bezout
+        coefficient by the other argument: such coefficients always exist), so the problem stays
+        bit-blastable, with terms no wider than the arguments'.
         """
         self.linear = False
         self.witnesses = True
-        result, conditions = values[0], []
-        bound = None
         bounds = [interval(node, self.problem.rules) for node in nodes]
-        if all(b is not None for b in bounds):
-            bound = max(max(abs(low), abs(high)) for low, high in bounds) + 1
-        for value in values[1:]:
+        sizes = [max(abs(low), abs(high)) for low, high in bounds] if all(b is not None for b in bounds) else None
+        result, conditions = wholes[0], []
+        for index, value in enumerate(wholes[1:], 1):
             g, ka, kb, u, v = (self.fresh_int(stem) for stem in ("gcd", "gcdq", "gcdq", "bezout", "bezout"))
             conditions += [g >= 0, result == g * ka, value == g * kb, g == u * result + v * value]
-            if bound is not None:
-                self.side += [z3.And(x >= -bound, x <= bound) for x in (g, ka, kb, u, v)]
+            if sizes is not None:
+                first, second = sizes[0], sizes[index]
+                for unknown, size in ((g, max(first, second)), (ka, first), (kb, second),
+                                      (u, max(second, 1)), (v, max(first, 1))):
+                    self.side.append(z3.And(unknown >= -size, unknown <= size))
                 self.bounded_fresh += 5
+                sizes[0] = max(first, second)  # the bound on g, the next step's first argument
             result = g
-        return result, z3.And(*conditions)
+        return Rat(result, 1, True), z3.And(*conditions)
 
     def encode_number(self, node: Number) -> tuple[Value, Ok]:
         return self.const(node.value), True
 
-    def encode_unary(self, node: Unary) -> tuple[Value, Ok]:
-        value, ok = self.encode(node.operand)
-        value = self.rat(value)
-        return (self.negate(value) if node.op == "-" else value), ok
-
-    def encode_binop(self, node: BinOp) -> tuple[Value, Ok]:
-        (left, left_ok), (right, right_ok) = self.encode(node.left), self.encode(node.right)
-        a, b = self.rat(left), self.rat(right)
-        ok = conj(left_ok, right_ok)
-        if node.op == "+":
-            return self.add(a, b), ok
-        if node.op == "-":
-            return self.add(a, self.negate(b)), ok
-        if node.op == "*":
-            return self.multiply(a, b), ok
-        if node.op == "**":
-            value, power_ok = self.power(node, a, b)
-            return value, conj(ok, power_ok)
+    def division(self, op: str, a: Rat, b: Rat) -> tuple[Rat, Ok]:
         inverse, nonzero = self.inverse(b)
         quotient = self.multiply(a, inverse)
-        ok = conj(ok, nonzero)
-        if node.op == "/":
-            return quotient, ok
+        if op == "/":
+            return quotient, nonzero
         floor = self.floor(quotient)
-        if node.op == "//":
-            return floor, ok
-        return self.add(a, self.negate(self.multiply(b, floor))), ok  # Python's a % b = a - b * (a // b)
+        if op == "//":
+            return floor, nonzero
+        return self.add(a, self.negate(self.multiply(b, floor))), nonzero  # Python's a % b = a - b * (a // b)
 
-    def encode_compare(self, node: Compare) -> tuple[Value, Ok]:
-        left, ok = self.encode(node.operands[0])
-        left = self.rat(left)
-        results: list[z3.BoolRef] = []
-        for op, operand in zip(node.ops, node.operands[1:]):
-            if op in ("in", "not in"):
-                found, operand_ok = self.membership(left, operand)
-                result = found if op == "in" else z3.Not(found)
-                right = left
-            else:
-                value, operand_ok = self.encode(operand)
-                right = self.rat(value)
-                result = self.compare(op, left, right)
-            # Python evaluates the next operand only if the chain is still true.
-            ok = conj(ok, disj(z3.Not(z3.And(*results)), operand_ok) if results else operand_ok)
-            results.append(result)
-            left = right
-        return (results[0] if len(results) == 1 else z3.And(*results)), ok
+    def range_sum(self, start: z3.ArithRef, stop: z3.ArithRef) -> Rat:
+        """sum(range(start, stop)) = max(0, stop - start) * (start + stop - 1) / 2."""
+        self.linear = False
+        count = stop - start
+        return Rat(z3.If(count > 0, count * (start + stop - 1), z3.IntVal(0, self.ctx)), 2)
 
-    def encode_boolop(self, node: BoolOp) -> tuple[Value, Ok]:
-        encoded = [self.encode(operand) for operand in node.operands]
-        value, ok = encoded[-1]
-        for earlier, earlier_ok in reversed(encoded[:-1]):
-            test = self.truthy(earlier)
-            if node.op == "and":
-                value = self.choose(test, value, earlier)
-                ok = conj(earlier_ok, disj(z3.Not(test), ok))
-            else:
-                value = self.choose(test, earlier, value)
-                ok = conj(earlier_ok, disj(test, ok))
-        return value, ok
-
-    def encode_not(self, node: Not) -> tuple[Value, Ok]:
-        value, ok = self.encode(node.operand)
-        return z3.Not(self.truthy(value)), ok
-
-    def encode_call(self, node: Call) -> tuple[Value, Ok]:
-        if node.name == "sum":
-            start, stop, ok = self.range_bounds(node.args[0])
-            self.linear = False
-            count = stop - start
-            total = z3.If(count > 0, count * (start + stop - 1), z3.IntVal(0, self.ctx))
-            return Rat(total, 2), ok
-        encoded = [self.encode(arg) for arg in node.args]
-        ok = conj(*[ok for _, ok in encoded])
-        values = [self.rat(value) for value, _ in encoded]
-        if node.name == "gcd":  # of integers only, as Python's math.gcd
-            wholes = [self.integral(value) for value in values]
-            result, defined = self.gcd(node.args, [whole for whole, _ in wholes])
-            return Rat(result, 1, True), conj(ok, *[is_integer for _, is_integer in wholes], defined)
-        if node.name == "abs":
-            (value,) = values
-            if value.nonneg:
-                return value, ok
-            self.cases = True
-            return Rat(z3.If(value.num < 0, -value.num, value.num), value.den, True), ok
-        result: Value = values[0]
-        for value in values[1:]:
-            smaller = self.compare("<=", self.rat(result), value)
-            result = self.choose(smaller, result, value) if node.name == "min" else self.choose(
-                smaller, value, result)
-        return result, ok
-
-
-def root_step(den: int, q: int) -> int:
-    """A number every s with den**(q-1) dividing s**q is a multiple of: each prime p**e of den
-    gives p**ceil(e*(q-1)/q). Primes past TRIAL_PRIMES are left out, which only makes it smaller."""
-    step, rest, p = 1, den, 2
-    while p * p <= rest and p <= TRIAL_PRIMES:
-        e = 0
-        while rest % p == 0:
-            rest, e = rest // p, e + 1
-        step *= p ** -(-e * (q - 1) // q)
-        p += 1 if p == 2 else 2
-    if rest > 1 and (p * p > rest):  # what is left is a prime
-        step *= rest
-    return step
-
-
-TRIAL_PRIMES = 20_000
-
-
-def _int_root(n: int, q: int) -> int | None:
-    """The exact q-th root of n >= 0, or None if n is not a q-th power."""
-    root = root_floor(n, q)
-    return root if root ** q == n else None
+    def absolute(self, value: Rat) -> Rat:
+        if value.nonneg:
+            return value
+        self.cases = True
+        return Rat(z3.If(value.num < 0, -value.num, value.num), value.den, True)

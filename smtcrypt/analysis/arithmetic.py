@@ -1,0 +1,80 @@
+"""Integer facts the encoders build on, without Z3: the bounds of an operation's result over
+intervals of its operands, the width that holds them, Lamé's bound on Euclid's steps, and the
+step between the candidates of a rational root."""
+
+from __future__ import annotations
+
+from smtcrypt.core.numerals import root_floor
+
+Bounds = tuple[int, int]  # lowest, highest
+
+
+def signed_width(lo: int, hi: int) -> int:
+    """The fewest bits whose two's complement holds every integer in [lo, hi]: [0, 9] -> 5, [-8, 7] -> 4."""
+    return max((v if v >= 0 else ~v).bit_length() for v in (lo, hi)) + 1
+
+
+def power_bounds(lo: int, hi: int, k: int) -> Bounds:
+    """Bounds of x**k for x in [lo, hi] and k >= 1."""
+    if k % 2 or lo >= 0:
+        return lo ** k, hi ** k
+    if hi <= 0:
+        return hi ** k, lo ** k
+    return 0, max(lo ** k, hi ** k)
+
+
+def floordiv_bounds(x: Bounds, y: Bounds) -> Bounds:
+    """Bounds of x // y over x in x, y in y, y != 0. For a fixed sign of y, x / y is monotone in
+    each argument, so its extremes lie at the ends of x and of y's nonzero parts (nearest 0: +-1)."""
+    divisors = [d for d in (y[0], y[1]) if d != 0]
+    divisors += [d for d in (-1, 1) if y[0] <= d <= y[1]]
+    if not divisors:  # y is always 0: never defined
+        return 0, 0
+    values = [a // d for a in x for d in divisors]
+    return min(values), max(values)
+
+
+def mod_bounds(x: Bounds, y: Bounds) -> Bounds:
+    """Bounds of Python's x % y, y != 0: the sign of y, smaller than |y|, and no larger than |x|
+    where x and y share a sign."""
+    lo = hi = 0
+    if y[1] >= 1:
+        hi = y[1] - 1 if x[0] < 0 else min(y[1] - 1, x[1])
+    if y[0] <= -1:
+        lo = y[0] + 1 if x[1] > 0 else max(y[0] + 1, x[0])
+    return lo, hi
+
+
+def euclid_steps(bound: int) -> int:
+    """How many steps (x, y) -> (y, x mod y), each skipped once y is 0, bring every pair
+    0 <= y < x <= bound to y = 0 (x is then the gcd). By Lamé's theorem, n steps need x >= F(n + 2)
+    (Fibonacci numbers, F(1) = F(2) = 1)."""
+    steps, previous, current = 0, 1, 2  # F(n + 1), F(n + 2) for n = steps + 1
+    while current <= bound:
+        steps += 1
+        previous, current = current, previous + current
+    return steps
+
+
+TRIAL_PRIMES = 20_000  # root_step looks for prime factors up to this
+
+
+def root_step(den: int, q: int) -> int:
+    """A number every s with den**(q-1) dividing s**q is a multiple of: each prime p**e of den
+    gives p**ceil(e*(q-1)/q). Primes past TRIAL_PRIMES are left out, which only makes it smaller."""
+    step, rest, p = 1, den, 2
+    while p * p <= rest and p <= TRIAL_PRIMES:
+        e = 0
+        while rest % p == 0:
+            rest, e = rest // p, e + 1
+        step *= p ** -(-e * (q - 1) // q)
+        p += 1 if p == 2 else 2
+    if rest > 1 and (p * p > rest):  # what is left is a prime
+        step *= rest
+    return step
+
+
+def exact_root(n: int, q: int) -> int | None:
+    """The exact q-th root of n >= 0, or None if n is not a q-th power."""
+    root = root_floor(n, q)
+    return root if root ** q == n else None

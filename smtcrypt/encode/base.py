@@ -1,0 +1,153 @@
+"""What every encoding shares: the protocol, its result, the puzzle's rules as Z3 terms, and the
+stop that reaches an encoder while it builds terms."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, TypeAlias
+
+import z3
+
+from smtcrypt.core.check import Problem
+from smtcrypt.core.tree import BoolOp, Compare
+
+if TYPE_CHECKING:
+    from smtcrypt.encode.split import Case
+
+Ok: TypeAlias = z3.BoolRef | bool  # where a term is defined: Python True when always
+
+
+class Unsupported(Exception):
+    """The problem needs something this encoding does not express (another encoding will)."""
+
+
+class EncodingStopped(Exception):
+    """The search was stopped while its encoding was being built (see `stop_encoding`)."""
+
+
+_stopped_contexts: weakref.WeakSet[z3.Context] = weakref.WeakSet()
+
+
+def stop_encoding(context: z3.Context) -> None:
+    """Make the encoders building terms in `context` give up at their next `checkpoint`: an
+    encoding may take a tenth of a second, too long for a stop to wait. Safe from another thread."""
+    _stopped_contexts.add(context)
+
+
+def checkpoint(context: z3.Context) -> None:
+    """Raise `EncodingStopped` if the search that owns `context` was stopped; encoders call this
+    in their loops (a set lookup: cheap)."""
+    if context in _stopped_contexts:
+        raise EncodingStopped
+
+
+@dataclass
+class Encoded:
+    """The Z3 side of a problem: one variable per letter and per integer unknown (Z3 Ints, or
+    bit-vectors in the bit-vector encoding), the constraints, and what the search needs to pick Z3's solvers."""
+
+    context: z3.Context
+    letters: dict[str, z3.ExprRef]
+    constraints: list[z3.BoolRef]
+    # what the terms are, from which the search picks Z3's solvers (see engine/z3search.solvers):
+    terms: str = "nonlinear"  # "linear" (integers, + and constant *), "nonlinear", or "bit-vector"
+    if_terms: bool = False  # If-terms over integers (and/or, abs, min, max): the finite-domain solver may give up
+    bounded: bool = True  # every variable has finite bounds (so bit-blasting is possible)
+    interchangeable: tuple[tuple[str, ...], ...] = ()  # letter groups ordered by value (see engine/z3search)
+    unbounded: bool = False  # some unknowns have no bounds: the models may never run out
+    digits_only: bool = False  # every variable is a letter's digit, 0..35: models may be read back packed
+    indicators: bool = False  # the constraints define every `indicator(A, d)` as A == d for each digit d A may take
+    # cases that together hold every solution (needs indicators); given a `stopped()` test, cut short once it is true
+    split: Callable[..., list[Case]] | None = None
+    determined: frozenset[str] = frozenset()  # letters the others' digits fix: blocking clauses leave them out
+
+
+class Encoding(Protocol):
+    """One way to turn problems into Z3 terms."""
+
+    name: str
+
+    def accepts(self, problem: Problem) -> bool:
+        """True if this encoding can express the problem exactly."""
+
+    def encode(self, problem: Problem, context: z3.Context) -> Encoded:
+        """The problem as Z3 constraints over one variable per letter, in `context`."""
+
+
+@dataclass
+class FormulaTerms:
+    """The formula as one Bool over the letters, apart from the rules: what proofs about the formula
+    itself need ("no completion of these digits violates it" is `rules and side and not formula`
+    unsat). Every auxiliary unknown in `side` is a function of the letters."""
+
+    context: z3.Context
+    letters: dict[str, z3.ExprRef]
+    rules: list[z3.BoolRef]
+    side: list[z3.BoolRef]  # definitions of auxiliary unknowns (products of letters, powers)
+    formula: z3.BoolRef
+    linear: bool  # no product of unknowns: the finite-domain solver may take it
+    cases: bool  # If-terms over integers
+    # the solver these terms are made for (see engine/z3search.make_solver), if not chosen by the two above
+    solver: str = ""
+
+
+def letter_variables(problem: Problem, context: z3.Context) -> dict[str, z3.ArithRef]:
+    """One Z3 Int per letter, named after it."""
+    return {letter: z3.Int(letter, context) for letter in problem.letters}
+
+
+def indicator_name(letter: str, digit: int) -> str:
+    """The name of the Boolean that stands for letter == digit, `A=1`: made here only, for the
+    encoders that build terms through the API (`indicator`) and the one that writes SMT-LIB text."""
+    return f"{letter}={digit}"
+
+
+def indicator(letter: str, digit: int, context: z3.Context) -> z3.BoolRef:
+    """The Boolean `A=1` that stands for letter == digit: encodings define it (see `Encoded.indicators`),
+    the solver blocks models and states cases with it."""
+    return z3.Bool(indicator_name(letter, digit), context)
+
+
+def allowed_digits(problem: Problem, letter: str) -> frozenset[int]:
+    """The digits a letter may take: base, leading zero, --digits, --domain, --assign."""
+    allowed = problem.allowed.get(letter)
+    if allowed is None:
+        allowed = frozenset(range(1 if letter in problem.leading else 0, problem.rules.base))
+    return allowed
+
+
+def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef]) -> list[z3.BoolRef]:
+    """The puzzle's rules: each letter's digits (a range or a set), distinct digits where asked.
+    A letter with one digit is stated equal to it, which Z3's simplifiers substitute."""
+    constraints: list[z3.BoolRef] = []
+    for letter, var in letters.items():
+        allowed = allowed_digits(problem, letter)
+        if not allowed:
+            return [z3.BoolVal(False, var.ctx)]
+        low, high = min(allowed), max(allowed)
+        if low == high:
+            constraints.append(var == low)
+            continue
+        constraints += [var >= low, var <= high]
+        if len(allowed) != high - low + 1:
+            constraints.append(z3.Or(*[var == digit for digit in sorted(allowed)]))
+    for group in problem.groups:
+        constraints.append(z3.Distinct(*(letters[letter] for letter in group)))
+    return constraints
+
+
+def equation_chains(problem: Problem) -> list[Compare] | None:
+    """The constraints as `==` chains (looking inside `and`), or None if any constraint is something else."""
+    chains: list[Compare] = []
+    pending = list(problem.formula.constraints)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, BoolOp) and node.op == "and":
+            pending.extend(node.operands)
+        elif isinstance(node, Compare) and all(op == "==" for op in node.ops):
+            chains.append(node)
+        else:
+            return None
+    return chains

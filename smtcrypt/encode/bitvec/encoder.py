@@ -1,0 +1,197 @@
+"""The bit-vector encoder: letters as bit-vectors, the puzzle's rules, and the node cases of its own."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+import z3
+
+from smtcrypt.analysis.arithmetic import signed_width
+from smtcrypt.core.check import Problem
+from smtcrypt.core.numerals import place_values, repeating_scale
+from smtcrypt.core.tree import BinOp, Expr, Number, Repeating, Word
+from smtcrypt.encode.base import Ok, Unsupported, allowed_digits, indicator
+from smtcrypt.encode.bitvec.ints import MAX_WIDTH, Z
+from smtcrypt.encode.bitvec.rationals import Rat, Rationals, Value
+from smtcrypt.encode.walk import TreeEncoder, conj
+
+
+class _Encoder(Rationals, TreeEncoder[Rat, Z]):
+    """The tree walk over bounded bit-vector fractions: letters are unsigned bit-vectors of the
+    base's digit width."""
+
+    def __init__(self, problem: Problem, context: z3.Context):
+        if problem.unknowns:
+            raise Unsupported("integer unknowns")
+        super().__init__(context)
+        self.problem = problem
+        self.base = problem.rules.base
+        self.letter_width = max(1, (self.base - 1).bit_length())
+        self.letters = {letter: z3.BitVec(letter, self.letter_width, context) for letter in problem.letters}
+        self.digits = {letter: sorted(allowed_digits(problem, letter)) for letter in problem.letters}
+
+    # --- the puzzle's rules ---------------------------------------------------------------------
+
+    def rules(self) -> list[z3.BoolRef]:
+        """Each letter's digits (a range or a set), and distinct digits where asked."""
+        constraints: list[z3.BoolRef] = []
+        for letter, var in self.letters.items():
+            digits = self.digits[letter]
+            if not digits:
+                return [z3.BoolVal(False, self.ctx)]
+            low, high = digits[0], digits[-1]
+            if low > 0:
+                constraints.append(z3.UGE(var, low))
+            if high < (1 << self.letter_width) - 1:
+                constraints.append(z3.ULE(var, high))
+            if len(digits) != high - low + 1:
+                constraints.append(z3.Or(*[var == digit for digit in digits]))
+        for group in self.problem.groups:
+            constraints.append(z3.Distinct(*(self.letters[letter] for letter in group)))
+        return constraints
+
+    def indicators(self) -> list[z3.BoolRef]:
+        """The Boolean `A=1` defined as A == 1 for every digit a letter may take (`Encoded.indicators`).
+        Models should be blocked with clauses of these: the incremental QF_BV solver translates every
+        later model back through each clause of bit-vector disequalities already added, which makes
+        reading models many times slower than with clauses of indicators (AB % C + D = E)."""
+        return [indicator(letter, digit, self.ctx) == (var == digit)
+                for letter, var in self.letters.items() for digit in self.digits[letter]]
+
+    def letter_table(self, letter: str, value: Callable[[int], int]) -> Z:
+        """value(digit) of a letter's digit, as a table over the digits it may take."""
+        digits = self.digits[letter]
+        if not digits:
+            return self.const(0)
+        values = [value(d) for d in digits]
+        lo, hi = min(values), max(values)
+        if lo == hi:
+            return self.const(lo)
+        width = signed_width(lo, hi)
+        if width > MAX_WIDTH:
+            raise Unsupported(f"a value of {width} bits")
+        var = self.letters[letter]
+        term = z3.BitVecVal(values[-1], width, self.ctx)
+        for digit, result in reversed(list(zip(digits, values))[:-1]):
+            term = z3.If(var == digit, z3.BitVecVal(result, width, self.ctx), term)
+        return Z(term, lo, hi)
+
+    def letter(self, letter: str) -> Z:
+        """A letter's digit as a Z."""
+        digits = self.digits[letter] or [0]
+        lo, hi = digits[0], digits[-1]
+        if lo == hi:
+            return self.const(lo)
+        width = signed_width(lo, hi)
+        var = self.letters[letter]
+        term = z3.ZeroExt(width - var.size(), var) if width >= var.size() else z3.Extract(width - 1, 0, var)
+        return Z(term, lo, hi)
+
+    def linear(self, weights: dict[str, int], constant: int) -> Z:
+        """sum(weight * letter) + constant."""
+        return self.weighted_sum([(weight, self.letter(letter)) for letter, weight in weights.items()], constant)
+
+    def power(self, a: Rat, k: int) -> tuple[Rat, Ok]:
+        """a ** k for an integer k, and the condition that it is defined (a != 0 for k < 0)."""
+        if a.const is not None:
+            if a.const == 0 and k < 0:
+                return self.fraction(Fraction(0)), False
+            return self.fraction(a.const ** k), True
+        if k == 0:
+            return self.fraction(Fraction(1)), True
+        if k < 0 and a.letter is not None:  # 1 / d**-k from a table; d = 0 is undefined
+            return (Rat(self.const(1), self.letter_table(a.letter, lambda d: max(d, 1) ** -k)),
+                    self.nonzero(a.num))
+        if k < 0:
+            inverse, ok = self.inverse(a)
+            result, _ = self.power(inverse, -k)
+            return result, ok
+        if k == 1:
+            return a, True
+        if a.letter is not None:
+            return self.integer(self.letter_table(a.letter, lambda d: d ** k)), True
+        return Rat(self.z_power(a.num, k), self.z_power(a.den, k)), True
+
+    def weights(self, digits: str) -> tuple[dict[str, int], int]:
+        """A numeral as letter weights and a literal constant: "7AB" -> ({"A": 10, "B": 1}, 700)."""
+        return place_values(digits, self.base)
+
+    def encode_word(self, node: Word) -> tuple[Value, Ok]:
+        weights, literal = self.weights(node.letters)
+        letter = node.letters if len(node.letters) == 1 else None
+        return Rat(self.linear(weights, literal), self.const(1), letter), True
+
+    def encode_repeating(self, node: Repeating) -> tuple[Value, Ok]:
+        """whole.fixed(period) = (whole fixed period - whole fixed) / (B^f (B^p - 1))."""
+        head, head_literal = self.weights(node.whole + node.fixed)
+        full, full_literal = self.weights(node.whole + node.fixed + node.period)
+        for letter, weight in head.items():
+            full[letter] = full.get(letter, 0) - weight
+        scale = repeating_scale(node.fixed, node.period, self.base)
+        return Rat(self.linear(full, full_literal - head_literal), self.const(scale)), True
+
+    def encode_number(self, node: Number) -> tuple[Value, Ok]:
+        return self.fraction(node.value), True
+
+    def division(self, op: str, a: Rat, b: Rat) -> tuple[Rat, Ok]:
+        nonzero = self.nonzero(b.num)
+        if op == "/":
+            return self.divide(a, b), nonzero
+        if a.const is not None and b.const is not None:
+            if b.const == 0:
+                return self.fraction(Fraction(0)), False
+            return self.fraction(Fraction(a.const // b.const if op == "//" else a.const % b.const)), nonzero
+        x, y = self.quotient_parts(a, b)  # a / b = x / y, and a % b = (x % y) / (a.den * b.den)
+        if op == "//":
+            return self.integer(self.z_floordiv(x, y)), nonzero
+        if a.den.value and b.den.value:
+            den = self.const(math.lcm(a.den.value, b.den.value))
+        else:
+            den = self.z_mul(a.den, b.den)
+        return Rat(self.z_mod(x, y), den), nonzero
+
+    def power_of(self, node: BinOp, base: Rat, exponent: Rat) -> tuple[Rat, Ok]:
+        fixed = self.problem.constant_exponents.get(node)
+        if fixed is not None:
+            if fixed.denominator != 1:
+                raise Unsupported("a rational exponent")
+            return self.power(base, fixed.numerator)
+        if node not in self.problem.exponent_ranges:
+            raise Unsupported("an exponent without bounds")
+        low, high = self.problem.exponent_ranges[node]
+        power, is_integer = self.integral(exponent)
+        cases = []  # (exponent == k, base ** k, defined)
+        for k in range(low, high + 1):
+            value, defined = self.power(base, k)
+            cases.append((self.z_compare("==", power, self.const(k)), value, defined))
+        result: Value = cases[-1][1]
+        for chosen, value, _ in reversed(cases[:-1]):
+            result = self.choose(chosen, value, result)
+        ok = conj(is_integer, *[z3.Not(chosen) if defined is False else z3.Implies(chosen, defined)
+                                for chosen, _, defined in cases if defined is not True])
+        return self.rat(result), ok
+
+    def range_sum(self, start: Z, stop: Z) -> Rat:
+        """sum(range(start, stop)) = max(0, stop - start) * (start + stop - 1) / 2, an even product halved."""
+        count = self.z_sub(stop, start)
+        product = self.z_mul(count, self.z_sub(self.z_add(start, stop), self.const(1)))
+        total = self.z_ite(self.z_compare(">", count, self.const(0)), product, self.const(0))
+        return self.integer(self.z_half(total))
+
+    def gcd(self, nodes: Sequence[Expr], wholes: list[Z]) -> tuple[Rat, Ok]:
+        """Euclid's algorithm, unrolled (see `z_gcd`): a function of the letters, defined everywhere."""
+        result = self.z_abs(wholes[0])
+        for whole in wholes[1:]:
+            result = self.z_gcd(result, self.z_abs(whole))
+        return self.integer(result), True
+
+    def absolute(self, value: Rat) -> Rat:
+        return Rat(self.z_abs(value.num), value.den)
+
+    def zero(self) -> Z:
+        return self.const(0)
+
+    def within(self, whole: Z, start: Z, stop: Z) -> z3.BoolRef:
+        return z3.And(self.z_compare(">=", whole, start), self.z_compare("<", whole, stop))

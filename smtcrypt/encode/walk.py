@@ -1,0 +1,246 @@
+"""The tree walk the two Z3 encoders of whole formulas share (general: Int terms; bitvec:
+bit-vector terms): one case per node type, over a small value algebra each encoder implements.
+
+Every node yields a value, a fraction `R` or a Bool, and `ok`, the condition under which Python
+would evaluate it without error. `and`, `or` and comparison chains short-circuit exactly as Python
+does: an operand that Python would not evaluate adds nothing to `ok`. A constraint holds when it
+is `ok` and its value is true. This is the one place those rules are written.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+import z3
+
+from smtcrypt.core.check import Problem
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Unary
+from smtcrypt.encode.base import Ok, Unsupported, checkpoint
+
+R = TypeVar("R")  # an exact fraction of the encoder's terms
+I = TypeVar("I")  # noqa: E741 (an integer term, as R's type parameter says)
+
+# on Python ints, and on Z3 terms (bit-vectors as signed numbers)
+COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+FUNCTIONS = ("abs", "min", "max", "gcd")  # besides sum(range(...)), which reads its range
+
+
+def is_true(condition: Ok) -> bool:
+    return condition is True or (isinstance(condition, z3.BoolRef) and z3.is_true(condition))
+
+
+def is_false(condition: Ok) -> bool:
+    return condition is False or (isinstance(condition, z3.BoolRef) and z3.is_false(condition))
+
+
+def conj(*conditions: Ok) -> Ok:
+    """The conjunction, folding away truth values (Python's and Z3's)."""
+    rest = [c for c in conditions if not is_true(c)]
+    if any(is_false(c) for c in rest):
+        return False
+    return True if not rest else rest[0] if len(rest) == 1 else z3.And(*rest)
+
+
+def disj(first: z3.BoolRef, second: Ok) -> Ok:
+    """first or second, folding Python truth values of `second`."""
+    if second is True:
+        return True
+    return first if second is False else z3.Or(first, second)
+
+
+class TreeEncoder(ABC, Generic[R, I]):
+    """The node cases; a subclass gives the value algebra and the cases of its own (`encode_word`,
+    `encode_repeating`, `encode_number`, `encode_name`), found by the node's class name."""
+
+    problem: Problem
+    ctx: z3.Context
+
+    # --- the value algebra ------------------------------------------------------------------------
+
+    @abstractmethod
+    def rat(self, value: R | z3.BoolRef) -> R:
+        """A value as a fraction (a Bool as 0 or 1)."""
+
+    @abstractmethod
+    def truthy(self, value: R | z3.BoolRef) -> z3.BoolRef:
+        """A value as Python's truth: nonzero."""
+
+    @abstractmethod
+    def choose(self, condition: z3.BoolRef, then: R | z3.BoolRef, otherwise: R | z3.BoolRef) -> R | z3.BoolRef:
+        """`then` where the condition holds, else `otherwise`."""
+
+    @abstractmethod
+    def compare(self, op: str, a: R, b: R) -> z3.BoolRef:
+        """a op b for one of COMPARISONS."""
+
+    @abstractmethod
+    def integral(self, value: R) -> tuple[I, Ok]:
+        """The value as an integer term, and the condition that it is an integer."""
+
+    @abstractmethod
+    def zero(self) -> I:
+        """The integer 0, range()'s default start."""
+
+    @abstractmethod
+    def within(self, whole: I, start: I, stop: I) -> z3.BoolRef:
+        """start <= whole < stop."""
+
+    @abstractmethod
+    def add(self, a: R, b: R) -> R: ...
+
+    @abstractmethod
+    def negate(self, a: R) -> R: ...
+
+    @abstractmethod
+    def multiply(self, a: R, b: R) -> R: ...
+
+    @abstractmethod
+    def power_of(self, node: BinOp, base: R, exponent: R) -> tuple[R, Ok]:
+        """base ** exponent, and where it is defined."""
+
+    @abstractmethod
+    def division(self, op: str, a: R, b: R) -> tuple[R, Ok]:
+        """a / b, a // b or a % b, and the condition that it is defined (b != 0)."""
+
+    @abstractmethod
+    def range_sum(self, start: I, stop: I) -> R:
+        """sum(range(start, stop))."""
+
+    @abstractmethod
+    def gcd(self, nodes: Sequence[Expr], wholes: list[I]) -> tuple[R, Ok]:
+        """math.gcd of the integers the nodes evaluate to, and where the terms are right."""
+
+    @abstractmethod
+    def absolute(self, value: R) -> R: ...
+
+    # --- the node cases ---------------------------------------------------------------------------
+
+    def holds(self) -> list[z3.BoolRef]:
+        """Each constraint as one Bool: defined, and true."""
+        constraints = []
+        for constraint in self.problem.formula.constraints:
+            value, ok = self.encode(constraint)
+            holds = conj(ok, self.truthy(value))
+            constraints.append(z3.BoolVal(holds, self.ctx) if isinstance(holds, bool) else holds)
+        return constraints
+
+    def encode(self, node: Expr) -> tuple[R | z3.BoolRef, Ok]:
+        checkpoint(self.ctx)
+        method = getattr(self, "encode_" + type(node).__name__.lower(), None)
+        if method is None:
+            raise Unsupported(type(node).__name__)
+        return method(node)
+
+    def encode_unary(self, node: Unary) -> tuple[R | z3.BoolRef, Ok]:
+        value, ok = self.encode(node.operand)
+        rat = self.rat(value)
+        return (self.negate(rat) if node.op == "-" else rat), ok
+
+    def encode_not(self, node: Not) -> tuple[R | z3.BoolRef, Ok]:
+        value, ok = self.encode(node.operand)
+        return z3.Not(self.truthy(value)), ok
+
+    def encode_binop(self, node: BinOp) -> tuple[R | z3.BoolRef, Ok]:
+        (left, left_ok), (right, right_ok) = self.encode(node.left), self.encode(node.right)
+        a, b = self.rat(left), self.rat(right)
+        ok = conj(left_ok, right_ok)
+        if node.op == "+":
+            return self.add(a, b), ok
+        if node.op == "-":
+            return self.add(a, self.negate(b)), ok
+        if node.op == "*":
+            return self.multiply(a, b), ok
+        value, defined = self.power_of(node, a, b) if node.op == "**" else self.division(node.op, a, b)
+        return value, conj(ok, defined)
+
+    def encode_compare(self, node: Compare) -> tuple[R | z3.BoolRef, Ok]:
+        first, ok = self.encode(node.operands[0])
+        left = self.rat(first)
+        results: list[z3.BoolRef] = []
+        for op, operand in zip(node.ops, node.operands[1:]):
+            if op in ("in", "not in"):
+                found, operand_ok = self.membership(left, operand)
+                result = found if op == "in" else z3.Not(found)
+                right = left
+            else:
+                value, operand_ok = self.encode(operand)
+                right = self.rat(value)
+                result = self.compare(op, left, right)
+            # Python evaluates the next operand only while the chain is still true
+            ok = conj(ok, disj(z3.Not(z3.And(*results)), operand_ok) if results else operand_ok)
+            results.append(result)
+            left = right
+        return (results[0] if len(results) == 1 else z3.And(*results)), ok
+
+    def membership(self, item: R, container: Expr) -> tuple[z3.BoolRef, Ok]:
+        if isinstance(container, Collection):  # Python builds the whole literal first
+            encoded = [self.encode(element) for element in container.items]
+            if not encoded:
+                return z3.BoolVal(False, self.ctx), True
+            found = z3.Or(*[self.compare("==", item, self.rat(value)) for value, _ in encoded])
+            return found, conj(*[ok for _, ok in encoded])
+        start, stop, ok = self.range_bounds(container)
+        whole, is_integer = self.integral(item)
+        inside = self.within(whole, start, stop)
+        if is_integer is True:
+            return inside, ok
+        return (z3.And(is_integer, inside) if is_integer is not False else z3.BoolVal(False, self.ctx)), ok
+
+    def range_bounds(self, call: Expr) -> tuple[I, I, Ok]:
+        """range()'s start and stop, and the condition that both are defined integers."""
+        if not (isinstance(call, Call) and call.name == "range"):
+            raise Unsupported("a container that is not a literal or range()")
+        parts, oks = [], []
+        for arg in call.args:
+            value, ok = self.encode(arg)
+            whole, is_integer = self.integral(self.rat(value))
+            parts.append(whole)
+            oks += [ok, is_integer]
+        if len(parts) == 1:
+            parts.insert(0, self.zero())
+        return parts[0], parts[1], conj(*oks)
+
+    def encode_boolop(self, node: BoolOp) -> tuple[R | z3.BoolRef, Ok]:
+        encoded = [self.encode(operand) for operand in node.operands]
+        value, ok = encoded[-1]
+        for earlier, earlier_ok in reversed(encoded[:-1]):
+            test = self.truthy(earlier)
+            if node.op == "and":
+                value = self.choose(test, value, earlier)
+                ok = conj(earlier_ok, disj(z3.Not(test), ok))
+            else:
+                value = self.choose(test, earlier, value)
+                ok = conj(earlier_ok, disj(test, ok))
+        return value, ok
+
+    def encode_call(self, node: Call) -> tuple[R | z3.BoolRef, Ok]:
+        if node.name == "sum":
+            start, stop, ok = self.range_bounds(node.args[0])
+            return self.range_sum(start, stop), ok
+        if node.name not in FUNCTIONS:
+            raise Unsupported(f"the function {node.name}")
+        encoded = [self.encode(arg) for arg in node.args]
+        ok = conj(*[ok for _, ok in encoded])
+        values = [self.rat(value) for value, _ in encoded]
+        if node.name == "gcd":  # of integers only, as Python's math.gcd
+            wholes = [self.integral(value) for value in values]
+            result, defined = self.gcd(node.args, [whole for whole, _ in wholes])
+            return result, conj(ok, *[is_integer for _, is_integer in wholes], defined)
+        if node.name == "abs":
+            (value,) = values
+            return self.absolute(value), ok
+        return self.extreme(node.name, values), ok
+
+    def extreme(self, name: str, values: list[R]) -> R | z3.BoolRef:
+        """min or max of the values."""
+        result: R | z3.BoolRef = values[0]
+        for value in values[1:]:
+            smaller = self.compare("<=", self.rat(result), value)
+            result = self.choose(smaller, result, value) if name == "min" else self.choose(smaller, value, result)
+        return result
+
