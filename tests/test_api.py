@@ -299,3 +299,54 @@ def test_readme_api_examples():
     assert smtcrypt.count("NUM + BER = PLAY") == 96
     assert smtcrypt.verdict("XAB * CD = EFGHJ", assign={"X": 7}).solutions[0].text == "715 * 46 = 32890"
     assert smtcrypt.count("ABCDE * 4 = EDCBA", digits="1-9", distinct=False) == 1
+
+
+# --- how a search ended, as data -------------------------------------------------------------------
+
+
+def test_verdict_says_how_the_search_ended_as_enums():
+    from smtcrypt.engine import Ending, Proof
+
+    proved = smtcrypt.verdict("SEND + MORE = MONEY")
+    assert proved.ending is Ending.COMPLETE and isinstance(proved.proof, Proof)
+    assert proved.stats["proof"] == proved.proof.value  # the text output keeps its words
+    timed_out = smtcrypt.verdict(HARD, timeout=0.001)
+    assert timed_out.ending is Ending.TIME and timed_out.proof is None and timed_out.reason == Ending.TIME.value
+    limited = Puzzle("NUM + BER = PLAY").search(limit=3).verdict()
+    assert limited.ending is Ending.LIMIT and limited.proof is None
+    infinite = Puzzle("x - y = 1").search().verdict()
+    assert infinite.status is Status.INFINITE and infinite.ending is Ending.INFINITE
+
+
+def test_an_interrupted_search_ends_as_interrupted():
+    import threading
+
+    from smtcrypt.engine import Ending
+
+    search = Puzzle(HARD).search()
+    threading.Timer(0.2, search.request_stop).start()
+    verdict = search.verdict()
+    assert verdict.ending is Ending.INTERRUPTED and verdict.reason == Ending.INTERRUPTED.value
+
+
+def test_incomplete_search_carries_its_ending():
+    from smtcrypt.engine import Ending
+
+    with pytest.raises(IncompleteSearch) as caught:
+        smtcrypt.count(HARD, timeout=0.001)
+    assert caught.value.ending is Ending.TIME
+    with pytest.raises(smtcrypt.InfinitelyMany) as infinite:
+        smtcrypt.count("x - y = 1")
+    assert infinite.value.ending is Ending.INFINITE
+
+
+def test_importing_leaves_the_allocator_alone():
+    """glibc's mallopt is called before the first search, not when smtcrypt is imported."""
+    import subprocess
+    import sys
+
+    script = ("import smtcrypt, smtcrypt.engine.z3search as z\n"
+              "assert z.retain_freed_memory_once.cache_info().currsize == 0\n"
+              "smtcrypt.count('A + B = C')\n"
+              "assert z.retain_freed_memory_once.cache_info().currsize == 1\n")
+    subprocess.run([sys.executable, "-c", script], check=True)

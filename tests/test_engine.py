@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import itertools
 import keyword
+import random
 import threading
 import time
 import tokenize
@@ -26,8 +27,8 @@ from smtcrypt.core.verify import satisfies
 from smtcrypt.encode.general import formula_terms
 from smtcrypt.engine import Ending, Proof
 from smtcrypt.engine import portfolio as portfolio_module
-from smtcrypt.engine.cubes import CubeSearch
 from smtcrypt.engine.compiled import HELPERS, NotCompilable, compile_problem
+from smtcrypt.engine.cubes import CubeSearch
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, candidates
 from smtcrypt.engine.join import SIDE_HELPERS, JoinSearch, best_plan
 from smtcrypt.engine.linear import integer_equation
@@ -306,3 +307,32 @@ def test_a_first_solution_below_the_price_bound_is_not_raced(monkeypatch):
     verdict = smtcrypt.Puzzle("NORTH / SOUTH = EAST / WEST").search(limit=1).verdict()
     assert verdict.stats["strategy"] == "join" and verdict.stats["solver_checks"] == 0
     assert [solution.text for solution in verdict.solutions] == ["51304 / 61904 = 7260 / 8760"]
+
+
+# --- the engine's own exact arithmetic, against the re-check's ------------------------------------
+
+
+def test_the_engines_roots_and_powers_agree_with_the_verifiers():
+    """The two are written apart (no backend imports the verifier); they must agree all the same."""
+    from fractions import Fraction
+
+    from smtcrypt.core.verify import Undefined, integer_root, power
+    from smtcrypt.engine.compiled import HELPERS, exact_root
+
+    draw = random.Random(7)
+    for _ in range(2000):
+        n, q = draw.choice([draw.randrange(10 ** 6), draw.randrange(60) ** draw.randrange(2, 6)]), draw.randrange(2, 7)
+        assert exact_root(n, q) == integer_root(n, q)
+    values = [0, 1, 2, 4, 8, 9, 27, 16, -8, Fraction(4, 9), Fraction(-1, 8), Fraction(27, 64), 7]
+    exponents = [0, 1, 2, 3, -1, -2, Fraction(1, 2), Fraction(3, 2), Fraction(-1, 3), Fraction(2, 3)]
+    for base in values:
+        for exponent in exponents:
+            try:
+                expected = power(base, exponent)
+            except Undefined:
+                expected = None
+            try:
+                found = HELPERS["_pow"](base, exponent)
+            except ArithmeticError:
+                found = None
+            assert found == expected, (base, exponent)

@@ -175,8 +175,8 @@ def test_puzzle_is_solution_agrees(formula, mapping, rules, expected):
     assert smtcrypt.Puzzle(formula, **rules).is_solution(mapping) is expected
 
 
-def encoded(formula: str, rules: Rules = Rules()):
-    problem = check(parse(formula), rules)
+def encoded(formula: str, rules: Rules | None = None):
+    problem = check(parse(formula), rules or Rules())
     return choose(problem).encode(problem, z3.Context())
 
 
@@ -243,3 +243,13 @@ def test_a_sat_answer_from_an_interrupted_check_is_not_reported(monkeypatch):
     monkeypatch.setattr(solver_module, "make_solver", interrupted_during_check)
     assert list(search) == []  # Z3 may say sat here, with a model that is not a solution
     assert search.end == SearchEnd(Ending.INTERRUPTED)
+
+
+def test_z3s_reasons_are_read_in_one_place():
+    from smtcrypt.engine.z3search import Unknown, unknown_reason
+
+    assert unknown_reason("timeout") is Unknown.TIME
+    assert unknown_reason("canceled") is Unknown.CANCELED
+    assert unknown_reason("sat.max.conflicts") is Unknown.BUDGET
+    assert unknown_reason("(resource limits reached) memory") is Unknown.MEMORY
+    assert unknown_reason("incomplete quantifiers") is Unknown.OTHER

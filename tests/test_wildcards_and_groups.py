@@ -165,8 +165,8 @@ def test_bad_groups_on_the_command_line(capsys):
 
 def test_the_exact_recheck_reads_the_groups():
     problem = check(parse("AB + CD = EEF"), make_rules(distinct=["ABCD"]))
-    assert satisfies(problem, dict(A=1, B=3, C=9, D=8, E=1, F=1))  # 13 + 98 = 111: E and F equal A, free
-    assert not satisfies(problem, dict(A=5, B=5, C=6, D=1, E=1, F=6))  # 55 + 61 = 116: A and B share a digit
+    assert satisfies(problem, {"A": 1, "B": 3, "C": 9, "D": 8, "E": 1, "F": 1})  # 13 + 98 = 111: E and F equal A, free
+    assert not satisfies(problem, {"A": 5, "B": 5, "C": 6, "D": 1, "E": 1, "F": 6})  # 55 + 61 = 116: A and B share a digit
     assert problem.groups == (("A", "B", "C", "D"),) and problem.distinctness == "some"
     wild = check(parse("A? + ?B = 1?"), make_rules())
     assert wild.groups == (("A", "B"),) and len(wild.wildcards) == 3
