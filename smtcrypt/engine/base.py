@@ -22,8 +22,9 @@ from typing import Any, ClassVar
 from smtcrypt.core.results import Ending, Proof
 
 Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
+DEADLINE_SLACK = 0.01  # seconds: this close to a deadline, no new solver check (nor a switch of backend) starts
 
-__all__ = ["Assignment", "Backend", "Ending", "Proof", "SearchEnd", "Strategy"]
+__all__ = ["DEADLINE_SLACK", "Assignment", "Backend", "Ending", "Proof", "SearchEnd", "Strategy"]
 
 
 class Strategy(str, enum.Enum):

@@ -25,13 +25,12 @@ import z3
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import Repeating, Word, numerals
 from smtcrypt.encode.general import FormulaTerms
-from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
+from smtcrypt.engine.base import DEADLINE_SLACK, Assignment, Backend, Ending, Proof, SearchEnd
 from smtcrypt.engine.z3search import Unknown, interrupt_until, make_solver, time_left, unknown_reason, watchdog
 
 BATCH = 4096  # a cube's solutions handed over this many at a time
 TRIAL_CUBES = 8  # cubes shrunk before judging whether shrinking pays
 SOLUTIONS_PER_CHECK = 1.0  # shrinking goes on while the cubes cover at least this many solutions per check
-DEADLINE_SLACK = 0.01  # seconds: a check that would start this close to the deadline is not started
 
 
 def significance(problem: Problem) -> list[str]:

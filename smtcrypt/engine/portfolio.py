@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BoolOp, Compare, Not, walk
-from smtcrypt.engine.base import Assignment, Backend, Ending, SearchEnd, Strategy
+from smtcrypt.engine.base import DEADLINE_SLACK, Assignment, Backend, Ending, SearchEnd, Strategy
 from smtcrypt.engine.compiled import Compiled, NotCompilable, compile_problem
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, sample_costs
 from smtcrypt.errors import StrategyError
@@ -61,7 +61,6 @@ Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 
 RACE_AFTER = 0.5  # seconds of Z3 alone, at most half the exhaustive price, before the exhaustive backend races it
 RACE_SWITCH_INTERVAL = 2e-4  # seconds: the interpreter's thread switch interval while Z3 races on a helper thread
 SECONDS_PER_SOLUTION = {True: 6e-6, False: 2.5e-6}  # handing one over: listed (a Solution made) or counted (measured)
-DEADLINE_SLACK = 0.01  # seconds: a switch this close to the user's deadline is not made
 
 Clock = Callable[[str], AbstractContextManager[Any]]
 
