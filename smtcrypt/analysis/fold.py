@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from typing import Any, cast
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import interval
@@ -40,20 +41,21 @@ def truth(node: Expr, problem: Problem) -> bool | None:
 
 
 def _fold(node: Expr, problem: Problem, renamed: dict[BinOp, BinOp]) -> Expr:
-    changes = {}
+    changes: dict[str, Expr | tuple[Expr, ...]] = {}
     for field in dataclasses.fields(node):
         value = getattr(node, field.name)
         if isinstance(value, tuple) and value and not isinstance(value[0], str):
-            folded = tuple(_fold(item, problem, renamed) for item in value)
-            if any(new is not old for new, old in zip(folded, value)):
-                changes[field.name] = folded
+            items = tuple(_fold(item, problem, renamed) for item in value)
+            if any(new is not old for new, old in zip(items, value)):
+                changes[field.name] = items
         elif field.name in ("left", "right", "operand"):
             folded = _fold(value, problem, renamed)
             if folded is not value:
                 changes[field.name] = folded
     if changes:
-        rebuilt = dataclasses.replace(node, **changes)
-        if isinstance(node, BinOp):
+        # replace() on a union of node types: mypy would check the fields against every member
+        rebuilt: Expr = dataclasses.replace(cast(Any, node), **changes)
+        if isinstance(node, BinOp) and isinstance(rebuilt, BinOp):
             renamed[node] = rebuilt
         node = rebuilt
     if isinstance(node, Not):

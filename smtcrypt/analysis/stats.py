@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import time
 
+from smtcrypt.analysis.unknowns import unknown_values
 from smtcrypt.core.check import Problem
 
 MAX_STATES = 200_000  # sets of used digits tracked while counting distinct assignments exactly
@@ -19,13 +20,11 @@ def search_space(problem: Problem) -> tuple[int | None, bool]:
 
     Counts assignments that respect each letter's digits (base, leading zero, --digits, --domain,
     --assign) and, if the rules say so, distinctness, times the values of integer unknowns that the
-    formula bounds (see bounded.py). With an unbounded unknown the space is infinite: (None, True).
+    formula bounds (see unknowns.py). With an unbounded unknown the space is infinite: (None, True).
     If distinct assignments are too many to count exactly, the product of the domain sizes (an upper
     bound) is returned with False.
     """
     if problem.unknowns:
-        from smtcrypt.analysis.unknowns import unknown_values
-
         values = unknown_values(problem)
         if values is None:
             return None, True

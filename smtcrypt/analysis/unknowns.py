@@ -31,7 +31,7 @@ def unknown_values(problem: Problem) -> dict[str, Values] | None:
     high: dict[str, int] = {}
     sets: dict[str, frozenset[int]] = {}
     for name, op, value in _links(problem):
-        if op == "in set":
+        if isinstance(value, frozenset):  # op "in set"
             sets[name] = value if name not in sets else sets[name] & value
             continue
         if op == "==" and value.denominator != 1:
@@ -77,14 +77,16 @@ def _link(left: Expr, op: str, right: Expr) -> Iterator[tuple[str, str, Fraction
     if op == "in" and isinstance(left, Name):
         if isinstance(right, Collection):
             items = [constant(item) for item in right.items]
-            if all(item is not None for item in items):  # an integer is in the literal only as one of its integers
-                yield left.name, "in set", frozenset(int(item) for item in items if item.denominator == 1)  # type: ignore[union-attr]
+            known = [item for item in items if item is not None]
+            if len(known) == len(items):  # an integer is in the literal only as one of its integers
+                yield left.name, "in set", frozenset(int(item) for item in known if item.denominator == 1)
         elif isinstance(right, Call) and right.name == "range":
             bounds = [constant(arg) for arg in right.args]
-            if all(bound is not None and bound.denominator == 1 for bound in bounds):
-                start, stop = (Fraction(0), bounds[0]) if len(bounds) == 1 else bounds
-                yield left.name, ">=", start  # type: ignore[misc]
-                yield left.name, "<", stop  # type: ignore[misc]
+            integers = [bound for bound in bounds if bound is not None and bound.denominator == 1]
+            if len(integers) == len(bounds):
+                start, stop = (Fraction(0), integers[0]) if len(integers) == 1 else (integers[0], integers[1])
+                yield left.name, ">=", start
+                yield left.name, "<", stop
         return
     if op not in MIRRORED:  # != and `not in` bound nothing
         return

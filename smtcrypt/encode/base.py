@@ -111,11 +111,9 @@ def indicator(letter: str, digit: int, context: z3.Context) -> z3.BoolRef:
 
 
 def allowed_digits(problem: Problem, letter: str) -> frozenset[int]:
-    """The digits a letter may take: base, leading zero, --digits, --domain, --assign."""
-    allowed = problem.allowed.get(letter)
-    if allowed is None:
-        allowed = frozenset(range(1 if letter in problem.leading else 0, problem.rules.base))
-    return allowed
+    """The digits a letter may take (base, leading zero, --digits, --domain, --assign), as `check`
+    worked them out for every letter."""
+    return problem.allowed[letter]
 
 
 def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef]) -> list[z3.BoolRef]:

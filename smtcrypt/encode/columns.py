@@ -79,8 +79,9 @@ def equations(problem: Problem) -> list[Linear] | None:
         return None
     result: list[Linear] = []
     for chain in chains:
-        forms = [linear_form(operand) for operand in chain.operands]
-        if any(form is None for form in forms):
+        found = [linear_form(operand) for operand in chain.operands]
+        forms = [form for form in found if form is not None]
+        if len(forms) != len(found):
             return None
         result += [added(a, scaled(b, -1)) for a, b in zip(forms, forms[1:])]
     return result
@@ -158,19 +159,23 @@ def number(value: int) -> str:
     return str(value) if value >= 0 else f"(- {-value})"
 
 
+def letter_weights(form: Linear) -> dict[str, int]:
+    """The form as one weighted sum of letters, their columns' place values added up, zero weights
+    left out: SEND + MORE - MONEY -> {"S": 1000, "E": 91, ..., "M": -9000, ...}."""
+    weight: dict[str, int] = {}
+    for (letter, column), coefficient in form.items():
+        if letter:
+            weight[letter] = weight.get(letter, 0) + coefficient * 10 ** column
+    return {letter: w for letter, w in weight.items() if w}
+
+
 def propagate(forms: list[Linear], allowed: dict[str, frozenset[int]]) -> dict[str, frozenset[int]] | None:
     """Each equation read as one weighted sum (SEND + MORE - MONEY: 1000*S + 91*E - ... - 9000*M ...):
     drop the digits of a letter that the other letters' least and greatest totals cannot balance,
     until nothing changes. Distinctness is ignored, so nothing true is lost; None if a letter has
     no digit left. SEND + MORE = MONEY: M must be 1, and then S 9."""
     domains = {letter: sorted(digits) for letter, digits in allowed.items()}
-    sums = []
-    for form in forms:
-        weight: dict[str, int] = {}
-        for (letter, column), coefficient in form.items():
-            if letter:
-                weight[letter] = weight.get(letter, 0) + coefficient * 10 ** column
-        sums.append(({letter: w for letter, w in weight.items() if w}, form.get(("", 0), 0)))
+    sums = [(letter_weights(form), form.get(("", 0), 0)) for form in forms]
     changed = True
     while changed:
         changed = False
@@ -219,12 +224,9 @@ def determined(forms: list[Linear], allowed: dict[str, frozenset[int]]) -> froze
     and the other letters fix that sum. WELL - DO + YOU = PUNK: K, D, U, W."""
     best: frozenset[str] = frozenset()
     for form in forms:
-        weight: dict[str, int] = {}
-        for (letter, column), coefficient in form.items():
-            if letter:
-                weight[letter] = weight.get(letter, 0) + coefficient * 10 ** column
+        weight = letter_weights(form)
         taken, reach = set(), 0
-        for letter in sorted((letter for letter in weight if weight[letter]), key=lambda letter: abs(weight[letter])):
+        for letter in sorted(weight, key=lambda letter: abs(weight[letter])):
             if abs(weight[letter]) > reach:
                 taken.add(letter)
                 reach += abs(weight[letter]) * (max(allowed[letter]) - min(allowed[letter]))
@@ -253,9 +255,9 @@ def column_constraints(model: Text, form: Linear, allowed: dict[str, frozenset[i
     """The equation form == 0, one constraint per column with integer carries bounded by what
     the column can hold."""
     columns: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for (letter, column), coefficient in form.items():
+    for (letter, position), coefficient in form.items():
         if letter and coefficient:
-            columns[column].append((coefficient, letter))
+            columns[position].append((coefficient, letter))
     plan = columns_by_carries(columns, form.get(("", 0), 0), 10,
                               lambda letter: (min(allowed[letter]), max(allowed[letter])))
     if plan is None:

@@ -116,7 +116,7 @@ class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
     # --- helpers -------------------------------------------------------------------------------
 
     def const(self, value: Fraction) -> Rat:
-        form = ({}, value.numerator) if value.denominator == 1 else None
+        form: LetterForm | None = ({}, value.numerator) if value.denominator == 1 else None
         return Rat(z3.IntVal(value.numerator, self.ctx), value.denominator, value >= 0, value, form)
 
     def fresh_int(self, stem: str) -> z3.ArithRef:
@@ -365,11 +365,11 @@ class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
             return table
         self.linear = False
         cases = [(k, *self.signed_power(base, k)) for k in range(low, high + 1)]
-        result: Value = cases[-1][1]
+        chosen: Value = cases[-1][1]
         for k, value, _ in reversed(cases[:-1]):
-            result = self.choose(power == k, value, result)
-        ok = conj(*[z3.Implies(power == k, nonzero) for k, _, nonzero in cases if nonzero is not True])
-        return self.rat(result), ok
+            chosen = self.choose(power == k, value, chosen)
+        defined = conj(*[z3.Implies(power == k, nonzero) for k, _, nonzero in cases if nonzero is not True])
+        return self.rat(chosen), defined
 
     def power_table(self, base: Expr, power: z3.ArithRef, low: int, high: int) -> tuple[Rat, Ok] | None:
         """A letter to a variable power (`A**N`) as a lookup table, which stays linear: fresh bounded
@@ -446,7 +446,8 @@ class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
         self.linear = False
         self.witnesses = True
         bounds = [interval(node, self.problem.rules) for node in nodes]
-        sizes = [max(abs(low), abs(high)) for low, high in bounds] if all(b is not None for b in bounds) else None
+        known = [max(abs(bound[0]), abs(bound[1])) for bound in bounds if bound is not None]
+        sizes = known if len(known) == len(bounds) else None
         result, conditions = wholes[0], []
         for index, value in enumerate(wholes[1:], 1):
             g, ka, kb, u, v = (self.fresh_int(stem) for stem in ("gcd", "gcdq", "gcdq", "bezout", "bezout"))
