@@ -56,6 +56,7 @@ UNBOUNDED_MODEL_CAP = 1000  # models enumerated over unbounded unknowns before t
 SPLIT_AFTER_CONFLICTS = 2000  # a check that takes more conflicts splits the search into cases, if it can
 CASE_CONFLICTS = 1000  # a case's first budget: a case that needs more waits for the others, then gets twice as many
 NO_CONFLICT_LIMIT = 2**32 - 1
+TIME_IS_UP_SLACK = 0.05  # seconds before the deadline from which a solver's `unknown` is put down to the time limit
 
 
 def solvers(encoded: Encoded) -> tuple[str, ...]:
@@ -243,7 +244,10 @@ class ModelSearch(Backend):
         """Go on case by case: each case's digits as assumption literals over the `A=1` Booleans."""
         assert self.encoded.split is not None
         context = self.encoded.context
-        stopped = lambda: self.stop_requested  # noqa: E731 (the split, and the literals, take up to 0.5 s)
+
+        def stopped() -> bool:  # the split, and the literals, take a while: both look at the stop flag
+            return self.stop_requested
+
         self.cases = CaseSchedule(
             tuple([indicator(letter, digit, context) for letter, digit in case.fixed]
                   + [z3.Not(indicator(letter, digit, context)) for letter, digit in case.excluded])
@@ -372,9 +376,9 @@ class ModelSearch(Backend):
             self.end = SearchEnd(Ending.GAVE_UP, reason)
 
     def _time_is_up(self) -> bool:
-        """True within 50 ms of the deadline: an `unknown` or an exception then is the time limit's doing."""
+        """True within TIME_IS_UP_SLACK of the deadline: an `unknown` or an exception then is the time limit's doing."""
         remaining = time_left(self.deadline)
-        return remaining is not None and remaining <= 0.05
+        return remaining is not None and remaining <= TIME_IS_UP_SLACK
 
 
 class Unknown(enum.Enum):
