@@ -190,23 +190,28 @@ class Portfolio:
     def batches(self) -> Iterator[list[Assignment]]:
         """The solutions in batches (a list each): one per model from Z3, many from the others;
         `exact` tells whether the current batch needs the exact re-check."""
-        strategy = self.strategy
-        if strategy in (Strategy.AUTO, Strategy.LINEAR) and self._linear(self.deadline) is not None:
-            yield from self._run(self.linear)
-        elif strategy is Strategy.JOIN:
-            yield from self._run(self._join())
-        elif strategy is Strategy.Z3:
-            yield from self._z3(self.deadline)
-        elif strategy is Strategy.CUBES:
-            yield from self._cubes(self.deadline) or ()
-        elif strategy is Strategy.EXHAUSTIVE or (self._compile() is not None and self._cheap()):
-            yield from self._exhaustive(None)
-        elif self.compiled is None:
-            yield from self._z3(self.deadline)
-        else:
-            yield from self._z3_then_exhaustive()
+        forced: dict[Strategy, Callable[[], Iterator[list[Assignment]]]] = {
+            Strategy.AUTO: self._auto,
+            Strategy.LINEAR: lambda: self._run(self._linear(self.deadline)),
+            Strategy.JOIN: lambda: self._run(self._join()),
+            Strategy.Z3: lambda: self._z3(self.deadline),
+            Strategy.CUBES: lambda: self._cubes(self.deadline) or iter(()),
+            Strategy.EXHAUSTIVE: lambda: self._exhaustive(None),
+        }
+        yield from forced[self.strategy]()
         if self.end is None and self.stop_requested:  # stopped before any backend began
             self.end = SearchEnd(Ending.INTERRUPTED)
+
+    def _auto(self) -> Iterator[list[Assignment]]:
+        """The backend the cost model picks (see the module), switching from Z3 to trying every
+        assignment where Z3 overruns its share."""
+        if self._linear(self.deadline) is not None:
+            return self._run(self.linear)
+        if self._compile() is not None and self._cheap():
+            return self._exhaustive(None)
+        if self.compiled is None:
+            return self._z3(self.deadline)
+        return self._z3_then_exhaustive()
 
     def _compile(self, required: bool = False) -> Compiled | None:
         try:
