@@ -27,13 +27,9 @@ def weights(addends: Sequence[str], result: str, base: int = 10) -> dict[str, in
     return weight
 
 
-def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | None = None,
-                  distinct: bool = True, base: int = 10) -> list[tuple[int, ...]]:
-    """Digit tuples d with sum(weight[i] * d[i]) = 0 and lowest[i] <= d[i] <= base - 1 (all
-    different if `distinct`), stopping after `limit` of them; `weight` heaviest first searches fastest."""
-    count = len(weight)
-    top = base - 1  # the largest digit
-    # plan[k]: the k-th weight, its least digit, and the least and the most the later ones can add
+def _plan(weight: Sequence[int], lowest: Sequence[int], top: int) -> tuple[list[tuple[int, int, int, int]], bool]:
+    """plan[k]: the k-th weight, its least digit, and the least and the most the later letters can
+    add; and whether all the letters together can balance at all."""
     plan = []
     low = high = 0
     for w, first in reversed(list(zip(weight, lowest))):
@@ -41,6 +37,21 @@ def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
         low += min(w * first, w * top)
         high += max(w * first, w * top)
     plan.reverse()
+    return plan, low <= 0 <= high
+
+
+def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | None = None,  # noqa: C901 - closures, see below
+                  distinct: bool = True, base: int = 10) -> list[tuple[int, ...]]:
+    """Digit tuples d with sum(weight[i] * d[i]) = 0 and lowest[i] <= d[i] <= base - 1 (all
+    different if `distinct`), stopping after `limit` of them; `weight` heaviest first searches fastest.
+
+    The search's two steps are closures over its state on purpose: this is the generator's inner
+    loop, and methods of a search object (attribute look-ups at every node) make whole runs
+    markedly slower.
+    """
+    count = len(weight)
+    top = base - 1
+    plan, reachable = _plan(weight, lowest, top)
     values = [0] * count
     found: list[tuple[int, ...]] = []
     last = count - 1
@@ -95,7 +106,7 @@ def solve_weights(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
     elif count == 2:
         record(0, 0)
         del found[limit or len(found):]
-    elif count and low <= 0 <= high:
+    elif count and reachable:
         place(0, 0, 0)
     return found
 
@@ -115,8 +126,8 @@ def pair_table(w1: int, first1: int, w2: int, first2: int, distinct: bool,
 
 def solve_sum(addends: Sequence[str], result: str, *, limit: int | None = None, distinct: bool = True,
               allow_leading_zeros: bool = False, base: int = 10) -> list[Assignment]:
-    """The solutions of `addends[0] + addends[1] + ... = result` (words of capital letters, numbers
-    in `base`), stopping after `limit` of them (2 settles uniqueness)."""
+    """The solutions of `addends[0] + addends[1] + ... = result` (words of capital letters),
+    stopping after `limit` of them (2 settles uniqueness)."""
     weight = weights(addends, result, base)
     heads = set() if allow_leading_zeros else {word[0] for word in (*addends, result) if len(word) > 1}
     order = sorted(weight, key=lambda letter: -abs(weight[letter]))
