@@ -34,10 +34,9 @@ class Z:
         return self.lo if self.lo == self.hi else None
 
 
-def _unsigned_compare(op: str) -> Callable[[z3.BitVecRef, z3.BitVecRef], z3.BoolRef]:
-    return {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": z3.ULT, "<=": z3.ULE,
-            ">": z3.UGT, ">=": z3.UGE}[op]
-
+# on bit-vectors as unsigned numbers (non-negative operands: no sign extension needed)
+UNSIGNED_COMPARISONS: dict[str, Callable[[z3.BitVecRef, z3.BitVecRef], z3.BoolRef]] = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": z3.ULT, "<=": z3.ULE, ">": z3.UGT, ">=": z3.UGE}
 
 
 def decided(op: str, a: Z, b: Z) -> bool | None:
@@ -54,8 +53,6 @@ def decided(op: str, a: Z, b: Z) -> bool | None:
     if op == ">":
         return True if above else False if a.hi <= b.lo else None
     return True if a.lo >= b.hi else False if below else None
-
-
 
 
 class BoundedInts:
@@ -163,7 +160,7 @@ class BoundedInts:
         width = max(a.width, b.width)
         x, y = self.at(a, width), self.at(b, width)
         if a.lo >= 0 and b.lo >= 0:
-            return _unsigned_compare(op)(x, y)
+            return UNSIGNED_COMPARISONS[op](x, y)
         return COMPARISONS[op](x, y)
 
     def nonzero(self, a: Z) -> z3.BoolRef:
