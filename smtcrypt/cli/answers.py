@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from smtcrypt.cli.options import EXIT_FOUND, EXIT_NONE, EXIT_UNKNOWN, EXIT_USAGE
+from smtcrypt.cli.options import Exit
+from smtcrypt.core.results import Status
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.answers import lines, to_dict
 from smtcrypt.present.data import to_dict as verdict_dict
@@ -17,7 +19,7 @@ if TYPE_CHECKING:
     from smtcrypt.api import Puzzle
 
 
-def command(puzzle: Puzzle, args: Any) -> int:
+def command(puzzle: Puzzle, args: argparse.Namespace) -> int:
     """`smtcrypt --answer EXPR`: the values as lines (or in the JSON object), and the exit code:
     0 answers found (with --unique: the answer proved unique), 1 none (--unique: none or several),
     2 a bad expression, 3 unknown."""
@@ -25,10 +27,10 @@ def command(puzzle: Puzzle, args: Any) -> int:
         result = answers(puzzle, args.answer, unique=args.unique, timeout=args.timeout, strategy=args.strategy)
     except FormulaError as error:
         print(f"smtcrypt: error in --answer: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return Exit.USAGE
     except ValueError as error:  # a strategy that cannot search this puzzle
         print(f"smtcrypt: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return Exit.USAGE
     if args.json:
         data = verdict_dict(result.verdict, stats=args.stats)
         if args.unique:  # the first solution, and the one with another answer if there is one
@@ -40,8 +42,8 @@ def command(puzzle: Puzzle, args: Any) -> int:
     else:
         for line in lines(result):
             print(line)
-    if result.status == "unknown":
-        return EXIT_UNKNOWN
+    if result.status is Status.UNKNOWN:
+        return Exit.UNKNOWN
     if args.unique:
-        return EXIT_FOUND if result.status == "unique" else EXIT_NONE
-    return EXIT_FOUND if result.values else EXIT_NONE
+        return Exit.FOUND if result.status is Status.UNIQUE else Exit.NONE
+    return Exit.FOUND if result.values else Exit.NONE

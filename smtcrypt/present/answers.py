@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from smtcrypt.core.results import Status
 from smtcrypt.present.text import plural
 from smtcrypt.setters.answers import Answers, Value
 
@@ -31,13 +32,13 @@ def lines(result: Answers) -> list[str]:
     shown = [value_text(answer.value) + (f"  ({plural(answer.count)})" if answer.count is not None else "")
              for answer in result.values]
     seconds = f"{result.seconds:.2f} s"
-    if result.status == "unique":
+    if result.status is Status.UNIQUE:
         how = (f"unique, proved by {result.proof}" if result.proof else
                f"unique ({plural(result.values[0].count or 0)}, search complete)")
-    elif result.status == "multiple":
+    elif result.status is Status.MULTIPLE:
         how = (f"{len(result.values)} values ({plural(sum(a.count or 0 for a in result.values))}, search complete)"
                if result.complete else f"not unique ({len(result.values)} values found)")
-    elif result.status == "none":
+    elif result.status is Status.NONE:
         how = "none: the puzzle has no solution"
     else:
         how = f"unknown: search incomplete ({result.reason})"
@@ -49,10 +50,10 @@ def to_dict(result: Answers) -> dict[str, Any]:
     data: dict[str, Any] = {
         "answer": result.expression,
         "answers": [{"value": value_json(answer.value), "count": answer.count} for answer in result.values],
-        "answer_status": result.status,
+        "answer_status": result.status.value,
     }
     if result.proof:
         data["answer_proof"] = result.proof
-    if result.status == "unknown" and result.reason:
+    if result.status is Status.UNKNOWN and result.reason:
         data["answer_reason"] = result.reason
     return data

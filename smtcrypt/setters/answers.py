@@ -12,11 +12,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from smtcrypt.core.check import _check_containers, _check_node, check, constant
 from smtcrypt.core.parse import parse
-from smtcrypt.core.results import Solution, Verdict, filler
+from smtcrypt.core.results import Solution, Status, Verdict, filler
 from smtcrypt.core.rules import is_wildcard
 from smtcrypt.core.tree import (
     BinOp,
@@ -41,7 +41,8 @@ from smtcrypt.search import Search
 if TYPE_CHECKING:
     from smtcrypt.api import Puzzle
 
-Value = Union[int, Fraction, tuple, None]  # None: the expression is undefined for that solution (a zero divisor)
+# An answer's value: a number, a tuple's numbers, or None where the expression is undefined (a zero divisor).
+Value = int | Fraction | tuple[int | Fraction, ...] | None
 
 
 @dataclass(frozen=True)
@@ -56,12 +57,12 @@ class Answer:
 class Answers:
     """The answer's values over the puzzle's solutions, and what was established about them.
 
-    `status` is "unique" (one value, proved: every solution listed, or no solution with another value),
-    "multiple" (two values or more), "none" (no solution, proved) or "unknown" (`reason` says why).
+    `status` is UNIQUE (one value, proved: every solution listed, or no solution with another value),
+    MULTIPLE (two values or more), NONE (no solution, proved) or UNKNOWN (`reason` says why).
     """
 
     expression: str
-    status: str
+    status: Status
     values: tuple[Answer, ...]
     solutions: tuple[Solution, ...]
     complete: bool  # every solution was listed and counted
@@ -73,8 +74,8 @@ class Answers:
     @property
     def value(self) -> Value:
         """The answer, when it is unique."""
-        if self.status != "unique":
-            raise ValueError(f"the answer is {self.status}, not unique")
+        if self.status is not Status.UNIQUE:
+            raise ValueError(f"the answer is {self.status.value}, not unique")
         return self.values[0].value
 
 
@@ -97,7 +98,7 @@ class Expression:
             for node in walk(item):
                 _check_node(node, own)
                 if isinstance(node, (Word, Repeating)):
-                    for offset, letter in enumerate(node.text_of_digits()):
+                    for letter in node.text_of_digits():
                         if is_wildcard(letter):
                             raise FormulaError("an answer cannot ask for a wildcard '?'", text, node.span.start)
                         if letter.isalpha() and letter not in letters:
@@ -117,7 +118,7 @@ class Expression:
 
     def differs(self, value: Value) -> str:
         """The constraint "the answer is not `value`", in the formula language."""
-        values = value if self.tuple else (value,)
+        values = value if isinstance(value, tuple) else (value,)
         return " or ".join(f"({self.text[item.span.start:item.span.end]}) != {_literal(part)}"
                            for item, part in zip(self.items, values))
 
@@ -130,7 +131,7 @@ def _plain(value: Any) -> int | Fraction:
     return value.numerator if value.denominator == 1 else Fraction(value)
 
 
-def _literal(value: int | Fraction) -> str:
+def _literal(value: int | Fraction | None) -> str:
     return str(value) if isinstance(value, int) and value >= 0 else f"({value})"
 
 
@@ -172,9 +173,9 @@ def answers(puzzle: Puzzle, text: str, *, unique: bool = False, timeout: float |
     verdict = search.verdict()
     complete = verdict.complete
     if complete:
-        status = "none" if not tally else "unique" if len(tally) == 1 else "multiple"
+        status = Status.NONE if not tally else Status.UNIQUE if len(tally) == 1 else Status.MULTIPLE
     else:
-        status = "multiple" if len(tally) > 1 else "unknown"
+        status = Status.MULTIPLE if len(tally) > 1 else Status.UNKNOWN
     values = tuple(Answer(value, count if complete else None) for value, count in sorted(tally.items(), key=_order))
     return Answers(text, status, values, verdict.solutions, complete, verdict.reason, time.monotonic() - start,
                    None, verdict)
@@ -192,7 +193,7 @@ def _decide(puzzle: Puzzle, expression: Expression, start: float, timeout: float
     found = list(first)
     verdict = first.verdict()
     if not found:
-        status = "none" if verdict.complete else "unknown"
+        status = Status.NONE if verdict.complete else Status.UNKNOWN
         return Answers(expression.text, status, (), (), verdict.complete, verdict.reason,
                        time.monotonic() - start, verdict.stats.get("proof") if verdict.stats else None, verdict)
     value = expression.value(found[0].mapping, puzzle.rules.base)
@@ -206,11 +207,11 @@ def _decide(puzzle: Puzzle, expression: Expression, start: float, timeout: float
     seconds = time.monotonic() - start
     if more:
         second = expression.value(more[0].mapping, puzzle.rules.base)
-        return Answers(expression.text, "multiple", (Answer(value, None), Answer(second, None)),
+        return Answers(expression.text, Status.MULTIPLE, (Answer(value, None), Answer(second, None)),
                        (found[0], more[0]), False, None, seconds, None, verdict)
     if decided.complete:
         proof = (decided.stats or {}).get("proof")
-        return Answers(expression.text, "unique", (Answer(value, None),), (found[0],), False, None, seconds, proof,
+        return Answers(expression.text, Status.UNIQUE, (Answer(value, None),), (found[0],), False, None, seconds, proof,
                        verdict)
-    return Answers(expression.text, "unknown", (Answer(value, None),), (found[0],), False, decided.reason, seconds,
+    return Answers(expression.text, Status.UNKNOWN, (Answer(value, None),), (found[0],), False, decided.reason, seconds,
                    None, verdict)
