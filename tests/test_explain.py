@@ -216,7 +216,7 @@ def test_a_rule_yields_exactly_what_its_equations_allow():
            st.sampled_from([(-10, 1), (1,)]), st.booleans())
     def check(terms, constant, low2, width3, carry_terms, two):
         explainer = Explainer(Puzzle("A + B = C").problem)
-        explainer.built.domains.update({"c2": tuple(range(low2 - 3, low2 + 4)), "c3": tuple(range(0, width3 + 1))})
+        explainer.variables.domains.update({"c2": tuple(range(low2 - 3, low2 + 4)), "c3": tuple(range(0, width3 + 1))})
         equation: dict[tuple[str, ...], int] = {}
         for monomial, coefficient in terms:
             key = tuple(sorted(monomial))
@@ -226,8 +226,8 @@ def test_a_rule_yields_exactly_what_its_equations_allow():
         equations = ((equation, constant),) + ((({("A",): 1, ("c2",): -1}, 0),) if two else ())
         variables = tuple(dict.fromkeys(v for eq, _ in equations for m in eq for v in m))
         rule = Rule("test", "", variables, None, 1, equations)  # type: ignore[arg-type]
-        domains = {v: (tuple(range(10)) if v in "ABC" else explainer.built.domains[v]) for v in variables}
-        found = explainer._supports(rule, domains, ())
+        domains = {v: (tuple(range(10)) if v in "ABC" else explainer.variables.domains[v]) for v in variables}
+        found = explainer.rule_search.search(rule, domains, ())
         assert found is not None
         supported, everything = found
         expected = {v: set() for v in variables}

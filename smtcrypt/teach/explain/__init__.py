@@ -1,0 +1,95 @@
+"""Step-by-step explanations: the solution in the order a person would find it, every step proved.
+
+A puzzle is cut into *local rules*, each small enough for a person to hold in mind at once:
+- sums and differences (the columns encoding's shape): one rule per digit column, with the
+  carries as small unknowns (`D + E = Y + 10·c2`), and each pair of neighbouring columns;
+- products, powers and quotients of words (the products encoding's shape, cross-multiplied): the
+  columns of the long multiplication, each the products of a digit of one factor by a digit of
+  the other that land in it (the rows' digits in that column) with the carries
+  (`2·D·D + c2 = K + 10·c3`), the last digit first, and pairs of neighbouring columns; and the
+  sizes of the numbers (every word an interval, as `encode/split.py` reads them);
+- anything else: each constraint's bounds, read with every word an interval, and a constraint over
+  few letters by trying their digits.
+
+A rule is applied by trying the digits its letters may still take (a small search in Python,
+pruned by interval bounds; a sum's column too wide for that, by its bounds alone); what it rules
+out, or a fixed difference between two of its letters, is a step. No step is shown before Z3 has
+answered `unsat` to the rule, the facts so far, the puzzle's digit rules and the negation of the
+step's conclusion: an explanation is never wrong, only sometimes incomplete, and then it says so
+and lists what a search finds.
+
+One rule at a time first, then pairs of rules; when nothing local follows, a case split on the
+letter with the fewest digits left: each wrong digit is refuted by local reasoning under the
+assumption (cases inside cases if needed). The search's own solutions only choose which cases
+to show; every case shown is refuted by proved steps.
+
+The modules, one job each: `steps` (what an explanation is made of, and its difficulty), `rules`
+(the local rules), `bounds` (a formula's values with every letter in an interval),
+`digit_search` (applying a rule), `prover` (Z3's proofs and the budget of work), `reasoner`
+(propagation and case splits).
+"""
+
+from __future__ import annotations
+
+import time
+
+from smtcrypt.core.check import Problem
+from smtcrypt.core.results import Status
+from smtcrypt.search import Search
+from smtcrypt.teach.explain.reasoner import Explainer, Run
+from smtcrypt.teach.explain.rules import Rule
+from smtcrypt.teach.explain.steps import (
+    MAX_LISTED,
+    Explanation,
+    Step,
+    StepKind,
+    closing_steps,
+    condition,
+    difficulty,
+    solution_step,
+    solution_text,
+)
+
+__all__ = ["MAX_LISTED", "Explainer", "Explanation", "Rule", "Run", "Step", "StepKind", "condition",
+           "difficulty", "explain"]
+
+LEAST_LEFT = 1.0  # seconds any later stage of a timed explanation gets, however little of the timeout is left
+
+
+def explain(problem: Problem, *, timeout: float | None = None) -> Explanation:
+    """The explanation of a checked puzzle (see the module's docstring): up to `MAX_LISTED`
+    solutions from a complete search, then the reasoning, bounded by its work (and by `timeout`
+    seconds if given)."""
+    start = time.monotonic()
+
+    def left() -> float | None:
+        return None if timeout is None else max(timeout - (time.monotonic() - start), LEAST_LEFT)
+
+    search = Search(problem, limit=MAX_LISTED + 1, timeout=timeout)
+    solutions = list(search)
+    found = [dict(solution.mapping) for solution in solutions]
+    if search.reason is not None and not search.complete and len(found) <= MAX_LISTED:
+        return Explanation(problem.source, Status.UNKNOWN, (), tuple(found), False, None, time.monotonic() - start)
+    count = len(found) if len(found) <= MAX_LISTED else _count(problem, left())
+    status = Status.NONE if not found else (Status.UNIQUE if len(found) == 1 else Status.MULTIPLE)
+    letters_only = [{k: v for k, v in s.items() if k in problem.letters} for s in found]
+    steps: list[Step] = []
+    if problem.unknowns:  # integer unknowns have no digits to reason about
+        ending = Run.UNSUPPORTED
+    else:
+        steps, ending = Explainer(problem, left()).run(letters_only)
+    # a puzzle with several solutions is explained up to where the cases remain, then they are listed
+    complete = ending is Run.DONE or (ending is Run.STUCK and status is Status.MULTIPLE)
+    shown = [solution_text(solution, problem) for solution in solutions]
+    if status is Status.UNIQUE and ending is Run.DONE:
+        steps.append(solution_step(shown[0], letters_only[0]))
+    elif ending is not Run.DONE:
+        steps += closing_steps(shown, count, reasoned=complete)
+    return Explanation(problem.source, status, tuple(steps), tuple(found[:MAX_LISTED]), complete, count,
+                       time.monotonic() - start)
+
+
+def _count(problem: Problem, timeout: float | None) -> int | None:
+    """How many solutions a puzzle has, when a complete count finishes in time."""
+    counting = Search(problem, timeout=timeout, keep=False).run()
+    return counting.found if counting.complete else None
