@@ -15,7 +15,7 @@ def long_hand(formula: str, mapping: dict[str, int], **rules) -> str:
 
 
 def test_sum_with_carries():
-    assert long_hand("SEND + MORE = MONEY", dict(D=7, E=5, M=1, N=6, O=0, R=8, S=9, Y=2)) == "\n".join([
+    assert long_hand("SEND + MORE = MONEY", {"D": 7, "E": 5, "M": 1, "N": 6, "O": 0, "R": 8, "S": 9, "Y": 2}) == "\n".join([
         " 1 11",
         "  9567",
         "+ 1085",
@@ -25,7 +25,7 @@ def test_sum_with_carries():
 
 
 def test_difference_with_borrows():
-    assert long_hand("ABC - DE = FGH", dict(A=2, B=0, C=4, D=3, E=5, F=1, G=6, H=9)) == "\n".join([
+    assert long_hand("ABC - DE = FGH", {"A": 2, "B": 0, "C": 4, "D": 3, "E": 5, "F": 1, "G": 6, "H": 9}) == "\n".join([
         " 11",
         " 204",
         "- 35",
@@ -35,7 +35,7 @@ def test_difference_with_borrows():
 
 
 def test_long_multiplication():
-    assert long_hand("ODD * ODD = FREAKY", dict(A=3, D=7, E=8, F=4, K=2, O=6, R=5, Y=9)) == "\n".join([
+    assert long_hand("ODD * ODD = FREAKY", {"A": 3, "D": 7, "E": 8, "F": 4, "K": 2, "O": 6, "R": 5, "Y": 9}) == "\n".join([
         "   677",
         " × 677",
         "------",
@@ -48,7 +48,7 @@ def test_long_multiplication():
 
 
 def test_long_division():
-    assert long_hand("ABCD / EF = GH", dict(A=1, B=3, C=6, D=8, E=2, F=4, G=5, H=7)) == "\n".join([
+    assert long_hand("ABCD / EF = GH", {"A": 1, "B": 3, "C": 6, "D": 8, "E": 2, "F": 4, "G": 5, "H": 7}) == "\n".join([
         "       57",
         "    -----",
         "24 ) 1368",

@@ -115,7 +115,8 @@ def _sum(side: Expr, result: int, mapping: Mapping[str, int], base: int) -> Layo
     if terms is None or len(terms) < 2:
         return None
     values = [_word_value(node, mapping, base) for _, node in terms]
-    if any(v is None for v in values):
+    known = [value for value in values if value is not None]
+    if len(known) < len(values):
         return None
     signs = [sign for sign, _ in terms]
     if all(sign == 1 for sign in signs):
@@ -124,17 +125,9 @@ def _sum(side: Expr, result: int, mapping: Mapping[str, int], base: int) -> Layo
         kind, operator = "difference", "-"
     else:
         return None
-    texts = [_digits(v, base) for v in values]  # type: ignore[arg-type]
+    texts = [_digits(v, base) for v in known]
     columns = max(len(_digits(result, base)), *map(len, texts))
-    marks = []  # the carry (or borrow) into each column, from the right
-    carry = 0
-    for column in range(columns):
-        marks.append(carry)
-        place = [(v // base ** column) % base for v in values]  # type: ignore[operator]
-        if kind == "sum":
-            carry = (sum(place) + carry) // base
-        else:
-            carry = 1 if place[0] - place[1] - carry < 0 else 0
+    marks = _marks(known, columns, base, borrow=kind == "difference")
     carry_text = "".join(DIGITS[m] if m else " " for m in reversed(marks)).rstrip()
     rows = [Row(carry_text + " " * (columns - len(carry_text)), "carry")] if carry_text.strip() else []
     rows.append(Row(texts[0], "number"))
@@ -142,6 +135,20 @@ def _sum(side: Expr, result: int, mapping: Mapping[str, int], base: int) -> Layo
     width = max(columns, *(len(text) + 2 for text in texts[1:]))
     rows += [Row("-" * width, "rule"), Row(_digits(result, base), "result")]
     return Layout(kind, tuple(rows))
+
+
+def _marks(values: list[int], columns: int, base: int, borrow: bool) -> list[int]:
+    """The carry into each column of a sum (or the borrow, of a difference), from the right."""
+    marks = []
+    carry = 0
+    for column in range(columns):
+        marks.append(carry)
+        place = [(v // base ** column) % base for v in values]
+        if borrow:
+            carry = 1 if place[0] - place[1] - carry < 0 else 0
+        else:
+            carry = (sum(place) + carry) // base
+    return marks
 
 
 def _factors(side: Expr) -> tuple[Expr, Expr] | None:
@@ -172,7 +179,8 @@ def _product(side: Expr, result: int, mapping: Mapping[str, int], base: int) -> 
 
 
 def _division(side: Expr, result: int, mapping: Mapping[str, int], base: int) -> Layout | None:
-    if not (isinstance(side, BinOp) and side.op == "/" and isinstance(side.left, Word) and isinstance(side.right, Word)):
+    if not (isinstance(side, BinOp) and side.op == "/"
+            and isinstance(side.left, Word) and isinstance(side.right, Word)):
         return None
     dividend, divisor = _word_value(side.left, mapping, base), _word_value(side.right, mapping, base)
     if dividend is None or not divisor or dividend != divisor * result:

@@ -25,6 +25,7 @@ from smtcrypt.core.tree import BinOp, Compare, Expr, Word
 from smtcrypt.search import Search
 
 PAPERS = {"a4": "A4", "letter": "letter"}
+SECONDS_PER_PUZZLE = 10.0  # the search for each puzzle's answer, unless the caller says otherwise
 STATUS_NOTES = {
     Status.UNIQUE: "unique (proved)",
     Status.MULTIPLE: "not unique: this is one of several solutions",
@@ -170,17 +171,23 @@ def _puzzle_box(number: int, entry: Entry, answers: bool) -> str:
     title = f'<h2>{number}. <span class="formula">{formula}</span>{rating}</h2>'
     if not answers:
         return f'<div class="puzzle">{title}{layout(entry.problem)}{letter_key(entry.problem)}</div>'
+    return f'<div class="puzzle">{title}{_answer(entry)}</div>'
+
+
+def _answer(entry: Entry) -> str:
+    """A puzzle's answer in the key: the solution long-hand (or in the boxes), its digits and the verdict."""
     verdict = entry.verdict
     note = STATUS_NOTES[verdict.status] + (f" ({verdict.reason})" if verdict.status is Status.UNKNOWN else "")
     if not verdict.solutions:
-        return f'<div class="puzzle">{title}<p class="answer">{html.escape(note)}</p></div>'
+        return f'<p class="answer">{html.escape(note)}</p>'
     solution: Solution = verdict.solutions[0]
     drawn = solution.layout()
-    written = None if drawn.kind == "line" else drawn.text()
-    shown = (f'<pre class="long-hand">{html.escape(written)}</pre>' if written else layout(entry.problem, solution.mapping))
+    written = "" if drawn.kind == "line" else drawn.text()
+    shown = (f'<pre class="long-hand">{html.escape(written)}</pre>' if written
+             else layout(entry.problem, solution.mapping))
     mapping = " ".join(f"{name}={value}" for name, value in solution.mapping.items())
-    return (f'<div class="puzzle">{title}{shown}<div class="answer"><div class="line">{html.escape(solution.text)}</div>'
-            f'<div>{html.escape(mapping)}</div><div class="meta">{html.escape(note)}</div></div></div>')
+    return (f'{shown}<div class="answer"><div class="line">{html.escape(solution.text)}</div>'
+            f'<div>{html.escape(mapping)}</div><div class="meta">{html.escape(note)}</div></div>')
 
 
 def render(entries: Sequence[Entry], *, title: str = "Cryptarithms", paper: str = "a4") -> str:
@@ -214,7 +221,7 @@ Write each letter's digit in its boxes.</p>
 """
 
 
-def entries_of(formulas: Sequence[str], *, timeout: float = 10.0, total: float | None = None,
+def entries_of(formulas: Sequence[str], *, timeout: float = SECONDS_PER_PUZZLE, total: float | None = None,
                rate: Callable[[str], int] | None = None) -> list[Entry]:
     """Each formula parsed, checked and decided (unique or not) for the key; `FormulaError` for a bad one.
 
@@ -233,6 +240,6 @@ def entries_of(formulas: Sequence[str], *, timeout: float = 10.0, total: float |
 
 
 def build_worksheet(formulas: Sequence[str], *, title: str = "Cryptarithms", paper: str = "a4",
-                    timeout: float = 10.0, total: float | None = None) -> str:
+                    timeout: float = SECONDS_PER_PUZZLE, total: float | None = None) -> str:
     """The worksheet of `formulas` as one HTML page."""
     return render(entries_of(formulas, timeout=timeout, total=total), title=title, paper=paper)
