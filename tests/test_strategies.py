@@ -184,3 +184,15 @@ def test_an_unknown_strategy_is_refused():
         smtcrypt.Puzzle("A + B = C").search(strategy="fastest")
     with pytest.raises(ValueError, match="strategy"):
         smtcrypt.count("A + B = C", strategy="")
+
+
+def test_strategies_are_an_enum_and_names_are_accepted():
+    from smtcrypt.engine import Strategy
+
+    assert tuple(strategy.value for strategy in Strategy) == STRATEGIES
+    by_name = smtcrypt.Puzzle("SEND + MORE = MONEY").search(strategy="z3").verdict()
+    by_enum = smtcrypt.Puzzle("SEND + MORE = MONEY").search(strategy=Strategy.Z3).verdict()
+    assert by_name.stats["strategy"] == by_enum.stats["strategy"] == "z3"
+    assert by_name.proof is by_enum.proof is Proof.UNSAT
+    with pytest.raises(StrategyError, match="unknown strategy 'fastest'"):
+        smtcrypt.Puzzle("SEND + MORE = MONEY").search(strategy="fastest")
