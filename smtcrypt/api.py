@@ -63,7 +63,9 @@ class Puzzle:
 
     def search(self, *, limit: int | None = None, timeout: float | None = None, decide: bool = False,
                strategy: str = "auto", keep: bool = True) -> Search:
-        """A search to iterate; `strategy` forces one backend: "z3" (the solver, model by model),
+        """A search to iterate; `strategy` (a name, or a `smtcrypt.engine.Strategy`) forces one
+        backend: "z3" (the solver, model by model), "cubes" (the solver, a cube of solutions at a
+        time), "linear" (a sum's equation, digit by digit), "join" (an equation's two sides apart),
         "exhaustive" (every assignment, compiled), or "auto" (by cost, switching while running)."""
         clock = Clock()
         clock.seconds.update(self.clock.seconds)
