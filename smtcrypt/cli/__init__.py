@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from smtcrypt.cli.options import EXIT_BROKEN_PIPE
+from smtcrypt.cli.options import Exit
 
 # Each subcommand's module, imported only when it runs, so that `smtcrypt --help` stays fast.
 SUBCOMMANDS = {
@@ -38,5 +38,5 @@ def run() -> None:
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away (`smtcrypt ... | head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        code = EXIT_BROKEN_PIPE
+        code = Exit.BROKEN_PIPE
     sys.exit(code)

@@ -35,9 +35,6 @@ class Exit(enum.IntEnum):
     BROKEN_PIPE = 141  # the reader of stdout went away
 
 
-EXIT_FOUND, EXIT_NONE, EXIT_USAGE, EXIT_UNKNOWN = Exit.FOUND, Exit.NONE, Exit.USAGE, Exit.UNKNOWN
-EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = Exit.INTERRUPTED, Exit.BROKEN_PIPE
-
 
 # --- argparse types ---------------------------------------------------------------------------------
 
@@ -64,7 +61,6 @@ def integer_in(low: int, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
-integer_at_least = integer_in  # the name the subcommands knew it by
 positive = integer_in(1)  # a count: processes, puzzles, solutions
 
 
