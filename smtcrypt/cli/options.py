@@ -15,11 +15,9 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE
+from smtcrypt.engine.portfolio import STRATEGIES  # the names only: the solver itself loads with the first search
 from smtcrypt.search import DEFAULT_MEMORY_MB, MIN_MEMORY_MB
 from smtcrypt.setters import DEFAULT_TIMEOUT
-
-# The engine's strategies, named here so that `--help` does not load the solver to list them.
-STRATEGIES = ("auto", "z3", "linear", "join", "cubes", "exhaustive")
 
 __all__ = ["DEFAULT_MEMORY_MB", "DEFAULT_TIMEOUT", "MIN_MEMORY_MB", "STRATEGIES", "Exit"]
 
