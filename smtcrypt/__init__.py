@@ -7,7 +7,7 @@
 
 from smtcrypt._version import __version__
 from smtcrypt.api import Puzzle, count, solve, solve_all, verdict
-from smtcrypt.core.results import Solution, Status, Verdict
+from smtcrypt.core.results import Ending, Proof, Solution, Status, Verdict
 from smtcrypt.errors import (
     FormulaError,
     FormulaLimitError,
@@ -22,7 +22,7 @@ from smtcrypt.errors import (
 from smtcrypt.search import set_memory_limit
 
 __all__ = [
-    "FormulaError", "FormulaLimitError", "FormulaNameError", "FormulaSyntaxError", "IncompleteSearch", "InfinitelyMany",
-    "LayoutError", "Puzzle", "Solution", "Status", "StrategyError", "Verdict", "VerificationError", "count",
-    "set_memory_limit", "solve", "solve_all", "verdict", "__version__",
+    "Ending", "FormulaError", "FormulaLimitError", "FormulaNameError", "FormulaSyntaxError", "IncompleteSearch",
+    "InfinitelyMany", "LayoutError", "Proof", "Puzzle", "Solution", "Status", "StrategyError", "Verdict",
+    "VerificationError", "count", "set_memory_limit", "solve", "solve_all", "verdict", "__version__",
 ]
