@@ -22,7 +22,7 @@ def brute_reverse_difference() -> list[dict[str, int]]:
     for a, b, c, d, e, f, g, h in itertools.permutations(range(10), 8):
         if a and d and e and 1000 * a + 100 * b + 10 * c + d - (1000 * d + 100 * c + 10 * b + a) == \
                 1000 * e + 100 * f + 10 * g + h:
-            found.append(dict(A=a, B=b, C=c, D=d, E=e, F=f, G=g, H=h))
+            found.append({"A": a, "B": b, "C": c, "D": d, "E": e, "F": f, "G": g, "H": h})
     return found
 
 
@@ -117,7 +117,7 @@ def test_an_answer_that_may_be_undefined_is_decided_by_listing():
             brute[None if b == 1 else Fraction(a, b - 1)] += 1
     result = puzzle.answers("A / (B - 1)", unique=True)
     assert result.status == "multiple" and result.complete
-    assert {a.value: a.count for a in result.values} == {k: v for k, v in brute.items()}
+    assert {a.value: a.count for a in result.values} == dict(brute)
     assert result.values[-1].value is None  # undefined last
 
 

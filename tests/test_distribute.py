@@ -32,7 +32,7 @@ def test_results_come_in_chunk_order_on_processes():
 def test_a_checkpoint_replays_finished_chunks_and_drops_a_cut_line(tmp_path):
     path = tmp_path / "run.ckpt"
     saved = Checkpoint(path, {"run": 1})
-    for chunk, _ in zip(range(5), run_chunks(square, 10, checkpoint=saved)):
+    for _chunk, _ in zip(range(5), run_chunks(square, 10, checkpoint=saved)):
         pass
     saved.close()
     with open(path, "ab") as file:

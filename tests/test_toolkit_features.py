@@ -94,8 +94,8 @@ def test_verifier_checks_domains_and_assignments():
     assert not puzzle.is_solution({"A": 1, "B": 2, "C": 3})
 
 
-@pytest.mark.parametrize("options", [dict(digits="x"), dict(digits="1-12"), dict(assign={"Q": 1}),
-                                     dict(domains={"A": "5-3"}), dict(assign={"A": "1-3"}), dict(base=1)])
+@pytest.mark.parametrize("options", [{"digits": "x"}, {"digits": "1-12"}, {"assign": {"Q": 1}},
+                                     {"domains": {"A": "5-3"}}, {"assign": {"A": "1-3"}}, {"base": 1}])
 def test_bad_options_are_formula_errors(options):
     with pytest.raises(FormulaError):
         Puzzle("A + B = C", **options)
