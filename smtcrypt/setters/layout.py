@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -51,6 +51,47 @@ RULE = re.compile(r"-+|=+")
 
 
 @dataclass(frozen=True)
+class Power:
+    """A power of the base, a place value: written out once the base is known."""
+
+    exponent: int
+
+    def text(self, base: int) -> str:
+        return str(base ** self.exponent)
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A row of literal digits: its value in the base, once the base is known."""
+
+    digits: str
+
+    def text(self, base: int) -> str:
+        bad = next((digit for digit in self.digits if int(digit) >= base), None)
+        if bad is not None:
+            raise LayoutError(f"{bad} is not a digit in base {base}")
+        return str(int(self.digits, base))
+
+
+Piece = str | Power | Literal  # formula text, a place value or a literal row
+Formula = tuple[Piece, ...]  # an expression or equation in pieces, written out by `Layout.formula(base)`
+
+
+def written(*parts: Piece | Formula) -> Formula:
+    """Pieces and formulas joined into one formula, in order."""
+    joined: list[Piece] = []
+    for part in parts:
+        joined.extend(part if isinstance(part, tuple) else (part,))
+    return tuple(joined)
+
+
+def joined(separator: str, formulas: Sequence[Formula]) -> Formula:
+    """Formulas with `separator` between them (" + " for a sum)."""
+    return written(*(piece for index, formula in enumerate(formulas)
+                     for piece in ((separator,) if index else ()) + formula))
+
+
+@dataclass(frozen=True)
 class Row:
     """A number as printed: its cells' names (letters, digits, hidden names) and where it stands."""
 
@@ -60,10 +101,10 @@ class Row:
     end: int  # column of its last cell: its right edge
 
     @property
-    def word(self) -> str:
+    def word(self) -> Formula:
         """The row in the formula: a word, or for literal digits alone their value in the base (a
         plain number is decimal)."""
-        return self.names if not self.names.isdigit() else f"{{N:{self.names}}}"
+        return (self.names,) if not self.names.isdigit() else (Literal(self.names),)
 
 
 @dataclass
@@ -73,20 +114,12 @@ class Layout:
     kind: str  # "multiplication" or "division"
     text: str
     lines: list[str]
-    equations: list[str] = field(default_factory=list)  # formula text; `{B}` stands for powers of the base
+    equations: list[Formula] = field(default_factory=list)  # written out once the base is known
     cells: dict[tuple[int, int], str] = field(default_factory=dict)  # (line, column) -> the cell's name
 
     def formula(self, base: int = 10) -> str:
-        """The rows' equations, one a line, with the base's powers written out."""
-        def number(match: re.Match[str]) -> str:
-            digits = match.group(1)
-            bad = next((d for d in digits if int(d) >= base), None)
-            if bad is not None:
-                raise LayoutError(f"{bad} is not a digit in base {base}")
-            return str(int(digits, base))
-
-        return "\n".join(re.sub(r"\{N:(\d+)\}", number,
-                                re.sub(r"\{B\^(\d+)\}", lambda m: str(base ** int(m.group(1))), equation))
+        """The rows' equations, one a line, with the base's powers and literal numbers written out."""
+        return "\n".join("".join(piece if isinstance(piece, str) else piece.text(base) for piece in equation)
                          for equation in self.equations)
 
     def block(self, solution: Solution) -> str:
@@ -181,7 +214,7 @@ class _Reader:
             raise self.error(f"the layout ends too early: expected {what}", last, max(len(self.lines[last]) - 1, 0))
         return self.rows[position]
 
-    def layout(self, kind: str, equations: list[str]) -> Layout:
+    def layout(self, kind: str, equations: list[Formula]) -> Layout:
         return Layout(kind, self.source, list(self.lines), equations, dict(self.cells))
 
     # --- long multiplication -----------------------------------------------------------------------
@@ -194,12 +227,12 @@ class _Reader:
         self.rule(self.take(2, "a rule under the multiplier"), "under the multiplier")
         if len(multiplier.names) == 1:
             product = self.product(3, multiplier.end)
-            return self.layout("multiplication", [f"{top.word} * {multiplier.names} = {product.word}"])
+            return self.layout("multiplication", [written(top.word, f" * {multiplier.names} = ", product.word)])
         partials, position = self.partials(multiplier)
         product = self.product(position + 1, multiplier.end)
         equations = self.digit_products(top, multiplier, partials)
-        terms = [partials[place].word + (f" * {{B^{place}}}" if place else "") for place in sorted(partials)]
-        equations.append(f"{' + '.join(terms)} = {product.word}")
+        terms = [written(partials[place].word, *((" * ", Power(place)) if place else ())) for place in sorted(partials)]
+        equations.append(written(joined(" + ", terms), " = ", product.word))
         return self.layout("multiplication", equations)
 
     def multiplier(self) -> Row:
@@ -244,10 +277,10 @@ class _Reader:
             raise self.error("expected one partial product per nonzero multiplier digit before this rule", line, 0)
         return partials, position
 
-    def digit_products(self, top: Row, multiplier: Row, partials: dict[int, Row]) -> list[str]:
+    def digit_products(self, top: Row, multiplier: Row, partials: dict[int, Row]) -> list[Formula]:
         """One equation per multiplier digit: the multiplicand times it is its partial product, or
         the digit is 0 where it has none."""
-        equations: list[str] = []
+        equations: list[Formula] = []
         count = len(multiplier.names)
         for place in range(count):
             digit = multiplier.names[count - 1 - place]
@@ -256,11 +289,11 @@ class _Reader:
                 if digit == "0":
                     raise self.error("this multiplier digit is 0, so it has no partial product", multiplier.line,
                                      column)
-                equations.append(f"{top.word} * {digit} = {partials[place].word}")
+                equations.append(written(top.word, f" * {digit} = ", partials[place].word))
                 if not digit.isdigit():
-                    equations.append(f"{digit} != 0")
+                    equations.append(written(f"{digit} != 0"))
             elif not digit.isdigit():
-                equations.append(f"{digit} = 0")  # no partial product: the digit is 0
+                equations.append(written(f"{digit} = 0"))  # no partial product: the digit is 0
             elif digit != "0":
                 raise self.error(f"the multiplier digit {digit} has no partial product ending under it",
                                  multiplier.line, column)
@@ -316,29 +349,29 @@ class _Division:
         self.size, self.count = len(dividend.names), len(quotient.names)
         # column -> the index of the dividend digit in it
         self.column = {dividend.end - (self.size - 1 - index): index for index in range(self.size)}
-        self.equations: list[str] = []
-        self.current: str | None = None  # the value the next product is taken from, as formula text
+        self.equations: list[Formula] = []
+        self.current: Formula | None = None  # the value the next product is taken from
         self.remainder: Row | None = None  # the last remainder read
 
     def over(self, index: int) -> int:
         """The dividend digit that quotient digit `index` stands over."""
         return self.size - self.count + index
 
-    def digits(self, first: int, last: int) -> str:
+    def digits(self, first: int, last: int) -> Formula:
         """The value of dividend digits first..last, each cell alone (a tail may start with 0)."""
         cells = self.dividend.names[first:last + 1]
-        return " + ".join(f"{cell} * {{B^{last - first - offset}}}" if last - first - offset else cell
-                          for offset, cell in enumerate(cells))
+        return joined(" + ", [written(cell, " * ", Power(last - first - offset)) if last - first - offset
+                              else written(cell) for offset, cell in enumerate(cells)])
 
-    def zero(self, index: int, current: str) -> None:
+    def zero(self, index: int, current: Formula) -> None:
         """Quotient digit `index` has no rows: it is 0, and the divisor does not go into the current value."""
         digit = self.quotient.names[index]
         if digit.isdigit() and digit != "0":
             raise self.reader.error(f"the quotient digit {digit} has no rows under it, so it would be 0",
                                     self.quotient.line, self.quotient.start + index)
         if not digit.isdigit():
-            self.equations.append(f"{digit} = 0")
-        self.equations.append(f"{current} < {self.divisor.word}")
+            self.equations.append(written(f"{digit} = 0"))
+        self.equations.append(written(current, " < ", self.divisor.word))
 
     def read(self) -> Layout:
         position, index = 3, 0
@@ -352,8 +385,8 @@ class _Division:
                 raise self.reader.error("the quotient has no digit left for this step", line,
                                         self.reader.first_column(line))
         assert self.remainder is not None
-        self.equations.append(f"{self.divisor.word} * {self.quotient.word} + {self.remainder.word} = "
-                              f"{self.dividend.word}")
+        self.equations.append(written(self.divisor.word, " * ", self.quotient.word, " + ", self.remainder.word, " = ",
+                                      self.dividend.word))
         return self.reader.layout("division", self.equations)
 
     def step(self, position: int, index: int) -> tuple[int, bool]:
@@ -361,11 +394,12 @@ class _Division:
         and the remainder. The next quotient digit's index, and whether this was the last step."""
         product, step = self.product(position, index)
         digit = self.quotient.names[step]
-        self.equations.append(f"{self.divisor.word} * {digit} = {product.word}")
+        assert self.current is not None  # set by `product`
+        self.equations.append(written(self.divisor.word, f" * {digit} = ", product.word))
         if not digit.isdigit():
-            self.equations.append(f"{digit} != 0")
-        self.equations.append(f"0 <= {self.current} - {product.word} < {self.divisor.word}")
-        left = f"({self.current} - {product.word})"
+            self.equations.append(written(f"{digit} != 0"))
+        self.equations.append(written("0 <= ", self.current, " - ", product.word, " < ", self.divisor.word))
+        left = written("(", self.current, " - ", product.word, ")")
         self.reader.rule(self.reader.take(position + 1, "a rule under the product"), "under the product")
         final = position + 3 >= len(self.reader.rows)
         reach = self.remainder_row(position + 2, step, final)
@@ -387,10 +421,11 @@ class _Division:
             raise self.reader.error("the product must end in the column of the remainder above it", line,
                                     product.end)
         for skipped in range(index, step):  # digits 0 before the first product
-            self.zero(skipped, f"({self.digits(0, self.over(skipped))})")
+            self.zero(skipped, written("(", self.digits(0, self.over(skipped)), ")"))
         if self.current is None:
             prefix = self.dividend.names[:self.over(step) + 1]
-            self.current = prefix if not prefix.isdigit() and not step else f"({self.digits(0, self.over(step))})"
+            self.current = (written(prefix) if not prefix.isdigit() and not step
+                            else written("(", self.digits(0, self.over(step)), ")"))
         if self.quotient.names[step] == "0":
             raise self.reader.error("this quotient digit is 0, so it has no rows", self.quotient.line,
                                     self.quotient.start + step)
@@ -408,20 +443,20 @@ class _Division:
                                     "last digit, the next one brought down", line, row.end)
         return reach
 
-    def bring_down(self, left: str, step: int, reach: int, final: bool) -> None:
+    def bring_down(self, left: Formula, step: int, reach: int, final: bool) -> None:
         """The remainder is what is left with the dividend digits up to `reach` brought down; the
         quotient digits passed over on the way are 0."""
         last = self.over(step)
         for skipped in range(step + 1, reach - self.over(0) + (1 if final else 0)):
             brought = self.digits(last + 1, self.over(skipped))
-            self.zero(skipped, f"({left} * {{B^{self.over(skipped) - last}}} + {brought})")
+            self.zero(skipped, written("(", left, " * ", Power(self.over(skipped) - last), " + ", brought, ")"))
         if reach > last:
-            self.equations.append(f"{left} * {{B^{reach - last}}} + {self.digits(last + 1, reach)} = "
-                                  f"{self.remainder_word()}")
+            self.equations.append(written(left, " * ", Power(reach - last), " + ", self.digits(last + 1, reach), " = ",
+                                          self.remainder_word()))
         else:  # the last quotient digit: nothing left to bring down
-            self.equations.append(f"{left} = {self.remainder_word()}")
+            self.equations.append(written(left, " = ", self.remainder_word()))
 
-    def remainder_word(self) -> str:
+    def remainder_word(self) -> Formula:
         assert self.remainder is not None
         return self.remainder.word
 
