@@ -28,7 +28,7 @@ from smtcrypt.cli.options import (
     rule_options,
     rules_from,
 )
-from smtcrypt.core.results import INTERRUPTED, Status, Verdict
+from smtcrypt.core.results import Ending, Status, Verdict
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.data import to_json
 from smtcrypt.present.text import solution_line, stats_lines, summary_line
@@ -168,7 +168,7 @@ def report(verdict: Verdict, args: argparse.Namespace) -> None:
 
 def exit_code(verdict: Verdict, unique: bool) -> Exit:
     """0 a solution (with --unique: exactly one, proved), 1 none (or several), 3 unknown, 130 stopped."""
-    if verdict.reason == INTERRUPTED:
+    if verdict.ending is Ending.INTERRUPTED:
         return Exit.INTERRUPTED
     if verdict.status is Status.UNKNOWN:
         return Exit.UNKNOWN
