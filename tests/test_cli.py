@@ -353,3 +353,39 @@ def test_help_has_examples(smtcrypt_cli):
     assert 'smtcrypt "SEND + MORE = MONEY"' in text
     assert "--count" in text and "--unique" in text and "--json" in text
     assert "exit status" in text
+
+
+def test_every_subcommand_takes_the_same_rule_options():
+    """The rule options are one parent parser: every subcommand that takes a puzzle spells,
+    checks and turns them into rules the same way."""
+    import argparse
+
+    from smtcrypt.cli import batch, explain, generate, solve, worksheet
+    from smtcrypt.cli.options import rule_options, rules_from
+
+    rules = {action.dest: action.option_strings for action in rule_options()._actions}
+    given = ["--allow-leading-zeros", "--distinct", "AB,CD", "--assign", "A=1", "--digits", "0-7",
+             "--domain", "S=1-5", "--base", "8"]
+    expected = {"distinct": "AB,CD", "allow_leading_zeros": True, "base": 8, "digits": "0-7", "domains": ["S=1-5"],
+                "assign": ["A=1"]}
+    parsers = {"smtcrypt": (solve.build_parser(), ["X"]), "batch": (batch.build_parser(), ["FILE"]),
+               "explain": (explain.build_parser(), ["X"]), "worksheet": (worksheet.build_parser(), []),
+               "generate": (generate.build_parser(), [])}
+    for name, (parser, positional) in parsers.items():
+        options = {action.dest: action.option_strings for action in parser._actions}
+        assert all(options.get(dest) == strings for dest, strings in rules.items()), name
+        args = parser.parse_args([*given, *positional])
+        assert rules_from(args, parser) == expected, name
+        for bad in (["--base", "37"], ["--base", "1"]):
+            with pytest.raises(SystemExit):
+                parser.parse_args([*bad, *positional])
+        with pytest.raises(SystemExit):
+            rules_from(parser.parse_args(["--no-distinct", "--distinct", "AB", *positional]), parser)
+    assert isinstance(rule_options(), argparse.ArgumentParser)
+
+
+def test_a_worksheet_under_other_rules(tmp_path):
+    result = run("worksheet", "--base", "16", "ADD + ADD = CAB", "-o", str(tmp_path / "sheet.html"))
+    assert result.returncode == 0 and "1 puzzles (1 multiple)" in result.stderr  # as smtcrypt --unique --base 16
+    assert smtcrypt.verdict("ADD + ADD = CAB", base=16).status is smtcrypt.Status.MULTIPLE
+    assert run("worksheet", "--base", "8", "ABC9 = D").returncode == 2  # 9 is not a digit in base 8
