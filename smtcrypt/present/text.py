@@ -1,4 +1,4 @@
-"""Stage 6: solutions and verdicts as text lines for people and JSON for scripts."""
+"""Solutions and verdicts as text lines for people (the same as plain data for JSON: `present.data`)."""
 
 from __future__ import annotations
 
