@@ -152,7 +152,7 @@ def test_the_solver_proof_says_unique_only_when_it_is():
 def test_the_letter_cap_and_the_length_filter_come_from_the_base():
     """Base 16 admits 16 distinct letters: ABCDEF + GHIJK = KLMNOP (16 letters, several solutions
     in base 16) is decided there, while base 10 filters it out as more than ten letters."""
-    from smtcrypt.setters.wordindex import WordIndex
+    from smtcrypt.setters.generate.index import WordIndex
 
     words = ["ABCDEF", "GHIJK", "KLMNOP"]
     wide = ("ABCDEF", "GHIJK", "KLMNOP")

@@ -6,7 +6,7 @@ import string
 import pytest
 
 from smtcrypt.setters.generate import SHAPES, Words, candidate_count, candidates
-from smtcrypt.setters.wordindex import WordIndex, letter_mask
+from smtcrypt.setters.generate.index import WordIndex, letter_mask
 
 
 def random_words(seed: int, count: int) -> list[str]:

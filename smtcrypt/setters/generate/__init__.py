@@ -1,15 +1,16 @@
 """Puzzle generation: every puzzle of a shape over a word list whose verdict is `unique`, proved.
 
 Cheap filters come first (more letters than the base has digits, word lengths that cannot add
-up): the word index of `wordindex` builds only the candidates that pass them, one chunk per
+up): the word index (`index`) builds only the candidates that pass them, one chunk per
 leading word, and `distribute` runs the chunks on local processes or a Dask cluster, resumably.
 Sums and differences in base 10 are then decided by the exhaustive column search of `wordsum`,
 which settles a candidate in microseconds; each puzzle it finds unique is confirmed by the
 solver's own verdict and by the exact re-check before it is reported. Products, and rules the
 column search does not model (other bases, digit domains, groups), go to the solver directly.
 
-The parts: `shapes` (candidates and the length filter), `keys` (a sum up to renaming letters),
-`decide` (the search, the solver and the re-check), `results` (puzzles and totals).
+The parts: `shapes` (candidates and the length filter), `index` (only the candidates that pass
+the filters), `keys` (a sum up to renaming letters), `decide` (the search, the solver and the
+re-check), `results` (puzzles and totals).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from smtcrypt.setters.generate.results import VERDICTS, Block, Generated, Totals
 from smtcrypt.setters.generate.shapes import (
     SHAPES,
     Parts,
+    Shape,
     as_sum,
     candidate_count,
     candidates,
@@ -46,7 +48,7 @@ from smtcrypt.setters.generate.shapes import (
 )
 
 __all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "GenerateTask", "Generated", "Key", "Parts", "Setting",
-           "SolverProof", "Totals", "WordTable", "Words", "as_sum", "candidate_count", "candidates", "clean",
+           "Shape", "SolverProof", "Totals", "WordTable", "Words", "as_sum", "candidate_count", "candidates", "clean",
            "confirm_unique", "formula_of", "generate", "lengths_fit", "run_header", "search_key", "solver_verdict"]
 
 
@@ -73,7 +75,7 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
     chunks, and a run given the same file again skips them. Puzzles come in the order of the word
     list, whatever runs them.
     """
-    if shape not in SHAPES:
+    if shape not in SHAPES:  # a Shape is its text
         raise ValueError(f"unknown shape {shape!r}: choose one of {', '.join(SHAPES)}")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")

@@ -17,10 +17,10 @@ from smtcrypt.core.rules import make_rules
 from smtcrypt.core.verify import satisfies
 from smtcrypt.search import Search
 from smtcrypt.setters.distribute import PerThread
+from smtcrypt.setters.generate.index import WordIndex
 from smtcrypt.setters.generate.keys import KEY_CACHE, Key, WordTable, search_key_cached
 from smtcrypt.setters.generate.results import Block, Generated, Totals
-from smtcrypt.setters.generate.shapes import Parts, formula_of
-from smtcrypt.setters.wordindex import WordIndex
+from smtcrypt.setters.generate.shapes import Parts, Shape, formula_of
 
 SUM_RULES = {"distinct", "allow_leading_zeros"}  # the rules the column search models; others go to the solver
 RULE_DEFAULTS: dict[str, Any] = {"distinct": True, "allow_leading_zeros": False, "base": 10, "digits": None,
@@ -51,7 +51,7 @@ class Setting:
     def by_search(self) -> bool:
         """Sums and differences under rules the column-free search models go to `wordsum`: all
         letters distinct or none (groups of distinct letters go to the solver), leading zeros or not."""
-        return (self.shape != "A * B = C" and set(given_rules(self.rules)) <= SUM_RULES
+        return (self.shape != Shape.PRODUCT and set(given_rules(self.rules)) <= SUM_RULES
                 and isinstance(self.rules.get("distinct", True), bool))
 
     @property

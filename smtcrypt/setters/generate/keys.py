@@ -7,8 +7,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from smtcrypt.setters.generate.shapes import Parts, as_sum, lengths_fit
-from smtcrypt.setters.wordindex import letter_mask
+from smtcrypt.setters.generate.shapes import Parts, as_sum, lengths_fit, letter_mask
 from smtcrypt.setters.wordsum import solve_weights, weights
 
 Key = tuple[int, ...]  # sorted 2 * weight + (1 if the letter leads a word)

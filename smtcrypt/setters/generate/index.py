@@ -15,22 +15,9 @@ import math
 from collections.abc import Iterator, Sequence
 from itertools import chain
 
+from smtcrypt.setters.generate.shapes import Shape, carry_digits, choice_size, letter_mask
 
-def carry_digits(addends: int, base: int = 10) -> int:
-    """How many digits longer than its longest addend a sum of `addends` numbers can be: the
-    least k with base**k >= addends (computed exactly, not by a floating-point logarithm)."""
-    digits = 0
-    while base ** digits < addends:
-        digits += 1
-    return digits
-
-
-def letter_mask(word: str) -> int:
-    """The set of a word's letters as bits: A is bit 0, Z bit 25."""
-    mask = 0
-    for letter in word:
-        mask |= 1 << (ord(letter) - 65)
-    return mask
+__all__ = ["WordIndex", "letter_mask"]
 
 
 class WordIndex:
@@ -51,7 +38,7 @@ class WordIndex:
         self.groups = {length: list(by_mask.items()) for length, by_mask in groups.items()}
         self.by_length = {length: sorted(chain.from_iterable(by_mask.values())) for length, by_mask in groups.items()}
         self.most_letters = {length: max(mask.bit_count() for mask in by_mask) for length, by_mask in groups.items()}
-        self.choose = 3 if shape == "A + B + C = D" else 2  # addends or factors, an unordered choice
+        self.choose = choice_size(shape)  # addends or factors, an unordered choice
         self.carry = carry_digits(self.choose, base)
 
     def chunks(self) -> int:
@@ -77,8 +64,8 @@ class WordIndex:
         return found
 
     def result_lengths(self, chosen: Sequence[int]) -> range:
-        """The lengths a result can have: `generate.shapes.lengths_fit`, solved for the result."""
-        if self.shape == "A * B = C":
+        """The lengths a result can have: `shapes.lengths_fit`, solved for the result."""
+        if self.shape == Shape.PRODUCT:
             total = sum(self.lengths[index] for index in chosen)
             return range(total - 1, total + 1)
         longest = max(self.lengths[index] for index in chosen)
@@ -107,7 +94,7 @@ class WordIndex:
     def chunk(self, first: int) -> Iterator[tuple[int, ...]]:
         """The candidates led by words[first] that pass the filters, as word indices in the shape's
         order (A, B, C, D), in the order of `generate.candidates`."""
-        difference = self.shape == "A - B = C"
+        difference = self.shape == Shape.DIFFERENCE
         for chosen, mask in self.choices(first):
             for result in self.results(mask, self.result_lengths(chosen)):
                 yield (result, *chosen) if difference else (*chosen, result)
