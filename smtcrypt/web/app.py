@@ -34,6 +34,7 @@ from smtcrypt.errors import FormulaError
 from smtcrypt.present.data import explanation
 from smtcrypt.search import Search
 from smtcrypt.setters import DEFAULT_TIMEOUT
+from smtcrypt.teach.worksheet import PAPERS, build_worksheet
 from smtcrypt.web.query import KNOWN, BadQuery, Query, formula_error, read_query
 from smtcrypt.web.searches import END, Running, Searches, prepare
 
@@ -205,8 +206,6 @@ async def health(request: Request) -> Response:
 
 def worksheet_request(request: Request) -> tuple[list[str], str, str]:
     """The formulas, paper and title a worksheet request asks for; `BadQuery` where it cannot be made."""
-    from smtcrypt.teach.worksheet import PAPERS
-
     pairs = request.query_params.multi_items()
     unknown = sorted({name for name, _ in pairs} - set(WORKSHEET_OPTIONS))
     formulas = [value for name, value in pairs if name == "formula" and value.strip()]
@@ -223,8 +222,6 @@ def worksheet_request(request: Request) -> tuple[list[str], str, str]:
 
 
 async def worksheet(request: Request) -> Response:
-    from smtcrypt.teach.worksheet import build_worksheet
-
     timeout = timeout_of(request)
     try:
         formulas, paper, title = worksheet_request(request)

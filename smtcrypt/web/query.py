@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smtcrypt.core.parse import MAX_SOURCE_LENGTH
+from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters import DEFAULT_TIMEOUT
 
@@ -140,8 +141,6 @@ def read_query(pairs: Iterable[tuple[str, str]], *, max_timeout: float, known: I
 
     `timeout` may shorten the server's time limit per request, never lengthen it.
     """
-    from smtcrypt.engine.portfolio import STRATEGIES
-
     values = Values(pairs, tuple(known))
     formula = values.formula()
     mode = values.choice("mode", MODES, "all")

@@ -61,7 +61,9 @@ class Setting:
 
 class SolverProof:
     """The solver's own proof that a puzzle has just the solution the search found, in one Z3
-    context kept for the whole run by one process: making a context costs more than the proof."""
+    context kept for the whole run by one process: making a context costs more than the proof.
+    Z3 and the encoders are imported here, with the first proof, so that the command line's
+    `--help` and a run that never proves anything do not load the solver."""
 
     def __init__(self) -> None:
         import z3
