@@ -186,3 +186,15 @@ def test_generate_takes_the_rule_options(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["generate", "--base", "37", "SEND"])
     assert stop.value.code == 2
+
+
+def test_rules_that_name_letters_keep_the_candidates_that_have_them():
+    """`--assign S=9` (or `--domain`, or `--distinct` groups) names a letter: a candidate without it
+    cannot follow the rules (the checker refuses such a rule), so it is filtered, not an error."""
+    totals = Totals()
+    found = [(p.formula, p.solution.text) for p in generate(["SEND", "MORE", "MONEY"], totals=totals, domains=["S=9"])]
+    assert found == [("SEND + MORE = MONEY", "9567 + 1085 = 10652")]
+    plain = Totals()
+    list(generate(["SEND", "MORE", "MONEY"], totals=plain))
+    assert totals.filtered > plain.filtered and totals.candidates == plain.candidates == 18
+    assert list(generate(["SEND", "MORE", "MONEY"], assign=["S=8"])) == []  # S = 9 in the only solution

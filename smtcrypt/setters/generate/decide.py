@@ -20,7 +20,7 @@ from smtcrypt.setters.distribute import PerThread
 from smtcrypt.setters.generate.index import WordIndex
 from smtcrypt.setters.generate.keys import KEY_CACHE, Key, WordTable, search_key_cached
 from smtcrypt.setters.generate.results import Block, Generated, Totals
-from smtcrypt.setters.generate.shapes import Parts, Shape, formula_of
+from smtcrypt.setters.generate.shapes import Parts, Shape, formula_of, letter_mask
 
 SUM_RULES = {"distinct", "allow_leading_zeros"}  # the rules the column search models; others go to the solver
 RULE_DEFAULTS: dict[str, Any] = {"distinct": True, "allow_leading_zeros": False, "base": 10, "digits": None,
@@ -36,6 +36,12 @@ def is_default(name: str, value: Any) -> bool:
 def given_rules(rules: dict[str, Any]) -> dict[str, Any]:
     """The rules that differ from the defaults: what names a run, and what decides how it searches."""
     return {name: value for name, value in rules.items() if not is_default(name, value)}
+
+
+def named_letters(rules: dict[str, Any]) -> int:
+    """The letters `--assign`, `--domain` and `--distinct` groups name, as a mask."""
+    made = make_rules(**rules)
+    return letter_mask("".join([*made.assign, *made.domains, *(made.groups or ())]))
 
 
 @dataclass(frozen=True)
@@ -114,6 +120,7 @@ class Checker:
         self.words = words
         self.table = WordTable(words, setting.rules)
         self.index = WordIndex(words, setting.shape, self.table.distinct, setting.base)
+        self.named = named_letters(setting.rules)
         self.solver = SolverProof() if setting.confirm and setting.by_search else None
         self.proved: dict[Key, bool] = {}  # the solver's verdict, once per key (bounded like the search's)
 
@@ -122,8 +129,10 @@ class Checker:
         totals, puzzles = Totals(), []
         passed = 0
         for indices in self.index.chunk(first):
-            passed += 1
             parts = tuple(self.words[index] for index in indices)
+            if self.named and not self.holds_named(parts):
+                continue  # filtered: a letter the rules name is not in this puzzle
+            passed += 1
             status, solution = self.decide(parts)
             totals.count(status)
             if solution is not None:
@@ -132,6 +141,14 @@ class Checker:
         totals.candidates = self.index.chunk_size(first)
         totals.filtered = totals.candidates - passed
         return Block(totals, puzzles)
+
+    def holds_named(self, parts: Parts) -> bool:
+        """Does the candidate hold every letter the rules name? (The checker refuses a rule about a
+        letter the formula does not have, so a candidate without it cannot follow the rules.)"""
+        mask = 0
+        for word in parts:
+            mask |= self.table.masks[word]
+        return mask & self.named == self.named
 
     def decide(self, parts: Parts) -> tuple[Status, Solution | None]:
         if not self.setting.by_search:
