@@ -301,8 +301,8 @@ def test_explanation_displays_itself_in_notebooks():
 
 
 def test_generate_keeps_only_the_difficulties_asked(capsys):
-    from smtcrypt.cli.generate import difficulty_range
     from smtcrypt.cli.generate import main as generate_main
+    from smtcrypt.cli.options import difficulty_range
 
     assert difficulty_range("1-2") == range(1, 3) and difficulty_range("3") == range(3, 4)
     words = ["MARS", "STAR", "SOLAR", "SPACE", "MOONS", "ORBIT"]

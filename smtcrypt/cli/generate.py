@@ -26,7 +26,7 @@ from smtcrypt.errors import FormulaError
 from smtcrypt.setters.distribute import CheckpointError
 from smtcrypt.setters.generate import SHAPES, Generated, Totals, generate
 
-__all__ = ["difficulty_range", "main"]  # the --difficulty type, shared with the other subcommands
+__all__ = ["main"]
 
 
 def summary(totals: Totals) -> str:

@@ -16,8 +16,7 @@ from typing import Any, NoReturn
 
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE
 from smtcrypt.engine.portfolio import STRATEGIES  # the names only: the solver itself loads with the first search
-from smtcrypt.search import DEFAULT_MEMORY_MB, MIN_MEMORY_MB
-from smtcrypt.setters import DEFAULT_TIMEOUT
+from smtcrypt.search import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, MIN_MEMORY_MB
 
 __all__ = ["DEFAULT_MEMORY_MB", "DEFAULT_TIMEOUT", "MIN_MEMORY_MB", "STRATEGIES", "Exit"]
 

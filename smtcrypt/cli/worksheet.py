@@ -18,13 +18,10 @@ from smtcrypt.cli.options import (
     rules_from,
 )
 from smtcrypt.cli.options import difficulty_range as difficulties
-from smtcrypt.core.check import check
-from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import make_rules
 from smtcrypt.errors import FormulaError
-from smtcrypt.search import Search
 from smtcrypt.setters.generate import SHAPES, generate
-from smtcrypt.teach.worksheet import PAPERS, Entry, render
+from smtcrypt.teach.worksheet import PAPERS, Entry, entries_of, render
 
 POOL_PER_PUZZLE = 4  # generated puzzles drawn from: this many per puzzle wanted, so that a seed changes the sheet
 
@@ -61,14 +58,6 @@ def generated_formulas(words_file: Path, *, count: int, shape: str, seed: int | 
         if len(pool) >= POOL_PER_PUZZLE * count:
             break
     return pool if len(pool) <= count else [pool[index] for index in sorted(rng.sample(range(len(pool)), count))]
-
-
-def entries(formulas: Sequence[str], rules: dict[str, Any], *, timeout: float,
-            rate: Callable[[str], int] | None) -> list[Entry]:
-    """Each formula checked under the sheet's rules (all before any search), then decided for the key."""
-    problems = [check(parse(formula), make_rules(**rules)) for formula in formulas]
-    return [Entry(formula, problem, Search(problem, timeout=timeout, decide=True).verdict(),
-                  None if rate is None else rate(formula)) for formula, problem in zip(formulas, problems)]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -142,7 +131,8 @@ def main(argv: Sequence[str]) -> int:
     if not formulas:
         return fail("no puzzles: give formulas, --from FILE or --generate --words FILE")
     try:
-        sheet = entries(formulas, rules, timeout=args.timeout, rate=None if args.difficulty is None else rater(rules))
+        sheet = entries_of(formulas, timeout=args.timeout, rate=None if args.difficulty is None else rater(rules),
+                           rules=make_rules(**rules))
     except FormulaError as error:
         return fail(str(error))
     page = render(sheet, title=args.title, paper=args.paper)

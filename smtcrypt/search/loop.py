@@ -43,6 +43,7 @@ from smtcrypt.search.family import Family, find_family
 PROCESS_WIDE = {"memory", "max memory", "num allocs"}  # Z3 counters about the process, not the search
 RECHECKED_EXACT = 100  # solutions of every search re-checked, even those a backend proved (see the module)
 SHOWN_OF_INFINITE = 10  # solutions listed once a search has proved there are infinitely many
+DEFAULT_TIMEOUT = 10.0  # seconds a tool gives one search (a candidate, a request, a worksheet's puzzle) by default
 DEFAULT_MEMORY_MB = 4096
 MIN_MEMORY_MB = 256  # below this Z3 may abort the whole process instead of giving up
 STOP_LOOK = 1024  # solutions of a batch between two looks at the stop flag and the clock

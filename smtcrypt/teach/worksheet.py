@@ -21,11 +21,11 @@ from smtcrypt.core.check import Problem, check
 from smtcrypt.core.numerals import DIGIT_CHARS
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, Status, Verdict
+from smtcrypt.core.rules import Rules
 from smtcrypt.core.tree import BinOp, Compare, Expr, Word
-from smtcrypt.search import Search
+from smtcrypt.search import DEFAULT_TIMEOUT, Search
 
 PAPERS = {"a4": "A4", "letter": "letter"}
-SECONDS_PER_PUZZLE = 10.0  # the search for each puzzle's answer, unless the caller says otherwise
 STATUS_NOTES = {
     Status.UNIQUE: "unique (proved)",
     Status.MULTIPLE: "not unique: this is one of several solutions",
@@ -221,15 +221,16 @@ Write each letter's digit in its boxes.</p>
 """
 
 
-def entries_of(formulas: Sequence[str], *, timeout: float = SECONDS_PER_PUZZLE, total: float | None = None,
-               rate: Callable[[str], int] | None = None) -> list[Entry]:
+def entries_of(formulas: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT, total: float | None = None,
+               rate: Callable[[str], int] | None = None, rules: Rules | None = None) -> list[Entry]:
     """Each formula parsed, checked and decided (unique or not) for the key; `FormulaError` for a bad one.
 
     `timeout` bounds each puzzle's search, `total` all of them together (the server's limit per
     request): a puzzle left without time is `undecided` in the key, never called unique. `rate` gives
-    a formula's difficulty (1-5) for the sheet, where the caller wants it shown.
+    a formula's difficulty (1-5) for the sheet, where the caller wants it shown; `rules` are the
+    puzzles' rules (by default the usual ones).
     """
-    problems = [check(parse(formula)) for formula in formulas]  # every formula checked before any search
+    problems = [check(parse(formula), rules) for formula in formulas]  # every formula checked before any search
     deadline = None if total is None else time.monotonic() + total
     entries = []
     for formula, problem in zip(formulas, problems):
@@ -240,6 +241,6 @@ def entries_of(formulas: Sequence[str], *, timeout: float = SECONDS_PER_PUZZLE, 
 
 
 def build_worksheet(formulas: Sequence[str], *, title: str = "Cryptarithms", paper: str = "a4",
-                    timeout: float = SECONDS_PER_PUZZLE, total: float | None = None) -> str:
+                    timeout: float = DEFAULT_TIMEOUT, total: float | None = None) -> str:
     """The worksheet of `formulas` as one HTML page."""
     return render(entries_of(formulas, timeout=timeout, total=total), title=title, paper=paper)

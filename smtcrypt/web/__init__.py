@@ -10,7 +10,7 @@ import importlib.util
 import socket
 from typing import TYPE_CHECKING
 
-from smtcrypt.setters import DEFAULT_TIMEOUT
+from smtcrypt.search import DEFAULT_TIMEOUT
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8000
 NEEDED = ("starlette", "uvicorn")

@@ -32,8 +32,7 @@ from smtcrypt._version import __version__
 from smtcrypt.api import Puzzle
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.data import explanation
-from smtcrypt.search import Search
-from smtcrypt.setters import DEFAULT_TIMEOUT
+from smtcrypt.search import DEFAULT_TIMEOUT, Search
 from smtcrypt.teach.worksheet import PAPERS, build_worksheet
 from smtcrypt.web.query import KNOWN, BadQuery, Query, formula_error, read_query
 from smtcrypt.web.searches import END, Running, Searches, prepare

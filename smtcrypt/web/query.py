@@ -15,7 +15,7 @@ from typing import Any
 from smtcrypt.core.parse import MAX_SOURCE_LENGTH
 from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.errors import FormulaError
-from smtcrypt.setters import DEFAULT_TIMEOUT
+from smtcrypt.search import DEFAULT_TIMEOUT
 
 MODES = ("all", "first", "count", "unique")
 MAX_FORMULA_CHARS = MAX_SOURCE_LENGTH  # the parser's own limit: over it, 413 before any parsing

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from smtcrypt.core.rules import make_rules
-from smtcrypt.setters import DEFAULT_TIMEOUT
+from smtcrypt.search import DEFAULT_TIMEOUT
 from smtcrypt.setters.distribute import Checkpoint, run_chunks
 from smtcrypt.setters.generate.decide import (
     Checker,
