@@ -30,14 +30,14 @@ def interval(node: Expr, rules: Rules) -> Interval | None:
         inner = interval(node.operand, rules)
         return inner if inner is None or node.op == "+" else (-inner[1], -inner[0])
     if isinstance(node, Call) and node.name in ("abs", "min", "max"):
-        parts = [interval(arg, rules) for arg in node.args]
-        if any(part is None for part in parts):
+        known = [part for part in (interval(arg, rules) for arg in node.args) if part is not None]
+        if len(known) < len(node.args):
             return None
         if node.name == "min":
-            return (min(p[0] for p in parts), min(p[1] for p in parts))  # type: ignore[index]
+            return (min(p[0] for p in known), min(p[1] for p in known))
         if node.name == "max":
-            return (max(p[0] for p in parts), max(p[1] for p in parts))  # type: ignore[index]
-        low, high = parts[0]  # type: ignore[misc]
+            return (max(p[0] for p in known), max(p[1] for p in known))
+        low, high = known[0]
         return (0 if low <= 0 <= high else min(abs(low), abs(high)), max(abs(low), abs(high)))
     if isinstance(node, BinOp) and node.op in ("+", "-", "*"):
         left, right = interval(node.left, rules), interval(node.right, rules)
