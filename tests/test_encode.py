@@ -11,7 +11,7 @@ from smtcrypt.core.check import check
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import Rules
 from smtcrypt.encode import Encoded, choose, encodings
-from smtcrypt.encode.general import GeneralEncoding
+from smtcrypt.encode.general import GeneralEncoding, formula_terms
 from smtcrypt.engine.z3search import ModelSearch, solvers
 
 
@@ -196,3 +196,23 @@ def test_no_model_divides_by_zero(formula, zero):
 def test_general_encoding_models_equal_brute_force(formula, rules, tables):
     expected = brute_force(formula, distinct=rules.distinct, allow_leading_zeros=rules.allow_leading_zeros)
     assert models(general(formula, rules, tables=tables)) == expected
+
+
+# --- gcd ----------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("formula", "rules"), [
+    ("gcd(12, AB) = C", Rules(distinct=False)),
+    ("gcd(AB, 0, -6) = C", Rules(distinct=False)),
+    ("gcd(10, ABB, 1.(2)) = B", Rules(distinct=False, base=3, allow_leading_zeros=True)),
+    ("gcd(4, 6) = A", Rules()),
+])
+def test_a_gcd_with_constant_arguments_is_a_choice_among_their_gcds_divisors(formula, rules):
+    """No Bezout witnesses (a function of the letters: the formula's terms exist apart), and the
+    solutions are brute force's."""
+    checked = problem(formula, rules)
+    encoder = GeneralEncoding()
+    assert formula_terms(checked, z3.Context()) is not None
+    expected = brute_force(formula, distinct=rules.distinct, base=rules.base,
+                           allow_leading_zeros=rules.allow_leading_zeros)
+    assert models(encoder.encode(checked, z3.Context())) == expected

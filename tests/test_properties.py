@@ -316,6 +316,11 @@ EXAMPLES = [
     # Z3 ran for minutes on the root of 0.2(68) as two unknowns, and the portfolio left x to Z3 alone
     Case("1 <= x <= 3, not (0 + x) = (0.2(68)) ** (1/2) < A ** A",
          {"distinct": False, "allow_leading_zeros": True, "base": 16}, {"x": (1, 3)}),
+    # Z3's general solver searched a minute for gcd(10, ABB, 1.(2))'s Bezout witnesses, or not, as other
+    # searches in the process had gone: a gcd with a constant argument is now a choice among its divisors
+    Case("((n + n) + gcd(10, ABB, 1.(2))) <= (n) ** -1 < 10, sum(range(n, 2)) not in range(abs(0BA), -10), "
+         "2 <= x <= 5, -1 <= n <= 2", {"distinct": False, "allow_leading_zeros": True, "base": 3,
+                                       "domains": {"A": [0, 1, 2]}, "assign": {"A": 2}}, {"x": (2, 5), "n": (-1, 2)}),
 ]
 
 
@@ -334,6 +339,7 @@ EXAMPLES = [
 @example(EXAMPLES[9])
 @example(EXAMPLES[10])
 @example(EXAMPLES[11])
+@example(EXAMPLES[12])
 def test_random_formulas_match_brute_force(case):
     check_against_reference(case)
 

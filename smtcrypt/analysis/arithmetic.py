@@ -1,10 +1,15 @@
 """Integer facts the encoders build on, without Z3: the bounds of an operation's result over
-intervals of its operands, the width that holds them, Lamé's bound on Euclid's steps, and the
-step between the candidates of a rational root."""
+intervals of its operands, the width that holds them, Lamé's bound on Euclid's steps, a
+constant's divisors, the step between the candidates of a rational root, and the bounds of a
+repeating decimal's numerator."""
 
 from __future__ import annotations
 
-from smtcrypt.core.numerals import root_floor
+import math
+from collections.abc import Mapping
+
+from smtcrypt.core.numerals import place_values, root_floor
+from smtcrypt.core.tree import Repeating
 
 Bounds = tuple[int, int]  # lowest, highest
 
@@ -78,3 +83,26 @@ def exact_root(n: int, q: int) -> int | None:
     """The exact q-th root of n >= 0, or None if n is not a q-th power."""
     root = root_floor(n, q)
     return root if root ** q == n else None
+
+
+def divisors(n: int) -> list[int]:
+    """The positive divisors of n > 0, ascending: 12 -> [1, 2, 3, 4, 6, 12]."""
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return small + [n // d for d in reversed(small) if d * d != n]
+
+
+def repeating_numerator_bounds(node: Repeating, base: int, allowed: Mapping[str, frozenset[int]]) -> Bounds | None:
+    """Bounds of a repeating decimal's numerator over its constant denominator: whole.fixed period
+    minus whole.fixed (see verify.repeating_value), each letter within its allowed digits; None if
+    a letter has none."""
+    weights, literal = place_values(node.whole + node.fixed + node.period, base)
+    head, head_literal = place_values(node.whole + node.fixed, base)
+    low = high = literal - head_literal
+    for letter, weight in weights.items():
+        weight -= head.get(letter, 0)  # the head's letters count once shifted past the period, once not
+        digits = allowed.get(letter)
+        if not digits:
+            return None
+        low += min(weight * min(digits), weight * max(digits))
+        high += max(weight * min(digits), weight * max(digits))
+    return low, high

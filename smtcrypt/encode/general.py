@@ -11,6 +11,7 @@ and roots become lookup tables over the digits, which keep a formula linear.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -18,7 +19,7 @@ from typing import TypeAlias
 
 import z3
 
-from smtcrypt.analysis.arithmetic import exact_root, root_step
+from smtcrypt.analysis.arithmetic import divisors, exact_root, repeating_numerator_bounds, root_step
 from smtcrypt.analysis.unknowns import unknown_values
 from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import Interval, interval
@@ -28,7 +29,9 @@ from smtcrypt.encode.base import Encoded, FormulaTerms, Ok, allowed_digits, lett
 from smtcrypt.encode.walk import COMPARISONS, TreeEncoder, conj
 
 Den: TypeAlias = z3.ArithRef | int
+LetterForm: TypeAlias = tuple[dict[str, int], int]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
 MAX_TABLE = 2000  # most entries of one lookup table (a root's candidates, a power's digits x exponents)
+MAX_DIVIDEND = 10**8  # largest constant whose divisors a gcd chooses among (found by trial division)
 
 
 @dataclass(frozen=True)
@@ -40,9 +43,6 @@ class Rat:
     nonneg: bool = False  # known to be >= 0 where defined
     const: Fraction | None = None  # the value, when it does not depend on letters
     form: LetterForm | None = None  # the value as sum(weight * letter) + constant, when it is one
-
-
-LetterForm = tuple[dict[str, int], int]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
 
 
 Value: TypeAlias = Rat | z3.BoolRef
@@ -336,18 +336,7 @@ class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
             return interval(node, self.problem.rules)
         if not isinstance(node, Repeating):
             return None
-        base = self.problem.rules.base
-        weights, literal = place_values(node.whole + node.fixed + node.period, base)
-        head, head_literal = place_values(node.whole + node.fixed, base)
-        low = high = literal - head_literal
-        for letter, weight in weights.items():
-            weight -= head.get(letter, 0)  # the head's letters count once shifted past the period, once not
-            digits = allowed_digits(self.problem, letter)
-            if not digits:
-                return None
-            low += min(weight * min(digits), weight * max(digits))
-            high += max(weight * min(digits), weight * max(digits))
-        return low, high
+        return repeating_numerator_bounds(node, self.problem.rules.base, self.problem.allowed)
 
     def power_of(self, node: BinOp, base: Rat, exponent: Rat) -> tuple[Rat, Ok]:
         fixed = self.problem.constant_exponents.get(node)
@@ -398,8 +387,6 @@ class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
         defined: Ok = z3.Or(letter != 0, power >= 0) if 0 in digits and low < 0 else True
         return Rat(top, bottom, all(value >= 0 for value in values.values())), defined
 
-    # --- comparisons ----------------------------------------------------------------------------
-
     def compare(self, op: str, a: Rat, b: Rat) -> z3.BoolRef:
         """a op b, by cross-multiplying (both denominators are positive)."""
         if isinstance(a.den, int) and a.den == b.den:
@@ -407,6 +394,8 @@ class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
         else:
             left, right = self.times(a.num, b.den), self.times(b.num, a.den)
         return COMPARISONS[op](left, right)
+
+    # --- the node cases of this encoding's own (the others are walk.py's) -------------------------
 
     def digits_value(self, digits: str) -> z3.ArithRef:
         """The base-B number whose digits are letters or literal digits: "7AB" -> 700 + 10*A + B."""
@@ -435,6 +424,30 @@ class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
         return Rat(self.unknowns[node.name]), True
 
     def gcd(self, nodes: Sequence[Expr], wholes: list[z3.ArithRef]) -> tuple[Rat, Ok]:
+        """math.gcd of integer terms. The arguments whose bounds meet are constants: with a nonzero
+        gcd c of theirs, the result is the greatest divisor of c that divides the other arguments,
+        a choice among c's divisors that is a function of the letters (gcd(3, ABB, 2) is 1, and
+        gcd(12, AB) a choice among 12, 6, 4, 3, 2 and 1); otherwise Bezout's witnesses."""
+        bounds = [interval(node, self.problem.rules) for node in nodes]
+        fixed = [bound[0] for bound in bounds if bound is not None and bound[0] == bound[1]]
+        if len(fixed) == len(nodes):
+            return self.const(Fraction(math.gcd(*fixed))), True
+        constant = abs(math.gcd(*fixed)) if fixed else 0
+        if 0 < constant <= MAX_DIVIDEND:
+            rest = [whole for whole, bound in zip(wholes, bounds) if bound is None or bound[0] != bound[1]]
+            return self.divisor_gcd(divisors(constant), rest), True
+        return self.bezout_gcd(bounds, wholes)
+
+    def divisor_gcd(self, divisors: list[int], wholes: list[z3.ArithRef]) -> Rat:
+        """The greatest of the divisors (ascending, from 1) that divides every term."""
+        self.linear = False
+        self.cases = True
+        result = z3.IntVal(1, self.ctx)
+        for d in divisors[1:]:
+            result = z3.If(z3.And(*[whole % d == 0 for whole in wholes]), z3.IntVal(d, self.ctx), result)
+        return Rat(result, 1, True)
+
+    def bezout_gcd(self, bounds: list[Interval | None], wholes: list[z3.ArithRef]) -> tuple[Rat, Ok]:
         """gcd by Bezout: g >= 0 divides every argument and is an integer combination of them.
 
         That pins g to the gcd exactly (any common divisor divides such a combination). When the
@@ -445,7 +458,6 @@ class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
         """
         self.linear = False
         self.witnesses = True
-        bounds = [interval(node, self.problem.rules) for node in nodes]
         known = [max(abs(bound[0]), abs(bound[1])) for bound in bounds if bound is not None]
         sizes = known if len(known) == len(bounds) else None
         result, conditions = wholes[0], []
