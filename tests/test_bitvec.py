@@ -228,7 +228,7 @@ def node_values_are_exact(problem: Problem, assignments: list[dict[str, int]]) -
     for assignment in assignments:
         pairs = [(var, z3.BitVecVal(assignment[letter], var.size(), var.ctx)) for letter, var in encoder.letters.items()]
 
-        def value_of(term):
+        def value_of(term, pairs=pairs):
             return z3.simplify(z3.substitute(term, *pairs)) if pairs else z3.simplify(term)
 
         for node, value, ok in encoded:

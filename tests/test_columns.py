@@ -109,7 +109,7 @@ def test_propagation_narrows_digits_by_bounds_alone():
 def test_determined_letters(formula, letters):
     problem = check(parse(formula), Rules())
     forms = equations(problem)
-    assert "".join(sorted(determined(forms, {l: allowed_digits(problem, l) for l in problem.letters}))) == letters
+    assert "".join(sorted(determined(forms, {letter: allowed_digits(problem, letter) for letter in problem.letters}))) == letters
 
 
 @pytest.mark.parametrize("formula, rules", [

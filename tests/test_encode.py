@@ -15,11 +15,11 @@ from smtcrypt.encode.general import GeneralEncoding, formula_terms
 from smtcrypt.engine.z3search import ModelSearch, solvers
 
 
-def problem(formula: str, rules: Rules = Rules()):
+def problem(formula: str, rules: Rules | None = None):
     return check(parse(formula), rules)
 
 
-def general(formula: str, rules: Rules = Rules(), **options) -> Encoded:
+def general(formula: str, rules: Rules | None = None, **options) -> Encoded:
     return GeneralEncoding(**options).encode(problem(formula, rules), z3.Context())
 
 

@@ -222,7 +222,7 @@ def check_encodings(case: Case, expected: Solutions, plain: bool = False, second
         if not complete and excuse is not None:
             assert set(models) <= expected, f"the {name} encoding listed a non-solution of {case}: {sorted(set(models) - expected)}"
             warnings.warn(f"the {name} encoding listed {len(models)} of {len(expected)} solutions of {case} "
-                          f"in {seconds} s ({excuse}): its completeness not compared")
+                          f"in {seconds} s ({excuse}): its completeness not compared", stacklevel=2)
             continue
         assert complete, f"the {name} encoding did not finish {case}"
         assert set(models) == expected, (f"the {name} encoding differs from brute force on {case}: "
