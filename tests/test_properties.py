@@ -29,6 +29,7 @@ from smtcrypt.engine import Proof
 from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.engine.z3search import SPLIT_AFTER_CONFLICTS, UNBOUNDED_MODEL_CAP, ModelSearch
 from smtcrypt.errors import StrategyError
+from smtcrypt.search import DEFAULT_MEMORY_MB
 
 SECONDS = 60.0  # per search: far beyond what a formula of this size needs; a search that runs out fails
 CI_SPACE = 240  # the every-run test: at most this many assignments per formula (letters' digits x unknowns)
@@ -189,6 +190,23 @@ def listed(case: Case, solution) -> tuple:
     return tuple(sorted([*solution.mapping.items(), *zip(wildcard_cells(case), solution.wildcards)]))
 
 
+PLAIN_BIT_BLAST_RLIMIT = 8_000  # Z3 resource units a check of the plain encoding's bit-blasting may spend
+
+
+class PlainSearch(ModelSearch):
+    """The plain encoding's search, its bit-blasting bounded by a resource limit: past it, the check
+    gives up and the search goes on in the general solver, on the same terms (as every search does
+    when a specialised solver gives up). Why: bit-blasting products of wide terms (B ** B in base 12)
+    can take all the memory there is before any time limit; under smtcrypt's process-wide
+    `memory_max_size` Z3 then aborts the whole process instead of giving up (PLAIN_MEMORY_EXAMPLE)."""
+
+    def _solver(self, strategy: str) -> z3.Solver:
+        solver = super()._solver(strategy)
+        if strategy == "bit-blast":
+            solver.set("rlimit", PLAIN_BIT_BLAST_RLIMIT)
+        return solver
+
+
 def smtcrypt_paths(case: Case, plain: bool, seconds: float = SECONDS) -> dict[str, tuple[list, bool]]:
     """The models from every encoding that accepts the problem (and, if asked, from the plain
     reference encoding, whose nonlinear terms can take Z3 many seconds), each with whether the
@@ -204,7 +222,8 @@ def smtcrypt_paths(case: Case, plain: bool, seconds: float = SECONDS) -> dict[st
         paths["plain"] = (GeneralEncoding(tables=False), problem, SPLIT_AFTER_CONFLICTS)
     found = {}
     for name, (encoding, source, split_after) in paths.items():
-        search = ModelSearch(encoding.encode(source, z3.Context()), time.monotonic() + seconds, split_after=split_after)
+        searching = PlainSearch if name == "plain" else ModelSearch
+        search = searching(encoding.encode(source, z3.Context()), time.monotonic() + seconds, split_after=split_after)
         models = [as_reference(case, source)(model) for model in search]
         found[name] = (models, search.end is not None and search.end.complete)
     return found
@@ -411,9 +430,25 @@ def test_the_generator_draws_wildcards_and_groups():
     assert any("?" in case.text and not isinstance(case.rules["distinct"], bool) for case in drawn)
 
 
+# found by the slow run: the plain encoding's bit-blasting of B ** B and C ** A took memory until Z3,
+# under smtcrypt's memory_max_size, aborted the process; bounded (PlainSearch), the general solver proves it
+PLAIN_MEMORY_EXAMPLE = Case("1.1(B) >= B ** B, C ** A = max(1, 0.5, 0.5) != 0.9(2) and "
+                            "sum(range(C)) >= sum(range(A)) = (1) ** 3",
+                            {"base": 12, "distinct": True, "allow_leading_zeros": True, "digits": [4, 5, 7, 8, 9, 11]})
+
+
+def test_the_plain_encoding_gives_up_bit_blasting_before_the_memory_runs_out():
+    z3.set_param("memory_max_size", DEFAULT_MEMORY_MB)  # as every smtcrypt search leaves it
+    assert reference_solutions(PLAIN_MEMORY_EXAMPLE) == set()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # every encoding, the plain one too, must finish here
+        check_encodings(PLAIN_MEMORY_EXAMPLE, set(), plain=True)
+
+
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases(most=SLOW_SPACE))
+@example(PLAIN_MEMORY_EXAMPLE)
 def test_random_formulas_match_brute_force_and_the_plain_encoding(case):
     check_against_reference(case, plain=True)  # the plain encoding needs seconds per nonlinear formula
 
