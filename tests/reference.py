@@ -27,15 +27,19 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 from smtcrypt.core.parse import parse
-from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Name, Not, Number, Repeating, Unary, Word
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
 
 Digits = tuple[int, ...]  # one value per letter, in the order of `Compiled.letters`
 Value = int | Fraction
 Evaluator = Callable[[Digits], Value]
+IntEvaluator = Callable[[Digits], int]
+Membership = Callable[[Value, Digits], bool]
+Distinct = bool | Iterable[str]  # all letters differ, none do, or only within each group of letters
 Solution = tuple[tuple[str, int], ...]  # sorted (letter, digit) pairs
 
 
@@ -165,7 +169,7 @@ class Compiled:
     def wildcards(self) -> tuple[str, ...]:
         return tuple(letter for letter in self.letters if letter.startswith("?"))
 
-    def _collect(self, node, seen: dict, names: dict) -> None:
+    def _collect(self, node: Expr, seen: dict, names: dict) -> None:
         if isinstance(node, Word):
             cells = self.cells(node)
             for ch in cells:
@@ -203,7 +207,7 @@ class Compiled:
 
     # --- compiling --------------------------------------------------------------------------------
 
-    def _weights(self, digits) -> tuple[list[tuple[int, int]], int]:
+    def _weights(self, digits: Sequence[str]) -> tuple[list[tuple[int, int]], int]:
         """A numeral as (letter index, weight) pairs and a literal constant."""
         weights: dict[int, int] = {}
         literal = 0
@@ -216,7 +220,7 @@ class Compiled:
                 weights[i] = weights.get(i, 0) + scale
         return sorted(weights.items()), literal
 
-    def _compile(self, node) -> Evaluator:
+    def _compile(self, node: Expr) -> Evaluator:
         if isinstance(node, Word):
             pairs, literal = self._weights(self.cells(node))
             if len(pairs) == 1:
@@ -272,7 +276,7 @@ class Compiled:
             return self._compile_call(node)
         raise TypeError(f"cannot compile {node!r} here")
 
-    def _compile_membership(self, container) -> Callable[[Value, Digits], bool]:
+    def _compile_membership(self, container: Expr) -> Membership:
         if isinstance(container, Collection):
             items = [self._compile(item) for item in container.items]
             return lambda x, d: x in [item(d) for item in items]  # the whole literal is built first
@@ -284,7 +288,7 @@ class Compiled:
             return type(x) is not Fraction and x in bounds
         return within
 
-    def _range(self, call) -> tuple[Evaluator, Evaluator]:
+    def _range(self, call: Expr) -> tuple[IntEvaluator, IntEvaluator]:
         assert isinstance(call, Call) and call.name == "range", call
         args = [self._compile(arg) for arg in call.args]
         if len(args) == 1:
@@ -293,9 +297,9 @@ class Compiled:
         first, second = args
         return (lambda d: _integer(first(d))), (lambda d: _integer(second(d)))
 
-    def _compile_compare(self, node) -> Evaluator:
+    def _compile_compare(self, node: Compare) -> Evaluator:
         first = self._compile(node.operands[0])
-        steps = []
+        steps: list[tuple[str, Callable[..., Value]]] = []  # a membership test (value, digits) or an operand (digits)
         for op, operand in zip(node.ops, node.operands[1:]):
             if op in ("in", "not in"):
                 steps.append((op, self._compile_membership(operand)))
@@ -320,28 +324,36 @@ class Compiled:
             return 1
         return chain
 
-    def _compile_call(self, node) -> Evaluator:
+    def _compile_call(self, node: Call) -> Evaluator:
         if node.name == "sum":
             start, stop = self._range(node.args[0])
 
-            def total(d):
+            def total(d: Digits) -> int:
                 a, b = start(d), stop(d)
                 return sum(range(a, b)) if b - a < 1000 else max(0, b - a) * (a + b - 1) // 2
             return total
         args = [self._compile(arg) for arg in node.args]
         if node.name == "abs":
             (arg,) = args
-            return lambda d: abs(arg(d))
-        if node.name == "min":
-            return lambda d: min([arg(d) for arg in args])
-        if node.name == "max":
-            return lambda d: max([arg(d) for arg in args])
+
+            def magnitude(d: Digits) -> Value:
+                value = arg(d)
+                return abs(value) if type(value) is int else abs(Fraction(value))
+            return magnitude
+        if node.name in ("min", "max"):
+            pick = min if node.name == "min" else max
+
+            def extreme(d: Digits) -> Value:
+                values: list[Value] = [arg(d) for arg in args]
+                return pick(values)
+            return extreme
         if node.name == "gcd":
-            def gcd(d):
+            def gcd(d: Digits) -> int:
                 values = [_norm(arg(d)) for arg in args]
-                if any(type(value) is not int for value in values):
+                integers = [value for value in values if type(value) is int]
+                if len(integers) != len(values):
                     raise Undefined("gcd of a non-integer")
-                return math.gcd(*values)
+                return math.gcd(*integers)
             return gcd
         raise ValueError(f"unknown function {node.name}")
 
@@ -377,7 +389,7 @@ class Compiled:
             result.append(sorted(pool))
         return result
 
-    def groups(self, distinct) -> list[list[int]]:
+    def groups(self, distinct: Distinct) -> list[list[int]]:
         """The positions of the letters that must differ, group by group: all named letters (True),
         none (False), or each group of `--distinct` groups such as ["AB", "CD"]."""
         if isinstance(distinct, bool):
@@ -385,7 +397,7 @@ class Compiled:
             return [named] if distinct else []
         return [[self.letters.index(letter) for letter in group] for group in distinct]
 
-    def candidates(self, distinct=True, allow_leading_zeros: bool = False,
+    def candidates(self, distinct: Distinct = True, allow_leading_zeros: bool = False,
                    digits: Iterable[int] | None = None, domains: Mapping[str, Iterable[int]] | None = None,
                    assign: Mapping[str, int] | None = None) -> Iterable[Digits]:
         if self.wildcards or not isinstance(distinct, bool):  # every tuple of the pools, each group checked
@@ -459,7 +471,7 @@ def brute_force(formula: str, distinct: bool = True, allow_leading_zeros: bool =
     return found
 
 
-def count(formula: str, **rules) -> int:
+def count(formula: str, **rules: Any) -> int:
     return len(brute_force(formula, **rules))
 
 

@@ -61,7 +61,7 @@ def space(compiled: Compiled, rules: dict, bounds: dict) -> int:
 
 
 @st.composite
-def cases(draw, most: int = CI_SPACE, extras: bool = False) -> Case:
+def cases(draw: st.DrawFn, most: int = CI_SPACE, extras: bool = False) -> Case:
     """A random formula and rules; `extras` adds wildcards `?` in words and `--distinct` groups."""
     base = draw(st.sampled_from(BASES))
     distinct = draw(st.booleans())
@@ -72,7 +72,7 @@ def cases(draw, most: int = CI_SPACE, extras: bool = False) -> Case:
     letters = st.text(alphabet=pool, min_size=1, max_size=3)
 
     @st.composite
-    def words(draw) -> str:  # "AB", and now and then a literal digit in it: "7A", "A0B"
+    def words(draw: st.DrawFn) -> str:  # "AB", and now and then a literal digit in it: "7A", "A0B"
         text = draw(letters)
         if draw(st.integers(0, 5)) == 0:
             at = draw(st.integers(0, len(text)))
@@ -179,13 +179,13 @@ def wildcard_cells(case: Case) -> list[str]:
     return [f"?{offset}" for offset, ch in enumerate(case.text) if ch == "?"]
 
 
-def as_reference(case: Case, problem) -> Callable[[dict], tuple]:
+def as_reference(case: Case, problem: Problem) -> Callable[[dict], tuple]:
     """A model of smtcrypt's (its wildcards under hidden names) as the reference writes solutions."""
     rename = dict(zip(problem.wildcards, wildcard_cells(case)))
     return lambda model: tuple(sorted((rename.get(name, name), value) for name, value in model.items()))
 
 
-def listed(case: Case, solution) -> tuple:
+def listed(case: Case, solution: smtcrypt.Solution) -> tuple:
     """A `Solution` as the reference writes solutions: its mapping and its wildcards."""
     return tuple(sorted([*solution.mapping.items(), *zip(wildcard_cells(case), solution.wildcards)]))
 
@@ -293,6 +293,7 @@ def check_strategies(case: Case, expected: Solutions, seconds: float = SECONDS) 
         assert set(found) == expected, (f"the {strategy} strategy differs from brute force on {case}: "
                                         f"missing {sorted(expected - set(found))}, wrong {sorted(set(found) - expected)}")
         assert verdict.status is want and verdict.count == len(expected)
+        assert verdict.stats is not None
         used, proof = verdict.stats["strategy"], verdict.stats["proof"]
         if strategy in PROOFS:
             assert used == strategy and proof == PROOFS[strategy].value, (strategy, used, proof)
@@ -470,7 +471,7 @@ def test_the_generator_draws_every_feature():
             for node in walk(constraint):
                 if isinstance(node, Call):
                     seen.add(node.name if node.name != "range" else f"range/{len(node.args)}")
-                    if node.name == "sum":
+                    if node.name == "sum" and isinstance(node.args[0], Call):
                         seen.add(f"sum of range/{len(node.args[0].args)}")
                 elif isinstance(node, Compare):
                     seen.update(f"{op} {type(right).__name__}" + (f"/{len(right.args)}" if isinstance(right, Call) else "")
