@@ -3,6 +3,7 @@ stop that reaches an encoder while it builds terms."""
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +18,27 @@ if TYPE_CHECKING:
     from smtcrypt.encode.split import Case
 
 Ok: TypeAlias = z3.BoolRef | bool  # where a term is defined: Python True when always
+
+
+_CONTEXTS = threading.RLock()  # Z3 contexts are made and freed one at a time, process-wide
+
+
+class Context(z3.Context):
+    """A Z3 context made and freed under one process-wide lock.
+
+    The portfolio runs Z3 on a helper thread, and Python's garbage collector frees unreachable
+    contexts on whichever thread it runs; Z3 can crash when one thread frees a context while
+    another makes one. Every context smtcrypt makes is one of these. (A re-entrant lock: a
+    collection may free a context while this thread is making one.)
+    """
+
+    def __init__(self) -> None:
+        with _CONTEXTS:
+            super().__init__()
+
+    def __del__(self) -> None:
+        with _CONTEXTS:
+            super().__del__()
 
 
 class Unsupported(Exception):

@@ -307,11 +307,11 @@ class Portfolio:
 
     def _context(self) -> z3.Context:
         """A new Z3 context for an encoding, known to `request_stop` (which may come from another thread)."""
-        import z3
 
         from smtcrypt.encode import stop_encoding
+        from smtcrypt.encode.base import Context
 
-        context = z3.Context()
+        context = Context()
         self.contexts.append(context)
         if self.stop_requested:
             stop_encoding(context)

@@ -123,7 +123,9 @@ def find_family(problem: Problem, solution: Assignment) -> Family | None:
 
 def family_moving(problem: Problem, solution: Assignment, free: frozenset[str]) -> Family | None:
     """A family in which only the `free` unknowns move."""
-    import z3
+    import z3  # loaded with the first search, not on import
+
+    from smtcrypt.encode.base import Context
 
     rows: list[tuple[Linear, str]] = []
     for constraint in problem.formula.constraints:
@@ -131,7 +133,7 @@ def family_moving(problem: Problem, solution: Assignment, free: frozenset[str]) 
         if found is None:
             return None
         rows += found
-    context = z3.Context()
+    context = Context()
     step = {name: z3.Int(name, context) for name in sorted(free)}
     solver = z3.Solver(ctx=context)
     solver.set("timeout", 2000)

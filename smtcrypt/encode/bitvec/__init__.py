@@ -45,7 +45,7 @@ import threading
 import z3
 
 from smtcrypt.core.check import Problem
-from smtcrypt.encode.base import Encoded, FormulaTerms, Unsupported
+from smtcrypt.encode.base import Context, Encoded, FormulaTerms, Unsupported
 from smtcrypt.encode.bitvec.encoder import _Encoder
 
 __all__ = ["BitVecEncoding", "formula_terms"]
@@ -63,7 +63,7 @@ class BitVecEncoding:
             return False
         context = getattr(_scratch, "context", None)
         if context is None:  # a context per thread: making one is not cheap
-            context = _scratch.context = z3.Context()
+            context = _scratch.context = Context()
         try:
             _Encoder(problem, context).holds()
         except Unsupported:

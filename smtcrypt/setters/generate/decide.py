@@ -72,9 +72,9 @@ class SolverProof:
     `--help` and a run that never proves anything do not load the solver."""
 
     def __init__(self) -> None:
-        import z3
+        from smtcrypt.encode.base import Context
 
-        self.context = z3.Context()
+        self.context = Context()
 
     def unique(self, problem: Problem, mapping: dict[str, int]) -> bool:
         from smtcrypt.encode import encode

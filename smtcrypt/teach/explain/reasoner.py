@@ -19,6 +19,7 @@ import z3
 from smtcrypt.core.check import Problem
 from smtcrypt.core.rules import is_wildcard
 from smtcrypt.core.verify import satisfies
+from smtcrypt.encode.base import Context
 from smtcrypt.encode.general import formula_terms
 from smtcrypt.teach.explain.digit_search import RuleSearch
 from smtcrypt.teach.explain.prover import MAX_WORK, Budget, OutOfTime, Proof, Prover
@@ -66,7 +67,7 @@ class Explainer:
 
     def __init__(self, problem: Problem, budget: float | None = None, max_work: int = MAX_WORK):
         self.problem = problem
-        self.variables = Variables(problem, z3.Context())
+        self.variables = Variables(problem, Context())
         self.rules = local_rules(problem, self.variables)
         self.distinct_text = distinct_text(problem)
         self.letters = problem.letters
