@@ -14,8 +14,8 @@ from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.errors import StrategyError
 
 PROOFS = {"z3": Proof.UNSAT, "exhaustive": Proof.EXHAUSTIVE, "linear": Proof.BOUNDED, "join": Proof.EXHAUSTIVE,
-          "cubes": Proof.CUBES}
-OPTIONAL = {"linear", "join", "cubes"}  # strategies for some puzzles only: they refuse the others with a StrategyError
+          "cubes": Proof.CUBES, "digits": Proof.BOUNDED}
+OPTIONAL = {"linear", "join", "cubes", "digits"}  # strategies for some puzzles only: they refuse the others with a StrategyError
 
 # The puzzles of the shared corpus's general.tsv and their solutions under the default rules.
 GENERAL = [

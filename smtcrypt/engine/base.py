@@ -33,6 +33,7 @@ class Strategy(str, enum.Enum):
     AUTO = "auto"
     Z3 = "z3"
     LINEAR = "linear"
+    DIGITS = "digits"
     JOIN = "join"
     CUBES = "cubes"
     EXHAUSTIVE = "exhaustive"

@@ -9,6 +9,8 @@ multiplication) but a check per model, which loses wherever solutions are dense.
 - a problem with integer unknowns that the formula leaves unbounded, or too deep to compile, goes
   to Z3 alone (unknowns it bounds, as in `1 <= x <= 3`, are priced and searched like letters);
 - a sum whose equation gives every letter a weight goes to the linear backend;
+- a product (equations of sums, products and powers of words, at least one of them not linear,
+  holding every letter: layouts too) goes to the digits backend, which searches column by column;
 - one whose exhaustive price is small goes straight to the exhaustive backend, or to the join
   backend where an equation's sides, searched side by side, cost less;
 - otherwise Z3 searches first, for at most a share of that price (the whole price for the
@@ -43,6 +45,7 @@ if TYPE_CHECKING:  # these modules load z3: imported where a search first needs 
 
     from smtcrypt.encode.general import FormulaTerms
     from smtcrypt.engine.cubes import CubeSearch
+    from smtcrypt.engine.digits import DigitSearch
     from smtcrypt.engine.join import JoinSearch
     from smtcrypt.engine.linear import LinearSearch
     from smtcrypt.engine.z3search import ModelSearch
@@ -119,6 +122,7 @@ class Portfolio:
         self.join: JoinSearch | None = None
         self.joining = False  # the join backend stands in for the exhaustive one (cheaper)
         self.linear: LinearSearch | None = None
+        self.digits: DigitSearch | None = None
         self._refuse_what_cannot_search()
 
     def _refuse_what_cannot_search(self) -> None:
@@ -133,6 +137,9 @@ class Portfolio:
             raise StrategyError("the join strategy cannot search this puzzle: it needs an equation whose two "
                                 "sides hold every letter of the formula, no integer unknowns, and all letters "
                                 "distinct or none")
+        if self.strategy is Strategy.DIGITS and self._digits() is None:
+            raise StrategyError("the digits strategy cannot search this puzzle: it needs equations between sums, "
+                                "products and constant powers of words that hold every letter, and no integer unknowns")
         if self.strategy is Strategy.LINEAR and self._linear(self.deadline) is None:
             raise StrategyError("the linear strategy cannot search this puzzle: it needs an equation of sums "
                                 "and integer multiples of words in which every letter counts, no integer unknowns, "
@@ -160,7 +167,7 @@ class Portfolio:
 
     def _backends(self) -> list[Backend]:
         """Every backend made so far."""
-        made: list[Backend | None] = [self.z3, self.linear, self.join, self.cubes, self.exhaustive]
+        made: list[Backend | None] = [self.z3, self.linear, self.digits, self.join, self.cubes, self.exhaustive]
         return [backend for backend in made if backend is not None]
 
     def request_stop(self) -> None:
@@ -177,7 +184,7 @@ class Portfolio:
                                  "proof": self.end.proof.value if self.end is not None and self.end.proof else None}
         if self.price is not None:
             stats["exhaustive_estimate_seconds"] = round(self.price, 6)
-        for backend in (self.linear, self.join, self.cubes, self.exhaustive):
+        for backend in (self.linear, self.digits, self.join, self.cubes, self.exhaustive):
             if backend is not None:
                 stats.update(backend.statistics())
         checks = (self.z3.checks if self.z3 is not None else 0) + (self.cubes.checks if self.cubes is not None else 0)
@@ -193,6 +200,7 @@ class Portfolio:
         forced: dict[Strategy, Callable[[], Iterator[list[Assignment]]]] = {
             Strategy.AUTO: self._auto,
             Strategy.LINEAR: lambda: self._run(self._linear(self.deadline)),
+            Strategy.DIGITS: lambda: self._run(self._digits()),
             Strategy.JOIN: lambda: self._run(self._join()),
             Strategy.Z3: lambda: self._z3(self.deadline),
             Strategy.CUBES: lambda: self._cubes(self.deadline) or iter(()),
@@ -207,6 +215,8 @@ class Portfolio:
         assignment where Z3 overruns its share."""
         if self._linear(self.deadline) is not None:
             return self._run(self.linear)
+        if self._digits(products_only=True) is not None:
+            return self._run(self.digits)
         if self._compile() is not None and self._cheap():
             return self._exhaustive(None)
         if self.compiled is None:
@@ -402,6 +412,21 @@ class Portfolio:
             return LinearSearch(self.problem, equation, None, deadline)
         compiled = self._compile()
         return None if compiled is None else LinearSearch(self.problem, equation, compiled, deadline)
+
+    def _digits(self, products_only: bool = False) -> DigitSearch | None:
+        """The digits backend, made once, or None where it does not fit (see engine/digits.py); `auto`
+        takes it for products only (`products_only`), the linear backend being faster on sums."""
+        if "digits" not in self.made:
+            from smtcrypt.engine.digits import DigitSearch, digit_plan
+
+            self.made.add("digits")
+            with self.clock("compile"):
+                plan = digit_plan(self.problem, products_only=products_only)
+            if plan is not None:
+                self.digits = DigitSearch(plan, self.deadline, listing=self.listing)
+        if self.digits is not None:
+            self.digits.deadline = self.deadline
+        return self.digits
 
     def _join(self) -> JoinSearch | None:
         """The join backend, made once, or None: it takes an equation whose sides hold every letter,
