@@ -200,7 +200,24 @@ class Holds:
     constraint: Expr
 
 
-Step = Try | Solve | Congruence | Holds
+@dataclass(frozen=True)
+class Bounds:
+    """Cut the assignment if the sides' ranges, each letter without a digit yet anywhere in its
+    digits, cannot meet (left to right: the leading digits bound a product's size)."""
+
+    equation: Equation
+
+
+Step = Try | Solve | Congruence | Holds | Bounds
+
+
+def monotone(node: Expr) -> bool:
+    """True for sums, products and powers of words and non-negative integers: the value grows with each digit."""
+    if isinstance(node, Word):
+        return True
+    if isinstance(node, Number):
+        return node.value >= 0
+    return isinstance(node, BinOp) and node.op in ("+", "*", "**") and monotone(node.left) and monotone(node.right)
 
 
 @dataclass
@@ -216,6 +233,7 @@ class Planner:
     assigned: set[str] = field(default_factory=set)
     pending: list[Expr] = field(default_factory=list)  # constraints not yet checked exactly
     reached: dict[int, int] = field(default_factory=dict)  # by id of equation: its columns checked so far
+    bounded: dict[int, int] = field(default_factory=dict)  # by id of equation: letters with digits at its last Bounds
 
     def plan(self) -> list[Step]:
         self.pending = conjuncts(self.problem)
@@ -233,11 +251,23 @@ class Planner:
                                           for letter in self._next(equation, self.assigned, self.reached)))
             if not frontier:
                 break
+            self._bounds()
             self._assign(Try(max(frontier, key=self._worth_trying)))
         rest = [letter for letter in self.problem.letters if letter not in self.assigned]
         for letter in sorted(rest, key=lambda letter: len(self.problem.allowed[letter])):
             self._assign(Try(letter))
         return self.steps
+
+    def _bounds(self) -> None:
+        """Before a letter is tried: the ranges of each monotone equation that has letters with digits
+        and letters without, if it has more letters with digits than at its last such check."""
+        for equation in self._open():
+            letters = {x for word, _ in equation.words for x in word if not x.isdigit()}
+            known = len(letters & self.assigned)
+            if monotone(equation.left) and monotone(equation.right) and 0 < known < len(letters) and (
+                    known > self.bounded.get(id(equation), 0)):
+                self.bounded[id(equation)] = known
+                self.steps.append(Bounds(equation))
 
     def _open(self) -> list[Equation]:
         """The equations not yet checked exactly."""
@@ -362,6 +392,11 @@ class Generator:
     def _step(self, step: Step) -> None:
         if isinstance(step, Holds):
             self._holds(step.constraint)
+        elif isinstance(step, Bounds):
+            left, right = step.equation.left, step.equation.right
+            self.line(f"if {self._extreme(left, max)} < {self._extreme(right, min)} or "
+                      f"{self._extreme(left, min)} > {self._extreme(right, max)}:")
+            self.line(f"    {self.fail()}")
         elif isinstance(step, Congruence):
             modulus = self.base ** step.column
             self.line(f"if ({self._difference(step.equation, step.column)}) % {modulus}:")
@@ -433,6 +468,27 @@ class Generator:
         if rivals:
             self.line(f"if {name} in ({', '.join(rivals)},):")
             self.line("    continue")
+
+    def _extreme(self, node: Expr, extreme: Callable[[frozenset[int]], int]) -> str:
+        """The code of a monotone expression's least (`min`) or greatest (`max`) value, each letter
+        without a digit yet at its least or greatest digit."""
+        if isinstance(node, Word):
+            terms, fixed = [], 0
+            for place, char in enumerate(reversed(node.letters)):
+                weight = self.base ** place
+                if char.isdigit():
+                    fixed += int(char) * weight
+                elif char in self.order:
+                    terms.append(f"{self.names[char]}*{weight}")
+                else:
+                    fixed += extreme(self.problem.allowed[char] or frozenset({0})) * weight
+            return "(" + "+".join([*terms, str(fixed)]) + ")"
+        if isinstance(node, Number):
+            return f"({int(node.value)})"
+        assert isinstance(node, BinOp)
+        if node.op == "**":
+            return f"({self._extreme(node.left, extreme)} ** {int(self.problem.constant_exponents[node])})"
+        return f"({self._extreme(node.left, extreme)} {node.op} {self._extreme(node.right, extreme)})"
 
     def _difference(self, equation: Equation, k: int, solved: tuple[str, str] | None = None) -> str:
         """The code of LEFT - RIGHT with each word cut to its last k digits (`solved`: one letter
