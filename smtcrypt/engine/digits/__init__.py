@@ -1,0 +1,126 @@
+"""The digits backend: products (any equation of sums, products and powers of words) searched
+column by column from the right, as a long multiplication is checked by hand.
+
+The last k digits of a product depend only on the last k digits of its factors, so an equation
+whose sides are polynomials in words (`THETA * XI = ETA * NU * PHI`, `ABC ** 2 = ...`, a layout's
+partial products) holds modulo base**k as soon as the letters of its last k columns have digits.
+The search gives the letters digits column by column, right to left, and cuts every assignment
+whose sides differ modulo base**k. Where solutions are rare, few assignments survive a column.
+
+Past the units column a letter first met in column k enters each side linearly modulo base**k
+(its square carries base**(2k-2), a multiple of base**k), so each equation solves one letter of
+its column instead of trying every digit: with the rest of the column known, `c * x + t = 0
+(mod base)`, whose solutions a table lists (one, where c is a unit). In the units column that
+holds for a letter of degree one (`... = FREAKY`).
+
+Congruences do not make an equation: each constraint of the formula (each equation in full, and
+the inequalities, quotients and rules of a layout) is checked exactly, as the compiled formula
+checks it (compiled.py), as soon as its letters all have digits; letters in no such equation are
+tried last. Every assignment the rules allow is thus either visited or cut by a congruence it
+fails: a bounded search, and its solutions are the exact evaluation's own.
+
+The search is generated as one Python generator of nested loops, a loop per letter (compiled.py
+explains why generated code: a step costs a fraction of a microsecond); the code holds only names
+it makes (`v3`, `_m2`, `_S4`) and integers it computed, never the formula's text.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from smtcrypt.core.check import Problem
+from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
+from smtcrypt.engine.compiled import NotCompilable, define_scan
+from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
+from smtcrypt.engine.digits.generated import Generator
+from smtcrypt.engine.digits.plan import Planner, Step
+
+__all__ = ["DigitPlan", "DigitSearch", "digit_plan"]
+
+YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
+
+
+@dataclass
+class DigitPlan:
+    """What the digits backend runs: the generated search and what it was made from."""
+
+    problem: Problem
+    steps: list[Step]
+    source: str
+    scan: Callable[[list[tuple[int, ...]]], Iterator[int]]
+    letters: list[str]  # the letters of a solution tuple, alphabetically
+
+
+def digit_plan(problem: Problem, products_only: bool = False) -> DigitPlan | None:
+    """The digit search for this problem, or None where it does not fit: no equation between
+    polynomials in words, integer unknowns, letters in no such equation, code too deep to compile
+    (and, with `products_only`, no product or power of words in those equations)."""
+    if problem.unknowns or not problem.letters:
+        return None
+    found = polynomial_equations(problem)
+    if not found:
+        return None
+    covered = {letter for _, equation in found for word, _ in equation.words for letter in word if not letter.isdigit()}
+    if covered != set(problem.letters):
+        return None
+    if products_only and not any(nonlinear(constraint, problem) for constraint, _ in found):
+        return None
+    steps = Planner(problem, dict(found)).plan()
+    try:
+        generator = Generator(problem, steps)
+        scan = define_scan(generator.source, generator.writer.constants, generator.tables, "<smtcrypt digits>")
+    except NotCompilable:  # a part the compiled formula does not write, or code too deep for Python
+        return None
+    return DigitPlan(problem, steps, generator.source, scan, generator.letters)
+
+
+class DigitSearch(Backend):
+    """The generated column search run in slices between looks at the clock and the stop flag.
+    `listing=False` (counting) yields the first YIELDED_WHEN_COUNTING solutions and counts the rest."""
+
+    name = "digits"
+    exact = True  # every solution passed each constraint's exact evaluation
+
+    def __init__(self, plan: DigitPlan, deadline: float | None = None, listing: bool = True):
+        self.plan = plan
+        self.deadline = deadline
+        self.listing = listing
+        self.bulk = 0
+        self.found = 0
+        self.nodes = 0
+        self.end: SearchEnd | None = None
+        self.stop_requested = False
+
+    def statistics(self) -> dict[str, Any]:
+        return {"digit_search_steps": self.nodes}
+
+    def batches(self) -> Iterator[list[Assignment]]:
+        hits: list[tuple[int, ...]] = []
+        letters = self.plan.letters
+        steps = self.plan.scan(hits)
+        while not self._stopping():
+            try:
+                self.nodes = next(steps)
+            except StopIteration as finished:
+                self.nodes = finished.value
+                self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
+            if hits:
+                batch = self._batch(hits, letters)
+                hits.clear()
+                if batch:
+                    yield batch
+            if self.end is not None:
+                return
+
+    def _batch(self, hits: list[tuple[int, ...]], letters: list[str]) -> list[Assignment]:
+        if not self.listing and self.found >= YIELDED_WHEN_COUNTING:
+            self.bulk += len(hits)
+            return []
+        keep = len(hits) if self.listing else YIELDED_WHEN_COUNTING - self.found
+        batch = [dict(zip(letters, digits)) for digits in itertools.islice(hits, keep)]
+        self.bulk += len(hits) - len(batch)
+        self.found += len(batch)
+        return batch

@@ -1,0 +1,145 @@
+"""The equations the digit search works on: polynomials in words, and what each column of them holds.
+
+An equation's words are read right to left; a word under a constant multiple of a power of the
+base (`ABC * 10`, a layout's shifted partial product) starts that many columns further left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from smtcrypt.core.check import Problem, constant
+from smtcrypt.core.tree import BinOp, Compare, Expr, Number, Unary, Word, walk
+from smtcrypt.engine.join import conjuncts
+
+
+def polynomial(node: Expr, problem: Problem) -> bool:
+    """True for a sum, difference or product of words and integers, or such a thing to a constant
+    non-negative integer power: an expression whose value modulo base**k its words' last k digits fix."""
+    if isinstance(node, Word):
+        return True
+    if isinstance(node, Number):
+        return node.value.denominator == 1
+    if isinstance(node, Unary):
+        return node.op in ("-", "+") and polynomial(node.operand, problem)
+    if not isinstance(node, BinOp):
+        return False
+    if node.op == "**":
+        exponent = problem.constant_exponents.get(node)
+        return exponent is not None and exponent.denominator == 1 and exponent >= 0 and polynomial(node.left, problem)
+    return node.op in ("+", "-", "*") and polynomial(node.left, problem) and polynomial(node.right, problem)
+
+
+def _has_letters(node: Expr) -> bool:
+    return any(isinstance(part, Word) for part in walk(node))
+
+
+def nonlinear(node: Expr, problem: Problem) -> bool:
+    """True if the polynomial multiplies two factors that hold letters, or raises one to a power above one."""
+    for part in walk(node):
+        if isinstance(part, BinOp) and part.op == "*" and _has_letters(part.left) and _has_letters(part.right):
+            return True
+        if isinstance(part, BinOp) and part.op == "**" and _has_letters(part.left):
+            exponent = problem.constant_exponents.get(part)
+            if exponent is not None and exponent > 1:
+                return True
+    return False
+
+
+def _valuation(value: int, base: int) -> int:
+    """The largest s with base**s dividing value (0 for 0: no shift claimed)."""
+    shift = 0
+    while value and value % base == 0:
+        value //= base
+        shift += 1
+    return shift
+
+
+def word_shifts(node: Expr, base: int, shift: int = 0, found: dict[int, int] | None = None) -> dict[int, int]:
+    """Each word's shift, by id: the power of the base that the constant factors over it carry
+    (`ABC * 10`: 1), so that modulo base**k only its last k - shift digits count. A layout's
+    partial products are shifted so."""
+    found = {} if found is None else found
+    if isinstance(node, Word):
+        found[id(node)] = shift
+    elif isinstance(node, Unary):
+        word_shifts(node.operand, base, shift, found)
+    elif isinstance(node, BinOp):
+        for factor, other in ((node.left, node.right), (node.right, node.left)):
+            value = constant(factor) if node.op == "*" else None
+            if value is not None and value.denominator == 1:
+                word_shifts(other, base, shift + _valuation(int(value), base), found)
+                return found
+        word_shifts(node.left, base, shift, found)
+        word_shifts(node.right, base, shift, found)
+    return found
+
+
+@dataclass(eq=False)
+class Equation:
+    """A constraint `LEFT = RIGHT` between polynomials in words: what the columns check."""
+
+    left: Expr
+    right: Expr
+    words: list[tuple[str, int]]  # each word's digits as written (letters and literal digits) and its shift
+    shifts: dict[int, int]  # by id of the word node
+
+    @property
+    def length(self) -> int:
+        """Its last column: past it, nothing more to learn modulo base**k."""
+        return max(len(word) + shift for word, shift in self.words)
+
+    def column(self, k: int) -> list[str]:
+        """The letters in column k (1 = units) of its words, each once, in order."""
+        found = [word[-(k - shift)] for word, shift in self.words
+                 if 0 < k - shift <= len(word) and not word[-(k - shift)].isdigit()]
+        return list(dict.fromkeys(found))
+
+    def solvable(self, letter: str, k: int) -> bool:
+        """True if, modulo base**k, the equation is of degree one in the letter (its first column being
+        k): then the letter is solved, not tried. Past the units column that holds where the letter's
+        words carry a shift of at most k - 2 (the module explains why); anywhere, where the letter
+        enters the equation linearly."""
+        shifts = [shift for word, shift in self.words if letter in word]
+        if k >= 2 + max(shifts):
+            return True
+        return max(self._degree(self.left, letter, k), self._degree(self.right, letter, k)) == 1
+
+    def _degree(self, node: Expr, letter: str, k: int) -> int:
+        """The degree of the letter in the expression (counting only the words where it is in the
+        first k columns): a power counted as twice its base's, so never one."""
+        if isinstance(node, Word):
+            return int(letter in node.letters[-max(0, k - self.shifts[id(node)]):] if k > self.shifts[id(node)] else 0)
+        if isinstance(node, Unary):
+            return self._degree(node.operand, letter, k)
+        if isinstance(node, BinOp):
+            left, right = self._degree(node.left, letter, k), self._degree(node.right, letter, k)
+            if node.op == "*":
+                return left + right
+            if node.op == "**":
+                return 2 * left
+            return max(left, right)
+        return 0
+
+
+def polynomial_equations(problem: Problem) -> list[tuple[Expr, Equation]]:
+    """The conjuncts that are equations between polynomials, each with its columns."""
+    found: list[tuple[Expr, Equation]] = []
+    for part in conjuncts(problem):
+        if isinstance(part, Compare) and part.ops == ("==",) and all(polynomial(side, problem)
+                                                                    for side in part.operands):
+            base = problem.rules.base
+            shifts = word_shifts(part.operands[1], base, 0, word_shifts(part.operands[0], base))
+            words = [(node.letters, shifts[id(node)]) for node in walk(part) if isinstance(node, Word)]
+            if words:
+                found.append((part, Equation(part.operands[0], part.operands[1], words, shifts)))
+    return found
+
+
+def monotone(node: Expr) -> bool:
+    """True for sums, products and powers of words and non-negative integers: the value grows with each digit."""
+    if isinstance(node, Word):
+        return True
+    if isinstance(node, Number):
+        return node.value >= 0
+    return isinstance(node, BinOp) and node.op in ("+", "*", "**") and monotone(node.left) and monotone(node.right)
