@@ -54,7 +54,7 @@ class DigitPlan:
     letters: list[str]  # the letters of a solution tuple, alphabetically
 
 
-def digit_plan(problem: Problem, products_only: bool = False) -> DigitPlan | None:
+def digit_plan(problem: Problem, products_only: bool = False, arrays: bool = True) -> DigitPlan | None:
     """The digit search for this problem, or None where it does not fit: no equation between
     polynomials in words, integer unknowns, letters in no such equation, code too deep to compile
     (and, with `products_only`, no product or power of words in those equations)."""
@@ -69,6 +69,16 @@ def digit_plan(problem: Problem, products_only: bool = False) -> DigitPlan | Non
     if products_only and not any(nonlinear(constraint, problem) for constraint, _ in found):
         return None
     steps = Planner(problem, dict(found)).plan()
+    if arrays:
+        try:
+            from smtcrypt.engine.digits.arrays import ArraySearch, NotVectorizable
+        except ImportError:  # numpy missing: the generated loops
+            pass
+        else:
+            try:
+                return DigitPlan(problem, steps, "", ArraySearch(problem, steps).run, sorted(problem.letters))
+            except (NotVectorizable, NotCompilable):
+                pass
     try:
         generator = Generator(problem, steps)
         scan = define_scan(generator.source, generator.writer.constants, generator.tables, "<smtcrypt digits>")
