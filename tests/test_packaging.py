@@ -72,7 +72,7 @@ def test_wheel_declares_the_web_extra(wheel):
     assert "Provides-Extra: web" in meta
     assert "Requires-Dist: starlette" in meta and "Requires-Dist: uvicorn" in meta
     core = [line for line in meta.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line]
-    assert len(core) == 2  # the core keeps z3-solver and lark only
+    assert len(core) == 3  # the core keeps z3-solver, lark and numpy only
 
 
 def test_installed_page_files_are_read_from_the_package(installed):

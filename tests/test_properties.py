@@ -37,8 +37,8 @@ SLOW_SPACE = 5_040  # the slow run: four distinct letters in base 10
 BASES = (10, 10, 10, 10, 2, 3, 4, 6, 8, 12, 16)
 UNKNOWNS = ((), (), (), ("x",), ("x",), ("x", "n"))
 PROOFS = {"z3": Proof.UNSAT, "exhaustive": Proof.EXHAUSTIVE, "linear": Proof.BOUNDED, "join": Proof.EXHAUSTIVE,
-          "cubes": Proof.CUBES}
-OPTIONAL = {"linear", "join", "cubes"}  # strategies for some puzzles only: they refuse the others with a StrategyError
+          "cubes": Proof.CUBES, "digits": Proof.BOUNDED}
+OPTIONAL = {"linear", "join", "cubes", "digits"}  # strategies for some puzzles only: they refuse the others with a StrategyError
 
 Solutions = set[tuple[tuple[str, int], ...]]
 
