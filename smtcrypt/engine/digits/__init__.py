@@ -130,6 +130,7 @@ class DigitSearch(Backend):
             self.bulk += len(hits)
             return []
         keep = len(hits) if self.listing else YIELDED_WHEN_COUNTING - self.found
+        hits.sort()  # in the order of the letters' digits, alphabetically, as the other backends list them
         batch = [dict(zip(letters, digits)) for digits in itertools.islice(hits, keep)]
         self.bulk += len(hits) - len(batch)
         self.found += len(batch)

@@ -116,8 +116,10 @@ class ArraySearch:
             rows, count = self._apply(index, step, rows, count)
             self.rows_handled += count
             index += 1
-        if count:
-            hits.extend(zip(*(rows[letter].tolist() for letter in self.letters)))
+        if count:  # sorted here, where it costs least
+            columns = [rows[letter] for letter in self.letters]
+            order = np.lexsort(columns[::-1])
+            hits.extend(zip(*(column[order].tolist() for column in columns)))
 
     def _apply(self, index: int, step: Step, rows: Rows, count: int) -> tuple[Rows, int]:
         if isinstance(step, Try):
