@@ -341,3 +341,15 @@ def test_the_engines_roots_and_powers_agree_with_the_verifiers():
             except ArithmeticError:
                 found = None
             assert found == expected, (base, exponent)
+
+
+def test_a_digit_search_of_many_letters_stops_at_its_deadline():
+    # 26 letters: the generated loops go on in nested functions, which must share one count of steps so
+    # that the clock is read as often there as in the first function (it once was not, for minutes)
+    formula = "ABCDEFGHIJ ** 4 + KLMNOPQRST ** 4 = UVWXYZABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGH + 12345"
+    started = time.monotonic()
+    search = smtcrypt.Puzzle(formula, distinct=False).search(timeout=0.5)
+    found = list(search)
+    verdict = search.verdict()
+    assert verdict.stats["strategy"] == "digits" and not verdict.complete and verdict.reason == "time limit"
+    assert not found and time.monotonic() - started < 5

@@ -67,15 +67,15 @@ class Generator:
         return "continue" if self.loops else "return _n"
 
     def _function(self, signature: str) -> None:
-        self.lines = [f"def {signature}:", "    _n = 0"]
+        self.lines = [f"def {signature}:"] + (["    _n = 0"] if signature.startswith("_scan(") else [])
         self.indent = "    "
         self.loops = 0  # in this function
 
     def _go_on_in_a_new_function(self) -> None:
         name = f"_seg{len(self.functions) + 1}"
         known = [self.names[letter] for letter in self.order] + ([self.mask] if self.mask != "0" else [])
-        arguments = ", ".join(["_hits", *known])
-        self.line(f"_n += yield from {name}({arguments})")
+        arguments = ", ".join(["_hits", "_n", *known])  # one count of steps, so that the looks stay regular
+        self.line(f"_n = yield from {name}({arguments})")
         self.functions.append(self.lines)
         self._function(f"{name}({arguments})")
 
