@@ -27,7 +27,9 @@ it makes (`v3`, `_m2`, `_S4`) and integers it computed, never the formula's text
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+import sys
+import time
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,26 +37,42 @@ from smtcrypt.core.check import Problem
 from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
 from smtcrypt.engine.compiled import NotCompilable, define_scan
 from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
-from smtcrypt.engine.digits.generated import Generator
+from smtcrypt.engine.digits.generated import LoopWriter
 from smtcrypt.engine.digits.plan import Planner, Step
 
 __all__ = ["DigitPlan", "DigitSearch", "digit_plan"]
 
 YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
+# seconds the generated loops search before the arrays take over, unless numpy is loaded already:
+# importing it costs about 0.1 s, once a process, more than most products take in the loops
+LOOPS_FIRST = 0.03
+
+Scan = Callable[[list[tuple[int, ...]]], Generator[int, None, int]]
 
 
 @dataclass
 class DigitPlan:
-    """What the digits backend runs: the generated search and what it was made from."""
+    """What the digits backend runs: the plan, as generated loops (and, on demand, on arrays)."""
 
     problem: Problem
     steps: list[Step]
-    source: str
-    scan: Callable[[list[tuple[int, ...]]], Iterator[int]]
+    source: str  # the generated loops' code
+    scan: Scan  # the generated loops
     letters: list[str]  # the letters of a solution tuple, alphabetically
 
+    def on_arrays(self) -> Scan | None:
+        """The same plan run on arrays (arrays.py), or None: numpy missing, or values too wide for int64."""
+        try:
+            from smtcrypt.engine.digits.arrays import ArraySearch, NotVectorizable
+        except ImportError:
+            return None
+        try:
+            return ArraySearch(self.problem, self.steps).run
+        except (NotVectorizable, NotCompilable):
+            return None
 
-def digit_plan(problem: Problem, products_only: bool = False, arrays: bool = True) -> DigitPlan | None:
+
+def digit_plan(problem: Problem, products_only: bool = False) -> DigitPlan | None:
     """The digit search for this problem, or None where it does not fit: no equation between
     polynomials in words, integer unknowns, letters in no such equation, code too deep to compile
     (and, with `products_only`, no product or power of words in those equations)."""
@@ -69,56 +87,79 @@ def digit_plan(problem: Problem, products_only: bool = False, arrays: bool = Tru
     if products_only and not any(nonlinear(constraint, problem) for constraint, _ in found):
         return None
     steps = Planner(problem, dict(found)).plan()
-    if arrays:
-        try:
-            from smtcrypt.engine.digits.arrays import ArraySearch, NotVectorizable
-        except ImportError:  # numpy missing: the generated loops
-            pass
-        else:
-            try:
-                return DigitPlan(problem, steps, "", ArraySearch(problem, steps).run, sorted(problem.letters))
-            except (NotVectorizable, NotCompilable):
-                pass
     try:
-        generator = Generator(problem, steps)
+        generator = LoopWriter(problem, steps)
         scan = define_scan(generator.source, generator.writer.constants, generator.tables, "<smtcrypt digits>")
     except NotCompilable:  # a part the compiled formula does not write, or code too deep for Python
         return None
     return DigitPlan(problem, steps, generator.source, scan, generator.letters)
 
 
+def numpy_loaded() -> bool:
+    """True once numpy is imported in this process (then the arrays cost nothing to start)."""
+    return "numpy" in sys.modules
+
+
 class DigitSearch(Backend):
-    """The generated column search run in slices between looks at the clock and the stop flag.
+    """The plan run in slices between looks at the clock and the stop flag: by the generated loops
+    for LOOPS_FIRST seconds, then (`arrays`) on arrays, less the solutions the loops reported.
     `listing=False` (counting) yields the first YIELDED_WHEN_COUNTING solutions and counts the rest."""
 
     name = "digits"
     exact = True  # every solution passed each constraint's exact evaluation
 
-    def __init__(self, plan: DigitPlan, deadline: float | None = None, listing: bool = True):
+    def __init__(self, plan: DigitPlan, deadline: float | None = None, listing: bool = True, arrays: bool = True):
         self.plan = plan
         self.deadline = deadline
         self.listing = listing
+        self.arrays = arrays
         self.bulk = 0
         self.found = 0
         self.nodes = 0
+        self.ran: list[str] = []  # "loops", then "arrays" if they took over
         self.end: SearchEnd | None = None
         self.stop_requested = False
 
     def statistics(self) -> dict[str, Any]:
-        return {"digit_search_steps": self.nodes}
+        return {"digit_search_steps": self.nodes, "digit_search": " -> ".join(self.ran)}
 
     def batches(self) -> Iterator[list[Assignment]]:
         hits: list[tuple[int, ...]] = []
-        letters = self.plan.letters
-        steps = self.plan.scan(hits)
+        loops = self.plan.scan(hits)
+        reported: set[tuple[int, ...]] = set()
+        if not self.arrays or not numpy_loaded():  # the loops first (numpy's import is dear)
+            self.ran.append("loops")
+            yield from self._drive(loops, hits, reported, time.monotonic() + LOOPS_FIRST if self.arrays else None)
+            if self.end is not None:
+                return
+        on_arrays = self.plan.on_arrays()
+        if on_arrays is None:  # the loops go on
+            self.ran[:] = ["loops"]
+            yield from self._drive(loops, hits, None, None)
+            return
+        loops.close()
+        self.ran.append("arrays")
+        yield from self._drive(on_arrays(hits), hits, None, None, skip=reported)
+
+    def _drive(self, steps: Generator[int, None, int], hits: list[tuple[int, ...]],
+               reported: set[tuple[int, ...]] | None, switch_at: float | None,
+               skip: set[tuple[int, ...]] | None = None) -> Iterator[list[Assignment]]:
+        """Run a scan until it ends (`end` set), the search is stopped, or `switch_at` (end left None)."""
+        done = self.nodes
         while not self._stopping():
+            if switch_at is not None and time.monotonic() >= switch_at:
+                return
             try:
-                self.nodes = next(steps)
+                self.nodes = done + next(steps)
             except StopIteration as finished:
-                self.nodes = finished.value
+                self.nodes = done + finished.value
                 self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
+            if skip:  # solutions the loops reported before the arrays took over
+                hits[:] = [digits for digits in hits if digits not in skip]
+            if reported is not None:
+                reported.update(hits)
             if hits:
-                batch = self._batch(hits, letters)
+                batch = self._batch(hits, self.plan.letters)
                 hits.clear()
                 if batch:
                     yield batch

@@ -33,7 +33,7 @@ def congruence_roots(digits: tuple[int, ...], base: int) -> tuple[tuple[tuple[in
     return tuple(tuple(tuple(x for x in digits if (c * x - t) % base == 0) for t in range(base)) for c in range(base))
 
 
-class Generator:
+class LoopWriter:
     """The plan as the source of one generator function `_scan(_hits)`: nested loops that append
     each solution (digits in alphabetical order of the letters) to `_hits`, yielding the steps
     taken so far every NODES_BETWEEN_LOOKS loop steps and returning their number at the end.
