@@ -65,7 +65,8 @@ class Puzzle:
                strategy: str = "auto", keep: bool = True) -> Search:
         """A search to iterate; `strategy` (a name, or a `smtcrypt.engine.Strategy`) forces one
         backend: "z3" (the solver, model by model), "cubes" (the solver, a cube of solutions at a
-        time), "linear" (a sum's equation, digit by digit), "join" (an equation's two sides apart),
+        time), "linear" (a sum's equation, digit by digit), "digits" (equations of products, column
+        by column from the right), "join" (an equation's two sides apart),
         "exhaustive" (every assignment, compiled), or "auto" (by cost, switching while running)."""
         clock = Clock()
         clock.seconds.update(self.clock.seconds)

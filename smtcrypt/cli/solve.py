@@ -111,7 +111,8 @@ def build_parser() -> JsonErrorParser:
                              "reaching it ends the search as unknown")
     parser.add_argument("--strategy", choices=STRATEGIES, default="auto",
                         help="how to search: z3 (the solver, model by model), linear (a sum's equation, digit "
-                             "by digit within its bounds), join (an equation searched side by side: "
+                             "by digit within its bounds), digits (equations of products, column by column from the "
+                             "right), join (an equation searched side by side: "
                              "the sides' values matched, or a word read off the other side's value), cubes (the "
                              "solver, blocking proved cubes of solutions), exhaustive (every assignment, compiled), "
                              "or auto (default: by estimated cost, switching while running)")
