@@ -13,7 +13,7 @@ import smtcrypt.search.loop
 from smtcrypt import FormulaError, IncompleteSearch, Puzzle, Solution, Status, Verdict
 
 SEND_MAPPING = {"D": 7, "E": 5, "M": 1, "N": 6, "O": 0, "R": 8, "S": 9, "Y": 2}
-HARD = "NORTH / SOUTH = EAST / WEST"  # about 20 s to enumerate: far beyond a tiny time limit
+HARD = "gcd(ABCDE, FGHIJ) > 500"  # seconds to enumerate (5,994 solutions): far beyond a tiny time limit
 
 
 # --- laziness ----------------------------------------------------------------------------------

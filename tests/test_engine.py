@@ -309,6 +309,7 @@ def test_the_join_stands_in_for_trying_every_assignment(monkeypatch):
 def test_a_first_solution_below_the_price_bound_is_not_raced(monkeypatch):
     # the join alone, no Z3 thread sharing the interpreter with it
     monkeypatch.setattr(portfolio_module, "FIRST_AT_ONCE", 60.0)
+    monkeypatch.setattr(portfolio_module.Portfolio, "_digits", lambda self, products_only=False: None)  # the join's test
     verdict = smtcrypt.Puzzle("NORTH / SOUTH = EAST / WEST").search(limit=1).verdict()
     assert verdict.stats["strategy"] == "join" and verdict.stats["solver_checks"] == 0
     assert [solution.text for solution in verdict.solutions] == ["51304 / 61904 = 7260 / 8760"]

@@ -84,7 +84,8 @@ def digit_plan(problem: Problem, products_only: bool = False) -> DigitPlan | Non
     covered = {letter for _, equation in found for word, _ in equation.words for letter in word if not letter.isdigit()}
     if covered != set(problem.letters):
         return None
-    if products_only and not any(nonlinear(constraint, problem) for constraint, _ in found):
+    if products_only and not any(nonlinear(side, problem) for _, equation in found
+                                 for side in (equation.left, equation.right)):
         return None
     steps = Planner(problem, dict(found)).plan()
     try:

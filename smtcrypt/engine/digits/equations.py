@@ -123,17 +123,41 @@ class Equation:
 
 
 def polynomial_equations(problem: Problem) -> list[tuple[Expr, Equation]]:
-    """The conjuncts that are equations between polynomials, each with its columns."""
+    """The conjuncts that are equations between polynomials (or quotients of them, cross-multiplied),
+    each with its columns."""
     found: list[tuple[Expr, Equation]] = []
     for part in conjuncts(problem):
-        if isinstance(part, Compare) and part.ops == ("==",) and all(polynomial(side, problem)
-                                                                    for side in part.operands):
+        sides = cross_multiplied(part, problem) if isinstance(part, Compare) and part.ops == ("==",) else None
+        if sides is not None:
             base = problem.rules.base
-            shifts = word_shifts(part.operands[1], base, 0, word_shifts(part.operands[0], base))
-            words = [(node.letters, shifts[id(node)]) for node in walk(part) if isinstance(node, Word)]
+            shifts = word_shifts(sides[1], base, 0, word_shifts(sides[0], base))
+            words = [(node.letters, shifts[id(node)]) for side in sides for node in walk(side)
+                     if isinstance(node, Word)]
             if words:
-                found.append((part, Equation(part.operands[0], part.operands[1], words, shifts)))
+                found.append((part, Equation(sides[0], sides[1], words, shifts)))
     return found
+
+
+def cross_multiplied(equation: Compare, problem: Problem) -> tuple[Expr, Expr] | None:
+    """The sides of `LEFT = RIGHT` as polynomials: as they are, or, where a side is a quotient of
+    polynomials (`NORTH / SOUTH = EAST / WEST`), multiplied by the other side's divisor. Where a
+    divisor is 0 the equation is undefined, no solution, so the congruences of the cross-multiplied
+    equation cut no solution; the equation itself is still checked as written."""
+    parts = []
+    for side in equation.operands:
+        if isinstance(side, BinOp) and side.op == "/" and polynomial(side.left, problem) and polynomial(side.right,
+                                                                                                         problem):
+            parts.append((side.left, side.right))
+        elif polynomial(side, problem):
+            parts.append((side, None))
+        else:
+            return None
+    (left, left_divisor), (right, right_divisor) = parts
+    if right_divisor is not None:
+        left = BinOp("*", left, right_divisor, equation.span)
+    if left_divisor is not None:
+        right = BinOp("*", right, left_divisor, equation.span)
+    return left, right
 
 
 def monotone(node: Expr) -> bool:
