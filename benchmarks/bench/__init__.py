@@ -8,6 +8,8 @@
     bruteforce.py       every permutation, tested by the parsed formula compiled into exact closures
     cpsat.py            OR-tools CP-SAT on an exact integer model
     report.py           the table, totals, medians of ratios, the speed target, JSON and the plot
+    products.py         the products class: benchmarks/products.tsv, its default methods and targets
+    layouts.py          the layouts class: skeleton layouts, smtcrypt's count and a reference over numbers
     runner.py           the command line: run every method on every puzzle, check that they agree
 
 `benchmarks/run.py` is the entry point.

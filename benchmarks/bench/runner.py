@@ -1,6 +1,7 @@
 """Benchmark smtcrypt against the seed notebook's brute force, an exact brute force and CP-SAT.
 
-Puzzles come from benchmarks/corpus.tsv.
+Puzzles come from benchmarks/corpus.tsv; `--only products` takes benchmarks/products.tsv instead,
+and `--only layouts` counts the skeleton layouts of benchmarks/layouts/ (see bench/layouts.py).
 
     python benchmarks/run.py [--only TAG[+TAG],...] [--methods smtcrypt,notebook,bruteforce,cpsat]
         [--strategy NAME] [--timeout S] [--bruteforce-timeout S] [--first] [--out benchmarks/results]
@@ -15,6 +16,12 @@ then only remarked), and writes the results as JSON and a log-scale plot under -
 
 `--first` times only the first solution (default set: the notebook puzzles), for comparison
 with the 51.7 s that Peter Norvig's notebook reports for its brute-force first solutions.
+
+The products class (`--only products`, benchmarks/products.tsv) runs smtcrypt, cpsat and
+bruteforce by default and ends with its targets: smtcrypt's median time per puzzle <= 30 ms, its
+slowest <= 1 s, the median smtcrypt/CP-SAT ratio <= 0.1. The layouts class (`--only layouts`)
+prints, per layout, the solutions, smtcrypt's seconds and solutions a second (target >= 20,000),
+the reference's seconds and their ratio; smtcrypt's timeout is 120 s there unless --timeout says.
 
 The methods:
   smtcrypt    smtcrypt.count(formula, timeout=...), or the first of smtcrypt.solve(...); with
@@ -39,7 +46,7 @@ from pathlib import Path
 from smtcrypt.core.parse import parse
 from smtcrypt.core.tree import letters
 
-from . import HERE
+from . import HERE, layouts, products
 from .bruteforce import run_bruteforce
 from .corpus import DEFAULT_CORPUS, load_corpus, select
 from .cpsat import have_ortools, run_cpsat
@@ -87,19 +94,35 @@ def main(argv: list[str] | None = None) -> int:
                                                        "TAG1+TAG2: both, e.g. sum+10letters)")
     parser.add_argument("--formula", action="append", metavar="F",
                         help="benchmark this formula instead of the corpus (repeatable)")
-    parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated, of: " + ", ".join(METHODS))
+    parser.add_argument("--methods", help="comma-separated, of: " + ", ".join(METHODS) + " (default: all four; "
+                        "for --only products: " + ",".join(products.METHODS) + ")")
     parser.add_argument("--strategy", metavar="NAME",
                         help="pass strategy=NAME to smtcrypt.count/solve (auto, z3, exhaustive, ...): time a "
                              "forced strategy; the table shows smtcrypt[NAME]")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per puzzle for smtcrypt and cpsat")
+    parser.add_argument("--timeout", type=float, help="seconds per puzzle for smtcrypt and cpsat (default 60; "
+                        f"for --only layouts: {layouts.DEFAULT_TIMEOUT:g}, for smtcrypt on each layout)")
     parser.add_argument("--bruteforce-timeout", type=float, default=30.0,
-                        help="seconds per puzzle for notebook and bruteforce")
+                        help="seconds per puzzle for notebook and bruteforce (and the layouts' reference)")
     parser.add_argument("--first", action="store_true",
                         help="time the first solution only (default set: --only notebook)")
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--corpus", type=Path, help="the corpus file (default benchmarks/corpus.tsv; for --only "
+                        "products: benchmarks/products.tsv)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where the JSON and the plot go")
     parser.add_argument("--no-save", action="store_true", help="print only; write no files")
     args = parser.parse_args(argv)
+    product_class = products.selected(args.only)
+
+    if args.only == layouts.TAG:  # a class of its own: layouts, not formulas
+        if args.strategy is not None and not strategy_support()[0]:
+            parser.error("--strategy: the installed smtcrypt does not accept strategy=")
+        return layouts.main(args.timeout, args.bruteforce_timeout, args.strategy,
+                            None if args.no_save else args.out, machine_info())
+    if args.timeout is None:
+        args.timeout = 60.0
+    if args.methods is None:
+        args.methods = ",".join(products.METHODS if product_class else METHODS)
+    if args.corpus is None:
+        args.corpus = products.PRODUCTS_CORPUS if product_class else DEFAULT_CORPUS
 
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     unknown = [m for m in methods if m not in METHODS]
@@ -139,7 +162,9 @@ def main(argv: list[str] | None = None) -> int:
           f"(notebook, bruteforce {args.bruteforce_timeout:g} s)")
     print("machine: " + ", ".join(f"{k} {v}" for k, v in info.items() if v is not None))
     started = time.perf_counter()
-    run_smtcrypt(WARM_UP, "all", args.timeout, args.strategy)  # warm-up: imports, the parser, Z3
+    warm_ups = [WARM_UP] + ([products.WARM_UP] if product_class else [])
+    for formula in warm_ups:
+        run_smtcrypt(formula, "all", args.timeout, args.strategy)  # warm-up: imports, the parser, Z3
     if "cpsat" in methods:
         run_cpsat(WARM_UP, "all", args.timeout)
     for method in REFERENCES:
@@ -162,6 +187,9 @@ def main(argv: list[str] | None = None) -> int:
 
     summary = summarise(puzzles, methods, args.first)
     print_summary(summary, table, puzzles, args.first)
+    if product_class and "smtcrypt" in methods and not args.first:
+        summary["products"] = products.summarise_products(puzzles)
+        products.print_products(summary["products"], table.full["smtcrypt"])
     disagreements = [p for p in puzzles if p.disagreement]
     errors = [(p, m, r) for p in puzzles for m, r in p.results.items() if r.status == "error"]
     if disagreements:
