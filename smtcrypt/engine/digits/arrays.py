@@ -24,11 +24,12 @@ from typing import Any
 import numpy as np
 
 from smtcrypt.core.check import Problem
-from smtcrypt.core.tree import BinOp, BoolOp, Compare, Expr, Not, Number, Unary, Word, walk
+from smtcrypt.core.tree import BinOp, BoolOp, Compare, Expr, Not, Number, Unary, Word
 from smtcrypt.engine.compiled import NotCompilable, Writer, define_scan
 from smtcrypt.engine.digits.equations import Equation
 from smtcrypt.engine.digits.generated import congruence_roots
 from smtcrypt.engine.digits.plan import Bounds, Congruence, Holds, Solve, Step, Try
+from smtcrypt.engine.join import letters_of
 
 BLOCK = 1 << 18  # rows at most after a step that multiplies them (about 20 MB of columns)
 LARGEST_MODULUS = 3_000_000_000  # M with M * M < 2**63: the congruences' arithmetic cannot overflow
@@ -42,9 +43,24 @@ class NotVectorizable(ValueError):
     """The plan needs values that int64 arrays cannot hold exactly (the generated loops run it)."""
 
 
+def truth_bound(node: Expr, problem: Problem) -> int | None:
+    """For a condition the arrays evaluate (comparisons of integer expressions, joined by `and`,
+    `or`, `not` only where their truth alone counts), a bound on every value in it; else None
+    (`(A or B) = C` uses the value of `or`, a truth value may be added: row by row)."""
+    if isinstance(node, Compare):
+        if any(op in ("in", "not in") for op in node.ops):
+            return None
+        parts = [magnitude(part, problem) for part in node.operands]
+    elif isinstance(node, (BoolOp, Not)):
+        parts = [truth_bound(part, problem) for part in (node.operands if isinstance(node, BoolOp) else [node.operand])]
+    else:
+        return None
+    return None if any(part is None for part in parts) else max([1, *(part for part in parts if part is not None)])
+
+
 def magnitude(node: Expr, problem: Problem) -> int | None:
-    """A bound on the absolute value of the expression and of everything inside it, or None for
-    what the arrays do not evaluate."""
+    """A bound on the absolute value of an integer expression (words, integers, + - * and constant
+    powers) and of everything inside it, or None for any other expression."""
     base = problem.rules.base
     if isinstance(node, Word):
         return base ** len(node.letters)
@@ -52,12 +68,6 @@ def magnitude(node: Expr, problem: Problem) -> int | None:
         return abs(int(node.value)) + 1 if node.value.denominator == 1 else None
     if isinstance(node, Unary):
         return magnitude(node.operand, problem) if node.op in ("-", "+") else None
-    if isinstance(node, (Compare, BoolOp, Not)):
-        if isinstance(node, Compare) and any(op in ("in", "not in") for op in node.ops):
-            return None
-        parts = [magnitude(part, problem) for part in
-                 (node.operands if isinstance(node, (Compare, BoolOp)) else [node.operand])]
-        return None if any(part is None for part in parts) else max([1, *(p for p in parts if p is not None)])
     if isinstance(node, BinOp):
         left, right = magnitude(node.left, problem), magnitude(node.right, problem)
         if left is None or right is None:
@@ -298,7 +308,7 @@ class ArraySearch:
     # --- the exact tests ---------------------------------------------------------------------------
 
     def _exact_test(self, constraint: Expr) -> Callable[[Rows, int], Array]:
-        bound = magnitude(constraint, self.problem)
+        bound = truth_bound(constraint, self.problem)
         if bound is not None and bound < SAFE:
             return lambda rows, count: self._exact(constraint, rows)
         return self._row_by_row(constraint)
@@ -337,8 +347,7 @@ class ArraySearch:
 
     def _row_by_row(self, constraint: Expr) -> Callable[[Rows, int], Array]:
         """The compiled formula's code for the constraint, run on each row (Python ints: exact)."""
-        letters = sorted({char for part in walk(constraint) if isinstance(part, Word)
-                          for char in part.letters if not char.isdigit()})
+        letters = sorted(letters_of(constraint))
         writer = Writer(self.problem, {letter: f"v{index}" for index, letter in enumerate(letters)})
         test = writer.write(constraint)
         target = "(" + "".join(f"v{index}, " for index in range(len(letters))) + ")"

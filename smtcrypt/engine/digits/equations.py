@@ -143,7 +143,7 @@ def cross_multiplied(equation: Compare, problem: Problem) -> tuple[Expr, Expr] |
     polynomials (`NORTH / SOUTH = EAST / WEST`), multiplied by the other side's divisor. Where a
     divisor is 0 the equation is undefined, no solution, so the congruences of the cross-multiplied
     equation cut no solution; the equation itself is still checked as written."""
-    parts = []
+    parts: list[tuple[Expr, Expr | None]] = []
     for side in equation.operands:
         if isinstance(side, BinOp) and side.op == "/" and polynomial(side.left, problem) and polynomial(side.right,
                                                                                                          problem):

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from smtcrypt.core.check import Problem
-from smtcrypt.core.tree import Expr, Word, walk
+from smtcrypt.core.tree import Expr
 from smtcrypt.engine.digits.equations import Equation, monotone
-from smtcrypt.engine.join import conjuncts
+from smtcrypt.engine.join import conjuncts, letters_of
 
 
 @dataclass(frozen=True)
@@ -157,10 +157,6 @@ class Planner:
     def _checks(self) -> None:
         """Each constraint whose letters all have digits now, checked exactly (and no longer by congruences)."""
         for constraint in list(self.pending):
-            if set(_letters(constraint)) <= self.assigned:
+            if letters_of(constraint) <= self.assigned:
                 self.pending.remove(constraint)
                 self.steps.append(Holds(constraint))
-
-
-def _letters(node: Expr) -> list[str]:
-    return [char for part in walk(node) if isinstance(part, Word) for char in part.letters if not char.isdigit()]
