@@ -35,8 +35,36 @@ BLOCK = 1 << 18  # rows at most after a step that multiplies them (about 20 MB o
 LARGEST_MODULUS = 3_000_000_000  # M with M * M < 2**63: the congruences' arithmetic cannot overflow
 SAFE = 1 << 62  # bound on any value evaluated exactly on arrays
 
-Rows = dict[str, Any]  # letter -> int64 array of its digits; "" -> the mask of digits taken (all distinct)
 Array = Any  # an int64 (or bool) numpy array, or a Python int where a value is constant
+
+
+class Rows:
+    """A block of partial assignments: one int64 table, a row each, a column per letter (and one,
+    "", for the mask of digits taken where every letter differs), so that choosing rows is one
+    gather, not one per letter. `rows[letter]` is that letter's column; `letter in rows` says
+    whether it has digits yet."""
+
+    def __init__(self, table: Array, columns: dict[str, int], assigned: frozenset[str]):
+        self.table = table
+        self.columns = columns
+        self.assigned = assigned
+
+    def __getitem__(self, letter: str) -> Array:
+        return self.table[:, self.columns[letter]]
+
+    def __contains__(self, letter: str) -> bool:
+        return letter in self.assigned
+
+    def take(self, chosen: Array) -> Rows:
+        return Rows(self.table[chosen], self.columns, self.assigned)
+
+    def extended(self, letter: str, chosen: Array, digits: Array, masked: bool) -> Rows:
+        """The rows `chosen`, with the letter given `digits` (and, if `masked`, the digits taken)."""
+        table = self.table[chosen]
+        table[:, self.columns[letter]] = digits
+        if masked:
+            table[:, self.columns[""]] |= np.int64(1) << digits
+        return Rows(table, self.columns, self.assigned | {letter})
 
 
 class NotVectorizable(ValueError):
@@ -108,7 +136,8 @@ class ArraySearch:
     # --- running -----------------------------------------------------------------------------
 
     def run(self, hits: list[tuple[int, ...]]) -> Generator[int, None, int]:
-        start: Rows = {"": np.zeros(1, dtype=np.int64)}
+        columns = {name: index for index, name in enumerate([*self.letters, ""])}
+        start = Rows(np.zeros((1, len(columns)), dtype=np.int64), columns, frozenset())
         yield from self._steps(0, start, 1, hits)
         return self.rows_handled
 
@@ -119,7 +148,7 @@ class ArraySearch:
             if isinstance(step, (Try, Solve)) and count > BLOCK // self.base:
                 size = max(1, BLOCK // self.base)
                 for begin in range(0, count, size):
-                    part = {name: column[begin:begin + size] for name, column in rows.items()}
+                    part = Rows(rows.table[begin:begin + size], rows.columns, rows.assigned)
                     yield from self._steps(index, part, min(size, count - begin), hits)
                     yield self.rows_handled
                 return
@@ -148,9 +177,9 @@ class ArraySearch:
     def _keep(rows: Rows, count: int, keep: Array) -> tuple[Rows, int]:
         keep = np.asarray(keep)
         if keep.ndim == 0:  # a test without letters
-            return (rows, count) if keep else ({name: column[:0] for name, column in rows.items()}, 0)
+            return (rows, count) if keep else (rows.take(slice(0, 0)), 0)
         chosen = np.flatnonzero(keep)
-        return {name: column[chosen] for name, column in rows.items()}, len(chosen)
+        return rows.take(chosen), len(chosen)
 
     # --- giving a letter digits ----------------------------------------------------------------
 
@@ -182,11 +211,7 @@ class ArraySearch:
         return free
 
     def _extend(self, letter: str, rows: Rows, chosen: Array, digits: Array) -> tuple[Rows, int]:
-        grown = {name: column[chosen] for name, column in rows.items()}
-        grown[letter] = digits
-        if self.distinct == "all":
-            grown[""] = grown[""] | (np.int64(1) << digits)
-        return grown, len(chosen)
+        return rows.extended(letter, chosen, digits, self.distinct == "all"), len(chosen)
 
     def _solve(self, step: Solve, rows: Rows, count: int) -> tuple[Rows, int]:
         """The letter's digits x with c * x + t = 0 (mod base): the table of roots flattened, each row
