@@ -58,9 +58,10 @@ class Rows:
     def take(self, chosen: Array) -> Rows:
         return Rows(self.table[chosen], self.columns, self.assigned)
 
-    def extended(self, letter: str, chosen: Array, digits: Array, masked: bool) -> Rows:
-        """The rows `chosen`, with the letter given `digits` (and, if `masked`, the digits taken)."""
-        table = self.table[chosen]
+    def extended(self, letter: str, chosen: Array | None, digits: Array, masked: bool) -> Rows:
+        """The rows `chosen` (None: all of them, changed in place: no other block shares them), with
+        the letter given `digits` (and, if `masked`, the digits taken)."""
+        table = self.table if chosen is None else self.table[chosen]
         table[:, self.columns[letter]] = digits
         if masked:
             table[:, self.columns[""]] |= np.int64(1) << digits
@@ -179,6 +180,8 @@ class ArraySearch:
         if keep.ndim == 0:  # a test without letters
             return (rows, count) if keep else (rows.take(slice(0, 0)), 0)
         chosen = np.flatnonzero(keep)
+        if len(chosen) == count:  # nothing cut: no copy
+            return rows, count
         return rows.take(chosen), len(chosen)
 
     # --- giving a letter digits ----------------------------------------------------------------
@@ -224,7 +227,8 @@ class ArraySearch:
         flat, sizes = root_table(tuple(sorted(self.problem.allowed[step.letter])), base)
         starts = np.cumsum(sizes) - sizes
         repeats = sizes[key]
-        if count and repeats.max() <= 1:  # one root or none, as where c is a unit: no row repeated
+        single = bool(count) and repeats.max() <= 1
+        if single:  # one root or none, as where c is a unit: no row repeated, `chosen` increasing
             chosen = np.flatnonzero(repeats)
             digits = flat[starts[key[chosen]]]
         else:
@@ -234,7 +238,8 @@ class ArraySearch:
         if self.distinct != "none":
             free = self._free(step.letter, digits, rows, chosen)
             chosen, digits = chosen[free], digits[free]
-        return self._extend(step.letter, rows, chosen, digits)
+        in_place = single and len(chosen) == count  # every row, once each, in order
+        return rows.extended(step.letter, None if in_place else chosen, digits, self.distinct == "all"), len(chosen)
 
     # --- values ----------------------------------------------------------------------------------
 
