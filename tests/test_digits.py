@@ -37,6 +37,15 @@ LAYOUTS = Path(__file__).resolve().parent.parent / "examples" / "layouts"
 Solutions = set[tuple[tuple[str, int], ...]]
 
 
+
+def each_example(cases: list) -> Any:
+    """hypothesis' @example once for each of the cases."""
+    def decorate(test: Any) -> Any:
+        for case in reversed(cases):
+            test = example(case)(test)
+        return test
+    return decorate
+
 @dataclass(frozen=True)
 class Case:
     """A formula with the keywords of `smtcrypt.Puzzle` (and of the reference's `brute_force`)."""
@@ -270,16 +279,7 @@ EXAMPLES = [
 # (shrinking it takes minutes: -m slow shrinks); -m slow draws many, larger, anew
 @settings(max_examples=25, deadline=None, derandomize=True, phases=UNSHRUNK, suppress_health_check=[HealthCheck.too_slow])
 @given(product_cases())
-@example(EXAMPLES[0])
-@example(EXAMPLES[1])
-@example(EXAMPLES[2])
-@example(EXAMPLES[3])
-@example(EXAMPLES[4])
-@example(EXAMPLES[5])
-@example(EXAMPLES[6])
-@example(EXAMPLES[7])
-@example(EXAMPLES[8])
-@example(EXAMPLES[9])
+@each_example(EXAMPLES[:10])
 def test_random_products_match_brute_force(case):
     check_against_brute_force(case)
 
