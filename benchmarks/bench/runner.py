@@ -162,9 +162,9 @@ def main(argv: list[str] | None = None) -> int:
           f"(notebook, bruteforce {args.bruteforce_timeout:g} s)")
     print("machine: " + ", ".join(f"{k} {v}" for k, v in info.items() if v is not None))
     started = time.perf_counter()
-    warm_ups = [WARM_UP] + ([products.WARM_UP] if product_class else [])
-    for formula in warm_ups:
-        run_smtcrypt(formula, "all", args.timeout, args.strategy)  # warm-up: imports, the parser, Z3
+    # warm-up: imports (a sum's backends, and a product's, which load lazily), the parser, Z3
+    for formula in (WARM_UP, products.WARM_UP):
+        run_smtcrypt(formula, "all", args.timeout, args.strategy)
     if "cpsat" in methods:
         run_cpsat(WARM_UP, "all", args.timeout)
     for method in REFERENCES:
