@@ -3,6 +3,7 @@
 import pytest
 import z3
 
+import smtcrypt
 from smtcrypt.core.check import check
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import Rules
@@ -94,3 +95,10 @@ def test_cross_multiplication_asks_for_nonzero_denominators():
     assert analysis is not None and analysis.nonzero == {"B", "DE"}
     (poly,) = analysis.polynomials
     assert poly in ({("A", "DE"): 1, ("B", "C"): -1}, {("A", "DE"): -1, ("B", "C"): 1})
+
+
+def test_a_word_of_zeros_divided_by_is_no_solution_in_the_products_encoding():
+    # 0A with A fixed at 0 has no letter left that could make it nonzero: the encoding's "not 0" is false (an
+    # empty z3.Or was made in Z3's default context and refused)
+    for strategy in ("z3", "auto", "exhaustive"):
+        assert smtcrypt.count("0A = ((A / 0.(0)) + 0.(0))", assign={"A": 0}, strategy=strategy) == 0

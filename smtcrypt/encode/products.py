@@ -326,7 +326,7 @@ class _Builder:
             if len(indicators) > 1:
                 self.constraints.append(z3.AtMost(*indicators, 1))
             if len(domains) == len(users):  # as many letters as digits: every digit is used
-                self.constraints.append(z3.Or(*indicators))
+                self.constraints.append(z3.Or(*indicators) if indicators else z3.BoolVal(False, self.ctx))
 
     def constant(self, value: int) -> Digit:
         return Digit(f"#{value}", z3.IntVal(value, self.ctx), value, value)
@@ -418,7 +418,10 @@ class _Builder:
         """The word is not 0: it has a nonzero digit (implied by a letter that may not be 0)."""
         if any(self.digits[ch].low > 0 for ch in word):
             return
-        self.constraints.append(z3.Or(*[self.letters[ch] != 0 for ch in set(word) if ch.isalpha()]))
+        # no letter (every digit literal, or fixed at 0): false, in this context (an empty z3.Or is made in
+        # Z3's default context)
+        choices = [self.letters[ch] != 0 for ch in set(word) if ch.isalpha()]
+        self.constraints.append(z3.Or(*choices) if choices else z3.BoolVal(False, self.ctx))
 
 
 class ProductsEncoding:
