@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from smtcrypt.core.check import Problem, constant
 from smtcrypt.core.tree import BinOp, Compare, Expr, Number, Unary, Word, walk
-from smtcrypt.engine.join import conjuncts
+from smtcrypt.engine.join import conjuncts, letters_of
 
 
 def polynomial(node: Expr, problem: Problem) -> bool:
@@ -30,16 +30,12 @@ def polynomial(node: Expr, problem: Problem) -> bool:
     return node.op in ("+", "-", "*") and polynomial(node.left, problem) and polynomial(node.right, problem)
 
 
-def _has_letters(node: Expr) -> bool:
-    return any(isinstance(part, Word) for part in walk(node))
-
-
 def nonlinear(node: Expr, problem: Problem) -> bool:
     """True if the polynomial multiplies two factors that hold letters, or raises one to a power above one."""
     for part in walk(node):
-        if isinstance(part, BinOp) and part.op == "*" and _has_letters(part.left) and _has_letters(part.right):
+        if isinstance(part, BinOp) and part.op == "*" and letters_of(part.left) and letters_of(part.right):
             return True
-        if isinstance(part, BinOp) and part.op == "**" and _has_letters(part.left):
+        if isinstance(part, BinOp) and part.op == "**" and letters_of(part.left):
             exponent = problem.constant_exponents.get(part)
             if exponent is not None and exponent > 1:
                 return True
@@ -109,7 +105,8 @@ class Equation:
         """The degree of the letter in the expression (counting only the words where it is in the
         first k columns): a power counted as twice its base's, so never one."""
         if isinstance(node, Word):
-            return int(letter in node.letters[-max(0, k - self.shifts[id(node)]):] if k > self.shifts[id(node)] else 0)
+            kept = k - self.shifts[id(node)]  # the digits that count modulo base**k
+            return int(kept > 0 and letter in node.letters[-kept:])
         if isinstance(node, Unary):
             return self._degree(node.operand, letter, k)
         if isinstance(node, BinOp):

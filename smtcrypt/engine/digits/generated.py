@@ -47,8 +47,6 @@ class LoopWriter:
         self.names = {letter: f"v{index}" for index, letter in enumerate(self.letters)}
         self.writer = Writer(problem, self.names)
         self.tables: dict[str, Any] = {}
-        self.shifts = {key: shift for step in steps if isinstance(step, (Solve, Congruence))
-                       for key, shift in step.equation.shifts.items()}
         self.lines: list[str] = []
         self.functions: list[list[str]] = []
         self.mask = "0"  # the digits taken so far, where every letter differs
@@ -183,11 +181,12 @@ class LoopWriter:
     def _difference(self, equation: Equation, k: int, solved: tuple[str, str] | None = None) -> str:
         """The code of LEFT - RIGHT with each word cut to its last k digits (`solved`: one letter
         written as a given digit)."""
-        return f"{self._truncated(equation.left, k, solved)} - {self._truncated(equation.right, k, solved)}"
+        left, right = (self._truncated(side, equation, k, solved) for side in (equation.left, equation.right))
+        return f"{left} - {right}"
 
-    def _truncated(self, node: Expr, k: int, solved: tuple[str, str] | None) -> str:
+    def _truncated(self, node: Expr, equation: Equation, k: int, solved: tuple[str, str] | None) -> str:
         if isinstance(node, Word):
-            kept = k - self.shifts[id(node)]  # the digits that count modulo base**k
+            kept = k - equation.shifts[id(node)]  # the digits that count modulo base**k
             if kept <= 0:
                 return "(0)"
             terms, fixed = [], 0
@@ -202,18 +201,19 @@ class LoopWriter:
         if isinstance(node, Number):
             return f"({int(node.value)})"
         if isinstance(node, Unary):
-            return f"({node.op}{self._truncated(node.operand, k, solved)})"
+            return f"({node.op}{self._truncated(node.operand, equation, k, solved)})"
         assert isinstance(node, BinOp)
         if node.op == "**":
-            return f"({self._truncated(node.left, k, solved)} ** {int(self.problem.constant_exponents[node])})"
+            power = int(self.problem.constant_exponents[node])
+            return f"({self._truncated(node.left, equation, k, solved)} ** {power})"
         parts: list[str] = []
         ops: list[str] = []
         operand: Expr = node  # a chain of + and - unbracketed (Python's parser limits nesting)
         while isinstance(operand, BinOp) and operand.op != "**" and (operand.op == "*") == (node.op == "*"):
-            parts.append(self._truncated(operand.right, k, solved))
+            parts.append(self._truncated(operand.right, equation, k, solved))
             ops.append(operand.op)
             operand = operand.left
-        text = self._truncated(operand, k, solved)
+        text = self._truncated(operand, equation, k, solved)
         for op, part in zip(reversed(ops), reversed(parts)):
             text += f" {op} {part}"
         return f"({text})"
