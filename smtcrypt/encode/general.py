@@ -23,8 +23,8 @@ from smtcrypt.analysis.arithmetic import divisors, exact_root, repeating_numerat
 from smtcrypt.analysis.unknowns import unknown_values
 from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import Interval, interval
-from smtcrypt.core.numerals import place_values, root_floor
-from smtcrypt.core.tree import BinOp, Expr, Name, Number, Repeating, Word
+from smtcrypt.core.numerals import place_values, repeating_scale, root_floor
+from smtcrypt.core.tree import BinOp, Expr, Name, Number, Repeating, Unary, Word
 from smtcrypt.encode.base import Encoded, FormulaTerms, Ok, allowed_digits, letter_variables, rule_constraints
 from smtcrypt.encode.walk import COMPARISONS, TreeEncoder, conj
 
@@ -328,15 +328,47 @@ class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
         return Rat(result, den, True), (z3.Or(*cases) if cases else False)
 
     def numerator_bounds(self, node: Expr, a: Rat) -> Interval | None:
-        """Bounds on a.num where a.den is a constant: an integer expression's interval, or a repeating
-        decimal's (its numerator is whole.fixed period - whole.fixed, see verify.repeating_value)."""
+        """Bounds on a.num where a.den is a constant: an integer expression's interval, or those of
+        a sum, difference or product of such terms and repeating decimals (`.7(13) + A`), scaled by
+        the denominator; None if some term has no bounds."""
         if a.const is not None or not isinstance(a.den, int):
             return None
         if a.den == 1:
             return interval(node, self.problem.rules)
-        if not isinstance(node, Repeating):
+        bounds = self.value_bounds(node)
+        if bounds is None:
             return None
-        return repeating_numerator_bounds(node, self.problem.rules.base, self.problem.allowed)
+        low, high = bounds[0] * a.den, bounds[1] * a.den
+        return math.ceil(low), math.floor(high)
+
+    def value_bounds(self, node: Expr) -> tuple[Fraction, Fraction] | None:
+        """Exact bounds of a rational term's value, where each of its terms has them."""
+        whole = interval(node, self.problem.rules)
+        if whole is not None:
+            return Fraction(whole[0]), Fraction(whole[1])
+        if isinstance(node, Number):
+            return node.value, node.value
+        if isinstance(node, Repeating):
+            base = self.problem.rules.base
+            numerator = repeating_numerator_bounds(node, base, self.problem.allowed)
+            if numerator is None:
+                return None
+            scale = repeating_scale(node.fixed, node.period, base)
+            return Fraction(numerator[0], scale), Fraction(numerator[1], scale)
+        if isinstance(node, Unary):
+            inner = self.value_bounds(node.operand)
+            return inner if inner is None or node.op == "+" else (-inner[1], -inner[0])
+        if isinstance(node, BinOp) and node.op in ("+", "-", "*"):
+            left, right = self.value_bounds(node.left), self.value_bounds(node.right)
+            if left is None or right is None:
+                return None
+            if node.op == "+":
+                return left[0] + right[0], left[1] + right[1]
+            if node.op == "-":
+                return left[0] - right[1], left[1] - right[0]
+            corners = [x * y for x in left for y in right]
+            return min(corners), max(corners)
+        return None
 
     def power_of(self, node: BinOp, base: Rat, exponent: Rat) -> tuple[Rat, Ok]:
         fixed = self.problem.constant_exponents.get(node)
