@@ -21,7 +21,7 @@ from smtcrypt.core.rules import DigitSpec, make_rules
 from smtcrypt.core.verify import satisfies
 from smtcrypt.search import Search
 from smtcrypt.setters.answers import Answers, answers
-from smtcrypt.setters.layout import parse_layout
+from smtcrypt.setters.layout import LayoutFormula, parse_layout
 
 if TYPE_CHECKING:
     from smtcrypt.teach.explain import Explanation
@@ -35,6 +35,7 @@ class Puzzle:
     """
 
     layout: Any = None  # the printed long multiplication or division it was made from (see from_layout)
+    conditions: str = ""  # the conditions added to the layout, one a line (see from_layout)
 
     def __init__(self, formula: FormulaText, *, distinct: bool | str | Iterable[str] = True,
                  allow_leading_zeros: bool = False,
@@ -72,23 +73,33 @@ class Puzzle:
         clock.seconds.update(self.clock.seconds)
         search = Search(self.problem, limit=limit, timeout=timeout, decide=decide, clock=clock, strategy=strategy,
                         keep=keep, fill=None if self.layout is None else self.layout.filler(self.problem))
-        if self.layout is not None:
-            search.formula = self.layout.text
+        if self.layout is not None:  # the layout as given, then its conditions, one a line
+            search.formula = self.layout.text + (f"\n{self.conditions}" if self.conditions else "")
         return search
 
     @classmethod
-    def from_layout(cls, text: str, **rules: Any) -> Puzzle:
+    def from_layout(cls, text: str, conditions: FormulaText | None = None, *, nonzero_remainders: bool = False,
+                    conditions_allow_leading_zeros: bool = False, **rules: Any) -> Puzzle:
         """A long multiplication or long division pasted as printed (see `smtcrypt.layout`): its rows
-        become equations between words, and each solution's text is the layout filled in."""
-        layout = parse_layout(text)
+        become equations between words, and each solution's text is the layout filled in.
+
+        `conditions` (a formula, or several as `Puzzle` takes them) must hold too; they name the
+        layout's letters in capitals, and a letter the layout lacks is one more letter of the puzzle.
+        `nonzero_remainders`: no remainder row of a division starts with 0, a one-digit one included
+        (enigma.py's rule). `conditions_allow_leading_zeros`: the conditions' words may start with 0,
+        the layout's rows keeping the rule (enigma.py's `--extra` under a division)."""
+        layout = parse_layout(text, nonzero_remainders=nonzero_remainders)
         puzzle = cls.__new__(cls)
         puzzle.rules = make_rules(**rules)
         puzzle.clock = Clock()
         with puzzle.clock("parse"):
-            tree = parse(layout.formula(puzzle.rules.base), named_cells=True)
+            joined = LayoutFormula(layout, conditions, puzzle.rules.base)
+            tree = joined.parse()
         with puzzle.clock("check"):
-            puzzle.problem = check(tree, puzzle.rules)
+            puzzle.problem = joined.check(tree, puzzle.rules,
+                                          conditions_allow_leading_zeros=conditions_allow_leading_zeros)
         puzzle.layout = layout
+        puzzle.conditions = joined.conditions
         return puzzle
 
     def answers(self, expression: str, *, unique: bool = False, timeout: float | None = None,

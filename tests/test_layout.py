@@ -302,7 +302,7 @@ def test_layout_answers_and_uniqueness():
      4, 8),
     ("    7??\n  x  ??\n  -----\n  ?9??\n   ?8??\n  -----\n  ?5???\n",
      "partial products go from the multiplier's last digit", 5, 7),
-    ("    7??\n  x  ??\n  -----\n   ?8?a\n  ?9??\n  -----\n  ?5???\n", "expected letters A-Z, digits or '?'", 4, 7),
+    ("    7??\n  x  ??\n  -----\n   ?8?_\n  ?9??\n  -----\n  ?5???\n", "expected letters, digits or '?'", 4, 7),
     ("    7??\n  x  ??\n  -----\n   ?8??\n  ?9??\n", "the layout ends too early", 5, 6),
     ("    ??\n  ---\n?) ???\n  ?\n  -\n  ??\n", "must end under a dividend digit that a quotient digit", 4, 3),
     ("    ?\n  --\n?) ??\n   ??\n   --\n   ?\n", "the final remainder must end under the dividend's last digit",
@@ -326,9 +326,8 @@ def test_layout_errors_on_the_command_line(tmp_path, capsys):
     assert "the layout ends too early" in err and "line 5, column 6" in err and "^" in err
     assert main(["--layout", str(tmp_path / "missing.txt")]) == 2
     assert "No such file" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as caught:
-        main(["--layout", str(path), "A = B"])
-    assert caught.value.code == 2
+    assert main(["--layout", str(path), "A = B"]) == 2  # the layout's error, before its condition is read
+    assert "the layout ends too early" in capsys.readouterr().err
 
 
 def test_layout_cells_cannot_be_written_in_a_formula():
@@ -336,3 +335,127 @@ def test_layout_cells_cannot_be_written_in_a_formula():
     layout = parse_layout(MULTIPLICATION)
     with pytest.raises(FormulaError, match="unexpected character"):
         Puzzle(layout.formula())
+
+
+# --- conditions on a layout's letters ---------------------------------------------------------------
+
+LETTERED_DIVISION = """\
+       A?B
+     -----
+ C? ) ????
+      ??
+      --
+      ???
+      D??
+      ---
+       ???
+       ???
+       ---
+         0
+"""
+
+
+def brute_letters(layout: str) -> list[dict[str, int]]:
+    """The letters' digits of every division the brute force prints for an exact `layout`."""
+    found = []
+    pattern = numbers(layout)
+    for d, q, r in brute_divisions(layout, remainders=range(1)):
+        printed = printed_division(d, q, r)
+        shift = pattern[2][1] - printed[2][1]
+        letters = matches([(cells, 0) for cells, _ in pattern], [(digits, 0) for digits, _ in printed])
+        assert letters is not None and shift is not None
+        found.append(letters)
+    return found
+
+
+def test_a_condition_on_the_layouts_letters_changes_the_count():
+    """The issue's shape of condition: exactly one of four given digits is wrong."""
+    every = brute_letters(LETTERED_DIVISION)
+    assert Puzzle.from_layout(LETTERED_DIVISION).count() == len(every) == 1233
+    condition = "(A != 2) + (B != 9) + (C != 4) + (D != 6) = 1"
+    wanted = [letters for letters in every
+              if (letters["A"] != 2) + (letters["B"] != 9) + (letters["C"] != 4) + (letters["D"] != 6) == 1]
+    puzzle = Puzzle.from_layout(LETTERED_DIVISION, condition)
+    solutions = list(puzzle.solve())
+    assert len(solutions) == len(wanted) == 3
+    assert sorted(tuple(s.mapping[k] for k in "ABCD") for s in solutions) == sorted(
+        tuple(letters[k] for k in "ABCD") for letters in wanted)
+    assert all(puzzle.layout.block(s).startswith(s.text) and "?" not in s.text for s in solutions)
+    several = Puzzle.from_layout(LETTERED_DIVISION, ["(A != 2) + (B != 9) + (C != 4) + (D != 6) = 1", "A = 2"])
+    assert several.count() == sum(letters["A"] == 2 for letters in wanted)
+
+
+def test_a_condition_may_name_a_new_letter_an_unknown_or_a_wildcard():
+    """A letter the layout lacks is one more letter under the same rules (distinct from the layout's);
+    a lowercase name is an integer unknown; a `?` is a digit of its own, apart from the layout's cells."""
+    every = brute_letters(LETTERED_DIVISION)
+    new_letter = Puzzle.from_layout(LETTERED_DIVISION, "E = A + 1")
+    assert new_letter.count() == sum(letters["A"] + 1 not in {letters[k] for k in "ABCD"} and letters["A"] < 9
+                                     for letters in every)
+    assert all(s.mapping["E"] == s.mapping["A"] + 1 for s in new_letter.solve())
+    unknown = Puzzle.from_layout(LETTERED_DIVISION, ["n = A * B", "n > 40"])
+    assert unknown.count() == sum(letters["A"] * letters["B"] > 40 for letters in every)
+    wildcard = Puzzle.from_layout(DIVISION, "? = 1")
+    assert wildcard.count() == 154  # a digit of its own, fixed: the layout's cells untouched
+    assert len(wildcard.letters) == DIVISION.count("?") + 1
+
+
+@pytest.mark.parametrize("conditions, message, line, column", [
+    ("A + = 2", "missing operand", 1, 5),
+    (["A > 1", "B = C +"], "unexpected end of formula", 2, 8),
+    (["A > 1", "foo(B) = 2"], "unknown function 'foo'", 2, 1),
+    ("Â = 1", "unexpected character", 1, 1),  # the name of a layout's hidden cell is not the user's to write
+    ("A = 10", None, None, None),
+])
+def test_errors_in_a_condition_point_at_the_conditions_own_text(conditions, message, line, column):
+    if message is None:
+        assert Puzzle.from_layout(LETTERED_DIVISION, conditions).count() == 0  # A is a digit: no error, no solution
+        return
+    with pytest.raises(FormulaError) as caught:
+        Puzzle.from_layout(LETTERED_DIVISION, conditions)
+    error = caught.value
+    assert message in error.message and (error.line, error.column) == (line, column), str(error)
+    text = conditions if isinstance(conditions, str) else "\n".join(conditions)
+    assert error.source == text and "^" in error.snippet
+
+
+def test_a_check_error_in_a_condition_points_at_the_condition():
+    """Errors the checker finds (here: an eleventh distinct letter) are pointed at in the condition."""
+    with pytest.raises(FormulaError) as caught:
+        Puzzle.from_layout(LETTERED_DIVISION, "E + F + G + H + I + J + K = 7")
+    assert "distinct letters" in caught.value.message and caught.value.source == "E + F + G + H + I + J + K = 7"
+    assert caught.value.column == 25  # K, the eleventh letter
+
+
+# --- lowercase symbols --------------------------------------------------------------------------------
+
+def test_lowercase_symbols_are_the_same_letters_as_capitals():
+    lower = LETTERED_DIVISION.replace("A", "a").replace("B", "b").replace("C", "c").replace("D", "d")
+    upper = Puzzle.from_layout(LETTERED_DIVISION)
+    lowered = Puzzle.from_layout(lower)
+    assert lowered.formula == upper.formula and lowered.count() == upper.count()
+    first = lowered.first()
+    assert first is not None and first.text == upper.layout.filler(upper.problem)(
+        {**first.mapping, **dict(zip(upper.problem.wildcards, first.wildcards))})
+    block = lowered.layout.block(first)
+    assert "  /  a=" in block and "A=" not in block  # the letters as the layout writes them
+    mixed = Puzzle.from_layout(lower.replace(" c? )", " C? )"))  # c and C: one letter, shown as first written
+    assert mixed.count() == upper.count() and mixed.layout.spelling["C"] == "C"
+    assert mixed.layout.spelling["A"] == "a"
+
+
+def test_lowercase_layout_takes_capital_conditions():
+    lower = LETTERED_DIVISION.lower()
+    condition = "(A != 2) + (B != 9) + (C != 4) + (D != 6) = 1"
+    assert Puzzle.from_layout(lower, condition).count() == 3
+    unknown = Puzzle.from_layout(lower, "a = A + 1").first()  # in a formula, lowercase names are integer unknowns
+    assert unknown is not None and unknown.mapping["a"] == unknown.mapping["A"] + 1
+
+
+def test_the_multiplier_after_x_may_be_a_lowercase_word():
+    layout = "     ab\n   x ba\n   ----\n    ???\n   ???\n   ----\n   ?c??\n"
+    upper = "     AB\n   x BA\n   ----\n    ???\n   ???\n   ----\n   ?C??\n"
+    assert Puzzle.from_layout(layout).count() == Puzzle.from_layout(upper).count() == len(
+        brute_multiplications(upper))
+    xy = "     xy\n   x yx\n   ----\n    ???\n   ???\n   ----\n   ????\n"  # the letter x after the operator x
+    assert Puzzle.from_layout(xy).count() == len(brute_multiplications(xy.upper().replace("X YX", "x YX")))

@@ -69,6 +69,7 @@ examples:
   smtcrypt "AB * CD = EEF" --distinct ABCD       only A, B, C, D must differ
   smtcrypt "?? * ?? = 1?0?"                      each ? is a digit of its own
   smtcrypt --layout division.txt                 a long division (or multiplication) as printed
+  smtcrypt --layout division.txt "A + B = 9"     ... with a condition on its letters
 
 formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB; each ? a digit of its own);
 lowercase names are integer unknowns; 0.(TALK) is a repeating decimal; + - * / // % ** ( ),
@@ -90,8 +91,8 @@ def build_parser() -> JsonErrorParser:
     parser.add_argument("formula", nargs="*", metavar="FORMULA",
                         help="the puzzle; several arguments are constraints that must all hold")
     parser.add_argument("--layout", metavar="FILE",
-                        help="a long multiplication or long division as printed, from FILE (- for stdin), "
-                             "instead of a formula")
+                        help="a long multiplication or long division as printed, from FILE (- for stdin); "
+                             "FORMULAs given with it are conditions on its letters")
     parser.add_argument("--answer", metavar="EXPR",
                         help="the values EXPR (e.g. \"EFGH %% 9\" or \"(A, BC)\") takes over the solutions, each "
                              "with how many give it; with --unique, only prove it unique or show two")
@@ -134,9 +135,9 @@ def bad_input(error: Exception, json_errors: bool) -> Exit:
 
 
 def read_puzzle(args: argparse.Namespace, rules: dict[str, Any]) -> Puzzle:
-    """The puzzle of the formula arguments, or of the --layout file."""
+    """The puzzle of the formula arguments, or of the --layout file with the formulas as its conditions."""
     if args.layout is not None:
-        return Puzzle.from_layout(read_layout(args.layout), **rules)
+        return Puzzle.from_layout(read_layout(args.layout), list(args.formula) or None, **rules)
     return Puzzle(list(args.formula), **rules)
 
 
@@ -182,8 +183,8 @@ def main(argv: Sequence[str]) -> int:
     parser = build_parser()
     parser.json_errors = "--json" in argv
     args = parser.parse_args(argv)
-    if bool(args.formula) == (args.layout is not None):
-        parser.error("give a FORMULA or --layout FILE (one of them)")
+    if not args.formula and args.layout is None:
+        parser.error("give a FORMULA or --layout FILE")
     rules = rules_from(args, parser)
     if args.answer is not None and (args.first or args.limit or args.count):
         parser.error("--answer lists every value (or, with --unique, proves one); "

@@ -31,22 +31,27 @@ Division::
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from smtcrypt.core.check import Problem, check
 from smtcrypt.core.numerals import DIGIT_CHARS
-from smtcrypt.core.parse import WILDCARD_NAMES
-from smtcrypt.errors import LayoutError
+from smtcrypt.core.parse import WILDCARD_NAMES, parse
+from smtcrypt.core.results import FormulaText, join
+from smtcrypt.core.rules import Rules
+from smtcrypt.core.tree import Constraints, words
+from smtcrypt.errors import FormulaError, LayoutError
 
 if TYPE_CHECKING:
-    from smtcrypt.core.check import Problem
     from smtcrypt.core.results import Solution
 
 OPERATORS = ("x", "*", "×")
-CELL = re.compile(r"[A-Z0-9?]+")
+CELL = re.compile(r"[A-Za-z0-9?]+")
 RULE = re.compile(r"-+|=+")
 
 
@@ -116,6 +121,8 @@ class Layout:
     lines: list[str]
     equations: list[Formula] = field(default_factory=list)  # written out once the base is known
     cells: dict[tuple[int, int], str] = field(default_factory=dict)  # (line, column) -> the cell's name
+    spelling: dict[str, str] = field(default_factory=dict)  # a letter -> as the layout first writes it (p for P)
+    hidden: int = 0  # how many cells '?' there are: WILDCARD_NAMES[:hidden] name them
 
     def formula(self, base: int = 10) -> str:
         """The rows' equations, one a line, with the base's powers and literal numbers written out."""
@@ -124,7 +131,8 @@ class Layout:
 
     def block(self, solution: Solution) -> str:
         """A solution for people: the filled-in layout, the letters' digits if any, and a blank line."""
-        letters = " ".join(f"{name}={DIGIT_CHARS[value]}" for name, value in solution.mapping.items())
+        letters = " ".join(f"{self.spelling.get(name, name)}={DIGIT_CHARS[value] if name.isupper() else value}"
+                           for name, value in solution.mapping.items())
         return solution.text + (f"\n  /  {letters}" if letters else "") + "\n"
 
     def filler(self, problem: Problem) -> Callable[[dict[str, int]], str]:
@@ -139,9 +147,71 @@ class Layout:
         return fill
 
 
-def parse_layout(text: str) -> Layout:
+class LayoutFormula:
+    """A layout's equations and, after them, conditions on its letters (formulas as `Puzzle` takes
+    them): parsed and checked as one formula, so that a condition's letter is the layout's letter
+    and a new letter is one more letter of the puzzle under the same rules. Errors in a condition
+    point at the condition's own text, not at the formula made here.
+
+    The conditions' `?`s are named after the layout's, so each is a digit of its own as in any
+    formula. `conditions_allow_leading_zeros`: words in the conditions may start with 0 while the
+    layout's rows keep the rule (enigma.py's `--extra` expressions under a division).
+    """
+
+    def __init__(self, layout: Layout, conditions: FormulaText | None, base: int = 10):
+        self.layout = layout
+        self.conditions = "" if conditions is None else join(conditions)
+        equations = layout.formula(base)
+        if not self.conditions.strip(" \t\r\n;,"):
+            self.conditions, self.source, self.offset = "", equations, len(equations)
+            return
+        parse(self.conditions)  # its errors (and letters outside A-Z) point at the conditions as written
+        self.offset = len(equations) + 1
+        self.source = equations + "\n" + self.named_wildcards(self.conditions, layout.hidden)
+
+    @staticmethod
+    def named_wildcards(text: str, first: int) -> str:
+        """Each `?` replaced by the next hidden name from WILDCARD_NAMES[first] on, one character for one."""
+        pieces = text.split("?")
+        if len(pieces) - 1 > len(WILDCARD_NAMES) - first:
+            raise FormulaError(f"more than {len(WILDCARD_NAMES)} cells and wildcards '?' in the layout and its "
+                               "conditions", text, text.rindex("?"))
+        return pieces[0] + "".join(WILDCARD_NAMES[first + index] + piece for index, piece in enumerate(pieces[1:]))
+
+    @contextmanager
+    def pointing_at_conditions(self) -> Iterator[None]:
+        """A `FormulaError` in the conditions' part of the formula raised again at the conditions' text."""
+        try:
+            yield
+        except FormulaError as error:
+            if error.position is None or not self.conditions or error.position < self.offset:
+                raise
+            raise type(error)(error.message, self.conditions, error.position - self.offset,
+                              error.length) from None
+
+    def parse(self) -> Constraints:
+        with self.pointing_at_conditions():
+            return parse(self.source, named_cells=True)
+
+    def check(self, tree: Constraints, rules: Rules, *, conditions_allow_leading_zeros: bool = False) -> Problem:
+        """The checked problem; with `conditions_allow_leading_zeros` only the layout's words keep
+        their first letter from 0 (checked with leading zeros allowed, so that every bound the
+        encoders take from the rules holds; the layout's heads then kept from 0 by the problem)."""
+        with self.pointing_at_conditions():
+            if not conditions_allow_leading_zeros or rules.allow_leading_zeros or not self.conditions:
+                return check(tree, rules)
+            problem = check(tree, dataclasses.replace(rules, allow_leading_zeros=True))
+        heads = frozenset(word.letters[0] for word in words(tree) if word.span.start < self.offset
+                          and len(word.letters) > 1 and word.letters[0].isalpha())
+        allowed = {letter: digits - {0} if letter in heads else digits for letter, digits in problem.allowed.items()}
+        return dataclasses.replace(problem, leading=heads, allowed=allowed)
+
+
+def parse_layout(text: str, *, nonzero_remainders: bool = False) -> Layout:
     """A long multiplication or division as printed, into its equations; a `LayoutError` (with line
-    and column) where it does not follow the layout."""
+    and column) where it does not follow the layout. `nonzero_remainders`: no remainder row of a
+    division starts with 0, a one-digit remainder included (enigma.py's rule: it writes a remainder
+    0 as the literal 0, so a remainder written with a letter or '?' is not 0)."""
     text = text.expandtabs(8).replace("\r\n", "\n").replace("\r", "\n")
     lines = [line.rstrip() for line in text.split("\n")]
     while lines and not lines[-1]:
@@ -151,7 +221,7 @@ def parse_layout(text: str) -> Layout:
     if not any(line.strip() for line in lines):
         raise LayoutError("empty layout: expected a long multiplication or a long division", source, 0)
     if any(")" in line for line in lines):
-        return parser.division()
+        return parser.division(nonzero_remainders)
     return parser.multiplication()
 
 
@@ -165,6 +235,7 @@ class _Reader:
             self.offsets.append(self.offsets[-1] + len(line) + 1)
         self.rows = [index for index, line in enumerate(lines) if line.strip()]  # the non-blank lines
         self.cells: dict[tuple[int, int], str] = {}
+        self.spelling: dict[str, str] = {}
         self.hidden = 0
 
     # --- errors and small pieces -------------------------------------------------------------------
@@ -180,10 +251,13 @@ class _Reader:
         text = self.lines[line][start:end + 1]
         if not CELL.fullmatch(text):
             bad = next((offset for offset, ch in enumerate(text) if not CELL.fullmatch(ch)), 0)
-            raise self.error(f"{what}: expected letters A-Z, digits or '?', not {text[bad]!r}", line, start + bad)
+            raise self.error(f"{what}: expected letters, digits or '?', not {text[bad]!r}", line, start + bad)
         names = []
         for offset, ch in enumerate(text):
-            if ch == "?":
+            if ch.isalpha():  # a letter in either case: p and P are the letter P
+                self.spelling.setdefault(ch.upper(), ch)
+                ch = ch.upper()
+            elif ch == "?":
                 if self.hidden == len(WILDCARD_NAMES):
                     raise self.error(f"more than {len(WILDCARD_NAMES)} cells '?'", line, start + offset)
                 ch = WILDCARD_NAMES[self.hidden]
@@ -215,7 +289,8 @@ class _Reader:
         return self.rows[position]
 
     def layout(self, kind: str, equations: list[Formula]) -> Layout:
-        return Layout(kind, self.source, list(self.lines), equations, dict(self.cells))
+        return Layout(kind, self.source, list(self.lines), equations, dict(self.cells), dict(self.spelling),
+                      self.hidden)
 
     # --- long multiplication -----------------------------------------------------------------------
 
@@ -310,7 +385,7 @@ class _Reader:
 
     # --- long division -----------------------------------------------------------------------------
 
-    def division(self) -> Layout:
+    def division(self, nonzero_remainders: bool = False) -> Layout:
         quotient = self.whole(self.take(0, "the quotient"), "the quotient")
         self.rule(self.take(1, "a rule over the dividend"), "over the dividend")
         divisor, dividend = self.divisor_and_dividend()
@@ -319,7 +394,7 @@ class _Reader:
                              quotient.end)
         if len(quotient.names) > len(dividend.names):
             raise self.error("the quotient has more digits than the dividend", quotient.line, quotient.start)
-        return _Division(self, quotient, divisor, dividend).read()
+        return _Division(self, quotient, divisor, dividend, nonzero_remainders).read()
 
     def divisor_and_dividend(self) -> tuple[Row, Row]:
         """The third line: divisor ) dividend."""
@@ -344,8 +419,9 @@ class _Division:
     digit the divisor times it, a rule and a remainder (with the next dividend digits brought
     down); the quotient digits passed over are 0."""
 
-    def __init__(self, reader: _Reader, quotient: Row, divisor: Row, dividend: Row):
+    def __init__(self, reader: _Reader, quotient: Row, divisor: Row, dividend: Row, nonzero_remainders: bool = False):
         self.reader, self.quotient, self.divisor, self.dividend = reader, quotient, divisor, dividend
+        self.nonzero_remainders = nonzero_remainders  # each remainder row's first cell is not 0
         self.size, self.count = len(dividend.names), len(quotient.names)
         # column -> the index of the dividend digit in it
         self.column = {dividend.end - (self.size - 1 - index): index for index in range(self.size)}
@@ -435,6 +511,8 @@ class _Division:
         """Reads the remainder; the index of the last dividend digit brought down into it."""
         line = self.reader.take(position, "a remainder")
         self.remainder = row = self.reader.whole(line, "a remainder")
+        if self.nonzero_remainders and not row.names[0].isdigit():
+            self.equations.append(written(f"{row.names[0]} != 0"))
         reach = self.column.get(row.end, -1)
         if final and reach != self.size - 1:
             raise self.reader.error("the final remainder must end under the dividend's last digit", line, row.end)
