@@ -1,0 +1,206 @@
+"""`smtcrypt [--json] [--timeout S] [--stats] [--first] [--count] --syntax enigma SOLVER ARGS...` and
+`smtcrypt [...] --syntax enigma --run FILE`: an enigma.py command line or run file, read as written.
+
+SOLVER is `SubstitutedExpression` or `SubstitutedDivision`; the rest is read as enigma.py reads it
+(see smtcrypt.setters.enigma). Each solution is printed much as enigma.py prints it, the expressions
+and then the same with the digits in, and the user's symbols; then each value of the `--answer`
+with how many solutions give it, and `[N solutions]`.
+
+Exit codes as every subcommand's (smtcrypt.cli.options.Exit): 0 a solution, 1 none, 2 bad input
+(a caret under the fault), 3 unknown (the time limit: never reported as none), 130 stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from smtcrypt.api import Puzzle
+from smtcrypt.cli.interrupt import stopped_by_ctrl_c
+from smtcrypt.cli.options import Exit, JsonErrorParser, positive_number, print_json_error
+from smtcrypt.core.numerals import DIGIT_CHARS
+from smtcrypt.core.results import Ending, Solution, Status, Verdict
+from smtcrypt.errors import FormulaError
+from smtcrypt.present.answers import value_json, value_text
+from smtcrypt.present.data import to_dict
+from smtcrypt.present.text import plural, stats_lines
+from smtcrypt.setters.answers import Expression, Value
+from smtcrypt.setters.enigma import SOLVERS, EnigmaPuzzle, read_command, read_runfile
+
+USAGE = ("smtcrypt [--json] [--timeout S] [--stats] [--first] [--count] --syntax enigma "
+         f"{{{','.join(SOLVERS)}}} ARGS...\n       smtcrypt [...] --syntax enigma --run FILE")
+
+
+def build_parser() -> JsonErrorParser:
+    parser = JsonErrorParser(prog="smtcrypt --syntax enigma", usage=USAGE,
+                             description="Read an enigma.py command line (python3 enigma.py SOLVER ARGS...) or run "
+                                         "file as written, and solve it.")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+    parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound the whole search to S seconds")
+    parser.add_argument("--stats", action="store_true", help="also report what the search cost")
+    parser.add_argument("--first", action="store_true", help="stop at the first solution")
+    parser.add_argument("--count", action="store_true", help="print only the number of solutions")
+    return parser
+
+
+def split_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Our options (before `--syntax enigma`) and the enigma.py command line after it."""
+    argv = list(argv)
+    index = argv.index("--syntax")
+    return argv[:index], argv[index + 2:]
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = build_parser()
+    ours, theirs = split_argv(argv)
+    parser.json_errors = "--json" in ours
+    args = parser.parse_args(ours)
+    try:
+        if theirs[:1] == ["--run"]:
+            if len(theirs) != 2:
+                parser.error("--run takes one FILE and nothing after it")
+            with open(theirs[1], encoding="utf-8") as handle:
+                theirs = read_runfile(handle.read())
+        puzzle = read_command(theirs)
+        searched = build(puzzle)
+    except (FormulaError, OSError) as error:
+        print(f"smtcrypt: error: {error}", file=sys.stderr)
+        if args.json:
+            print_json_error(getattr(error, "message", str(error)), error)
+        return Exit.USAGE
+    return solve(puzzle, searched, args)
+
+
+def build(puzzle: EnigmaPuzzle) -> Puzzle:
+    """Our puzzle: the formulas, or the long division with the extra conditions."""
+    if puzzle.layout is None:
+        return Puzzle(puzzle.formulas, **puzzle.rules)
+    if puzzle.formulas:
+        if "conditions" not in inspect.signature(Puzzle.from_layout).parameters:
+            raise FormulaError("--extra on a SubstitutedDivision needs layouts with conditions, which this version "
+                               "of smtcrypt does not have")
+        return Puzzle.from_layout(puzzle.layout, conditions=puzzle.formulas, **puzzle.rules)
+    return Puzzle.from_layout(puzzle.layout, **puzzle.rules)
+
+
+def solve(puzzle: EnigmaPuzzle, searched: Puzzle, args: argparse.Namespace) -> int:
+    answer = None
+    if puzzle.answer is not None:
+        try:
+            answer = Expression(puzzle.answer.formula, searched)
+        except FormulaError as error:
+            print(f"smtcrypt: error in --answer: {error.message}\n  {puzzle.answer.text}", file=sys.stderr)
+            return Exit.USAGE
+    search = searched.search(limit=1 if (args.first or puzzle.first) else None, timeout=args.timeout)
+    streaming = not (args.json or args.count)
+    tally: dict[Any, int] = {}
+    shown: list[dict[str, Any]] = []
+    with stopped_by_ctrl_c(search):
+        for solution in search:
+            value = answer.value(solution.mapping, searched.rules.base) if answer is not None else None
+            if answer is not None:
+                tally[value] = tally.get(value, 0) + 1
+            line = solution_line(puzzle, solution, value, answer is not None)
+            if streaming:
+                print(line, flush=True)
+            shown.append({"mapping": puzzle.user_mapping(solution.mapping), "text": line})
+    verdict = search.verdict()
+    if args.json:
+        print(json.dumps(json_object(puzzle, verdict, shown, tally, args.stats), ensure_ascii=False))
+    elif args.count:
+        print(verdict.count)
+    else:
+        for line in summary(puzzle, verdict, tally):
+            print(line)
+    if args.stats and not args.json:
+        for line in stats_lines(verdict):
+            print(line)
+    if verdict.status is Status.UNKNOWN and args.count and not args.json:
+        print(f"smtcrypt: search incomplete ({verdict.reason}), so more may exist", file=sys.stderr)
+    if verdict.ending is Ending.INTERRUPTED:
+        return Exit.INTERRUPTED
+    if verdict.status is Status.UNKNOWN:
+        return Exit.UNKNOWN
+    return Exit.FOUND if verdict.count else Exit.NONE
+
+
+def solution_line(puzzle: EnigmaPuzzle, solution: Solution, value: Value, answered: bool) -> str:
+    """One solution as enigma.py prints it: `(SEND + MORE = MONEY) (9567 + 1085 = 10652) / D=7 ...`
+    (a division: `47670 / 77 = 619 (rem 7) [476 - 462 = 14, ...] / b=9 ...`), then ` / ANSWER`."""
+    mapping = puzzle.user_mapping(solution.mapping)
+    symbols = " ".join(f"{symbol}={DIGIT_CHARS[digit]}" for symbol, digit in mapping.items())
+    if puzzle.division is not None:
+        head = division_text(solution.text, puzzle.rules["base"])
+        extra = " ".join(f"({puzzle.substitute(e, solution.mapping)})" for e in puzzle.expressions)
+        line = " ".join(part for part in (head, extra) if part)
+    else:
+        written = " ".join(f"({expression.text})" for expression in puzzle.expressions)
+        filled = " ".join(f"({puzzle.substitute(expression, solution.mapping)})" for expression in puzzle.expressions)
+        line = f"{written} {filled}"
+    if symbols:
+        line += f" / {symbols}"
+    if answered:
+        line += f" / {value_text(value)}"
+    return line
+
+
+def division_text(filled: str, base: int) -> str:
+    """`a / b = c (rem r) [x - y = z, ...]` from the filled-in long division (its first and third lines)."""
+    lines = filled.split("\n")
+    quotient = lines[0].strip()
+    divisor_text, _, dividend_text = lines[2].partition(")")
+    divisor = int(divisor_text.strip(), base)
+    steps, current = [], 0
+    for digit in dividend_text.strip():
+        current = current * base + int(digit, base)
+        times, remainder = divmod(current, divisor)
+        if times:
+            steps.append(f"{number(current, base)} - {number(divisor * times, base)} = {number(remainder, base)}")
+        current = remainder
+    return (f"{dividend_text.strip()} / {divisor_text.strip()} = {quotient} (rem {number(current, base)}) "
+            f"[{', '.join(steps)}]")
+
+
+def number(value: int, base: int) -> str:
+    digits = ""
+    while True:
+        value, digit = divmod(value, base)
+        digits = DIGIT_CHARS[digit] + digits
+        if not value:
+            return digits
+
+
+def summary(puzzle: EnigmaPuzzle, verdict: Verdict, tally: dict[Any, int]) -> list[str]:
+    """The answers with their counts, then `[N solutions]` (and why the search is incomplete)."""
+    lines = []
+    if puzzle.answer is not None:
+        for value, count in sorted(tally.items(), key=lambda item: str(item[0])):
+            lines.append(f"answer = {value_text(value)} [{plural(count)}]")
+    seconds = f"{verdict.seconds:.2f} s"
+    if verdict.status is Status.UNKNOWN:
+        lines.append(f"[{plural(verdict.count)} found; search incomplete ({verdict.reason}), so more may exist; "
+                     f"{seconds}]")
+    elif verdict.status is Status.FOUND:
+        lines.append(f"[{plural(verdict.count)}; stopped as asked, more may exist; {seconds}]")
+    else:
+        lines.append(f"[{plural(verdict.count)}; search complete, {seconds}]")
+    return lines
+
+
+def json_object(puzzle: EnigmaPuzzle, verdict: Verdict, shown: list[dict[str, Any]], tally: dict[Any, int],
+                stats: bool) -> dict[str, Any]:
+    """Our usual object (`count`, `status`, ...) with the solutions in the user's symbols and the answers."""
+    data = to_dict(verdict, stats=stats)
+    data["formula"] = puzzle.text
+    data["syntax"] = "enigma"
+    data["solver"] = puzzle.solver
+    data["solutions"] = shown
+    if puzzle.answer is not None:
+        data["answer"] = puzzle.answer.text
+        data["answers"] = [{"value": value_json(value), "count": count}
+                           for value, count in sorted(tally.items(), key=lambda item: str(item[0]))]
+    return data

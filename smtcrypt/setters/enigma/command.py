@@ -1,0 +1,469 @@
+"""An enigma.py command line (`SubstitutedExpression ...` or `SubstitutedDivision ...`) into a formula
+or a long-division layout, the keyword rules of `Puzzle`, and the way back to the user's symbols.
+
+enigma.py's rules, as pinned from public material (enigma.py's docstrings and the run files
+published on enigmaticcode.wordpress.com and s2t2.home.blog):
+- Every symbol stands for a digit; by default different symbols for different digits;
+  `--distinct=ABC,DEF` makes only the symbols of one group differ ("Enigma 380": `--distinct=
+  "bdghkmprxy"` beside symbols that may repeat), and `--distinct=""` none.
+- By default the leading symbol of every word of two or more symbols is not 0, in the expressions
+  and in the `--answer`. Any `--invalid` replaces that default: the published run file of "Puzzle 85"
+  gives `-i0,016` for "1 and 6 cannot be zero" although they lead its words, and the one of
+  "Enigma 1343" (ENIGMA) gives `--invalid="0,AEGIMN" # no leading zeros`. So the leading-zero rule
+  is expressed exactly: leading zeros allowed, and each symbol enigma.py forbids 0 gets a domain
+  without 0.
+- `--invalid=D,SYMS` (also `-iD,SYMS`; D one digit, `2|4|6|8`, or a range `0-3`): the symbols SYMS
+  never take the digits D. `--assign=S,D`: symbol S is digit D. `--digits=0-8` (or `1,3,5`): every
+  symbol's digits. `--base=B`: words are base-B numbers (literal numbers stay decimal, as Python's).
+- `--answer=EXPR`: a Python expression of words whose values are collected over the solutions
+  (a tuple such as `(FOUR, TEN)` printed as a tuple).
+- SubstitutedDivision: `"a / b = c"` then one `"x - y = z"` per quotient digit, an empty argument
+  for a quotient digit 0, `#` (or 0) for a remainder that is 0. Lowercase letters are symbols; `?`
+  is any digit; digits are literals. Every number of the working has no leading zero, and a
+  remainder digit standing alone is not 0 (enigma.py matches a one-symbol remainder as a nonzero
+  number). Unlike enigma.py, a remainder is always below the divisor: arithmetic wins.
+Options that only change enigma.py's printing (`--verbose`, `--template`, `--solution`, `--header`,
+`--denest`, `--reorder`, `--opt`) are accepted and ignored; `--code` and `--env`, which run Python,
+are refused.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from smtcrypt.core.numerals import DIGIT_CHARS
+from smtcrypt.core.rules import FUNCTIONS, MAX_BASE, MIN_BASE
+from smtcrypt.errors import FormulaError
+from smtcrypt.setters.enigma.expression import Translated, Translator, find_words
+
+SOLVERS = ("SubstitutedExpression", "SubstitutedDivision")
+DEFAULT_SYMBOLS = string.ascii_uppercase  # enigma.py's default: the capital letters
+LETTERS = string.ascii_uppercase  # ours
+VALUE_OPTIONS = {"symbols", "distinct", "invalid", "assign", "digits", "base", "answer", "extra"}
+IGNORED_OPTIONS = {"verbose", "template", "solution", "header", "denest", "reorder", "opt", "quiet"}
+REFUSED_OPTIONS = {"code": "runs Python code", "env": "names Python values", "literal": "is not supported",
+                   "sane": "is not supported"}
+SHORT_OPTIONS = {"i": "invalid", "s": "symbols", "b": "base", "v": "verbose", "r": "reorder"}
+FLAG_OPTIONS = {"first"}
+HIDDEN = "!"  # stands for a final remainder '?' of one cell, which is not 0
+
+
+@dataclass
+class Division:
+    """A SubstitutedDivision's rows as given: dividend, divisor, quotient, and per quotient digit
+    (x, y, z) or None for a digit 0."""
+
+    dividend: str
+    divisor: str
+    quotient: str
+    steps: list[tuple[str, str, str] | None]
+
+
+@dataclass
+class EnigmaPuzzle:
+    """A command line translated: what to search and how to show its solutions in the user's symbols."""
+
+    solver: str
+    expressions: tuple[Translated, ...]  # SubstitutedExpression's expressions, or a division's --extra conditions
+    rules: dict[str, Any]  # the keyword rules of Puzzle
+    letters: dict[str, str]  # the user's symbol -> our letter
+    answer: Translated | None = None
+    layout: str | None = None  # SubstitutedDivision: the printed long division searched
+    division: Division | None = None
+    first: bool = False
+    hidden: frozenset[str] = field(default_factory=frozenset)  # our letters that stand for a '?' cell
+
+    @property
+    def formulas(self) -> list[str]:
+        return [expression.formula for expression in self.expressions]
+
+    @property
+    def text(self) -> str:
+        """The puzzle as the user wrote it, on one line."""
+        if self.division is not None:
+            division = self.division
+            rows = [f"{division.dividend} / {division.divisor} = {division.quotient}"]
+            rows += ["" if step is None else f"{step[0]} - {step[1]} = {step[2] or '#'}" for step in division.steps]
+            return ", ".join(repr(row) for row in rows)
+        return " ".join(f"({expression.text})" for expression in self.expressions)
+
+    def user_mapping(self, mapping: Mapping[str, int]) -> dict[str, int]:
+        """A solution's digits by the user's symbols, in the symbols' order."""
+        return {symbol: mapping[letter] for symbol, letter in sorted(self.letters.items())
+                if letter in mapping and letter not in self.hidden}
+
+    def substitute(self, expression: Translated, mapping: Mapping[str, int]) -> str:
+        """The expression as written with each word's symbols replaced by their digits."""
+        pieces, position = [], 0
+        for word in expression.words:
+            pieces.append(expression.text[position:word.start])
+            pieces.append("".join(DIGIT_CHARS[mapping[self.letters[ch]]] if ch in self.letters else ch
+                                  for ch in word.text))
+            position = word.end
+        pieces.append(expression.text[position:])
+        return "".join(pieces)
+
+
+@dataclass
+class _Options:
+    symbols: str | None = None
+    distinct: tuple[str, str] | None = None  # (value, the argument it came from)
+    invalid: list[tuple[str, str]] = field(default_factory=list)
+    assign: list[tuple[str, str]] = field(default_factory=list)
+    digits: tuple[str, str] | None = None
+    base: tuple[str, str] | None = None
+    answer: tuple[str, str] | None = None
+    extra: list[tuple[str, str]] = field(default_factory=list)
+    first: bool = False
+
+
+def read_command(argv: Sequence[str], available: Callable[[str], bool] = FUNCTIONS.__contains__) -> EnigmaPuzzle:
+    """The puzzle of an enigma.py command line (the solver's name, then its arguments); a
+    `FormulaError` with a caret under the fault in the argument at fault."""
+    if not argv:
+        raise FormulaError("expected the solver's name: " + " or ".join(SOLVERS))
+    solver, *rest = argv
+    if solver not in SOLVERS:
+        raise FormulaError(f"unknown solver {solver!r}: smtcrypt reads " + " and ".join(SOLVERS), solver, 0,
+                           len(solver))
+    options, arguments = _split(rest)
+    if solver == "SubstitutedExpression":
+        return _expression_puzzle(options, arguments, available)
+    return _division_puzzle(options, arguments, available)
+
+
+# --- options -----------------------------------------------------------------------------------------
+
+
+def _split(argv: Sequence[str]) -> tuple[_Options, list[str]]:
+    options, arguments = _Options(), []
+    items = list(argv)
+    index = 0
+    while index < len(items):
+        argument = items[index]
+        index += 1
+        if not (argument.startswith("--") or re.match(r"-[a-zA-Z]", argument)):
+            arguments.append(argument)  # an expression, a row, or an empty argument
+            continue
+        if argument.startswith("--"):
+            name, has_value, value = argument[2:].partition("=")
+        else:
+            short = argument[1:2]
+            if short not in SHORT_OPTIONS:
+                raise FormulaError(f"unknown option -{short}", argument, 0, 2)
+            name, value = SHORT_OPTIONS[short], argument[2:]
+            has_value = "=" if value else ""
+        if name in IGNORED_OPTIONS:
+            continue
+        if name in REFUSED_OPTIONS:
+            raise FormulaError(f"--{name} {REFUSED_OPTIONS[name]}: smtcrypt does not support it", argument, 0,
+                               len(argument))
+        if name in FLAG_OPTIONS:
+            options.first = True
+            continue
+        if name not in VALUE_OPTIONS:
+            raise FormulaError(f"unknown option --{name}", argument, 0, len(name) + 2)
+        if not has_value:
+            if index >= len(items):
+                raise FormulaError(f"--{name} needs a value", argument, 0, len(argument))
+            value, argument = items[index], f"--{name}={items[index]}"
+            index += 1
+        where = (value, argument)
+        if name in ("invalid", "assign", "extra"):
+            getattr(options, name).append(where)
+        elif name == "symbols":
+            options.symbols = value
+        else:
+            setattr(options, name, where)
+    return options, arguments
+
+
+def _value_error(message: str, where: tuple[str, str], offset: int = 0, length: int | None = None) -> FormulaError:
+    value, argument = where
+    start = argument.rfind(value) if value else len(argument)
+    return FormulaError(message, argument, max(start, 0) + offset, length if length is not None else max(len(value), 1))
+
+
+def _digit_spec(where: tuple[str, str], base: int, separator: str = ",") -> frozenset[int]:
+    """`0-8`, `1,3,5`, `2|4|6|8` (the separator of --invalid's digits is `|`) into digits."""
+    text = where[0]
+    digits: set[int] = set()
+    offset = 0
+    for part in re.split(r"[|,]" if separator == "," else r"\|", text):
+        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if match is None:
+            raise _value_error(f"expected digits such as 0-8, 1,3,5 or 2|4, not {part!r}", where, offset,
+                               len(part) or 1)
+        low = int(match.group(1))
+        high = int(match.group(2)) if match.group(2) is not None else low
+        if not 0 <= low <= high < base:
+            raise _value_error(f"digits run from 0 to {base - 1}", where, offset, len(part))
+        digits.update(range(low, high + 1))
+        offset += len(part) + 1
+    return frozenset(digits)
+
+
+def _base(options: _Options) -> int:
+    if options.base is None:
+        return 10
+    text = options.base[0].strip()
+    if not text.isdigit() or not MIN_BASE <= int(text) <= MAX_BASE:
+        raise _value_error(f"the base is a number from {MIN_BASE} to {MAX_BASE}", options.base)
+    return int(text)
+
+
+def _invalid(options: _Options, base: int) -> dict[str, set[int]]:
+    """--invalid=D,SYMS (each time): symbol -> the digits it may not take."""
+    invalid: dict[str, set[int]] = {}
+    for where in options.invalid:
+        digits_text, comma, symbols = where[0].partition(",")
+        if not comma:
+            raise _value_error("--invalid takes DIGITS,SYMBOLS such as 0,ABC", where)
+        digits = _digit_spec((digits_text, where[1]), base, separator="|")
+        for symbol in symbols.strip():
+            invalid.setdefault(symbol, set()).update(digits)
+    return invalid
+
+
+def _assign(options: _Options, base: int) -> dict[str, int]:
+    assign: dict[str, int] = {}
+    for where in options.assign:
+        symbol, comma, digit = where[0].partition(",")
+        if not comma or len(symbol.strip()) != 1 or not digit.strip().isdigit() or int(digit) >= base:
+            raise _value_error("--assign takes SYMBOL,DIGIT such as O,0", where)
+        assign[symbol.strip()] = int(digit)
+    return assign
+
+
+def _letters(used: Iterable[str]) -> dict[str, str]:
+    """Each symbol's capital letter: an uppercase symbol itself, a lowercase one its capital unless
+    that capital is a symbol too, any other the first free letter."""
+    used = list(dict.fromkeys(used))
+    letters = {symbol: symbol for symbol in used if symbol in LETTERS}
+    taken = set(letters.values())
+    for symbol in used:
+        if symbol not in letters and symbol.isascii() and symbol.islower() and symbol.upper() not in taken \
+                and symbol.upper() not in used:
+            letters[symbol] = symbol.upper()
+            taken.add(symbol.upper())
+    free = iter(letter for letter in LETTERS if letter not in taken and letter not in used)
+    for symbol in used:
+        if symbol not in letters:
+            letter = next(free, None)
+            if letter is None:
+                raise FormulaError(f"more than {len(LETTERS)} symbols: smtcrypt names each by a capital letter")
+            letters[symbol] = letter
+    return letters
+
+
+def _rules(options: _Options, used: Sequence[str], letters: Mapping[str, str], leading: Iterable[str],
+           base: int, extra_nonzero: Iterable[str] = (), allow_leading_zeros: bool = True) -> dict[str, Any]:
+    """The keyword rules of Puzzle for enigma.py's options over the used symbols."""
+    digits = frozenset(range(base)) if options.digits is None else _digit_spec(options.digits, base)
+    invalid = _invalid(options, base) if options.invalid else {symbol: {0} for symbol in leading}
+    for symbol in extra_nonzero:
+        invalid.setdefault(symbol, set()).add(0)
+    assign = _assign(options, base)
+    domains: dict[str, list[int]] = {}
+    for symbol in used:
+        allowed = sorted(digits - invalid.get(symbol, set()))
+        if symbol in assign and assign[symbol] not in allowed:
+            allowed = []
+        if not allowed:
+            raise FormulaError(f"the symbol {symbol} has no digit left to take (--digits, --invalid, --assign)")
+        if len(allowed) < len(digits) or symbol in assign:
+            domains[letters[symbol]] = allowed
+    distinct: bool | str = True
+    if options.distinct is not None:
+        groups = [group.strip() for group in options.distinct[0].split(",")]
+        groups = ["".join(dict.fromkeys(letters[s] for s in group if s in letters)) for group in groups]
+        groups = [group for group in groups if len(group) > 1]
+        distinct = ",".join(groups) if groups else False
+    return {"distinct": distinct, "allow_leading_zeros": allow_leading_zeros, "base": base,
+            "digits": sorted(digits) if len(digits) < base else None, "domains": domains,
+            "assign": {letters[s]: d for s, d in assign.items() if s in letters}}
+
+
+# --- SubstitutedExpression -----------------------------------------------------------------------------
+
+
+def _expression_puzzle(options: _Options, arguments: list[str], available: Callable[[str], bool]) -> EnigmaPuzzle:
+    if not arguments:
+        raise FormulaError("SubstitutedExpression needs at least one expression")
+    symbols = frozenset(options.symbols if options.symbols is not None else DEFAULT_SYMBOLS)
+    texts = arguments + [text for text, _ in options.extra]
+    answer_text = options.answer[0] if options.answer is not None else None
+    words = [word for text in texts + ([answer_text] if answer_text else []) for word in find_words(text, symbols)]
+    used = [ch for word in words for ch in word.text if ch in symbols]
+    letters = _letters(used)
+    base = _base(options)
+    leading = {word.text[0] for word in words if len(word.text) > 1 and word.text[0] in symbols}
+    rules = _rules(options, list(letters), letters, leading, base)
+    nonzero = frozenset(s for s in letters if 0 not in rules["domains"].get(letters[s], [0]))
+    translator = Translator(symbols, letters, nonzero, available)
+    expressions = tuple(translator.translate(text) for text in texts)
+    answer = translator.translate(answer_text, answer=True) if answer_text else None
+    return EnigmaPuzzle("SubstitutedExpression", expressions, rules, letters, answer, first=options.first)
+
+
+# --- SubstitutedDivision -------------------------------------------------------------------------------
+
+CELL = re.compile(r"[A-Za-z0-9?]+")
+
+
+def _division_rows(arguments: list[str]) -> Division:
+    if not arguments:
+        raise FormulaError("SubstitutedDivision needs the division \"a / b = c\" and its intermediate sums")
+    head = arguments[0]
+    match = re.fullmatch(r"\s*([A-Za-z0-9?]+)\s*/\s*([A-Za-z0-9?]+)\s*=\s*([A-Za-z0-9?]+)\s*", head)
+    if match is None:
+        bad = next((i for i, ch in enumerate(head) if not (ch.isalnum() or ch in "?/= ")), 0)
+        raise FormulaError("expected the division as \"dividend / divisor = quotient\", such as \"pkmkh / ?? = ???\"",
+                           head, bad, 1)
+    dividend, divisor, quotient = match.groups()
+    steps: list[tuple[str, str, str] | None] = []
+    for argument in arguments[1:]:
+        if not argument.strip():
+            steps.append(None)
+            continue
+        step = re.fullmatch(r"\s*([A-Za-z0-9?]+)\s*-\s*([A-Za-z0-9?]+)\s*=\s*([A-Za-z0-9?#]*)\s*", argument)
+        if step is None:
+            raise FormulaError("expected an intermediate sum \"x - y = z\" (# or 0 for a remainder 0, an empty "
+                               "argument for a quotient digit 0)", argument, 0, len(argument))
+        x, y, z = step.groups()
+        if "#" in z and z != "#":
+            raise FormulaError("# stands alone for an empty remainder", argument, argument.index("#"))
+        steps.append((x, y, "" if z in ("#", "0") else z))
+    if len(steps) != len(quotient):
+        raise FormulaError(f"the quotient {quotient} has {len(quotient)} digits, so {len(quotient)} intermediate sums "
+                           f"are expected (an empty argument for a digit 0), not {len(steps)}", head,
+                           head.index(quotient), len(quotient))
+    if len(quotient) > len(dividend):
+        raise FormulaError("the quotient has more digits than the dividend", head, head.index(quotient), len(quotient))
+    if steps and steps[0] is None and len(quotient) > 1:
+        raise FormulaError("the quotient's first digit is not 0: its intermediate sum cannot be empty", head)
+    return Division(dividend, divisor, quotient, steps)
+
+
+def _merge(cells: list[str], at: int, given: str, argument: str) -> None:
+    """Copy the letters and digits of `given` into cells[at:], where they are '?'; a letter or digit
+    that differs from one already there is an error (enigma.py asserts the same)."""
+    for offset, ch in enumerate(given):
+        current = cells[at + offset]
+        if ch == "?" or ch == current:
+            continue
+        if current != "?":
+            raise FormulaError(f"{ch} here does not match {current} of the dividend", argument,
+                               argument.find(given) + offset)
+        cells[at + offset] = ch
+
+
+def division_layout(division: Division, arguments: list[str]) -> tuple[str, list[str]]:
+    """The printed long division of the rows (see smtcrypt.setters.layout), and its final remainder
+    cells; each x of an intermediate sum is checked against the remainder and dividend digits it is
+    made of, and its letters copied into them."""
+    dividend = list(division.dividend)
+    size, count = len(dividend), len(division.quotient)
+    nonzero = [index for index, step in enumerate(division.steps) if step is not None]
+    # the remainder cells of each step, merged with the next step's x
+    remainders: dict[int, list[str]] = {}
+    for position, index in enumerate(nonzero):
+        step = division.steps[index]
+        assert step is not None
+        x, _, z = step
+        argument = arguments[1 + index]
+        over = size - count + index
+        if position == 0:
+            if len(x) != over + 1:
+                raise FormulaError(f"the first intermediate sum starts with the dividend's first {over + 1} digits, "
+                                   f"not {len(x)}", argument, argument.find(x), len(x))
+            _merge(dividend, 0, x, argument)
+        else:
+            previous = nonzero[position - 1]
+            before = remainders[previous]
+            brought = over - (size - count + previous)
+            if len(x) != len(before) + brought:
+                raise FormulaError(f"this x is the remainder above ({len(before)} digits) with {brought} digits "
+                                   f"brought down, so {len(before) + brought} digits, not {len(x)}",
+                                   argument, argument.find(x), len(x))
+            _merge(before, 0, x[:len(before)], argument)
+            _merge(dividend, over - brought + 1, x[len(before):], argument)
+        remainders[index] = list(z)
+    left = len(division.divisor) + 3
+    lines = [" " * (left + size - count) + division.quotient, " " * left + "-" * size,
+             f"{division.divisor} ) {''.join(dividend)}"]
+    final: list[str] = []
+    for position, index in enumerate(nonzero):
+        step = division.steps[index]
+        assert step is not None
+        product = step[1]
+        end = left + size - count + index
+        lines.append(" " * (end - len(product) + 1) + product)
+        lines.append(" " * (end - len(product) + 1) + "-" * len(product))
+        last = position + 1 == len(nonzero)
+        reach = size - 1 if last else size - count + nonzero[position + 1]
+        brought_cells = dividend[size - count + index + 1:reach + 1] if not last else []
+        row = remainders[index] + brought_cells
+        if last:
+            final = remainders[index]
+            if index != count - 1:  # the digits after the last nonzero quotient digit are 0: brought down
+                row = remainders[index] + dividend[size - count + index + 1:]
+        if not row:
+            row = ["0"]
+        lines.append(" " * (left + reach - len(row) + 1) + "".join(row))
+    return "\n".join(lines) + "\n", final
+
+
+def _division_puzzle(options: _Options, arguments: list[str], available: Callable[[str], bool]) -> EnigmaPuzzle:
+    division = _division_rows(arguments)
+    # A final remainder of one '?' alone is not 0: it gets a letter of its own (HIDDEN), outside the
+    # distinct symbols, whose domain leaves 0 out.
+    last = division.steps[-1]
+    hidden_final = last is not None and last[2] == "?"
+    if hidden_final:
+        assert last is not None
+        division.steps[-1] = (last[0], last[1], HIDDEN)
+    layout, final = division_layout(division, arguments)
+    symbols = frozenset((string.ascii_letters if options.symbols is None else options.symbols) + HIDDEN)
+    cells = [division.dividend, division.divisor, division.quotient] + [
+        part for step in division.steps if step is not None for part in step]
+    extra = [text for text, _ in options.extra]
+    answer_text = options.answer[0] if options.answer is not None else None
+    words = [word for text in extra + ([answer_text] if answer_text else []) for word in find_words(text, symbols)]
+    used = [ch for row in cells for ch in row if ch in symbols] + [ch for word in words for ch in word.text
+                                                                    if ch in symbols]
+    letters = _letters(used)
+    hidden = frozenset(letters[HIDDEN] for _ in [0] if hidden_final)
+    base = _base(options)
+    # a remainder of one digit standing alone is not 0; longer rows have the layout's own leading-zero rule
+    alone = [final[0]] if len(final) == 1 and final[0] in symbols else []
+    leading = {word.text[0] for word in words if len(word.text) > 1 and word.text[0] in symbols}
+    if hidden_final and options.distinct is None:  # the '?' stands apart from the distinct symbols
+        options.distinct = ("".join(s for s in letters if s != HIDDEN), "")
+    rules = _rules(options, list(letters), letters, leading, base, extra_nonzero=alone,
+                   allow_leading_zeros=False)
+    if hidden_final:
+        division.steps[-1] = last
+    layout = _rename(layout, letters)
+    nonzero = frozenset(s for s in letters if 0 not in rules["domains"].get(letters[s], [0]))
+    translator = Translator(symbols - {HIDDEN}, letters, nonzero, available)
+    expressions = tuple(translator.translate(text) for text in extra)
+    answer = translator.translate(answer_text, answer=True) if answer_text else None
+    return EnigmaPuzzle("SubstitutedDivision", expressions, rules, letters, answer, layout, division,
+                        options.first, hidden)
+
+
+def _rename(layout: str, letters: Mapping[str, str]) -> str:
+    """The layout's symbols as our letters, all at once (a symbol's letter may be another symbol)."""
+    lines = layout.split("\n")
+    renamed = []
+    for number, line in enumerate(lines):
+        if number == 1 or set(line.strip()) <= {"-"}:
+            renamed.append(line)
+            continue
+        renamed.append("".join(letters.get(ch, ch) for ch in line))
+    return "\n".join(renamed)

@@ -1,0 +1,33 @@
+"""An enigma.py run file into the argument list of its command line.
+
+A run file (`#!/usr/bin/env python3 -m enigma -r`, run by `python3 -m enigma -r FILE`) holds the
+solver's name on its first line that is not a comment, then the arguments, split and quoted as a
+POSIX shell does: double or single quotes around an argument, `""` for an empty argument, several
+arguments on a line, and `#` starting a comment to the end of its line outside quotes (the
+published run files put comments on lines of their own and after options:
+`--invalid="0,AEGIMN" # no leading zeros`).
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from smtcrypt.errors import FormulaError
+
+
+def read_runfile(text: str) -> list[str]:
+    """The arguments of a run file's text, the solver's name first; a `FormulaError` at the line of
+    an unclosed quote."""
+    lexer = shlex.shlex(text.replace("\\\n", " "), posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
+    try:
+        arguments = list(lexer)
+    except ValueError as problem:  # "No closing quotation" / "No escaped character"
+        line = lexer.lineno
+        lines = text.split("\n")
+        position = sum(len(each) + 1 for each in lines[:max(line - 1, 0)])
+        raise FormulaError(f"run file: {problem}", text, min(position, len(text))) from None
+    if not arguments:
+        raise FormulaError("the run file holds no solver name and no arguments (only comments or blank lines)")
+    return arguments
