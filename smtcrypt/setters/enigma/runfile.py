@@ -24,10 +24,9 @@ def read_runfile(text: str) -> list[str]:
     try:
         arguments = list(lexer)
     except ValueError as problem:  # "No closing quotation" / "No escaped character"
-        line = lexer.lineno
-        lines = text.split("\n")
-        position = sum(len(each) + 1 for each in lines[:max(line - 1, 0)])
-        raise FormulaError(f"run file: {problem}", text, min(position, len(text))) from None
+        body = text.rstrip("\n")  # the quote runs to the end: point at the start of the last line
+        position = len(body) - len(body.split("\n")[-1])
+        raise FormulaError(f"run file: {problem}", body, position) from None
     if not arguments:
         raise FormulaError("the run file holds no solver name and no arguments (only comments or blank lines)")
     return arguments

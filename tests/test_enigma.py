@@ -1,0 +1,162 @@
+"""`--syntax enigma`: published enigma.py command lines run verbatim, and the translator's rules."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+
+from smtcrypt.cli import main
+from smtcrypt.errors import FormulaError
+from smtcrypt.setters.enigma import read_command, read_runfile
+from smtcrypt.setters.enigma.expression import Translator
+
+DATA = Path(__file__).parent / "data" / "enigma_commands.tsv"
+EXAMPLES = Path(__file__).parent.parent / "examples" / "enigma"
+
+
+def corpus() -> list[tuple[str, int, str, list[str]]]:
+    rows = []
+    for line in DATA.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        name, _source, count, expect, command = line.split("\t")
+        rows.append((name, int(count), expect, shlex.split(command)))
+    return rows
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("name, count, expect, command", corpus(), ids=[row[0][:40] for row in corpus()])
+def test_published_command_lines(capsys: pytest.CaptureFixture[str], name: str, count: int, expect: str,
+                                 command: list[str]) -> None:
+    code, out, _ = run(capsys, "--json", "--syntax", "enigma", *command)
+    data = json.loads(out)
+    assert data["count"] == count and data["complete"], name
+    assert code == 0
+    if expect != "-":
+        _, text, _ = run(capsys, "--syntax", "enigma", *command)
+        assert expect in text, text
+
+
+def test_solution_line_and_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--syntax", "enigma", "SubstitutedExpression", "SEND + MORE = MONEY", "--answer=MONEY")
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == "(SEND + MORE = MONEY) (9567 + 1085 = 10652) / D=7 E=5 M=1 N=6 O=0 R=8 S=9 Y=2 / 10652"
+    assert lines[1] == "answer = 10652 [1 solution]"
+    assert lines[2].startswith("[1 solution; search complete")
+
+
+def test_json_uses_the_users_symbols(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--json", "--syntax", "enigma", "SubstitutedExpression", "--symbols=abcd",
+                       "ab + cd = 99", "a = 1", "c = 8", "--answer=(ab, cd)")
+    data = json.loads(out)
+    assert code == 0 and data["syntax"] == "enigma"
+    assert {tuple(sorted(solution["mapping"])) for solution in data["solutions"]} == {("a", "b", "c", "d")}
+    assert data["answers"] == [{"value": [int(f"1{b}"), int(f"8{9 - b}")], "count": 1}
+                               for b in range(10) if b not in (1, 8) and 9 - b not in (1, 8, b)]
+
+
+def test_case_sensitive_symbols_map_to_free_letters() -> None:
+    puzzle = read_command(["SubstitutedExpression", "--symbols=Aa", "--distinct=", "Aa = 11 * A"])
+    assert set(puzzle.letters) == {"A", "a"} and len(set(puzzle.letters.values())) == 2
+    assert puzzle.letters["A"] == "A"
+
+
+def test_leading_zero_rule_follows_enigma() -> None:
+    default = read_command(["SubstitutedExpression", "AB + C = DE", "--answer=FG"])
+    assert set(default.rules["domains"]) == {"A", "D", "F"}  # leading symbols, the answer's too
+    assert all(0 not in digits for digits in default.rules["domains"].values())
+    assert default.rules["allow_leading_zeros"] is True
+    explicit = read_command(["SubstitutedExpression", "AB + C = DE", "-i0,C"])  # --invalid replaces the default
+    assert set(explicit.rules["domains"]) == {"C"}
+
+
+def test_options_become_rules() -> None:
+    puzzle = read_command(["SubstitutedExpression", "--digits=1-8", "--assign=A,3", "--distinct=AB,CD", "--base=9",
+                           "AB + CD = EF", "--invalid=2|4,C"])
+    rules = puzzle.rules
+    assert rules["base"] == 9 and rules["digits"] == list(range(1, 9))
+    assert rules["assign"] == {"A": 3}
+    assert 2 not in rules["domains"]["C"] and 4 not in rules["domains"]["C"]
+    assert rules["distinct"] == "AB,CD"
+
+
+def test_no_distinct_and_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--count", "--syntax", "enigma", "SubstitutedExpression", "--distinct=", "AB = BA")
+    assert code == 0 and out.strip() == "9"  # 11, 22, ..., 99
+
+
+def test_runfile_arguments() -> None:
+    text = '#!/usr/bin/env python3 -m enigma -r\nSubstitutedDivision\n"a / b = c" # comment\n""\n-i0,ab --answer="x"\n'
+    assert read_runfile(text) == ["SubstitutedDivision", "a / b = c", "", "-i0,ab", "--answer=x"]
+    with pytest.raises(FormulaError):
+        read_runfile('SubstitutedExpression\n"A = B\n')
+
+
+@pytest.mark.parametrize("run_file", sorted(EXAMPLES.glob("*.run")), ids=lambda path: path.name)
+def test_example_run_files(capsys: pytest.CaptureFixture[str], run_file: Path) -> None:
+    code, out, err = run(capsys, "--syntax", "enigma", "--run", str(run_file))
+    assert code == 0, err
+    assert "[1 solution; search complete" in out
+
+
+@pytest.mark.parametrize("text, construct, column", [
+    ("__import__('os').system('x')", "only functions called by name", 1),
+    ("A.B > 1", "an attribute", 1),
+    ("A if B else C", "a conditional expression", 1),
+    ("[A for A in B]", "a comprehension", 1),
+    ("A ^ B = C", "'^'", 1),
+    ("open('f') = A", "the function open", 1),
+    ("A + abc = 3", "'abc' is not a word", 5),
+    ("A is B", "'is' compares identity", 1),
+])
+def test_refused_constructs_name_themselves_with_a_caret(text: str, construct: str, column: int) -> None:
+    with pytest.raises(FormulaError) as caught:
+        read_command(["SubstitutedExpression", text])
+    assert construct in caught.value.message
+    assert caught.value.column == column and "^" in str(caught.value)
+
+
+def test_hostile_text_is_never_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    code, _, err = run(capsys, "--syntax", "enigma", "SubstitutedExpression",
+                       f"__import__('os').system('touch {marker}') or A = 1")
+    assert code == 2 and "only functions called by name" in err and not marker.exists()
+
+
+def test_errors_point_into_the_argument(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "--syntax", "enigma", "SubstitutedExpression", "--invalid=x,A", "A = 1")
+    assert code == 2 and "--invalid=x,A" in err and "^" in err
+    code, _, err = run(capsys, "--syntax", "enigma", "SubstitutedSum", "A + B = C")
+    assert code == 2 and "unknown solver" in err
+    code, _, err = run(capsys, "--syntax", "enigma", "SubstitutedDivision", "ab / c = de", "ab - c = #")
+    assert code == 2 and "2 intermediate sums" in err
+
+
+def test_is_square_is_falsy_at_zero_as_in_enigma() -> None:
+    translator = Translator(frozenset("AB"), {"A": "A", "B": "B"}, frozenset("A"), available=lambda name: True)
+    assert translator.translate("is_square(B)").formula == "(is_square(B) and B != 0)"
+    assert translator.translate("is_square(AB)").formula == "is_square(AB)"
+    assert translator.translate("is_square(AB) + 1 = B").formula == "(((AB ** (1 / 2)) + 1) == B)"
+    assert translator.translate("is_prime(AB) and nreverse(AB) > 3").formula == "(is_prime(AB) and (rev(AB) > 3))"
+
+
+def test_missing_word_is_named() -> None:
+    translator = Translator(frozenset("AB"), {"A": "A", "B": "B"}, available=lambda name: name != "is_prime")
+    with pytest.raises(FormulaError, match="is_prime"):
+        translator.translate("is_prime(AB)")
+
+
+def test_division_remainder_alone_is_not_zero() -> None:
+    puzzle = read_command(["SubstitutedDivision", "??? / ? = ??", "?? - ? = ?", "?? - ?? = ?"])
+    assert puzzle.layout is not None and len(puzzle.hidden) == 1
+    (hidden,) = puzzle.hidden
+    assert 0 not in puzzle.rules["domains"][hidden]
