@@ -459,3 +459,67 @@ def test_the_multiplier_after_x_may_be_a_lowercase_word():
         brute_multiplications(upper))
     xy = "     xy\n   x yx\n   ----\n    ???\n   ???\n   ----\n   ????\n"  # the letter x after the operator x
     assert Puzzle.from_layout(xy).count() == len(brute_multiplications(xy.upper().replace("X YX", "x YX")))
+
+
+# --- enigma.py's rules for divisions, as options --------------------------------------------------
+
+ENIGMA_206 = """\
+         ???
+      -----
+  ?? ) pkmkh
+       pmd
+       ---
+        xpk
+         ??
+        ---
+         khh
+         mbg
+         ---
+           k
+"""
+
+
+def test_enigma_206_as_printed_has_its_one_solution():
+    """enigma.py's example: pkmkh / ?? = ???, [pkm - pmd = xp, xpk - ?? = kh, khh - mbg = k]."""
+    for nonzero in (False, True):
+        solutions = list(Puzzle.from_layout(ENIGMA_206, nonzero_remainders=nonzero).solve())
+        assert len(solutions) == 1
+        assert solutions[0].text.splitlines()[2].split() == ["77", ")", "47670"]
+        assert solutions[0].text.splitlines()[0].strip() == "619" and solutions[0].text.splitlines()[-1].strip() == "7"
+
+
+def test_nonzero_remainders_keeps_a_one_digit_remainder_from_0():
+    layout = """\
+        ?0?
+      -----
+  1? ) ???4
+       ??
+       --
+        ???
+        ???
+        ---
+          ?
+"""
+    every = brute_divisions(layout, remainders=range(10))
+    nonzero = [(d, q, r) for d, q, r in every if r != 0]
+    assert len(nonzero) < len(every)
+    assert Puzzle.from_layout(layout).count() == len(every)
+    assert Puzzle.from_layout(layout, nonzero_remainders=True).count() == len(nonzero)
+    assert "?" not in parse_layout(layout, nonzero_remainders=True).formula()
+    exact = Puzzle.from_layout(DIVISION, nonzero_remainders=True)  # a remainder written 0 is 0
+    assert exact.count() == 154
+
+
+def test_conditions_may_allow_leading_zeros_while_the_rows_keep_the_rule():
+    layout = DIVISION.replace(" ????\n", " ???E\n")
+    every = brute_letters(layout)
+    assert {letters["E"] for letters in every} >= {0, 5}
+    puzzle = Puzzle.from_layout(layout, "EF % 10 = 3")  # F: a new letter (3), distinct from E
+    assert puzzle.count() == sum(letters["E"] not in (0, 3) for letters in every)  # the word EF keeps E from 0
+    loose = Puzzle.from_layout(layout, "EF % 10 = 3", conditions_allow_leading_zeros=True)
+    assert loose.count() == sum(letters["E"] != 3 for letters in every)
+    headed = DIVISION.replace("2? )", "E? )")
+    rows = Puzzle.from_layout(headed, "EF % 10 = 3", conditions_allow_leading_zeros=True)
+    solutions = list(rows.solve())
+    assert solutions and all(s.mapping["E"] != 0 for s in solutions)  # the divisor's head stays nonzero
+    assert len(solutions) == sum(letters["E"] != 3 for letters in brute_letters(headed))
