@@ -69,7 +69,7 @@ examples:
   smtcrypt "AB * CD = EEF" --distinct ABCD       only A, B, C, D must differ
   smtcrypt "?? * ?? = 1?0?"                      each ? is a digit of its own
   smtcrypt --layout division.txt                 a long division (or multiplication) as printed
-  smtcrypt --layout division.txt "A + B = 9"     ... with a condition on its letters
+  smtcrypt --layout division.txt "A + B = 9"     with a condition on its letters
 
 formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB; each ? a digit of its own);
 lowercase names are integer unknowns; 0.(TALK) is a repeating decimal; + - * / // % ** ( ),

@@ -1,12 +1,14 @@
 """Long multiplication and long division pasted as printed, turned into equations between words.
 
-A cell holds a letter, a literal digit or a `?` (a digit of its own). Only the right edges of the
-rows carry meaning: a partial product ends under the multiplier digit it belongs to, a row of a
-division ends under the dividend digit its quotient digit stands over. The layout becomes an
+A cell holds a letter (in either case: `p` is the letter P), a literal digit or a `?` (a digit of
+its own). Only the right edges of the rows carry meaning: a partial product ends under the
+multiplier digit it belongs to, a row of a division ends under the dividend digit its quotient
+digit stands over. The layout becomes an
 ordinary formula (each row an equation between words, and the rules of long division as
 comparisons), so every search, proof and the exact re-check apply to it unchanged; its `?` cells
 are named by letters outside A-Z (`parse.WILDCARD_NAMES`), which the parser accepts only in a
-formula made here. Each solution is shown filled into the layout as it was given.
+formula made here. Each solution is shown filled into the layout as it was given. Conditions on
+the letters (`LayoutFormula`) follow the equations in the same formula.
 
 Multiplication::
 
