@@ -448,8 +448,11 @@ def test_lowercase_layout_takes_capital_conditions():
     lower = LETTERED_DIVISION.lower()
     condition = "(A != 2) + (B != 9) + (C != 4) + (D != 6) = 1"
     assert Puzzle.from_layout(lower, condition).count() == 3
-    unknown = Puzzle.from_layout(lower, "a = A + 1").first()  # in a formula, lowercase names are integer unknowns
-    assert unknown is not None and unknown.mapping["a"] == unknown.mapping["A"] + 1
+    with pytest.raises(FormulaError) as caught:  # in a formula a lowercase name is an integer unknown
+        Puzzle.from_layout(lower, "A > 1 and b = 9")
+    assert "the layout's letter B" in caught.value.message and caught.value.column == 11
+    unknown = Puzzle.from_layout(lower, "n = A + 1").first()  # a name that is no letter of the layout: an unknown
+    assert unknown is not None and unknown.mapping["n"] == unknown.mapping["A"] + 1
 
 
 def test_the_multiplier_after_x_may_be_a_lowercase_word():

@@ -46,8 +46,8 @@ from smtcrypt.core.numerals import DIGIT_CHARS
 from smtcrypt.core.parse import WILDCARD_NAMES, parse
 from smtcrypt.core.results import FormulaText, join
 from smtcrypt.core.rules import Rules
-from smtcrypt.core.tree import Constraints, words
-from smtcrypt.errors import FormulaError, LayoutError
+from smtcrypt.core.tree import Constraints, Name, walk, words
+from smtcrypt.errors import FormulaError, FormulaNameError, LayoutError
 
 if TYPE_CHECKING:
     from smtcrypt.core.results import Solution
@@ -167,9 +167,21 @@ class LayoutFormula:
         if not self.conditions.strip(" \t\r\n;,"):
             self.conditions, self.source, self.offset = "", equations, len(equations)
             return
-        parse(self.conditions)  # its errors (and letters outside A-Z) point at the conditions as written
+        self.refuse_lowercase_letters(parse(self.conditions))  # errors point at the conditions as written
         self.offset = len(equations) + 1
         self.source = equations + "\n" + self.named_wildcards(self.conditions, layout.hidden)
+
+    def refuse_lowercase_letters(self, conditions: Constraints) -> None:
+        """A condition's lowercase name that is a letter the layout writes lowercase is refused: in a
+        formula it would be an integer unknown, not the letter, and the condition would quietly miss."""
+        written = {spelled for spelled in self.layout.spelling.values() if spelled.islower()}
+        for constraint in conditions.constraints:
+            for node in walk(constraint):
+                if isinstance(node, Name) and node.name in written:
+                    raise FormulaNameError(
+                        f"{node.name!r} is the layout's letter {node.name.upper()}: a condition names it "
+                        f"{node.name.upper()} (a lowercase name in a formula is an integer unknown)",
+                        conditions.source, node.span.start, node.span.end - node.span.start)
 
     @staticmethod
     def named_wildcards(text: str, first: int) -> str:
