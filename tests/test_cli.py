@@ -391,3 +391,25 @@ def test_a_worksheet_under_other_rules(tmp_path):
     assert result.returncode == 0 and "1 puzzles (1 multiple)" in result.stderr  # as smtcrypt --unique --base 16
     assert smtcrypt.verdict("ADD + ADD = CAB", base=16).status is smtcrypt.Status.MULTIPLE
     assert run("worksheet", "--base", "8", "ABC9 = D").returncode == 2  # 9 is not a digit in base 8
+
+
+# --- --syntax -------------------------------------------------------------------------------------------------
+
+
+def test_syntax_smtcrypt_is_the_default_notation(smtcrypt_cli):
+    result = smtcrypt_cli("--syntax", "smtcrypt", "--count", "SEND + MORE = MONEY")
+    assert (result.returncode, result.stdout) == (0, "1\n")
+
+
+def test_syntax_enigma_reads_the_rest_of_the_command_line_as_enigma_does(smtcrypt_cli):
+    result = smtcrypt_cli("--count", "--syntax", "enigma", "SubstitutedExpression", "pkm - pmd = xp", "--symbols=dkmpx")
+    assert result.returncode == 0 and result.stdout.strip().isdigit()
+    formula = smtcrypt_cli("--count", "--allow-leading-zeros", "--distinct", "DKMPX", "PKM - PMD = XP",
+                           "P != 0, X != 0")
+    assert result.stdout == formula.stdout
+
+
+def test_syntax_enigma_after_our_own_formula_options_is_a_usage_error(smtcrypt_cli):
+    result = smtcrypt_cli("--base", "10", "--syntax", "enigma", "SubstitutedExpression", "A + B = C")
+    assert_clean_error(result)
+    assert "--syntax enigma" in result.stderr

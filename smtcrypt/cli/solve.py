@@ -70,6 +70,7 @@ examples:
   smtcrypt "?? * ?? = 1?0?"                      each ? is a digit of its own
   smtcrypt --layout division.txt                 a long division (or multiplication) as printed
   smtcrypt --layout division.txt "A + B = 9"     with a condition on its letters
+  smtcrypt --syntax enigma SubstitutedExpression "pkm - pmd = xp" --symbols=dkmpx   an enigma.py command line
 
 formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB; each ? a digit of its own);
 lowercase names are integer unknowns; 0.(TALK) is a repeating decimal; + - * / // % ** ( ),
@@ -121,6 +122,10 @@ def build_parser() -> JsonErrorParser:
                         help="how to show each solution: line (default) or long (written out long-hand: a sum "
                              "with its carries, long multiplication, long division)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+    parser.add_argument("--syntax", choices=("smtcrypt", "enigma"), default="smtcrypt",
+                        help="the notation of the rest of the command line: smtcrypt (default) or enigma (an "
+                             "enigma.py SubstitutedExpression or SubstitutedDivision command line, or --run FILE, "
+                             "as written: smtcrypt [--json] [--timeout S] [--stats] --syntax enigma SOLVER ARGS...)")
     parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
     parser.usage = (parser.format_usage().removeprefix("usage: ").rstrip() + "\n" + SUBCOMMANDS)
     return parser
@@ -183,6 +188,9 @@ def main(argv: Sequence[str]) -> int:
     parser = build_parser()
     parser.json_errors = "--json" in argv
     args = parser.parse_args(argv)
+    if args.syntax == "enigma":  # the command line goes to the enigma reader before this parser sees it
+        parser.error("--syntax enigma reads the rest of the command line as enigma.py does: give it after "
+                     "only --json, --timeout S, --stats, --first or --count, then the solver's name")
     if not args.formula and args.layout is None:
         parser.error("give a FORMULA or --layout FILE")
     rules = rules_from(args, parser)
