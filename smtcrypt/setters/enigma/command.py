@@ -428,9 +428,12 @@ def _division_puzzle(options: _Options, arguments: list[str], available: Callabl
         assert last is not None
         division.steps[-1] = (last[0], last[1], HIDDEN)
     layout, final = division_layout(division, arguments)
-    symbols = frozenset((string.ascii_letters if options.symbols is None else options.symbols) + HIDDEN)
     cells = [division.dividend, division.divisor, division.quotient] + [
         part for step in division.steps if step is not None for part in step]
+    # enigma.py's symbols here are the letters the rows use (or --symbols): in an --extra or --answer,
+    # any other name is Python's (`sum([A != 4, B != 5]) = 1`), not a word
+    written = "".join(ch for row in cells for ch in row if ch in string.ascii_letters)
+    symbols = frozenset((written if options.symbols is None else options.symbols) + HIDDEN)
     extra = [text for text, _ in options.extra]
     answer_text = options.answer[0] if options.answer is not None else None
     words = [word for text in extra + ([answer_text] if answer_text else []) for word in find_words(text, symbols)]

@@ -60,7 +60,7 @@ ROOTS = {"is_square": 2, "is_cube": 3}
 PLAIN = {"abs": "abs", "min": "min", "max": "max", "gcd": "gcd", "is_prime": "is_prime", "dsum": "dsum",
          "nreverse": "rev", "rev": "rev", "is_palindrome": "is_palindrome", "divides": "divides",
          "is_triangular": "is_triangular", "is_square_p": "is_square", "is_cube_p": "is_cube"}
-CALLS = frozenset(PLAIN) | frozenset(ROOTS) | {"is_power", "nsplit"}
+CALLS = frozenset(PLAIN) | frozenset(ROOTS) | {"is_power", "nsplit", "sum"}
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,8 @@ def find_words(text: str, symbols: frozenset[str]) -> list[Word]:
         token = match.group()
         if not any(ch in symbols for ch in token) or not all(ch in symbols or ch.isdigit() for ch in token):
             continue  # a number, or a name such as is_prime
-        if token in CALLS and text[match.end():].lstrip().startswith("("):
-            continue  # a function called by name, even where its letters are symbols
+        if text[match.end():].lstrip().startswith("("):
+            continue  # a function's name (a word is a number, never called), even where its letters are symbols
         words.append(Word(token, match.start()))
     return words
 
@@ -300,6 +300,8 @@ class _Walk:
         if name in ROOTS or name == "is_power":
             tested, degree = self.root_call(node)
             return f"({tested} ** (1 / {degree}))"
+        if name == "sum":
+            return self.total(node)
         if name == "is_palindrome" and len(node.args) == 1 and isinstance(node.args[0], ast.Call) \
                 and isinstance(node.args[0].func, ast.Name) and node.args[0].func.id == "nsplit":
             return f"{self.function(node, 'is_palindrome')}({self.value(self.single(node.args[0]))})"
@@ -311,6 +313,13 @@ class _Walk:
             raise self.error(f"{name}(...) takes one argument here", node)
         ours = self.function(node, PLAIN[name])
         return f"{ours}({', '.join(self.value(arg) for arg in node.args)})"
+
+    def total(self, node: ast.Call) -> str:
+        """sum([X, Y, ...]) or sum((X, Y, ...)): the terms added (a comparison counts 1 or 0, as in
+        Python), as enigma.py's run files count conditions: `sum([A != 4, B != 5]) = 1`."""
+        if len(node.args) != 1 or not isinstance(node.args[0], (ast.List, ast.Tuple)) or not node.args[0].elts:
+            raise self.error("sum(...) is supported of a written list or tuple, such as sum([A != 4, B != 5])", node)
+        return "(" + " + ".join(self.value(item) for item in node.args[0].elts) + ")"
 
     def single(self, node: ast.Call) -> ast.expr:
         if len(node.args) != 1 or node.keywords:
