@@ -13,6 +13,10 @@ Semantics (README, "Rules and exact semantics"):
 - `and`/`or` return operand values and short-circuit, `not` gives 1 or 0, comparison chains
   short-circuit, `in`/`not in` look in a literal (all of whose items are evaluated) or a range;
 - abs, min, max, gcd, sum(range(n)) and sum(range(a, b));
+- the number-theory words, of integers only (a fraction is undefined): is_prime, is_square, is_cube,
+  is_power(x, k) (x = r**k, r >= 0), is_triangular, is_palindrome (the digits of |x| read the same
+  both ways), divides(d, x) (x = k*d: 0 divides only 0), dsum (the digits of |x| added), rev (the
+  digits of |x| reversed, x's sign kept), digits in the puzzle's base;
 - words and repeating decimals in the base given (`--base`); plain numbers stay decimal;
 - the digit rules: distinct letters, no 0 at the head of a word of two or more letters (a literal digit
   there is no letter), `--digits`, `--domain`, `--assign`; `--distinct` groups (only letters of one
@@ -138,6 +142,69 @@ def _integer(value: Value) -> int:
     if type(value) is not int:
         raise Undefined("range() of a non-integer")
     return value
+
+
+# --- the number-theory words, from their definitions (docs/formula-language.md), on integers -----------
+
+def digit_list(n: int, base: int) -> list[int]:
+    """The digits of |n| in `base`, the leading one first (0 is [0])."""
+    n = abs(n)
+    digits = [n % base]
+    while n >= base:
+        n //= base
+        digits.insert(0, n % base)
+    return digits
+
+
+def from_digits(digits: list[int], base: int) -> int:
+    value = 0
+    for digit in digits:
+        value = value * base + digit
+    return value
+
+
+def prime(n: int) -> bool:
+    """No divisor from 2 to the square root."""
+    if n < 2:
+        return False
+    d = 2
+    while d * d <= n:
+        if n % d == 0:
+            return False
+        d += 1
+    return True
+
+
+def kth_power(n: int, k: int) -> bool:
+    """n = r**k for some whole r >= 0."""
+    return n >= 0 and _exact_root(n, k) is not None
+
+
+def triangular(n: int) -> bool:
+    """n = 0 + 1 + ... + t for some t >= 0."""
+    t = total = 0
+    while total < n:
+        t += 1
+        total += t
+    return total == n
+
+
+def reversed_number(n: int, base: int) -> int:
+    value = from_digits(digit_list(n, base)[::-1], base)
+    return -value if n < 0 else value
+
+
+WORDS: dict[str, Callable[..., int | bool]] = {
+    "is_prime": lambda base, n: prime(n),
+    "is_square": lambda base, n: kth_power(n, 2),
+    "is_cube": lambda base, n: kth_power(n, 3),
+    "is_power": lambda base, n, k: kth_power(n, k),
+    "is_triangular": lambda base, n: triangular(n),
+    "dsum": lambda base, n: sum(digit_list(n, base)),
+    "rev": lambda base, n: reversed_number(n, base),
+    "is_palindrome": lambda base, n: digit_list(n, base) == digit_list(n, base)[::-1],
+    "divides": lambda base, d, x: x == 0 if d == 0 else x % d == 0,
+}
 
 
 class Compiled:
@@ -355,6 +422,15 @@ class Compiled:
                     raise Undefined("gcd of a non-integer")
                 return math.gcd(*integers)
             return gcd
+        if node.name in WORDS:
+            word, base = WORDS[node.name], self.base
+
+            def number_word(d: Digits) -> int:
+                values = [_norm(arg(d)) for arg in args]
+                if any(type(value) is not int for value in values):
+                    raise Undefined(f"{node.name} of a non-integer")
+                return int(word(base, *values))
+            return number_word
         raise ValueError(f"unknown function {node.name}")
 
     # --- using it -----------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from smtcrypt.core.intervals import Interval, interval
-from smtcrypt.core.rules import FUNCTIONS, Rules, is_unknown_name, is_wildcard
+from smtcrypt.core.rules import FUNCTIONS, PREDICATES, PRIME_LIMIT, Rules, is_unknown_name, is_wildcard
 from smtcrypt.core.tree import (
     BinOp,
     BoolOp,
@@ -87,7 +87,7 @@ def check(formula: Constraints, rules: Rules | None = None) -> Problem:
     """Check "NUM + BER = PLAY" under `rules` (by default the usual ones) and annotate what the encoder needs."""
     rules = Rules() if rules is None else rules
     for constraint in formula.constraints:
-        if not isinstance(constraint, (Compare, BoolOp, Not)):
+        if not (isinstance(constraint, (Compare, BoolOp, Not)) or is_predicate(constraint)):
             raise _error(FormulaError, "a constraint needs a comparison such as '=' (this part is only a number)",
                          formula, constraint)
         for node in walk(constraint):
@@ -113,6 +113,8 @@ def check(formula: Constraints, rules: Rules | None = None) -> Problem:
         for node in walk(constraint):
             if isinstance(node, BinOp) and node.op == "**":
                 _check_exponent(node, formula, rules, constant_exponents, exponent_ranges)
+            elif isinstance(node, Call) and node.name == "is_prime":
+                _check_prime_size(node, formula, rules)
     return Problem(formula, rules, all_letters, leading, constant_exponents, exponent_ranges, unknowns(formula),
                    allowed, groups)
 
@@ -162,11 +164,19 @@ def _allowed_digits(formula: Constraints, rules: Rules, all_letters: tuple[str, 
     return allowed
 
 
+KNOWN_FUNCTIONS = ", ".join(name for name in FUNCTIONS if name not in ("sum", "range")) + ", sum(range(...))"
+
+
+def is_predicate(node: Expr) -> bool:
+    """A call of a number-theory predicate (`is_prime(X)`, `divides(D, X)`): true or false, as a comparison."""
+    return isinstance(node, Call) and node.name in PREDICATES
+
+
 def _check_node(node: Expr, formula: Constraints) -> None:
     if isinstance(node, Name) and not is_unknown_name(node.name):
         hint = (f" ({node.name}(...) is a function)" if node.name in FUNCTIONS else
-                " (words are UPPERCASE letters A-Z, integer unknowns lowercase names; functions are abs, min, "
-                "max, gcd, sum(range(...)))")
+                " (words are UPPERCASE letters A-Z, integer unknowns lowercase names; "
+                f"functions are {KNOWN_FUNCTIONS})")
         raise _error(FormulaNameError, f"unknown name {node.name!r}{hint}", formula, node)
     if isinstance(node, Call):
         _check_call(node, formula)
@@ -174,15 +184,39 @@ def _check_node(node: Expr, formula: Constraints) -> None:
 
 def _check_call(node: Call, formula: Constraints) -> None:
     if node.name not in FUNCTIONS:
-        raise _error(FormulaNameError, f"unknown function {node.name!r} (known: abs, min, max, gcd, sum, range)",
-                     formula, node)
+        raise _error(FormulaNameError, f"unknown function {node.name!r} (known: {KNOWN_FUNCTIONS})", formula, node)
     count = len(node.args)
     usage = FUNCTIONS[node.name]
-    wrong = ((node.name == "abs" and count != 1) or (node.name in ("min", "max", "gcd") and count < 2)
+    wrong = ((node.name in ("abs", "dsum", "rev") and count != 1) or (node.name in ("min", "max", "gcd") and count < 2)
+             or (node.name in PREDICATES and count != PREDICATES[node.name])
              or (node.name == "range" and not 1 <= count <= 2)
              or (node.name == "sum" and (count != 1 or not _is_range(node.args[0]))))
     if wrong:
         raise _error(FormulaNameError, f"{node.name}() takes {usage}", formula, node)
+    if node.name == "is_power":
+        power_word_exponent(node, formula)
+
+
+def power_word_exponent(node: Call, formula: Constraints | None = None) -> int:
+    """The k of `is_power(x, k)`: a constant integer from 1 to MAX_EXPONENT, which the checker has made sure of
+    (with `formula`, a `FormulaLimitError` under k otherwise)."""
+    k = constant(node.args[1])
+    if k is not None and k.denominator == 1 and 1 <= k <= MAX_EXPONENT:
+        return int(k)
+    if formula is None:
+        raise ValueError(f"is_power() with exponent {k}")
+    what = "this one is not a constant" if k is None else f"not {k}"
+    raise _error(FormulaLimitError, f"is_power(x, k) needs k a constant integer from 1 to {MAX_EXPONENT} ({what})",
+                 formula, node.args[1])
+
+
+def _check_prime_size(node: Call, formula: Constraints, rules: Rules) -> None:
+    """is_prime() is decided below PRIME_LIMIT: an argument known to reach it is refused here (one whose
+    size is known only from the digits, such as a variable power's, leaves such candidates out)."""
+    bounds = interval(node.args[0], rules)
+    if bounds is not None and max(-bounds[0], bounds[1]) >= PRIME_LIMIT:
+        raise _error(FormulaLimitError, f"is_prime() decides numbers below 10**{len(str(PRIME_LIMIT)) - 1}; "
+                     f"this one reaches {max(-bounds[0], bounds[1])}", formula, node.args[0])
 
 
 def _is_range(node: Expr) -> bool:

@@ -29,16 +29,8 @@ def interval(node: Expr, rules: Rules) -> Interval | None:
     if isinstance(node, Unary):
         inner = interval(node.operand, rules)
         return inner if inner is None or node.op == "+" else (-inner[1], -inner[0])
-    if isinstance(node, Call) and node.name in ("abs", "min", "max"):
-        known = [part for part in (interval(arg, rules) for arg in node.args) if part is not None]
-        if len(known) < len(node.args):
-            return None
-        if node.name == "min":
-            return (min(p[0] for p in known), min(p[1] for p in known))
-        if node.name == "max":
-            return (max(p[0] for p in known), max(p[1] for p in known))
-        low, high = known[0]
-        return (0 if low <= 0 <= high else min(abs(low), abs(high)), max(abs(low), abs(high)))
+    if isinstance(node, Call):
+        return _call_interval(node, rules)
     if isinstance(node, BinOp) and node.op in ("+", "-", "*"):
         left, right = interval(node.left, rules), interval(node.right, rules)
         if left is None or right is None:
@@ -52,8 +44,52 @@ def interval(node: Expr, rules: Rules) -> Interval | None:
     return None
 
 
+def _call_interval(node: Call, rules: Rules) -> Interval | None:
+    """Bounds of abs, min, max, dsum and rev of arguments with bounds."""
+    if node.name not in ("abs", "min", "max", "dsum", "rev"):
+        return None
+    known = [part for part in (interval(arg, rules) for arg in node.args) if part is not None]
+    if len(known) < len(node.args) or not known:
+        return None
+    if node.name == "min":
+        return (min(p[0] for p in known), min(p[1] for p in known))
+    if node.name == "max":
+        return (max(p[0] for p in known), max(p[1] for p in known))
+    if node.name != "abs":
+        return (digit_sum_interval if node.name == "dsum" else reversal_interval)(known[0], rules.base)
+    low, high = known[0]
+    return (0 if low <= 0 <= high else min(abs(low), abs(high)), max(abs(low), abs(high)))
+
+
 def scaled(coefficient: int, bounds: Interval) -> Interval:
     """coefficient * x for x in bounds."""
     low, high = coefficient * bounds[0], coefficient * bounds[1]
     return (low, high) if low <= high else (high, low)
 
+
+
+def digit_count(value: int, base: int) -> int:
+    """How many digits |value| has in `base` (0 has one): 999 -> 3."""
+    value, count = abs(value), 1
+    while value >= base:
+        value, count = value // base, count + 1
+    return count
+
+
+def digit_sum_interval(bounds: Interval, base: int) -> Interval:
+    """Bounds of dsum(x) for x in bounds: at most the largest |x| and its digits' count times base - 1;
+    at least 1 where x is never 0."""
+    low, high = bounds
+    largest = max(abs(low), abs(high))
+    return (1 if low > 0 or high < 0 else 0), min(largest, digit_count(largest, base) * (base - 1))
+
+
+def reversal_interval(bounds: Interval, base: int) -> Interval:
+    """Bounds of rev(x) for x in bounds: x's sign, and fewer digits than base ** digit_count; the
+    reversal of a nonzero x ends in x's leading digit, so it is not 0."""
+    low, high = bounds
+    if low >= 0 and high < base:  # single digits read the same reversed
+        return bounds
+    bottom = -(base ** digit_count(low, base) - 1) if low < 0 else (1 if low > 0 else 0)
+    top = base ** digit_count(high, base) - 1 if high > 0 else (-1 if high < 0 else 0)
+    return bottom, top

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from smtcrypt.core.check import Problem
+from smtcrypt.core.rules import NUMBER_WORDS, PRIME_LIMIT
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
 from smtcrypt.errors import VerificationError
 
@@ -187,6 +188,80 @@ def _not(node: Not, assignment: Assignment, base: int) -> Exact:
     return truth(evaluate(node.operand, assignment, base) == 0)
 
 
+def whole(value: Exact, name: str) -> int:
+    """The value as an int; a fraction leaves the candidate out, as math.gcd refuses one."""
+    if value.denominator != 1:
+        raise Undefined(f"{name}() of a non-integer")
+    return value.numerator
+
+
+WITNESSES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)  # Miller-Rabin bases that decide n < 3.3 * 10**24
+
+
+def is_prime(n: int) -> bool:
+    """Trial division by the small primes, then Miller-Rabin to the first 13 prime bases, which is a proof
+    of primality below 3.317 * 10**24 (Sorenson and Webster); from PRIME_LIMIT on the candidate is undefined."""
+    if n < 2:
+        return False
+    for p in WITNESSES:
+        if n % p == 0:
+            return n == p
+    if n >= PRIME_LIMIT:
+        raise Undefined("is_prime() of a number of more than 24 digits")
+    odd, twos = n - 1, 0
+    while odd % 2 == 0:
+        odd, twos = odd // 2, twos + 1
+    for a in WITNESSES:
+        x = pow(a, odd, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(twos - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def digits_of(n: int, base: int) -> list[int]:
+    """The digits of |n| in `base`, the last first: 120 -> [0, 2, 1]; 0 -> [0]."""
+    n, digits = abs(n), []
+    while True:
+        n, digit = divmod(n, base)
+        digits.append(digit)
+        if not n:
+            return digits
+
+
+def reversal(n: int, base: int) -> int:
+    """n's digits in the opposite order, n's sign kept: 120 -> 21, -12 -> -21."""
+    value = 0
+    for digit in digits_of(n, base):  # the last digit first: it becomes the leading one
+        value = value * base + digit
+    return -value if n < 0 else value
+
+
+def number_word(name: str, args: list[int], base: int) -> Exact:
+    """The number-theory words on integers (docs/formula-language.md, "Number-theory words")."""
+    n = args[0]
+    if name == "is_prime":
+        return truth(is_prime(n))
+    if name in ("is_square", "is_cube", "is_power"):
+        k = {"is_square": 2, "is_cube": 3}.get(name) or args[1]
+        return truth(n >= 0 and integer_root(n, k) is not None)
+    if name == "is_triangular":  # n = t(t + 1)/2 for a whole t >= 0 exactly when 8n + 1 is an odd square
+        return truth(n >= 0 and integer_root(8 * n + 1, 2) is not None)
+    if name == "dsum":
+        return sum(digits_of(n, base))
+    if name == "rev":
+        return reversal(n, base)
+    if name == "is_palindrome":
+        return truth(reversal(n, base) == n)
+    divisor, multiple = args  # divides(d, x): x = k * d for some integer k (so 0 divides only 0)
+    return truth(multiple == 0 if divisor == 0 else multiple % divisor == 0)
+
+
 def _call(node: Call, assignment: Assignment, base: int) -> Exact:
     if node.name == "sum":
         start, stop = range_bounds(node.args[0], assignment, base)
@@ -198,6 +273,8 @@ def _call(node: Call, assignment: Assignment, base: int) -> Exact:
         if any(value.denominator != 1 for value in values):
             raise Undefined("gcd() of a non-integer")
         return math.gcd(*(value.numerator for value in values))
+    if node.name in NUMBER_WORDS:
+        return number_word(node.name, [whole(value, node.name) for value in values], base)
     return min(values) if node.name == "min" else max(values)
 
 

@@ -26,8 +26,9 @@ from fractions import Fraction
 from typing import Any
 
 from smtcrypt.analysis.unknowns import Values, unknown_values
-from smtcrypt.core.check import Problem
+from smtcrypt.core.check import Problem, power_word_exponent
 from smtcrypt.core.numerals import place_values, repeating_scale, root_floor
+from smtcrypt.core.rules import NUMBER_WORDS, PRIME_LIMIT
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
 from smtcrypt.engine.base import Assignment
 
@@ -58,6 +59,92 @@ def _gcd(*values: Any) -> int:
         return math.gcd(*values)  # ints (and bools), the common case
     except TypeError:  # a Fraction among them: only whole ones have a gcd
         return math.gcd(*(_as_integer(value) for value in values))
+
+
+def _whole(value: Any) -> int:
+    """An int from an int, a truth value or a whole Fraction; `Undefined` for any other fraction."""
+    return int(value) if type(value) in (int, bool) else _as_integer(value)
+
+
+SIEVE_SIZE = 1 << 20  # primality below this is looked up in a table made once, at the first is_prime
+_sieve: bytearray | None = None
+MILLER_RABIN_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)  # decide every n < 3.3 * 10**24
+
+
+def _prime_table() -> bytearray:
+    """table[n] is 1 exactly for the primes n < SIEVE_SIZE (Eratosthenes)."""
+    global _sieve
+    if _sieve is None:
+        table = bytearray([1]) * SIEVE_SIZE
+        table[0] = table[1] = 0
+        for p in range(2, math.isqrt(SIEVE_SIZE - 1) + 1):
+            if table[p]:
+                table[p * p::p] = bytes(len(range(p * p, SIEVE_SIZE, p)))
+        _sieve = table
+    return _sieve
+
+
+def _is_prime(value: Any) -> bool:
+    n = _whole(value)
+    if n < SIEVE_SIZE:
+        return n >= 2 and bool(_prime_table()[n])
+    if n >= PRIME_LIMIT:
+        raise Undefined("is_prime() of a number of more than 24 digits")
+    if n % 2 == 0:
+        return False
+    # strong probable prime to every base of MILLER_RABIN_BASES, which no composite below 3.3 * 10**24 is
+    d = n - 1
+    s = (d & -d).bit_length() - 1  # n - 1 = d * 2**s with d odd
+    d >>= s
+    for a in MILLER_RABIN_BASES:
+        x = pow(a, d, n)
+        if x == 1 or x == n - 1:
+            continue
+        for _ in range(s - 1):
+            x = pow(x, 2, n)
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def _is_power(value: Any, k: int) -> bool:
+    """value = r**k for a whole r >= 0."""
+    n = _whole(value)
+    return n >= 0 and exact_root(n, k) is not None
+
+
+def _is_triangular(value: Any) -> bool:
+    """value = t(t + 1)/2 for a whole t >= 0: 8 * value + 1 is then (2t + 1)**2."""
+    n = _whole(value)
+    return n >= 0 and exact_root(8 * n + 1, 2) is not None
+
+
+def _dsum(value: Any, base: int) -> int:
+    n, total = abs(_whole(value)), 0
+    while n:
+        n, digit = divmod(n, base)
+        total += digit
+    return total
+
+
+def _rev(value: Any, base: int) -> int:
+    n = _whole(value)
+    rest, reversed_value = abs(n), 0
+    while rest:
+        rest, digit = divmod(rest, base)
+        reversed_value = reversed_value * base + digit
+    return reversed_value if n >= 0 else -reversed_value
+
+
+def _is_palindrome(value: Any, base: int) -> bool:
+    return _rev(value, base) == _whole(value)
+
+
+def _divides(divisor: Any, multiple: Any) -> bool:
+    d, x = _whole(divisor), _whole(multiple)
+    return x == 0 if d == 0 else x % d == 0
 
 
 def _bounds(args: tuple[Any, ...]) -> tuple[int, int]:
@@ -156,7 +243,9 @@ MAX_PAIR_CODE = 2000  # characters: a longer (numerator, denominator) pair is le
 HELPERS: dict[str, Any] = {"_nz": _nz, "_q_eq": _q_eq, "_q_ne": _q_ne, "_q_lt": _q_lt, "_q_le": _q_le,
                            "_F": Fraction, "_pow": _power, "_root": _root_power, "_gcd": _gcd,
                            "_in_range": _in_range, "_sum_range": _sum_range, "abs": abs, "min": min, "max": max,
-                           "_len": len, "ArithmeticError": ArithmeticError}
+                           "_len": len, "ArithmeticError": ArithmeticError,
+                           "_is_prime": _is_prime, "_is_power": _is_power, "_is_triangular": _is_triangular,
+                           "_dsum": _dsum, "_rev": _rev, "_is_palindrome": _is_palindrome, "_divides": _divides}
 PRECEDENCE = {"+": 1, "-": 1, "*": 2}  # operators written without brackets inside a chain of their own kind
 
 
@@ -397,7 +486,19 @@ class Writer:
         if node.name == "gcd":
             self.may_fail = True
             return f"_gcd({args})"
+        if node.name in NUMBER_WORDS:  # of integers only: a fraction fails the candidate
+            self.may_fail = True
+            return self.number_word(node, args)
         return f"{node.name}({args})"
+
+    def number_word(self, node: Call, args: str) -> str:
+        if node.name in ("is_square", "is_cube"):
+            return f"_is_power({args}, {2 if node.name == 'is_square' else 3})"
+        if node.name == "is_power":
+            return f"_is_power({self.write(node.args[0])}, {power_word_exponent(node)})"
+        if node.name in ("dsum", "rev", "is_palindrome"):
+            return f"_{node.name}({args}, {self.base})"
+        return f"_{node.name}({args})"
 
 
 def call_args(node: Expr) -> tuple[Expr, ...]:
