@@ -25,6 +25,7 @@ from smtcrypt.setters.layout import LayoutFormula, parse_layout
 
 if TYPE_CHECKING:
     from smtcrypt.teach.explain import Explanation
+    from smtcrypt.teach.play import Game
 
 
 class Puzzle:
@@ -136,6 +137,14 @@ class Puzzle:
         from smtcrypt.teach.explain import explain  # z3 loads with the first search, not on import
 
         return explain(self.problem, timeout=timeout)
+
+    def play(self, *, timeout: float | None = 10.0) -> Game:
+        """A game to solve the puzzle by hand (see `smtcrypt.teach.play`): `game.decide("S = 9")`
+        answers accepted, rejected with the reason, or unknown (a move's search past `timeout`
+        seconds); also `undo()`, `hint()`, `mark("S", [1, 2])`; it shows itself long-hand."""
+        from smtcrypt.teach.play import Game  # z3 loads with the first search, not on import
+
+        return Game(self.problem, timeout=timeout)
 
     def difficulty(self, *, timeout: float | None = None) -> int:
         """1 (one column at a time) to 5 (cases inside cases), from the explanation."""

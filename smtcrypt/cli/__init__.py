@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "explain": "smtcrypt.cli.explain",
     "serve": "smtcrypt.cli.serve",
     "worksheet": "smtcrypt.cli.worksheet",
+    "play": "smtcrypt.cli.play",
 }
 
 

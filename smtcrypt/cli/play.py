@@ -1,0 +1,61 @@
+"""`smtcrypt play`: solve a puzzle by hand, one decision a line on stdin, each answered on stdout."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from smtcrypt.api import Puzzle
+from smtcrypt.cli.options import DEFAULT_TIMEOUT, Exit, JsonErrorParser, positive_number, rule_options, rules_from
+from smtcrypt.errors import FormulaError
+from smtcrypt.teach.play import DecisionError
+
+COMMANDS = "decisions such as 'S = 9', 'E < 5', 'N != 3' or 'c2 = 1'; pencil marks 'S: 1 2 9'; undo, hint, marks, show"
+
+
+def build_parser() -> JsonErrorParser:
+    parser = JsonErrorParser(
+        prog="smtcrypt play", parents=[rule_options()],
+        description="Solve a puzzle by hand: type one decision a line (S = 9, E < 5, N != 3, c2 = 1 for a carry) "
+                    "and each is answered at once, every answer proved: accepted (with the letters the decisions "
+                    "now force), rejected with the reason, or unknown if the time limit ran out. Also: pencil "
+                    "marks (S: 1 2 9), undo, hint, marks, show. One answer a line, so that it can be scripted; "
+                    "on a terminal the puzzle is drawn again after each move.",
+        epilog="example: printf 'M = 1\\nS = 8\\nhint\\n' | smtcrypt play \"SEND + MORE = MONEY\"")
+    parser.add_argument("formula", nargs="+", metavar="FORMULA", help="the puzzle, as for solving")
+    parser.add_argument("--timeout", type=positive_number, default=DEFAULT_TIMEOUT, metavar="S",
+                        help=f"seconds each move's search may take before it is answered unknown "
+                             f"(default {DEFAULT_TIMEOUT:g})")
+    return parser
+
+
+def main(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """`smtcrypt play`: exit 0 once solved, 1 when the input ends first, 2 for a bad formula or options."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    rules = rules_from(args, parser)
+    source = sys.stdin if stdin is None else stdin
+    out = sys.stdout if stdout is None else stdout
+    try:
+        puzzle = Puzzle(list(args.formula), **rules)
+    except FormulaError as error:
+        print(f"smtcrypt: error: {error}", file=sys.stderr)
+        return Exit.USAGE
+    game = puzzle.play(timeout=args.timeout)
+    drawing = out.isatty()
+    if drawing:
+        print(f"{game.layout().text()}\n({COMMANDS})", file=out, flush=True)
+    for line in source:
+        if not line.strip():
+            continue
+        try:
+            print(game.play(line.rstrip("\n")), file=out, flush=True)
+        except DecisionError as error:
+            print(f"error: {error.message} at column {error.column}\n{error.snippet}", file=out, flush=True)
+            continue
+        if drawing and line.strip() != "show":
+            print(game.layout().text(), file=out, flush=True)
+        if game.solved:
+            return Exit.FOUND
+    return Exit.NONE
