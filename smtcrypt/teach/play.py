@@ -362,6 +362,13 @@ class Game:
         that must differ), without a search; "" if they do not."""
         domains = self._domains(decisions)
         last = decisions[-1]
+        if last.name in self.carries:
+            values = self.explainer.variables.domains[last.name]
+            if not any(all(d.allows(v) for d in decisions if d.name == last.name) for v in values):
+                if any(last.allows(v) for v in values):
+                    before = [d for d in decisions[:-1] if d.name == last.name]
+                    return f"{last} contradicts your decision{'s' if len(before) > 1 else ''} {self._listed(before)}"
+                return f"{last.name} can only be {_digits_text(values)}: the carries that column can make"
         if last.name in domains and not domains[last.name]:
             allowed = sorted(self.problem.allowed[last.name])
             before = [d for d in decisions[:-1] if d.name == last.name]

@@ -1,0 +1,235 @@
+"""The play engine (smtcrypt/teach/play.py), `smtcrypt play` and `Puzzle.play()`: every verdict held
+to the brute-force reference, a play-through to "solved" through the command line, undo, hints,
+pencil marks, bad input with a caret, and a time limit that gives `unknown`, never `rejected`."""
+
+from __future__ import annotations
+
+import operator
+import random
+import re
+import subprocess
+import sys
+
+import pytest
+from reference import brute_force, is_solution
+
+from smtcrypt import Puzzle
+from smtcrypt.teach.play import Decision, DecisionError, Verdict
+
+COMPARE = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+           ">=": operator.ge}
+
+# small puzzles the brute force decides at once: sums with carries, a product, several solutions or one
+PUZZLES = ["TO + GO = OUT", "ODD + ODD = EVEN", "AB + BA = CDC", "AB * C = DEA", "SO + SO = TOO"]
+
+
+def solutions(formula: str) -> list[dict[str, int]]:
+    return [dict(solution) for solution in brute_force(formula)]
+
+
+def holds(decision: Decision, values: dict[str, int]) -> bool:
+    return bool(COMPARE[decision.op](values[decision.name], decision.value))
+
+
+def leading(formula: str) -> set[str]:
+    return {word[0] for word in re.findall(r"[A-Z]+", formula) if len(word) > 1}
+
+
+def sum_carries(formula: str, values: dict[str, int]) -> dict[str, int]:
+    """The carry into each column of a sum of words (c2: into the tens), from the addends' digits alone."""
+    left, right = formula.split("=")
+    addends = [int("".join(str(values[ch]) for ch in word)) for word in re.findall(r"[A-Z]+", left)]
+    width = len(right.strip())
+    return {f"c{k}": sum(a % 10 ** (k - 1) for a in addends) // 10 ** (k - 1) for k in range(2, width + 1)}
+
+
+def left_by_decisions(letter: str, first: set[str], decisions: list[Decision]) -> list[int]:
+    """The digits the rules and the decisions on `letter` leave it."""
+    return [d for d in range(10) if (d or letter not in first) and
+            all(holds(x, {letter: d}) for x in decisions if x.name == letter)]
+
+
+def expected_forced(formula: str, everything: list[dict[str, int]], consistent: list[dict[str, int]],
+                    decisions: list[Decision]) -> dict[str, int]:
+    """Letters fixed in every consistent solution, not by the puzzle alone, and not decided to one digit."""
+    letters = sorted(everything[0]) if everything else []
+    first = leading(formula)
+    forced = {}
+    for letter in letters:
+        digits = {values[letter] for values in consistent}
+        if len(digits) != 1 or len({values[letter] for values in everything}) == 1:
+            continue
+        if len(left_by_decisions(letter, first, decisions)) > 1:
+            forced[letter] = digits.pop()
+    return forced
+
+
+@pytest.mark.parametrize("formula", PUZZLES)
+def test_verdicts_agree_with_brute_force(formula: str) -> None:
+    """Random decisions, each answered as the brute force says: accepted when a solution satisfies
+    every accepted decision and this one, rejected when none does; the forced letters as it finds them."""
+    everything = solutions(formula)
+    game = Puzzle(formula).play()
+    names = sorted(everything[0]) + list(game.carries if "*" not in formula else ())
+    rng = random.Random(formula)
+    accepted: list[Decision] = []
+    verdicts = set()
+    for _ in range(40):
+        if game.solved:
+            game.undo()
+            accepted.pop()
+        name = rng.choice(names)
+        decision = Decision(name, rng.choice(list(COMPARE)), rng.randrange(0, 10 if not name.startswith("c") else 3))
+        with_carries = [{**values, **sum_carries(formula, values)} if "*" not in formula else values
+                        for values in everything]
+        consistent = [values for values in with_carries if all(holds(d, values) for d in [*accepted, decision])]
+        move = game.decide(decision)
+        verdicts.add(move.verdict)
+        if consistent:
+            assert move.verdict in (Verdict.ACCEPTED, Verdict.SOLVED), (formula, decision, move)
+            accepted.append(decision)
+            letters_only = [{k: v for k, v in values.items() if k in everything[0]} for values in consistent]
+            assert all(is_solution(formula, values) for values in letters_only)
+            forced_now = expected_forced(formula, everything, letters_only, accepted)
+            decided = {letter for letter in everything[0]
+                       if len(left_by_decisions(letter, leading(formula), accepted)) == 1}
+            assert {k: v for k, v in game.fixed().items() if k not in decided} == \
+                {k: v for k, v in forced_now.items() if k not in decided}
+            assert set(move.forced) <= set(forced_now.items())
+        else:
+            assert move.verdict is Verdict.REJECTED, (formula, decision, move)
+            assert move.reason
+    assert Verdict.REJECTED in verdicts and Verdict.ACCEPTED in verdicts
+
+
+def test_forced_letters_are_the_brute_forces() -> None:
+    """After a decision that leaves one solution of several, the letters named forced are exactly
+    those that solution fixes beyond what the puzzle alone fixes and what was decided."""
+    formula = "ODD + ODD = EVEN"
+    everything = solutions(formula)
+    assert len(everything) > 1
+    digit = everything[0]["D"]
+    game = Puzzle(formula).play()
+    decision = Decision("D", "=", digit)
+    move = game.decide(decision)
+    consistent = [values for values in everything if values["D"] == digit]
+    assert dict(move.forced) == expected_forced(formula, everything, consistent, [decision])
+
+
+def test_carries_are_named_as_the_explanations_name_them() -> None:
+    """`c2 = 1` decides the carry into the tens, as an explanation's steps write it."""
+    game = Puzzle("SEND + MORE = MONEY").play()
+    assert game.carries == ("c2", "c3", "c4", "c5")
+    assert game.decide("c5 = 0").verdict is Verdict.REJECTED
+    assert game.decide("c2 = 1").verdict is Verdict.ACCEPTED
+    assert game.decide("c3 = 0").verdict is Verdict.REJECTED
+
+
+def test_rejection_is_a_chain_of_proved_steps() -> None:
+    """A rejected move's reason is the explainer's steps from the decisions to a contradiction."""
+    game = Puzzle("SEND + MORE = MONEY").play()
+    move = game.decide("S = 8")
+    assert move.verdict is Verdict.REJECTED
+    assert move.steps and move.steps[-1].kind == "contradiction"
+    assert "cannot hold" in move.steps[-1].text
+    assert move.reason == " ".join(step.text for step in move.steps)
+    assert len(move.steps) < len(Puzzle("SEND + MORE = MONEY").explain().steps)
+
+
+def test_rules_and_distinctness_reject_without_a_search() -> None:
+    game = Puzzle("SEND + MORE = MONEY").play()
+    assert game.decide("S = 0").reason == "S can only be {1, 2, 3, 4, 5, 6, 7, 8, 9} by the puzzle's rules (S != 0)"
+    assert game.decide("S = 9").verdict is Verdict.ACCEPTED
+    assert game.decide("E = 9").reason == "S = 9 already, and E and S must differ"
+    assert game.decide("S < 5").reason == "S < 5 contradicts your decision S = 9"
+    assert game.decide("c2 = 2").reason == "c2 can only be {0, 1}: the carries that column can make"
+
+
+def test_undo_and_hint() -> None:
+    game = Puzzle("SEND + MORE = MONEY").play()
+    assert game.hint() == Puzzle("SEND + MORE = MONEY").explain().steps[0].text
+    assert game.undo() is None
+    game.decide("M = 1")
+    game.decide("O = 0")
+    assert game.undo() == Decision("O", "=", 0)
+    assert game.decisions == [Decision("M", "=", 1)]
+    assert game.play("undo") == "undone: M = 1"
+    assert game.play("undo") == "nothing to undo"
+
+
+def test_pencil_marks_note_the_digits_no_solution_allows() -> None:
+    game = Puzzle("SEND + MORE = MONEY").play()
+    assert game.play("marks") == "no pencil marks"
+    assert game.play("S: 8 9") == "S: (8) 9"
+    assert game.play("S:") == "no pencil marks"
+    assert game.marks == {}
+
+
+def test_the_game_shows_itself_long_hand() -> None:
+    game = Puzzle("SEND + MORE = MONEY").play()
+    game.decide("M = 1")
+    game.decide("S = 9")
+    assert repr(game) == "  9END\n+ 1ORE\n------\n 1ONEY"
+    assert "<pre>" in game._repr_html_() and "M = 1, S = 9" in game._repr_html_()
+    product = Puzzle("ODD * ODD = FREAKY").play()
+    assert repr(product) == "   ODD\n × ODD\n------\nFREAKY"
+
+
+def test_bad_decisions_say_where() -> None:
+    game = Puzzle("SEND + MORE = MONEY").play()
+    with pytest.raises(DecisionError) as caught:
+        game.parse("X = 3")
+    assert caught.value.column == 1 and "no letter or carry 'X'" in caught.value.message
+    with pytest.raises(DecisionError) as caught:
+        game.parse("S = nine")
+    assert caught.value.column == 5
+    assert caught.value.snippet == "  S = nine\n      ^^^^"
+    with pytest.raises(DecisionError):
+        game.play("S 9")
+    with pytest.raises(DecisionError):
+        game.play("S: 1 x")
+
+
+def test_a_time_limit_gives_unknown_never_rejected() -> None:
+    """A hard puzzle with a tiny limit: a move is unknown (or accepted, if a solution turned up), never
+    rejected without a proof."""
+    game = Puzzle("NORTH / SOUTH = EAST / WEST").play(timeout=0.01)
+    for text in ("N = 1", "S = 2", "W = 7"):
+        move = game.decide(text)
+        assert move.verdict in (Verdict.UNKNOWN, Verdict.ACCEPTED)
+        if move.verdict is Verdict.UNKNOWN:
+            assert "undecided" in move.reason
+
+
+def play(formula: str, lines: str, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "smtcrypt", "play", formula, *options], input=lines,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_the_command_line_plays_send_more_money_to_the_end() -> None:
+    moves = "M = 1\nS = 8\nO = 0\nS = 9\nE = 5\nhint\nN = 6\nR = 8\nD = 7\nY = 3\nY = 2\n"
+    result = play("SEND + MORE = MONEY", moves)
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0, result.stderr
+    assert lines[0] == "accepted"
+    assert lines[1].startswith("rejected: ") and lines[1].endswith("cannot hold: E + O + c3 = N + 10·c4 with O = 0, "
+                                                                   "c4 = 1 and the letters all different.")
+    assert lines[2:5] == ["accepted"] * 3
+    assert lines[5].startswith("hint: ")
+    assert lines[6:9] == ["accepted"] * 3
+    assert lines[9].startswith("rejected: ")
+    assert lines[10] == "solved: 9567 + 1085 = 10652  /  D=7 E=5 M=1 N=6 O=0 R=8 S=9 Y=2"
+    assert len(lines) == 11
+
+
+def test_the_command_line_ends_unsolved_bad_input_and_forced_letters() -> None:
+    result = play("ODD * ODD = FREAKY", "D = 9\nX = 1\nshow\n")
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "accepted; forced: A=4 F=6 K=0 O=7 R=3 Y=1",
+        "error: the puzzle has no letter or carry 'X': its letters are O D F R E A K Y "
+        "and its carries c2 to c6 at column 1",
+        "  X = 1", "  ^",
+        "   799", " × 799", "------", "63E401"]
+    bad = play("SEND +", "")
+    assert bad.returncode == 2 and "^" in bad.stderr and not bad.stdout
