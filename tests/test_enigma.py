@@ -197,3 +197,26 @@ def test_division_extra_symbols_are_the_rows_letters() -> None:
     puzzle = read_command(["SubstitutedDivision", "--distinct=", "C??? / A? = ???", "C? - ?D = ?", "",
                            "??? - B?? = 0", "--extra=sum([A != 4, B != 5, C != 6, D != 7]) = 1"])
     assert puzzle.formulas == ["(((A != 4) + (B != 5) + (C != 6) + (D != 7)) == 1)"]
+
+
+def test_enigma_option_spellings() -> None:
+    """enigma.py's short options, --distinct=0/1, --invalid's separators and its empty form, --assign of several
+    symbols (all from its option parser's usage)."""
+    short = read_command(["SubstitutedExpression", "-aA,3", "-d1-8", "-DAB", "-AAB", "-EB > 2", "-1", "AB + C = DE"])
+    assert short.rules["assign"] == {"A": 3} and short.rules["digits"] == list(range(1, 9))
+    assert short.rules["distinct"] == "AB" and short.answer is not None and short.first
+    assert len(short.expressions) == 2
+    assert read_command(["SubstitutedExpression", "--distinct=0", "AB = BA"]).rules["distinct"] is False
+    assert read_command(["SubstitutedExpression", "--distinct=1", "AB = BA"]).rules["distinct"] is True
+    commas = read_command(["SubstitutedExpression", "--invalid=1,3,5,7,9,AB", "AB + C = DE"])
+    bars = read_command(["SubstitutedExpression", "--invalid=1|3|5|7|9,AB", "AB + C = DE"])
+    assert commas.rules["domains"] == bars.rules["domains"] == {letter: [0, 2, 4, 6, 8] for letter in "AB"}
+    assert read_command(["SubstitutedExpression", "--invalid=", "AB + C = DE"]).rules["domains"] == {}
+    both = read_command(["SubstitutedExpression", "--assign=BC,0", "--distinct=", "A + B + C = 5"])
+    assert both.rules["assign"] == {"B": 0, "C": 0}
+
+
+def test_options_that_run_python_are_refused() -> None:
+    for option in ("--code=x = 1", "-Cx = 1", "--output=f", "--literal=0"):
+        with pytest.raises(FormulaError, match="smtcrypt does not support it"):
+            read_command(["SubstitutedExpression", option, "A = 1"])

@@ -44,10 +44,15 @@ SOLVERS = ("SubstitutedExpression", "SubstitutedDivision")
 DEFAULT_SYMBOLS = string.ascii_uppercase  # enigma.py's default: the capital letters
 LETTERS = string.ascii_uppercase  # ours
 VALUE_OPTIONS = {"symbols", "distinct", "invalid", "assign", "digits", "base", "answer", "extra"}
-IGNORED_OPTIONS = {"verbose", "template", "solution", "header", "denest", "reorder", "opt", "quiet"}
-REFUSED_OPTIONS = {"code": "runs Python code", "env": "names Python values", "literal": "is not supported",
-                   "sane": "is not supported"}
-SHORT_OPTIONS = {"i": "invalid", "s": "symbols", "b": "base", "v": "verbose", "r": "reorder"}
+IGNORED_OPTIONS = {"verbose", "template", "solution", "header", "denest", "reorder", "opt", "quiet", "warn"}
+REFUSED_OPTIONS = {"code": "runs Python code", "env": "names Python values", "output": "runs Python code",
+                   "decl": "runs Python code", "accumulate": "is not supported", "literal": "is not supported",
+                   "sane": "is not supported", "macro": "is not supported"}
+# enigma.py's one-letter spellings (its usage text: -s<str>, -a<s>,<d>, -i<ds>,<ss>, ...)
+SHORT_OPTIONS = {"i": "invalid", "s": "symbols", "b": "base", "a": "assign", "d": "digits", "D": "distinct",
+                 "A": "answer", "E": "extra", "v": "verbose", "r": "reorder", "T": "template", "S": "solution",
+                 "H": "header", "X": "denest", "W": "warn", "C": "code", "O": "output", "G": "decl",
+                 "M": "accumulate", "L": "literal", "Y": "sane"}
 FLAG_OPTIONS = {"first"}
 HIDDEN = "!"  # stands for a final remainder '?' of one cell, which is not 0
 
@@ -146,6 +151,9 @@ def _split(argv: Sequence[str]) -> tuple[_Options, list[str]]:
     while index < len(items):
         argument = items[index]
         index += 1
+        if argument == "-1":  # enigma.py's short --first
+            options.first = True
+            continue
         if not (argument.startswith("--") or re.match(r"-[a-zA-Z]", argument)):
             arguments.append(argument)  # an expression, a row, or an empty argument
             continue
@@ -188,12 +196,12 @@ def _value_error(message: str, where: tuple[str, str], offset: int = 0, length: 
     return FormulaError(message, argument, max(start, 0) + offset, length if length is not None else max(len(value), 1))
 
 
-def _digit_spec(where: tuple[str, str], base: int, separator: str = ",") -> frozenset[int]:
-    """`0-8`, `1,3,5`, `2|4|6|8` (the separator of --invalid's digits is `|`) into digits."""
+def _digit_spec(where: tuple[str, str], base: int) -> frozenset[int]:
+    """`0-8`, `1,3,5`, `2|4|6|8` or `1+3` (enigma.py takes any of the three separators) into digits."""
     text = where[0]
     digits: set[int] = set()
     offset = 0
-    for part in re.split(r"[|,]" if separator == "," else r"\|", text):
+    for part in re.split(r"[|,+]", text):
         match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
         if match is None:
             raise _value_error(f"expected digits such as 0-8, 1,3,5 or 2|4, not {part!r}", where, offset,
@@ -217,13 +225,18 @@ def _base(options: _Options) -> int:
 
 
 def _invalid(options: _Options, base: int) -> dict[str, set[int]]:
-    """--invalid=D,SYMS (each time): symbol -> the digits it may not take."""
+    """--invalid=D,SYMS (each time): symbol -> the digits it may not take. As in enigma.py, the
+    symbols follow the last separator (`,`, `|` or `+`), so `--invalid=1,3,5,A` is `1|3|5,A`; an
+    empty `--invalid=` forbids nothing (and so allows leading zeros)."""
     invalid: dict[str, set[int]] = {}
     for where in options.invalid:
-        digits_text, comma, symbols = where[0].partition(",")
-        if not comma:
+        if not where[0].strip():
+            continue
+        last = max(where[0].rfind(separator) for separator in ",|+")
+        if last < 0:
             raise _value_error("--invalid takes DIGITS,SYMBOLS such as 0,ABC", where)
-        digits = _digit_spec((digits_text, where[1]), base, separator="|")
+        digits_text, symbols = where[0][:last], where[0][last + 1:]
+        digits = _digit_spec((digits_text, where[1]), base)
         for symbol in symbols.strip():
             invalid.setdefault(symbol, set()).update(digits)
     return invalid
@@ -231,11 +244,13 @@ def _invalid(options: _Options, base: int) -> dict[str, set[int]]:
 
 def _assign(options: _Options, base: int) -> dict[str, int]:
     assign: dict[str, int] = {}
-    for where in options.assign:
-        symbol, comma, digit = where[0].partition(",")
-        if not comma or len(symbol.strip()) != 1 or not digit.strip().isdigit() or int(digit) >= base:
+    for where in options.assign:  # enigma.py's --assign=S,D; several symbols (--assign=AB,0) take the same digit
+        symbols, comma, digit = where[0].partition(",")
+        if not comma or not symbols.strip() or not digit.strip().isdigit() or int(digit) >= base:
             raise _value_error("--assign takes SYMBOL,DIGIT such as O,0", where)
-        assign[symbol.strip()] = int(digit)
+        for symbol in symbols.strip():
+            if symbol != "|":
+                assign[symbol] = int(digit)
     return assign
 
 
@@ -278,7 +293,9 @@ def _rules(options: _Options, used: Sequence[str], letters: Mapping[str, str], l
         if len(allowed) < len(digits) or symbol in assign:
             domains[letters[symbol]] = allowed
     distinct: bool | str = True
-    if options.distinct is not None:
+    if options.distinct is not None and options.distinct[0].strip() in ("0", "1"):
+        distinct = options.distinct[0].strip() == "1"  # enigma.py's --distinct=0 (none) and --distinct=1 (all)
+    elif options.distinct is not None:
         groups = [group.strip() for group in options.distinct[0].split(",")]
         groups = ["".join(dict.fromkeys(letters[s] for s in group if s in letters)) for group in groups]
         groups = [group for group in groups if len(group) > 1]
