@@ -144,7 +144,7 @@ class Puzzle:
         seconds); also `undo()`, `hint()`, `mark("S", [1, 2])`; it shows itself long-hand."""
         from smtcrypt.teach.play import Game  # z3 loads with the first search, not on import
 
-        return Game(self.problem, timeout=timeout)
+        return Game(self.problem, timeout=timeout, drawing=None if self.layout is None else self.layout.text)
 
     def difficulty(self, *, timeout: float | None = None) -> int:
         """1 (one column at a time) to 5 (cases inside cases), from the explanation."""

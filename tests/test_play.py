@@ -9,6 +9,7 @@ import random
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from reference import brute_force, is_solution
@@ -16,6 +17,7 @@ from reference import brute_force, is_solution
 from smtcrypt import Puzzle
 from smtcrypt.teach.play import Decision, DecisionError, Verdict
 
+ROOT = Path(__file__).resolve().parent.parent
 COMPARE = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
            ">=": operator.ge}
 
@@ -173,6 +175,17 @@ def test_the_game_shows_itself_long_hand() -> None:
     assert "<pre>" in game._repr_html_() and "M = 1, S = 9" in game._repr_html_()
     product = Puzzle("ODD * ODD = FREAKY").play()
     assert repr(product) == "   ODD\n × ODD\n------\nFREAKY"
+    other = Puzzle(["gcd(AB, CD) = 2", "G + C + D = 9"]).play()  # no letters in gcd's name
+    other.decide("C = 2")
+    assert repr(other) == "gcd(AB, 2D) = 2\nG + 2 + D = 9"
+
+
+def test_a_layout_is_drawn_as_printed() -> None:
+    printed = (ROOT / "examples" / "layouts" / "letters.txt").read_text()
+    division = Puzzle.from_layout(printed).play()
+    assert repr(division) == printed.rstrip("\n")
+    assert division.decide("C = 4").verdict is Verdict.ACCEPTED
+    assert repr(division).split("\n")[2] == " 4? ) ????"
 
 
 def test_bad_decisions_say_where() -> None:
@@ -193,12 +206,15 @@ def test_bad_decisions_say_where() -> None:
 def test_a_time_limit_gives_unknown_never_rejected() -> None:
     """A hard puzzle with a tiny limit: a move is unknown (or accepted, if a solution turned up), never
     rejected without a proof."""
-    game = Puzzle("NORTH / SOUTH = EAST / WEST").play(timeout=0.01)
-    for text in ("N = 1", "S = 2", "W = 7"):
+    game = Puzzle("gcd(ABCDE, FGHIJ) > 500").play(timeout=0.001)  # seconds to list its 5,994 solutions
+    verdicts = []
+    for text in ("A = 1", "F = 2", "B < 3", "J != 4"):
         move = game.decide(text)
+        verdicts.append(move.verdict)
         assert move.verdict in (Verdict.UNKNOWN, Verdict.ACCEPTED)
         if move.verdict is Verdict.UNKNOWN:
-            assert "undecided" in move.reason
+            assert move.reason.startswith("undecided: the search ended (time limit)")
+    assert Verdict.UNKNOWN in verdicts
 
 
 def play(formula: str, lines: str, *options: str) -> subprocess.CompletedProcess[str]:

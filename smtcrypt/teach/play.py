@@ -144,9 +144,10 @@ class _RecordingProver(Prover):
 class Game:
     """One puzzle being solved by hand: decisions, pencil marks, undo and hints, every answer proved."""
 
-    def __init__(self, problem: Problem, *, timeout: float | None = MOVE_TIMEOUT):
+    def __init__(self, problem: Problem, *, timeout: float | None = MOVE_TIMEOUT, drawing: str | None = None):
         self.problem = problem
         self.timeout = timeout
+        self.drawing = drawing  # the puzzle as printed (a layout's text), drawn with the known digits in place
         self.letters = tuple(letter for letter in problem.letters if not is_wildcard(letter))
         self.explainer = Explainer(problem, max_work=REASON_WORK)
         self.prover = _RecordingProver(self.explainer.variables, self.explainer.letters, self.explainer.groups,
@@ -232,8 +233,8 @@ class Game:
             self.history.append(move)
             return move
         if not complete:
-            return Move(decision, Verdict.UNKNOWN, f"no solution with {self._listed(trial)} found before {why}; "
-                                                   "undecided")
+            return Move(decision, Verdict.UNKNOWN, f"undecided: the search ended ({why}) before it found a solution "
+                                                   f"with {self._listed(trial)} or proved there is none")
         steps = self._refutation(trial)
         if steps:
             return Move(decision, Verdict.REJECTED, " ".join(step.text for step in steps), steps=tuple(steps))
@@ -334,6 +335,8 @@ class Game:
 
     def layout(self) -> Layout:
         """The puzzle long-hand with the fixed letters' digits in place and the others as letters."""
+        if self.drawing is not None:
+            return _lines(_filled(self.drawing, self.fixed(), lowercase=True))
         return position_layout(self.problem, self.fixed())
 
     def __repr__(self) -> str:
@@ -544,8 +547,26 @@ def position_layout(problem: Problem, known: Mapping[str, int]) -> Layout:
                 width = max(len(total), *(len(text) for text in rows))
                 return Layout("position", (*(Row(text, "number") for text in rows), Row("-" * width, "rule"),
                                            Row(total, "result")))
-    line = "".join(DIGITS[known[ch]] if ch in known and ch.isupper() else ch for ch in problem.source)
-    return Layout("line", (Row(line, "number"),))
+    return _lines(_filled(problem.source, known))
+
+
+def _lines(text: str) -> Layout:
+    """Text as a layout of its lines, each kept where it stands (the layout right-aligns its rows)."""
+    lines = text.split("\n")
+    width = max(len(line) for line in lines)
+    return Layout("line", tuple(Row(line.ljust(width), "number") for line in lines))
+
+
+def _filled(text: str, known: Mapping[str, int], lowercase: bool = False) -> str:
+    """A puzzle's text with the known letters' digits written in and the `?`s as `?`; with `lowercase`
+    (a layout as printed) a lowercase letter is its capital, else a lowercase name is no letter."""
+    def cell(ch: str) -> str:
+        letter = ch.upper() if lowercase else ch
+        if letter.isupper() and letter in known:
+            return DIGITS[known[letter]]
+        return "?" if ch.isupper() and is_wildcard(ch) else ch
+
+    return "".join(map(cell, text))
 
 
 def _sum_rows(side: Expr, word: Callable[[Expr], str | None]) -> list[str]:
