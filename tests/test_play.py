@@ -249,3 +249,13 @@ def test_the_command_line_ends_unsolved_bad_input_and_forced_letters() -> None:
         "   799", " × 799", "------", "63E401"]
     bad = play("SEND +", "")
     assert bad.returncode == 2 and "^" in bad.stderr and not bad.stdout
+
+
+def test_a_layouts_digits_agree_with_its_search_under_assign() -> None:
+    """The digits a letter may still take, held to the puzzle searched with the decision as --assign."""
+    printed = (ROOT / "examples" / "layouts" / "letters.txt").read_text()
+    game = Puzzle.from_layout(printed).play()
+    assert game.decide("C = 4").verdict is Verdict.ACCEPTED
+    assigned = list(Puzzle.from_layout(printed, assign={"C": 4}).solve())
+    for letter in "ABD":
+        assert game.possible(letter) == tuple(sorted({s.mapping[letter] for s in assigned}))

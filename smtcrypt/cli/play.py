@@ -46,16 +46,19 @@ def main(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None
     drawing = out.isatty()
     if drawing:
         print(f"{game.layout().text()}\n({COMMANDS})", file=out, flush=True)
-    for line in source:
-        if not line.strip():
-            continue
-        try:
-            print(game.play(line.rstrip("\n")), file=out, flush=True)
-        except DecisionError as error:
-            print(f"error: {error.message} at column {error.column}\n{error.snippet}", file=out, flush=True)
-            continue
-        if drawing and line.strip() != "show":
-            print(game.layout().text(), file=out, flush=True)
-        if game.solved:
-            return Exit.FOUND
+    try:
+        for line in source:
+            if not line.strip():
+                continue
+            try:
+                print(game.play(line.rstrip("\n")), file=out, flush=True)
+            except DecisionError as error:
+                print(f"error: {error.message} at column {error.column}\n{error.snippet}", file=out, flush=True)
+                continue
+            if drawing and line.strip() != "show":
+                print(game.layout().text(), file=out, flush=True)
+            if game.solved:
+                return Exit.FOUND
+    except KeyboardInterrupt:  # Ctrl-C at the prompt or during a move: the game ends, quietly
+        return Exit.INTERRUPTED
     return Exit.NONE

@@ -227,7 +227,9 @@ class Game:
             forced = self._forced(self.decisions) if complete else {}
             new = tuple(sorted((k, v) for k, v in forced.items() if k not in before))
             if complete and self._solved(forced):
-                move = Move(decision, Verdict.SOLVED, forced=new, solution=solutions[0][1])
+                shown = solutions[0][1] if len(solutions) == 1 else \
+                    f"{solutions[0][1]} (and {len(solutions) - 1:,} more that differ only in the ?s)"
+                move = Move(decision, Verdict.SOLVED, forced=new, solution=shown)
             else:
                 move = Move(decision, Verdict.ACCEPTED, forced=new)
             self.history.append(move)
