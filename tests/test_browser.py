@@ -250,3 +250,70 @@ def test_an_unreachable_server_is_reported(browser, base):
     assert "cannot be reached" in status_of(page, "error")
     context.close()
     assert get(base, "/api/health")[0] == 200
+
+
+def verdict_of(page, kind: str, saying: str = "") -> str:
+    """The move's verdict once it is `kind` and its text holds `saying`."""
+    page.wait_for_function("([kind, saying]) => document.getElementById('verdict').dataset.verdict === kind"
+                           " && document.getElementById('verdict').textContent.includes(saying)", arg=[kind, saying])
+    return page.inner_text("#verdict")
+
+
+def box(page, letter: str):
+    return page.locator(f"#board .box[data-letter={letter}]").first
+
+
+def decide(page, letter: str, digit: int, expected: str = "accepted") -> str:
+    box(page, letter).fill(str(digit))
+    return verdict_of(page, expected, "Solved" if expected == "solved" else f"{letter} = {digit}")
+
+
+def test_play_a_puzzle_to_the_end(page, browser, base, tmp_path):
+    """A rejected move with its reason, a pencil mark, undo, a hint, easy mode, the shared link
+    restoring the position in a new page, and the puzzle played to "solved"."""
+    open_page(page)
+    page.fill("#formula", "SEND + MORE = MONEY")
+    page.click("#play")
+    page.wait_for_selector("#board .box")
+    assert page.locator("#board .box").count() == 13  # a box under each letter of SEND, MORE and MONEY
+    assert "S = 8: no solution has it" in decide(page, "S", 8, "rejected")
+    reason = page.locator("#reason li").all_inner_texts()
+    assert reason[-1].startswith("Column 3 cannot hold") and len(reason) >= 2
+    assert box(page, "S").input_value() == ""  # a rejected digit is not written in
+    assert "M = 1: accepted" in decide(page, "M", 1)
+    assert page.locator("#board .box[data-letter=M]").evaluate_all("boxes => boxes.map(b => b.value)") == ["1", "1"]
+    page.click("#undo")
+    assert "M = 1 taken back" in verdict_of(page, "undone")
+    assert box(page, "M").input_value() == ""
+    page.click("#game-hint")
+    assert verdict_of(page, "hint").endswith("Column 5: c5 = M with M != 0. So M = 1.")
+    page.check("#pencil")
+    box(page, "R").fill("7")
+    box(page, "R").fill("8")
+    page.uncheck("#pencil")
+    page.wait_for_function("document.querySelector('#board .cell .box[data-letter=R] + .marks').textContent === '7 8'")
+    for letter, digit in (("M", 1), ("O", 0), ("S", 9)):
+        decide(page, letter, digit)
+    page.fill("#move", "E < 5")  # any decision may be typed, with its reason if it fails
+    page.click("#try")
+    assert "E < 5: no solution has it" in verdict_of(page, "rejected", "E < 5")
+    page.fill("#move", "E = 5")
+    page.press("#move", "Enter")
+    verdict_of(page, "accepted", "E = 5")
+    page.check("#easy")
+    assert "out" in page.locator("#palette tr:nth-child(1) button").nth(8).get_attribute("class")  # S = 8 refuted
+    screenshot(page, tmp_path, "play-page")
+    page.click("#game-share")
+    link = page.input_value("#link")
+    assert "play=1" in link and "decision=E+%3D+5" in link and "marks=R%3A78" in link and "easy=1" in link
+    shared = browser.new_page(base_url=base)  # the link restores the position in a new page
+    shared.set_default_timeout(WAIT_MS)
+    shared.goto(link)
+    shared.wait_for_selector("#board .box.known")
+    assert [box(shared, letter).input_value() for letter in "SEMO"] == ["9", "5", "1", "0"]
+    assert shared.is_checked("#easy")
+    assert shared.locator("#board .box[data-letter=R] + .marks").first.inner_text() == "7 8"
+    for letter, digit in (("N", 6), ("R", 8), ("D", 7)):
+        decide(shared, letter, digit)
+    assert "Solved: 9567 + 1085 = 10652" in decide(shared, "Y", 2, "solved")
+    shared.close()

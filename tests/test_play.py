@@ -259,3 +259,67 @@ def test_a_layouts_digits_agree_with_its_search_under_assign() -> None:
     assigned = list(Puzzle.from_layout(printed, assign={"C": 4}).solve())
     for letter in "ABD":
         assert game.possible(letter) == tuple(sorted({s.mapping[letter] for s in assigned}))
+
+
+# --- POST /api/play: the game replayed from the decisions a page (or its link) holds ---------------------
+
+
+def test_the_play_api_replays_the_decisions_and_answers_the_move() -> None:
+    from smtcrypt.web.play import play as play_api
+    from smtcrypt.web.query import BadQuery
+
+    answer = play_api({"formula": "SEND + MORE = MONEY", "decisions": ["M = 1", "S = 8"], "move": "O = 0",
+                       "hint": True}, timeout=10.0)
+    assert answer["decisions"] == ["M = 1", "O = 0"]  # S = 8 is rejected on replay, and said so
+    assert [d["decision"] for d in answer["dropped"]] == ["S = 8"] and answer["dropped"][0]["verdict"] == "rejected"
+    assert answer["move"]["verdict"] == "accepted" and answer["fixed"] == {"M": 1, "O": 0}
+    assert answer["lines"] == ["  SEND", "+ MORE", "------", " MONEY"]
+    assert answer["left"]["S"] == [2, 3, 4, 5, 6, 7, 8, 9] and answer["hint"]
+    undone = play_api({"formula": "SEND + MORE = MONEY", "decisions": ["M = 1", "O = 0"], "undo": True}, timeout=10.0)
+    assert undone["decisions"] == ["M = 1"] and undone["move"] is None
+    rules = play_api({"formula": "A + B = C", "distinct": False, "digits": "1-3", "decisions": [], "move": "A = 3"},
+                     timeout=10.0)
+    assert rules["move"]["verdict"] == "rejected" and "by the puzzle's rules" not in rules["move"]["reason"]
+    for body, status, part in [
+        ({"formula": "SEND + MORE = MONEY", "decisions": ["X = 1"]}, 400, "no letter or carry 'X'"),
+        ({"formula": "SEND + MORE = MONEY", "move": "S ="}, 400, "expected a number"),
+        ({"formula": "SEND +"}, 400, "missing operand"),
+        ({"formula": "SEND + MORE = MONEY", "colour": "red"}, 400, "unknown option 'colour'"),
+        ({"formula": "SEND + MORE = MONEY", "decisions": "S = 9"}, 400, "decisions must be a list"),
+        (["SEND + MORE = MONEY"], 400, "JSON object"),
+        ({"formula": "SEND + MORE = MONEY", "decisions": ["S != 1"] * 201}, 413, "at most 200"),
+    ]:
+        with pytest.raises(BadQuery) as caught:
+            play_api(body, timeout=10.0)
+        assert caught.value.status == status and part in caught.value.body["error"]
+    with pytest.raises(BadQuery) as caught:
+        play_api({"formula": "SEND + MORE = MONEY", "decisions": ["M = 1", "S = nine"]}, timeout=10.0)
+    assert caught.value.body["index"] == 1 and caught.value.body["snippet"] == "  S = nine\n      ^^^^"
+
+
+def test_the_play_api_through_the_server() -> None:
+    pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
+    pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
+    import json
+    import urllib.error
+    import urllib.request
+
+    from webserver import running_server
+
+    def post(url: str, data: bytes) -> tuple[int, dict]:
+        request = urllib.request.Request(url + "/api/play", data=data, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.load(response)
+        except urllib.error.HTTPError as error:
+            return error.code, json.load(error)
+
+    with running_server(timeout=5.0) as url:
+        status, answer = post(url, json.dumps({"formula": "ODD * ODD = FREAKY", "decisions": [],
+                                               "move": "O = 7"}).encode())
+        assert status == 200 and answer["move"]["line"] == "accepted; forced: A=4 D=9 F=6 K=0 R=3 Y=1"
+        status, answer = post(url, b"{not json")
+        assert status == 400 and "JSON" in answer["error"]
+        status, answer = post(url, json.dumps({"formula": "SEND + MORE = MONEY", "move": "Q = 1"}).encode())
+        assert status == 400 and answer["column"] == 1 and answer["decision"] == "Q = 1"

@@ -291,6 +291,20 @@ class Game:
         known.update(self._forced(self.decisions))
         return dict(sorted(known.items()))
 
+    def left(self) -> dict[str, tuple[int, ...]]:
+        """The digits the rules and the decisions leave each letter, without a search (what a person
+        sees on paper): a letter's digits by the rules, narrowed by the decisions on it, less the
+        digits decided for the letters it must differ from."""
+        domains = self._domains(self.decisions)
+        taken = {letter: min(digits) for letter, digits in domains.items() if len(digits) == 1}
+        result = {}
+        for letter in self.letters:
+            others = {taken[other] for group in self.problem.groups if letter in group
+                      for other in group if other != letter and other in taken}
+            result[letter] = tuple(sorted(domains[letter] - others)) if len(domains[letter]) > 1 else \
+                tuple(domains[letter])
+        return result
+
     def possible(self, letter: str) -> tuple[int, ...] | None:
         """The digits `letter` takes in some solution consistent with the decisions; None if unknown."""
         solutions, complete, _ = self._consistent(self.decisions)

@@ -6,6 +6,7 @@
     POST /api/stop?id=ID      end a streamed search (its stream ends with status unknown, interrupted)
     GET  /api/check           the parser's verdict on a formula as it is typed
     GET  /api/explain         the puzzle's explanation steps and difficulty, where smtcrypt explains
+    POST /api/play            one move of a game played by hand (JSON: the puzzle, the decisions, the move)
     GET  /api/health          version, searches running, the time limit
     GET  /worksheet           a printable worksheet of the puzzles given as formula=...
 
@@ -34,6 +35,7 @@ from smtcrypt.errors import FormulaError
 from smtcrypt.present.data import explanation
 from smtcrypt.search import DEFAULT_TIMEOUT, Search
 from smtcrypt.teach.worksheet import PAPERS, build_worksheet
+from smtcrypt.web.play import play as play_move
 from smtcrypt.web.query import KNOWN, BadQuery, Query, formula_error, read_query
 from smtcrypt.web.searches import END, Running, Searches, prepare
 
@@ -198,6 +200,19 @@ async def explain(request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(explanation, puzzle, timeout_of(request)))
 
 
+async def play(request: Request) -> Response:
+    """One move of a game: the decisions replayed, the move answered; each search within the time limit."""
+    try:
+        body = await request.json()
+    except ValueError:
+        return bad(BadQuery(400, "the body must be JSON: {\"formula\": ..., \"decisions\": [...], \"move\": ...}"))
+    try:
+        answer = await run_in_threadpool(play_move, body, timeout_of(request))
+    except BadQuery as error:
+        return bad(error)
+    return JSONResponse(answer)
+
+
 async def health(request: Request) -> Response:
     return JSONResponse({"version": __version__, "searches": len(searches_of(request).running),
                          "timeout": timeout_of(request)})
@@ -241,6 +256,7 @@ ROUTES = [
     Route("/api/stop", stop, methods=["POST"]),
     Route("/api/check", check),
     Route("/api/explain", explain),
+    Route("/api/play", play, methods=["POST"]),
     Route("/api/health", health),
     Route("/worksheet", worksheet),
 ]

@@ -1,4 +1,4 @@
-// The smtcrypt page: check the formula as it is typed, stream solutions, stop, share, hint, worksheets.
+// The smtcrypt page: check the formula as it is typed, stream solutions, stop, share, hint, play, worksheets.
 // Every answer comes from the server (the same parser and solver as the command line); this file only shows it.
 "use strict";
 
@@ -275,6 +275,207 @@ async function nextHint() {
   }
 }
 
+// ---- play: the puzzle by hand, every move checked by the server -----------------------------
+
+// the game on the page: the decisions accepted (replayed by the server on each request, as the link
+// holds them), pencil marks, the moves rejected (for easy mode) and the server's last answer
+let game = null;
+
+function gameBody(extra) {
+  const body = { formula: $("formula").value, decisions: game.decisions };
+  for (const [name, value] of ruleParams()) if (name !== "formula") body[name] = value;
+  return Object.assign(body, extra);
+}
+
+function gameParams() {  // the position in the page's address: the puzzle, the decisions, the marks, easy mode
+  const params = ruleParams();
+  params.set("play", "1");
+  for (const decision of game.decisions) params.append("decision", decision);
+  const marks = Object.entries(game.marks).filter(([, digits]) => digits.length)
+    .map(([letter, digits]) => `${letter}:${digits.join("")}`);
+  if (marks.length) params.set("marks", marks.join(","));
+  if ($("easy").checked) params.set("easy", "1");
+  return params;
+}
+
+function showVerdict(kind, text, steps) {
+  $("verdict").replaceChildren(el("span", "verdict " + kind, kind), document.createTextNode(text));
+  $("verdict").dataset.verdict = kind;
+  $("reason").replaceChildren(...(steps || []).map((step) => el("li", "", step)));
+}
+
+// one request at a time, each sent with the decisions the one before it left (a move typed while
+// another is answered waits for it)
+let playQueue = Promise.resolve();
+
+function playRequest(extra) {
+  const request = playQueue.then(() => sendPlay(extra));
+  playQueue = request.catch(() => null);
+  return request;
+}
+
+async function sendPlay(extra) {
+  const { before, ...fields } = extra;
+  if (before) before(game.decisions);  // the decisions this move is answered under
+  const response = await fetch("/api/play", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(gameBody(fields)),
+  });
+  const body = await response.json();
+  if (!response.ok) {
+    const where = body.column ? ` (column ${body.column})` : "";
+    showVerdict("error", `${body.decision ? body.decision + ": " : ""}${body.error}${where}`,
+                body.snippet ? [body.snippet] : []);
+    return null;
+  }
+  game.data = body;
+  game.decisions = body.decisions;
+  history.replaceState(null, "", "/?" + gameParams());
+  drawBoard();
+  return body;
+}
+
+function refuted(letter, digit) {  // a try of this digit rejected under decisions all still made
+  return game.tried.some((t) => t.letter === letter && t.digit === digit &&
+                                t.under.every((decision) => game.decisions.includes(decision)));
+}
+
+function drawBoard() {
+  const data = game.data, letters = new Set(data.letters);
+  const rows = data.lines.map((line) => {
+    if (/^\s*-+\s*$/.test(line)) {
+      const rule = el("div", "rule");
+      rule.style.width = `${line.trimEnd().length * 2.4}rem`;
+      rule.style.marginLeft = `${(line.length - line.trimStart().length) * 2.4}rem`;
+      return rule;
+    }
+    const row = el("div", "row");
+    for (const ch of line) {
+      const letter = ch.toUpperCase();
+      if (!letters.has(letter) || !/[A-Za-z]/.test(ch)) {
+        row.append(el("span", "char", ch));
+        continue;
+      }
+      const cell = el("span", "cell");
+      const box = el("input", "box");
+      box.dataset.letter = letter;
+      box.setAttribute("aria-label", `digit of ${letter}`);
+      box.maxLength = 1;
+      box.inputMode = "numeric";
+      const known = data.fixed[letter];
+      box.value = known === undefined ? "" : String(known);
+      if (known !== undefined) box.classList.add("known");
+      box.addEventListener("input", () => boxTyped(box));
+      cell.append(el("span", "letter", letter), box, el("span", "marks", (game.marks[letter] || []).join(" ")));
+      row.append(cell);
+    }
+    return row;
+  });
+  $("board").replaceChildren(...rows);
+  const decided = data.decisions.length ? `your decisions: ${data.decisions.join(", ")}` : "no decisions yet";
+  $("decided").textContent = decided + (data.solved ? " · solved" : "");
+  drawPalette();
+}
+
+function drawPalette() {
+  const table = $("palette");
+  table.hidden = !$("easy").checked;
+  if (table.hidden) return;
+  const rows = game.data.letters.map((letter) => {
+    const row = el("tr");
+    row.append(el("th", "", letter));
+    for (let digit = 0; digit < 10; digit++) {
+      const cell = el("td"), button = el("button", "", String(digit));
+      button.type = "button";
+      const out = !game.data.left[letter].includes(digit) || refuted(letter, digit);
+      if (out) button.classList.add("out");
+      button.title = out ? `${letter} = ${digit} is ruled out` : `try ${letter} = ${digit}`;
+      button.addEventListener("click", () => tryMove(`${letter} = ${digit}`));
+      cell.append(button);
+      row.append(cell);
+    }
+    return row;
+  });
+  table.replaceChildren(...rows);
+}
+
+function boxTyped(box) {
+  const letter = box.dataset.letter, text = box.value.trim();
+  if ($("pencil").checked && /^[0-9]$/.test(text)) {  // a pencil mark: toggled, never a decision
+    const digit = Number(text), marks = game.marks[letter] || [];
+    game.marks[letter] = marks.includes(digit) ? marks.filter((d) => d !== digit) : [...marks, digit].sort();
+    history.replaceState(null, "", "/?" + gameParams());
+    drawBoard();
+    return;
+  }
+  if (/^[0-9]$/.test(text)) tryMove(`${letter} = ${text}`);
+}
+
+async function tryMove(text) {
+  const marks = /^\s*([A-Za-z])\s*:(.*)$/.exec(text);
+  if (marks && game.data && game.data.letters.includes(marks[1].toUpperCase())) {
+    game.marks[marks[1].toUpperCase()] = (marks[2].match(/[0-9]/g) || []).map(Number).sort();
+    history.replaceState(null, "", "/?" + gameParams());
+    drawBoard();
+    return;
+  }
+  let under = null;
+  const body = await playRequest({ move: text, before: (decisions) => { under = [...decisions]; } });
+  if (!body || !body.move) return;
+  const move = body.move, parts = /^([A-Z])\s*=\s*(\d+)$/.exec(move.decision);
+  if (move.verdict === "rejected" && parts) game.tried.push({ letter: parts[1], digit: Number(parts[2]), under });
+  const forced = Object.entries(move.forced).map(([letter, digit]) => `${letter}=${digit}`).join(" ");
+  const texts = {
+    accepted: `${move.decision}: accepted` + (forced ? `; it forces ${forced}` : ""),
+    solved: `Solved: ${move.solution}`,
+    rejected: `${move.decision}: no solution has it`,
+    unknown: `${move.decision}: ${move.reason}`,
+  };
+  showVerdict(move.verdict, texts[move.verdict], move.verdict === "rejected" ? move.steps.length ? move.steps : [move.reason] : []);
+  drawPalette();
+}
+
+async function undoMove() {
+  if (!game.decisions.length) { showVerdict("undone", "nothing to undo"); return; }
+  const last = game.decisions[game.decisions.length - 1];
+  if (await playRequest({ undo: true })) showVerdict("undone", `${last} taken back`);
+}
+
+async function gameHint() {
+  const body = await playRequest({ hint: true });
+  if (body) showVerdict("hint", body.hint);
+}
+
+async function startGame(decisions, marks) {
+  game = { decisions: decisions || [], marks: marks || {}, tried: [], data: null };
+  $("game").hidden = false;
+  showVerdict("hint", "type a digit in a box (or a move below); Hint shows the next proved step");
+  if (await playRequest({})) {
+    for (const dropped of game.data.dropped) showVerdict(dropped.verdict, `${dropped.decision}: ${dropped.reason}`);
+    if (game.data.solved) showVerdict("solved", `Solved: ${game.data.solution}`);
+  } else {
+    $("board").replaceChildren();
+  }
+}
+
+function loadGame(params) {  // a shared position: the decisions and marks of the link
+  const marks = {};
+  for (const item of (params.get("marks") || "").split(",")) {
+    const [letter, digits] = item.split(":");
+    if (letter && digits) marks[letter] = [...digits].map(Number);
+  }
+  $("easy").checked = params.get("easy") === "1";
+  return startGame(params.getAll("decision"), marks);
+}
+
+async function shareGame() {
+  const link = location.origin + "/?" + gameParams();
+  history.replaceState(null, "", "/?" + gameParams());
+  $("link").value = link;
+  $("link").hidden = false;
+  try { await navigator.clipboard.writeText(link); $("game-share").textContent = "Link copied"; }
+  catch (error) { $("game-share").textContent = "Copy the link above"; }
+}
+
 // ---- sharing and worksheets -----------------------------------------------------------------
 
 async function share() {
@@ -323,14 +524,27 @@ async function start() {
   $("share").addEventListener("click", share);
   $("next-hint").addEventListener("click", nextHint);
   $("ws-add").addEventListener("click", addToWorksheet);
+  $("play").addEventListener("click", () => startGame([], {}));
+  $("move-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("move").value;
+    $("move").value = "";
+    if (text.trim()) tryMove(text);
+  });
+  $("undo").addEventListener("click", undoMove);
+  $("game-hint").addEventListener("click", gameHint);
+  $("easy").addEventListener("change", () => { if (game && game.data) { history.replaceState(null, "", "/?" + gameParams()); drawPalette(); } });
+  $("game-share").addEventListener("click", shareGame);
   for (const id of ["ws-formulas", "ws-title", "ws-paper"]) $(id).addEventListener("input", updateWorksheetLink);
   updateWorksheetLink();
   try {
     const health = await (await fetch("/api/health")).json();
     $("footer").textContent = `smtcrypt ${health.version} · each search is limited to ${health.timeout} s`;
   } catch (error) { /* the checks and the search report an unreachable server */ }
-  if (loadFromAddress()) {  // a shared link: solve at once
-    solve();
+  if (loadFromAddress()) {  // a shared link: solve at once, or set out the game it holds
+    const params = new URLSearchParams(location.search);
+    if (params.has("play")) await loadGame(params);
+    else solve();
   } else {
     $("formula").focus();
   }
