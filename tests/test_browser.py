@@ -62,10 +62,14 @@ def page(browser, base):
     assert not errors, errors  # no script error on any page
 
 
-def screenshot(page, tmp_path: Path, name: str) -> Path:
-    """A full-page PNG in the test's folder (and in $SMTCRYPT_SCREENSHOTS, when set)."""
+def screenshot(page, tmp_path: Path, name: str, selector: str | None = None) -> Path:
+    """A full-page PNG (or of the element `selector` picks) in the test's folder (and in
+    $SMTCRYPT_SCREENSHOTS, when set)."""
     path = tmp_path / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    if selector is None:
+        page.screenshot(path=str(path), full_page=True)
+    else:
+        page.locator(selector).screenshot(path=str(path))
     assert path.stat().st_size > 10_000  # a page, not a blank
     if os.environ.get("SMTCRYPT_SCREENSHOTS"):
         folder = Path(os.environ["SMTCRYPT_SCREENSHOTS"])
@@ -297,12 +301,12 @@ def test_play_a_puzzle_to_the_end(page, browser, base, tmp_path):
     page.fill("#move", "E < 5")  # any decision may be typed, with its reason if it fails
     page.click("#try")
     assert "E < 5: no solution has it" in verdict_of(page, "rejected", "E < 5")
+    page.check("#easy")
+    assert "out" in page.locator("#palette tr:nth-child(1) button").nth(8).get_attribute("class")  # S = 8 refuted
+    screenshot(page, tmp_path, "play-page", "#game")
     page.fill("#move", "E = 5")
     page.press("#move", "Enter")
     verdict_of(page, "accepted", "E = 5")
-    page.check("#easy")
-    assert "out" in page.locator("#palette tr:nth-child(1) button").nth(8).get_attribute("class")  # S = 8 refuted
-    screenshot(page, tmp_path, "play-page")
     page.click("#game-share")
     link = page.input_value("#link")
     assert "play=1" in link and "decision=E+%3D+5" in link and "marks=R%3A78" in link and "easy=1" in link
