@@ -323,3 +323,18 @@ def test_the_play_api_through_the_server() -> None:
         assert status == 400 and "JSON" in answer["error"]
         status, answer = post(url, json.dumps({"formula": "SEND + MORE = MONEY", "move": "Q = 1"}).encode())
         assert status == 400 and answer["column"] == 1 and answer["decision"] == "Q = 1"
+
+
+def test_play_takes_the_rule_options_of_solving() -> None:
+    from smtcrypt.cli.options import rule_options, rules_from
+    from smtcrypt.cli.play import build_parser
+
+    parser = build_parser()
+    rules = {action.dest: action.option_strings for action in rule_options()._actions}
+    options = {action.dest: action.option_strings for action in parser._actions}
+    assert all(options.get(dest) == strings for dest, strings in rules.items())
+    args = parser.parse_args(["--digits", "1-9", "--assign", "A=1", "--timeout", "2", "A + B = C"])
+    assert rules_from(args, parser)["digits"] == "1-9" and args.timeout == 2.0
+    # A is fixed by --assign, and B = 2 leaves C one digit: solved
+    assert play("A + B = C", "A = 0\nB = 2\n", "--digits", "1-9", "--assign", "A=1").stdout.splitlines() == [
+        "rejected: A can only be {1} by the puzzle's rules (A = 1)", "solved: 1 + 2 = 3  /  A=1 B=2 C=3"]

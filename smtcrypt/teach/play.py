@@ -40,7 +40,7 @@ from smtcrypt.core.check import Problem
 from smtcrypt.core.rules import is_wildcard
 from smtcrypt.core.tree import BinOp, Compare, Expr, Word
 from smtcrypt.errors import FormulaError
-from smtcrypt.search import Search
+from smtcrypt.search import DEFAULT_TIMEOUT, Search
 from smtcrypt.teach.explain import Explainer, Step, StepKind, condition
 from smtcrypt.teach.explain.prover import Budget, OutOfTime, Proof, Prover
 from smtcrypt.teach.explain.reasoner import Contradiction
@@ -48,7 +48,7 @@ from smtcrypt.teach.explain.rules import Equation, Facts, Rule, Variables
 from smtcrypt.teach.longhand import DIGITS, Layout, Row
 
 MAX_KEPT = 10_000  # solutions kept to answer moves by filtering; past this, each move searches again
-MOVE_TIMEOUT = 10.0  # seconds a move's search may take by default before it is answered `unknown`
+MOVE_TIMEOUT = DEFAULT_TIMEOUT  # seconds a move's search may take by default before it is answered `unknown`
 REASON_SECONDS = 2.0  # seconds (at most) spent looking for the explainer's chain behind a rejection
 REASON_WORK = 400_000  # the explainer's work (search nodes, proofs) behind one rejection or hint
 OPERATORS = {"=": "=", "==": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
