@@ -165,6 +165,8 @@ def test_pencil_marks_note_the_digits_no_solution_allows() -> None:
     assert game.play("S: 8 9") == "S: (8) 9"
     assert game.play("S:") == "no pencil marks"
     assert game.marks == {}
+    with pytest.raises(ValueError):
+        game.mark("S", [10])
 
 
 def test_the_game_shows_itself_long_hand() -> None:
@@ -213,7 +215,7 @@ def test_a_time_limit_gives_unknown_never_rejected() -> None:
         verdicts.append(move.verdict)
         assert move.verdict in (Verdict.UNKNOWN, Verdict.ACCEPTED)
         if move.verdict is Verdict.UNKNOWN:
-            assert move.reason.startswith("undecided: the search ended (time limit)")
+            assert move.reason.startswith("the search ended (time limit) before it found a solution with")
     assert Verdict.UNKNOWN in verdicts
 
 

@@ -235,8 +235,8 @@ class Game:
             self.history.append(move)
             return move
         if not complete:
-            return Move(decision, Verdict.UNKNOWN, f"undecided: the search ended ({why}) before it found a solution "
-                                                   f"with {self._listed(trial)} or proved there is none")
+            return Move(decision, Verdict.UNKNOWN, f"the search ended ({why}) before it found a solution with "
+                                                   f"{self._listed(trial)} or proved there is none")
         steps = self._refutation(trial)
         if steps:
             return Move(decision, Verdict.REJECTED, " ".join(step.text for step in steps), steps=tuple(steps))
@@ -254,6 +254,8 @@ class Game:
         if letter not in self.letters:
             raise ValueError(f"the puzzle has no letter {letter!r}")
         kept = tuple(sorted(set(digits)))
+        if any(not 0 <= digit < self.problem.rules.base for digit in kept):
+            raise ValueError(f"a pencil mark is a digit 0-{self.problem.rules.base - 1}, not {kept}")
         if kept:
             self.marks[letter] = kept
         else:
