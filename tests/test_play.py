@@ -138,6 +138,15 @@ def test_rejection_is_a_chain_of_proved_steps() -> None:
     assert len(move.steps) < len(Puzzle("SEND + MORE = MONEY").explain().steps)
 
 
+def test_a_rejection_that_needs_cases_is_refuted_case_by_case() -> None:
+    """No column alone refutes O < 6 in ODD * ODD = FREAKY: a letter is split into cases, each refuted."""
+    move = Puzzle("ODD * ODD = FREAKY").play().decide("O < 6")
+    assert move.verdict is Verdict.REJECTED
+    cases = [step for step in move.steps if step.kind == "case"]
+    assert cases and all(step.text.startswith("Suppose ") for step in cases)
+    assert move.steps[-1].kind == "contradiction" and move.steps[-1].text.endswith("can take no digit.")
+
+
 def test_rules_and_distinctness_reject_without_a_search() -> None:
     game = Puzzle("SEND + MORE = MONEY").play()
     assert game.decide("S = 0").reason == "S can only be {1, 2, 3, 4, 5, 6, 7, 8, 9} by the puzzle's rules (S != 0)"

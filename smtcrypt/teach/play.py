@@ -50,6 +50,7 @@ from smtcrypt.teach.longhand import DIGITS, Layout, Row
 MAX_KEPT = 10_000  # solutions kept to answer moves by filtering; past this, each move searches again
 MOVE_TIMEOUT = DEFAULT_TIMEOUT  # seconds a move's search may take by default before it is answered `unknown`
 REASON_SECONDS = 2.0  # seconds (at most) spent looking for the explainer's chain behind a rejection
+CASE_DEPTH = 2  # a rejection's reason may split letters into cases, and cases inside them
 REASON_WORK = 400_000  # the explainer's work (search nodes, proofs) behind one rejection or hint
 OPERATORS = {"=": "=", "==": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 DECISION = re.compile(r"\s*(?P<name>[A-Za-z][A-Za-z0-9]*'*)\s*(?P<op>==|!=|<=|>=|=|<|>)\s*(?P<value>\S*)\s*$")
@@ -493,16 +494,20 @@ class Game:
         self.prover.proofs.clear()
 
     def _refutation(self, decisions: Sequence[Decision]) -> list[Step]:
-        """The explainer's shortest chain of proved steps from the decisions to a contradiction; [] if
-        local reasoning does not reach one within its budget."""
+        """The explainer's shortest chain of proved steps from the decisions to a contradiction: local
+        reasoning, else cases (as an explanation's, at most CASE_DEPTH deep) each refuted by it; [] if
+        it does not get there within its budget."""
         facts = self._facts(decisions)
         self._reset_budget()
+        steps: list[Step] = []
         try:
-            self.explainer.propagate(facts, (), 0)
-        except Contradiction as stop:
-            return _needed(stop.steps, self.prover.proofs)
+            steps = self.explainer.propagate(facts, (), 0)
+            # nothing local refutes the decisions: a letter split into cases, each refuted (split raises)
+            self.explainer.split(facts, (), 0, None, CASE_DEPTH)
+        except Contradiction as stop:  # from propagate: all its steps; from split: the cases after `steps`
+            return _needed(steps + stop.steps, self.prover.proofs)
         except OutOfTime:
-            return []
+            pass
         return []
 
     def _listed(self, decisions: Sequence[Decision]) -> str:

@@ -58,8 +58,8 @@ def decision_error(error: DecisionError, text: str, index: int | None) -> BadQue
 
 def _move_data(move: Move) -> dict[str, Any]:
     return {"decision": str(move.decision), "verdict": move.verdict.value, "reason": move.reason,
-            "steps": [step.text for step in move.steps], "forced": dict(move.forced), "line": move.line,
-            "solution": move.solution or None}
+            "steps": [{"text": step.text, "depth": step.depth} for step in move.steps],
+            "forced": dict(move.forced), "line": move.line, "solution": move.solution or None}
 
 
 def play(body: Any, timeout: float) -> dict[str, Any]:

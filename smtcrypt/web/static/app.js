@@ -301,7 +301,11 @@ function gameParams() {  // the position in the page's address: the puzzle, the 
 function showVerdict(kind, text, steps) {
   $("verdict").replaceChildren(el("span", "verdict " + kind, kind), document.createTextNode(text));
   $("verdict").dataset.verdict = kind;
-  $("reason").replaceChildren(...(steps || []).map((step) => el("li", "", step)));
+  $("reason").replaceChildren(...(steps || []).map((step) => {  // a text, or a proved step inside its cases
+    const item = el("li", "", typeof step === "string" ? step : step.text);
+    if (step.depth) item.style.marginLeft = `${2 * step.depth}em`;
+    return item;
+  }));
 }
 
 // one request at a time, each sent with the decisions the one before it left (a move typed while
