@@ -349,3 +349,22 @@ def test_play_takes_the_rule_options_of_solving() -> None:
     # A is fixed by --assign, and B = 2 leaves C one digit: solved
     assert play("A + B = C", "A = 0\nB = 2\n", "--digits", "1-9", "--assign", "A=1").stdout.splitlines() == [
         "rejected: A can only be {1} by the puzzle's rules (A = 1)", "solved: 1 + 2 = 3  /  A=1 B=2 C=3"]
+
+
+def test_a_terminal_sees_the_puzzle_drawn_again_after_each_move() -> None:
+    import io
+
+    from smtcrypt.cli.play import main
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal, piped = Terminal(), io.StringIO()
+    assert main(["ODD * ODD = FREAKY"], stdin=io.StringIO("D = 9\nE = 8\n"), stdout=terminal) == 0
+    assert main(["ODD * ODD = FREAKY"], stdin=io.StringIO("D = 9\nE = 8\n"), stdout=piped) == 0
+    assert piped.getvalue().splitlines() == ["accepted; forced: A=4 F=6 K=0 O=7 R=3 Y=1",
+                                             "solved: 799 * 799 = 638401  /  A=4 D=9 E=8 F=6 K=0 O=7 R=3 Y=1"]
+    drawn = terminal.getvalue().splitlines()
+    assert drawn[:4] == ["   ODD", " × ODD", "------", "FREAKY"] and drawn[-4:] == ["   799", " × 799", "------", "638401"]
+    assert "   799" in drawn[drawn.index(piped.getvalue().splitlines()[0]) + 1:]
