@@ -40,6 +40,7 @@ SUBCOMMANDS = """\
        smtcrypt batch [options] FILE              one puzzle a line, one JSON answer a line
        smtcrypt explain [options] FORMULA...      the solution step by step, as a person finds it
        smtcrypt worksheet [options] FORMULA...    a printable worksheet with an answer key
+       smtcrypt play [options] FORMULA...         solve it by hand, each move checked and explained
        smtcrypt serve [options]                   the web page
        (each: smtcrypt COMMAND --help)"""
 
@@ -50,6 +51,7 @@ examples:
   smtcrypt serve                                 the web page at http://127.0.0.1:8000/ (pip install ".[web]")
   smtcrypt worksheet "SEND + MORE = MONEY" -o sheet.html  a printable worksheet with an answer key
   smtcrypt batch --first puzzles.txt             one JSON line per puzzle of a file, in order
+  smtcrypt play "SEND + MORE = MONEY"            solve it by hand: type S = 9, E < 5, undo, hint
   smtcrypt --unique "ODD * ODD = FREAKY"         prove there is exactly one solution, or show two
   smtcrypt --count "NUM + BER = PLAY"            how many solutions (96)
   smtcrypt --first "NORTH / SOUTH = EAST / WEST"  stop at the first solution
@@ -125,7 +127,7 @@ def build_parser() -> JsonErrorParser:
     parser.add_argument("--syntax", choices=("smtcrypt", "enigma"), default="smtcrypt",
                         help="the notation of the rest of the command line: smtcrypt (default) or enigma (an "
                              "enigma.py SubstitutedExpression or SubstitutedDivision command line, or --run FILE, "
-                             "as written: smtcrypt [--json] [--timeout S] [--stats] --syntax enigma SOLVER ARGS...)")
+                             "as written; only --json, --timeout, --stats, --first and --count may come before it)")
     parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
     parser.usage = (parser.format_usage().removeprefix("usage: ").rstrip() + "\n" + SUBCOMMANDS)
     return parser
