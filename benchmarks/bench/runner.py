@@ -1,7 +1,9 @@
 """Benchmark smtcrypt against the seed notebook's brute force, an exact brute force and CP-SAT.
 
 Puzzles come from benchmarks/corpus.tsv; `--only products` takes benchmarks/products.tsv instead,
-and `--only layouts` counts the skeleton layouts of benchmarks/layouts/ (see bench/layouts.py).
+`--only layouts` counts the skeleton layouts of benchmarks/layouts/ (see bench/layouts.py), and
+`--only enigma` runs the published enigma.py command lines of tests/data/enigma_commands.tsv (see
+bench/enigma.py).
 
     python benchmarks/run.py [--only TAG[+TAG],...] [--methods smtcrypt,notebook,bruteforce,cpsat]
         [--strategy NAME] [--timeout S] [--bruteforce-timeout S] [--first] [--out benchmarks/results]
@@ -46,7 +48,7 @@ from pathlib import Path
 from smtcrypt.core.parse import parse
 from smtcrypt.core.tree import letters
 
-from . import HERE, layouts, products
+from . import HERE, enigma, layouts, products
 from .bruteforce import run_bruteforce
 from .corpus import DEFAULT_CORPUS, load_corpus, select
 from .cpsat import have_ortools, run_cpsat
@@ -112,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     product_class = products.selected(args.only)
 
+    if args.only == "enigma":  # a class of its own: published enigma.py command lines, as a user runs them
+        return enigma.main()
     if args.only == layouts.TAG:  # a class of its own: layouts, not formulas
         if args.strategy is not None and not strategy_support()[0]:
             parser.error("--strategy: the installed smtcrypt does not accept strategy=")
