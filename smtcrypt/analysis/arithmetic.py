@@ -106,3 +106,55 @@ def repeating_numerator_bounds(node: Repeating, base: int, allowed: Mapping[str,
         low += min(weight * min(digits), weight * max(digits))
         high += max(weight * min(digits), weight * max(digits))
     return low, high
+
+
+# --- the number-theory words over intervals: what their tables and witnesses are made of ---------------
+
+def primes_between(low: int, high: int) -> list[int]:
+    """The primes p with low <= p <= high, by a sieve of that segment (the caller keeps it short)."""
+    low = max(low, 2)
+    if high < low:
+        return []
+    flags = bytearray([1]) * (high - low + 1)
+    for p in range(2, math.isqrt(high) + 1):
+        first = max(p * p, -(-low // p) * p)
+        flags[first - low::p] = bytes(len(range(first, high + 1, p)))
+    return [low + offset for offset, flag in enumerate(flags) if flag]
+
+
+def primes_up_to(limit: int) -> list[int]:
+    """The primes up to `limit`, the trial divisors of numbers up to limit**2."""
+    return primes_between(2, limit)
+
+
+def root_range(low: int, high: int, k: int) -> range:
+    """The r >= 0 with low <= r**k <= high."""
+    first = root_floor(low - 1, k) + 1 if low > 0 else 0
+    return range(first, root_floor(high, k) + 1) if high >= 0 else range(0)
+
+
+def triangular_range(low: int, high: int) -> range:
+    """The t >= 0 with low <= t(t + 1)/2 <= high: t(t + 1)/2 <= n exactly when (2t + 1)**2 <= 8n + 1."""
+    def last(n: int) -> int:  # the largest t with t(t + 1)/2 <= n, for n >= 0
+        return (root_floor(8 * n + 1, 2) - 1) // 2
+    if high < 0:
+        return range(0)
+    return range(last(low - 1) + 1 if low > 0 else 0, last(high) + 1)
+
+
+def digit_sum(n: int, base: int) -> int:
+    """The digits of |n| in `base`, added."""
+    n, total = abs(n), 0
+    while n:
+        n, digit = divmod(n, base)
+        total += digit
+    return total
+
+
+def reversal(n: int, base: int) -> int:
+    """The digits of |n| in `base` in the opposite order, with n's sign: 120 -> 21."""
+    rest, value = abs(n), 0
+    while rest:
+        rest, digit = divmod(rest, base)
+        value = value * base + digit
+    return -value if n < 0 else value

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeAlias
@@ -22,9 +22,11 @@ import z3
 from smtcrypt.analysis.arithmetic import divisors, exact_root, repeating_numerator_bounds, root_step
 from smtcrypt.analysis.unknowns import unknown_values
 from smtcrypt.core.check import Problem
-from smtcrypt.core.intervals import Interval, interval
+from smtcrypt.core.intervals import Interval, digit_count, digit_sum_interval, interval, reversal_interval
 from smtcrypt.core.numerals import place_values, repeating_scale, root_floor
-from smtcrypt.core.tree import BinOp, Expr, Name, Number, Repeating, Unary, Word
+from smtcrypt.core.rules import PREDICATES, PRIME_LIMIT
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Name, Not, Number, Repeating, Unary, Word, children
+from smtcrypt.encode import words
 from smtcrypt.encode.base import Encoded, FormulaTerms, Ok, allowed_digits, letter_variables, rule_constraints
 from smtcrypt.encode.walk import COMPARISONS, TreeEncoder, conj
 
@@ -32,6 +34,7 @@ Den: TypeAlias = z3.ArithRef | int
 LetterForm: TypeAlias = tuple[dict[str, int], int]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
 MAX_TABLE = 2000  # most entries of one lookup table (a root's candidates, a power's digits x exponents)
 MAX_DIVIDEND = 10**8  # largest constant whose divisors a gcd chooses among (found by trial division)
+MAX_BOUNDED_POWER = 64  # largest constant exponent whose power's bounds a number-theory word's argument is given
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,7 @@ class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
         # some auxiliary unknown is only a witness inside a constraint (a root, a gcd's Bezout
         # coefficients), not a function of the letters: the formula's negation is not its constraints' negation
         self.witnesses = False
+        self.recursions: dict[str, z3.FuncDeclRef] = {}  # recursive functions made, by what they compute
 
     def run(self) -> Encoded:
         problem = self.problem
@@ -505,6 +509,266 @@ class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
                 sizes[0] = max(first, second)  # the bound on g, the next step's first argument
             result = g
         return Rat(result, 1, True), z3.And(*conditions)
+
+    # --- the number-theory words (see encode/words.py) --------------------------------------------
+
+    def whole_bounds(self, node: Expr) -> Interval | None:
+        """Bounds of the integer a term's value is taken as (a fraction's floor, which the word then
+        refuses), wherever the term is defined; None where some part of it has none."""
+        bounds = interval(node, self.problem.rules)
+        if bounds is not None:
+            return bounds
+        value = self.term_bounds(node)
+        return None if value is None else (math.floor(value[0]), math.floor(value[1]))
+
+    def term_bounds(self, node: Expr) -> tuple[Fraction, Fraction] | None:
+        """Exact bounds of a term's value wherever it is defined: those of `value_bounds`, and of
+        bounded unknowns, constant powers, quotients, the functions and truth values."""
+        known = self.value_bounds(node)
+        if known is not None:
+            return known
+        if isinstance(node, Name):
+            values = (self.unknown_values or {}).get(node.name)
+            return (Fraction(values[0]), Fraction(values[-1])) if values else None
+        if isinstance(node, (Compare, Not)) or (isinstance(node, Call) and node.name in PREDICATES):
+            return Fraction(0), Fraction(1)
+        parts = [self.term_bounds(child) for child in children(node)]
+        if any(part is None for part in parts) or not parts:
+            return None
+        ends = [end for part in parts if part is not None for end in part]
+        if isinstance(node, Unary):
+            return (-ends[1], -ends[0]) if node.op == "-" else (ends[0], ends[1])
+        if isinstance(node, BoolOp):  # the value of one of the operands
+            return min(ends), max(ends)
+        if isinstance(node, Call) and node.name in ("abs", "min", "max", "dsum", "rev", "gcd"):
+            return self.call_bounds(node.name, ends)
+        if isinstance(node, BinOp):
+            return self.binary_bounds(node, ends)
+        return None
+
+    def call_bounds(self, name: str, ends: list[Fraction]) -> tuple[Fraction, Fraction] | None:
+        pairs = list(zip(ends[::2], ends[1::2]))
+        if name in ("min", "max"):
+            pick = min if name == "min" else max
+            return pick(low for low, _ in pairs), pick(high for _, high in pairs)
+        largest = max(abs(end) for end in ends)
+        if name == "abs":
+            low, high = pairs[0]
+            return (Fraction(0) if low <= 0 <= high else min(abs(low), abs(high))), largest
+        if name == "gcd":
+            return Fraction(0), Fraction(math.floor(largest))
+        whole = (math.floor(pairs[0][0]), math.floor(pairs[0][1]))
+        word = digit_sum_interval if name == "dsum" else reversal_interval
+        bounds = word(whole, self.problem.rules.base)
+        return Fraction(bounds[0]), Fraction(bounds[1])
+
+    def binary_bounds(self, node: BinOp, ends: list[Fraction]) -> tuple[Fraction, Fraction] | None:
+        left, right = (ends[0], ends[1]), (ends[2], ends[3])
+        if node.op in ("+", "-", "*"):
+            corners = ([a + b for a, b in zip(left, right)] if node.op == "+" else
+                       [a - b for a, b in zip(left, right[::-1])] if node.op == "-" else
+                       [a * b for a in left for b in right])
+            return min(corners), max(corners)
+        if node.op == "**":
+            exponent = self.problem.constant_exponents.get(node)
+            if exponent is None or exponent.denominator != 1 or not 1 <= exponent <= MAX_BOUNDED_POWER:
+                return None
+            k, (low, high) = int(exponent), left
+            if k % 2 or low >= 0:
+                return low ** k, high ** k
+            return (high ** k, low ** k) if high <= 0 else (Fraction(0), max(low ** k, high ** k))
+        if right[0] <= 0 <= right[1]:  # a divisor that may be 0 or near it: no bound
+            return None
+        quotients = [a / b for a in left for b in right]
+        low, high = min(quotients), max(quotients)
+        if node.op == "/":
+            return low, high
+        if node.op == "//":
+            return Fraction(math.floor(low)), Fraction(math.floor(high))
+        largest = max(abs(right[0]), abs(right[1]))  # a % b lies between 0 and b
+        return (Fraction(0), largest) if right[0] > 0 else (-largest, Fraction(0))
+
+    def number_word(self, node: Call, wholes: list[z3.ArithRef]) -> tuple[Value, Ok]:
+        x = wholes[0]
+        if node.name == "divides":
+            return self.divides(node, wholes), True
+        bounds = self.whole_bounds(node.args[0])
+        if node.name in ("dsum", "rev", "is_palindrome"):
+            return self.digit_word(node, x, bounds), True
+        by_letters = words.word_table(node, self.problem)
+        if by_letters is not None:
+            return words.trie(*by_letters, lambda letter, digit: self.letters[letter] == digit, self.ctx), True
+        listed = words.table(node, bounds, self.problem.rules.base)
+        if listed is not None:
+            return self.one_of(x, listed), True
+        if node.name == "is_prime":
+            return self.prime(x, bounds)
+        if node.name == "is_triangular":  # x = t(t + 1)/2 exactly when 8x + 1 = (2t + 1)**2
+            high = None if bounds is None else 8 * bounds[1] + 1
+            return z3.And(x >= 0, self.is_power_of(8 * x + 1, 2, high)), True
+        return self.is_power_of(x, words.power_of(node), None if bounds is None else bounds[1]), True
+
+    def one_of(self, x: z3.ArithRef, values: list[int]) -> z3.BoolRef:
+        """x is one of the values (a table: linear)."""
+        if not values:
+            return z3.BoolVal(False, self.ctx)
+        return z3.Or(*[x == value for value in values]) if len(values) > 1 else x == values[0]
+
+    def floor_root(self, y: z3.ArithRef, k: int, high: int | None) -> z3.ArithRef:
+        """The largest r >= 0 with r**k <= max(y, 0): a fresh Int that y fixes (a function of the letters,
+        not a witness), bounded where y's upper bound `high` is known."""
+        self.linear = False
+        self.cases = True
+        root = self.fresh_int("root")
+        floor = z3.If(y >= 0, y, z3.IntVal(0, self.ctx))
+        if high is not None:  # where y is undefined its term may lie beyond: the root stays defined
+            floor = z3.If(floor <= max(high, 0), floor, z3.IntVal(max(high, 0), self.ctx))
+        self.side += [root >= 0, self.int_power(Rat(root), k).num <= floor,
+                      floor < self.int_power(Rat(root + 1), k).num]
+        if high is not None:
+            self.side.append(root <= root_floor(max(high, 0), k))
+            self.bounded_fresh += 1
+        return root
+
+    def is_power_of(self, y: z3.ArithRef, k: int, high: int | None) -> z3.BoolRef:
+        """y = r**k for some r >= 0: y is the k-th power of its floor root."""
+        root = self.floor_root(y, k, high)
+        return z3.And(y >= 0, self.int_power(Rat(root), k).num == y)
+
+    def prime(self, x: z3.ArithRef, bounds: Interval | None) -> tuple[z3.BoolRef, Ok]:
+        """Trial division by the primes up to the square root of x's upper bound, each a constant modulus;
+        where there are too many of them (or no bound), a recursive search for a divisor."""
+        self.linear = False
+        high = None if bounds is None else bounds[1]
+        divisors = None if high is None else words.trial_divisors(high)
+        defined: Ok = True
+        if bounds is None or max(-bounds[0], bounds[1]) >= PRIME_LIMIT:  # undefined there (see core/verify.py)
+            defined = z3.And(x < PRIME_LIMIT, x > -PRIME_LIMIT)
+        if divisors is not None:
+            return z3.And(x >= 2, *[z3.Or(x == p, x % p != 0) for p in divisors]), defined
+        has_divisor = self.recursive("divisor", 2, lambda f, n, d: z3.If(
+            d * d > n, z3.BoolVal(False, self.ctx), z3.Or(n % d == 0, f(n, d + 1))), z3.BoolSort(self.ctx))
+        return z3.And(x >= 2, z3.Not(has_divisor(x, z3.IntVal(2, self.ctx)))), defined
+
+    def recursive(self, stem: str, arity: int, body: Callable[..., z3.ExprRef], result: z3.SortRef) -> z3.FuncDeclRef:
+        """A recursive function of `arity` Ints (made once per encoding), for terms without bounds:
+        Z3 unfolds it as far as a model needs."""
+        made = self.recursions.get(stem)
+        if made is not None:
+            return made
+        int_sort = z3.IntSort(self.ctx)
+        function = z3.RecFunction(f"{stem}!{next(self.fresh)}", *([int_sort] * arity), result)
+        arguments = [z3.Int(f"{stem}!arg{index}", self.ctx) for index in range(arity)]
+        z3.RecAddDefinition(function, arguments, body(function, *arguments))
+        self.recursions[stem] = function
+        self.linear = False
+        return function
+
+    def digit_word(self, node: Call, x: z3.ArithRef, bounds: Interval | None) -> Value:
+        """dsum, rev or is_palindrome: of a word, from its letters; else from the digits of x."""
+        argument = node.args[0]
+        if isinstance(argument, Word):
+            if node.name == "dsum":
+                return self.word_digit_sum(argument)
+            reversed_word = self.word_reversal(argument)
+            return reversed_word if node.name == "rev" else reversed_word.num == x
+        if node.name == "is_palindrome":
+            listed = words.table(node, bounds, self.problem.rules.base)
+            if listed is not None:
+                return self.one_of(x, listed)
+            return self.digits_of(x, "rev", bounds).num == x
+        return self.digits_of(x, node.name, bounds)
+
+    def word_digit_sum(self, word: Word) -> Rat:
+        weights: dict[str, int] = {}
+        literal = 0
+        for cell in word.letters:
+            if cell.isdigit():
+                literal += int(cell)
+            else:
+                weights[cell] = weights.get(cell, 0) + 1
+        return self.linear_rat(weights, literal)
+
+    def linear_rat(self, weights: dict[str, int], literal: int) -> Rat:
+        terms = [weight * self.letters[letter] for letter, weight in weights.items()]
+        term = z3.Sum(*terms, z3.IntVal(literal, self.ctx)) if literal or not terms else z3.Sum(*terms)
+        return Rat(term, 1, True, None, (weights, literal))
+
+    def word_reversal(self, word: Word) -> Rat:
+        """rev of a word by its letters: the reversal from its first nonzero cell, a choice where a
+        letter that may be 0 leads (linear where none may)."""
+        base = self.problem.rules.base
+        cells = words.word_cells(word)
+        options: list[tuple[z3.BoolRef | None, Rat]] = []  # (this cell is the first nonzero one, the reversal)
+        for start, cell in enumerate(cells):
+            reversed_rat = self.linear_rat(*words.reversed_weights(cells, start, base))
+            if cell.isdigit() or 0 not in allowed_digits(self.problem, cell):
+                options.append((None, reversed_rat))
+                break
+            options.append((self.letters[cell] != 0, reversed_rat))
+        else:
+            options.append((None, self.const(Fraction(0))))
+        result = options[-1][1]
+        for condition, value in reversed(options[:-1]):
+            assert condition is not None
+            chosen = self.choose(condition, value, result)
+            assert isinstance(chosen, Rat)
+            result = chosen
+        return result
+
+    def digits_of(self, x: z3.ArithRef, name: str, bounds: Interval | None) -> Rat:
+        """dsum(x) or rev(x) of an integer term: a table of its values where they are few, its digits as
+        fresh Ints that x fixes where x has bounds, else a recursive function."""
+        base = self.problem.rules.base
+        values = words.digit_table(name, bounds, base)
+        if values is not None:
+            result = self.fresh_int(name)
+            self.bounded_fresh += 1
+            self.side += [result >= min(values.values()), result <= max(values.values())]
+            self.side += [z3.Implies(x == n, result == value) for n, value in values.items()]
+            return Rat(result, 1, min(values.values()) >= 0)
+        self.linear = False
+        self.cases = True
+        magnitude = x if bounds is not None and bounds[0] >= 0 else z3.If(x < 0, -x, x)
+        if bounds is None:
+            return self.recursive_digits(name, x, magnitude)
+        largest = max(-bounds[0], bounds[1])
+        count = digit_count(largest, base)
+        # where x is undefined its term may lie beyond its bounds: the digits stay defined
+        magnitude = z3.If(magnitude <= largest, magnitude, z3.IntVal(largest, self.ctx))
+        digits = [self.fresh_int("digit") for _ in range(count)]  # the last first
+        self.bounded_fresh += count
+        for digit in digits:
+            self.side += [digit >= 0, digit < base]
+        self.side.append(magnitude == z3.Sum(*[digit * base ** place for place, digit in enumerate(digits)]))
+        if name == "dsum":
+            return Rat(z3.Sum(*digits), 1, True)
+        value: z3.ArithRef = z3.IntVal(0, self.ctx)
+        for top in range(count):  # the reversal of the digits up to the highest nonzero one
+            reversed_digits = z3.Sum(*[digits[place] * base ** (top - place) for place in range(top + 1)])
+            value = z3.If(digits[top] != 0, reversed_digits, value)
+        return Rat(value if bounds[0] >= 0 else z3.If(x < 0, -value, value), 1, bounds[0] >= 0)
+
+    def recursive_digits(self, name: str, x: z3.ArithRef, magnitude: z3.ArithRef) -> Rat:
+        """dsum or rev of a term without bounds, by recursive functions of its magnitude."""
+        base = self.problem.rules.base
+        if name == "dsum":
+            digit_sum = self.recursive("dsum", 1, lambda f, n: z3.If(n < base, n, n % base + f(n / base)),
+                                       z3.IntSort(self.ctx))
+            return Rat(digit_sum(magnitude), 1, True)
+        reversal = self.recursive("rev", 2, lambda f, n, acc: z3.If(
+            n == 0, acc, f(n / base, acc * base + n % base)), z3.IntSort(self.ctx))
+        value = reversal(magnitude, z3.IntVal(0, self.ctx))
+        return Rat(z3.If(x < 0, -value, value), 1)
+
+    def divides(self, node: Call, wholes: list[z3.ArithRef]) -> z3.BoolRef:
+        """d divides x: x = k*d for an integer k, so 0 divides only 0 (a constant d: one remainder)."""
+        d, x = wholes
+        self.linear = False
+        fixed = self.whole_bounds(node.args[0])
+        if fixed is not None and fixed[0] == fixed[1]:
+            return x == 0 if fixed[0] == 0 else x % abs(fixed[0]) == 0
+        return z3.Or(z3.And(d == 0, x == 0), z3.And(d != 0, x % d == 0))
 
     def encode_number(self, node: Number) -> tuple[Value, Ok]:
         return self.const(node.value), True

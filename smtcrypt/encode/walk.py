@@ -16,6 +16,7 @@ from typing import Any, Generic, TypeVar
 import z3
 
 from smtcrypt.core.check import Problem
+from smtcrypt.core.rules import NUMBER_WORDS
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Unary
 from smtcrypt.encode.base import Ok, Unsupported, checkpoint
 
@@ -27,7 +28,7 @@ COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
-FUNCTIONS = ("abs", "min", "max", "gcd")  # besides sum(range(...)), which reads its range
+FUNCTIONS = ("abs", "min", "max", "gcd", *NUMBER_WORDS)  # besides sum(range(...)), which reads its range
 
 
 def is_true(condition: Ok) -> bool:
@@ -117,6 +118,11 @@ class TreeEncoder(ABC, Generic[R, I]):
 
     @abstractmethod
     def absolute(self, value: R) -> R: ...
+
+    @abstractmethod
+    def number_word(self, node: Call, wholes: list[I]) -> tuple[R | z3.BoolRef, Ok]:
+        """A number-theory word (`is_prime`, `dsum`, ...: rules.NUMBER_WORDS) of the integers its
+        arguments evaluate to: a Bool for a predicate, an integer for dsum and rev; and where it is defined."""
 
     # --- the node cases ---------------------------------------------------------------------------
 
@@ -227,9 +233,10 @@ class TreeEncoder(ABC, Generic[R, I]):
         encoded = [self.encode(arg) for arg in node.args]
         ok = conj(*[ok for _, ok in encoded])
         values = [self.rat(value) for value, _ in encoded]
-        if node.name == "gcd":  # of integers only, as Python's math.gcd
+        if node.name == "gcd" or node.name in NUMBER_WORDS:  # of integers only, as Python's math.gcd
             wholes = [self.integral(value) for value in values]
-            result, defined = self.gcd(node.args, [whole for whole, _ in wholes])
+            terms = [whole for whole, _ in wholes]
+            result, defined = self.gcd(node.args, terms) if node.name == "gcd" else self.number_word(node, terms)
             return result, conj(ok, *[is_integer for _, is_integer in wholes], defined)
         if node.name == "abs":
             (value,) = values

@@ -10,8 +10,11 @@ import z3
 
 from smtcrypt.analysis.arithmetic import signed_width
 from smtcrypt.core.check import Problem
+from smtcrypt.core.intervals import digit_count
 from smtcrypt.core.numerals import place_values, repeating_scale
-from smtcrypt.core.tree import BinOp, Expr, Number, Repeating, Word
+from smtcrypt.core.rules import PRIME_LIMIT
+from smtcrypt.core.tree import BinOp, Call, Expr, Number, Repeating, Word
+from smtcrypt.encode import words
 from smtcrypt.encode.base import Ok, Unsupported, allowed_digits, indicator
 from smtcrypt.encode.bitvec.ints import MAX_WIDTH, Z
 from smtcrypt.encode.bitvec.rationals import Rat, Rationals, Value
@@ -186,6 +189,106 @@ class _Encoder(Rationals, TreeEncoder[Rat, Z]):
         for whole in wholes[1:]:
             result = self.z_gcd(result, self.z_abs(whole))
         return self.integer(result), True
+
+    # --- the number-theory words (see encode/words.py) --------------------------------------------
+
+    def number_word(self, node: Call, wholes: list[Z]) -> tuple[Value, Ok]:
+        """Tables, trial division and digits, all functions of the letters; a power or triangular
+        number beyond its table is left to the general encoding (Unsupported)."""
+        x = wholes[0]
+        if node.name == "divides":
+            return self.divides(*wholes), True
+        if node.name in ("dsum", "rev", "is_palindrome"):
+            return self.digit_word(node, x), True
+        by_letters = words.word_table(node, self.problem)
+        if by_letters is not None:
+            return words.trie(*by_letters, lambda letter, digit: self.letters[letter] == digit, self.ctx), True
+        listed = words.table(node, (x.lo, x.hi), self.base)
+        if listed is not None:
+            return self.one_of(x, listed), True
+        if node.name != "is_prime" or max(-x.lo, x.hi) >= PRIME_LIMIT:
+            raise Unsupported(f"{node.name}() of a term of {x.width} bits")
+        divisors = words.trial_divisors(x.hi)
+        if divisors is None:
+            raise Unsupported(f"is_prime() of a term of {x.width} bits")
+        tests = [self.z_compare(">=", x, self.const(2))]
+        for p in divisors:
+            remainder = self.z_mod(x, self.const(p))
+            tests.append(z3.Or(self.z_compare("==", x, self.const(p)), self.nonzero(remainder)))
+        return z3.And(*tests), True
+
+    def one_of(self, x: Z, values: list[int]) -> z3.BoolRef:
+        tests = [self.z_compare("==", x, self.const(value)) for value in values if x.lo <= value <= x.hi]
+        return z3.Or(*tests) if len(tests) > 1 else tests[0] if tests else z3.BoolVal(False, self.ctx)
+
+    def divides(self, d: Z, x: Z) -> z3.BoolRef:
+        """x = k*d for an integer k: 0 divides only 0."""
+        zero = self.const(0)
+        if d.value is not None:
+            return self.z_compare("==", x, zero) if d.value == 0 else self.z_compare(
+                "==", self.z_mod(x, self.const(abs(d.value))), zero)
+        remainder = self.z_mod(x, d)  # exact where d != 0, the only place it is read
+        return z3.Or(z3.And(self.z_compare("==", d, zero), self.z_compare("==", x, zero)),
+                     z3.And(self.nonzero(d), self.z_compare("==", remainder, zero)))
+
+    def digit_word(self, node: Call, x: Z) -> Value:
+        argument = node.args[0]
+        if isinstance(argument, Word):
+            if node.name == "dsum":
+                weights: dict[str, int] = {}
+                for cell in argument.letters:
+                    if not cell.isdigit():
+                        weights[cell] = weights.get(cell, 0) + 1
+                return self.integer(self.linear(weights, sum(int(cell) for cell in argument.letters if cell.isdigit())))
+            reversed_word = self.word_reversal(argument)
+        else:
+            digits = self.digits_of(x)
+            if node.name == "dsum":
+                return self.integer(self.weighted_sum([(1, digit) for digit in digits], 0))
+            reversed_word = self.digit_reversal(digits, x)
+        if node.name == "rev":
+            return self.integer(reversed_word)
+        return self.z_compare("==", reversed_word, x)
+
+    def word_reversal(self, word: Word) -> Z:
+        """rev of a word by its letters, from its first nonzero cell (a choice where a letter that may
+        be 0 leads)."""
+        cells = words.word_cells(word)
+        options: list[tuple[z3.BoolRef | None, Z]] = []
+        for start, cell in enumerate(cells):
+            value = self.linear(*words.reversed_weights(cells, start, self.base))
+            if cell.isdigit() or 0 not in self.digits[cell]:
+                options.append((None, value))
+                break
+            options.append((self.nonzero(self.letter(cell)), value))
+        else:
+            options.append((None, self.const(0)))
+        result = options[-1][1]
+        for condition, value in reversed(options[:-1]):
+            assert condition is not None
+            result = self.z_ite(condition, value, result)
+        return result
+
+    def digits_of(self, x: Z) -> list[Z]:
+        """The digits of |x|, the last first, as many as its bounds allow: each a remainder by the base."""
+        rest = self.z_abs(x)
+        base = self.const(self.base)
+        digits = []
+        for _ in range(digit_count(max(-x.lo, x.hi), self.base)):
+            digits.append(self.z_mod(rest, base))
+            rest = self.z_floordiv(rest, base)
+        return digits
+
+    def digit_reversal(self, digits: list[Z], x: Z) -> Z:
+        """The digits up to the highest nonzero one, in the opposite order, with x's sign."""
+        value = self.const(0)
+        for top in range(len(digits)):
+            reversed_digits = self.weighted_sum([(self.base ** (top - place), digits[place])
+                                                 for place in range(top + 1)], 0)
+            value = self.z_ite(self.nonzero(digits[top]), reversed_digits, value)
+        if x.lo >= 0:
+            return value
+        return self.z_ite(self.z_compare("<", x, self.const(0)), self.z_neg(value), value)
 
     def absolute(self, value: Rat) -> Rat:
         return Rat(self.z_abs(value.num), value.den)

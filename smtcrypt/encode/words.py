@@ -1,0 +1,178 @@
+"""The number-theory words (`is_prime`, `is_square`, `dsum`, `rev`, ...) as the Z3 encoders build them:
+what both the general and the bit-vector encoder decide alike.
+
+- A predicate of a word is a table of its letters' digits, the rules applied, chosen digit by digit
+  (`is_prime(SEVEN)`: S, then E, then V, then N, among 422 rows); a solver propagates it as it does
+  the letters, where a table of the word's values would make it compare a sum with each value.
+- A predicate of another term with bounds is a table where few values in them qualify:
+  `is_square(AB + C)` is one of 10 squares. Linear, and exact.
+- Beyond a table, `is_prime` is trial division by the primes up to the square root of the upper
+  bound, each with a constant modulus (`is_prime(SEVEN)`: 65 of them); the powers and triangular
+  numbers are a root r that the argument fixes (r**k <= x < (r + 1)**k), compared with it.
+- `dsum`, `rev` and `is_palindrome` of a word read its letters (`dsum(ABA)` = 2A + B, `rev(ABC)` =
+  100C + 10B + A where A cannot be 0); of another term with bounds, its digits.
+
+Each encoder asks `table` and `trial_divisors` here, and states the rest in its own terms.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import z3
+
+from smtcrypt.analysis.arithmetic import digit_sum, primes_between, primes_up_to, reversal, root_range, triangular_range
+from smtcrypt.core.check import Problem, power_word_exponent
+from smtcrypt.core.intervals import Interval
+from smtcrypt.core.tree import Call, Word
+
+MAX_TABLE = 2000  # most values a predicate's table lists (as encode/general.py's other tables)
+PRIME_SPAN = 200_000  # longest interval sieved for a table of its primes
+MAX_TRIAL_DIVISORS = 10_000  # most primes is_prime divides by (numbers below 104,729**2, about 1.1 * 10**10)
+
+
+def power_of(node: Call) -> int:
+    """The k of a power predicate: 2 for is_square, 3 for is_cube, k for is_power(x, k)."""
+    return {"is_square": 2, "is_cube": 3}.get(node.name) or power_word_exponent(node)
+
+
+def table(node: Call, bounds: Interval | None, base: int) -> list[int] | None:
+    """The values in bounds for which the predicate `node` holds, ascending, where there are at most
+    MAX_TABLE (and, for primes, the interval is short enough to sieve); else None."""
+    if bounds is None:
+        return None
+    low, high = bounds
+    name = node.name
+    if name == "is_prime":
+        if high - low > PRIME_SPAN:
+            return None
+        primes = primes_between(low, high)
+        return primes if len(primes) <= MAX_TABLE else None
+    if name == "is_triangular":
+        roots = triangular_range(low, high)
+        return [t * (t + 1) // 2 for t in roots] if len(roots) <= MAX_TABLE else None
+    if name == "is_palindrome":
+        if high - low >= MAX_TABLE * 4:
+            return None
+        values = [n for n in range(low, high + 1) if reversal(n, base) == n]
+        return values if len(values) <= MAX_TABLE else None
+    if name in ("is_square", "is_cube", "is_power"):
+        k = power_of(node)
+        roots = root_range(low, high, k)
+        return [r ** k for r in roots] if len(roots) <= MAX_TABLE else None
+    return None
+
+
+def word_table(node: Call, problem: Problem) -> tuple[tuple[str, ...], list[tuple[int, ...]]] | None:
+    """For a predicate of a word (`is_prime(SEVEN)`): its letters, in order, and the tuples of their
+    digits for which it holds, the rules applied (a letter's digits, a repeated letter's one digit,
+    distinct letters): far fewer than the values (SEVEN: 422 of 8,363 primes), and a choice digit by
+    digit, which the solvers propagate as they do the letters. None where there are too many."""
+    word = node.args[0]
+    if not isinstance(word, Word) or node.name == "is_palindrome":
+        return None
+    base = problem.rules.base
+    cells = list(word.letters)
+    letters = tuple(dict.fromkeys(cell for cell in cells if not cell.isdigit()))
+    allowed = [frozenset([int(cell)]) if cell.isdigit() else problem.allowed[cell] for cell in cells]
+    if not all(allowed):
+        return (letters, [])
+    low = high = 0
+    for cell_digits in allowed:
+        low, high = low * base + min(cell_digits), high * base + max(cell_digits)
+    values = _candidates(node, low, high)
+    if values is None:
+        return None
+    position = {letter: cells.index(letter) for letter in letters}
+    groups = [[position[letter] for letter in group if letter in position] for group in problem.groups]
+    rows = []
+    for value in values:
+        digits = []
+        for _ in cells:
+            value, digit = divmod(value, base)
+            digits.append(digit)
+        digits.reverse()
+        follows = (all(digit in allowed[index] for index, digit in enumerate(digits))
+                   and all(digits[index] == digits[position[cell]]
+                           for index, cell in enumerate(cells) if cell in position)
+                   and all(len({digits[index] for index in group}) == len(group) for group in groups))
+        if follows:
+            rows.append(tuple(digits[position[letter]] for letter in letters))
+            if len(rows) > MAX_TABLE:
+                return None
+    return letters, rows
+
+
+def trie(letters: tuple[str, ...], rows: list[tuple[int, ...]], is_digit: Callable[[str, int], z3.BoolRef],
+         context: z3.Context) -> z3.BoolRef:
+    """The rows as a choice letter by letter: Or over the first letter's digits of (it is that digit and
+    the rest of a row that begins so)."""
+    if not rows:
+        return z3.BoolVal(False, context)
+    if not letters:
+        return z3.BoolVal(True, context)
+    branches: dict[int, list[tuple[int, ...]]] = {}
+    for row in rows:
+        branches.setdefault(row[0], []).append(row[1:])
+    options = []
+    for digit, rest in branches.items():
+        below = trie(letters[1:], rest, is_digit, context)
+        options.append(is_digit(letters[0], digit) if z3.is_true(below) else z3.And(is_digit(letters[0], digit), below))
+    return options[0] if len(options) == 1 else z3.Or(*options)
+
+
+MAX_SCAN = 100_000  # most values a word's table is chosen from
+
+
+def _candidates(node: Call, low: int, high: int) -> list[int] | range | None:
+    """The values in [low, high] for which the predicate holds, where at most MAX_SCAN are looked at."""
+    if node.name == "is_prime":
+        return primes_between(low, high) if high - low <= PRIME_SPAN else None
+    if node.name == "divides" or node.name not in ("is_triangular", "is_square", "is_cube", "is_power"):
+        return None
+    if node.name == "is_triangular":
+        roots = triangular_range(low, high)
+        return [t * (t + 1) // 2 for t in roots] if len(roots) <= MAX_SCAN else None
+    k = power_of(node)
+    roots = root_range(low, high, k)
+    return [r ** k for r in roots] if len(roots) <= MAX_SCAN else None
+
+
+def trial_divisors(high: int) -> list[int] | None:
+    """The primes up to sqrt(high): a number from 2 to high is prime exactly when it is one of them or
+    none divides it. None where there would be more than MAX_TRIAL_DIVISORS."""
+    limit = math.isqrt(max(high, 0))
+    if limit > 104_729:  # the 10,000th prime
+        return None
+    primes = primes_up_to(limit)
+    return primes if len(primes) <= MAX_TRIAL_DIVISORS else None
+
+
+def digit_table(name: str, bounds: Interval | None, base: int) -> dict[int, int] | None:
+    """dsum or rev of every value in bounds, where there are at most MAX_TABLE values."""
+    if bounds is None or bounds[1] - bounds[0] >= MAX_TABLE:
+        return None
+    word = digit_sum if name == "dsum" else reversal
+    return {n: word(n, base) for n in range(bounds[0], bounds[1] + 1)}
+
+
+def word_cells(word: Word) -> list[str]:
+    """A word's letters and literal digits, leading literal zeros left out (`0BA` is BA)."""
+    cells = list(word.letters)
+    while cells and cells[0] == "0":
+        cells.pop(0)
+    return cells
+
+
+def reversed_weights(cells: list[str], start: int, base: int) -> tuple[dict[str, int], int]:
+    """rev of the number cells[start:] whose first cell is not 0: cell j weighs base**(j - start)."""
+    weights: dict[str, int] = {}
+    literal = 0
+    for j in range(start, len(cells)):
+        weight = base ** (j - start)
+        if cells[j].isdigit():
+            literal += int(cells[j]) * weight
+        else:
+            weights[cells[j]] = weights.get(cells[j], 0) + weight
+    return weights, literal
