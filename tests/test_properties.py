@@ -38,6 +38,8 @@ BASES = (10, 10, 10, 10, 2, 3, 4, 6, 8, 12, 16)
 UNKNOWNS = ((), (), (), ("x",), ("x",), ("x", "n"))
 PROOFS = {"z3": Proof.UNSAT, "exhaustive": Proof.EXHAUSTIVE, "linear": Proof.BOUNDED, "join": Proof.EXHAUSTIVE,
           "cubes": Proof.CUBES, "digits": Proof.BOUNDED}
+WORD_NAMES = ["is_prime", "is_square", "is_cube", "is_power", "is_triangular", "is_palindrome", "divides", "dsum",
+              "rev"]
 OPTIONAL = {"linear", "join", "cubes", "digits"}  # strategies for some puzzles only: they refuse the others with a StrategyError
 
 Solutions = set[tuple[tuple[str, int], ...]]
@@ -102,6 +104,8 @@ def cases(draw: st.DrawFn, most: int = CI_SPACE, extras: bool = False) -> Case:
             return f"({expression(depth - 1)}) ** {exponent}"  # bracketed: A ** B ** 2 is A ** (B ** 2)
         if kind == 6:
             return f"{draw(st.sampled_from(pool))} ** {draw(st.sampled_from(pool))}"
+        if kind == 7 and draw(st.booleans()):
+            return number_word(depth - 1)
         if kind == 7:
             name = draw(st.sampled_from(["abs", "min", "max", "gcd"]))
             count = 1 if name == "abs" else draw(st.integers(2, 3))
@@ -112,6 +116,17 @@ def cases(draw: st.DrawFn, most: int = CI_SPACE, extras: bool = False) -> Case:
             return f"sum(range({expression(depth - 1)}, {expression(depth - 1)}))"
         return f"({comparison(depth - 1)})"  # a comparison used as a number (0 or 1)
 
+    def number_word(depth: int) -> str:
+        """dsum and rev (numbers), and the predicates (0 or 1 as numbers), of a word now and then: the
+        encoders read a word's letters."""
+        name = draw(st.sampled_from(WORD_NAMES))
+        argument = draw(words()) if draw(st.integers(0, 2)) == 0 else expression(depth)
+        if name == "is_power":
+            return f"is_power({argument}, {draw(st.sampled_from(['1', '2', '3', '4']))})"
+        if name == "divides":
+            return f"divides({expression(depth)}, {argument})"
+        return f"{name}({argument})"
+
     def comparison(depth: int) -> str:
         ops = ["=", "==", "!=", "<", "<=", ">", ">="]
         parts = [expression(depth)]
@@ -120,9 +135,14 @@ def cases(draw: st.DrawFn, most: int = CI_SPACE, extras: bool = False) -> Case:
         return " ".join(parts)
 
     def constraint() -> str:
-        kind = draw(st.integers(0, 6))
+        kind = draw(st.integers(0, 7))
         if kind <= 1:
             return comparison(2)
+        if kind == 7:  # a predicate as a constraint of its own, or its negation
+            word = number_word(1)
+            if word.startswith(("dsum", "rev")):
+                return f"{word} {draw(st.sampled_from(['<', '>', '==']))} {expression(1)}"
+            return word if draw(st.booleans()) else f"not {word}"
         if kind == 2:
             return f"{comparison(1)} {draw(st.sampled_from(['and', 'or']))} {comparison(1)}"
         if kind == 3:
@@ -490,7 +510,7 @@ def test_the_generator_draws_every_feature():
                              else "repeating of digits")
                 else:
                     seen.add(type(node).__name__)
-    for feature in ["gcd", "abs", "min", "max", "sum of range/1", "sum of range/2", "in Call/1", "in Call/2",
+    for feature in [*WORD_NAMES, "gcd", "abs", "min", "max", "sum of range/1", "sum of range/2", "in Call/1", "in Call/2",
                     "not in Call/2", "in Collection", "not in Collection", "**", "//", "%", "/", "and", "or",
                     "Not", "Unary", "Name", "Word", "Number", "repeating with a letter", "repeating of digits"]:
         assert feature in seen, feature

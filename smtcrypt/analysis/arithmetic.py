@@ -110,21 +110,59 @@ def repeating_numerator_bounds(node: Repeating, base: int, allowed: Mapping[str,
 
 # --- the number-theory words over intervals: what their tables and witnesses are made of ---------------
 
+SIEVE_ROOT = 1 << 17  # a segment is sieved while the square root of its end is below this; else each number tested
+STRONG_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)  # decide primality below 3.3 * 10**24
+
+
+def prime_test(n: int) -> bool:
+    """n is prime, for n below 3.3 * 10**24: strong probable prime to the first 13 primes as bases,
+    which no composite below that is (Sorenson and Webster)."""
+    if n < 2:
+        return False
+    for p in STRONG_BASES:
+        if n % p == 0:
+            return n == p
+    odd, twos = n - 1, 0
+    while not odd & 1:
+        odd, twos = odd >> 1, twos + 1
+    for a in STRONG_BASES:
+        x = pow(a, odd, n)
+        if x == 1 or x == n - 1:
+            continue
+        for _ in range(twos - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
 def primes_between(low: int, high: int) -> list[int]:
-    """The primes p with low <= p <= high, by a sieve of that segment (the caller keeps it short)."""
+    """The primes p with low <= p <= high, by a sieve of that segment, or a test of each number where
+    the segment lies too high to sieve (the caller keeps it short)."""
     low = max(low, 2)
     if high < low:
         return []
+    if math.isqrt(high) > SIEVE_ROOT:
+        return [n for n in range(low, high + 1) if prime_test(n)]
     flags = bytearray([1]) * (high - low + 1)
-    for p in range(2, math.isqrt(high) + 1):
+    for p in primes_up_to(math.isqrt(high)):
         first = max(p * p, -(-low // p) * p)
         flags[first - low::p] = bytes(len(range(first, high + 1, p)))
     return [low + offset for offset, flag in enumerate(flags) if flag]
 
 
 def primes_up_to(limit: int) -> list[int]:
-    """The primes up to `limit`, the trial divisors of numbers up to limit**2."""
-    return primes_between(2, limit)
+    """The primes up to `limit` (Eratosthenes), the trial divisors of numbers up to limit**2."""
+    if limit < 2:
+        return []
+    flags = bytearray([1]) * (limit + 1)
+    flags[0] = flags[1] = 0
+    for p in range(2, math.isqrt(limit) + 1):
+        if flags[p]:
+            flags[p * p::p] = bytes(len(range(p * p, limit + 1, p)))
+    return [n for n, flag in enumerate(flags) if flag]
 
 
 def root_range(low: int, high: int, k: int) -> range:

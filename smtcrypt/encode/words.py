@@ -22,7 +22,15 @@ from collections.abc import Callable
 
 import z3
 
-from smtcrypt.analysis.arithmetic import digit_sum, primes_between, primes_up_to, reversal, root_range, triangular_range
+from smtcrypt.analysis.arithmetic import (
+    SIEVE_ROOT,
+    digit_sum,
+    primes_between,
+    primes_up_to,
+    reversal,
+    root_range,
+    triangular_range,
+)
 from smtcrypt.core.check import Problem, power_word_exponent
 from smtcrypt.core.intervals import Interval
 from smtcrypt.core.tree import Call, Word
@@ -45,10 +53,8 @@ def table(node: Call, bounds: Interval | None, base: int) -> list[int] | None:
     low, high = bounds
     name = node.name
     if name == "is_prime":
-        if high - low > PRIME_SPAN:
-            return None
-        primes = primes_between(low, high)
-        return primes if len(primes) <= MAX_TABLE else None
+        primes = _primes(low, high)
+        return primes if primes is not None and len(primes) <= MAX_TABLE else None
     if name == "is_triangular":
         roots = triangular_range(low, high)
         return [t * (t + 1) // 2 for t in roots] if len(roots) <= MAX_TABLE else None
@@ -128,7 +134,7 @@ MAX_SCAN = 100_000  # most values a word's table is chosen from
 def _candidates(node: Call, low: int, high: int) -> list[int] | range | None:
     """The values in [low, high] for which the predicate holds, where at most MAX_SCAN are looked at."""
     if node.name == "is_prime":
-        return primes_between(low, high) if high - low <= PRIME_SPAN else None
+        return _primes(low, high)
     if node.name == "divides" or node.name not in ("is_triangular", "is_square", "is_cube", "is_power"):
         return None
     if node.name == "is_triangular":
@@ -137,6 +143,13 @@ def _candidates(node: Call, low: int, high: int) -> list[int] | range | None:
     k = power_of(node)
     roots = root_range(low, high, k)
     return [r ** k for r in roots] if len(roots) <= MAX_SCAN else None
+
+
+def _primes(low: int, high: int) -> list[int] | None:
+    """The primes in [low, high], where the segment is short enough to list them (shorter where it lies
+    too high to sieve and each number is tested)."""
+    span = PRIME_SPAN if math.isqrt(max(high, 0)) <= SIEVE_ROOT else MAX_TABLE
+    return primes_between(low, high) if high - low <= span else None
 
 
 def trial_divisors(high: int) -> list[int] | None:
