@@ -15,6 +15,7 @@ import tokenize
 from pathlib import Path
 
 import pytest
+import z3
 from hypothesis import given, settings
 from reference import brute_force
 from test_properties import cases
@@ -32,6 +33,7 @@ from smtcrypt.engine.cubes import CubeSearch
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, candidates
 from smtcrypt.engine.join import SIDE_HELPERS, JoinSearch, best_plan
 from smtcrypt.engine.linear import integer_equation
+from smtcrypt.engine.z3search import watchdog
 from smtcrypt.errors import StrategyError
 
 STRATEGIES = ("z3", "linear", "join", "cubes", "exhaustive", "auto")
@@ -368,3 +370,11 @@ def test_the_digit_search_switching_to_arrays_mid_way_loses_and_repeats_nothing(
         found = [tuple(assignment.items()) for assignment in search]
         assert search.statistics()["digit_search"] == "loops -> arrays" and search.end.complete
         assert len(found) == len(set(found)) == smtcrypt.count(formula, strategy="exhaustive")
+
+
+def test_a_deadline_past_what_a_timer_can_wait_is_no_deadline():
+    """A share of an astronomical price (a layout with many `?` cells and a condition) once made a
+    deadline threading.Timer refused with OverflowError, printed from its thread."""
+    context = z3.Context()
+    with watchdog(time.monotonic() + threading.TIMEOUT_MAX * 2, context):
+        assert z3.Solver(ctx=context).check() == z3.sat

@@ -130,7 +130,8 @@ def watchdog(deadline: float | None, context: z3.Context) -> Iterator[None]:
     """A backstop for solvers that do not watch the timeout parameter (tactic pipelines):
     interrupt the context itself when the time is up."""
     timer = None
-    if deadline is not None:
+    # a deadline past what a timer can wait (a share of an astronomical price) is no deadline
+    if deadline is not None and deadline - time.monotonic() < threading.TIMEOUT_MAX:
         timer = threading.Timer(max(0.0, deadline - time.monotonic()), interrupt, [context])
         timer.daemon = True
         timer.start()
