@@ -87,11 +87,11 @@ def check(formula: Constraints, rules: Rules | None = None) -> Problem:
     """Check "NUM + BER = PLAY" under `rules` (by default the usual ones) and annotate what the encoder needs."""
     rules = Rules() if rules is None else rules
     for constraint in formula.constraints:
+        for node in walk(constraint):
+            _check_node(node, formula)
         if not (isinstance(constraint, (Compare, BoolOp, Not)) or is_predicate(constraint)):
             raise _error(FormulaError, "a constraint needs a comparison such as '=' (this part is only a number)",
                          formula, constraint)
-        for node in walk(constraint):
-            _check_node(node, formula)
     _check_containers(formula)
     _check_literal_digits(formula, rules.base)
     all_letters = letters(formula)
@@ -214,9 +214,9 @@ def _check_prime_size(node: Call, formula: Constraints, rules: Rules) -> None:
     """is_prime() is decided below PRIME_LIMIT: an argument known to reach it is refused here (one whose
     size is known only from the digits, such as a variable power's, leaves such candidates out)."""
     bounds = interval(node.args[0], rules)
-    if bounds is not None and max(-bounds[0], bounds[1]) >= PRIME_LIMIT:
+    if bounds is not None and bounds[1] >= PRIME_LIMIT:
         raise _error(FormulaLimitError, f"is_prime() decides numbers below 10**{len(str(PRIME_LIMIT)) - 1}; "
-                     f"this one reaches {max(-bounds[0], bounds[1])}", formula, node.args[0])
+                     f"this one reaches {bounds[1]}", formula, node.args[0])
 
 
 def _is_range(node: Expr) -> bool:

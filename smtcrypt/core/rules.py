@@ -25,7 +25,7 @@ PREDICATES = {"is_prime": 1, "is_square": 1, "is_cube": 1, "is_power": 2, "is_tr
               "divides": 2}  # name -> number of arguments
 DIGIT_FUNCTIONS = ("dsum", "rev")  # integers read from the digits of an integer, in the puzzle's base
 NUMBER_WORDS = (*PREDICATES, *DIGIT_FUNCTIONS)
-PRIME_LIMIT = 10**24  # is_prime(x) is decided for |x| below this; beyond, the candidate is undefined
+PRIME_LIMIT = 10**24  # is_prime(x) is decided for x below this; from it on, the candidate is undefined
 
 
 @dataclass(frozen=True)

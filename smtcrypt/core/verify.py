@@ -201,13 +201,13 @@ WITNESSES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)  # Miller-Rabin bas
 def is_prime(n: int) -> bool:
     """Trial division by the small primes, then Miller-Rabin to the first 13 prime bases, which is a proof
     of primality below 3.317 * 10**24 (Sorenson and Webster); from PRIME_LIMIT on the candidate is undefined."""
+    if n >= PRIME_LIMIT:
+        raise Undefined("is_prime() of a number of more than 24 digits")
     if n < 2:
         return False
     for p in WITNESSES:
         if n % p == 0:
             return n == p
-    if n >= PRIME_LIMIT:
-        raise Undefined("is_prime() of a number of more than 24 digits")
     odd, twos = n - 1, 0
     while odd % 2 == 0:
         odd, twos = odd // 2, twos + 1

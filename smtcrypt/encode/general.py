@@ -595,14 +595,17 @@ class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
         bounds = self.whole_bounds(node.args[0])
         if node.name in ("dsum", "rev", "is_palindrome"):
             return self.digit_word(node, x, bounds), True
+        # is_prime is undefined from PRIME_LIMIT on (see core/verify.py)
+        defined: Ok = x < PRIME_LIMIT if node.name == "is_prime" and (bounds is None or bounds[1] >= PRIME_LIMIT) \
+            else True
         by_letters = words.word_table(node, self.problem)
         if by_letters is not None:
-            return words.trie(*by_letters, lambda letter, digit: self.letters[letter] == digit, self.ctx), True
+            return words.trie(*by_letters, lambda letter, digit: self.letters[letter] == digit, self.ctx), defined
         listed = words.table(node, bounds, self.problem.rules.base)
         if listed is not None:
-            return self.one_of(x, listed), True
+            return self.one_of(x, listed), defined
         if node.name == "is_prime":
-            return self.prime(x, bounds)
+            return self.prime(x, bounds), defined
         if node.name == "is_triangular":  # x = t(t + 1)/2 exactly when 8x + 1 = (2t + 1)**2
             high = None if bounds is None else 8 * bounds[1] + 1
             return z3.And(x >= 0, self.is_power_of(8 * x + 1, 2, high)), True
@@ -635,20 +638,16 @@ class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
         root = self.floor_root(y, k, high)
         return z3.And(y >= 0, self.int_power(Rat(root), k).num == y)
 
-    def prime(self, x: z3.ArithRef, bounds: Interval | None) -> tuple[z3.BoolRef, Ok]:
+    def prime(self, x: z3.ArithRef, bounds: Interval | None) -> z3.BoolRef:
         """Trial division by the primes up to the square root of x's upper bound, each a constant modulus;
         where there are too many of them (or no bound), a recursive search for a divisor."""
         self.linear = False
-        high = None if bounds is None else bounds[1]
-        divisors = None if high is None else words.trial_divisors(high)
-        defined: Ok = True
-        if bounds is None or max(-bounds[0], bounds[1]) >= PRIME_LIMIT:  # undefined there (see core/verify.py)
-            defined = z3.And(x < PRIME_LIMIT, x > -PRIME_LIMIT)
+        divisors = None if bounds is None else words.trial_divisors(bounds[1])
         if divisors is not None:
-            return z3.And(x >= 2, *[z3.Or(x == p, x % p != 0) for p in divisors]), defined
+            return z3.And(x >= 2, *[z3.Or(x == p, x % p != 0) for p in divisors])
         has_divisor = self.recursive("divisor", 2, lambda f, n, d: z3.If(
             d * d > n, z3.BoolVal(False, self.ctx), z3.Or(n % d == 0, f(n, d + 1))), z3.BoolSort(self.ctx))
-        return z3.And(x >= 2, z3.Not(has_divisor(x, z3.IntVal(2, self.ctx)))), defined
+        return z3.And(x >= 2, z3.Not(has_divisor(x, z3.IntVal(2, self.ctx))))
 
     def recursive(self, stem: str, arity: int, body: Callable[..., z3.ExprRef], result: z3.SortRef) -> z3.FuncDeclRef:
         """A recursive function of `arity` Ints (made once per encoding), for terms without bounds:

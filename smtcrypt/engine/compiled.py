@@ -88,7 +88,7 @@ def _is_prime(value: Any) -> bool:
     n = _whole(value)
     if n < SIEVE_SIZE:
         return n >= 2 and bool(_prime_table()[n])
-    if n >= PRIME_LIMIT:
+    if n >= PRIME_LIMIT:  # not decided: the candidate is left out, as the re-check does
         raise Undefined("is_prime() of a number of more than 24 digits")
     if n % 2 == 0:
         return False

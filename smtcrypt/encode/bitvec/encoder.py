@@ -200,13 +200,15 @@ class _Encoder(Rationals, TreeEncoder[Rat, Z]):
             return self.divides(*wholes), True
         if node.name in ("dsum", "rev", "is_palindrome"):
             return self.digit_word(node, x), True
+        if node.name == "is_prime" and x.hi >= PRIME_LIMIT:  # undefined from there on: the general encoding says where
+            raise Unsupported("is_prime() of a number that may reach PRIME_LIMIT")
         by_letters = words.word_table(node, self.problem)
         if by_letters is not None:
             return words.trie(*by_letters, lambda letter, digit: self.letters[letter] == digit, self.ctx), True
         listed = words.table(node, (x.lo, x.hi), self.base)
         if listed is not None:
             return self.one_of(x, listed), True
-        if node.name != "is_prime" or max(-x.lo, x.hi) >= PRIME_LIMIT:
+        if node.name != "is_prime":
             raise Unsupported(f"{node.name}() of a term of {x.width} bits")
         divisors = words.trial_divisors(x.hi)
         if divisors is None:
