@@ -2,7 +2,7 @@
 what both the general and the bit-vector encoder decide alike.
 
 - A predicate of a word is a table of its letters' digits, the rules applied, chosen digit by digit
-  (`is_prime(SEVEN)`: S, then E, then V, then N, among 422 rows); a solver propagates it as it does
+  (`is_prime(SEVEN)`: S, then E, then V, then N, among 382 rows); a solver propagates it as it does
   the letters, where a table of the word's values would make it compare a sum with each value.
 - A predicate of another term with bounds is a table where few values in them qualify:
   `is_square(AB + C)` is one of 10 squares. Linear, and exact.
@@ -73,7 +73,7 @@ def table(node: Call, bounds: Interval | None, base: int) -> list[int] | None:
 def word_table(node: Call, problem: Problem) -> tuple[tuple[str, ...], list[tuple[int, ...]]] | None:
     """For a predicate of a word (`is_prime(SEVEN)`): its letters, in order, and the tuples of their
     digits for which it holds, the rules applied (a letter's digits, a repeated letter's one digit,
-    distinct letters): far fewer than the values (SEVEN: 422 of 8,363 primes), and a choice digit by
+    distinct letters): far fewer than the values (SEVEN: 382 of 8,363 primes), and a choice digit by
     digit, which the solvers propagate as they do the letters. None where there are too many."""
     word = node.args[0]
     if not isinstance(word, Word) or node.name == "is_palindrome":
