@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from smtcrypt.core.check import check
+from smtcrypt.core.check import check, large_exponents, splits
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import Rules
 from smtcrypt.core.tree import BinOp, to_text, walk
@@ -280,14 +280,47 @@ EXPONENT_LIMITS = [
     ("A**-1001 = B", "-1001"),
     ("A**(1/101) = B", "1/101"),
     ("A**(1001/2) = B", "1001/2"),
-    ("A**BCD = E", "BCD"),
-    ("A**(N*(M + 5) + min(P, 2)) = B", "N*(M + 5) + min(P, 2)"),  # 129 cases
-    ("A**(N + 992) = B", "N + 992"),  # values above 1000
     ("A**(B/C) = D", "B/C"),  # not an integer expression
     ("A**(N//2) = B", "N//2"),
     ("A**(10**4) = B", "10**4"),
     ("A**(2**2000) = B", "2**2000"),
 ]
+
+
+LARGE_EXPONENTS = [
+    # more values than Z3's encodings split a power into: computed by the backends that evaluate the formula
+    ("A**BCD = E", (100, 999)),
+    ("A**(N*(M + 5) + min(P, 2)) = B", (0, 128)),  # 129 cases
+    ("A**(N + 992) = B", (992, 1001)),  # values above 1000
+    ("2**ABCDE > 5", (10000, 99999)),  # 2**99999 has 30,103 digits
+    ("1**ABCDEFGHIJ = 1", (1000000000, 9999999999)),  # 1 and 0 to any power stay small
+]
+
+
+@pytest.mark.parametrize("formula, expected", LARGE_EXPONENTS)
+def test_large_variable_exponents_are_taken(formula, expected):
+    checked = problem(formula)
+    (node,) = powers(checked.formula)
+    assert checked.exponent_ranges[node] == expected
+    assert large_exponents(checked) == [node] and not splits(expected)
+
+
+POWER_SIZE_LIMITS = [
+    # formula, the power the error points at, text of the message
+    ("A**BCDEFGHIJ = 5", "A**BCDEFGHIJ", "1,204,119,999 digits (9**999999999)"),
+    ("3**ABCDEF = 5", "3**ABCDEF", "digits (3**999999)"),
+    ("ABCDE**FGHIJ > 7", "ABCDE**FGHIJ", "more than the 100,000 digits smtcrypt computes"),
+    ("(A/B)**CDE = 3", "(A/B)**CDE", "its base must then be an integer expression"),
+]
+
+
+@pytest.mark.parametrize("formula, power, text", POWER_SIZE_LIMITS)
+def test_powers_too_large_to_compute_are_refused_at_the_power(formula, power, text):
+    with pytest.raises(FormulaLimitError) as caught:
+        problem(formula)
+    error = caught.value
+    start = error.column - 1
+    assert formula[start:start + error.length] == power and text in error.message, error
 
 
 @pytest.mark.parametrize("formula, exponent", EXPONENT_LIMITS)

@@ -22,8 +22,9 @@ from smtcrypt.encode import words
 from smtcrypt.encode.bitvec import BitVecEncoding
 from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.engine.compiled import compile_problem
+from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.engine.z3search import ModelSearch
-from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaNameError
+from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaNameError, StrategyError
 from smtcrypt.teach.explain import explain
 
 UNDEFINED = None  # the candidate is left out: the word's argument is not an integer (or is_prime's too large)
@@ -222,3 +223,41 @@ def test_the_explainer_takes_the_words_or_leaves_them_to_the_search():
     assert {tuple(sorted(s.items())) for s in explanation.solutions} == {
         (("A", 1), ("B", 2), ("C", 3)), (("A", 2), ("B", 1), ("C", 3))}
     assert explanation.count == 2
+
+
+# --- large variable exponents: computed by the backends that evaluate the formula ------------------
+
+BIG_POWERS = [
+    Case("2 ** ABC > 5"),
+    Case("2 ** ABC % 7 = D"),
+    Case("A ** BCD < 10 ** 500", {"digits": [0, 1, 2, 3, 5, 9]}),
+    Case("(A - B) ** CDE = 1", {"digits": [0, 1, 2, 3, 4, 5, 6]}),  # an even exponent, A - B = +-1
+    Case("A ** (B - CDE) * 2 ** CDE >= 1", {"digits": [0, 1, 2, 3, 8, 9]}),  # negative exponents too
+]
+
+
+@pytest.mark.parametrize("case", BIG_POWERS, ids=[case.text for case in BIG_POWERS])
+def test_large_variable_exponents_are_computed_exactly(case):
+    expected = reference_solutions(case)
+    puzzle = smtcrypt.Puzzle(case.text, **case.rules)
+    for strategy in STRATEGIES:
+        try:
+            search = puzzle.search(strategy=strategy, timeout=60)
+        except StrategyError as error:  # Z3 cannot split the power; the others need shapes it lacks
+            assert strategy not in ("auto", "exhaustive"), error
+            if strategy in ("z3", "cubes"):
+                assert "more than the 128 cases Z3's encodings split a power into" in str(error)
+            continue
+        found = {tuple(sorted(solution.mapping.items())) for solution in search}
+        assert found == expected and search.verdict().complete, strategy
+        assert puzzle.count(strategy=strategy) == len(expected)
+
+
+def test_a_sum_with_a_large_power_beside_it_is_the_linear_search():
+    verdict = smtcrypt.Puzzle("SEND + MORE = MONEY, 2 ** SEND > MONEY ** 3").verdict()
+    assert verdict.status is smtcrypt.Status.UNIQUE and verdict.stats["strategy"] == "linear"
+
+
+def test_a_large_exponent_over_unbounded_unknowns_has_no_strategy():
+    with pytest.raises(StrategyError, match="no strategy can search this puzzle"):
+        smtcrypt.Puzzle("2 ** ABC = x, x > 0").count()

@@ -37,6 +37,7 @@ MAX_EXPONENT = 1000  # largest |p| of a constant exponent p or p/q
 MAX_ROOT = 100  # largest q of a constant exponent p/q
 MAX_EXPONENT_CASES = 128  # largest number of values a variable exponent may take
 MAX_CONSTANT_BITS = 100_000  # largest constant power folded while checking
+MAX_POWER_DIGITS = 100_000  # largest value (in decimal digits) of a power whose variable exponent Z3 cannot split
 
 
 @dataclass(frozen=True, eq=False)
@@ -287,9 +288,38 @@ def _check_exponent(node: BinOp, formula: Constraints, rules: Rules,
     bounds = interval(node.right, rules)
     if bounds is None:
         raise _error(FormulaLimitError, "a variable exponent must be an integer expression of words and "
-                     "integers using + - * abs min max", formula, node.right)
-    low, high = bounds
-    if high - low + 1 > MAX_EXPONENT_CASES or max(abs(low), abs(high)) > MAX_EXPONENT:
-        raise _error(FormulaLimitError, f"this exponent takes values {low}..{high}: more than the "
-                     f"{MAX_EXPONENT_CASES} cases smtcrypt splits a variable exponent into", formula, node.right)
+                     "integers using + - * abs min max dsum rev", formula, node.right)
+    if not splits(bounds):  # the backends that evaluate the formula take it, if its values can be computed
+        _check_power_size(node, bounds, formula, rules)
     exponent_ranges[node] = bounds
+
+
+def splits(exponent: Interval) -> bool:
+    """True if a variable exponent takes few enough values for the Z3 encodings, which split the power
+    into a case per value (MAX_EXPONENT_CASES at most, none beyond MAX_EXPONENT); a larger one is
+    evaluated by the backends that compute the formula (see `_check_power_size`)."""
+    low, high = exponent
+    return high - low + 1 <= MAX_EXPONENT_CASES and max(abs(low), abs(high)) <= MAX_EXPONENT
+
+
+def large_exponents(problem: Problem) -> list[BinOp]:
+    """The powers whose variable exponent takes too many values for the Z3 encodings to split."""
+    return [node for node, bounds in problem.exponent_ranges.items() if not splits(bounds)]
+
+
+def _check_power_size(node: BinOp, exponent: Interval, formula: Constraints, rules: Rules) -> None:
+    """A power with a large variable exponent is computed exactly, candidate by candidate: its base must
+    have bounds, and its value (or its reciprocal's) at most MAX_POWER_DIGITS digits."""
+    base = interval(node.left, rules)
+    low, high = exponent
+    if base is None:
+        raise _error(FormulaLimitError, f"this exponent takes values {low}..{high}, more than the "
+                     f"{MAX_EXPONENT_CASES} cases of a power that Z3 takes, so the power is computed: its base "
+                     "must then be an integer expression of words and integers, whose size is known", formula, node)
+    largest = max(abs(base[0]), abs(base[1]))
+    bits = max(abs(low), abs(high)) * largest.bit_length() if largest > 1 else 0
+    digits = bits * 30103 // 100000 + 1  # largest ** |k| < 2 ** bits, which has at most this many digits
+    if digits > MAX_POWER_DIGITS:
+        raise _error(FormulaLimitError, f"this power may take values of {digits:,} digits ({largest}**"
+                     f"{max(abs(low), abs(high))}): more than the {MAX_POWER_DIGITS:,} digits smtcrypt computes",
+                     formula, node)

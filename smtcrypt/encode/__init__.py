@@ -46,8 +46,12 @@ def encodings() -> list[Encoding]:
 
 
 def choose(problem: Problem) -> Encoding:
-    """The first encoding that accepts the problem (the general one accepts all)."""
-    return next(encoding for encoding in encodings() if encoding.accepts(problem))
+    """The first encoding that accepts the problem (the general one accepts all but a variable exponent
+    with more values than a power is split into: `Unsupported` then, see core/check.splits)."""
+    chosen = next((encoding for encoding in encodings() if encoding.accepts(problem)), None)
+    if chosen is None:
+        raise Unsupported("a variable exponent takes more values than Z3's encodings split a power into")
+    return chosen
 
 
 def encode(problem: Problem, context: z3.Context) -> Encoded:

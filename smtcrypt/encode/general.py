@@ -21,13 +21,21 @@ import z3
 
 from smtcrypt.analysis.arithmetic import divisors, exact_root, repeating_numerator_bounds, root_step
 from smtcrypt.analysis.unknowns import unknown_values
-from smtcrypt.core.check import Problem
+from smtcrypt.core.check import Problem, large_exponents, splits
 from smtcrypt.core.intervals import Interval, digit_count, digit_sum_interval, interval, reversal_interval
 from smtcrypt.core.numerals import place_values, repeating_scale, root_floor
 from smtcrypt.core.rules import PREDICATES, PRIME_LIMIT
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Name, Not, Number, Repeating, Unary, Word, children
 from smtcrypt.encode import words
-from smtcrypt.encode.base import Encoded, FormulaTerms, Ok, allowed_digits, letter_variables, rule_constraints
+from smtcrypt.encode.base import (
+    Encoded,
+    FormulaTerms,
+    Ok,
+    Unsupported,
+    allowed_digits,
+    letter_variables,
+    rule_constraints,
+)
 from smtcrypt.encode.walk import COMPARISONS, TreeEncoder, conj
 
 Den: TypeAlias = z3.ArithRef | int
@@ -61,7 +69,9 @@ class GeneralEncoding:
         self.tables = tables  # letter products, variable powers and roots as linear lookup tables
 
     def accepts(self, problem: Problem) -> bool:
-        return True
+        """Every problem but one whose variable exponent takes more values than a power is split into
+        (see core/check.splits): those are left to the backends that compute the formula."""
+        return not large_exponents(problem)
 
     def encode(self, problem: Problem, context: z3.Context) -> Encoded:
         return _Encoder(problem, context, self.tables).run()
@@ -70,7 +80,7 @@ class GeneralEncoding:
 def formula_terms(problem: Problem, context: z3.Context) -> FormulaTerms | None:
     """The formula and the rules apart; None with integer unknowns or witness unknowns (see
     `_Encoder.witnesses`), whose negation would need a quantifier."""
-    if problem.unknowns:
+    if problem.unknowns or large_exponents(problem):
         return None
     encoder = _Encoder(problem, context, tables=True)
     holds = encoder.holds()
@@ -383,6 +393,8 @@ class _Encoder(TreeEncoder[Rat, z3.ArithRef]):
                 base, ok = (self.tables and self.root_table(node.left, base, q)) or self.root(base, q)
             result, nonzero = self.signed_power(base, p)
             return result, conj(ok, nonzero)
+        if not splits(self.problem.exponent_ranges[node]):
+            raise Unsupported("a variable exponent with more values than a power is split into")
         low, high = self.problem.exponent_ranges[node]
         power, _ = self.integral(exponent)
         table = self.power_table(node.left, power, low, high) if self.tables else None

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
-from smtcrypt.core.check import Problem
+from smtcrypt.core.check import MAX_EXPONENT_CASES, Problem, large_exponents
 from smtcrypt.core.tree import BoolOp, Compare, Not, walk
 from smtcrypt.engine.base import DEADLINE_SLACK, Assignment, Backend, Ending, SearchEnd, Strategy
 from smtcrypt.engine.compiled import Compiled, NotCompilable, compile_problem
@@ -129,6 +129,18 @@ class Portfolio:
         """A forced strategy that cannot search this puzzle is refused now, before iterating."""
         if self.strategy is Strategy.EXHAUSTIVE:
             self._compile(required=True)
+        large = large_exponents(self.problem)
+        if large and self.strategy in (Strategy.Z3, Strategy.CUBES, Strategy.AUTO):
+            low, high = self.problem.exponent_ranges[large[0]]
+            reason = (f"a variable exponent takes values {low}..{high}, more than the {MAX_EXPONENT_CASES} cases "
+                      "Z3's encodings split a power into")
+            if self.strategy is not Strategy.AUTO:
+                raise StrategyError(f"the {self.strategy.value} strategy cannot search this puzzle: {reason}; the "
+                                    "exhaustive strategy (and auto) computes it")
+            if self._compile() is None:
+                raise StrategyError(f"no strategy can search this puzzle: {reason}, and integer unknowns that the "
+                                    "formula does not bound (such as 0 <= x <= 9) leave no finite set of "
+                                    "assignments to compute it on")
         if self.strategy is Strategy.CUBES and self._terms() is None:
             raise StrategyError("the cubes strategy cannot search this puzzle: it has integer unknowns, "
                                 "terms whose negation would need a quantifier, or letters of which only "
@@ -221,6 +233,8 @@ class Portfolio:
             return self._exhaustive(None)
         if self.compiled is None:
             return self._z3(self.deadline)
+        if large_exponents(self.problem):  # Z3 cannot take it: every assignment computed (or the join)
+            return self._exhaustive(None)
         return self._z3_then_exhaustive()
 
     def _compile(self, required: bool = False) -> Compiled | None:

@@ -64,8 +64,12 @@ def _strategy(strategy: str | Strategy, problem: Problem) -> Strategy:
     unknowns (the exhaustive one says for itself: bounded unknowns it takes)."""
     chosen = strategy_named(strategy)
     if chosen in (Strategy.CUBES, Strategy.LINEAR) and problem.unknowns:
-        raise StrategyError(f"the {chosen.value} strategy cannot search a puzzle with integer unknowns "
-                            "(they have no finite set of values to try)")
+        what = ("a cube fixes some letters' digits and counts the other letters' completions, of which "
+                "integer unknowns are no part" if chosen is Strategy.CUBES else
+                "it solves one equation over the letters' digits")
+        raise StrategyError(f"the {chosen.value} strategy cannot search a puzzle with integer unknowns: {what} "
+                            "(the z3 and exhaustive strategies take unknowns that the formula bounds, "
+                            "such as 0 <= x <= 3)")
     return chosen
 
 

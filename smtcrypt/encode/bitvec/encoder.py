@@ -9,7 +9,7 @@ from fractions import Fraction
 import z3
 
 from smtcrypt.analysis.arithmetic import signed_width
-from smtcrypt.core.check import Problem
+from smtcrypt.core.check import Problem, splits
 from smtcrypt.core.intervals import digit_count
 from smtcrypt.core.numerals import place_values, repeating_scale
 from smtcrypt.core.rules import PRIME_LIMIT
@@ -163,6 +163,8 @@ class _Encoder(Rationals, TreeEncoder[Rat, Z]):
             return self.power(base, fixed.numerator)
         if node not in self.problem.exponent_ranges:
             raise Unsupported("an exponent without bounds")
+        if not splits(self.problem.exponent_ranges[node]):
+            raise Unsupported("a variable exponent with more values than a power is split into")
         low, high = self.problem.exponent_ranges[node]
         power, is_integer = self.integral(exponent)
         cases = []  # (exponent == k, base ** k, defined)
