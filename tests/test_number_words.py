@@ -261,3 +261,16 @@ def test_a_sum_with_a_large_power_beside_it_is_the_linear_search():
 def test_a_large_exponent_over_unbounded_unknowns_has_no_strategy():
     with pytest.raises(StrategyError, match="no strategy can search this puzzle"):
         smtcrypt.Puzzle("2 ** ABC = x, x > 0").count()
+
+
+def test_the_linear_search_reads_dsum_and_rev_of_a_word_as_sums_of_its_letters():
+    puzzle = smtcrypt.Puzzle("ABCD * 4 = rev(ABCD)")
+    assert [s.mapping for s in puzzle.search(strategy="linear")] == [{"A": 2, "B": 1, "C": 7, "D": 8}]
+    assert puzzle.verdict().stats["strategy"] == "linear"
+    assert smtcrypt.Puzzle("dsum(ABC) + rev(ABC) = DEF").count(strategy="linear") == 29 == \
+        smtcrypt.Puzzle("dsum(ABC) + rev(ABC) = DEF").count(strategy="exhaustive")
+    # a word that may start with 0 reverses to fewer digits: not a sum of its letters
+    with pytest.raises(StrategyError):
+        smtcrypt.Puzzle("rev(ABC) = CB + 2", allow_leading_zeros=True).count(strategy="linear")
+    assert smtcrypt.Puzzle("rev(ABC) = CB + 2", allow_leading_zeros=True).count() == len(reference_solutions(
+        Case("rev(ABC) = CB + 2", {"allow_leading_zeros": True})))
