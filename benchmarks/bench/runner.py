@@ -3,7 +3,8 @@
 Puzzles come from benchmarks/corpus.tsv; `--only products` takes benchmarks/products.tsv instead,
 `--only layouts` counts the skeleton layouts of benchmarks/layouts/ (see bench/layouts.py), and
 `--only enigma` runs the published enigma.py command lines of tests/data/enigma_commands.tsv (see
-bench/enigma.py).
+bench/enigma.py), and `--only words` times puzzles with the number-theory words beside the same
+puzzles written without them (see bench/words.py).
 
     python benchmarks/run.py [--only TAG[+TAG],...] [--methods smtcrypt,notebook,bruteforce,cpsat]
         [--strategy NAME] [--timeout S] [--bruteforce-timeout S] [--first] [--out benchmarks/results]
@@ -48,7 +49,7 @@ from pathlib import Path
 from smtcrypt.core.parse import parse
 from smtcrypt.core.tree import letters
 
-from . import HERE, enigma, layouts, products
+from . import HERE, enigma, layouts, products, words
 from .bruteforce import run_bruteforce
 from .corpus import DEFAULT_CORPUS, load_corpus, select
 from .cpsat import have_ortools, run_cpsat
@@ -114,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     product_class = products.selected(args.only)
 
+    if args.only == words.TAG:  # a class of its own: each puzzle with and without the number-theory words
+        return words.main(args.timeout, None if args.no_save else args.out, machine_info())
     if args.only == "enigma":  # a class of its own: published enigma.py command lines, as a user runs them
         return enigma.main()
     if args.only == layouts.TAG:  # a class of its own: layouts, not formulas

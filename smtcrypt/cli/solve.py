@@ -76,7 +76,8 @@ examples:
 
 formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB; each ? a digit of its own);
 lowercase names are integer unknowns; 0.(TALK) is a repeating decimal; + - * / // % ** ( ),
-comparisons (= == != < <= > >=, chained), and or not, in {...}, abs min max gcd sum(range(n)).
+comparisons (= == != < <= > >=, chained), and or not, in {...}, abs min max gcd sum(range(n)),
+is_prime is_square is_cube is_power is_triangular is_palindrome divides dsum rev.
 Distinct letters take distinct digits and no word of two or more letters starts with 0,
 unless --no-distinct or --allow-leading-zeros.
 
