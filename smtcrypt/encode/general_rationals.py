@@ -1,0 +1,373 @@
+"""The general encoding's value algebra: exact fractions of Z3 Int terms.
+
+A value is a `Rat`, `num/den` with `den > 0` wherever it is defined; `den` stays the Python int 1
+for integer-valued terms (the common case), so a linear formula stays linear. Letter products,
+a letter to a variable power and roots of bounded terms become lookup tables over the digits,
+which keep a formula linear (see `GeneralEncoding(tables=...)`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TypeAlias
+
+import z3
+
+from smtcrypt.analysis.arithmetic import exact_root, root_step
+from smtcrypt.core.check import Problem, splits
+from smtcrypt.core.intervals import Interval, interval
+from smtcrypt.core.numerals import root_floor
+from smtcrypt.core.tree import BinOp, Expr, Word
+from smtcrypt.encode.base import Ok, Unsupported, allowed_digits, letter_variables
+from smtcrypt.encode.general_bounds import TermBounds
+from smtcrypt.encode.walk import COMPARISONS, conj
+
+Den: TypeAlias = z3.ArithRef | int
+LetterForm: TypeAlias = tuple[dict[str, int], int]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
+MAX_TABLE = 2000  # most entries of one lookup table (a root's candidates, a power's digits x exponents)
+
+
+@dataclass(frozen=True)
+class Rat:
+    """An exact value num/den with den > 0 wherever the value is defined."""
+
+    num: z3.ArithRef
+    den: Den = 1
+    nonneg: bool = False  # known to be >= 0 where defined
+    const: Fraction | None = None  # the value, when it does not depend on letters
+    form: LetterForm | None = None  # the value as sum(weight * letter) + constant, when it is one
+
+
+Value: TypeAlias = Rat | z3.BoolRef
+
+
+class Rationals(TermBounds):
+    """The arithmetic of `Rat`s that the tree walk needs, noting what the terms become (linear or
+    not, with If-terms or not, every auxiliary unknown bounded or not): the solver is chosen by it."""
+
+    def __init__(self, problem: Problem, context: z3.Context, tables: bool = True):
+        self.problem = problem
+        self.tables = tables
+        self.ctx = context
+        self.letters = letter_variables(problem, context)
+        self.side: list[z3.BoolRef] = []  # bounds of auxiliary unknowns, asserted unconditionally
+        self.bounded_fresh = 0  # auxiliary unknowns that have such bounds
+        self.fresh = itertools.count()
+        self.products: dict[tuple[str, str], z3.ArithRef] = {}  # shared products of two letters
+        self.linear = True  # nothing nonlinear in the unknowns (products, quotients, floors, powers): QF_FD may take it
+        self.cases = False  # If-terms over integers (and/or, abs, min, max): the finite-domain solver may give up
+        # some auxiliary unknown is only a witness inside a constraint (a root, a gcd's Bezout
+        # coefficients), not a function of the letters: the formula's negation is not its constraints' negation
+        self.witnesses = False
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    def const(self, value: Fraction) -> Rat:
+        form: LetterForm | None = ({}, value.numerator) if value.denominator == 1 else None
+        return Rat(z3.IntVal(value.numerator, self.ctx), value.denominator, value >= 0, value, form)
+
+    def fresh_int(self, stem: str) -> z3.ArithRef:
+        return z3.Int(f"{stem}!{next(self.fresh)}", self.ctx)
+
+    def rat(self, value: Value) -> Rat:
+        if isinstance(value, Rat):
+            return value
+        self.cases = True
+        return Rat(z3.If(value, z3.IntVal(1, self.ctx), z3.IntVal(0, self.ctx)), 1, True)
+
+    def truthy(self, value: Value) -> z3.BoolRef:
+        return value.num != 0 if isinstance(value, Rat) else value
+
+    def times(self, a: z3.ArithRef | int, b: z3.ArithRef | int) -> z3.ArithRef | int:
+        """A product, noting when it multiplies two unknowns."""
+        if isinstance(a, int) or isinstance(b, int):
+            return a * b
+        if not (z3.is_int_value(a) or z3.is_int_value(b)):
+            self.linear = False
+        return a * b
+
+    def choose(self, condition: z3.BoolRef, then: Value, otherwise: Value) -> Value:
+        if not isinstance(then, Rat) and not isinstance(otherwise, Rat):
+            return z3.If(condition, then, otherwise)
+        a, b = self.rat(then), self.rat(otherwise)
+        self.cases = True
+        if isinstance(a.den, int) and a.den == b.den:
+            den = a.den
+        else:
+            self.linear = False
+            den = z3.If(condition, a.den, b.den)
+        return Rat(z3.If(condition, a.num, b.num), den, a.nonneg and b.nonneg)
+
+    def integral(self, value: Rat) -> tuple[z3.ArithRef, Ok]:
+        """The value as an Int term, and the condition that it is an integer."""
+        if isinstance(value.den, int) and value.den == 1:
+            return value.num, True
+        self.linear = False
+        return value.num / value.den, value.num % value.den == 0
+
+    def zero(self) -> z3.ArithRef:
+        return z3.IntVal(0, self.ctx)
+
+    def within(self, whole: z3.ArithRef, start: z3.ArithRef, stop: z3.ArithRef) -> z3.BoolRef:
+        return z3.And(whole >= start, whole < stop)
+
+    # --- arithmetic ---------------------------------------------------------------------------
+
+    def add(self, a: Rat, b: Rat) -> Rat:
+        if a.const is not None and b.const is not None:
+            return self.const(a.const + b.const)
+        if isinstance(a.den, int) and a.den == b.den:
+            form: LetterForm | None = None
+            if a.form is not None and b.form is not None:
+                weights = dict(a.form[0])
+                for letter, weight in b.form[0].items():
+                    weights[letter] = weights.get(letter, 0) + weight
+                form = (weights, a.form[1] + b.form[1])
+            return Rat(a.num + b.num, a.den, a.nonneg and b.nonneg, None, form)
+        return Rat(self.times(a.num, b.den) + self.times(b.num, a.den), self.times(a.den, b.den),
+                   a.nonneg and b.nonneg)
+
+    def negate(self, a: Rat) -> Rat:
+        if a.const is not None:
+            return self.const(-a.const)
+        form = None if a.form is None else ({letter: -weight for letter, weight in a.form[0].items()}, -a.form[1])
+        return Rat(-a.num, a.den, False, None, form)
+
+    def multiply(self, a: Rat, b: Rat) -> Rat:
+        if a.const is not None and b.const is not None:
+            return self.const(a.const * b.const)
+        for first, second in ((a, b), (b, a)):
+            if first.form is not None and not first.form[0] and second.form is not None and second.den == 1:
+                factor = first.form[1]  # an integer constant times a sum of letters stays a sum of letters
+                form = ({letter: factor * weight for letter, weight in second.form[0].items()}, factor * second.form[1])
+                return Rat(factor * second.num, 1, (factor >= 0) == second.nonneg or factor == 0, None, form)
+        if self.tables and a.form is not None and b.form is not None and a.den == 1 and b.den == 1:
+            return self.expanded_product(a.form, b.form, a.nonneg and b.nonneg)
+        return Rat(self.times(a.num, b.num), self.times(a.den, b.den), a.nonneg and b.nonneg)
+
+    def expanded_product(self, a: LetterForm, b: LetterForm, nonneg: bool) -> Rat:
+        """(sum a_L L + c)(sum b_M M + d) multiplied out, each product of two letters a fresh bounded
+        Int defined by a table over one letter's digits: linear, so the finite-domain solver keeps it."""
+        terms: list[z3.ArithRef] = []
+        constant = a[1] * b[1]
+        weights: dict[tuple[str, str], int] = {}
+        for first, weight_a in a[0].items():
+            for second, weight_b in b[0].items():
+                key = (min(first, second), max(first, second))
+                weights[key] = weights.get(key, 0) + weight_a * weight_b
+        for key, weight in weights.items():
+            if weight:
+                terms.append(weight * self.letter_product(*key))
+        for letter, weight in a[0].items():
+            if weight * b[1]:
+                terms.append(weight * b[1] * self.letters[letter])
+        for letter, weight in b[0].items():
+            if weight * a[1]:
+                terms.append(weight * a[1] * self.letters[letter])
+        return Rat(z3.Sum(*terms, z3.IntVal(constant, self.ctx)), 1, nonneg)
+
+    def letter_product(self, first: str, second: str) -> z3.ArithRef:
+        """first * second as a fresh Int, bounded and defined digit by digit (shared per pair)."""
+        cached = self.products.get((first, second))
+        if cached is not None:
+            return cached
+        pool = sorted(allowed_digits(self.problem, first))
+        other = sorted(allowed_digits(self.problem, second))
+        values = [d * e for d in pool for e in other] if first != second else [d * d for d in pool]
+        product = self.fresh_int(f"{first}{second}")
+        self.bounded_fresh += 1
+        self.side += [product >= min(values, default=0), product <= max(values, default=0)]
+        for digit in pool:
+            value = digit * digit if first == second else digit * self.letters[second]
+            self.side.append(z3.Implies(self.letters[first] == digit, product == value))
+        self.products[(first, second)] = product
+        return product
+
+    def inverse(self, b: Rat) -> tuple[Rat, Ok]:
+        """1/b, and the condition b != 0."""
+        if b.const is not None:
+            return (self.const(1 / b.const), True) if b.const != 0 else (self.const(Fraction(0)), False)
+        nonzero = b.num != 0
+        if b.nonneg:
+            return Rat(b.den if not isinstance(b.den, int) else z3.IntVal(b.den, self.ctx), b.num, True), nonzero
+        self.linear = False
+        negative = b.num < 0
+        return Rat(z3.If(negative, -b.den, b.den), z3.If(negative, -b.num, b.num)), nonzero
+
+    def floor(self, a: Rat) -> Rat:
+        if a.const is not None:
+            return self.const(Fraction(a.const.numerator // a.const.denominator))
+        if isinstance(a.den, int) and a.den == 1:
+            return a
+        self.linear = False
+        return Rat(a.num / a.den, 1, a.nonneg)  # Z3's Int division by a positive divisor is floor
+
+    def int_power(self, a: Rat, k: int) -> Rat:
+        if a.const is not None:
+            return self.const(a.const ** k)
+        if k == 0:
+            return self.const(Fraction(1))
+        nonneg = a.nonneg or k % 2 == 0
+        result: tuple[z3.ArithRef | int, Den] | None = None
+        square_num, square_den = a.num, a.den
+        while k:
+            if k & 1:
+                result = (square_num, square_den) if result is None else (
+                    self.times(result[0], square_num), self.times(result[1], square_den))
+            k >>= 1
+            if k:
+                square_num, square_den = self.times(square_num, square_num), self.times(square_den, square_den)
+        assert result is not None  # k > 0 had a lowest set bit
+        return Rat(result[0], result[1], nonneg)
+
+    def signed_power(self, a: Rat, k: int) -> tuple[Rat, Ok]:
+        if k >= 0:
+            return self.int_power(a, k), True
+        inverse, nonzero = self.inverse(a)
+        return self.int_power(inverse, -k), nonzero
+
+    def root(self, a: Rat, q: int) -> tuple[Rat, Ok]:
+        """The exact non-negative q-th root, defined only where it is rational."""
+        if a.const is not None:
+            value = a.const
+            top = exact_root(value.numerator, q) if value >= 0 else None
+            bottom = exact_root(value.denominator, q)
+            if top is None or bottom is None:
+                return self.const(Fraction(0)), False
+            return self.const(Fraction(top, bottom)), True
+        self.linear = False
+        self.witnesses = True
+        top = self.fresh_int("root")
+        conditions = [a.num >= 0, top >= 0, top <= a.num]
+        if isinstance(a.den, int) and a.den == 1:
+            conditions.append(self.int_power(Rat(top), q).num == a.num)
+            return Rat(top, 1, True), z3.And(*conditions)
+        bottom = self.fresh_int("rootden")
+        conditions += [bottom >= 1, bottom <= a.den,
+                       self.int_power(Rat(top), q).num * a.den == a.num * self.int_power(Rat(bottom), q).num]
+        return Rat(top, bottom, True), z3.And(*conditions)
+
+    def root_table(self, node: Expr, a: Rat, q: int) -> tuple[Rat, Ok] | None:
+        """The q-th root of num/D, for a constant D and bounds on num (an integer expression's, a
+        repeating decimal's), as a table of the roots in range, which stays linear (`EVIL**(1/2)`:
+        32**2 .. 99**2); None when the range is too wide. The root is s/D with s**q = num * D**(q-1),
+        so s is a multiple of `root_step`: `0.A(68) ** (1/2)` in base 16 has 5 candidates, where
+        a root and a denominator as unknowns are hard for Z3."""
+        bounds = self.numerator_bounds(node, a)
+        if bounds is None:
+            return None
+        den = a.den
+        assert isinstance(den, int)
+        if bounds[1] < 0:
+            return self.const(Fraction(0)), False
+        scale, step = den ** (q - 1), root_step(den, q)
+        low, high = max(bounds[0], 0) * scale, bounds[1] * scale
+        first = root_floor(low - 1, q) + 1 if low > 0 else 0
+        first, last = -(-first // step) * step, root_floor(high, q) // step * step
+        if (last - first) // step + 1 > MAX_TABLE:
+            return None
+        roots = range(first, last + 1, step)
+        result = self.fresh_int("root")
+        self.bounded_fresh += 1
+        self.side += [result >= first, result <= max(first, last)]
+        cases = [a.num * scale == r ** q for r in roots]
+        self.side += [z3.Implies(case, result == r) for r, case in zip(roots, cases)]
+        return Rat(result, den, True), (z3.Or(*cases) if cases else False)
+
+    def numerator_bounds(self, node: Expr, a: Rat) -> Interval | None:
+        """Bounds on a.num where a.den is a constant: an integer expression's interval, or those of
+        a sum, difference or product of such terms and repeating decimals (`.7(13) + A`), scaled by
+        the denominator; None if some term has no bounds."""
+        if a.const is not None or not isinstance(a.den, int):
+            return None
+        if a.den == 1:
+            return interval(node, self.problem.rules)
+        bounds = self.value_bounds(node)
+        if bounds is None:
+            return None
+        low, high = bounds[0] * a.den, bounds[1] * a.den
+        return math.ceil(low), math.floor(high)
+
+    def power_of(self, node: BinOp, base: Rat, exponent: Rat) -> tuple[Rat, Ok]:
+        fixed = self.problem.constant_exponents.get(node)
+        if fixed is not None:
+            p, q = fixed.numerator, fixed.denominator
+            ok: Ok = True
+            if q != 1:
+                base, ok = (self.tables and self.root_table(node.left, base, q)) or self.root(base, q)
+            result, nonzero = self.signed_power(base, p)
+            return result, conj(ok, nonzero)
+        if not splits(self.problem.exponent_ranges[node]):
+            raise Unsupported("a variable exponent with more values than a power is split into")
+        low, high = self.problem.exponent_ranges[node]
+        power, _ = self.integral(exponent)
+        table = self.power_table(node.left, power, low, high) if self.tables else None
+        if table is not None:
+            return table
+        self.linear = False
+        cases = [(k, *self.signed_power(base, k)) for k in range(low, high + 1)]
+        chosen: Value = cases[-1][1]
+        for k, value, _ in reversed(cases[:-1]):
+            chosen = self.choose(power == k, value, chosen)
+        defined = conj(*[z3.Implies(power == k, nonzero) for k, _, nonzero in cases if nonzero is not True])
+        return self.rat(chosen), defined
+
+    def power_table(self, base: Expr, power: z3.ArithRef, low: int, high: int) -> tuple[Rat, Ok] | None:
+        """A letter to a variable power (`A**N`) as a lookup table, which stays linear: fresh bounded
+        Ints equal to the numerator and denominator of d**k wherever the letter is d and the exponent k."""
+        if not (isinstance(base, Word) and len(base.letters) == 1 and base.letters in self.letters):
+            return None
+        letter = self.letters[base.letters]
+        digits = sorted(allowed_digits(self.problem, base.letters))
+        if not digits or len(digits) * (high - low + 1) > MAX_TABLE:
+            return None
+        values = {(d, k): Fraction(d) ** k for d in digits for k in range(low, high + 1) if d or k >= 0}
+        top = self.fresh_int("power")
+        parts = [(top, [value.numerator for value in values.values()])]
+        bottom: Den = 1
+        if any(value.denominator != 1 for value in values.values()):
+            bottom = self.fresh_int("power")
+            parts.append((bottom, [value.denominator for value in values.values()]))
+        for var, seen in parts:
+            self.bounded_fresh += 1
+            self.side += [var >= min(seen), var <= max(seen)]
+        for (d, k), value in values.items():
+            case = z3.And(letter == d, power == k)
+            self.side.append(z3.Implies(case, top == value.numerator))
+            if not isinstance(bottom, int):
+                self.side.append(z3.Implies(case, bottom == value.denominator))
+        defined: Ok = z3.Or(letter != 0, power >= 0) if 0 in digits and low < 0 else True
+        return Rat(top, bottom, all(value >= 0 for value in values.values())), defined
+
+    def compare(self, op: str, a: Rat, b: Rat) -> z3.BoolRef:
+        """a op b, by cross-multiplying (both denominators are positive)."""
+        if isinstance(a.den, int) and a.den == b.den:
+            left, right = a.num, b.num
+        else:
+            left, right = self.times(a.num, b.den), self.times(b.num, a.den)
+        return COMPARISONS[op](left, right)
+
+    def division(self, op: str, a: Rat, b: Rat) -> tuple[Rat, Ok]:
+        inverse, nonzero = self.inverse(b)
+        quotient = self.multiply(a, inverse)
+        if op == "/":
+            return quotient, nonzero
+        floor = self.floor(quotient)
+        if op == "//":
+            return floor, nonzero
+        return self.add(a, self.negate(self.multiply(b, floor))), nonzero  # Python's a % b = a - b * (a // b)
+
+    def range_sum(self, start: z3.ArithRef, stop: z3.ArithRef) -> Rat:
+        """sum(range(start, stop)) = max(0, stop - start) * (start + stop - 1) / 2."""
+        self.linear = False
+        count = stop - start
+        return Rat(z3.If(count > 0, count * (start + stop - 1), z3.IntVal(0, self.ctx)), 2)
+
+    def absolute(self, value: Rat) -> Rat:
+        if value.nonneg:
+            return value
+        self.cases = True
+        return Rat(z3.If(value.num < 0, -value.num, value.num), value.den, True)
