@@ -1,0 +1,235 @@
+"""The printed text of a layout read row by row: cells, rules and alignment, and long multiplication.
+
+Only the right edges of the rows carry meaning (see the package's docstring). Each `?` is named by
+the next hidden letter in reading order; a letter in either case is its capital, and the layout's
+own spelling is kept to show it back. A long division's steps are read by `division`.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from smtcrypt.core.parse import WILDCARD_NAMES
+from smtcrypt.errors import LayoutError
+from smtcrypt.setters.layout.division import Division
+from smtcrypt.setters.layout.formula import Formula, Layout, Power, Row, joined, written
+
+OPERATORS = ("x", "*", "×")
+CELL = re.compile(r"[A-Za-z0-9?]+")
+RULE = re.compile(r"-+|=+")
+
+
+def parse_layout(text: str, *, nonzero_remainders: bool = False) -> Layout:
+    """A long multiplication or division as printed, into its equations; a `LayoutError` (with line
+    and column) where it does not follow the layout. `nonzero_remainders`: no remainder row of a
+    division starts with 0, a one-digit remainder included (enigma.py's rule: it writes a remainder
+    0 as the literal 0, so a remainder written with a letter or '?' is not 0)."""
+    text = text.expandtabs(8).replace("\r\n", "\n").replace("\r", "\n")
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    source = "\n".join(lines)
+    parser = Reader(source, lines)
+    if not any(line.strip() for line in lines):
+        raise LayoutError("empty layout: expected a long multiplication or a long division", source, 0)
+    if any(")" in line for line in lines):
+        return parser.division(nonzero_remainders)
+    return parser.multiplication()
+
+
+class Reader:
+    """Reads rows off the lines, naming each `?` by the next hidden letter, in reading order."""
+
+    def __init__(self, source: str, lines: list[str]):
+        self.source, self.lines = source, lines
+        self.offsets = [0]
+        for line in lines:
+            self.offsets.append(self.offsets[-1] + len(line) + 1)
+        self.rows = [index for index, line in enumerate(lines) if line.strip()]  # the non-blank lines
+        self.cells: dict[tuple[int, int], str] = {}
+        self.spelling: dict[str, str] = {}
+        self.hidden = 0
+
+    # --- errors and small pieces -------------------------------------------------------------------
+
+    def error(self, message: str, line: int, column: int = 0, length: int = 1) -> LayoutError:
+        return LayoutError(message, self.source, self.offsets[line] + column, length)
+
+    def first_column(self, line: int) -> int:
+        return len(self.lines[line]) - len(self.lines[line].lstrip())
+
+    def number(self, line: int, start: int, end: int, what: str) -> Row:
+        """The cells lines[line][start:end+1] as a row, each `?` named."""
+        text = self.lines[line][start:end + 1]
+        if not CELL.fullmatch(text):
+            bad = next((offset for offset, ch in enumerate(text) if not CELL.fullmatch(ch)), 0)
+            raise self.error(f"{what}: expected letters, digits or '?', not {text[bad]!r}", line, start + bad)
+        names = []
+        for offset, ch in enumerate(text):
+            if ch.isalpha():  # a letter in either case: p and P are the letter P
+                self.spelling.setdefault(ch.upper(), ch)
+                ch = ch.upper()
+            elif ch == "?":
+                if self.hidden == len(WILDCARD_NAMES):
+                    raise self.error(f"more than {len(WILDCARD_NAMES)} cells '?'", line, start + offset)
+                ch = WILDCARD_NAMES[self.hidden]
+                self.hidden += 1
+            names.append(ch)
+            self.cells[(line, start + offset)] = ch
+        return Row("".join(names), line, start, end)
+
+    def whole(self, line: int, what: str) -> Row:
+        """A line that holds one number and nothing else."""
+        content = self.lines[line]
+        start = self.first_column(line)
+        token = content[start:]
+        if " " in token:
+            raise self.error(f"{what}: expected one number on this line", line, start + token.index(" ") + 1)
+        return self.number(line, start, len(content) - 1, what)
+
+    def rule(self, line: int, what: str) -> None:
+        token = self.lines[line].strip()
+        if not RULE.fullmatch(token):
+            raise self.error(f"expected a rule of dashes ({what}), not {token!r}", line, self.first_column(line),
+                             len(token))
+
+    def take(self, position: int, what: str) -> int:
+        """The index of the position-th non-blank line, or an error at the end of the layout."""
+        if position >= len(self.rows):
+            last = len(self.lines) - 1
+            raise self.error(f"the layout ends too early: expected {what}", last, max(len(self.lines[last]) - 1, 0))
+        return self.rows[position]
+
+    def layout(self, kind: str, equations: list[Formula]) -> Layout:
+        return Layout(kind, self.source, list(self.lines), equations, dict(self.cells), dict(self.spelling),
+                      self.hidden)
+
+    # --- long multiplication -----------------------------------------------------------------------
+
+    def multiplication(self) -> Layout:
+        top = self.whole(self.take(0, "the multiplicand"), "the multiplicand")
+        multiplier = self.multiplier()
+        if top.end != multiplier.end:
+            raise self.error("the multiplicand and the multiplier must end in the same column", top.line, top.end)
+        self.rule(self.take(2, "a rule under the multiplier"), "under the multiplier")
+        if len(multiplier.names) == 1:
+            product = self.product(3, multiplier.end)
+            return self.layout("multiplication", [written(top.word, f" * {multiplier.names} = ", product.word)])
+        partials, position = self.partials(multiplier)
+        product = self.product(position + 1, multiplier.end)
+        equations = self.digit_products(top, multiplier, partials)
+        terms = [written(partials[place].word, *((" * ", Power(place)) if place else ())) for place in sorted(partials)]
+        equations.append(written(joined(" + ", terms), " = ", product.word))
+        return self.layout("multiplication", equations)
+
+    def multiplier(self) -> Row:
+        """The second line: x, * or × and the multiplier."""
+        line = self.take(1, "x and the multiplier")
+        content = self.lines[line]
+        start = self.first_column(line)
+        if content[start] not in OPERATORS:
+            raise self.error("expected x, * or × and the multiplier on the second line (or a ')' of a long "
+                             "division somewhere)", line, start)
+        digits_start = start + 1 + len(content[start + 1:]) - len(content[start + 1:].lstrip())
+        if digits_start >= len(content):
+            raise self.error("expected the multiplier after the operator", line, start)
+        return self.number(line, digits_start, len(content) - 1, "the multiplier")
+
+    def product(self, position: int, end: int) -> Row:
+        """The product, the layout's last row, ending under the multiplier's last digit (column `end`)."""
+        product = self.whole(self.take(position, "the product"), "the product")
+        self.aligned(product, end, "the product must end under the multiplier's last digit")
+        self.nothing_after(position + 1)
+        return product
+
+    def partials(self, multiplier: Row) -> tuple[dict[int, Row], int]:
+        """The partial products up to the rule under them, by the place of their multiplier digit
+        (0: the last digit), and the position of that rule."""
+        partials: dict[int, Row] = {}
+        position = 3
+        while True:
+            line = self.take(position, "a partial product or a rule")
+            if RULE.fullmatch(self.lines[line].strip()):
+                break
+            row = self.whole(line, "a partial product")
+            place = multiplier.end - row.end
+            if not 0 <= place < len(multiplier.names):
+                raise self.error("a partial product must end under a digit of the multiplier", line, row.end)
+            if partials and place <= max(partials):
+                raise self.error("partial products go from the multiplier's last digit to its first, each ending "
+                                 "under its digit, one column or more to the left of the one above", line, row.end)
+            partials[place] = row
+            position += 1
+        if not partials:
+            raise self.error("expected one partial product per nonzero multiplier digit before this rule", line, 0)
+        return partials, position
+
+    def digit_products(self, top: Row, multiplier: Row, partials: dict[int, Row]) -> list[Formula]:
+        """One equation per multiplier digit: the multiplicand times it is its partial product, or
+        the digit is 0 where it has none."""
+        equations: list[Formula] = []
+        count = len(multiplier.names)
+        for place in range(count):
+            digit = multiplier.names[count - 1 - place]
+            column = multiplier.end - place
+            if place in partials:
+                if digit == "0":
+                    raise self.error("this multiplier digit is 0, so it has no partial product", multiplier.line,
+                                     column)
+                equations.append(written(top.word, f" * {digit} = ", partials[place].word))
+                if not digit.isdigit():
+                    equations.append(written(f"{digit} != 0"))
+            elif not digit.isdigit():
+                equations.append(written(f"{digit} = 0"))  # no partial product: the digit is 0
+            elif digit != "0":
+                raise self.error(f"the multiplier digit {digit} has no partial product ending under it",
+                                 multiplier.line, column)
+        return equations
+
+    def aligned(self, row: Row, end: int, message: str) -> None:
+        if row.end != end:
+            raise self.error(message, row.line, row.end)
+
+    def nothing_after(self, position: int) -> None:
+        if position < len(self.rows):
+            line = self.rows[position]
+            raise self.error("unexpected line after the end of the layout", line, self.first_column(line))
+
+    # --- long division -----------------------------------------------------------------------------
+
+    def division(self, nonzero_remainders: bool = False) -> Layout:
+        quotient = self.whole(self.take(0, "the quotient"), "the quotient")
+        self.rule(self.take(1, "a rule over the dividend"), "over the dividend")
+        divisor, dividend = self.divisor_and_dividend()
+        if quotient.end != dividend.end:
+            raise self.error("the quotient's last digit must stand over the dividend's last digit", quotient.line,
+                             quotient.end)
+        if len(quotient.names) > len(dividend.names):
+            raise self.error("the quotient has more digits than the dividend", quotient.line, quotient.start)
+        return Division(self, quotient, divisor, dividend, nonzero_remainders).read()
+
+    def divisor_and_dividend(self) -> tuple[Row, Row]:
+        """The third line: divisor ) dividend."""
+        line = self.take(2, "divisor ) dividend")
+        content = self.lines[line]
+        if ")" not in content:
+            raise self.error("expected divisor ) dividend on the third line", line, self.first_column(line))
+        bracket = content.index(")")
+        left = content[:bracket].rstrip()
+        if not left.strip():
+            raise self.error("expected the divisor before ')'", line, bracket)
+        divisor = self.number(line, len(left) - len(left.lstrip()), len(left) - 1, "the divisor")
+        right = content[bracket + 1:]
+        if not right.strip():
+            raise self.error("expected the dividend after ')'", line, bracket)
+        dividend = self.number(line, bracket + 1 + len(right) - len(right.lstrip()), len(content) - 1, "the dividend")
+        return divisor, dividend
+
+
+def read_layout(name: str) -> str:
+    """The layout from a file, or from standard input for `-`."""
+    if name == "-":
+        return sys.stdin.read()
+    with open(name, encoding="utf-8") as handle:
+        return handle.read()
