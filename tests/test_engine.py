@@ -28,7 +28,9 @@ from smtcrypt.core.verify import satisfies
 from smtcrypt.encode.general import formula_terms
 from smtcrypt.engine import Ending, Proof
 from smtcrypt.engine import portfolio as portfolio_module
-from smtcrypt.engine.compiled import HELPERS, NotCompilable, compile_problem
+from smtcrypt.engine.compiled import compile_problem
+from smtcrypt.engine.compiled_runtime import HELPERS
+from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.cubes import CubeSearch
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, candidates
 from smtcrypt.engine.join import SIDE_HELPERS, JoinSearch, best_plan
@@ -325,7 +327,7 @@ def test_the_engines_roots_and_powers_agree_with_the_verifiers():
     from fractions import Fraction
 
     from smtcrypt.core.verify import Undefined, integer_root, power
-    from smtcrypt.engine.compiled import HELPERS, exact_root
+    from smtcrypt.engine.compiled_runtime import HELPERS, exact_root
 
     draw = random.Random(7)
     for _ in range(2000):

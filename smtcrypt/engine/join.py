@@ -30,7 +30,9 @@ from typing import Any
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, BoolOp, Compare, Expr, Repeating, Word, walk
 from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
-from smtcrypt.engine.compiled import NotCompilable, Writer, compile_problem, define_scan, exact_root, filters
+from smtcrypt.engine.compiled import compile_problem, define_scan, filters
+from smtcrypt.engine.compiled_runtime import exact_root
+from smtcrypt.engine.compiled_writer import NotCompilable, Writer
 
 CHUNK = 4096  # side assignments evaluated between looks at the clock and the stop flag
 MAX_TABLE = 2_000_000  # values of the smaller side held at once, at most (memory)

@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any
 from smtcrypt.core.check import MAX_EXPONENT_CASES, Problem, large_exponents
 from smtcrypt.core.tree import BoolOp, Compare, Not, walk
 from smtcrypt.engine.base import DEADLINE_SLACK, Assignment, Backend, Ending, SearchEnd, Strategy
-from smtcrypt.engine.compiled import Compiled, NotCompilable, compile_problem
+from smtcrypt.engine.compiled import Compiled, compile_problem
+from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, sample_costs
 from smtcrypt.errors import StrategyError
 

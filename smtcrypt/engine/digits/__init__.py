@@ -35,7 +35,8 @@ from typing import Any
 
 from smtcrypt.core.check import Problem
 from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
-from smtcrypt.engine.compiled import NotCompilable, define_scan
+from smtcrypt.engine.compiled import define_scan
+from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
 from smtcrypt.engine.digits.generated import LoopWriter
 from smtcrypt.engine.digits.plan import Planner, Step

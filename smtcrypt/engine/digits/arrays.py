@@ -25,7 +25,8 @@ import numpy as np
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, BoolOp, Compare, Expr, Not, Number, Unary, Word
-from smtcrypt.engine.compiled import NotCompilable, Writer, define_scan
+from smtcrypt.engine.compiled import define_scan
+from smtcrypt.engine.compiled_writer import NotCompilable, Writer
 from smtcrypt.engine.digits.equations import Equation
 from smtcrypt.engine.digits.generated import congruence_roots
 from smtcrypt.engine.digits.plan import Bounds, Congruence, Holds, Solve, Step, Try

@@ -12,7 +12,7 @@ from typing import Any
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, Expr, Number, Unary, Word
-from smtcrypt.engine.compiled import Writer
+from smtcrypt.engine.compiled_writer import Writer
 from smtcrypt.engine.digits.equations import Equation
 from smtcrypt.engine.digits.plan import Bounds, Congruence, Holds, Solve, Step, Try
 

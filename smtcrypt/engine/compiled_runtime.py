@@ -1,0 +1,223 @@
+"""The runtime of the compiled formula: the helpers its generated code calls, its only globals.
+
+The generated code (compiled.py, compiled_writer.py) has the exact semantics of the re-check
+(core/verify.py) but none of its code: Python ints, a `Fraction` only where `/`, a negative power
+or a root needs one, never a float. Where Python would fail, a helper raises an `ArithmeticError`
+(a zero divisor, or `Undefined`: an irrational root, a fraction where an integer is needed), and
+the candidate is no solution. The helpers are written for speed per candidate: a prime table made
+once, quotients compared as integer pairs without making Fractions.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from smtcrypt.core.numerals import root_floor
+from smtcrypt.core.rules import PRIME_LIMIT
+
+Exact = int | Fraction  # a value in the generated code: an int until a division or a root makes a fraction
+
+
+class Undefined(ArithmeticError):
+    """The candidate makes the formula undefined: not an integer where one is needed, an irrational root."""
+
+
+def _as_integer(value: Any) -> int:
+    if value.denominator != 1:
+        raise Undefined("not an integer")
+    return value.numerator
+
+
+def _gcd(*values: Any) -> int:
+    try:
+        return math.gcd(*values)  # ints (and bools), the common case
+    except TypeError:  # a Fraction among them: only whole ones have a gcd
+        return math.gcd(*(_as_integer(value) for value in values))
+
+
+def _whole(value: Any) -> int:
+    """An int from an int, a truth value or a whole Fraction; `Undefined` for any other fraction."""
+    return int(value) if type(value) in (int, bool) else _as_integer(value)
+
+
+SIEVE_SIZE = 1 << 20  # primality below this is looked up in a table made once, at the first is_prime
+_sieve: bytearray | None = None
+MILLER_RABIN_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)  # decide every n < 3.3 * 10**24
+
+
+def _prime_table() -> bytearray:
+    """table[n] is 1 exactly for the primes n < SIEVE_SIZE (Eratosthenes)."""
+    global _sieve
+    if _sieve is None:
+        table = bytearray([1]) * SIEVE_SIZE
+        table[0] = table[1] = 0
+        for p in range(2, math.isqrt(SIEVE_SIZE - 1) + 1):
+            if table[p]:
+                table[p * p::p] = bytes(len(range(p * p, SIEVE_SIZE, p)))
+        _sieve = table
+    return _sieve
+
+
+def _is_prime(value: Any) -> bool:
+    n = _whole(value)
+    if n < SIEVE_SIZE:
+        return n >= 2 and bool(_prime_table()[n])
+    if n >= PRIME_LIMIT:  # not decided: the candidate is left out, as the re-check does
+        raise Undefined("is_prime() of a number of more than 24 digits")
+    if n % 2 == 0:
+        return False
+    # strong probable prime to every base of MILLER_RABIN_BASES, which no composite below 3.3 * 10**24 is
+    d = n - 1
+    s = (d & -d).bit_length() - 1  # n - 1 = d * 2**s with d odd
+    d >>= s
+    for a in MILLER_RABIN_BASES:
+        x = pow(a, d, n)
+        if x == 1 or x == n - 1:
+            continue
+        for _ in range(s - 1):
+            x = pow(x, 2, n)
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def _is_power(value: Any, k: int) -> bool:
+    """value = r**k for a whole r >= 0."""
+    n = _whole(value)
+    return n >= 0 and exact_root(n, k) is not None
+
+
+def _is_triangular(value: Any) -> bool:
+    """value = t(t + 1)/2 for a whole t >= 0: 8 * value + 1 is then (2t + 1)**2."""
+    n = _whole(value)
+    return n >= 0 and exact_root(8 * n + 1, 2) is not None
+
+
+def _dsum(value: Any, base: int) -> int:
+    n, total = abs(_whole(value)), 0
+    while n:
+        n, digit = divmod(n, base)
+        total += digit
+    return total
+
+
+def _rev(value: Any, base: int) -> int:
+    n = _whole(value)
+    rest, reversed_value = abs(n), 0
+    while rest:
+        rest, digit = divmod(rest, base)
+        reversed_value = reversed_value * base + digit
+    return reversed_value if n >= 0 else -reversed_value
+
+
+def _is_palindrome(value: Any, base: int) -> bool:
+    return _rev(value, base) == _whole(value)
+
+
+def _divides(divisor: Any, multiple: Any) -> bool:
+    d, x = _whole(divisor), _whole(multiple)
+    return x == 0 if d == 0 else x % d == 0
+
+
+def _bounds(args: tuple[Any, ...]) -> tuple[int, int]:
+    bounds = [_as_integer(arg) for arg in args]
+    return (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+
+
+def _in_range(item: Any, *args: Any) -> bool:
+    start, stop = _bounds(args)
+    return item.denominator == 1 and start <= item < stop
+
+
+def _sum_range(*args: Any) -> int:
+    start, stop = _bounds(args)
+    return max(0, stop - start) * (start + stop - 1) // 2
+
+
+def exact_root(n: int, q: int) -> int | None:
+    """The q-th root of n >= 0 if it is a whole number, else None."""
+    root = math.isqrt(n) if q == 2 else root_floor(n, q)
+    return root if root ** q == n else None
+
+
+def _power(base: Exact, exponent: Exact) -> Exact:
+    """base ** exponent, exactly: int ** non-negative int stays an int; an exponent p/q takes the
+    non-negative q-th root, which must be rational."""
+    if type(base) is int and type(exponent) is int and exponent >= 0:
+        return base ** exponent
+    value = Fraction(base)  # an int to a negative power would be a float
+    p, q = exponent.numerator, exponent.denominator
+    if q != 1:
+        if value < 0:
+            raise Undefined("root of a negative number")
+        top, bottom = exact_root(value.numerator, q), exact_root(value.denominator, q)
+        if top is None or bottom is None:
+            raise Undefined("irrational root")
+        value = Fraction(top, bottom)
+    if p < 0 and value == 0:
+        raise ZeroDivisionError("zero to a negative power")
+    return value ** p
+
+
+def _root_power(base: Exact, p: int, q: int) -> Exact:
+    """base ** (p/q) for a constant exponent, exactly: the non-negative q-th root, if rational, to the p."""
+    if type(base) is not int or base < 0:
+        return _power(base, Fraction(p, q))
+    root = exact_root(base, q)
+    if root is None:
+        raise Undefined("irrational root")
+    if p >= 0:
+        return root ** p
+    if root == 0:
+        raise ZeroDivisionError("zero to a negative power")
+    return Fraction(1, root ** -p)
+
+
+def _nz(divisor: int) -> int:
+    """The divisor, unless it is zero."""
+    if divisor == 0:
+        raise ZeroDivisionError("division by zero")
+    return divisor
+
+
+def _nonzero(*divisors: int) -> None:
+    for divisor in divisors:
+        if divisor == 0:
+            raise ZeroDivisionError("division by zero")
+
+
+# a/b OP c/d over integers, without making Fractions (which cost far more per candidate):
+# equalities cross-multiplied, orderings multiplied through by (b*d)**2 > 0.
+def _q_eq(a: int, b: int, c: int, d: int) -> bool:
+    _nonzero(b, d)
+    return a * d == c * b
+
+
+def _q_ne(a: int, b: int, c: int, d: int) -> bool:
+    _nonzero(b, d)
+    return a * d != c * b
+
+
+def _q_lt(a: int, b: int, c: int, d: int) -> bool:
+    _nonzero(b, d)
+    return a * b * d * d < c * d * b * b
+
+
+def _q_le(a: int, b: int, c: int, d: int) -> bool:
+    _nonzero(b, d)
+    return a * b * d * d <= c * d * b * b
+
+
+QUOTIENT_COMPARISONS = {"==": "_q_eq", "!=": "_q_ne", "<": "_q_lt", "<=": "_q_le", ">": "_q_lt", ">=": "_q_le"}
+
+# every name the generated code may call: its only globals (no builtins)
+HELPERS: dict[str, Any] = {"_nz": _nz, "_q_eq": _q_eq, "_q_ne": _q_ne, "_q_lt": _q_lt, "_q_le": _q_le,
+                           "_F": Fraction, "_pow": _power, "_root": _root_power, "_gcd": _gcd,
+                           "_in_range": _in_range, "_sum_range": _sum_range, "abs": abs, "min": min, "max": max,
+                           "_len": len, "ArithmeticError": ArithmeticError,
+                           "_is_prime": _is_prime, "_is_power": _is_power, "_is_triangular": _is_triangular,
+                           "_dsum": _dsum, "_rev": _rev, "_is_palindrome": _is_palindrome, "_divides": _divides}
