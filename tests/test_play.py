@@ -1,4 +1,4 @@
-"""The play engine (smtcrypt/teach/play.py), `smtcrypt play` and `Puzzle.play()`: every verdict held
+"""The play engine (smtcrypt/teach/play/), `smtcrypt play` and `Puzzle.play()`: every verdict held
 to the brute-force reference, a play-through to "solved" through the command line, undo, hints,
 pencil marks, bad input with a caret, and a time limit that gives `unknown`, never `rejected`."""
 

@@ -4,7 +4,8 @@ Puzzles come from benchmarks/corpus.tsv; `--only products` takes benchmarks/prod
 `--only layouts` counts the skeleton layouts of benchmarks/layouts/ (see bench/layouts.py), and
 `--only enigma` runs the published enigma.py command lines of tests/data/enigma_commands.tsv (see
 bench/enigma.py), and `--only words` times puzzles with the number-theory words beside the same
-puzzles written without them (see bench/words.py).
+puzzles written without them (see bench/words.py), and `--only play` times scripted play-throughs
+move by move beside a brute-force reference (see bench/play.py).
 
     python benchmarks/run.py [--only TAG[+TAG],...] [--methods smtcrypt,notebook,bruteforce,cpsat]
         [--strategy NAME] [--timeout S] [--bruteforce-timeout S] [--first] [--out benchmarks/results]
@@ -49,7 +50,7 @@ from pathlib import Path
 from smtcrypt.core.parse import parse
 from smtcrypt.core.tree import letters
 
-from . import HERE, enigma, layouts, products, words
+from . import HERE, enigma, layouts, play, products, words
 from .bruteforce import run_bruteforce
 from .corpus import DEFAULT_CORPUS, load_corpus, select
 from .cpsat import have_ortools, run_cpsat
@@ -117,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.only == words.TAG:  # a class of its own: each puzzle with and without the number-theory words
         return words.main(args.timeout, None if args.no_save else args.out, machine_info())
+    if args.only == play.TAG:  # a class of its own: scripted play-throughs, each move beside a reference
+        return play.main()
     if args.only == "enigma":  # a class of its own: published enigma.py command lines, as a user runs them
         return enigma.main()
     if args.only == layouts.TAG:  # a class of its own: layouts, not formulas

@@ -35,7 +35,7 @@ from smtcrypt.core.check import Problem, power_word_exponent
 from smtcrypt.core.intervals import Interval
 from smtcrypt.core.tree import Call, Word
 
-MAX_TABLE = 2000  # most values a predicate's table lists (as encode/general.py's other tables)
+MAX_TABLE = 2000  # most values a predicate's table lists (as the other tables in general_rationals.py)
 PRIME_SPAN = 200_000  # longest interval sieved for a table of its primes
 MAX_TRIAL_DIVISORS = 10_000  # most primes is_prime divides by (numbers below 104,729**2, about 1.1 * 10**10)
 
