@@ -27,7 +27,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--syntax" in argv:  # smtcrypt [--json] [--timeout S] [--stats] --syntax enigma SOLVER ARGS... (or --run FILE)
         index = argv.index("--syntax")
-        if argv[index + 1:index + 2] == ["enigma"] and all(arg.startswith("-") or argv[i - 1] == "--timeout"
+        if argv[index + 1:index + 2] == ["enigma"] and all(arg.startswith("-") or (i > 0 and argv[i - 1] == "--timeout")
                                                              for i, arg in enumerate(argv[:index])):
             return int(importlib.import_module("smtcrypt.cli.enigma").main(argv))
     if argv[:1] and argv[0] in SUBCOMMANDS:
