@@ -62,6 +62,10 @@ CORPUS = [
     ("AB + CD = 100 - EF", {"domains": {"A": range(1, 4)}}, None),
     ("MON-EY = EVIL**(1/2)", {"assign": {"E": 3, "V": 5}}, None),
     ("A in range(B, C) and C - B < 4", {}, None),
+    # letters without a weight in the sum (A cancels out) or outside it (F, G): tried beside each solution
+    ("AB - A0 + C = D, E > 5", {}, None),
+    ("AB + C = DE, F + G = 7", {}, None),
+    ("A + B = C, D > 7", {"distinct": False}, None),
 ]
 
 
@@ -104,7 +108,9 @@ def test_linear_takes_sums_and_leaves_the_rest():
     assert integer_equation(problem_of("2*TWO + 3*ONE = FORTYTWO - 1", {})) is not None
     assert integer_equation(problem_of("ODD * ODD = FREAKY", {})) is None
     assert not accepts("ODD * ODD = FREAKY", {}, "linear")
-    assert not accepts("A - A = B - B", {}, "linear")  # letters without weight: not a bounded search
+    assert not accepts("A - A = B - B", {}, "linear")  # no letter with a weight: not a bounded search
+    assert accepts("AB + C = DE, F + G = 7", {}, "linear")  # two letters outside the sum: 90 tuples beside each solution
+    assert not accepts("AB + C = DE, F + G = H", {}, "linear")  # three: 10P3, more than the linear search tries
 
 
 def test_the_199_addend_sum_is_linear_and_unique():
@@ -271,9 +277,11 @@ def test_a_race_for_the_first_solution_gives_a_true_solution_or_a_proof(monkeypa
         Proof.UNSAT.value, Proof.EXHAUSTIVE.value)  # the join proves as trying every assignment does
 
 
-def test_the_join_takes_an_equation_whose_sides_hold_every_letter():
-    for formula in ("AB < CD", "AB = CD, A > E", "A + x = 3", "A = B or C = D"):
+def test_the_join_takes_an_equation_and_tries_the_other_letters_beside_each_match():
+    for formula in ("AB < CD", "A + x = 3", "A = B or C = D"):
         assert best_plan(problem_of(formula, {})) is None, formula
+    rest = best_plan(problem_of("MA ** D = ENIGMA, is_prime(PRIME)", {}))
+    assert rest.rest == ("P", "R") and rest.rest_space == 6 and rest.solve_for is not None
     plans = {formula: best_plan(problem_of(formula, {})) for formula in
              ("NAUGHT ** 2 = ZERO ** 3", "ODD * ODD = FREAKY", "NORTH / SOUTH = EAST / WEST", "AB * CD = EF * GH")}
     assert plans["NAUGHT ** 2 = ZERO ** 3"].cost == 5040  # ZERO ** 3 evaluated, NAUGHT read off its square root
@@ -290,7 +298,11 @@ def test_the_join_takes_an_equation_whose_sides_hold_every_letter():
                            ("AB * 7C = 1D0E", {}), ("A + B + C = DD", {"distinct": False}),
                            ("AB + BA = CDC", {"base": 7}), ("A**N + B**N = C**N and N > 1", {}),
                            ("ABC - 400 = D ** 3", {}), ("(A - B) * C = D", {}), ("AB / C = D", {}),
-                           ("A ** (1/2) + B = CD ** (3/2)", {"allow_leading_zeros": True})]:
+                           ("A ** (1/2) + B = CD ** (3/2)", {"allow_leading_zeros": True}),
+                           # letters the equation does not hold, tried beside each match
+                           ("AB = CD, A > E", {}), ("AB * C = DE, F + G < 4", {}),
+                           ("A + B = C, D > 7", {"distinct": False}), ("A ** 2 = BC, is_prime(DE)", {"digits": range(1, 10)}),
+                           ("A * B = C, D != E", {"domains": {"D": range(2, 5)}})]:
         search = JoinSearch(problem_of(formula, rules))
         for source in search.sources:
             generated_names_are_our_own(source)
@@ -308,6 +320,16 @@ def test_the_join_stands_in_for_trying_every_assignment(monkeypatch):
     # compiled filter)
     assert verdict.stats["candidates"] == 2 * 5040 and verdict.stats["candidates_tried"] == 2 * 5040
     assert verdict.stats["join"] == "match the sides"
+
+
+def test_auto_counts_the_matches_before_it_joins_an_equation_short_of_letters(monkeypatch):
+    monkeypatch.setattr(portfolio_module.Portfolio, "_digits", lambda self, products_only=False: None)
+    verdict = smtcrypt.Puzzle("MA ** D = ENIGMA, is_prime(PRIME)").search(keep=False).verdict()
+    # 10P3 sides of MA ** D (ENIGMA read off); two matches, 75 ** 3 = 421875 (P and R from 0, 6, 9, P not 0:
+    # 4 tuples) and 25 ** 4 = 390625 (1, 7, 8: 6 tuples)
+    assert verdict.count == 2 and verdict.stats["strategy"] == "join" and verdict.stats["solver_checks"] == 0
+    assert verdict.stats["candidates_tried"] == 720 + 4 + 6
+    assert verdict.stats["join"] == "solve for a word, then PR beside each match"
 
 
 def test_a_first_solution_below_the_price_bound_is_not_raced(monkeypatch):

@@ -14,8 +14,11 @@ as by trying them all:
   value (through an exact integer root for a power). `ODD * ODD = FREAKY` evaluates the 90
   assignments of O and D; `ABC % DE = F` 10P5 instead of 10P6.
 
-The equation may be one conjunct of several (`A**N + B**N = C**N and N > 1`) as long as its
-letters are all the formula's; the whole formula, compiled, then checks each match.
+The equation may be one conjunct of several (`A**N + B**N = C**N and N > 1`); the whole formula,
+compiled, then checks each match. Letters the equation does not hold (`MA ** D = ENIGMA,
+is_prime(PRIME)`: P and R) are tried last, every digit tuple the rules allow them beside each
+match: the cost is then the sides' evaluations plus the matches times those tuples, which
+`auto` learns by counting the matches before it chooses (`count_matches`).
 """
 
 from __future__ import annotations
@@ -82,13 +85,14 @@ def conjuncts(problem: Problem) -> list[Expr]:
 
 
 def equations(problem: Problem) -> Iterator[tuple[Expr, Expr]]:
-    """The two sides of each conjunct `LEFT = RIGHT` that holds every letter of the formula."""
+    """The two sides of each conjunct `LEFT = RIGHT` with a letter (the rest of the formula's letters
+    are tried beside its matches)."""
     if problem.unknowns:
         return
     for part in conjuncts(problem):
         if isinstance(part, Compare) and part.ops == ("==",):
             left, right = part.operands
-            if letters_of(left) | letters_of(right) == set(problem.letters):
+            if letters_of(left) | letters_of(right):
                 yield left, right
 
 
@@ -212,16 +216,35 @@ class Plan:
     right: Expr
     solve_for: Expr | None  # the side whose word is read off the other's value (solve), or None (match)
     cost: int  # side assignments to evaluate
+    rest: tuple[str, ...] = ()  # the formula's letters the equation does not hold, tried beside each match
+    rest_space: int = 1  # digit tuples of the rest beside one match, at most
+
+    @property
+    def guess(self) -> int:
+        """The cost before any match is counted: the sides, and the rest beside one match."""
+        return self.cost + (self.rest_space if self.rest else 0)
 
 
 def plans(problem: Problem) -> Iterator[Plan]:
     """Every way to join the formula's equations, with what each costs."""
     for left, right in equations(problem):
+        held = letters_of(left) | letters_of(right)
+        rest = tuple(sorted(set(problem.letters) - held))
+        rest_space = rest_tuples(problem, rest, len(held)) if rest else 1
         cost_left, cost_right = _total(problem, left), _total(problem, right)
-        yield Plan(left, right, None, cost_left + cost_right)
+        yield Plan(left, right, None, cost_left + cost_right, rest, rest_space)
         for target, other, cost in ((right, left, cost_left), (left, right, cost_right)):
             if word_power(problem, target) is not None:
-                yield Plan(other, target, target, cost)
+                yield Plan(other, target, target, cost, rest, rest_space)
+
+
+def rest_tuples(problem: Problem, rest: tuple[str, ...], taken: int) -> int:
+    """About how many digit tuples the rest's letters take beside one match of `taken` letters (the
+    match's digits are counted out of the rest's where all letters differ)."""
+    domains = [problem.allowed[letter] for letter in rest]
+    if problem.distinctness == "all":
+        return math.perm(max(len(set().union(*domains)) - taken, 0), len(rest))
+    return math.prod(len(domain) for domain in domains)
 
 
 def _total(problem: Problem, node: Expr) -> int:
@@ -243,7 +266,7 @@ def best_plan(problem: Problem) -> Plan | None:
     (or only some letters must differ: the sides' candidates are all-or-nothing permutations)."""
     if problem.distinctness == "some":
         return None
-    return min(plans(problem), key=lambda plan: (plan.cost, plan.solve_for is None), default=None)
+    return min(plans(problem), key=lambda plan: (plan.guess, plan.solve_for is None), default=None)
 
 
 class JoinSearch(Backend):
@@ -255,7 +278,7 @@ class JoinSearch(Backend):
     def __init__(self, problem: Problem, deadline: float | None = None, listing: bool = True):
         plan = best_plan(problem)
         if plan is None:
-            raise NotCompilable("no equation whose sides hold every letter of the formula")
+            raise NotCompilable("no equation with a letter")
         self.plan = plan
         self.problem = problem
         self.deadline = deadline
@@ -281,6 +304,11 @@ class JoinSearch(Backend):
             if self.small.total > MAX_TABLE:
                 raise NotCompilable("the smaller side has too many values to hold")
             letters = self.small.letters[self.small.shared:] + self.large.letters
+        self.rest_letters = plan.rest
+        self.rest_domains = [sorted(problem.allowed[letter]) for letter in plan.rest]
+        self.rest_tried = 0
+        self.counted: list[tuple[int, ...]] | None = None  # the matches, where counted before the search
+        letters += plan.rest
         self.order = sorted(range(len(letters)), key=letters.__getitem__)  # to alphabetical
         self.names = [letters[index] for index in self.order]
         # the rest of the formula (other conjuncts), checked by the whole formula compiled
@@ -297,21 +325,76 @@ class JoinSearch(Backend):
         return self.small.total + (self.large.total if self.large is not None else 0)
 
     def statistics(self) -> dict[str, Any]:
-        return {"candidates": self.halves, "candidates_tried": self.tried,
-                "join": "solve for a word" if self.reader is not None else "match the sides"}
+        # the rest's tuples are known only as they are tried: counted in both
+        stats = {"candidates": self.halves + self.rest_tried, "candidates_tried": self.tried + self.rest_tried,
+                 "join": "solve for a word" if self.reader is not None else "match the sides"}
+        if self.rest_letters:
+            stats["join"] += f", then {''.join(self.rest_letters)} beside each match"
+        return stats
+
+    def evaluations(self, most: int) -> int | None:
+        """What the join evaluates (the sides, and the rest beside each match), or None where that is
+        over `most`. With rest letters, the matches are found here (and kept for the search)."""
+        if not self.rest_letters or self.halves > most:
+            return self.halves if self.halves <= most else None
+        limit = (most - self.halves) // max(self.plan.rest_space, 1)
+        found: list[tuple[int, ...]] = []
+        for piece in self._matches():
+            found.extend(piece)
+            if len(found) > limit or len(found) > MAX_TABLE:
+                self.tried = 0
+                return None
+        if self.end is not None:  # stopped (deadline or request) while counting: the search ends the same way
+            return None
+        self.counted = found
+        return self.halves + len(found) * self.plan.rest_space
 
     def batches(self) -> Iterator[list[Assignment]]:
-        matches = self._solve() if self.reader is not None else self._match()
+        matches = iter([self.counted]) if self.counted is not None else self._matches()
         for found in matches:
-            batch = self._assignments(found)
-            if batch:
-                if self.listing:
-                    yield batch
-                else:
-                    self.bulk += len(batch) - 1
-                    yield batch[:1]
+            for piece in self._with_rest(found):
+                batch = self._assignments(piece)
+                if batch:
+                    if self.listing:
+                        yield batch
+                    else:
+                        self.bulk += len(batch) - 1
+                        yield batch[:1]
         if self.end is None:
             self.end = SearchEnd(Ending.COMPLETE, proof=Proof.EXHAUSTIVE)
+
+    def _matches(self) -> Iterator[list[tuple[int, ...]]]:
+        return self._solve() if self.reader is not None else self._match()
+
+    def _with_rest(self, found: list[tuple[int, ...]]) -> Iterator[list[tuple[int, ...]]]:
+        """The matches with every digit tuple the rules allow the rest's letters beside them, a
+        CHUNK-sized piece at a time (the matches alone where the equation holds every letter)."""
+        if not self.rest_letters:
+            yield found
+            return
+        distinct = self.problem.distinctness == "all"
+        domains = self.rest_domains
+        allowed = [set(domain) for domain in domains]
+        pool = sorted(set().union(*allowed))
+        piece: list[tuple[int, ...]] = []
+        for digits in found:
+            if distinct:
+                used = set(digits)
+                tuples: Iterator[tuple[int, ...]] = (
+                    rest for rest in itertools.permutations([d for d in pool if d not in used], len(domains))
+                    if all(digit in ok for digit, ok in zip(rest, allowed)))
+            else:
+                tuples = itertools.product(*domains)
+            for rest in tuples:
+                piece.append(digits + rest)
+            if len(piece) >= CHUNK:
+                if self._stopping():
+                    return
+                self.rest_tried += len(piece)
+                yield piece
+                piece = []
+        self.rest_tried += len(piece)
+        yield piece
 
     def _chunks(self, side: Side) -> Iterator[list[tuple[int, ...]]]:
         tuples = side.candidates()

@@ -25,6 +25,7 @@ puzzles Z3 is fast on keep its speed. docs/engine.md has the measurements behind
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import threading
@@ -52,6 +53,7 @@ if TYPE_CHECKING:  # these modules load z3: imported where a search first needs 
     from smtcrypt.engine.z3search import ModelSearch
 
 STRATEGIES = tuple(strategy.value for strategy in Strategy)  # the names a caller may pass
+FREE_TUPLES = 100  # digit tuples the linear backend tries beside each solution for its letters without a weight
 SMALL_SPACE = 20_000  # candidates: tried at once, without measuring
 SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price
 EXHAUSTIVE_AT_ONCE = 0.05  # seconds: below this exhaustive price, Z3 is not even started
@@ -147,16 +149,15 @@ class Portfolio:
                                 "terms whose negation would need a quantifier, or letters of which only "
                                 "some must differ")
         if self.strategy is Strategy.JOIN and self._join() is None:
-            raise StrategyError("the join strategy cannot search this puzzle: it needs an equation whose two "
-                                "sides hold every letter of the formula, no integer unknowns, and all letters "
-                                "distinct or none")
+            raise StrategyError("the join strategy cannot search this puzzle: it needs an equation with a letter, "
+                                "no integer unknowns, and all letters distinct or none")
         if self.strategy is Strategy.DIGITS and self._digits() is None:
             raise StrategyError("the digits strategy cannot search this puzzle: it needs equations between sums, "
                                 "products and constant powers of words that hold every letter, and no integer unknowns")
         if self.strategy is Strategy.LINEAR and self._linear(self.deadline) is None:
             raise StrategyError("the linear strategy cannot search this puzzle: it needs an equation of sums "
-                                "and integer multiples of words in which every letter counts, no integer unknowns, "
-                                "and all letters distinct or none")
+                                "and integer multiples of words holding all but two letters at most, no integer "
+                                "unknowns, and all letters distinct or none")
 
     # --- what callers read ------------------------------------------------------------------
 
@@ -250,6 +251,8 @@ class Portfolio:
     def _cheap(self) -> bool:
         """Prices trying every assignment (`price`, by the join where that is cheaper); True if it is
         cheap enough to do at once."""
+        from smtcrypt.engine.join import SPLIT
+
         assert self.compiled is not None
         with self.clock("compile"):
             total = ExhaustiveSearch(self.compiled).total
@@ -260,8 +263,9 @@ class Portfolio:
             self.expected = total * hits
             self.price = total * (seconds + hits * SECONDS_PER_SOLUTION[self.listing])
             join = self._join()
-            if join is not None:  # each side alone: about the same cost per evaluation, far fewer of them
-                price = join.halves * seconds + self.expected * SECONDS_PER_SOLUTION[self.listing]
+            evaluations = join.evaluations(most=total // SPLIT) if join is not None else None
+            if evaluations is not None:  # each side alone: about the same cost per evaluation, far fewer of them
+                price = evaluations * seconds + self.expected * SECONDS_PER_SOLUTION[self.listing]
                 if price < self.price:
                     self.price, self.joining = price, True
         return self.price <= (FIRST_AT_ONCE if self.limit == 1 else EXHAUSTIVE_AT_ONCE)
@@ -405,7 +409,8 @@ class Portfolio:
 
     def _linear(self, deadline: float | None) -> LinearSearch | None:
         """The linear backend, made once, or None: it takes an equation of sums in which every
-        letter has a weight (the rest of the formula, if any, checked by the compiled formula)."""
+        letter but a few has a weight (those few tried last, each digit tuple beside each solution of
+        the equation; the rest of the formula, if any, checked by the compiled formula)."""
         if "linear" not in self.made:
             self.made.add("linear")
             self.linear = self._make_linear(deadline)
@@ -421,7 +426,11 @@ class Portfolio:
             return None
         with self.clock("compile"):
             equation = integer_equation(fold(self.problem))
-        if equation is None or set(equation[0]) != set(self.problem.letters):
+        if equation is None or not equation[0]:
+            return None
+        free = set(self.problem.letters) - set(equation[0])  # weightless (`SAINT + GEORGE = DRAGON`: A), or elsewhere
+        if free and math.perm(len(set().union(*(self.problem.allowed[letter] for letter in free))),
+                              len(free)) > FREE_TUPLES:
             return None
         if only_equation(self.problem):
             return LinearSearch(self.problem, equation, None, deadline)
@@ -444,15 +453,15 @@ class Portfolio:
         return self.digits
 
     def _join(self) -> JoinSearch | None:
-        """The join backend, made once, or None: it takes an equation whose sides hold every letter,
-        and `auto` uses it where it evaluates at most a SPLIT-th of the assignments that trying
-        every assignment does."""
+        """The join backend, made once, or None: it takes an equation (the letters it does not hold
+        tried beside each match), and `auto` uses it where it evaluates at most a SPLIT-th of the
+        assignments that trying every assignment does."""
         if "join" not in self.made:
             from smtcrypt.engine.join import SPLIT, JoinSearch, best_plan, space
 
             self.made.add("join")
             plan = best_plan(self.problem)
-            if plan is not None and (self.strategy is Strategy.JOIN or plan.cost * SPLIT <= space(self.problem)):
+            if plan is not None and (self.strategy is Strategy.JOIN or plan.guess * SPLIT <= space(self.problem)):
                 try:
                     with self.clock("compile"):
                         self.join = JoinSearch(self.problem, self.deadline, listing=self.listing)
