@@ -326,11 +326,11 @@ class JoinSearch(Backend):
 
     def statistics(self) -> dict[str, Any]:
         # the rest's tuples are known only as they are tried: counted in both
-        stats = {"candidates": self.halves + self.rest_tried, "candidates_tried": self.tried + self.rest_tried,
-                 "join": "solve for a word" if self.reader is not None else "match the sides"}
+        how = "solve for a word" if self.reader is not None else "match the sides"
         if self.rest_letters:
-            stats["join"] += f", then {''.join(self.rest_letters)} beside each match"
-        return stats
+            how += f", then {''.join(self.rest_letters)} beside each match"
+        return {"candidates": self.halves + self.rest_tried, "candidates_tried": self.tried + self.rest_tried,
+                "join": how}
 
     def evaluations(self, most: int) -> int | None:
         """What the join evaluates (the sides, and the rest beside each match), or None where that is

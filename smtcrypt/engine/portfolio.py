@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, nullcontext
@@ -40,6 +38,7 @@ from smtcrypt.engine.base import DEADLINE_SLACK, Assignment, Backend, Ending, Se
 from smtcrypt.engine.compiled import Compiled, compile_problem
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, sample_costs
+from smtcrypt.engine.race import race
 from smtcrypt.errors import StrategyError
 
 if TYPE_CHECKING:  # these modules load z3: imported where a search first needs them
@@ -65,7 +64,6 @@ Z3_SHARE = {"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5}  # o
 Z3_AT_LEAST = 0.15
 Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3}  # seconds per model (measured)
 RACE_AFTER = 0.5  # seconds of Z3 alone, at most half the exhaustive price, before the exhaustive backend races it
-RACE_SWITCH_INTERVAL = 2e-4  # seconds: the interpreter's thread switch interval while Z3 races on a helper thread
 SECONDS_PER_SOLUTION = {True: 6e-6, False: 2.5e-6}  # handing one over: listed (a Solution made) or counted (measured)
 
 Clock = Callable[[str], AbstractContextManager[Any]]
@@ -361,7 +359,8 @@ class Portfolio:
         else:
             exhaustive = self.exhaustive = ExhaustiveSearch(self.compiled, self.deadline, listing=self.listing)
         first: list[Assignment] = []
-        found = self._race_run(solver, exhaustive, first)
+        alone = min(RACE_AFTER, self.price / 2 if self.price is not None else RACE_AFTER)
+        found = race(solver, exhaustive, first, alone)
         winner: Backend
         if found:
             winner = exhaustive
@@ -375,37 +374,6 @@ class Portfolio:
             yield found[:1]
         elif first and winner is solver:
             yield first
-
-    def _race_run(self, solver: ModelSearch, exhaustive: Backend, first: list[Assignment]) -> list[Assignment] | None:
-        """Runs the race: Z3's first model lands in `first`; the exhaustive side's first batch is returned."""
-        answered = threading.Event()
-
-        def run() -> None:
-            try:
-                for assignment in solver:
-                    first.append(assignment)
-                    break
-            finally:
-                exhaustive.request_stop()
-                answered.set()
-
-        # Z3's checks come back to Python now and then and must wait for the interpreter lock each
-        # time: at the default switch interval, a check beside a busy Python loop takes many times
-        # longer than alone. A short interval while racing, restored after the race.
-        interval = sys.getswitchinterval()
-        thread = threading.Thread(target=run, name="smtcrypt-race", daemon=True)
-        thread.start()
-        try:
-            found = None
-            alone = min(RACE_AFTER, self.price / 2 if self.price is not None else RACE_AFTER)
-            if not answered.wait(alone):  # Z3 alone first: most first solutions take it less
-                sys.setswitchinterval(RACE_SWITCH_INTERVAL)
-                found = next((batch for batch in exhaustive.batches() if batch), None)
-        finally:
-            solver.request_stop()
-            thread.join()
-            sys.setswitchinterval(interval)
-        return found
 
     def _linear(self, deadline: float | None) -> LinearSearch | None:
         """The linear backend, made once, or None: it takes an equation of sums in which every
