@@ -280,6 +280,8 @@ def test_a_race_for_the_first_solution_gives_a_true_solution_or_a_proof(monkeypa
 def test_the_join_takes_an_equation_and_tries_the_other_letters_beside_each_match():
     for formula in ("AB < CD", "A + x = 3", "A = B or C = D"):
         assert best_plan(problem_of(formula, {})) is None, formula
+    assert best_plan(problem_of("AB * C in (DDE, DEF)", {})) is None  # the words hold different letters
+    assert best_plan(problem_of("A * BC * DEF in (XXYY, XYXY, XYYX)", {})).cost == 151200  # 10P6, not 10P8
     rest = best_plan(problem_of("MA ** D = ENIGMA, is_prime(PRIME)", {}))
     assert rest.rest == ("P", "R") and rest.rest_space == 6 and rest.solve_for is not None
     plans = {formula: best_plan(problem_of(formula, {})) for formula in
@@ -302,7 +304,10 @@ def test_the_join_takes_an_equation_and_tries_the_other_letters_beside_each_matc
                            # letters the equation does not hold, tried beside each match
                            ("AB = CD, A > E", {}), ("AB * C = DE, F + G < 4", {}),
                            ("A + B = C, D > 7", {"distinct": False}), ("A ** 2 = BC, is_prime(DE)", {"digits": range(1, 10)}),
-                           ("A * B = C, D != E", {"domains": {"D": range(2, 5)}})]:
+                           ("A * B = C, D != E", {"domains": {"D": range(2, 5)}}),
+                           # the value read as any of several words (holding the same letters)
+                           ("AB * C in (DDE, DED), F < 5", {}), ("AB * C in (DDE, DED)", {"distinct": False}),
+                           ("A * BC in (DDE, DED, EDD)", {}), ("AB * C in (DD, 1D), E < 3", {"distinct": False})]:
         search = JoinSearch(problem_of(formula, rules))
         for source in search.sources:
             generated_names_are_our_own(source)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shlex
@@ -149,11 +150,25 @@ def test_hostile_text_is_never_run(capsys: pytest.CaptureFixture[str], tmp_path:
     assert code == 2 and "only functions called by name" in err and not marker.exists()
 
 
+def test_substituted_sum_reads_every_character_as_a_symbol(capsys: pytest.CaptureFixture[str]) -> None:
+    # enigma.py's SubstitutedSum: one sum per argument, solved together; digits are symbols too
+    code, out, _ = run(capsys, "--json", "--syntax", "enigma", "SubstitutedSum", "AB + C = DE", "D + E = F")
+    data = json.loads(out)
+    expected = {(a, b, c, d, e, f) for a, b, c, d, e, f in itertools.permutations(range(10), 6)
+                if a and d and 10 * a + b + c == 10 * d + e and d + e == f}
+    assert code == 0 and data["count"] == len(expected)
+    code, out, _ = run(capsys, "--json", "--syntax", "enigma", "SubstitutedSum", "-i0,01", "10 + 1 = 11")
+    data = json.loads(out)  # 1 and 0 stand for other digits: xy + x = xx has no solution with x, y distinct
+    assert code == 1 and data["count"] == 0 and data["complete"]
+
+
 def test_errors_point_into_the_argument(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "--syntax", "enigma", "SubstitutedExpression", "--invalid=x,A", "A = 1")
     assert code == 2 and "--invalid=x,A" in err and "^" in err
-    code, _, err = run(capsys, "--syntax", "enigma", "SubstitutedSum", "A + B = C")
+    code, _, err = run(capsys, "--syntax", "enigma", "SubstitutedSums", "A + B = C")
     assert code == 2 and "unknown solver" in err
+    code, _, err = run(capsys, "--syntax", "enigma", "SubstitutedSum", "--answer=C", "A + B = C")
+    assert code == 2 and "SubstitutedSum takes no --answer" in err
     code, _, err = run(capsys, "--syntax", "enigma", "SubstitutedDivision", "ab / c = de", "ab - c = #")
     assert code == 2 and "2 intermediate sums" in err
 

@@ -1,7 +1,7 @@
 """`smtcrypt [--json] [--timeout S] [--stats] [--first] [--count] --syntax enigma SOLVER ARGS...` and
 `smtcrypt [...] --syntax enigma --run FILE`: an enigma.py command line or run file, read as written.
 
-SOLVER is `SubstitutedExpression` or `SubstitutedDivision`; the rest is read as enigma.py reads it
+SOLVER is `SubstitutedExpression`, `SubstitutedDivision` or `SubstitutedSum`; the rest is read as enigma.py reads it
 (see smtcrypt.setters.enigma). Each solution is printed much as enigma.py prints it, the expressions
 and then the same with the digits in, and the user's symbols; then each value of the `--answer`
 with how many solutions give it, and `[N solutions]`.

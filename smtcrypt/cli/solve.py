@@ -127,8 +127,9 @@ def build_parser() -> JsonErrorParser:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     parser.add_argument("--syntax", choices=("smtcrypt", "enigma"), default="smtcrypt",
                         help="the notation of the rest of the command line: smtcrypt (default) or enigma (an "
-                             "enigma.py SubstitutedExpression or SubstitutedDivision command line, or --run FILE, "
-                             "as written; only --json, --timeout, --stats, --first and --count may come before it)")
+                             "enigma.py SubstitutedExpression, SubstitutedDivision or SubstitutedSum command line, "
+                             "or --run FILE, as written; only --json, --timeout, --stats, --first and --count may "
+                             "come before it)")
     parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
     parser.usage = (parser.format_usage().removeprefix("usage: ").rstrip() + "\n" + SUBCOMMANDS)
     return parser

@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from smtcrypt.core.check import Problem
-from smtcrypt.core.tree import BinOp, BoolOp, Compare, Expr, Repeating, Word, walk
+from smtcrypt.core.tree import BinOp, BoolOp, Collection, Compare, Expr, Repeating, Word, walk
 from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
 from smtcrypt.engine.compiled import compile_problem, define_scan, filters
 from smtcrypt.engine.compiled_runtime import exact_root
@@ -85,14 +85,14 @@ def conjuncts(problem: Problem) -> list[Expr]:
 
 
 def equations(problem: Problem) -> Iterator[tuple[Expr, Expr]]:
-    """The two sides of each conjunct `LEFT = RIGHT` with a letter (the rest of the formula's letters
-    are tried beside its matches)."""
+    """The two sides of each conjunct `LEFT = RIGHT`, or `LEFT in (WORD, WORD, ...)`, with a letter
+    (the rest of the formula's letters are tried beside its matches)."""
     if problem.unknowns:
         return
     for part in conjuncts(problem):
-        if isinstance(part, Compare) and part.ops == ("==",):
+        if isinstance(part, Compare) and part.ops in (("==",), ("in",)):
             left, right = part.operands
-            if letters_of(left) | letters_of(right):
+            if (part.ops == ("==",) or isinstance(right, Collection)) and letters_of(left) | letters_of(right):
                 yield left, right
 
 
@@ -149,6 +149,19 @@ def word_power(problem: Problem, node: Expr) -> tuple[Word, Fraction] | None:
         if exponent is not None and exponent > 0:
             return node.left, exponent
     return None
+
+
+def alternatives(problem: Problem, target: Expr, known: set[str]) -> list[tuple[Word, Fraction]] | None:
+    """The words (each with its exponent) that a solve plan reads off the other side's value: the
+    target's word, or each word of a collection `(XXYY, XYXY, XYYX)` where they all hold the same
+    letters beside the `known` ones; None where the target is not such."""
+    items = target.items if isinstance(target, Collection) else (target,)
+    read = [word_power(problem, item) for item in items]
+    if not read or any(item is None for item in read):
+        return None
+    words = [item for item in read if item is not None]
+    new = [{letter for letter in word.letters if letter.isalpha()} - known for word, _ in words]
+    return words if all(letters == new[0] for letters in new) else None
 
 
 class Reader:
@@ -232,6 +245,10 @@ def plans(problem: Problem) -> Iterator[Plan]:
         rest = tuple(sorted(set(problem.letters) - held))
         rest_space = rest_tuples(problem, rest, len(held)) if rest else 1
         cost_left, cost_right = _total(problem, left), _total(problem, right)
+        if isinstance(right, Collection):  # `LEFT in (XXYY, XYXY)`: each word read off LEFT's value
+            if alternatives(problem, right, letters_of(left)) is not None:
+                yield Plan(left, right, right, cost_left, rest, rest_space)
+            continue
         yield Plan(left, right, None, cost_left + cost_right, rest, rest_space)
         for target, other, cost in ((right, left, cost_left), (left, right, cost_right)):
             if word_power(problem, target) is not None:
@@ -289,13 +306,14 @@ class JoinSearch(Backend):
         self.tried = 0
         self.skip: Callable[[tuple[int, ...]], bool] | None = None  # alphabetical digit tuples reported before
         self.reader: Reader | None = None
+        self.readers: list[Reader] = []  # one per word of `LEFT in (WORD, ...)`, the first is `reader`
         self.large: Side | None = None
         if plan.solve_for is not None:
-            solved = word_power(problem, plan.solve_for)
-            assert solved is not None  # the plan solves for a side that is a word or a word's power
-            word, exponent = solved
             self.small = Side(problem, plan.left)
-            self.reader = Reader(problem, word, exponent, self.small.letters)
+            solved = alternatives(problem, plan.solve_for, set(self.small.letters))
+            assert solved is not None  # the plan solves for a side that is a word or a word's power, or several
+            self.readers = [Reader(problem, word, exponent, self.small.letters) for word, exponent in solved]
+            self.reader = self.readers[0]
             letters = self.small.letters + self.reader.new
         else:
             shared = tuple(sorted(letters_of(plan.left) & letters_of(plan.right)))
@@ -407,6 +425,9 @@ class JoinSearch(Backend):
     def _solve(self) -> Iterator[list[tuple[int, ...]]]:
         """Digit tuples (side's letters, then the word's new ones) a chunk at a time."""
         assert self.reader is not None
+        if len(self.readers) > 1:
+            yield from self._solve_any()
+            return
         read = self.reader.read
         for chunk in self._chunks(self.small):
             found = []
@@ -414,6 +435,16 @@ class JoinSearch(Backend):
                 extra = read(value, digits)
                 if extra is not None:
                     found.append(digits + extra)
+            yield found
+
+    def _solve_any(self) -> Iterator[list[tuple[int, ...]]]:
+        """As `_solve`, the value read as any of the words (each digit tuple once, though two words read alike)."""
+        reads = [reader.read for reader in self.readers]
+        for chunk in self._chunks(self.small):
+            found: list[tuple[int, ...]] = []
+            for digits, value in self.small.values(chunk):
+                extras = {extra for read in reads if (extra := read(value, digits)) is not None}
+                found.extend(digits + extra for extra in sorted(extras))
             yield found
 
     def _match(self) -> Iterator[list[tuple[int, ...]]]:

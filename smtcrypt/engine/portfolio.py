@@ -396,9 +396,11 @@ class Portfolio:
             equation = integer_equation(fold(self.problem))
         if equation is None or not equation[0]:
             return None
-        free = set(self.problem.letters) - set(equation[0])  # weightless (`SAINT + GEORGE = DRAGON`: A), or elsewhere
-        if free and math.perm(len(set().union(*(self.problem.allowed[letter] for letter in free))),
-                              len(free)) > FREE_TUPLES:
+        # letters without a weight (`SAINT + GEORGE = DRAGON`: A) or outside the equation: a few, all letters
+        # distinct (where they need not differ, as the `?` cells of a layout, the equation may be a loose one)
+        free = set(self.problem.letters) - set(equation[0])
+        if free and (self.problem.distinctness != "all" or math.perm(
+                len(set().union(*(self.problem.allowed[letter] for letter in free))), len(free)) > FREE_TUPLES):
             return None
         if only_equation(self.problem):
             return LinearSearch(self.problem, equation, None, deadline)

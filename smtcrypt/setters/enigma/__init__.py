@@ -1,5 +1,5 @@
-"""enigma.py's notation read as written: `SubstitutedExpression` and `SubstitutedDivision` command
-lines and run files, translated into a formula (or a long-division layout) and its rules.
+"""enigma.py's notation read as written: `SubstitutedExpression`, `SubstitutedDivision` and
+`SubstitutedSum` command lines and run files, translated into a formula (or a long-division layout) and its rules.
 
 Nothing here runs the user's text: an expression is read by `ast.parse` and walked, and only the
 node types a run file uses become formula text (`expression`); the options become the keyword

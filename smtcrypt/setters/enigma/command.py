@@ -1,5 +1,6 @@
-"""An enigma.py command line (`SubstitutedExpression ...` or `SubstitutedDivision ...`) into a formula
-or a long-division layout, the keyword rules of `Puzzle`, and the way back to the user's symbols.
+"""An enigma.py command line (`SubstitutedExpression ...`, `SubstitutedDivision ...` or
+`SubstitutedSum ...`) into a formula or a long-division layout, the keyword rules of `Puzzle`, and
+the way back to the user's symbols.
 
 enigma.py's rules, as pinned from public material (enigma.py's docstrings and the run files
 published on enigmaticcode.wordpress.com and s2t2.home.blog):
@@ -22,6 +23,8 @@ published on enigmaticcode.wordpress.com and s2t2.home.blog):
   is any digit; digits are literals. Every number of the working has no leading zero, and a
   remainder digit standing alone is not 0 (enigma.py matches a one-symbol remainder as a nonzero
   number). Unlike enigma.py, a remainder is always below the divisor: arithmetic wins.
+- SubstitutedSum: `"TERM + TERM = RESULT"`, one sum per argument (solved together), every character a
+  symbol, digits too; its options are --base, --assign, --digits and --invalid, as above.
 Options that only change enigma.py's printing (`--verbose`, `--template`, `--solution`, `--header`,
 `--denest`, `--reorder`, `--opt`) are accepted and ignored; `--code` and `--env`, which run Python,
 are refused.
@@ -40,7 +43,8 @@ from smtcrypt.core.rules import FUNCTIONS, MAX_BASE, MIN_BASE
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters.enigma.expression import Translated, Translator, find_words
 
-SOLVERS = ("SubstitutedExpression", "SubstitutedDivision")
+SOLVERS = ("SubstitutedExpression", "SubstitutedDivision", "SubstitutedSum")
+SUM_OPTIONS = {"base", "assign", "digits", "invalid"}  # the only options enigma.py's SubstitutedSum takes
 DEFAULT_SYMBOLS = string.ascii_uppercase  # enigma.py's default: the capital letters
 LETTERS = string.ascii_uppercase  # ours
 VALUE_OPTIONS = {"symbols", "distinct", "invalid", "assign", "digits", "base", "answer", "extra"}
@@ -138,6 +142,8 @@ def read_command(argv: Sequence[str], available: Callable[[str], bool] = FUNCTIO
     options, arguments = _split(rest)
     if solver == "SubstitutedExpression":
         return _expression_puzzle(options, arguments, available)
+    if solver == "SubstitutedSum":
+        return _sum_puzzle(options, arguments, available)
     return _division_puzzle(options, arguments, available)
 
 
@@ -325,6 +331,29 @@ def _expression_puzzle(options: _Options, arguments: list[str], available: Calla
     expressions = tuple(translator.translate(text) for text in texts)
     answer = translator.translate(answer_text, answer=True) if answer_text else None
     return EnigmaPuzzle("SubstitutedExpression", expressions, rules, letters, answer, first=options.first)
+
+
+# --- SubstitutedSum ------------------------------------------------------------------------------------
+
+
+def _sum_puzzle(options: _Options, arguments: list[str], available: Callable[[str], bool]) -> EnigmaPuzzle:
+    """enigma.py's SubstitutedSum: each argument one sum, split on spaces, `+` and `=` (the last part
+    the result, the others its terms), the sums solved together; every character of them is a
+    symbol, digits included (`1939 + 1079 = 6856` with `-i0,016 ...`: each digit stands for
+    another). So it is SubstitutedExpression of the sums with those symbols."""
+    given = [name for name in ("symbols", "distinct", "answer") if getattr(options, name) is not None]
+    given += ["extra"] if options.extra else []
+    if given:
+        raise FormulaError(f"SubstitutedSum takes no --{given[0]}: its options are "
+                           + ", ".join(f"--{name}" for name in sorted(SUM_OPTIONS)))
+    sums = [[part for part in re.split(r"[\s+=]+", argument) if part] for argument in arguments]
+    if not sums or any(len(parts) < 2 for parts in sums):
+        raise FormulaError('SubstitutedSum needs sums of terms and a result, such as "SEND + MORE = MONEY"')
+    options.symbols = "".join(dict.fromkeys(ch for parts in sums for part in parts for ch in part))
+    texts = [" + ".join(parts[:-1]) + " = " + parts[-1] for parts in sums]
+    puzzle = _expression_puzzle(options, texts, available)
+    puzzle.solver = "SubstitutedSum"
+    return puzzle
 
 
 # --- SubstitutedDivision -------------------------------------------------------------------------------
