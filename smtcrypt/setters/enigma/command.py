@@ -34,30 +34,25 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from smtcrypt.core.numerals import DIGIT_CHARS
-from smtcrypt.core.rules import FUNCTIONS, MAX_BASE, MIN_BASE
+from smtcrypt.core.rules import FUNCTIONS
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters.enigma.expression import Translated, Translator, find_words
+from smtcrypt.setters.enigma.options import (
+    Options,
+    base_of,
+    letters_for,
+    rules_for,
+    split_options,
+)
 
 SOLVERS = ("SubstitutedExpression", "SubstitutedDivision", "SubstitutedSum")
 SUM_OPTIONS = {"base", "assign", "digits", "invalid"}  # the only options enigma.py's SubstitutedSum takes
 DEFAULT_SYMBOLS = string.ascii_uppercase  # enigma.py's default: the capital letters
-LETTERS = string.ascii_uppercase  # ours
-VALUE_OPTIONS = {"symbols", "distinct", "invalid", "assign", "digits", "base", "answer", "extra"}
-IGNORED_OPTIONS = {"verbose", "template", "solution", "header", "denest", "reorder", "opt", "quiet", "warn"}
-REFUSED_OPTIONS = {"code": "runs Python code", "env": "names Python values", "output": "runs Python code",
-                   "decl": "runs Python code", "accumulate": "is not supported", "literal": "is not supported",
-                   "sane": "is not supported", "macro": "is not supported"}
-# enigma.py's one-letter spellings (its usage text: -s<str>, -a<s>,<d>, -i<ds>,<ss>, ...)
-SHORT_OPTIONS = {"i": "invalid", "s": "symbols", "b": "base", "a": "assign", "d": "digits", "D": "distinct",
-                 "A": "answer", "E": "extra", "v": "verbose", "r": "reorder", "T": "template", "S": "solution",
-                 "H": "header", "X": "denest", "W": "warn", "C": "code", "O": "output", "G": "decl",
-                 "M": "accumulate", "L": "literal", "Y": "sane"}
-FLAG_OPTIONS = {"first"}
 HIDDEN = "!"  # stands for a final remainder '?' of one cell, which is not 0
 
 
@@ -117,19 +112,6 @@ class EnigmaPuzzle:
         return "".join(pieces)
 
 
-@dataclass
-class _Options:
-    symbols: str | None = None
-    distinct: tuple[str, str] | None = None  # (value, the argument it came from)
-    invalid: list[tuple[str, str]] = field(default_factory=list)
-    assign: list[tuple[str, str]] = field(default_factory=list)
-    digits: tuple[str, str] | None = None
-    base: tuple[str, str] | None = None
-    answer: tuple[str, str] | None = None
-    extra: list[tuple[str, str]] = field(default_factory=list)
-    first: bool = False
-
-
 def read_command(argv: Sequence[str], available: Callable[[str], bool] = FUNCTIONS.__contains__) -> EnigmaPuzzle:
     """The puzzle of an enigma.py command line (the solver's name, then its arguments); a
     `FormulaError` with a caret under the fault in the argument at fault."""
@@ -139,7 +121,7 @@ def read_command(argv: Sequence[str], available: Callable[[str], bool] = FUNCTIO
     if solver not in SOLVERS:
         raise FormulaError(f"unknown solver {solver!r}: smtcrypt reads " + " and ".join(SOLVERS), solver, 0,
                            len(solver))
-    options, arguments = _split(rest)
+    options, arguments = split_options(rest)
     if solver == "SubstitutedExpression":
         return _expression_puzzle(options, arguments, available)
     if solver == "SubstitutedSum":
@@ -147,174 +129,13 @@ def read_command(argv: Sequence[str], available: Callable[[str], bool] = FUNCTIO
     return _division_puzzle(options, arguments, available)
 
 
-# --- options -----------------------------------------------------------------------------------------
 
-
-def _split(argv: Sequence[str]) -> tuple[_Options, list[str]]:
-    options, arguments = _Options(), []
-    items = list(argv)
-    index = 0
-    while index < len(items):
-        argument = items[index]
-        index += 1
-        if argument == "-1":  # enigma.py's short --first
-            options.first = True
-            continue
-        if not (argument.startswith("--") or re.match(r"-[a-zA-Z]", argument)):
-            arguments.append(argument)  # an expression, a row, or an empty argument
-            continue
-        if argument.startswith("--"):
-            name, has_value, value = argument[2:].partition("=")
-        else:
-            short = argument[1:2]
-            if short not in SHORT_OPTIONS:
-                raise FormulaError(f"unknown option -{short}", argument, 0, 2)
-            name, value = SHORT_OPTIONS[short], argument[2:]
-            has_value = "=" if value else ""
-        if name in IGNORED_OPTIONS:
-            continue
-        if name in REFUSED_OPTIONS:
-            raise FormulaError(f"--{name} {REFUSED_OPTIONS[name]}: smtcrypt does not support it", argument, 0,
-                               len(argument))
-        if name in FLAG_OPTIONS:
-            options.first = True
-            continue
-        if name not in VALUE_OPTIONS:
-            raise FormulaError(f"unknown option --{name}", argument, 0, len(name) + 2)
-        if not has_value:
-            if index >= len(items):
-                raise FormulaError(f"--{name} needs a value", argument, 0, len(argument))
-            value, argument = items[index], f"--{name}={items[index]}"
-            index += 1
-        where = (value, argument)
-        if name in ("invalid", "assign", "extra"):
-            getattr(options, name).append(where)
-        elif name == "symbols":
-            options.symbols = value
-        else:
-            setattr(options, name, where)
-    return options, arguments
-
-
-def _value_error(message: str, where: tuple[str, str], offset: int = 0, length: int | None = None) -> FormulaError:
-    value, argument = where
-    start = argument.rfind(value) if value else len(argument)
-    return FormulaError(message, argument, max(start, 0) + offset, length if length is not None else max(len(value), 1))
-
-
-def _digit_spec(where: tuple[str, str], base: int) -> frozenset[int]:
-    """`0-8`, `1,3,5`, `2|4|6|8` or `1+3` (enigma.py takes any of the three separators) into digits."""
-    text = where[0]
-    digits: set[int] = set()
-    offset = 0
-    for part in re.split(r"[|,+]", text):
-        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
-        if match is None:
-            raise _value_error(f"expected digits such as 0-8, 1,3,5 or 2|4, not {part!r}", where, offset,
-                               len(part) or 1)
-        low = int(match.group(1))
-        high = int(match.group(2)) if match.group(2) is not None else low
-        if not 0 <= low <= high < base:
-            raise _value_error(f"digits run from 0 to {base - 1}", where, offset, len(part))
-        digits.update(range(low, high + 1))
-        offset += len(part) + 1
-    return frozenset(digits)
-
-
-def _base(options: _Options) -> int:
-    if options.base is None:
-        return 10
-    text = options.base[0].strip()
-    if not text.isdigit() or not MIN_BASE <= int(text) <= MAX_BASE:
-        raise _value_error(f"the base is a number from {MIN_BASE} to {MAX_BASE}", options.base)
-    return int(text)
-
-
-def _invalid(options: _Options, base: int) -> dict[str, set[int]]:
-    """--invalid=D,SYMS (each time): symbol -> the digits it may not take. As in enigma.py, the
-    symbols follow the last separator (`,`, `|` or `+`), so `--invalid=1,3,5,A` is `1|3|5,A`; an
-    empty `--invalid=` forbids nothing (and so allows leading zeros)."""
-    invalid: dict[str, set[int]] = {}
-    for where in options.invalid:
-        if not where[0].strip():
-            continue
-        last = max(where[0].rfind(separator) for separator in ",|+")
-        if last < 0:
-            raise _value_error("--invalid takes DIGITS,SYMBOLS such as 0,ABC", where)
-        digits_text, symbols = where[0][:last], where[0][last + 1:]
-        digits = _digit_spec((digits_text, where[1]), base)
-        for symbol in symbols.strip():
-            invalid.setdefault(symbol, set()).update(digits)
-    return invalid
-
-
-def _assign(options: _Options, base: int) -> dict[str, int]:
-    assign: dict[str, int] = {}
-    for where in options.assign:  # enigma.py's --assign=S,D; several symbols (--assign=AB,0) take the same digit
-        symbols, comma, digit = where[0].partition(",")
-        if not comma or not symbols.strip() or not digit.strip().isdigit() or int(digit) >= base:
-            raise _value_error("--assign takes SYMBOL,DIGIT such as O,0", where)
-        for symbol in symbols.strip():
-            if symbol != "|":
-                assign[symbol] = int(digit)
-    return assign
-
-
-def _letters(used: Iterable[str]) -> dict[str, str]:
-    """Each symbol's capital letter: an uppercase symbol itself, a lowercase one its capital unless
-    that capital is a symbol too, any other the first free letter."""
-    used = list(dict.fromkeys(used))
-    letters = {symbol: symbol for symbol in used if symbol in LETTERS}
-    taken = set(letters.values())
-    for symbol in used:
-        if symbol not in letters and symbol.isascii() and symbol.islower() and symbol.upper() not in taken \
-                and symbol.upper() not in used:
-            letters[symbol] = symbol.upper()
-            taken.add(symbol.upper())
-    free = iter(letter for letter in LETTERS if letter not in taken and letter not in used)
-    for symbol in used:
-        if symbol not in letters:
-            letter = next(free, None)
-            if letter is None:
-                raise FormulaError(f"more than {len(LETTERS)} symbols: smtcrypt names each by a capital letter")
-            letters[symbol] = letter
-    return letters
-
-
-def _rules(options: _Options, used: Sequence[str], letters: Mapping[str, str], leading: Iterable[str],
-           base: int, extra_nonzero: Iterable[str] = (), allow_leading_zeros: bool = True) -> dict[str, Any]:
-    """The keyword rules of Puzzle for enigma.py's options over the used symbols."""
-    digits = frozenset(range(base)) if options.digits is None else _digit_spec(options.digits, base)
-    invalid = _invalid(options, base) if options.invalid else {symbol: {0} for symbol in leading}
-    for symbol in extra_nonzero:
-        invalid.setdefault(symbol, set()).add(0)
-    assign = _assign(options, base)
-    domains: dict[str, list[int]] = {}
-    for symbol in used:
-        allowed = sorted(digits - invalid.get(symbol, set()))
-        if symbol in assign and assign[symbol] not in allowed:
-            allowed = []
-        if not allowed:
-            raise FormulaError(f"the symbol {symbol} has no digit left to take (--digits, --invalid, --assign)")
-        if len(allowed) < len(digits) or symbol in assign:
-            domains[letters[symbol]] = allowed
-    distinct: bool | str = True
-    if options.distinct is not None and options.distinct[0].strip() in ("0", "1"):
-        distinct = options.distinct[0].strip() == "1"  # enigma.py's --distinct=0 (none) and --distinct=1 (all)
-    elif options.distinct is not None:
-        groups = [group.strip() for group in options.distinct[0].split(",")]
-        groups = ["".join(dict.fromkeys(letters[s] for s in group if s in letters)) for group in groups]
-        groups = [group for group in groups if len(group) > 1]
-        distinct = ",".join(groups) if groups else False
-    return {"distinct": distinct, "allow_leading_zeros": allow_leading_zeros, "base": base,
-            "digits": sorted(digits) if len(digits) < base else None, "domains": domains,
-            "assign": {letters[s]: d for s, d in assign.items() if s in letters}}
 
 
 # --- SubstitutedExpression -----------------------------------------------------------------------------
 
 
-def _expression_puzzle(options: _Options, arguments: list[str], available: Callable[[str], bool]) -> EnigmaPuzzle:
+def _expression_puzzle(options: Options, arguments: list[str], available: Callable[[str], bool]) -> EnigmaPuzzle:
     if not arguments:
         raise FormulaError("SubstitutedExpression needs at least one expression")
     symbols = frozenset(options.symbols if options.symbols is not None else DEFAULT_SYMBOLS)
@@ -322,10 +143,10 @@ def _expression_puzzle(options: _Options, arguments: list[str], available: Calla
     answer_text = options.answer[0] if options.answer is not None else None
     words = [word for text in texts + ([answer_text] if answer_text else []) for word in find_words(text, symbols)]
     used = [ch for word in words for ch in word.text if ch in symbols]
-    letters = _letters(used)
-    base = _base(options)
+    letters = letters_for(used)
+    base = base_of(options)
     leading = {word.text[0] for word in words if len(word.text) > 1 and word.text[0] in symbols}
-    rules = _rules(options, list(letters), letters, leading, base)
+    rules = rules_for(options, list(letters), letters, leading, base)
     nonzero = frozenset(s for s in letters if 0 not in rules["domains"].get(letters[s], [0]))
     translator = Translator(symbols, letters, nonzero, available)
     expressions = tuple(translator.translate(text) for text in texts)
@@ -336,7 +157,7 @@ def _expression_puzzle(options: _Options, arguments: list[str], available: Calla
 # --- SubstitutedSum ------------------------------------------------------------------------------------
 
 
-def _sum_puzzle(options: _Options, arguments: list[str], available: Callable[[str], bool]) -> EnigmaPuzzle:
+def _sum_puzzle(options: Options, arguments: list[str], available: Callable[[str], bool]) -> EnigmaPuzzle:
     """enigma.py's SubstitutedSum: each argument one sum, split on spaces, `+` and `=` (the last part
     the result, the others its terms), the sums solved together; every character of them is a
     symbol, digits included (`1939 + 1079 = 6856` with `-i0,016 ...`: each digit stands for
@@ -464,7 +285,7 @@ def division_layout(division: Division, arguments: list[str]) -> tuple[str, list
     return "\n".join(lines) + "\n", final
 
 
-def _division_puzzle(options: _Options, arguments: list[str], available: Callable[[str], bool]) -> EnigmaPuzzle:
+def _division_puzzle(options: Options, arguments: list[str], available: Callable[[str], bool]) -> EnigmaPuzzle:
     division = _division_rows(arguments)
     # A final remainder of one '?' alone is not 0: it gets a letter of its own (HIDDEN), outside the
     # distinct symbols, whose domain leaves 0 out.
@@ -485,15 +306,15 @@ def _division_puzzle(options: _Options, arguments: list[str], available: Callabl
     words = [word for text in extra + ([answer_text] if answer_text else []) for word in find_words(text, symbols)]
     used = [ch for row in cells for ch in row if ch in symbols] + [ch for word in words for ch in word.text
                                                                     if ch in symbols]
-    letters = _letters(used)
+    letters = letters_for(used)
     hidden = frozenset(letters[HIDDEN] for _ in [0] if hidden_final)
-    base = _base(options)
+    base = base_of(options)
     # a remainder of one digit standing alone is not 0; longer rows have the layout's own leading-zero rule
     alone = [final[0]] if len(final) == 1 and final[0] in symbols else []
     leading = {word.text[0] for word in words if len(word.text) > 1 and word.text[0] in symbols}
     if hidden_final and options.distinct is None:  # the '?' stands apart from the distinct symbols
         options.distinct = ("".join(s for s in letters if s != HIDDEN), "")
-    rules = _rules(options, list(letters), letters, leading, base, extra_nonzero=alone,
+    rules = rules_for(options, list(letters), letters, leading, base, extra_nonzero=alone,
                    allow_leading_zeros=False)
     if hidden_final:
         division.steps[-1] = last
