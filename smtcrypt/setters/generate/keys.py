@@ -7,7 +7,8 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from smtcrypt.setters.generate.shapes import Parts, as_sum, lengths_fit, letter_mask
+from smtcrypt.setters.generate.shapes import Parts, fits, letter_mask, template_of
+from smtcrypt.setters.generate.template import Template
 from smtcrypt.setters.wordsum import solve_weights, weights
 
 Key = tuple[int, ...]  # sorted 2 * weight + (1 if the letter leads a word)
@@ -26,28 +27,34 @@ class WordTable:
         self.distinct = distinct if isinstance(distinct, bool) else False  # groups: no cap on the letters in all
         self.leading = not rules.get("allow_leading_zeros", False)
 
-    def passes_filters(self, shape: str, parts: Parts) -> bool:
-        """More letters than the base has digits cannot take distinct digits; lengths must be able to add up."""
+    def passes_filters(self, shape: str | Template, parts: Parts) -> bool:
+        """More letters than the base has digits cannot take distinct digits; magnitudes must be able to balance."""
+        template = template_of(shape)
         if self.distinct:
-            mask = 0
+            mask = letter_mask("".join(template.fixed))
             for word in parts:
-                mask |= self.masks[word]
+                mask |= self.masks.get(word) or letter_mask(word)
             if mask.bit_count() > self.base:
                 return False
-        return lengths_fit(shape, parts, self.base)
+        return fits(template, parts, self.base, not self.leading)
 
-    def key(self, shape: str, parts: Parts) -> tuple[Key, list[str]]:
+    def weights_of(self, word: str) -> dict[str, int]:
+        found = self.weights.get(word)
+        if found is None:
+            found = self.weights[word] = weights([word], "", self.base)
+        return found
+
+    def key(self, shape: str | Template, parts: Parts) -> tuple[Key, list[str]]:
         """The sum's key, and its letters in the key's order."""
-        split = as_sum(shape, parts)
-        assert split is not None, "only sums have keys"
-        addends, result = split
+        template = template_of(shape)
+        coefficients = template.coefficients()
+        words = [*zip(template.slots, parts), *((word, word) for word in template.fixed)]
         weight: dict[str, int] = {}
-        for word in addends:
-            for letter, w in self.weights[word].items():
-                weight[letter] = weight.get(letter, 0) + w
-        for letter, w in self.weights[result].items():
-            weight[letter] = weight.get(letter, 0) - w
-        heads = {word[0] for word in parts if len(word) > 1} if self.leading else set()
+        for name, word in words:
+            c = coefficients[name]
+            for letter, w in self.weights_of(word).items():
+                weight[letter] = weight.get(letter, 0) + c * w
+        heads = {word[0] for _, word in words if len(word) > 1} if self.leading else set()
         coded = sorted(((2 * w + (letter in heads), letter) for letter, w in weight.items()),
                        key=lambda pair: (-abs(pair[0]), pair[0]))
         return tuple(code for code, _ in coded), [letter for _, letter in coded]
