@@ -2,15 +2,16 @@
 
 A shape is a template (`template`): an equation of word slots and fixed words. Cheap filters
 come first (more letters than the base has digits, magnitudes that cannot balance): the word
-index (`index`) builds only the candidates that pass them, one chunk per shape and leading word, and `distribute` runs the chunks on local processes or a Dask cluster, resumably.
+index (`index`) builds only the candidates that pass them, one chunk per shape and leading word,
+and `distribute` runs the chunks on local processes or a Dask cluster, resumably.
 Sums and differences in base 10 are then decided by the exhaustive column search of `wordsum`,
 which settles a candidate in microseconds; each puzzle it finds unique is confirmed by the
 solver's own verdict and by the exact re-check before it is reported. Products, and rules the
 column search does not model (other bases, digit domains, groups), go to the solver directly.
 
-The parts: `template` (shapes as templates), `shapes` (candidates and the magnitude filter), `index` (only the candidates that pass
-the filters), `keys` (a sum up to renaming letters), `decide` (the search, the solver and the
-re-check), `results` (puzzles and totals).
+The parts: `template` (shapes as templates), `shapes` (candidates and the magnitude filter),
+`index` (only the candidates that pass the filters), `keys` (a sum up to renaming letters),
+`decide` (the search, the solver and the re-check), `results` (puzzles and totals).
 """
 
 from __future__ import annotations

@@ -89,8 +89,8 @@ class WordIndex:
                     found.append(length)
             return found
         key = tuple(self.lengths[index] for index in chosen)
-        found = self.fitting.get(key)
-        if found is None:
+        known = self.fitting.get(key)
+        if known is None:
             ranges = dict(self.fixed_ranges)
             for name, index in zip(self.names, chosen):
                 ranges[name] = self.range_of[self.lengths[index]]
@@ -99,8 +99,8 @@ class WordIndex:
                 ranges[self.names[-1]] = self.range_of[length]
                 if balances(self.template, ranges):
                     found.append(length)
-            self.fitting[key] = found
-        return found
+            self.fitting[key] = known = found
+        return known
 
     def last(self, chosen: list[int], mask: int, low: int, high: int) -> list[int]:
         """The words that can fill the last slot, in word order."""

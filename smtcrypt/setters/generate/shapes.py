@@ -146,7 +146,7 @@ def fillings(groups: Sequence[tuple[int, ...]], count: int, start: int, distinct
         group = groups[g]
         taken = {chosen[slot] for other in groups[:g] for slot in other} if distinct else set()
         if g == 0:
-            pool = [index for index in range(start + distinct, count)]
+            pool = list(range(start + distinct, count))
             choices: Iterable[tuple[int, ...]] = ((start, *rest) for rest in (
                 itertools.combinations(pool, len(group) - 1) if distinct
                 else itertools.combinations_with_replacement(range(start, count), len(group) - 1)))
