@@ -17,7 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from smtcrypt.setters.generate.shapes import Bounds, balances, bounds, chunk_count, letter_mask, template_of
+from smtcrypt.setters.generate.shapes import (
+    Bounds,
+    balances,
+    bounds,
+    chunk_count,
+    first_of_mirror,
+    letter_mask,
+    template_of,
+)
 from smtcrypt.setters.generate.template import Template
 
 __all__ = ["WordIndex", "letter_mask"]
@@ -124,9 +132,12 @@ class WordIndex:
         template's slot order (A, B, C, ...), in the order of `shapes.candidates`."""
         slots = len(self.order)
         placed = [0] * slots
+        mirrored = self.template.mirror is not None
         for chosen in self.walk(first):
             for slot, index in zip(self.order, chosen):
                 placed[slot] = index
+            if mirrored and not first_of_mirror(self.template, [self.words[index] for index in placed]):
+                continue  # the same puzzle with its sides swapped
             yield tuple(placed)
 
     def walk(self, first: int) -> Iterator[list[int]]:

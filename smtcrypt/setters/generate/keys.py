@@ -7,7 +7,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from smtcrypt.setters.generate.shapes import Parts, fits, letter_mask, template_of
+from smtcrypt.setters.generate.shapes import Parts, first_of_mirror, fits, letter_mask, template_of
 from smtcrypt.setters.generate.template import Template
 from smtcrypt.setters.wordsum import solve_weights, weights
 
@@ -36,7 +36,7 @@ class WordTable:
                 mask |= self.masks.get(word) or letter_mask(word)
             if mask.bit_count() > self.base:
                 return False
-        return fits(template, parts, self.base, not self.leading)
+        return fits(template, parts, self.base, not self.leading) and first_of_mirror(template, parts)
 
     def weights_of(self, word: str) -> dict[str, int]:
         found = self.weights.get(word)

@@ -117,6 +117,17 @@ def lengths_fit(shape: str | Template, parts: Sequence[str], base: int = 10) -> 
     return fits(shape, parts, base)
 
 
+def first_of_mirror(template: Template, parts: Sequence[str]) -> bool:
+    """Of a puzzle and its sides swapped (`TEN * FIVE = ODD * NINE`, `ODD * NINE = TEN * FIVE`), only
+    the one whose groups of words come first alphabetically is a candidate; True for any other template."""
+    mirror = template.mirror
+    if mirror is None:
+        return True
+    swapped = [parts[index] for index in mirror]
+    order = lambda words: tuple(tuple(sorted(words[slot] for slot in group)) for group in template.groups)
+    return order(parts) <= order(swapped)
+
+
 def choice_size(shape: str | Template) -> int:
     """How many words the largest group of interchangeable slots takes (the addends, the factors)."""
     return len(template_of(shape).groups[0])

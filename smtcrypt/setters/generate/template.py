@@ -92,6 +92,18 @@ class Template:
         groups = [tuple(sorted(set(members))) for members in kinds.values()]
         return tuple(sorted(groups, key=lambda group: (-len(group), group[0])))
 
+    @property
+    def mirror(self) -> tuple[int, ...] | None:
+        """Where the sides mirror each other up to the names of the slots (`A * B = C * D`,
+        `A + B = C + D`): for each slot, the slot whose word takes its place when the sides are
+        swapped; None for a template whose swapped sides are another shape."""
+        swapped = [*self.text.split(" = ", 1)[1].split(" "), "=", *self.text.split(" = ", 1)[0].split(" ")]
+        order = list(dict.fromkeys(token for token in swapped if token.isalpha() and is_slot(token)))
+        rename = dict(zip(order, self.slots))
+        if " ".join(rename.get(token, token) for token in swapped) != self.text or order == list(self.slots):
+            return None
+        return tuple(self.slots.index(name) for name in order)
+
     def formula(self, parts: tuple[str, ...]) -> str:
         """The formula with the slots filled: `A + B = C` and (SEND, MORE, MONEY) give SEND + MORE = MONEY."""
         fill = dict(zip(self.slots, parts))
