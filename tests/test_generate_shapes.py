@@ -225,3 +225,22 @@ def test_command_line_shapes(capsys):
         main(["generate", "--help"])
     shown = capsys.readouterr().out
     assert "--addends" in shown and "--distinct-words" in shown and "MONEY" in shown
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_sum_search_finds_what_wordsum_finds(seed):
+    """The generator's search of a sum (its letters reordered, cut by divisibility) against `wordsum`'s."""
+    from smtcrypt.setters.generate.sums import solve_sum_key
+    from smtcrypt.setters.wordsum import solve_weights, weights
+
+    rng = random.Random(seed)
+    for _ in range(60):
+        words = ["".join(rng.choice("ABCDEFGHIJ") for _ in range(rng.randint(1, 5))) for _ in range(rng.randint(3, 7))]
+        weight = weights(words[:-1], words[-1])
+        if not weight:
+            continue
+        letters = sorted(weight, key=lambda letter: -abs(weight[letter]))
+        w = [weight[letter] for letter in letters]
+        lowest = [rng.randint(0, 1) for _ in letters]
+        assert sorted(solve_sum_key(w, lowest)) == sorted(solve_weights(w, lowest))
+        assert len(solve_sum_key(w, lowest, limit=2)) == min(2, len(solve_weights(w, lowest)))

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from smtcrypt.setters.generate.shapes import Parts, first_of_mirror, fits, letter_mask, template_of
+from smtcrypt.setters.generate.sums import solve_sum_key
 from smtcrypt.setters.generate.template import Template
-from smtcrypt.setters.wordsum import solve_weights, weights
+from smtcrypt.setters.wordsum import weights
 
 Key = tuple[int, ...]  # sorted 2 * weight + (1 if the letter leads a word)
 KEY_CACHE = 1 << 14  # verdicts of keys kept per process: bounded, so memory does not grow with the run
@@ -65,7 +66,7 @@ Words = WordTable  # the name tests and older callers know
 
 def search_key(key: Key, distinct: bool, base: int = 10) -> tuple[int, tuple[int, ...] | None]:
     """How many solutions a key has (0, 1 or 2 meaning at least two), and the digits of the one."""
-    found = solve_weights([code >> 1 for code in key], [code & 1 for code in key], limit=2, distinct=distinct,
+    found = solve_sum_key([code >> 1 for code in key], [code & 1 for code in key], limit=2, distinct=distinct,
                           base=base)
     return len(found), found[0] if len(found) == 1 else None
 
