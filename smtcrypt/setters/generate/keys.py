@@ -27,6 +27,8 @@ class WordTable:
         distinct = rules.get("distinct", True)
         self.distinct = distinct if isinstance(distinct, bool) else False  # groups: no cap on the letters in all
         self.leading = not rules.get("allow_leading_zeros", False)
+        self.plans: dict[str, tuple[list[int], dict[str, int], int]] = {}
+        self.partial: tuple[object, dict[str, int]] = (None, {})  # (template, the other words), their weights
 
     def passes_filters(self, shape: str | Template, parts: Parts) -> bool:
         """More letters than the base has digits cannot take distinct digits; magnitudes must be able to balance."""
@@ -45,19 +47,43 @@ class WordTable:
             found = self.weights[word] = weights([word], "", self.base)
         return found
 
+    def sum_plan(self, template: Template) -> tuple[list[int], dict[str, int], int]:
+        """A template's coefficient for each slot, the weights its fixed words bring, and the slot
+        filled last (the one that changes from candidate to candidate)."""
+        plan = self.plans.get(template.text)
+        if plan is None:
+            coefficients = template.coefficients()
+            fixed: dict[str, int] = {}
+            for word in template.fixed:
+                for letter, w in self.weights_of(word).items():
+                    fixed[letter] = fixed.get(letter, 0) + coefficients[word] * w
+            plan = self.plans[template.text] = ([coefficients[name] for name in template.slots], fixed,
+                                                template.groups[-1][-1])
+        return plan
+
     def key(self, shape: str | Template, parts: Parts) -> tuple[Key, list[str]]:
-        """The sum's key, and its letters in the key's order."""
+        """The sum's key, and its letters in the key's order. The weights of all words but the slot
+        filled last are kept from the candidate before when they are the same words."""
         template = template_of(shape)
-        coefficients = template.coefficients()
-        words = [*zip(template.slots, parts), *((word, word) for word in template.fixed)]
-        weight: dict[str, int] = {}
-        for name, word in words:
-            c = coefficients[name]
-            for letter, w in self.weights_of(word).items():
-                weight[letter] = weight.get(letter, 0) + c * w
-        heads = {word[0] for _, word in words if len(word) > 1} if self.leading else set()
-        coded = sorted(((2 * w + (letter in heads), letter) for letter, w in weight.items()),
-                       key=lambda pair: (-abs(pair[0]), pair[0]))
+        coefficients, fixed, last = self.sum_plan(template)
+        others = (template.text, parts[:last] + parts[last + 1:])
+        if self.partial[0] != others:
+            weight = dict(fixed)
+            for index, word in enumerate(parts):
+                if index != last:
+                    for letter, w in self.weights_of(word).items():
+                        weight[letter] = weight.get(letter, 0) + coefficients[index] * w
+            self.partial = (others, weight)
+        weight = dict(self.partial[1])
+        c = coefficients[last]
+        for letter, w in self.weights_of(parts[last]).items():
+            weight[letter] = weight.get(letter, 0) + c * w
+        if self.leading:
+            heads = {word[0] for word in (*parts, *template.fixed) if len(word) > 1}
+            coded = sorted((2 * w + (letter in heads), letter) for letter, w in weight.items())
+        else:
+            coded = sorted((2 * w, letter) for letter, w in weight.items())
+        coded.sort(key=lambda pair: -abs(pair[0]))  # heaviest first; equal weights stay in code order
         return tuple(code for code, _ in coded), [letter for _, letter in coded]
 
 

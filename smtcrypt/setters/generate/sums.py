@@ -45,7 +45,10 @@ def letter_order(weight: Sequence[int], base: int = 10) -> list[int]:
     return order + [index for index in heaviest if index not in order]
 
 
-Step = tuple[int, int, int, int, int]  # weight, least digit, least and most of the later letters, their divisor
+# weight, least digit, least and most of the later letters, their divisor d; and for the congruence
+# weight * digit = -total (mod d): g = gcd(weight, d), the digits' period d // g, and the inverse of
+# weight // g modulo the period
+Step = tuple[int, int, int, int, int, int, int, int]
 
 
 def plan_search(weight: Sequence[int], lowest: Sequence[int], top: int) -> tuple[list[Step], bool]:
@@ -56,18 +59,23 @@ def plan_search(weight: Sequence[int], lowest: Sequence[int], top: int) -> tuple
     low = high = 0
     for k in range(len(weight) - 1, -1, -1):
         w, first = weight[k], lowest[k]
-        plan.append((w, first, low, high, math.gcd(*weight[k + 1:])))
+        divisor = math.gcd(*weight[k + 1:])
+        common = math.gcd(w, divisor) if divisor > 1 else 1
+        period = divisor // common if divisor > 1 else 1
+        inverse = pow(w // common, -1, period) if period > 1 else 0
+        plan.append((w, first, low, high, divisor, common, period, inverse))
         low += min(w * first, w * top)
         high += max(w * first, w * top)
     plan.reverse()
     return plan, low <= 0 <= high
 
 
-def solve_sum_key(weight: Sequence[int], lowest: Sequence[int], *, limit: int | None = None,  # noqa: C901 - closures
+def solve_sum_key(weight: Sequence[int], lowest: Sequence[int], *, limit: int | None = None,  # noqa: C901, PLR0915
                   distinct: bool = True, base: int = 10) -> list[tuple[int, ...]]:
     """Digit tuples d with sum(weight[i] * d[i]) = 0, lowest[i] <= d[i] <= base - 1 and all
     different, stopping after `limit`: what `wordsum.solve_weights` finds (in another order). The
-    steps are closures, as in `wordsum`: this is the generator's inner loop."""
+    steps are closures, as in `wordsum` (this is the generator's inner loop: method calls and
+    helpers at every node make whole runs markedly slower), hence the long function."""
     count = len(weight)
     if not distinct or count < 4:
         return solve_weights(weight, lowest, limit=limit, distinct=distinct, base=base)
@@ -92,9 +100,9 @@ def solve_sum_key(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
                 return False
         return True
 
-    def place(k: int, total: int, used: int) -> bool:
+    def place(k: int, total: int, used: int) -> bool:  # noqa: C901 - the inner loop, inlined on purpose
         """Digits for the k-th letter on (k < last - 1); False once `limit` solutions are found."""
-        w, first, low, high, divisor = plan[k]
+        w, first, low, high, divisor, common, period, inverse = plan[k]
         if w > 0:  # total + w * digit + low <= 0 <= total + w * digit + high
             start, stop = -((total + high) // w), (-total - low) // w
         elif w < 0:
@@ -106,12 +114,19 @@ def solve_sum_key(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
         if stop > top:
             stop = top
         if k + 2 < last:
-            for digit in range(start, stop + 1):
+            step = 1
+            if divisor > 1:  # the letters left add a multiple of the divisor: total + w * digit must be one
+                need = -total % divisor
+                if need % common:
+                    return True
+                if period > 1:
+                    residue = need // common * inverse % period
+                    start += (residue - start) % period
+                    step = period
+            for digit in range(start, stop + 1, step):
                 if used >> digit & 1:
                     continue
                 now = total + w * digit
-                if divisor > 1 and now % divisor:
-                    continue  # the letters left add a multiple of the divisor: they cannot balance this
                 values[k] = digit
                 if not place(k + 1, now, used | 1 << digit):
                     return False
