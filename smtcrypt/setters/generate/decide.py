@@ -130,7 +130,8 @@ class Checker:
                                leading_zeros=not self.table.leading, distinct_words=setting.distinct_words)
         self.fixed_mask = letter_mask("".join(self.template.fixed))
         self.named = named_letters(setting.rules)
-        self.solver = SolverProof() if setting.confirm and setting.by_search else None
+        self.by_search = setting.by_search  # asked once: it reads the rules and the template
+        self.solver = SolverProof() if setting.confirm and self.by_search else None
         self.proved: dict[Key, bool] = {}  # the solver's verdict, once per key (bounded like the search's)
 
     def block(self, first: int) -> Block:
@@ -161,7 +162,7 @@ class Checker:
         return mask & self.named == self.named
 
     def decide(self, parts: Parts) -> tuple[Status, Solution | None]:
-        if not self.setting.by_search:
+        if not self.by_search:
             return solver_verdict(self.setting, self.template.formula(parts))
         key, letters = self.table.key(self.template, parts)
         count, digits = search_key_cached(key, self.table.distinct, self.setting.base)
