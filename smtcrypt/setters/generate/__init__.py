@@ -32,6 +32,7 @@ from smtcrypt.setters.generate.decide import (
     SolverProof,
     confirm_unique,
     given_rules,
+    load_solver,
     solver_verdict,
 )
 from smtcrypt.setters.generate.keys import Key, Words, WordTable, search_key
@@ -113,6 +114,8 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
         if progress is not None:
             progress(totals)
 
+    if jobs > 1 and scheduler is None and any(setting.confirm and setting.by_search for setting in settings):
+        load_solver()  # forked processes inherit the solver instead of each importing it
     blocks = run_chunks(task, task.chunks, jobs=jobs, scheduler=scheduler, checkpoint=saved,
                         encode=Block.to_data, decode=Block.from_data, finished=finished)
     reported = 0

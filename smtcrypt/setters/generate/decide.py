@@ -97,6 +97,13 @@ class SolverProof:
         return next(iter(models), None) is None and models.end is not None and models.end.complete
 
 
+def load_solver() -> None:
+    """Import Z3 and the encoders now: a run about to fork its processes does it once for all of
+    them, instead of each process at its first proof."""
+    import smtcrypt.encode
+    import smtcrypt.engine.z3search  # noqa: F401 - loaded for the processes forked next
+
+
 def confirm_unique(setting: Setting, formula: str, mapping: dict[str, int],
                    proof: Callable[[Problem, dict[str, int]], bool] | None) -> Solution | None:
     """The exact re-check of a solution the search found unique and, given a `proof`, the solver's
