@@ -10,6 +10,7 @@
     report.py           the table, totals, medians of ratios, the speed target, JSON and the plot
     products.py         the products class: benchmarks/products.tsv, its default methods and targets
     layouts.py          the layouts class: skeleton layouts, smtcrypt's count and a reference over numbers
+    generating.py       the generating class: Cryptagen's Greek row, counts and times beside the published ones
     runner.py           the command line: run every method on every puzzle, check that they agree
 
 `benchmarks/run.py` is the entry point.

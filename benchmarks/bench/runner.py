@@ -5,7 +5,8 @@ Puzzles come from benchmarks/corpus.tsv; `--only products` takes benchmarks/prod
 `--only enigma` runs the published enigma.py command lines of tests/data/enigma_commands.tsv (see
 bench/enigma.py), and `--only words` times puzzles with the number-theory words beside the same
 puzzles written without them (see bench/words.py), and `--only play` times scripted play-throughs
-move by move beside a brute-force reference (see bench/play.py).
+move by move beside a brute-force reference (see bench/play.py), and `--only generate` generates
+Cryptagen's Greek row and times it beside the published counts and times (see bench/generating.py).
 
     python benchmarks/run.py [--only TAG[+TAG],...] [--methods smtcrypt,notebook,bruteforce,cpsat]
         [--strategy NAME] [--timeout S] [--bruteforce-timeout S] [--first] [--out benchmarks/results]
@@ -50,7 +51,7 @@ from pathlib import Path
 from smtcrypt.core.parse import parse
 from smtcrypt.core.tree import letters
 
-from . import HERE, enigma, layouts, play, products, words
+from . import HERE, enigma, generating, layouts, play, products, words
 from .bruteforce import run_bruteforce
 from .corpus import DEFAULT_CORPUS, load_corpus, select
 from .cpsat import have_ortools, run_cpsat
@@ -113,11 +114,15 @@ def main(argv: list[str] | None = None) -> int:
                         "products: benchmarks/products.tsv)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where the JSON and the plot go")
     parser.add_argument("--no-save", action="store_true", help="print only; write no files")
+    parser.add_argument("--jobs", type=int, default=2, help="for --only generate: processes (default 2)")
+    parser.add_argument("--no-confirm", action="store_true", help="for --only generate: no second proof by Z3")
     args = parser.parse_args(argv)
     product_class = products.selected(args.only)
 
     if args.only == words.TAG:  # a class of its own: each puzzle with and without the number-theory words
         return words.main(args.timeout, None if args.no_save else args.out, machine_info())
+    if args.only == generating.TAG:  # a class of its own: Cryptagen's Greek row, generated and timed
+        return generating.main(args.jobs, not args.no_confirm, None if args.no_save else args.out)
     if args.only == play.TAG:  # a class of its own: scripted play-throughs, each move beside a reference
         return play.main()
     if args.only == "enigma":  # a class of its own: published enigma.py command lines, as a user runs them

@@ -24,24 +24,49 @@ from smtcrypt.cli.options import (
 )
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters.distribute import CheckpointError
-from smtcrypt.setters.generate import SHAPES, Generated, Totals, generate
+from smtcrypt.setters.generate import Generated, Totals, generate, parse_template
+from smtcrypt.setters.generate.template import MAX_ADDENDS
 
 __all__ = ["main"]
 
 
 def summary(totals: Totals) -> str:
     v = totals.verdicts
+    shapes = ("; unique by shape: " + ", ".join(f"{shape} {count:,}" for shape, count in totals.by_shape.items())
+              if len(totals.by_shape) > 1 else "")
     return (f"{totals.words} words ({totals.skipped_words} skipped), {totals.candidates:,} candidates, "
             f"{totals.filtered:,} filtered; unique {v['unique']:,}, multiple {v['multiple']:,}, none {v['none']:,}, "
-            f"unknown {v['unknown']:,} ({totals.seconds:.1f} s)")
+            f"unknown {v['unknown']:,}{shapes} ({totals.seconds:.1f} s)")
 
 
 def progress_bar(totals: Totals, width: int = 30) -> str:
-    """Finished chunks (one per word, wherever they ran) out of all; unique puzzles handed out so far."""
+    """Finished chunks (one per shape and word, wherever they ran) out of all; candidates and unique
+    puzzles handed out so far."""
     share = totals.chunks_done / totals.chunks if totals.chunks else 1.0
     done = round(share * width)
     return (f"\r[{'#' * done}{'.' * (width - done)}] {share:4.0%} {totals.chunks_done:,}/{totals.chunks:,} "
-            f"chunks, {totals.verdicts['unique']:,} unique ({totals.seconds:.0f} s)")
+            f"chunks, {totals.candidates:,} candidates, {totals.verdicts['unique']:,} unique ({totals.seconds:.0f} s)")
+
+
+def shape_text(text: str) -> str:
+    """A template the generator takes: `A + B = C`, `A * B = C * D`, `A + B = MONEY`."""
+    try:
+        return parse_template(text).text
+    except FormulaError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def addend_range(text: str) -> range:
+    """`2-6` or `3`: how many words a sum has on its left, low to high."""
+    low, _, high = text.partition("-")
+    try:
+        first, last = int(low), int(high or low)
+    except ValueError:
+        first = last = 0
+    if not 1 <= first <= last <= MAX_ADDENDS:
+        raise argparse.ArgumentTypeError(f"must be a number of addends 1-{MAX_ADDENDS} or a range such as 2-6, "
+                                         f"not {text!r}")
+    return range(first, last + 1)
 
 
 def looks_like_a_path(text: str) -> bool:
@@ -61,7 +86,15 @@ def build_parser() -> argparse.ArgumentParser:
                                      description="Find puzzles with exactly one solution (proved) from a word list.")
     parser.add_argument("words", nargs="*", metavar="WORD", help="words to combine (or use --words FILE)")
     parser.add_argument("--words", dest="file", metavar="FILE", help="a word list, one word a line (- for stdin)")
-    parser.add_argument("--shape", choices=SHAPES, default="A + B = C", help="the puzzle shape (default A + B = C)")
+    parser.add_argument("--shape", type=shape_text, default="A + B = C", metavar="TEMPLATE",
+                        help="the puzzle shape, an equation of slots (single capitals, filled by words) and fixed "
+                             "words: A + B = C (the default), A + B + C = D, A * B = C, A - B = C, A * B = C * D, "
+                             "A + B = MONEY; a slot used twice is the same word")
+    parser.add_argument("--addends", type=addend_range, metavar="RANGE",
+                        help="sums of RANGE words (2-6, or 4) onto the right side of --shape, in one run: "
+                             "A + B = C, A + B + C = D, ...")
+    parser.add_argument("--distinct-words", action="store_true",
+                        help="no word twice in a puzzle (nor a word the shape fixes)")
     parser.add_argument("--limit", type=positive, metavar="N", help="stop after N unique puzzles")
     parser.add_argument("--timeout", type=positive_number, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"solver seconds per candidate (default {DEFAULT_TIMEOUT:g})")
@@ -118,7 +151,8 @@ class Run:
         progress = (lambda totals: print(progress_bar(totals), end="", file=sys.stderr, flush=True)) if show else None
         for puzzle in generate(words, args.shape, limit=None if args.difficulty else args.limit, timeout=args.timeout,
                                totals=self.totals, progress=progress, jobs=args.jobs, confirm=args.confirm,
-                               scheduler=args.scheduler, checkpoint=args.checkpoint, **self.rules):
+                               scheduler=args.scheduler, checkpoint=args.checkpoint, addends=args.addends,
+                               distinct_words=args.distinct_words, **self.rules):
             if args.difficulty:
                 self.rated[puzzle.formula] = Puzzle(puzzle.formula, **self.rules).difficulty()
                 if self.rated[puzzle.formula] not in args.difficulty:
@@ -141,6 +175,7 @@ class Run:
                                       **totals.verdicts},
                            "complete": totals.candidates == totals.expected, "interrupted": self.interrupted,
                            "limit_reached": self.limit_reached, "puzzles": puzzles,
+                           **({"shapes": totals.by_shape} if self.args.addends else {}),
                            "seconds": round(totals.seconds, 3)})
 
     def ending(self) -> str:
@@ -169,7 +204,7 @@ def main(argv: Sequence[str]) -> int:
         run.interrupted = True
     except BrokenPipeError:  # the reader went away: the console entry point ends quietly
         raise
-    except (CheckpointError, FormulaError, RuntimeError, OSError) as error:
+    except (CheckpointError, FormulaError, RuntimeError, OSError, ValueError) as error:
         # a checkpoint of another run, rules the generator refuses, no Dask, no scheduler
         if show:
             print(file=sys.stderr)

@@ -1,16 +1,17 @@
 """Puzzle generation: every puzzle of a shape over a word list whose verdict is `unique`, proved.
 
-Cheap filters come first (more letters than the base has digits, word lengths that cannot add
-up): the word index (`index`) builds only the candidates that pass them, one chunk per
-leading word, and `distribute` runs the chunks on local processes or a Dask cluster, resumably.
+A shape is a template (`template`): an equation of word slots and fixed words. Cheap filters
+come first (more letters than the base has digits, magnitudes that cannot balance): the word
+index (`index`) builds only the candidates that pass them, one chunk per shape and leading word,
+and `distribute` runs the chunks on local processes or a Dask cluster, resumably.
 Sums and differences in base 10 are then decided by the exhaustive column search of `wordsum`,
 which settles a candidate in microseconds; each puzzle it finds unique is confirmed by the
 solver's own verdict and by the exact re-check before it is reported. Products, and rules the
 column search does not model (other bases, digit domains, groups), go to the solver directly.
 
-The parts: `shapes` (candidates and the length filter), `index` (only the candidates that pass
-the filters), `keys` (a sum up to renaming letters), `decide` (the search, the solver and the
-re-check), `results` (puzzles and totals).
+The parts: `template` (shapes as templates), `shapes` (candidates and the magnitude filter),
+`index` (only the candidates that pass the filters), `keys` (a sum up to renaming letters),
+`decide` (the search, the solver and the re-check), `results` (puzzles and totals).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from smtcrypt.setters.generate.decide import (
     SolverProof,
     confirm_unique,
     given_rules,
+    load_solver,
     solver_verdict,
 )
 from smtcrypt.setters.generate.keys import Key, Words, WordTable, search_key
@@ -43,40 +45,52 @@ from smtcrypt.setters.generate.shapes import (
     candidate_count,
     candidates,
     clean,
+    fits,
     formula_of,
     lengths_fit,
 )
+from smtcrypt.setters.generate.template import Template, addend_templates, parse_template
 
 __all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "GenerateTask", "Generated", "Key", "Parts", "Setting",
-           "Shape", "SolverProof", "Totals", "WordTable", "Words", "as_sum", "candidate_count", "candidates", "clean",
-           "confirm_unique", "formula_of", "generate", "lengths_fit", "run_header", "search_key", "solver_verdict"]
+           "Shape", "SolverProof", "Template", "Totals", "WordTable", "Words", "addend_templates", "as_sum",
+           "candidate_count", "candidates", "clean", "confirm_unique", "fits", "formula_of", "generate", "lengths_fit",
+           "parse_template", "run_header", "search_key", "solver_verdict", "templates_of"]
 
 
-def run_header(setting: Setting, words: Sequence[str]) -> dict[str, Any]:
+def run_header(settings: Sequence[Setting], words: Sequence[str]) -> dict[str, Any]:
     """What names a run in its checkpoint file: a file is resumed only by the same run."""
     digest = hashlib.sha256("\n".join(words).encode()).hexdigest()
-    return {"smtcrypt": "generate", "shape": setting.shape, "rules": given_rules(setting.rules),
-            "timeout": setting.timeout, "confirm": setting.confirm, "words": len(words), "words_sha256": digest}
+    first = settings[0]
+    return {"smtcrypt": "generate", "shape": first.shape if len(settings) == 1 else [s.shape for s in settings],
+            "rules": given_rules(first.rules), "timeout": first.timeout, "confirm": first.confirm,
+            **({"distinct_words": True} if first.distinct_words else {}), "words": len(words), "words_sha256": digest}
+
+
+def templates_of(shape: str, addends: range | None) -> list[Template]:
+    """The shapes of a run: the template, or with `addends` the sums of each size onto its right side."""
+    return addend_templates(shape, addends) if addends is not None else [parse_template(shape)]
 
 
 def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | None = None,
              timeout: float = DEFAULT_TIMEOUT, totals: Totals | None = None,
              progress: Callable[[Totals], None] | None = None, jobs: int = 1, confirm: bool = True,
              scheduler: Any = None, checkpoint: str | os.PathLike[str] | None = None,
-             **rules: Any) -> Iterator[Generated]:
+             addends: range | None = None, distinct_words: bool = False, **rules: Any) -> Iterator[Generated]:
     """Every puzzle of `shape` over `words` with exactly one solution, proved; `totals` is filled in.
 
+    `shape` is a template (`A + B = C`, `A * B = C * D`, `A + B = MONEY`: single capitals are
+    slots, longer words fixed); `addends=range(2, 7)` runs the sums of 2 to 6 slots onto its right
+    side in one go, and `distinct_words` puts no word twice in a puzzle.
     `rules` are the puzzle's rules, as for `Puzzle` (`base=16`, `allow_leading_zeros=True`, ...).
     Sums and differences are decided by an exhaustive search (`wordsum`), once per shape of sum
     up to renaming letters; with `confirm` (the default) the solver proves each puzzle found unique
     a second time, and the exact re-check always runs. The work is split into chunks, one per
-    word (the candidates it leads); `jobs` processes share them, or the Dask cluster at
+    shape and word (the candidates it leads); `jobs` processes share them, or the Dask cluster at
     `scheduler` (an address, or a `distributed.Client`). A `checkpoint` file records finished
-    chunks, and a run given the same file again skips them. Puzzles come in the order of the word
-    list, whatever runs them.
+    chunks, and a run given the same file again skips them. Puzzles come in the order of the shapes
+    and of the word list, whatever runs them.
     """
-    if shape not in SHAPES:  # a Shape is its text
-        raise ValueError(f"unknown shape {shape!r}: choose one of {', '.join(SHAPES)}")
+    templates = templates_of(shape, addends)  # a bad shape is a FormulaError with a caret
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
     make_rules(**rules)  # bad rules are refused before any work starts
@@ -84,10 +98,15 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
     start = time.monotonic()
     kept, totals.skipped_words = clean(words)
     totals.words = len(kept)
-    totals.expected = candidate_count(shape, len(kept))
-    totals.chunks = len(kept)
-    setting = Setting(shape, dict(rules), timeout, confirm)
-    saved = Checkpoint(checkpoint, run_header(setting, kept)) if checkpoint is not None else None
+    settings = tuple(Setting(template.text, dict(rules), timeout, confirm, distinct_words) for template in templates)
+    # With distinct words, a slot never takes a word the template fixes.
+    pools = tuple(tuple(word for word in kept if not (distinct_words and word in template.fixed))
+                  for template in templates)
+    totals.expected = sum(candidate_count(template, len(pool), distinct_words)
+                          for template, pool in zip(templates, pools))
+    task = GenerateTask(settings, pools)
+    totals.chunks = task.chunks
+    saved = Checkpoint(checkpoint, run_header(settings, kept)) if checkpoint is not None else None
 
     def finished(done: int, chunks: int) -> None:
         totals.chunks_done = done
@@ -95,8 +114,10 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
         if progress is not None:
             progress(totals)
 
-    blocks = run_chunks(GenerateTask(setting, tuple(kept)), len(kept), jobs=jobs, scheduler=scheduler,
-                        checkpoint=saved, encode=Block.to_data, decode=Block.from_data, finished=finished)
+    if jobs > 1 and scheduler is None and any(setting.confirm and setting.by_search for setting in settings):
+        load_solver()  # forked processes inherit the solver instead of each importing it
+    blocks = run_chunks(task, task.chunks, jobs=jobs, scheduler=scheduler, checkpoint=saved,
+                        encode=Block.to_data, decode=Block.from_data, finished=finished)
     reported = 0
     try:
         for _, block in blocks:

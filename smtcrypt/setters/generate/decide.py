@@ -20,7 +20,8 @@ from smtcrypt.setters.distribute import PerThread
 from smtcrypt.setters.generate.index import WordIndex
 from smtcrypt.setters.generate.keys import KEY_CACHE, Key, WordTable, search_key_cached
 from smtcrypt.setters.generate.results import Block, Generated, Totals
-from smtcrypt.setters.generate.shapes import Parts, Shape, formula_of, letter_mask
+from smtcrypt.setters.generate.shapes import Parts, letter_mask
+from smtcrypt.setters.generate.template import Template, parse_template
 
 SUM_RULES = {"distinct", "allow_leading_zeros"}  # the rules the column search models; others go to the solver
 RULE_DEFAULTS: dict[str, Any] = {"distinct": True, "allow_leading_zeros": False, "base": 10, "digits": None,
@@ -48,16 +49,21 @@ def named_letters(rules: dict[str, Any]) -> int:
 class Setting:
     """What every candidate of a run shares."""
 
-    shape: str
+    shape: str  # the template's text
     rules: dict[str, Any]
     timeout: float  # seconds for each call to the solver
     confirm: bool = True  # the solver proves each puzzle the search found unique a second time
+    distinct_words: bool = False  # no word twice in a puzzle
+
+    @property
+    def template(self) -> Template:
+        return parse_template(self.shape)
 
     @property
     def by_search(self) -> bool:
         """Sums and differences under rules the column-free search models go to `wordsum`: all
         letters distinct or none (groups of distinct letters go to the solver), leading zeros or not."""
-        return (self.shape != Shape.PRODUCT and set(given_rules(self.rules)) <= SUM_RULES
+        return (self.template.linear and set(given_rules(self.rules)) <= SUM_RULES
                 and isinstance(self.rules.get("distinct", True), bool))
 
     @property
@@ -91,6 +97,13 @@ class SolverProof:
         return next(iter(models), None) is None and models.end is not None and models.end.complete
 
 
+def load_solver() -> None:
+    """Import Z3 and the encoders now: a run about to fork its processes does it once for all of
+    them, instead of each process at its first proof."""
+    import smtcrypt.encode
+    import smtcrypt.engine.z3search  # noqa: F401 - loaded for the processes forked next
+
+
 def confirm_unique(setting: Setting, formula: str, mapping: dict[str, int],
                    proof: Callable[[Problem, dict[str, int]], bool] | None) -> Solution | None:
     """The exact re-check of a solution the search found unique and, given a `proof`, the solver's
@@ -119,13 +132,17 @@ class Checker:
         self.setting = setting
         self.words = words
         self.table = WordTable(words, setting.rules)
-        self.index = WordIndex(words, setting.shape, self.table.distinct, setting.base)
+        self.template = setting.template
+        self.index = WordIndex(words, self.template, self.table.distinct, setting.base,
+                               leading_zeros=not self.table.leading, distinct_words=setting.distinct_words)
+        self.fixed_mask = letter_mask("".join(self.template.fixed))
         self.named = named_letters(setting.rules)
-        self.solver = SolverProof() if setting.confirm and setting.by_search else None
+        self.by_search = setting.by_search  # asked once: it reads the rules and the template
+        self.solver = SolverProof() if setting.confirm and self.by_search else None
         self.proved: dict[Key, bool] = {}  # the solver's verdict, once per key (bounded like the search's)
 
     def block(self, first: int) -> Block:
-        shape = self.setting.shape
+        template = self.template
         totals, puzzles = Totals(), []
         passed = 0
         for indices in self.index.chunk(first):
@@ -136,29 +153,30 @@ class Checker:
             status, solution = self.decide(parts)
             totals.count(status)
             if solution is not None:
-                puzzles.append(Generated(formula_of(shape, parts), solution))
+                puzzles.append(Generated(template.formula(parts), solution))
         # The filtered candidates are counted, not built: the chunk's share of the plain loops.
         totals.candidates = self.index.chunk_size(first)
         totals.filtered = totals.candidates - passed
+        totals.by_shape[self.setting.shape] = len(puzzles)
         return Block(totals, puzzles)
 
     def holds_named(self, parts: Parts) -> bool:
         """Does the candidate hold every letter the rules name? (The checker refuses a rule about a
         letter the formula does not have, so a candidate without it cannot follow the rules.)"""
-        mask = 0
+        mask = self.fixed_mask
         for word in parts:
             mask |= self.table.masks[word]
         return mask & self.named == self.named
 
     def decide(self, parts: Parts) -> tuple[Status, Solution | None]:
-        if not self.setting.by_search:
-            return solver_verdict(self.setting, formula_of(self.setting.shape, parts))
-        key, letters = self.table.key(self.setting.shape, parts)
+        if not self.by_search:
+            return solver_verdict(self.setting, self.template.formula(parts))
+        key, letters = self.table.key(self.template, parts)
         count, digits = search_key_cached(key, self.table.distinct, self.setting.base)
         if count != 1 or digits is None:
             return (Status.NONE if count == 0 else Status.MULTIPLE), None
         proof = None if self.solver is None else functools.partial(self.proof, key)
-        formula = formula_of(self.setting.shape, parts)
+        formula = self.template.formula(parts)
         solution = confirm_unique(self.setting, formula, dict(sorted(zip(letters, digits))), proof)
         return (Status.UNIQUE, solution) if solution is not None else (Status.UNKNOWN, None)
 
@@ -179,12 +197,29 @@ _checkers = PerThread()
 
 @dataclass(frozen=True)
 class GenerateTask:
-    """One run's work, sent once to each process or Dask worker: `task(first)` is the chunk of the
-    candidates led by words[first]."""
+    """One run's work, sent once to each process or Dask worker: one setting per shape, and the
+    words its slots take; `task(chunk)` is the chunk of the candidates of one shape led by one
+    word (the shapes' chunks one after the other)."""
 
-    setting: Setting
-    words: tuple[str, ...]
+    settings: tuple[Setting, ...]
+    pools: tuple[tuple[str, ...], ...]
     token: str = field(default_factory=lambda: uuid.uuid4().hex)
 
-    def __call__(self, first: int) -> Block:
-        return _checkers.get(self.token, lambda: Checker(self.setting, self.words)).block(first)
+    @property
+    def chunks(self) -> int:
+        return sum(len(pool) for pool in self.pools)
+
+    def locate(self, chunk: int) -> tuple[int, int]:
+        """(shape, first word) of a chunk."""
+        for shape, pool in enumerate(self.pools):
+            if chunk < len(pool):
+                return shape, chunk
+            chunk -= len(pool)
+        raise IndexError("no such chunk")
+
+    def __call__(self, chunk: int) -> Block:
+        shape, first = self.locate(chunk)
+        checkers: dict[int, Checker] = _checkers.get(self.token, dict)
+        if shape not in checkers:
+            checkers[shape] = Checker(self.settings[shape], self.pools[shape])
+        return checkers[shape].block(first)

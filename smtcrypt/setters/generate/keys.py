@@ -7,8 +7,10 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from smtcrypt.setters.generate.shapes import Parts, as_sum, lengths_fit, letter_mask
-from smtcrypt.setters.wordsum import solve_weights, weights
+from smtcrypt.setters.generate.shapes import Parts, first_of_mirror, fits, letter_mask, template_of
+from smtcrypt.setters.generate.sums import solve_sum_key
+from smtcrypt.setters.generate.template import Template
+from smtcrypt.setters.wordsum import weights
 
 Key = tuple[int, ...]  # sorted 2 * weight + (1 if the letter leads a word)
 KEY_CACHE = 1 << 14  # verdicts of keys kept per process: bounded, so memory does not grow with the run
@@ -25,31 +27,63 @@ class WordTable:
         distinct = rules.get("distinct", True)
         self.distinct = distinct if isinstance(distinct, bool) else False  # groups: no cap on the letters in all
         self.leading = not rules.get("allow_leading_zeros", False)
+        self.plans: dict[str, tuple[list[int], dict[str, int], int]] = {}
+        self.partial: tuple[object, dict[str, int]] = (None, {})  # (template, the other words), their weights
 
-    def passes_filters(self, shape: str, parts: Parts) -> bool:
-        """More letters than the base has digits cannot take distinct digits; lengths must be able to add up."""
+    def passes_filters(self, shape: str | Template, parts: Parts) -> bool:
+        """More letters than the base has digits cannot take distinct digits; magnitudes must be able to balance."""
+        template = template_of(shape)
         if self.distinct:
-            mask = 0
+            mask = letter_mask("".join(template.fixed))
             for word in parts:
-                mask |= self.masks[word]
+                mask |= self.masks.get(word) or letter_mask(word)
             if mask.bit_count() > self.base:
                 return False
-        return lengths_fit(shape, parts, self.base)
+        return fits(template, parts, self.base, not self.leading) and first_of_mirror(template, parts)
 
-    def key(self, shape: str, parts: Parts) -> tuple[Key, list[str]]:
-        """The sum's key, and its letters in the key's order."""
-        split = as_sum(shape, parts)
-        assert split is not None, "only sums have keys"
-        addends, result = split
-        weight: dict[str, int] = {}
-        for word in addends:
-            for letter, w in self.weights[word].items():
-                weight[letter] = weight.get(letter, 0) + w
-        for letter, w in self.weights[result].items():
-            weight[letter] = weight.get(letter, 0) - w
-        heads = {word[0] for word in parts if len(word) > 1} if self.leading else set()
-        coded = sorted(((2 * w + (letter in heads), letter) for letter, w in weight.items()),
-                       key=lambda pair: (-abs(pair[0]), pair[0]))
+    def weights_of(self, word: str) -> dict[str, int]:
+        found = self.weights.get(word)
+        if found is None:
+            found = self.weights[word] = weights([word], "", self.base)
+        return found
+
+    def sum_plan(self, template: Template) -> tuple[list[int], dict[str, int], int]:
+        """A template's coefficient for each slot, the weights its fixed words bring, and the slot
+        filled last (the one that changes from candidate to candidate)."""
+        plan = self.plans.get(template.text)
+        if plan is None:
+            coefficients = template.coefficients()
+            fixed: dict[str, int] = {}
+            for word in template.fixed:
+                for letter, w in self.weights_of(word).items():
+                    fixed[letter] = fixed.get(letter, 0) + coefficients[word] * w
+            plan = self.plans[template.text] = ([coefficients[name] for name in template.slots], fixed,
+                                                template.groups[-1][-1])
+        return plan
+
+    def key(self, shape: str | Template, parts: Parts) -> tuple[Key, list[str]]:
+        """The sum's key, and its letters in the key's order. The weights of all words but the slot
+        filled last are kept from the candidate before when they are the same words."""
+        template = template_of(shape)
+        coefficients, fixed, last = self.sum_plan(template)
+        others = (template.text, parts[:last] + parts[last + 1:])
+        if self.partial[0] != others:
+            weight = dict(fixed)
+            for index, word in enumerate(parts):
+                if index != last:
+                    for letter, w in self.weights_of(word).items():
+                        weight[letter] = weight.get(letter, 0) + coefficients[index] * w
+            self.partial = (others, weight)
+        weight = dict(self.partial[1])
+        c = coefficients[last]
+        for letter, w in self.weights_of(parts[last]).items():
+            weight[letter] = weight.get(letter, 0) + c * w
+        if self.leading:
+            heads = {word[0] for word in (*parts, *template.fixed) if len(word) > 1}
+            coded = sorted((2 * w + (letter in heads), letter) for letter, w in weight.items())
+        else:
+            coded = sorted((2 * w, letter) for letter, w in weight.items())
+        coded.sort(key=lambda pair: -abs(pair[0]))  # heaviest first; equal weights stay in code order
         return tuple(code for code, _ in coded), [letter for _, letter in coded]
 
 
@@ -58,7 +92,7 @@ Words = WordTable  # the name tests and older callers know
 
 def search_key(key: Key, distinct: bool, base: int = 10) -> tuple[int, tuple[int, ...] | None]:
     """How many solutions a key has (0, 1 or 2 meaning at least two), and the digits of the one."""
-    found = solve_weights([code >> 1 for code in key], [code & 1 for code in key], limit=2, distinct=distinct,
+    found = solve_sum_key([code >> 1 for code in key], [code & 1 for code in key], limit=2, distinct=distinct,
                           base=base)
     return len(found), found[0] if len(found) == 1 else None
 

@@ -25,6 +25,7 @@ class Totals:
     expected: int = 0  # candidates in all, known before the run
     chunks: int = 0  # chunks of work in all (one per word), and how many have finished, wherever they ran
     chunks_done: int = 0
+    by_shape: dict[str, int] = field(default_factory=dict)  # unique puzzles of each shape (one per --addends size)
 
     def count(self, status: Status) -> None:
         self.verdicts[status.value] += 1
@@ -34,6 +35,8 @@ class Totals:
         self.filtered += other.filtered
         for name, value in other.verdicts.items():
             self.verdicts[name] += value
+        for shape, value in other.by_shape.items():
+            self.by_shape[shape] = self.by_shape.get(shape, 0) + value
 
 
 @dataclass(frozen=True)
@@ -52,10 +55,11 @@ class Block:
     def to_data(self) -> dict[str, Any]:
         """As JSON data, for a checkpoint file."""
         t = self.totals
-        return {"candidates": t.candidates, "filtered": t.filtered, "verdicts": t.verdicts,
+        return {"candidates": t.candidates, "filtered": t.filtered, "verdicts": t.verdicts, "by_shape": t.by_shape,
                 "puzzles": [[p.formula, p.solution.mapping, p.solution.text] for p in self.puzzles]}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Block:
-        totals = Totals(candidates=data["candidates"], filtered=data["filtered"], verdicts=dict(data["verdicts"]))
+        totals = Totals(candidates=data["candidates"], filtered=data["filtered"], verdicts=dict(data["verdicts"]),
+                        by_shape=dict(data.get("by_shape", {})))
         return cls(totals, [Generated(formula, Solution(mapping, text)) for formula, mapping, text in data["puzzles"]])

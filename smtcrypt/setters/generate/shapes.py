@@ -1,5 +1,5 @@
-"""The generator's shapes and candidates: which words fill A, B, C (and D), each puzzle once, and
-the cheap test that the words' lengths can add up at all."""
+"""The generator's shapes and candidates: which words fill a template's slots, each puzzle once,
+and the cheap test that the words' magnitudes can balance at all."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ import itertools
 import math
 from collections.abc import Iterable, Iterator, Sequence
 
+from smtcrypt.setters.generate.template import Template, Term, is_slot, parse_template
+
 
 class Shape(str, enum.Enum):
-    """A puzzle's shape: which words are added, subtracted or multiplied. Its value is the text
-    the command line takes (`--shape "A * B = C"`) and the formula's template."""
+    """The four shapes every version of the generator knew, as templates (any other template is
+    taken too: `A + B + C + D = E`, `A * B = C * D`, `A + B = MONEY`)."""
 
     SUM = "A + B = C"
     SUM_OF_THREE = "A + B + C = D"
@@ -21,7 +23,8 @@ class Shape(str, enum.Enum):
 
 SHAPES = tuple(shape.value for shape in Shape)
 
-Parts = tuple[str, ...]  # the words of one candidate, in the order of the shape's names A, B, C, D
+Parts = tuple[str, ...]  # the words of one candidate, in the order of the template's slots (A, B, C, ...)
+Bounds = tuple[int, int]  # the least and the most a word's number can be
 
 
 def clean(words: Iterable[str]) -> tuple[list[str], int]:
@@ -56,53 +59,146 @@ def letter_mask(word: str) -> int:
     return mask
 
 
-def as_sum(shape: str, parts: Parts) -> tuple[Parts, str] | None:
-    """The addends and the result of a sum shape (`A - B = C` is `B + C = A`); None for products."""
-    if shape == Shape.DIFFERENCE:
-        return parts[1:], parts[0]
-    if shape == Shape.PRODUCT:
+def template_of(shape: str | Template) -> Template:
+    return shape if isinstance(shape, Template) else parse_template(shape)
+
+
+def bounds(length: int, base: int = 10, leading_zeros: bool = False) -> Bounds:
+    """The numbers a word of `length` letters can stand for: 100-999 for three letters in base 10
+    (0-999 where leading zeros are allowed; a single letter may always be 0)."""
+    return (0 if leading_zeros or length == 1 else base ** (length - 1)), base ** length - 1
+
+
+def interval(terms: Sequence[tuple[int, Term]], ranges: dict[str, Bounds]) -> Bounds:
+    """The least and the most sum(sign * term) can be, each name within its range (words are not
+    negative, so a product's least is the product of the least)."""
+    low = high = 0
+    for sign, term in terms:
+        least, most = 1, 1
+        for name in term.factors:
+            least, most = least * ranges[name][0], most * ranges[name][1]
+        low, high = (low + least, high + most) if sign > 0 else (low - most, high - least)
+    return low, high
+
+
+def balances(template: Template, ranges: dict[str, Bounds]) -> bool:
+    """Can left - right be 0 with each word's number in its range? The magnitude test of a candidate."""
+    low, high = interval([(sign, term) for sign, _, term in template.signed_terms()], ranges)
+    return low <= 0 <= high
+
+
+def as_sum(shape: str | Template, parts: Parts) -> tuple[Parts, str] | None:
+    """The addends and the result of a sum of slots onto one slot (`A - B = C` is `B + C = A`);
+    None for any other template."""
+    template = template_of(shape)
+    if not template.linear or template.fixed:
         return None
-    return parts[:-1], parts[-1]
+    coefficients = template.coefficients()
+    fill = dict(zip(template.slots, parts))
+    plus = [name for name in template.slots for _ in range(max(0, coefficients[name]))]
+    minus = [name for name in template.slots for _ in range(max(0, -coefficients[name]))]
+    if len(plus) == 1:
+        plus, minus = minus, plus
+    if len(minus) != 1:
+        return None
+    return tuple(fill[name] for name in plus), fill[minus[0]]
 
 
-def lengths_fit(shape: str, parts: Sequence[str], base: int = 10) -> bool:
+def fits(shape: str | Template, parts: Sequence[str], base: int = 10, leading_zeros: bool = False) -> bool:
+    """Can numbers of these words' lengths (and the fixed words') satisfy the shape at all?"""
+    template = template_of(shape)
+    ranges = {name: bounds(len(word), base, leading_zeros) for name, word in zip(template.slots, parts)}
+    ranges.update((word, bounds(len(word), base, leading_zeros)) for word in template.fixed)
+    return balances(template, ranges)
+
+
+def lengths_fit(shape: str | Template, parts: Sequence[str], base: int = 10) -> bool:
     """Can numbers of these lengths (no leading zeros, in `base`) satisfy the shape at all?"""
-    if shape == Shape.PRODUCT:
-        a, b, c = (len(part) for part in parts)
-        return a + b - 1 <= c <= a + b
-    split = as_sum(shape, tuple(parts))
-    assert split is not None  # every shape but the product is a sum
-    addends, result = split
-    longest = max(len(word) for word in addends)
-    return longest <= len(result) <= longest + carry_digits(len(addends), base)
+    return fits(shape, parts, base)
 
 
-def choice_size(shape: str) -> int:
-    """How many words a candidate chooses as an unordered set (addends or factors)."""
-    return 3 if shape == Shape.SUM_OF_THREE else 2
+def first_of_mirror(template: Template, parts: Sequence[str]) -> bool:
+    """Of a puzzle and its sides swapped (`TEN * FIVE = ODD * NINE`, `ODD * NINE = TEN * FIVE`), only
+    the one whose groups of words come first alphabetically is a candidate; True for any other template."""
+    mirror = template.mirror
+    if mirror is None:
+        return True
+    swapped = [parts[index] for index in mirror]
+    order = lambda words: tuple(tuple(sorted(words[slot] for slot in group)) for group in template.groups)
+    return order(parts) <= order(swapped)
 
 
-def candidates(shape: str, words: Sequence[str], first: int | None = None) -> Iterator[Parts]:
-    """Each puzzle once: addends and factors as unordered choices (A + B = C is B + A = C, and
-    A - B = C is A - C = B). With `first`, only the candidates whose first choice is words[first]."""
+def choice_size(shape: str | Template) -> int:
+    """How many words the largest group of interchangeable slots takes (the addends, the factors)."""
+    return len(template_of(shape).groups[0])
+
+
+def candidates(shape: str | Template, words: Sequence[str], first: int | None = None, *,
+               distinct_words: bool = False) -> Iterator[Parts]:
+    """Each puzzle once, by plain loops: each group of interchangeable slots an unordered choice
+    (A + B = C is B + A = C, and A - B = C is A - C = B), the largest group first. With `first`,
+    only the candidates whose first choice is words[first]. With `distinct_words`, no word twice."""
+    template = template_of(shape)
+    groups = template.groups
     starts = range(len(words)) if first is None else [first]
-    difference = shape == Shape.DIFFERENCE
     for start in starts:
-        for rest in itertools.combinations_with_replacement(words[start:], choice_size(shape) - 1):
-            for other in words:
-                if difference:
-                    yield other, words[start], *rest
-                else:
-                    yield words[start], *rest, other
+        for indices in fillings(groups, len(words), start, distinct_words):
+            yield tuple(words[index] for index in indices)
 
 
-def candidate_count(shape: str, words: int) -> int:
-    choose = choice_size(shape)
-    return math.comb(words + choose - 1, choose) * words
+def fillings(groups: Sequence[tuple[int, ...]], count: int, start: int, distinct: bool) -> Iterator[list[int]]:
+    """Word indices for every slot (in slot order), the first group led by `start`."""
+    slots = sum(len(group) for group in groups)
+
+    def fill(g: int, chosen: list[int]) -> Iterator[list[int]]:
+        if g == len(groups):
+            yield chosen
+            return
+        group = groups[g]
+        taken = {chosen[slot] for other in groups[:g] for slot in other} if distinct else set()
+        if g == 0:
+            pool = list(range(start + distinct, count))
+            choices: Iterable[tuple[int, ...]] = ((start, *rest) for rest in (
+                itertools.combinations(pool, len(group) - 1) if distinct
+                else itertools.combinations_with_replacement(range(start, count), len(group) - 1)))
+        else:
+            pool = [index for index in range(count) if index not in taken]
+            choices = (itertools.combinations(pool, len(group)) if distinct
+                       else itertools.combinations_with_replacement(pool, len(group)))
+        for choice in choices:
+            filled = list(chosen)
+            for slot, index in zip(group, choice):
+                filled[slot] = index
+            yield from fill(g + 1, filled)
+
+    yield from fill(0, [0] * slots)
 
 
-def formula_of(shape: str, parts: Parts) -> str:
-    text = shape
-    for name in "ABCD"[:len(parts)]:
-        text = text.replace(name, "{" + name + "}", 1)
-    return text.format(**dict(zip("ABCD", parts)))
+def chunk_count(shape: str | Template, words: int, first: int, distinct_words: bool = False) -> int:
+    """How many candidates the plain loops give for the chunk led by words[first]."""
+    groups = template_of(shape).groups
+    lead = len(groups[0])
+    if distinct_words:
+        total = math.comb(words - first - 1, lead - 1)
+        left = words - lead
+        for group in groups[1:]:
+            total *= math.comb(left, len(group))
+            left -= len(group)
+        return total
+    total = math.comb(words - first + lead - 2, lead - 1)
+    for group in groups[1:]:
+        total *= math.comb(words + len(group) - 1, len(group))
+    return total
+
+
+def candidate_count(shape: str | Template, words: int, distinct_words: bool = False) -> int:
+    return sum(chunk_count(shape, words, first, distinct_words) for first in range(words))
+
+
+def formula_of(shape: str | Template, parts: Parts) -> str:
+    return template_of(shape).formula(parts)
+
+
+__all__ = ["SHAPES", "Parts", "Shape", "Template", "as_sum", "balances", "bounds", "candidate_count", "candidates",
+           "carry_digits", "choice_size", "chunk_count", "clean", "fits", "formula_of", "interval", "is_slot",
+           "lengths_fit", "letter_mask", "template_of"]
