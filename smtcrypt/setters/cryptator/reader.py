@@ -16,7 +16,6 @@ As Cryptator's grammar (`src/main/antlr4/Cryptator.g4` of arnaud-m/cryptator) re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from smtcrypt.errors import FormulaError
 
@@ -58,7 +57,7 @@ class Binary:
     start: int
 
 
-Node = Union[Word, Constant, Negation, Binary]
+Node = Word | Constant | Negation | Binary
 
 
 @dataclass(frozen=True)

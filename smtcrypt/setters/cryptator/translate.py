@@ -81,7 +81,8 @@ class CryptatorPuzzle:
 
 
 def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
-              assign: Mapping[str, int] | Iterable[str] | None = None, relax_min: int = 0, relax_max: int = 0) -> CryptatorPuzzle:
+              assign: Mapping[str, int] | Iterable[str] | None = None, relax_min: int = 0,
+              relax_max: int = 0) -> CryptatorPuzzle:
     """Our puzzle for a Cryptator formula under Cryptator's options (`-b`, `-z`, the assignments,
     `-min`, `-max`); a `FormulaError` with a caret under the fault."""
     if isinstance(base, bool) or not isinstance(base, int) or base < MIN_BASE:
@@ -161,21 +162,22 @@ def from_rules(text: str, rules: Mapping[str, Any]) -> CryptatorPuzzle:
 
 def _assignments(assign: Mapping[str, int] | Iterable[str], letters: Mapping[str, str], base: int) -> dict[str, int]:
     """Our `assign` from the user's symbols: `{"a": 1}` or `["a=1", "e=3"]`."""
-    if not isinstance(assign, Mapping):
-        pairs = {}
+    pairs: dict[str, int] = {}
+    if isinstance(assign, Mapping):
+        pairs.update(assign)
+    else:
         for item in assign:
             symbol, equals, digit = str(item).partition("=")
             if not equals or not digit.strip().isdigit():
                 raise FormulaError(f"assignment {item!r}: expected SYMBOL=DIGIT such as a=1")
             pairs[symbol.strip()] = int(digit)
-        assign = pairs
-    fixed = {}
-    for symbol, digit in assign.items():
+    fixed: dict[str, int] = {}
+    for symbol, value in pairs.items():
         if symbol not in letters:
-            raise FormulaError(f"assignment {symbol}={digit}: {symbol!r} is not a symbol of the formula")
-        if isinstance(digit, bool) or not isinstance(digit, int) or not 0 <= digit < base:
-            raise FormulaError(f"assignment {symbol}={digit}: not a digit of base {base}")
-        fixed[letters[symbol]] = digit
+            raise FormulaError(f"assignment {symbol}={value}: {symbol!r} is not a symbol of the formula")
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < base:
+            raise FormulaError(f"assignment {symbol}={value}: not a digit of base {base}")
+        fixed[letters[symbol]] = value
     return fixed
 
 
