@@ -252,3 +252,48 @@ def test_the_command_line_reports_bad_input_with_exit_code_2(capsys: pytest.Capt
     assert "bases up to" in capsys.readouterr().err
     assert main(["--json", "--syntax", "cryptator", "a + b"]) == 2
     assert json.loads(capsys.readouterr().out)["status"] == "error"
+
+
+# --- batch, explain, worksheet, the Python API and the web API ---------------------------------
+
+
+def test_batch_reads_each_line_in_cryptators_notation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text("send+more=money\n# a comment\nA // B = C\nbig + cat = big\na + b\n", encoding="utf-8")
+    assert main(["batch", "--syntax", "cryptator", "--count", str(puzzles)]) == 2  # the last line is not a formula
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [answer.get("count") for answer in answers] == [1, 25, 0, None]
+    assert answers[1]["cryptator"] == "A // B = C" and "column 6" in answers[3]["error"]
+
+
+def test_explain_reads_cryptators_notation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "--syntax", "cryptator", "a*a=b && b=a+a"]) == 0
+    assert "Solution: A=2 B=4." in capsys.readouterr().out
+
+
+def test_a_worksheet_writes_cryptators_rules_into_each_formula(tmp_path: Path) -> None:
+    page = tmp_path / "sheet.html"
+    assert main(["worksheet", "--syntax", "cryptator", "A // B = C; A = '9'", "send+more=money",
+                 "-o", str(page)]) == 0
+    assert "A // B == C, A == 9, A != 0, B != 0, C != 0" in page.read_text(encoding="utf-8")
+    assert main(["worksheet", "--syntax", "cryptator", "send+more=money; a+b=c", "-o", str(page)]) == 2
+
+
+def test_the_python_api_reads_cryptators_notation() -> None:
+    puzzle = Puzzle.from_cryptator("alpos + les + otos = talos", assign={"a": 1, "e": 3})
+    solution = puzzle.first()
+    assert solution is not None and puzzle.cryptator.user_mapping(solution.mapping)["a"] == 1
+    assert Puzzle.from_cryptator("donald + gerald = robert", base=2, relax_min=1).count() == 0
+    assert Puzzle.from_cryptator("big * cat = big", allow_leading_zeros=True).count() == 0
+
+
+def test_the_web_api_takes_a_syntax_field() -> None:
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from smtcrypt.web.app import puzzle_of
+    from smtcrypt.web.query import BadQuery, read_query
+
+    query = read_query([("formula", "A // B = C"), ("syntax", "cryptator")], max_timeout=10)
+    assert query.syntax == "cryptator" and puzzle_of(query).count() == 25
+    assert read_query([("formula", "A // B = C")], max_timeout=10).syntax == "smtcrypt"
+    with pytest.raises(BadQuery):
+        read_query([("formula", "A = B"), ("syntax", "enigma")], max_timeout=10)

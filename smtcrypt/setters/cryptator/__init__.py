@@ -7,6 +7,6 @@ Cryptator's model).
 """
 
 from smtcrypt.setters.cryptator.reader import read
-from smtcrypt.setters.cryptator.translate import CryptatorPuzzle, from_rules, translate
+from smtcrypt.setters.cryptator.translate import CryptatorPuzzle, inline, keywords, translate
 
-__all__ = ["CryptatorPuzzle", "from_rules", "read", "translate"]
+__all__ = ["CryptatorPuzzle", "inline", "keywords", "read", "translate"]

@@ -149,15 +149,31 @@ def _occurrences(letters: list[str], base: int, relax_min: int, relax_max: int) 
     return False, counts
 
 
-def from_rules(text: str, rules: Mapping[str, Any]) -> CryptatorPuzzle:
-    """A Cryptator formula under our rule options (`rules_from`'s keywords): `--base`,
-    `--allow-leading-zeros` and `--assign` (naming the puzzle's symbols) carry over; the others
-    contradict Cryptator's rules and are refused."""
+def keywords(rules: Mapping[str, Any]) -> dict[str, Any]:
+    """`translate`'s keywords from our rule options (`rules_from`'s keywords), for the commands that
+    take those: `--base`, `--allow-leading-zeros` and `--assign` (naming the puzzle's symbols) carry
+    over; the others contradict Cryptator's rules and are refused."""
     if rules.get("digits") or rules.get("domains") or rules.get("distinct", True) is not True:
         raise FormulaError("with --syntax cryptator give only --base, --allow-leading-zeros and --assign "
                            "(Cryptator's rules fix the digits and which symbols differ)")
-    return translate(text, base=rules.get("base", 10), allow_leading_zeros=bool(rules.get("allow_leading_zeros")),
-                     assign=rules.get("assign"))
+    return {"base": rules.get("base", 10), "allow_leading_zeros": bool(rules.get("allow_leading_zeros")),
+            "assign": rules.get("assign")}
+
+
+def inline(text: str, rules: Mapping[str, Any]) -> str:
+    """One formula of ours that carries every Cryptator rule our usual rules (with `rules`' base and
+    leading zeros) lack: for a tool that takes formulas under shared rules, as a worksheet does. A
+    single symbol that must not be 0 gets `X != 0`, an assignment `X == D`; more symbols than the
+    base (digits used several times) cannot be put so, and is refused."""
+    read_ = translate(text, **keywords(rules))
+    if read_.counted:
+        raise FormulaError(f"{text.strip()}: more symbols than the base, so digits repeat; here every symbol "
+                           "must take its own digit")
+    multi = {read_.letters[text[start]] for start, end in read_.spans if end - start > 1}
+    lone = [] if rules.get("allow_leading_zeros") else sorted(
+        {letter for letter, digits in read_.rules.get("domains", {}).items() if letter not in multi})
+    fixed = [f"{letter} == {digit}" for letter, digit in read_.rules.get("assign", {}).items()]
+    return ", ".join(read_.formulas + [f"{letter} != 0" for letter in lone] + fixed)
 
 
 def _assignments(assign: Mapping[str, int] | Iterable[str], letters: Mapping[str, str], base: int) -> dict[str, int]:
