@@ -242,6 +242,8 @@ def test_the_command_line_takes_cryptators_options(capsys: pytest.CaptureFixture
     assert main(["--syntax", "cryptator", "--count", "alpos + les + otos = talos", "--assign", "a=1",
                  "--assign", "e=3"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "1"
+    assert main(["--syntax", "cryptator", "--count", "-z", "A // B = C"]) == 0  # -z alone is -z true
+    assert capsys.readouterr().out == "61\n"
     assert main(["--json", "--syntax", "cryptator", "A // B = C", "-z", "false"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["count"], data["syntax"], data["cryptator"]) == (25, "cryptator", "A // B = C")

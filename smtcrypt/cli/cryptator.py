@@ -50,7 +50,7 @@ def build_parser() -> JsonErrorParser:
     parser.add_argument("formula", metavar="FORMULA", help="the cryptarithm, as Cryptator reads it")
     parser.add_argument("-b", "--base", type=integer_in(2), default=10, metavar="B",
                         help="base (radix) of the numbers (Cryptator's -b; default 10)")
-    parser.add_argument("-z", "--allow-leading-zeros", type=explicit_boolean, nargs="?", const=True, default=False,
+    parser.add_argument("-z", "--allow-leading-zeros", type=explicit_boolean, default=False,
                         metavar="true|false", help="the first symbol of a word may be 0 (Cryptator's -z)")
     parser.add_argument("-min", "--relax-min", type=integer_in(0), default=0, metavar="N",
                         help="each digit may be used N times fewer than floor(symbols/base) (Cryptator's -min)")
@@ -76,8 +76,19 @@ def without_syntax(argv: Sequence[str]) -> list[str]:
     return argv[:index] + argv[index + 2:]
 
 
+def explicit_values(argv: list[str]) -> list[str]:
+    """`-z` followed by no true/false is `-z true`, as args4j reads it: the formula after it stays the formula."""
+    words = ("true", "on", "yes", "1", "false", "off", "no", "0")
+    found = []
+    for index, arg in enumerate(argv):
+        found.append(arg)
+        if arg in ("-z", "--allow-leading-zeros") and (index + 1 == len(argv) or argv[index + 1].lower() not in words):
+            found.append("true")
+    return found
+
+
 def main(argv: Sequence[str]) -> int:
-    argv = without_syntax(argv)
+    argv = explicit_values(without_syntax(argv))
     parser = build_parser()
     parser.json_errors = "--json" in argv
     args = parser.parse_args(argv)
