@@ -48,8 +48,8 @@ class CryptatorPuzzle:
 
     @property
     def strategy(self) -> str:
-        """The search to use: with digit counts, Z3 alone (auto picks a cube search that takes 40 times
-        as long on `send+more=money; a+b=c`); otherwise auto."""
+        """The search to use: with digit counts, Z3 alone (auto picks a cube search that takes far
+        longer on `send+more=money; a+b=c`, see docs/cryptator.md); otherwise auto."""
         return "z3" if self.counted else "auto"
 
     @property
