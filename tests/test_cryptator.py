@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 from smtcrypt.api import Puzzle
 from smtcrypt.cli import main
 from smtcrypt.cli.cryptator import build_parser
+from smtcrypt.core.results import Status
 from smtcrypt.core.rules import MAX_BASE
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters.cryptator import read, translate
@@ -158,6 +160,23 @@ def test_the_rows_of_one_group_count_alike() -> None:
         if expected.startswith("same:"):
             groups.setdefault(expected, set()).add(puzzle_of(options, formula).count(timeout=60))
     assert groups and all(len(counts) == 1 for counts in groups.values())
+
+
+BARKER = Path(__file__).parent / "data" / "cryptator_barker.db.txt"  # its test resource, verbatim
+
+
+def barker_lines() -> list[str]:
+    """The lines ExtensiveTesting.testBarker reads: those not matching `\\s*#.*`; and its two with big numbers."""
+    lines = BARKER.read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if not re.fullmatch(r"\s*#.*", line)] + ["copper*neon=iron*silver",
+                                                                             "iron*radium=neon*sodium"]
+
+
+def test_each_of_cryptators_barker_cryptarithms_is_unique_as_it_asserts() -> None:
+    lines = barker_lines()
+    assert len(lines) == 130
+    not_unique = [line for line in lines if Puzzle.from_cryptator(line).verdict(timeout=120).status is not Status.UNIQUE]
+    assert not_unique == []
 
 
 def test_a_solution_limit_stops_as_cryptator_does() -> None:  # testBigCatLionSolutionLimit
