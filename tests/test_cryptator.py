@@ -216,6 +216,15 @@ def test_digits_inside_words_are_symbols() -> None:
     assert len(set(read_.letters.values())) == 9
 
 
+def test_letters_of_other_scripts_are_symbols() -> None:
+    puzzle = Puzzle.from_cryptator("ДВЕСТИ = ДВА * СТО")
+    solutions = list(puzzle.solve())
+    assert len(solutions) == 1
+    assert puzzle.cryptator.user_mapping(solutions[0].mapping) == {
+        "Д": 1, "В": 0, "Е": 4, "С": 9, "Т": 7, "И": 6, "А": 8, "О": 2}
+    assert brute_count("ДВА * '2' = СТО", 10, False, {}, (0, 0)) == Puzzle.from_cryptator("ДВА * '2' = СТО").count()
+
+
 def test_precedence_is_cryptators() -> None:
     assert translate("-A^B = C").formula == "-(A ** B) == C"
     assert translate("-A*B = C").formula == "(-A) * B == C"
