@@ -73,6 +73,7 @@ examples:
   smtcrypt --layout division.txt                 a long division (or multiplication) as printed
   smtcrypt --layout division.txt "A + B = 9"     with a condition on its letters
   smtcrypt --syntax enigma SubstitutedExpression "pkm - pmd = xp" --symbols=dkmpx   an enigma.py command line
+  smtcrypt --syntax cryptator "nrgy = MC ^ 2" -b 4   a formula in Cryptator's notation, under its rules
 
 formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB; each ? a digit of its own);
 lowercase names are integer unknowns; 0.(TALK) is a repeating decimal; + - * / // % ** ( ),
