@@ -21,6 +21,7 @@ from smtcrypt.core.rules import DigitSpec, make_rules
 from smtcrypt.core.verify import satisfies
 from smtcrypt.search import Search
 from smtcrypt.setters.answers import Answers, answers
+from smtcrypt.setters.cryptator import translate as translate_cryptator
 from smtcrypt.setters.layout import LayoutFormula, parse_layout
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ class Puzzle:
 
     layout: Any = None  # the printed long multiplication or division it was made from (see from_layout)
     conditions: str = ""  # the conditions added to the layout, one a line (see from_layout)
+    cryptator: Any = None  # the Cryptator formula it was read from (see from_cryptator)
 
     def __init__(self, formula: FormulaText, *, distinct: bool | str | Iterable[str] = True,
                  allow_leading_zeros: bool = False,
@@ -70,6 +72,8 @@ class Puzzle:
         time), "linear" (a sum's equation, digit by digit), "digits" (equations of products, column
         by column from the right), "join" (an equation's two sides apart),
         "exhaustive" (every assignment, compiled), or "auto" (by cost, switching while running)."""
+        if strategy == "auto" and self.cryptator is not None:  # its digit counts: Z3 alone, far faster than auto
+            strategy = self.cryptator.strategy
         clock = Clock()
         clock.seconds.update(self.clock.seconds)
         search = Search(self.problem, limit=limit, timeout=timeout, decide=decide, clock=clock, strategy=strategy,
@@ -101,6 +105,20 @@ class Puzzle:
                                           conditions_allow_leading_zeros=conditions_allow_leading_zeros)
         puzzle.layout = layout
         puzzle.conditions = joined.conditions
+        return puzzle
+
+    @classmethod
+    def from_cryptator(cls, text: str, *, base: int = 10, allow_leading_zeros: bool = False,
+                       assign: Mapping[str, int] | Iterable[str] | None = None, relax_min: int = 0,
+                       relax_max: int = 0) -> Puzzle:
+        """A formula in Cryptator's notation (`send+more=money`, `a*a=b && b=a+a`, `r='36'`) under
+        Cryptator's rules and options (see `smtcrypt.setters.cryptator`); `assign` names the
+        puzzle's own symbols (`{"a": 1}` or `["a=1"]`). Its `cryptator` attribute shows solutions
+        in those symbols."""
+        translated = translate_cryptator(text, base=base, allow_leading_zeros=allow_leading_zeros, assign=assign,
+                                         relax_min=relax_min, relax_max=relax_max)
+        puzzle = cls(translated.formulas, **translated.rules)
+        puzzle.cryptator = translated
         return puzzle
 
     def answers(self, expression: str, *, unique: bool = False, timeout: float | None = None,

@@ -30,6 +30,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv[index + 1:index + 2] == ["enigma"] and all(arg.startswith("-") or (i > 0 and argv[i - 1] == "--timeout")
                                                              for i, arg in enumerate(argv[:index])):
             return int(importlib.import_module("smtcrypt.cli.enigma").main(argv))
+    if not (argv[:1] and argv[0] in SUBCOMMANDS) and ("--syntax=cryptator" in argv or "--syntax" in argv and
+                                                      argv[argv.index("--syntax") + 1:][:1] == ["cryptator"]):
+        return int(importlib.import_module("smtcrypt.cli.cryptator").main(argv))  # Cryptator's notation and options
     if argv[:1] and argv[0] in SUBCOMMANDS:
         command = importlib.import_module(SUBCOMMANDS[argv[0]])
         return int(command.main(argv[1:]))

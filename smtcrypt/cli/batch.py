@@ -36,6 +36,7 @@ from smtcrypt.core.rules import make_rules
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.data import to_dict
 from smtcrypt.search import set_memory_limit
+from smtcrypt.setters.cryptator import keywords as cryptator_keywords
 from smtcrypt.setters.distribute import run_chunks
 
 
@@ -58,17 +59,21 @@ class BatchTask:
     strategy: str = "auto"
     stats: bool = False
     max_memory: int = DEFAULT_MEMORY_MB
+    syntax: str = "smtcrypt"  # or "cryptator": each line in Cryptator's notation
 
     def __call__(self, index: int) -> dict[str, Any]:
         line, formula = self.puzzles[index]
         set_memory_limit(self.max_memory)
         try:
-            search = Puzzle(formula, **self.rules).search(limit=self.limit, timeout=self.timeout, decide=self.decide,
+            puzzle = (Puzzle.from_cryptator(formula, **cryptator_keywords(self.rules)) if self.syntax == "cryptator"
+                      else Puzzle(formula, **self.rules))
+            search = puzzle.search(limit=self.limit, timeout=self.timeout, decide=self.decide,
                                                           strategy=self.strategy, keep=not self.count)
             verdict = search.verdict()
         except (FormulaError, ValueError) as error:  # a bad formula, or a strategy that cannot search it
             return {"line": line, "formula": formula, "error": str(error)}
-        return {"line": line, **to_dict(verdict, self.stats, solutions=not self.count)}
+        extra = {} if puzzle.cryptator is None else {"syntax": "cryptator", "cryptator": formula}
+        return {"line": line, **to_dict(verdict, self.stats, solutions=not self.count), **extra}
 
 
 @dataclass
@@ -128,6 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=positive, default=1, metavar="N", help="processes to use (default 1)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help='solve on the Dask cluster at ADDRESS; needs pip install "smtcrypt[dask]"')
+    parser.add_argument("--syntax", choices=("smtcrypt", "cryptator"), default="smtcrypt",
+                        help="the notation of the puzzles: smtcrypt (default) or cryptator (Cryptator's, under its "
+                             "rules; --assign then names the puzzles' symbols)")
     return parser
 
 
@@ -146,7 +154,7 @@ def main(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)
     try:
-        make_rules(**rules)  # the shared rules are checked once, before any puzzle, without a formula
+        cryptator_keywords(rules) if args.syntax == "cryptator" else make_rules(**rules)  # checked once, up front
         lines = read_lines(args.file)
     except FormulaError as error:
         parser.error(str(error))
@@ -160,7 +168,7 @@ def main(argv: Sequence[str]) -> int:
         for answer in batch(puzzles, jobs=args.jobs, scheduler=args.scheduler, rules=rules,
                             limit=1 if args.first else args.limit, decide=args.unique, count=args.count,
                             timeout=args.timeout, strategy=args.strategy, stats=args.stats,
-                            max_memory=args.max_memory):
+                            max_memory=args.max_memory, syntax=args.syntax):
             print(json.dumps(answer, ensure_ascii=False), flush=True)
             totals.add(answer)
     except KeyboardInterrupt:

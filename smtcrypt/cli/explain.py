@@ -18,6 +18,7 @@ from smtcrypt.cli.options import (
 )
 from smtcrypt.core.results import Status
 from smtcrypt.errors import FormulaError
+from smtcrypt.setters.cryptator import keywords as cryptator_keywords
 
 
 def build_parser() -> JsonErrorParser:
@@ -31,6 +32,9 @@ def build_parser() -> JsonErrorParser:
                         help="bound the explanation to about S seconds (by default it is bounded by the work it "
                              "does, so that it is the same on every machine)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+    parser.add_argument("--syntax", choices=("smtcrypt", "cryptator"), default="smtcrypt",
+                        help="the notation of FORMULA: smtcrypt (default) or cryptator (Cryptator's, under its rules; "
+                             "--assign then names the formula's symbols)")
     return parser
 
 
@@ -41,7 +45,8 @@ def main(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)
     try:
-        puzzle = Puzzle(list(args.formula), **rules)
+        puzzle = (Puzzle.from_cryptator(" ".join(args.formula), **cryptator_keywords(rules))
+                  if args.syntax == "cryptator" else Puzzle(list(args.formula), **rules))
     except FormulaError as error:
         print(f"smtcrypt: error: {error}", file=sys.stderr)
         if args.json:  # a script reading stdout still gets JSON

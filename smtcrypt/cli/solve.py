@@ -73,6 +73,7 @@ examples:
   smtcrypt --layout division.txt                 a long division (or multiplication) as printed
   smtcrypt --layout division.txt "A + B = 9"     with a condition on its letters
   smtcrypt --syntax enigma SubstitutedExpression "pkm - pmd = xp" --symbols=dkmpx   an enigma.py command line
+  smtcrypt --syntax cryptator "nrgy = MC ^ 2" -b 4   a formula in Cryptator's notation, under its rules
 
 formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB; each ? a digit of its own);
 lowercase names are integer unknowns; 0.(TALK) is a repeating decimal; + - * / // % ** ( ),
@@ -125,11 +126,12 @@ def build_parser() -> JsonErrorParser:
                         help="how to show each solution: line (default) or long (written out long-hand: a sum "
                              "with its carries, long multiplication, long division)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
-    parser.add_argument("--syntax", choices=("smtcrypt", "enigma"), default="smtcrypt",
-                        help="the notation of the rest of the command line: smtcrypt (default) or enigma (an "
+    parser.add_argument("--syntax", choices=("smtcrypt", "enigma", "cryptator"), default="smtcrypt",
+                        help="the notation of the rest of the command line: smtcrypt (default), enigma (an "
                              "enigma.py SubstitutedExpression, SubstitutedDivision or SubstitutedSum command line, "
                              "or --run FILE, as written; only --json, --timeout, --stats, --first and --count may "
-                             "come before it)")
+                             "come before it) or cryptator (a formula in Cryptator's notation, with its -b, -z, "
+                             "-min, -max and --assign; see smtcrypt --syntax cryptator --help)")
     parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
     parser.usage = (parser.format_usage().removeprefix("usage: ").rstrip() + "\n" + SUBCOMMANDS)
     return parser

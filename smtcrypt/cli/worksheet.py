@@ -20,6 +20,7 @@ from smtcrypt.cli.options import (
 from smtcrypt.cli.options import difficulty_range as difficulties
 from smtcrypt.core.rules import make_rules
 from smtcrypt.errors import FormulaError
+from smtcrypt.setters.cryptator import inline as inline_cryptator
 from smtcrypt.setters.generate import SHAPES, generate
 from smtcrypt.teach.worksheet import PAPERS, Entry, entries_of, render
 
@@ -80,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper size (default a4)")
     parser.add_argument("--timeout", type=positive_number, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"bound each puzzle's search to S seconds (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--syntax", choices=("smtcrypt", "cryptator"), default="smtcrypt",
+                        help="the notation of the formulas: smtcrypt (default) or cryptator (Cryptator's, its rules "
+                             "written into each formula)")
     parser.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write the page (default: stdout)")
     return parser
 
@@ -128,6 +132,12 @@ def main(argv: Sequence[str]) -> int:
         return fail(f"cannot read {error.filename}: {error.strerror}")
     except FormulaError as error:  # rules the generator refuses
         return fail(str(error))
+    if args.syntax == "cryptator":  # each formula with Cryptator's rules written in, under the shared ones
+        try:
+            formulas = [inline_cryptator(formula, rules) for formula in formulas]
+        except FormulaError as error:
+            return fail(str(error))
+        rules = {"base": rules["base"], "allow_leading_zeros": rules["allow_leading_zeros"]}
     if not formulas:
         return fail("no puzzles: give formulas, --from FILE or --generate --words FILE")
     try:

@@ -34,6 +34,7 @@ from smtcrypt.api import Puzzle
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.data import explanation
 from smtcrypt.search import DEFAULT_TIMEOUT, Search
+from smtcrypt.setters.cryptator import keywords as cryptator_keywords
 from smtcrypt.teach.worksheet import PAPERS, build_worksheet
 from smtcrypt.web.play import play as play_move
 from smtcrypt.web.query import KNOWN, BadQuery, Query, formula_error, read_query
@@ -42,7 +43,7 @@ from smtcrypt.web.searches import END, Running, Searches, prepare
 PROGRESS_EVERY = 0.5  # seconds between progress lines of a stream
 STATIC = ("index.html", "app.js", "style.css")
 MEDIA = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
-CHECK_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "base", "digits", "domain", "assign")
+CHECK_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "base", "digits", "domain", "assign", "syntax")
 WORKSHEET_OPTIONS = ("formula", "title", "paper", "timeout")
 MAX_WORKSHEET_PUZZLES = 60
 
@@ -57,6 +58,8 @@ def bad(error: BadQuery) -> JSONResponse:
 
 def puzzle_of(query: Query) -> Puzzle:
     try:
+        if query.syntax == "cryptator":
+            return Puzzle.from_cryptator(query.formula, **cryptator_keywords(query.rules))
         return Puzzle(query.formula, **query.rules)
     except FormulaError as error:
         raise formula_error(error) from None

@@ -21,7 +21,8 @@ MODES = ("all", "first", "count", "unique")
 MAX_FORMULA_CHARS = MAX_SOURCE_LENGTH  # the parser's own limit: over it, 413 before any parsing
 REPEATABLE = {"formula", "assign", "domain"}  # several constraints; one letter each (or comma-separated)
 KNOWN = ("formula", "mode", "limit", "timeout", "strategy", "stats", "distinct", "allow_leading_zeros",
-         "base", "digits", "domain", "assign")
+         "base", "digits", "domain", "assign", "syntax")
+SYNTAXES = ("smtcrypt", "cryptator")  # cryptator: the formula in Cryptator's notation, under its rules
 TRUE, FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
 
 
@@ -45,6 +46,7 @@ class Query:
     timeout: float = DEFAULT_TIMEOUT
     strategy: str = "auto"
     stats: bool = False
+    syntax: str = "smtcrypt"
 
     @property
     def search_options(self) -> dict[str, Any]:
@@ -150,4 +152,4 @@ def read_query(pairs: Iterable[tuple[str, str]], *, max_timeout: float, known: I
     strategy = values.choice("strategy", STRATEGIES, "auto")
     timeout = values.number("timeout", float, 0.001)
     return Query(formula, values.rules(), mode, limit, max_timeout if timeout is None else min(timeout, max_timeout),
-                 strategy, values.flag("stats", False))
+                 strategy, values.flag("stats", False), values.choice("syntax", SYNTAXES, "smtcrypt"))
