@@ -42,7 +42,8 @@ from smtcrypt.web.searches import END, Running, Searches, prepare
 PROGRESS_EVERY = 0.5  # seconds between progress lines of a stream
 STATIC = ("index.html", "app.js", "style.css")
 MEDIA = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
-CHECK_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "base", "digits", "domain", "assign")
+CHECK_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "nonzero_single_letters", "base", "digits", "domain",
+                 "assign")
 WORKSHEET_OPTIONS = ("formula", "title", "paper", "timeout")
 MAX_WORKSHEET_PUZZLES = 60
 
