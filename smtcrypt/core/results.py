@@ -172,7 +172,7 @@ def filler(problem: Problem) -> Callable[[dict[str, int]], str]:
                 value = mapping[piece[0].name]
                 filled.append(str(value) if value >= 0 else f"({value})")
             else:
-                filled.append("".join(ch if ch.isdigit() else digit_char(mapping[ch])
+                filled.append("".join(digit_char(mapping[ch]) if ch in mapping and is_letter(ch) else ch
                                      for ch in _digits_of(piece[0], piece[1])))
         return "".join(filled)
     return fill
