@@ -225,8 +225,9 @@ class _ToTree(Transformer):
         text = str(token)
         lowercase = next((offset for offset, ch in enumerate(text) if is_lowercase(ch)), None)
         if lowercase is not None:
-            raise FormulaSyntaxError(f"{text[lowercase]!r}: the digits of a repeating decimal are digits and puzzle "
-                                     "letters, not lowercase letters", self.source, _token_span(token).start + lowercase)
+            raise FormulaSyntaxError(f"{text[lowercase]!r}: the digits of a repeating decimal are digits and "
+                                     "puzzle letters, not lowercase letters", self.source,
+                                     _token_span(token).start + lowercase)
         whole, rest = text.split(".", 1)
         fixed, period = rest[:-1].split("(", 1)
         return Repeating(whole or "0", fixed, period, text, _token_span(token))
