@@ -313,3 +313,12 @@ def test_digits_above_35_are_written_in_brackets(capsys):
         "[40] + n = [63]")
     with pytest.raises(FormulaError, match="from 2 to 64"):
         Puzzle("A = B", base=65)
+
+
+def test_the_exact_recheck_keeps_letters_of_every_script_distinct():
+    from smtcrypt.core.verify import satisfies
+
+    for first, second in [("Д", "А"), ("न", "ि"), ("Α", "Β"), ("É", "Ř"), ("一", "二")]:
+        formula, same, differ = f"{first} + {second} = 2", {first: 1, second: 1}, {first: 0, second: 2}
+        problem = check(parse(formula))
+        assert not satisfies(problem, same) and satisfies(problem, differ), formula

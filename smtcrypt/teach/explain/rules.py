@@ -19,6 +19,7 @@ from typing import Any
 import z3
 
 from smtcrypt.core.check import Problem
+from smtcrypt.core.letters import shown
 from smtcrypt.core.rules import is_wildcard
 from smtcrypt.core.tree import Constraints, Expr, to_text
 from smtcrypt.core.tree import letters as tree_letters
@@ -108,7 +109,8 @@ class Variables:
         for letter in problem.letters:
             self.vars[letter] = z3.Int(letter, context)
             self.domains[letter] = tuple(sorted(allowed_digits(problem, letter)))
-            self.display[letter] = cells.get(letter, letter)  # a `?` by its place: ?1 is the first
+            # a `?` by its place (?1 is the first), a combining mark alone on a dotted circle (◌्)
+            self.display[letter] = cells.get(letter) or shown(letter)
 
     def add_carry(self, name: str, low: int, high: int, wide: bool) -> None:
         self.vars[name] = z3.Int(name, self.ctx)
