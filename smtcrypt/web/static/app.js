@@ -46,6 +46,10 @@ function loadFromAddress() {
   return true;
 }
 
+function shownLetter(letter) {  // a combining mark alone (the virama of उन्नीस) on a dotted circle
+  return /^\p{M}$/u.test(letter) ? "\u25cc" + letter : letter;
+}
+
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -86,7 +90,7 @@ async function checkNow() {
       showSyntax(null);
       const names = body.letters.concat(body.unknowns);
       const parts = [];
-      if (body.letters.length) parts.push(`${body.letters.length} letter${body.letters.length === 1 ? "" : "s"}: ${body.letters.join(" ")}`);
+      if (body.letters.length) parts.push(`${body.letters.length} letter${body.letters.length === 1 ? "" : "s"}: ${body.letters.map(shownLetter).join(" ")}`);
       if (body.unknowns.length) parts.push(`integer unknowns: ${body.unknowns.join(" ")}`);
       $("letters").textContent = parts.join("; ");
       $("letters").dataset.count = names.length;
@@ -135,7 +139,7 @@ function addSolution(event) {
   const item = el("li");
   item.append(el("div", "line", event.text));
   if (event.long_hand) item.append(el("pre", "long-hand", event.long_hand));
-  const mapping = Object.entries(event.mapping).map(([name, value]) => `${name}=${value}`).join(" ");
+  const mapping = Object.entries(event.mapping).map(([name, value]) => `${shownLetter(name)}=${value}`).join(" ");
   item.append(el("div", "mapping", mapping));
   $("solutions").append(item);
 }
