@@ -197,6 +197,9 @@ class _ToTree(Transformer):
         if text[0].isdigit():
             raise FormulaSyntaxError(f"{text!r}: a name cannot begin with a digit", self.source, start, len(text))
         for offset, ch in enumerate(text):
+            if ch == "?":
+                raise FormulaSyntaxError(f"a wildcard '?' cannot stand in the name {text!r} (a word of capitals takes "
+                                         "it)", self.source, start + offset)
             if is_uncased_letter(ch):
                 raise FormulaSyntaxError(f"{ch!r} is a letter of a script without case, a puzzle letter of its own: "
                                          f"it cannot stand in the name {text!r}", self.source, start + offset)
