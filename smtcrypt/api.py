@@ -44,9 +44,11 @@ class Puzzle:
                  allow_leading_zeros: bool = False,
                  base: int = 10, digits: DigitSpec | None = None,
                  domains: Mapping[str, DigitSpec] | Iterable[str] | None = None,
-                 assign: Mapping[str, int] | Iterable[str] | None = None):
+                 assign: Mapping[str, int] | Iterable[str] | None = None,
+                 nonzero_single_letters: bool = False):
         self.rules = make_rules(distinct=distinct, allow_leading_zeros=allow_leading_zeros, base=base,
-                                digits=digits, domains=domains, assign=assign)
+                                digits=digits, domains=domains, assign=assign,
+                                nonzero_single_letters=nonzero_single_letters)
         self.clock = Clock()  # parse and check here, the later stages in each search
         with self.clock("parse"):
             tree = parse(join(formula))

@@ -247,7 +247,7 @@ class Compiled:
             return
         if isinstance(node, Repeating):
             for ch in node.whole + node.fixed + node.period:
-                if ch.isalpha():
+                if not ch.isdigit():
                     seen.setdefault(ch)
             return
         if isinstance(node, Name):

@@ -85,7 +85,7 @@ def test_batch_takes_every_rule_option_of_the_solver(tmp_path, capsys):
     puzzles.write_text("AB * CD = EEF\n")
     assert main(["batch", "--count", "--distinct", "ABCD", str(puzzles)]) == 0
     assert json.loads(capsys.readouterr().out)["count"] == 42  # as `smtcrypt --count --distinct ABCD`
-    for bad in (["--base", "37"], ["--distinct", "AB", "--no-distinct"], ["--domain", "S=x"]):
+    for bad in (["--base", "65"], ["--distinct", "AB", "--no-distinct"], ["--domain", "S=x"]):
         try:
             main(["batch", *bad, str(puzzles)])
         except SystemExit as stop:

@@ -81,8 +81,11 @@ def rule_options() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(add_help=False)
     rules = parser.add_argument_group(
         "puzzle rules", "by default distinct letters take distinct digits and no word of two or more letters starts "
-        "with 0")
+        "with 0; letters are uppercase letters of any script, or letters and marks of a script without case")
     rules.add_argument("--allow-leading-zeros", action="store_true", help="words may start with 0")
+    rules.add_argument("--nonzero-single-letters", action="store_true",
+                       help="a word of one letter is not 0 either: every word's first letter is nonzero (Cryptator's "
+                       "rule)")
     rules.add_argument("--no-distinct", action="store_true", help="different letters may share a digit")
     rules.add_argument("--distinct", metavar="GROUPS",
                        help="only letters of the same group differ, e.g. ABC,DEF (instead of all letters)")
@@ -101,9 +104,14 @@ def rules_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dic
     `parser` when they contradict each other."""
     if args.distinct is not None and args.no_distinct:
         parser.error("--distinct and --no-distinct exclude each other")
-    return {"distinct": args.distinct if args.distinct is not None else not args.no_distinct,
-            "allow_leading_zeros": args.allow_leading_zeros, "base": args.base, "digits": args.digits,
-            "domains": args.domain, "assign": args.assign}
+    if args.nonzero_single_letters and args.allow_leading_zeros:
+        parser.error("--nonzero-single-letters and --allow-leading-zeros exclude each other")
+    rules = {"distinct": args.distinct if args.distinct is not None else not args.no_distinct,
+             "allow_leading_zeros": args.allow_leading_zeros, "base": args.base, "digits": args.digits,
+             "domains": args.domain, "assign": args.assign}
+    if args.nonzero_single_letters:  # only when asked: a rule left out is the default everywhere
+        rules["nonzero_single_letters"] = True
+    return rules
 
 
 # --- usage errors under --json ----------------------------------------------------------------------

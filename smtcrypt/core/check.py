@@ -105,8 +105,9 @@ def check(formula: Constraints, rules: Rules | None = None) -> Problem:
                 f"{len(group)} distinct letters cannot take distinct digits 0-{rules.base - 1} "
                 f"(at most {rules.base}; use --no-distinct to allow repeats)",
                 formula.source, where.span.start + formula.source[where.span.start:where.span.end].index(extra))
+    shortest = 1 if rules.nonzero_single_letters else 2
     leading = frozenset() if rules.allow_leading_zeros else frozenset(
-        w.letters[0] for w in words(formula) if len(w.letters) > 1 and w.letters[0].isalpha())
+        w.letters[0] for w in words(formula) if len(w.letters) >= shortest and not w.letters[0].isdigit())
     allowed = _allowed_digits(formula, rules, all_letters, leading)
     constant_exponents: dict[BinOp, Fraction] = {}
     exponent_ranges: dict[BinOp, Interval] = {}
@@ -176,7 +177,7 @@ def is_predicate(node: Expr) -> bool:
 def _check_node(node: Expr, formula: Constraints) -> None:
     if isinstance(node, Name) and not is_unknown_name(node.name):
         hint = (f" ({node.name}(...) is a function)" if node.name in FUNCTIONS else
-                " (words are UPPERCASE letters A-Z, integer unknowns lowercase names; "
+                " (words are UPPERCASE letters or letters of a script without case, integer unknowns lowercase names; "
                 f"functions are {KNOWN_FUNCTIONS})")
         raise _error(FormulaNameError, f"unknown name {node.name!r}{hint}", formula, node)
     if isinstance(node, Call):

@@ -20,7 +20,8 @@ def interval(node: Expr, rules: Rules) -> Interval | None:
             if ch.isdigit():
                 digit_low = digit_high = int(ch)
             else:
-                heads = position == 0 and len(node.letters) > 1 and not rules.allow_leading_zeros
+                heads = position == 0 and not rules.allow_leading_zeros and (
+                    len(node.letters) > 1 or rules.nonzero_single_letters)
                 digit_low, digit_high = (1 if heads else 0), rules.base - 1
             low, high = low * rules.base + digit_low, high * rules.base + digit_high
         return (low, high)

@@ -7,12 +7,31 @@ purpose: the exact re-check shares nothing with the encoders.)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 DIGIT_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"  # digits of bases up to 36, lowercase to differ from letters
 
 
 def digit_char(value: int) -> str:
-    """The character of a digit value: 7 -> "7", 11 -> "b"."""
-    return DIGIT_CHARS[value]
+    """How a digit value is written: 7 -> "7", 11 -> "b", and from 36 on (bases 37 to 64) its decimal
+    value in brackets, 36 -> "[36]", so that no digit is mistaken for a letter."""
+    return DIGIT_CHARS[value] if value < 36 else f"[{value}]"
+
+
+def digit_writer(base: int) -> Callable[[int], str]:
+    """`digit_char`, or for a base up to 36 the faster lookup that gives the same."""
+    return DIGIT_CHARS.__getitem__ if base <= 36 else digit_char
+
+
+def number_text(value: int, base: int) -> str:
+    """A non-negative integer's digits in the base, each as `digit_char` writes it: 255 in base 16 -> "ff"."""
+    if value == 0:
+        return "0"
+    digits = []
+    while value:
+        value, digit = divmod(value, base)
+        digits.append(digit_char(digit))
+    return "".join(reversed(digits))
 
 
 def place_values(digits: str, base: int) -> tuple[dict[str, int], int]:

@@ -7,7 +7,6 @@ Lark's tree into the dataclasses of `smtcrypt.tree` in one pass, leaves up.
 from __future__ import annotations
 
 import sys
-import unicodedata
 from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
@@ -20,6 +19,15 @@ from lark import Tree as LarkTree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.tree import Meta
 
+from smtcrypt.core.letters import (
+    WILDCARD_NAMES,
+    is_letter,
+    is_lowercase,
+    is_uncased_letter,
+    is_wildcard,
+    normal,
+    refusal,
+)
 from smtcrypt.core.tree import (
     BinOp,
     BoolOp,
@@ -46,14 +54,6 @@ MAX_DEPTH = 1_000  # nesting of the tree, including chains such as A + B + C + .
 
 # The stages after parsing recurse a few Python frames per level of the tree: make room for MAX_DEPTH.
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 12 * MAX_DEPTH))
-
-# Each `?` of a formula is a letter of its own, named by the next of these: capital letters outside
-# A-Z (which a formula cannot hold), so no name collides with the user's letters, each a valid Python
-# identifier unchanged by normalisation, so that generated code and solvers take it as any letter.
-WILDCARD_NAMES = "".join(ch for ch in map(chr, range(0xC0, 0x530)) if ch.isalpha() and ch.isupper()
-                         and ch.isidentifier() and unicodedata.normalize("NFKC", ch) == ch
-                         and len(ch.lower()) == 1 and ch.lower().upper() == ch)
-WILDCARD_SET = frozenset(WILDCARD_NAMES)
 
 # Normalised comparison operators: `=` and `is` mean `==`, `is not` means `!=`.
 COMPARISON_OPS = {"=": "==", "==": "==", "is": "==", "!=": "!=", "isnot": "!=", "<": "<", "<=": "<=",
@@ -186,17 +186,30 @@ class _ToTree(Transformer):
     def name(self, meta, children):
         (token,) = children
         text = str(token)
-        if text.isalpha() and text.isupper() and text.isascii():
+        if all(is_letter(ch) for ch in text):  # ABC_ is a name; ABC is lexed as a word
             return Word(text, _token_span(token))
+        self._check_name(token, text)
         return Name(text, _token_span(token))
+
+    def _check_name(self, token: Token, text: str) -> None:
+        """A name holds letters of scripts with case: a letter of a script without case is a puzzle letter."""
+        start = _token_span(token).start
+        if text[0].isdigit():
+            raise FormulaSyntaxError(f"{text!r}: a name cannot begin with a digit", self.source, start, len(text))
+        for offset, ch in enumerate(text):
+            if ch == "?":
+                raise FormulaSyntaxError(f"a wildcard '?' cannot stand in the name {text!r} (a word of capitals takes "
+                                         "it)", self.source, start + offset)
+            if is_uncased_letter(ch):
+                raise FormulaSyntaxError(f"{ch!r} is a letter of a script without case, a puzzle letter of its own: "
+                                         f"it cannot stand in the name {text!r}", self.source, start + offset)
 
     def word(self, meta, children):
         (token,) = children
         text = str(token)
-        for offset, ch in enumerate(text):
-            if not ch.isascii() and not (self.named_cells and ch in WILDCARD_SET):
-                hint = " (words use the letters A-Z)" if ch.isalpha() else ""
-                raise FormulaSyntaxError(f"unexpected character {ch!r}{hint}", self.source, token.start_pos + offset)
+        if any(is_lowercase(ch) for ch in text):  # ДВа, 7дв: lowercase letters make a name
+            self._check_name(token, text)
+            return Name(text, _token_span(token))
         if "?" in text:
             named = []
             for offset, ch in enumerate(text):
@@ -213,6 +226,11 @@ class _ToTree(Transformer):
     def repeating(self, meta, children):
         (token,) = children
         text = str(token)
+        lowercase = next((offset for offset, ch in enumerate(text) if is_lowercase(ch)), None)
+        if lowercase is not None:
+            raise FormulaSyntaxError(f"{text[lowercase]!r}: the digits of a repeating decimal are digits and "
+                                     "puzzle letters, not lowercase letters", self.source,
+                                     _token_span(token).start + lowercase)
         whole, rest = text.split(".", 1)
         fixed, period = rest[:-1].split("(", 1)
         return Repeating(whole or "0", fixed, period, text, _token_span(token))
@@ -230,12 +248,16 @@ class _ToTree(Transformer):
 
 def parse(source: Formula, named_cells: bool = False) -> Constraints:
     """Parse a formula such as "NUM + BER = PLAY" into its typed tree. `named_cells`: the formula was
-    made by smtcrypt (from a layout) and names its hidden cells by letters of WILDCARD_NAMES."""
+    made by smtcrypt (from a layout) and names its hidden cells by the characters of WILDCARD_NAMES.
+    The text is read in its composed form (NFC): spans point into `normal(source)`."""
+    source = normal(source)
     if not source.strip(" \t\r\n;,"):
         raise FormulaSyntaxError("empty formula: expected a constraint such as 'SEND + MORE = MONEY'", source, 0)
     if len(source) > MAX_SOURCE_LENGTH:
         raise FormulaLimitError(f"formula of {len(source):,} characters: the limit is {MAX_SOURCE_LENGTH:,}",
                                 source, MAX_SOURCE_LENGTH)
+    if not source.isascii():
+        _check_characters(source, named_cells)
     try:
         lark_tree = parser().parse(source)
     except UnexpectedInput as error:
@@ -250,6 +272,16 @@ def parse(source: Formula, named_cells: bool = False) -> Constraints:
     for constraint in constraints:
         _check_depth(source, constraint)
     return Constraints(constraints, source)
+
+
+def _check_characters(source: str, named_cells: bool) -> None:
+    """Every character outside ASCII must be a letter or a mark (core/letters.py): a clear error at the first
+    that is not (a symbol, a digit of another script, a look-alike of an operator, a wildcard's hidden name)."""
+    for position, ch in enumerate(source):
+        if ch >= "\x80" and not (named_cells and is_wildcard(ch)):
+            problem = refusal(ch)
+            if problem is not None:
+                raise FormulaSyntaxError(problem, source, position)
 
 
 def _check_depth(source: str, root: LarkTree | Expr) -> None:
@@ -271,9 +303,9 @@ def _syntax_error(source: str, error: UnexpectedInput) -> FormulaSyntaxError:
     if isinstance(error, UnexpectedCharacters) and error.pos_in_stream is not None:
         char = source[error.pos_in_stream]
         hint = ""
-        if char.isalpha() and not char.isascii():
-            hint = " (words use the letters A-Z)"
-        elif char == "^":
+        if char >= "\x80" and refusal(char) is not None:
+            return FormulaSyntaxError(str(refusal(char)), source, error.pos_in_stream)
+        if char == "^":
             hint = " (use ** for powers)"
         return FormulaSyntaxError(f"unexpected character {char!r}{hint}", source, error.pos_in_stream)
     position = len(source.rstrip())

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from smtcrypt.core.check import Problem
-from smtcrypt.core.numerals import DIGIT_CHARS
+from smtcrypt.core.letters import is_letter, shown
+from smtcrypt.core.numerals import digit_char, digit_writer
 from smtcrypt.core.tree import Name, Repeating, Word, walk
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ class Solution:
         if self.wildcards and not self.mapping:  # only wildcards: the text says it all
             return self.text
         return f"{self.text}  /  " + " ".join(
-            f"{name}={DIGIT_CHARS[value] if name.isupper() else value}" for name, value in self.mapping.items())
+            f"{shown(name)}={digit_char(value) if is_letter(name) else value}" for name, value in self.mapping.items())
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,7 @@ def filler(problem: Problem) -> Callable[[dict[str, int]], str]:
         place = {letter: "{" + str(index) + "}" for index, letter in enumerate(letters)}
         template = "".join(piece.replace("{", "{{").replace("}", "}}") if isinstance(piece, str) else
                            "".join(place.get(ch, ch) for ch in _digits_of(piece[0], piece[1])) for piece in pieces)
-        digit = DIGIT_CHARS.__getitem__
+        digit = digit_writer(problem.rules.base)
         return lambda mapping: template.format(*map(digit, map(mapping.__getitem__, letters)))
 
     def fill(mapping: dict[str, int]) -> str:
@@ -171,7 +172,7 @@ def filler(problem: Problem) -> Callable[[dict[str, int]], str]:
                 value = mapping[piece[0].name]
                 filled.append(str(value) if value >= 0 else f"({value})")
             else:
-                filled.append("".join(DIGIT_CHARS[mapping[ch]] if ch.isalpha() else ch
+                filled.append("".join(digit_char(mapping[ch]) if ch in mapping and is_letter(ch) else ch
                                      for ch in _digits_of(piece[0], piece[1])))
         return "".join(filled)
     return fill

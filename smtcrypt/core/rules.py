@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from smtcrypt.core.letters import is_letter, is_wildcard, normal
 from smtcrypt.errors import FormulaError
 
-MIN_BASE, MAX_BASE = 2, 36
+MIN_BASE, MAX_BASE = 2, 64
 FUNCTIONS = {"abs": "abs(x)", "min": "min(x, y, ...)", "max": "max(x, y, ...)", "sum": "sum(range(...))",
              "range": "range(stop) or range(start, stop)", "gcd": "gcd(x, y, ...) of integers",
              "is_prime": "is_prime(x) of an integer", "is_square": "is_square(x) of an integer",
@@ -43,12 +44,13 @@ class Rules:
     domains: Mapping[str, frozenset[int]] = field(default_factory=dict)
     assign: Mapping[str, int] = field(default_factory=dict)
     groups: tuple[str, ...] | None = None  # --distinct ABC,DEF: only letters of one group differ (distinct is False)
+    nonzero_single_letters: bool = False  # a word of one letter is not 0 either (Cryptator's rule)
 
     def __hash__(self) -> int:  # `domains` and `assign` are dicts: hash what they hold, as equality compares it
         return hash((self.distinct, self.allow_leading_zeros, self.base,
                      None if self.digits is None else frozenset(self.digits),
                      frozenset((letter, frozenset(values)) for letter, values in self.domains.items()),
-                     frozenset(self.assign.items()), self.groups))
+                     frozenset(self.assign.items()), self.groups, self.nonzero_single_letters))
 
 
 DigitSpec = str | int | Iterable[int]  # "1-9", "1,3,5,7,9", 7, range(1, 10)
@@ -90,10 +92,14 @@ def letter_options(options: Mapping[str, DigitSpec] | Iterable[str] | None, what
             if not equals:
                 raise FormulaError(f"{what}: expected {expected}, not {text!r}")
             items[letter.strip()] = spec.strip()
-    for letter in items:
-        if not (isinstance(letter, str) and len(letter) == 1 and "A" <= letter <= "Z"):
-            raise FormulaError(f"{what}: {letter!r} is not a letter A-Z")
-    return items
+    named = {}
+    for letter, spec in items.items():
+        symbol = normal(letter) if isinstance(letter, str) else letter
+        if not (isinstance(symbol, str) and is_puzzle_letter(symbol)):
+            raise FormulaError(f"{what}: {letter!r} is not a puzzle letter (an uppercase letter such as A or Д, "
+                               "or a letter or mark of a script without case such as न)")
+        named[symbol] = spec
+    return named
 
 
 def distinct_groups(spec: bool | str | Iterable[str]) -> tuple[str, ...] | None:
@@ -103,8 +109,9 @@ def distinct_groups(spec: bool | str | Iterable[str]) -> tuple[str, ...] | None:
     texts = spec.replace(" ", "").split(",") if isinstance(spec, str) else list(spec)
     groups = []
     for text in texts:
-        if not isinstance(text, str) or not text or not all("A" <= ch <= "Z" for ch in text):
-            raise FormulaError(f"--distinct: expected groups of letters A-Z such as ABC,DEF, not {text!r}")
+        text = normal(text) if isinstance(text, str) else text
+        if not isinstance(text, str) or not text or not all(map(is_puzzle_letter, text)):
+            raise FormulaError(f"--distinct: expected groups of puzzle letters such as ABC,DEF, not {text!r}")
         if len(set(text)) != len(text):
             raise FormulaError(f"--distinct: the group {text!r} names a letter twice")
         groups.append("".join(sorted(text)))
@@ -113,8 +120,10 @@ def distinct_groups(spec: bool | str | Iterable[str]) -> tuple[str, ...] | None:
 
 def make_rules(*, distinct: bool | str | Iterable[str] = True, allow_leading_zeros: bool = False, base: int = 10,
                digits: DigitSpec | None = None, domains: Mapping[str, DigitSpec] | Iterable[str] | None = None,
-               assign: Mapping[str, int] | Iterable[str] | None = None) -> Rules:
-    """Rules from user options (API keywords or command-line text), validated: bad options are `FormulaError`s."""
+               assign: Mapping[str, int] | Iterable[str] | None = None,
+               nonzero_single_letters: bool = False) -> Rules:
+    """Rules from user options (API keywords or command-line text), validated: bad options are `FormulaError`s.
+    `nonzero_single_letters`: every word's first letter is not 0, a word of one letter too (`A * B = CD`: A and B)."""
     if isinstance(base, bool) or not isinstance(base, int) or not MIN_BASE <= base <= MAX_BASE:
         raise FormulaError(f"base must be an integer from {MIN_BASE} to {MAX_BASE}, not {base!r}")
 
@@ -133,18 +142,22 @@ def make_rules(*, distinct: bool | str | Iterable[str] = True, allow_leading_zer
         if len(values) != 1:
             raise FormulaError(f"--assign {letter}: expected one digit, not {spec!r}")
         fixed[letter] = next(iter(values))
+    if nonzero_single_letters and allow_leading_zeros:
+        raise FormulaError("--nonzero-single-letters and --allow-leading-zeros contradict each other: "
+                           "the one makes every word's first letter nonzero, the other none")
     groups = distinct_groups(distinct)
     return Rules(bool(distinct) if groups is None else False, allow_leading_zeros, base, all_digits, letter_domains,
-                 fixed, groups)
+                 fixed, groups, bool(nonzero_single_letters))
 
 
-def is_wildcard(letter: str) -> bool:
-    """A `?` of the formula, which the parser names by a letter outside A-Z (see parse.WILDCARD_NAMES)."""
-    return not "A" <= letter <= "Z"
+def is_puzzle_letter(symbol: str) -> bool:
+    """A letter a user may name in an option (--assign, --domain, --distinct, --answer): any puzzle letter
+    but the hidden names of the wildcards (see core/letters.py)."""
+    return is_letter(symbol) and not is_wildcard(symbol)
 
 
 
 
 def is_unknown_name(name: str) -> bool:
-    """Lowercase names that are not functions are integer unknowns: `p`, `coins`, `x_1`."""
-    return name == name.lower() and name not in FUNCTIONS
+    """Lowercase names that are not functions are integer unknowns: `p`, `coins`, `x_1`, `д`."""
+    return name == name.lower() and name not in FUNCTIONS and not any(map(is_letter, name))

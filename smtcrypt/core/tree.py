@@ -27,9 +27,10 @@ class Span:
 
 @dataclass(frozen=True, eq=False)
 class Word:
-    """A run of capitals such as `SEND`: a number whose digits are letters.
+    """A run of capitals such as `SEND` (or `ДВА`, `उन्नीस`): a number whose digits are letters.
 
-    `letters` may also hold literal digits (`7AB` is 700 + 10*A + B); a word has at least one capital.
+    `letters` may also hold literal digits 0-9 (`7AB` is 700 + 10*A + B); every other character is a
+    letter (core/letters.py), so a word has at least one.
     """
 
     letters: str
@@ -192,7 +193,7 @@ def numerals(formula: Constraints) -> Iterator[Word | Repeating]:
 
 def letters(formula: Constraints) -> tuple[str, ...]:
     """The distinct letters, in order of first appearance: "ODD * ODD" gives ('O', 'D')."""
-    return tuple(dict.fromkeys(ch for node in numerals(formula) for ch in node.text_of_digits() if ch.isalpha()))
+    return tuple(dict.fromkeys(ch for node in numerals(formula) for ch in node.text_of_digits() if not ch.isdigit()))
 
 
 def unknowns(formula: Constraints) -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from smtcrypt.core.check import Problem
+from smtcrypt.core.letters import is_wildcard
 from smtcrypt.core.rules import NUMBER_WORDS, PRIME_LIMIT
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
 from smtcrypt.errors import VerificationError
@@ -312,11 +313,11 @@ def follows_rules(problem: Problem, assignment: Assignment) -> bool:
 
 def distinct_letters(problem: Problem) -> list[tuple[str, ...]]:
     """The groups of letters that must differ, read from the rules and the formula, not from `Problem.groups`:
-    by default every letter but the wildcards (letters outside A-Z); with --distinct the groups given."""
+    by default every letter but the wildcards (named in the Private Use Area); with --distinct the groups given."""
     rules = problem.rules
     if rules.groups is not None:
         return [tuple(group) for group in rules.groups]
-    return [tuple(letter for letter in problem.letters if "A" <= letter <= "Z")] if rules.distinct else []
+    return [tuple(letter for letter in problem.letters if not is_wildcard(letter))] if rules.distinct else []
 
 
 def satisfies(problem: Problem, assignment: Assignment) -> bool:

@@ -105,7 +105,7 @@ class _Encoder(NumberTheory, TreeEncoder[Rat, z3.ArithRef]):
         scale, cycle = base ** len(node.fixed), base ** len(node.period) - 1
         whole = int(node.whole, base)
         # a constant: its roots are known (0.2(68) ** (1/2))
-        if not any(ch.isalpha() for ch in node.fixed + node.period):
+        if all(ch.isdigit() for ch in node.fixed + node.period):
             return self.const(Fraction(whole * scale * cycle + int(node.fixed or "0", base) * cycle
                                        + int(node.period, base), scale * cycle)), True
         fixed = self.digits_value(node.fixed) if node.fixed else z3.IntVal(0, self.ctx)

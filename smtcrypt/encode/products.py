@@ -178,7 +178,7 @@ class _Reader:
         """whole.fixed(period) = (whole * B^f * (B^p - 1) + fixed * (B^p - 1) + period) / (B^f * (B^p - 1)),
         with the fixed and repeating digits read as words (which may start with 0)."""
         base = self.problem.rules.base
-        if any(not (ch.isupper() or ch.isdigit()) for ch in node.fixed + node.period):
+        if any(ch.islower() for ch in node.fixed + node.period):
             raise Unsupported("digits beyond 9 in a repeating decimal")
         scale, cycle = base ** len(node.fixed), base ** len(node.period) - 1
         num: dict[Monomial, Fraction] = defaultdict(Fraction)
@@ -420,7 +420,7 @@ class _Builder:
             return
         # no letter (every digit literal, or fixed at 0): false, in this context (an empty z3.Or is made in
         # Z3's default context)
-        choices = [self.letters[ch] != 0 for ch in set(word) if ch.isalpha()]
+        choices = [self.letters[ch] != 0 for ch in set(word) if not ch.isdigit()]
         self.constraints.append(z3.Or(*choices) if choices else z3.BoolVal(False, self.ctx))
 
 

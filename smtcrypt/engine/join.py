@@ -47,7 +47,7 @@ Key = Any  # an int, or a reduced (numerator, denominator) pair for a value that
 def letters_of(node: Expr) -> set[str]:
     texts = [part.letters if isinstance(part, Word) else part.whole + part.fixed + part.period
              for part in walk(node) if isinstance(part, (Word, Repeating))]
-    return {letter for text in texts for letter in text if letter.isalpha()}
+    return {letter for text in texts for letter in text if not letter.isdigit()}
 
 
 def _ratio(numerator: int, denominator: int) -> Key:
@@ -171,7 +171,7 @@ class Reader:
         self.problem = problem
         self.base = problem.rules.base
         self.p, self.q = exponent.numerator, exponent.denominator
-        self.new = tuple(sorted({letter for letter in word.letters if letter.isalpha()} - set(known)))
+        self.new = tuple(sorted({letter for letter in word.letters if not letter.isdigit()} - set(known)))
         self.limit = self.base ** len(word.letters)
         # each place from the last: (0, digit) a literal, (1, i) the other side's i-th letter,
         # (2, j) the first sight of the j-th new letter, (3, j) a later one

@@ -84,6 +84,7 @@ class Expression:
 
     def __init__(self, text: str, puzzle: Puzzle):
         tree = parse(text)
+        text = tree.source  # in the composed form (NFC) the parser reads
         items: tuple[Expr, ...] = tree.constraints
         if len(items) == 1 and isinstance(items[0], Collection) and items[0].kind == "tuple":
             items = items[0].items
@@ -101,7 +102,7 @@ class Expression:
                     for letter in node.text_of_digits():
                         if is_wildcard(letter):
                             raise FormulaError("an answer cannot ask for a wildcard '?'", text, node.span.start)
-                        if letter.isalpha() and letter not in letters:
+                        if not letter.isdigit() and letter not in letters:
                             raise FormulaError(f"the letter {letter} does not occur in the puzzle", text,
                                                node.span.start + text[node.span.start:node.span.end].index(letter))
                 if isinstance(node, Name) and node.name not in unknowns:

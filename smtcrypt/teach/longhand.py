@@ -7,9 +7,10 @@ word and whose other side is
 - a product of two words, or a word squared, or a word times a number (`ODD * ODD = FREAKY`):
   long multiplication with a partial product per digit of the second factor;
 - a word divided by a word with an exact quotient (`A / B = C`): long division with every step.
-Anything else is the plain line. A `Layout` is a list of rows, each a string right-aligned on
-one column and a role ("carry", "number", "rule", "result", "note"), so that a page can draw
-it; `text()` and `svg()` draw it here.
+Anything else is the plain line, and so is every solution in a base above 36, whose digits from
+36 on are written in brackets (`[36]`) and would not stand in columns. A `Layout` is a list of
+rows, each a string right-aligned on one column and a role ("carry", "number", "rule", "result",
+"note"), so that a page can draw it; `text()` and `svg()` draw it here.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from smtcrypt.core.check import Problem
+from smtcrypt.core.letters import display_width, pad_left
 from smtcrypt.core.tree import BinOp, Compare, Expr, Number, Word
 
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -39,13 +41,14 @@ class Layout:
     rows: tuple[Row, ...]
 
     def text(self) -> str:
-        width = max(len(row.text) + row.shift for row in self.rows)
-        return "\n".join((row.text + " " * row.shift).rjust(width).rstrip() for row in self.rows)
+        """The rows right-aligned by display width: a combining mark takes no column, a CJK letter two."""
+        width = max(display_width(row.text) + row.shift for row in self.rows)
+        return "\n".join(pad_left(row.text + " " * row.shift, width).rstrip() for row in self.rows)
 
     def svg(self, cell: int = 14) -> str:
         """The layout as an SVG image: a monospaced grid, carries small and grey, rules as lines."""
         lines = self.text().split("\n")
-        width = max(len(line) for line in lines)
+        width = max(map(display_width, lines))
         char_w, line_h = cell * 0.62, cell * 1.4
         parts = []
         for index, (row, line) in enumerate(zip(self.rows, lines)):
@@ -53,7 +56,7 @@ class Layout:
             if row.role == "rule":
                 start = len(line) - len(line.lstrip())
                 parts.append(f'<line x1="{start * char_w + 4:.1f}" y1="{y - line_h / 2:.1f}" '
-                             f'x2="{len(line) * char_w + 4:.1f}" y2="{y - line_h / 2:.1f}" stroke="black"/>')
+                             f'x2="{display_width(line) * char_w + 4:.1f}" y2="{y - line_h / 2:.1f}" stroke="black"/>')
                 continue
             style = {"carry": f' font-size="{cell * 0.75:.0f}" fill="#888"',
                      "result": ' font-weight="bold"', "note": ' fill="#555"'}.get(row.role, "")
@@ -67,7 +70,7 @@ def _word_value(node: Expr, mapping: Mapping[str, int], base: int) -> int | None
     if isinstance(node, Word):
         value = 0
         for ch in node.letters:
-            value = value * base + (mapping[ch] if ch.isalpha() else int(ch, 36))
+            value = value * base + (int(ch) if ch.isdigit() else mapping[ch])
         return value
     if isinstance(node, Number) and node.value.denominator == 1 and node.value >= 0:
         return int(node.value)
@@ -97,6 +100,8 @@ def layout(problem: Problem, mapping: Mapping[str, int], plain: str = "") -> Lay
     """The long-hand layout of a solution of `problem` (the plain line if it has no such shape)."""
     base = problem.rules.base
     constraints = problem.formula.constraints
+    if base > len(DIGITS):  # a digit from 36 on is written [36]: several characters, no column of its own
+        return Layout("line", (Row(plain, "number"),))
     if len(constraints) == 1 and isinstance(constraints[0], Compare) and constraints[0].ops == ("==",):
         left, right = constraints[0].operands
         for side, word in ((left, right), (right, left)):

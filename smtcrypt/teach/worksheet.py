@@ -18,7 +18,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from smtcrypt.core.check import Problem, check
-from smtcrypt.core.numerals import DIGIT_CHARS
+from smtcrypt.core.letters import is_letter as is_puzzle_letter
+from smtcrypt.core.letters import is_wildcard, shown
+from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, Status, Verdict
 from smtcrypt.core.rules import Rules
@@ -83,15 +85,17 @@ def stacked(problem: Problem) -> Rows | None:
 
 
 def is_letter(char: str) -> bool:
-    return "A" <= char <= "Z"
+    """A letter with a box of its own (the hidden names of `?`s are not written as letters)."""
+    return is_puzzle_letter(char) and not is_wildcard(char)
 
 
 def _cell(char: str, mapping: dict[str, int] | None) -> str:
     """A letter's box (blank, or with its digit in the key); a literal digit is printed as it is."""
     if not is_letter(char):
-        return f'<span class="cell fixed">{html.escape(char)}</span>'
-    digit = "" if mapping is None else DIGIT_CHARS[mapping[char]]
-    return f'<span class="cell"><span class="letter">{char}</span><span class="digit">{digit}</span></span>'
+        return f'<span class="cell fixed">{html.escape("?" if is_wildcard(char) else char)}</span>'
+    digit = "" if mapping is None else digit_char(mapping[char])
+    return (f'<span class="cell"><span class="letter">{html.escape(shown(char))}</span>'
+            f'<span class="digit">{digit}</span></span>')
 
 
 def _row(sign: str, text: str, width: int, mapping: dict[str, int] | None, css: str = "") -> str:
@@ -121,7 +125,8 @@ def layout(problem: Problem, mapping: dict[str, int] | None = None) -> str:
 def letter_key(problem: Problem, mapping: dict[str, int] | None = None) -> str:
     """Every letter once, with a box for its digit."""
     return ('<div class="letters">' + "".join(
-        f'<span class="pair">{letter} = {_cell(letter, mapping)}</span>' for letter in sorted(problem.letters))
+        f'<span class="pair">{html.escape(shown(letter))} = {_cell(letter, mapping)}</span>'
+        for letter in sorted(problem.letters) if is_letter(letter))
         + "</div>")
 
 

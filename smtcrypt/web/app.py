@@ -31,6 +31,8 @@ from starlette.types import Receive, Scope, Send
 
 from smtcrypt._version import __version__
 from smtcrypt.api import Puzzle
+from smtcrypt.core.check import Problem
+from smtcrypt.core.letters import is_wildcard
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.data import explanation
 from smtcrypt.search import DEFAULT_TIMEOUT, Search
@@ -43,7 +45,8 @@ from smtcrypt.web.searches import END, Running, Searches, prepare
 PROGRESS_EVERY = 0.5  # seconds between progress lines of a stream
 STATIC = ("index.html", "app.js", "style.css")
 MEDIA = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
-CHECK_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "base", "digits", "domain", "assign", "syntax")
+CHECK_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "nonzero_single_letters", "base", "digits", "domain",
+                 "assign", "syntax")
 WORKSHEET_OPTIONS = ("formula", "title", "paper", "timeout")
 MAX_WORKSHEET_PUZZLES = 60
 
@@ -155,10 +158,15 @@ def unfinished(running: Running) -> JSONResponse:
     return JSONResponse({"error": "the client went away"}, status_code=499)
 
 
+def named_letters(problem: Problem) -> list[str]:
+    """The puzzle's letters as the user wrote them: the hidden names of its `?`s are no letters to show."""
+    return [letter for letter in problem.letters if not is_wildcard(letter)]
+
+
 async def events(running: Running) -> AsyncIterator[str]:
     """A stream's lines: start, then each event of the search, with progress while it is quiet."""
     problem = running.puzzle.problem
-    yield line({"event": "start", "id": running.id, "formula": problem.source, "letters": list(problem.letters),
+    yield line({"event": "start", "id": running.id, "formula": problem.source, "letters": named_letters(problem),
                 "mode": running.mode, "timeout": running.search.timeout})
     while True:
         try:
@@ -192,7 +200,7 @@ async def check(request: Request) -> Response:
         problem = (await run_in_threadpool(puzzle_of, query)).problem
     except BadQuery as error:
         return bad(error)
-    return JSONResponse({"ok": True, "letters": list(problem.letters), "unknowns": list(problem.unknowns)})
+    return JSONResponse({"ok": True, "letters": named_letters(problem), "unknowns": list(problem.unknowns)})
 
 
 async def explain(request: Request) -> Response:

@@ -22,7 +22,8 @@ from smtcrypt.errors import FormulaError
 from smtcrypt.teach.play import DecisionError, Game, Move, Verdict, position_layout
 from smtcrypt.web.query import BadQuery, Values, formula_error
 
-PLAY_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "base", "digits", "domain", "assign")
+PLAY_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "nonzero_single_letters", "base", "digits", "domain",
+                "assign")
 PLAY_FIELDS = ("decisions", "move", "undo", "hint")
 MAX_DECISIONS = 200  # more than a puzzle of 10 letters needs, with every wrong try kept
 

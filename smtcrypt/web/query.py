@@ -1,7 +1,7 @@
 """A request's query string read as a puzzle, its rules and a way of searching, or refused with a 4xx.
 
-The names are the API's keywords (`distinct`, `allow_leading_zeros`, `base`, `digits`, `domain`,
-`assign`) and the command line's modes (`mode=all|first|count|unique`, `limit`), so that a URL
+The names are the API's keywords (`distinct`, `allow_leading_zeros`, `nonzero_single_letters`, `base`,
+`digits`, `domain`, `assign`) and the command line's modes (`mode=all|first|count|unique`, `limit`), so that a URL
 says what `smtcrypt --json` says. Nothing here imports the web framework: the parsing is plain
 data in, plain data out, and is tested on its own.
 """
@@ -21,7 +21,7 @@ MODES = ("all", "first", "count", "unique")
 MAX_FORMULA_CHARS = MAX_SOURCE_LENGTH  # the parser's own limit: over it, 413 before any parsing
 REPEATABLE = {"formula", "assign", "domain"}  # several constraints; one letter each (or comma-separated)
 KNOWN = ("formula", "mode", "limit", "timeout", "strategy", "stats", "distinct", "allow_leading_zeros",
-         "base", "digits", "domain", "assign", "syntax")
+         "nonzero_single_letters", "base", "digits", "domain", "assign", "syntax")
 SYNTAXES = ("smtcrypt", "cryptator")  # cryptator: the formula in Cryptator's notation, under its rules
 TRUE, FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
 
@@ -126,6 +126,8 @@ class Values:
         """The `Puzzle` keywords the request gives (the checker judges their values)."""
         rules: dict[str, Any] = {"distinct": self.flag("distinct", True),
                                  "allow_leading_zeros": self.flag("allow_leading_zeros", False)}
+        if self.flag("nonzero_single_letters", False):
+            rules["nonzero_single_letters"] = True
         base = self.number("base", int, 0)
         if base is not None:
             rules["base"] = base

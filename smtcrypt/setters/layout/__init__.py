@@ -6,7 +6,7 @@ multiplier digit it belongs to, a row of a division ends under the dividend digi
 digit stands over. The layout becomes an
 ordinary formula (each row an equation between words, and the rules of long division as
 comparisons), so every search, proof and the exact re-check apply to it unchanged; its `?` cells
-are named by letters outside A-Z (`parse.WILDCARD_NAMES`), which the parser accepts only in a
+are named by characters of the Private Use Area (`letters.WILDCARD_NAMES`), which the parser accepts only in a
 formula made here. Each solution is shown filled into the layout as it was given. Conditions on
 the letters (`LayoutFormula`) follow the equations in the same formula.
 

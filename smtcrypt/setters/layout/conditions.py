@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from smtcrypt.core.check import Problem, check
-from smtcrypt.core.parse import WILDCARD_NAMES, parse
+from smtcrypt.core.letters import WILDCARD_NAMES, normal
+from smtcrypt.core.parse import parse
 from smtcrypt.core.results import FormulaText, join
 from smtcrypt.core.rules import Rules
 from smtcrypt.core.tree import Constraints, Name, walk, words
@@ -28,7 +29,7 @@ class LayoutFormula:
 
     def __init__(self, layout: Layout, conditions: FormulaText | None, base: int = 10):
         self.layout = layout
-        self.conditions = "" if conditions is None else join(conditions)
+        self.conditions = "" if conditions is None else normal(join(conditions))
         equations = layout.formula(base)
         if not self.conditions.strip(" \t\r\n;,"):
             self.conditions, self.source, self.offset = "", equations, len(equations)
@@ -82,6 +83,7 @@ class LayoutFormula:
                 return check(tree, rules)
             problem = check(tree, dataclasses.replace(rules, allow_leading_zeros=True))
         heads = frozenset(word.letters[0] for word in words(tree) if word.span.start < self.offset
-                          and len(word.letters) > 1 and word.letters[0].isalpha())
+                          and len(word.letters) > (0 if rules.nonzero_single_letters else 1)
+                          and not word.letters[0].isdigit())
         allowed = {letter: digits - {0} if letter in heads else digits for letter, digits in problem.allowed.items()}
         return dataclasses.replace(problem, leading=heads, allowed=allowed)

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from smtcrypt.core.check import Problem
-from smtcrypt.core.numerals import DIGIT_CHARS
+from smtcrypt.core.letters import is_letter
+from smtcrypt.core.numerals import digit_char
 from smtcrypt.errors import LayoutError
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ class Layout:
 
     def block(self, solution: Solution) -> str:
         """A solution for people: the filled-in layout, the letters' digits if any, and a blank line."""
-        letters = " ".join(f"{self.spelling.get(name, name)}={DIGIT_CHARS[value] if name.isupper() else value}"
+        letters = " ".join(f"{self.spelling.get(name, name)}={digit_char(value) if is_letter(name) else value}"
                            for name, value in solution.mapping.items())
         return solution.text + (f"\n  /  {letters}" if letters else "") + "\n"
 
@@ -105,7 +106,7 @@ class Layout:
 
         def fill(assignment: dict[str, int]) -> str:
             for line, column, name in cells:
-                lines[line][column] = DIGIT_CHARS[assignment[name]]
+                lines[line][column] = digit_char(assignment[name])
             return "\n".join("".join(line) for line in lines)
         return fill
 

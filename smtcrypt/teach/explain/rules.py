@@ -19,6 +19,7 @@ from typing import Any
 import z3
 
 from smtcrypt.core.check import Problem
+from smtcrypt.core.letters import shown
 from smtcrypt.core.rules import is_wildcard
 from smtcrypt.core.tree import Constraints, Expr, to_text
 from smtcrypt.core.tree import letters as tree_letters
@@ -108,7 +109,8 @@ class Variables:
         for letter in problem.letters:
             self.vars[letter] = z3.Int(letter, context)
             self.domains[letter] = tuple(sorted(allowed_digits(problem, letter)))
-            self.display[letter] = cells.get(letter, letter)  # a `?` by its place: ?1 is the first
+            # a `?` by its place (?1 is the first), a combining mark alone on a dotted circle (◌्)
+            self.display[letter] = cells.get(letter) or shown(letter)
 
     def add_carry(self, name: str, low: int, high: int, wide: bool) -> None:
         self.vars[name] = z3.Int(name, self.ctx)
@@ -127,7 +129,7 @@ class Variables:
     def word(self, word: str) -> z3.ArithRef:
         total: Any = z3.IntVal(0, self.ctx)
         for ch in word:
-            total = total * self.base + (self.vars[ch] if ch.isalpha() else int(ch, 36))
+            total = total * self.base + (int(ch) if ch.isdigit() else self.vars[ch])
         return total
 
     def poly(self, poly: Poly) -> z3.ArithRef:
@@ -332,8 +334,8 @@ def _long_multiplication(poly: Poly, order: Mapping[str, int],
         places = [[(ch, place) for place, ch in enumerate(reversed(word))] for word in words]
         for combination in itertools.product(*places):
             column = sum(place for _, place in combination)
-            value = coefficient * math.prod(int(ch, 36) for ch, _ in combination if not ch.isalpha())
-            letters = [ch for ch, _ in combination if ch.isalpha()]
+            value = coefficient * math.prod(int(ch) for ch, _ in combination if ch.isdigit())
+            letters = [ch for ch, _ in combination if not ch.isdigit()]
             if not value:
                 continue
             if letters:
@@ -348,7 +350,7 @@ def _long_multiplication(poly: Poly, order: Mapping[str, int],
 def _sizes_rule(variables: Variables, poly: Poly, nonzero: Sequence[str], suffix: str) -> Rule:
     """The equation with every word an interval (its leading digits): how large the numbers can be."""
     bounds = Bounds([poly], variables.base, distinct=False)
-    letters = tuple(dict.fromkeys(ch for monomial in poly for word in monomial for ch in word if ch.isalpha()))
+    letters = tuple(dict.fromkeys(ch for monomial in poly for word in monomial for ch in word if not ch.isdigit()))
     term = variables.poly(poly) == 0
     nonzero_terms = [variables.word(word) != 0 for word in nonzero]
     return Rule(f"the sizes of the numbers{suffix}", _poly_text(poly) + " = 0", letters,
@@ -362,7 +364,7 @@ def _sizes_possible(bounds: Bounds, box: Box) -> bool:
 def _poly_text(poly: Poly) -> str:
     parts = []
     for monomial, coefficient in poly.items():
-        words = ["".join("?" if is_wildcard(ch) and ch.isalpha() else ch for ch in word) for word in monomial]
+        words = ["".join("?" if is_wildcard(ch) else ch for ch in word) for word in monomial]
         body = "·".join(words) if words else str(abs(coefficient))
         if words and abs(coefficient) != 1:
             body = f"{abs(coefficient)}·{body}"

@@ -13,13 +13,15 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from smtcrypt.core.letters import normal, shown
+from smtcrypt.core.numerals import digit_char
 from smtcrypt.errors import FormulaError
 from smtcrypt.teach.explain import Step
-from smtcrypt.teach.longhand import DIGITS
 
 OPERATORS = {"=": "=", "==": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-DECISION = re.compile(r"\s*(?P<name>[A-Za-z][A-Za-z0-9]*'*)\s*(?P<op>==|!=|<=|>=|=|<|>)\s*(?P<value>\S*)\s*$")
-MARKS = re.compile(r"\s*(?P<name>[A-Za-z][A-Za-z0-9]*'*)\s*:(?P<digits>.*)$")
+NAME = r"(?P<name>[A-Za-z][A-Za-z0-9]*'*|[^\x00-\x7f\s])"  # a letter of any script (one character), or a carry
+DECISION = re.compile(r"\s*" + NAME + r"\s*(?P<op>==|!=|<=|>=|=|<|>)\s*(?P<value>\S*)\s*$")
+MARKS = re.compile(r"\s*" + NAME + r"\s*:(?P<digits>.*)$")
 
 
 class DecisionError(FormulaError):
@@ -76,11 +78,12 @@ class Move:
 
 
 def _assignment_text(pairs: Iterable[tuple[str, int]]) -> str:
-    return " ".join(f"{name}={DIGITS[value]}" for name, value in pairs)
+    return " ".join(f"{shown(name)}={digit_char(value)}" for name, value in pairs)
 
 
 def parse_decision(text: str, letters: Sequence[str], carries: Sequence[str]) -> Decision:
     """A decision from its text (`S = 9`, `E >= 2`, `c2 = 1`); DecisionError with a caret if it is not one."""
+    text = normal(text)
     match = DECISION.match(text)
     if match is None:
         where = next((i for i, ch in enumerate(text) if not ch.isspace()), 0)
@@ -98,6 +101,7 @@ def parse_decision(text: str, letters: Sequence[str], carries: Sequence[str]) ->
 def parse_marks(text: str, letters: Sequence[str], carries: Sequence[str],
                 base: int) -> tuple[str, tuple[int, ...]] | None:
     """`S: 1 2 9` as the letter and its marked digits (`S:` clears them); None if the text is no marks line."""
+    text = normal(text)
     match = MARKS.match(text)
     if match is None:
         return None
@@ -131,4 +135,4 @@ def listed(decisions: Sequence[Decision]) -> str:
 
 
 def digits_text(digits: Iterable[int]) -> str:
-    return "{" + ", ".join(DIGITS[d] for d in sorted(digits)) + "}"
+    return "{" + ", ".join(map(digit_char, sorted(digits))) + "}"

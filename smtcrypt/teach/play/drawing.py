@@ -10,9 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from smtcrypt.core.check import Problem
-from smtcrypt.core.rules import is_wildcard
+from smtcrypt.core.letters import char_width, display_width, is_letter, is_wildcard, shown
+from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.tree import BinOp, Compare, Expr, Word
-from smtcrypt.teach.longhand import DIGITS, Layout, Row
+from smtcrypt.teach.longhand import Layout, Row
+
+
+def _cell(text: str, wide: bool) -> str:
+    """One cell of a drawn word: a digit, `?` or a letter, two columns wide where letters are (CJK)."""
+    return text if not wide or char_width(text[-1]) == 2 else " " + text
 
 
 def position_layout(problem: Problem, known: Mapping[str, int]) -> Layout:
@@ -21,9 +27,10 @@ def position_layout(problem: Problem, known: Mapping[str, int]) -> Layout:
     def word(node: Expr) -> str | None:
         if not isinstance(node, Word):
             return None
-        return "".join(DIGITS[known[ch]] if ch in known else ("?" if is_wildcard(ch) else ch)
+        return "".join(_cell(digit_char(known[ch]) if ch in known else ("?" if is_wildcard(ch) else shown(ch)), wide)
                        for ch in node.letters)
 
+    wide = any(char_width(letter) == 2 for letter in problem.letters)  # CJK: every cell two columns wide
     constraints = problem.formula.constraints
     if len(constraints) == 1 and isinstance(constraints[0], Compare) and constraints[0].ops == ("==",):
         left, right = constraints[0].operands
@@ -33,7 +40,7 @@ def position_layout(problem: Problem, known: Mapping[str, int]) -> Layout:
                 continue
             rows = _sum_rows(side, word) or _product_rows(side, word)
             if rows:
-                width = max(len(total), *(len(text) for text in rows))
+                width = max(display_width(total), *map(display_width, rows))
                 return Layout("position", (*(Row(text, "number") for text in rows), Row("-" * width, "rule"),
                                            Row(total, "result")))
     return lines_layout(filled_in(problem.source, known))
@@ -42,8 +49,8 @@ def position_layout(problem: Problem, known: Mapping[str, int]) -> Layout:
 def lines_layout(text: str) -> Layout:
     """Text as a layout of its lines, each kept where it stands (the layout right-aligns its rows)."""
     lines = text.split("\n")
-    width = max(len(line) for line in lines)
-    return Layout("line", tuple(Row(line.ljust(width), "number") for line in lines))
+    width = max(map(display_width, lines))
+    return Layout("line", tuple(Row(line + " " * (width - display_width(line)), "number") for line in lines))
 
 
 def filled_in(text: str, known: Mapping[str, int], lowercase: bool = False) -> str:
@@ -51,9 +58,9 @@ def filled_in(text: str, known: Mapping[str, int], lowercase: bool = False) -> s
     (a layout as printed) a lowercase letter is its capital, else a lowercase name is no letter."""
     def cell(ch: str) -> str:
         letter = ch.upper() if lowercase else ch
-        if letter.isupper() and letter in known:
-            return DIGITS[known[letter]]
-        return "?" if ch.isupper() and is_wildcard(ch) else ch
+        if is_letter(letter) and letter in known:
+            return digit_char(known[letter])
+        return "?" if is_wildcard(ch) else ch
 
     return "".join(map(cell, text))
 
@@ -71,10 +78,10 @@ def _sum_rows(side: Expr, word: Callable[[Expr], str | None]) -> list[str]:
 
     collect(side, "+")
     texts = [word(node) for _, node in terms]
-    shown = [text for text in texts if text is not None]
-    if len(terms) < 2 or len(shown) < len(texts):
+    drawn = [text for text in texts if text is not None]
+    if len(terms) < 2 or len(drawn) < len(texts):
         return []
-    return [shown[0], *(f"{sign} {text}" for (sign, _), text in zip(terms[1:], shown[1:]))]
+    return [drawn[0], *(f"{sign} {text}" for (sign, _), text in zip(terms[1:], drawn[1:]))]
 
 
 def _product_rows(side: Expr, word: Callable[[Expr], str | None]) -> list[str]:

@@ -15,10 +15,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from smtcrypt.core.check import Problem
+from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.rules import is_wildcard
 from smtcrypt.search import DEFAULT_TIMEOUT, Search
 from smtcrypt.teach.explain.rules import Equation
-from smtcrypt.teach.longhand import DIGITS, Layout
+from smtcrypt.teach.longhand import Layout
 from smtcrypt.teach.play.decisions import Decision, Move, Verdict, digits_text, listed, parse_decision, parse_marks
 from smtcrypt.teach.play.drawing import filled_in, lines_layout, position_layout
 from smtcrypt.teach.play.reasons import Reasons
@@ -206,7 +207,7 @@ class Game:
         lines = []
         for letter, digits in sorted(self.marks.items()):
             possible = self.possible(letter)
-            shown = [DIGITS[d] if possible is None or d in possible else f"({DIGITS[d]})" for d in digits]
+            shown = [digit_char(d) if possible is None or d in possible else f"({digit_char(d)})" for d in digits]
             lines.append(f"{letter}: {' '.join(shown)}")
         return "\n".join(lines)
 

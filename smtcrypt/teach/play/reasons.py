@@ -20,11 +20,11 @@ from collections.abc import Mapping, Sequence
 import z3
 
 from smtcrypt.core.check import Problem
+from smtcrypt.core.numerals import digit_char
 from smtcrypt.teach.explain import Explainer, Step, StepKind, condition
 from smtcrypt.teach.explain.prover import Budget, OutOfTime, Proof, Prover
 from smtcrypt.teach.explain.reasoner import Contradiction
 from smtcrypt.teach.explain.rules import Facts, Rule, Variables
-from smtcrypt.teach.longhand import DIGITS
 from smtcrypt.teach.play.decisions import Decision, digits_text, listed
 
 REASON_SECONDS = 2.0  # seconds (at most) spent looking for the explainer's chain behind a rejection
@@ -84,7 +84,7 @@ class Reasons:
                     continue
                 for other in group:
                     if other != last.name and domains[other] == {digit}:
-                        return f"{other} = {DIGITS[digit]} already, and {last.name} and {other} must differ"
+                        return f"{other} = {digit_char(digit)} already, and {last.name} and {other} must differ"
         return ""
 
     def facts(self, decisions: Sequence[Decision]) -> Facts:

@@ -3,8 +3,9 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const RULES = ["mode", "digits", "assign", "base", "distinct", "allow_leading_zeros"];
-const DEFAULTS = { mode: "all", digits: "", assign: "", base: "10", distinct: true, allow_leading_zeros: false };
+const RULES = ["mode", "digits", "assign", "base", "distinct", "allow_leading_zeros", "nonzero_single_letters"];
+const DEFAULTS = { mode: "all", digits: "", assign: "", base: "10", distinct: true, allow_leading_zeros: false,
+                   nonzero_single_letters: false };
 const STOP_GRACE_MS = 3000;  // after Stop, the server's last word is awaited this long before the request is dropped
 
 let current = null;  // the running search: {controller, id, started, timeout, found, shown}
@@ -43,6 +44,10 @@ function loadFromAddress() {
     else element.value = value;
   }
   return true;
+}
+
+function shownLetter(letter) {  // a combining mark alone (the virama of उन्नीस) on a dotted circle
+  return /^\p{M}$/u.test(letter) ? "\u25cc" + letter : letter;
 }
 
 function el(tag, className, text) {
@@ -85,7 +90,7 @@ async function checkNow() {
       showSyntax(null);
       const names = body.letters.concat(body.unknowns);
       const parts = [];
-      if (body.letters.length) parts.push(`${body.letters.length} letter${body.letters.length === 1 ? "" : "s"}: ${body.letters.join(" ")}`);
+      if (body.letters.length) parts.push(`${body.letters.length} letter${body.letters.length === 1 ? "" : "s"}: ${body.letters.map(shownLetter).join(" ")}`);
       if (body.unknowns.length) parts.push(`integer unknowns: ${body.unknowns.join(" ")}`);
       $("letters").textContent = parts.join("; ");
       $("letters").dataset.count = names.length;
@@ -134,7 +139,7 @@ function addSolution(event) {
   const item = el("li");
   item.append(el("div", "line", event.text));
   if (event.long_hand) item.append(el("pre", "long-hand", event.long_hand));
-  const mapping = Object.entries(event.mapping).map(([name, value]) => `${name}=${value}`).join(" ");
+  const mapping = Object.entries(event.mapping).map(([name, value]) => `${shownLetter(name)}=${value}`).join(" ");
   item.append(el("div", "mapping", mapping));
   $("solutions").append(item);
 }
@@ -355,7 +360,7 @@ function drawBoard() {
     const row = el("div", "row");
     for (const ch of line) {
       const letter = ch.toUpperCase();
-      if (!letters.has(letter) || !/[A-Za-z]/.test(ch)) {
+      if (!letters.has(letter) || !/[\p{L}\p{M}]/u.test(ch)) {  // letters of every script, marks too
         row.append(el("span", "char", ch));
         continue;
       }
@@ -415,7 +420,7 @@ function boxTyped(box) {
 }
 
 async function tryMove(text) {
-  const marks = /^\s*([A-Za-z])\s*:(.*)$/.exec(text);
+  const marks = /^\s*([\p{L}\p{M}])\s*:(.*)$/u.exec(text.normalize("NFC"));
   if (marks && game.data && game.data.letters.includes(marks[1].toUpperCase())) {
     game.marks[marks[1].toUpperCase()] = (marks[2].match(/[0-9]/g) || []).map(Number).sort();
     history.replaceState(null, "", "/?" + gameParams());
@@ -425,7 +430,7 @@ async function tryMove(text) {
   let under = null;
   const body = await playRequest({ move: text, before: (decisions) => { under = [...decisions]; } });
   if (!body || !body.move) return;
-  const move = body.move, parts = /^([A-Z])\s*=\s*(\d+)$/.exec(move.decision);
+  const move = body.move, parts = /^([\p{Lu}\p{Lt}\p{Lo}\p{Lm}\p{M}])\s*=\s*(\d+)$/u.exec(move.decision);
   if (move.verdict === "rejected" && parts) game.tried.push({ letter: parts[1], digit: Number(parts[2]), under });
   const forced = Object.entries(move.forced).map(([letter, digit]) => `${letter}=${digit}`).join(" ");
   const texts = {
