@@ -131,7 +131,7 @@ def test_the_data_holds_at_least_60_puzzles_across_every_notation() -> None:
                          ids=[f"{i}-{row[0]}" for i, row in enumerate(ROWS)])
 def test_each_solver_test_gives_what_cryptator_asserts(name: str, options: str, expected: str, formula: str) -> None:
     args = build_parser().parse_args([*options.split(), "--", formula])
-    if args.base > MAX_BASE:  # bases above 36 are refused for now, with a clear error
+    if args.base > MAX_BASE:  # bases above 64 are refused, with a clear error
         with pytest.raises(FormulaError, match=f"bases up to {MAX_BASE}"):
             puzzle_of(options, formula)
         return
@@ -278,7 +278,7 @@ def test_the_command_line_takes_cryptators_options(capsys: pytest.CaptureFixture
 
 
 def test_the_command_line_reports_bad_input_with_exit_code_2(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--syntax", "cryptator", "r='36'", "-b", "40"]) == 2
+    assert main(["--syntax", "cryptator", "r='36'", "-b", "65"]) == 2
     assert "bases up to" in capsys.readouterr().err
     assert main(["--json", "--syntax", "cryptator", "a + b"]) == 2
     assert json.loads(capsys.readouterr().out)["status"] == "error"

@@ -22,7 +22,7 @@ from typing import Any
 from smtcrypt.api import Puzzle
 from smtcrypt.cli.interrupt import stopped_by_ctrl_c
 from smtcrypt.cli.options import Exit, JsonErrorParser, integer_in, positive_number, print_json_error
-from smtcrypt.core.numerals import DIGIT_CHARS
+from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.results import Ending, Status
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.data import to_dict
@@ -140,5 +140,5 @@ def solve(puzzle: Puzzle, read: CryptatorPuzzle, args: argparse.Namespace) -> in
 
 def solution_line(read: CryptatorPuzzle, mapping: dict[str, int]) -> str:
     """`9567 + 1085 == 10652  (9567+1085=10652)  /  s=9 e=5 ...`: ours, the formula as written, the symbols."""
-    symbols = " ".join(f"{symbol}={DIGIT_CHARS[digit]}" for symbol, digit in read.user_mapping(mapping).items())
+    symbols = " ".join(f"{symbol}={digit_char(digit)}" for symbol, digit in read.user_mapping(mapping).items())
     return f"{read.ours_filled(mapping)}  ({read.substitute(mapping).strip()})  /  {symbols}"

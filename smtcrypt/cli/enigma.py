@@ -22,7 +22,7 @@ from typing import Any
 from smtcrypt.api import Puzzle
 from smtcrypt.cli.interrupt import stopped_by_ctrl_c
 from smtcrypt.cli.options import Exit, JsonErrorParser, positive_number, print_json_error
-from smtcrypt.core.numerals import DIGIT_CHARS
+from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.results import Ending, Solution, Status, Verdict
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.answers import value_json, value_text
@@ -132,7 +132,7 @@ def solution_line(puzzle: EnigmaPuzzle, solution: Solution, value: Value, answer
     """One solution as enigma.py prints it: `(SEND + MORE = MONEY) (9567 + 1085 = 10652) / D=7 ...`
     (a division: `47670 / 77 = 619 (rem 7) [476 - 462 = 14, ...] / b=9 ...`), then ` / ANSWER`."""
     mapping = puzzle.user_mapping(solution.mapping)
-    symbols = " ".join(f"{symbol}={DIGIT_CHARS[digit]}" for symbol, digit in mapping.items())
+    symbols = " ".join(f"{symbol}={digit_char(digit)}" for symbol, digit in mapping.items())
     if puzzle.division is not None:
         head = division_text(solution.text, puzzle.rules["base"])
         extra = " ".join(f"({puzzle.substitute(e, solution.mapping)})" for e in puzzle.expressions)
@@ -169,7 +169,7 @@ def number(value: int, base: int) -> str:
     digits = ""
     while True:
         value, digit = divmod(value, base)
-        digits = DIGIT_CHARS[digit] + digits
+        digits = digit_char(digit) + digits
         if not value:
             return digits
 

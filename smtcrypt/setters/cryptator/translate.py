@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from smtcrypt.core.numerals import DIGIT_CHARS
+from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters.cryptator.reader import Binary, Constant, Equation, Negation, Node, Word, read, words
@@ -70,14 +70,14 @@ class CryptatorPuzzle:
         pieces, position = [], 0
         for start, end in self.spans:
             pieces.append(self.text[position:start])
-            pieces.append("".join(DIGIT_CHARS[mapping[self.letters[ch]]] for ch in self.text[start:end]))
+            pieces.append("".join(digit_char(mapping[self.letters[ch]]) for ch in self.text[start:end]))
             position = end
         pieces.append(self.text[position:])
         return "".join(pieces)
 
     def ours_filled(self, mapping: Mapping[str, int]) -> str:
         """Our formula for the equations with the digits in."""
-        return re.sub("[A-Z]", lambda match: DIGIT_CHARS[mapping[match.group()]], self.formula)
+        return re.sub("[A-Z]", lambda match: digit_char(mapping[match.group()]), self.formula)
 
 
 def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
@@ -88,7 +88,7 @@ def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
     if isinstance(base, bool) or not isinstance(base, int) or base < MIN_BASE:
         raise FormulaError(f"base must be an integer of at least {MIN_BASE}, not {base!r}")
     if base > MAX_BASE:
-        raise FormulaError(f"base {base}: smtcrypt reads bases up to {MAX_BASE} for now")
+        raise FormulaError(f"base {base}: smtcrypt reads bases up to {MAX_BASE}")
     equations = read(text)
     found = [word for equation in equations for word in words(equation)]
     letters = letter_map(text, found)

@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from smtcrypt.core.numerals import DIGIT_CHARS
+from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.rules import FUNCTIONS
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters.enigma.expression import Translated, Translator, find_words
@@ -105,7 +105,7 @@ class EnigmaPuzzle:
         pieces, position = [], 0
         for word in expression.words:
             pieces.append(expression.text[position:word.start])
-            pieces.append("".join(DIGIT_CHARS[mapping[self.letters[ch]]] if ch in self.letters else ch
+            pieces.append("".join(digit_char(mapping[self.letters[ch]]) if ch in self.letters else ch
                                   for ch in word.text))
             position = word.end
         pieces.append(expression.text[position:])
