@@ -169,7 +169,9 @@ def test_a_worker_lost_mid_run_has_its_chunks_redone(cluster):
 def test_ctrl_c_cancels_the_clusters_work_and_keeps_what_was_printed(cluster, tmp_path):
     local, client = cluster
     words = tmp_path / "words.txt"
-    words.write_text("\n".join(WORDS40))
+    # 100 words: work enough (about 20 s) that the run is still going when the signal arrives, even on a
+    # loaded machine (40 words take the generator 1.5 s now)
+    words.write_text("\n".join((ROOT / "examples" / "words" / "words200.txt").read_text().split()[:100]))
     run = subprocess.Popen(generate_command("--words", str(words), "--scheduler", local.scheduler_address),
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
