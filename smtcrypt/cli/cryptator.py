@@ -21,12 +21,11 @@ from typing import Any
 
 from smtcrypt.api import Puzzle
 from smtcrypt.cli.interrupt import stopped_by_ctrl_c
-from smtcrypt.cli.options import Exit, JsonErrorParser, integer_in, positive_number, print_json_error
+from smtcrypt.cli.options import Exit, JsonErrorParser, end_of_output, integer_in, positive_number, print_json_error
 from smtcrypt.core.numerals import digit_char
-from smtcrypt.core.results import Ending, Status
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.data import to_dict
-from smtcrypt.present.text import stats_lines, summary_line
+from smtcrypt.present.text import summary_line
 from smtcrypt.setters.cryptator import CryptatorPuzzle
 
 USAGE = ("smtcrypt --syntax cryptator [-b B] [-z [true|false]] [-min N] [-max N] [--assign s=D] [--json] "
@@ -126,16 +125,7 @@ def solve(puzzle: Puzzle, read: CryptatorPuzzle, args: argparse.Namespace) -> in
         print(verdict.count)
     else:
         print(summary_line(verdict))
-    if args.stats and not args.json:
-        for line in stats_lines(verdict):
-            print(line)
-    if verdict.status is Status.UNKNOWN and args.count and not args.json:
-        print(f"smtcrypt: search incomplete ({verdict.reason}), so more may exist", file=sys.stderr)
-    if verdict.ending is Ending.INTERRUPTED:
-        return Exit.INTERRUPTED
-    if verdict.status is Status.UNKNOWN:
-        return Exit.UNKNOWN
-    return Exit.FOUND if verdict.count else Exit.NONE
+    return end_of_output(verdict, args)
 
 
 def solution_line(read: CryptatorPuzzle, mapping: dict[str, int]) -> str:

@@ -21,13 +21,13 @@ from typing import Any
 
 from smtcrypt.api import Puzzle
 from smtcrypt.cli.interrupt import stopped_by_ctrl_c
-from smtcrypt.cli.options import Exit, JsonErrorParser, positive_number, print_json_error
+from smtcrypt.cli.options import Exit, JsonErrorParser, end_of_output, positive_number, print_json_error
 from smtcrypt.core.numerals import digit_char
-from smtcrypt.core.results import Ending, Solution, Status, Verdict
+from smtcrypt.core.results import Solution, Status, Verdict
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.answers import value_json, value_text
 from smtcrypt.present.data import to_dict
-from smtcrypt.present.text import plural, stats_lines
+from smtcrypt.present.text import plural
 from smtcrypt.setters.answers import Expression, Value
 from smtcrypt.setters.enigma import SOLVERS, EnigmaPuzzle, read_command, read_runfile
 
@@ -116,16 +116,7 @@ def solve(puzzle: EnigmaPuzzle, searched: Puzzle, args: argparse.Namespace) -> i
     else:
         for line in summary(puzzle, verdict, tally):
             print(line)
-    if args.stats and not args.json:
-        for line in stats_lines(verdict):
-            print(line)
-    if verdict.status is Status.UNKNOWN and args.count and not args.json:
-        print(f"smtcrypt: search incomplete ({verdict.reason}), so more may exist", file=sys.stderr)
-    if verdict.ending is Ending.INTERRUPTED:
-        return Exit.INTERRUPTED
-    if verdict.status is Status.UNKNOWN:
-        return Exit.UNKNOWN
-    return Exit.FOUND if verdict.count else Exit.NONE
+    return end_of_output(verdict, args)
 
 
 def solution_line(puzzle: EnigmaPuzzle, solution: Solution, value: Value, answered: bool) -> str:

@@ -11,11 +11,14 @@ from __future__ import annotations
 import argparse
 import enum
 import json
+import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+from smtcrypt.core.results import Ending, Status, Verdict
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE
 from smtcrypt.engine.portfolio import STRATEGIES  # the names only: the solver itself loads with the first search
+from smtcrypt.present.text import stats_lines
 from smtcrypt.search import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, MIN_MEMORY_MB
 
 __all__ = ["DEFAULT_MEMORY_MB", "DEFAULT_TIMEOUT", "MIN_MEMORY_MB", "STRATEGIES", "Exit"]
@@ -136,3 +139,25 @@ def print_json_error(message: str, error: Exception | None = None) -> None:
         data.update(line=getattr(error, "line", None), column=getattr(error, "column", None),
                     snippet=getattr(error, "snippet", None))
     print(json.dumps(data, ensure_ascii=False))
+
+
+def exit_code(verdict: Verdict, unique: bool = False) -> Exit:
+    """0 a solution (with --unique: exactly one, proved), 1 none (or several), 3 unknown, 130 stopped."""
+    if verdict.ending is Ending.INTERRUPTED:
+        return Exit.INTERRUPTED
+    if verdict.status is Status.UNKNOWN:
+        return Exit.UNKNOWN
+    if unique:
+        return Exit.FOUND if verdict.status is Status.UNIQUE else Exit.NONE
+    return Exit.FOUND if verdict.count else Exit.NONE
+
+
+def end_of_output(verdict: Verdict, args: argparse.Namespace) -> Exit:
+    """What a peer notation's run ends with (`--syntax enigma` and `cryptator`): the statistics with
+    --stats, a warning on stderr that a --count is incomplete, and the exit code."""
+    if args.stats and not args.json:
+        for line in stats_lines(verdict):
+            print(line)
+    if verdict.status is Status.UNKNOWN and args.count and not args.json:
+        print(f"smtcrypt: search incomplete ({verdict.reason}), so more may exist", file=sys.stderr)
+    return exit_code(verdict)

@@ -21,6 +21,7 @@ from smtcrypt.cli.options import (
     STRATEGIES,
     Exit,
     JsonErrorParser,
+    exit_code,
     integer_in,
     positive,
     positive_number,
@@ -28,7 +29,7 @@ from smtcrypt.cli.options import (
     rule_options,
     rules_from,
 )
-from smtcrypt.core.results import Ending, Status, Verdict
+from smtcrypt.core.results import Status, Verdict
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.data import to_json
 from smtcrypt.present.text import solution_line, stats_lines, summary_line
@@ -179,15 +180,6 @@ def report(verdict: Verdict, args: argparse.Namespace) -> None:
             print(line)
 
 
-def exit_code(verdict: Verdict, unique: bool) -> Exit:
-    """0 a solution (with --unique: exactly one, proved), 1 none (or several), 3 unknown, 130 stopped."""
-    if verdict.ending is Ending.INTERRUPTED:
-        return Exit.INTERRUPTED
-    if verdict.status is Status.UNKNOWN:
-        return Exit.UNKNOWN
-    if unique:
-        return Exit.FOUND if verdict.status is Status.UNIQUE else Exit.NONE
-    return Exit.FOUND if verdict.count else Exit.NONE
 
 
 def main(argv: Sequence[str]) -> int:
