@@ -249,9 +249,9 @@ def test_bad_input_is_a_clear_error_with_a_caret(formula: str, column: int, mess
     assert caught.value.column == column
 
 
-def test_more_than_26_symbols_is_a_clear_error_for_now() -> None:
-    with pytest.raises(FormulaError, match="at most 26"):
-        translate("abcdefghijklmnopqrstuvwxyz = ABC")
+def test_more_than_52_symbols_is_a_clear_error() -> None:
+    with pytest.raises(FormulaError, match="at most 52"):
+        translate("abcdefghijklmnopqrstuvwxyz = ABCDEFGHIJKLMNOPQRSTUVWXYZ + ΑΒΓ", base=64)
 
 
 # --- the command line ----------------------------------------------------------------------------
@@ -327,3 +327,21 @@ def test_the_web_api_takes_a_syntax_field() -> None:
     assert read_query([("formula", "A // B = C")], max_timeout=10).syntax == "smtcrypt"
     with pytest.raises(BadQuery):
         read_query([("formula", "A = B"), ("syntax", "enigma")], max_timeout=10)
+
+
+def test_more_symbols_than_our_latin_capitals_take_capitals_of_other_scripts() -> None:
+    # 30 symbols: a-d lowercase take capitals of other scripts (A-D are symbols of their own)
+    word = "abcdefghijklmnopqrstuvwxyzABCD"
+    puzzle = Puzzle.from_cryptator(f"{word} > {word[::-1]}", base=40)
+    letters = puzzle.cryptator.letters
+    assert len(set(letters.values())) == 30 and not set(letters.values()) & set("abcd")
+    solution = next(iter(puzzle.search(limit=1)))
+    digits = puzzle.cryptator.user_mapping(solution.mapping)
+
+    def value(text: str) -> int:
+        total = 0
+        for symbol in text:
+            total = total * 40 + digits[symbol]
+        return total
+
+    assert len(set(digits.values())) == 30 and value(word) > value(word[::-1]) and digits["a"] and digits["D"]

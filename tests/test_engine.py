@@ -407,3 +407,24 @@ def test_a_deadline_past_what_a_timer_can_wait_is_no_deadline():
     context = z3.Context()
     with watchdog(time.monotonic() + threading.TIMEOUT_MAX * 2, context):
         assert z3.Solver(ctx=context).check() == z3.sat
+
+
+def test_cubes_count_distinct_completions_as_a_brute_force_does():
+    """The count keeps the digits every domain holds as a number taken, not a set (a set of taken digits
+    numbers C(40, 10) states in base 40, which hung a search past its time limit)."""
+    import itertools
+    import random
+
+    from smtcrypt.engine.cubes import distinct_completions
+
+    chooser = random.Random(7)
+    for _ in range(300):
+        domains = [frozenset(chooser.sample(range(6), chooser.randint(1, 6))) for _ in range(chooser.randint(0, 4))]
+        used = frozenset(chooser.sample(range(6), chooser.randint(0, 2)))
+        expected = sum(1 for digits in itertools.product(*domains)
+                       if len(set(digits)) == len(digits) and not set(digits) & used)
+        assert distinct_completions(domains, used) == expected, (domains, used)
+    everything, leading = frozenset(range(40)), frozenset(range(1, 40))
+    assert distinct_completions([leading] + [everything] * 9, frozenset({5})) == 38 * 38 * 37 * 36 * 35 * 34 * 33 * 32 * 31 * 30
+    verdict = smtcrypt.Puzzle("ABCDEFGHIJ > JIHGFEDCBA", base=40).search(limit=1, timeout=30).verdict()
+    assert verdict.count == 1

@@ -176,16 +176,7 @@ class CubeSearch(Backend):
             for letter in free:
                 total *= len(self.problem.allowed[letter])
             return total
-        used = frozenset(cube.values())
-        ways: dict[frozenset[int], int] = {used: 1}
-        for letter in free:
-            following: dict[frozenset[int], int] = {}
-            for taken, count in ways.items():
-                for digit in self.problem.allowed[letter] - taken:
-                    key = taken | {digit}
-                    following[key] = following.get(key, 0) + count
-            ways = following
-        return sum(ways.values())
+        return distinct_completions([self.problem.allowed[letter] for letter in free], frozenset(cube.values()))
 
     def covers(self, values: Assignment) -> bool:
         """True if a proved cube holds this assignment."""
@@ -270,3 +261,26 @@ class CubeSearch(Backend):
             completions = (values for values in self.completions(cube) if values != assignment)
             while batch := list(itertools.islice(completions, BATCH)):
                 yield batch
+
+
+def distinct_completions(domains: list[frozenset[int]], used: frozenset[int]) -> int:
+    """How many ways the letters with these domains take distinct digits none of which is in `used`.
+    The digits every domain holds are interchangeable, so only how many of them are taken is kept,
+    beside the set of the other digits taken: the states stay few where domains differ in a few
+    digits (0 for leading letters), where a set of all digits taken would number C(40, 10) in base 40."""
+    if not domains:
+        return 1
+    common = frozenset.intersection(*domains) - used
+    ways: dict[tuple[frozenset[int], int], int] = {(frozenset(), 0): 1}
+    for domain in domains:
+        special = domain - used - common
+        following: dict[tuple[frozenset[int], int], int] = {}
+        for (taken, shared), count in ways.items():
+            if shared < len(common):  # any of the common digits not yet taken
+                key = (taken, shared + 1)
+                following[key] = following.get(key, 0) + count * (len(common) - shared)
+            for digit in special - taken:
+                key = (taken | {digit}, shared)
+                following[key] = following.get(key, 0) + count
+        ways = following
+    return sum(ways.values())

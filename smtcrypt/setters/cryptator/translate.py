@@ -28,7 +28,8 @@ from smtcrypt.core.rules import MAX_BASE, MIN_BASE
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters.cryptator.reader import Binary, Constant, Equation, Negation, Node, Word, read, words
 
-LETTERS = string.ascii_uppercase
+# our letters for the user's symbols: A-Z, then capitals of other scripts that no Latin capital looks like
+LETTERS = string.ascii_uppercase + "ΓΔΘΛΞΠΣΦΨΩ" + "БДЖЗИЙЦЧШЩЪЫЬЭЮЯ"
 CHAINS = {("+", "+"), ("+", "-"), ("-", "+"), ("-", "-"), ("*", "*")}  # left-associative alike in both
 OURS = {"=": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 
@@ -77,7 +78,8 @@ class CryptatorPuzzle:
 
     def ours_filled(self, mapping: Mapping[str, int]) -> str:
         """Our formula for the equations with the digits in."""
-        return re.sub("[A-Z]", lambda match: digit_char(mapping[match.group()]), self.formula)
+        ours = "[" + "".join(re.escape(letter) for letter in sorted(set(self.letters.values()))) + "]"
+        return re.sub(ours, lambda match: digit_char(mapping[match.group()]), self.formula)
 
 
 def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
@@ -108,11 +110,11 @@ def letter_map(text: str, found: list[Word]) -> dict[str, str]:
     """Each symbol, in the order it first appears, to a capital letter of ours."""
     symbols = list(dict.fromkeys(ch for word in found for ch in word.text))
     if len(symbols) > len(LETTERS):
-        raise FormulaError(f"{len(symbols)} symbols: smtcrypt reads at most {len(LETTERS)} for now "
+        raise FormulaError(f"{len(symbols)} symbols: smtcrypt reads at most {len(LETTERS)} "
                            f"(the symbols: {''.join(symbols)})", text, found[0].start if found else None)
     letters: dict[str, str] = {}
     for symbol in symbols:  # capitals keep themselves first, then lowercase letters take their capital
-        if symbol in LETTERS:
+        if symbol in string.ascii_uppercase:
             letters[symbol] = symbol
     for symbol in symbols:
         if symbol.isascii() and symbol.islower() and symbol.upper() not in letters.values():
