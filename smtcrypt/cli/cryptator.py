@@ -21,7 +21,14 @@ from typing import Any
 
 from smtcrypt.api import Puzzle
 from smtcrypt.cli.interrupt import stopped_by_ctrl_c
-from smtcrypt.cli.options import Exit, JsonErrorParser, end_of_output, integer_in, positive_number, print_json_error
+from smtcrypt.cli.options import (
+    Exit,
+    JsonErrorParser,
+    add_output_options,
+    end_of_output,
+    integer_in,
+    print_json_error,
+)
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.data import to_dict
@@ -57,11 +64,7 @@ def build_parser() -> JsonErrorParser:
                         help="each digit may be used N times more than ceil(symbols/base) (Cryptator's -max)")
     parser.add_argument("--assign", action="append", metavar="s=D",
                         help="fix symbol s of the formula to digit D (repeatable)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
-    parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound the whole search to S seconds")
-    parser.add_argument("--stats", action="store_true", help="also report what the search cost")
-    parser.add_argument("--first", action="store_true", help="stop at the first solution")
-    parser.add_argument("--count", action="store_true", help="print only the number of solutions")
+    add_output_options(parser)
     return parser
 
 

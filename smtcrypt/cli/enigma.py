@@ -21,7 +21,13 @@ from typing import Any
 
 from smtcrypt.api import Puzzle
 from smtcrypt.cli.interrupt import stopped_by_ctrl_c
-from smtcrypt.cli.options import Exit, JsonErrorParser, end_of_output, positive_number, print_json_error
+from smtcrypt.cli.options import (
+    Exit,
+    JsonErrorParser,
+    add_output_options,
+    end_of_output,
+    print_json_error,
+)
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.results import Solution, Status, Verdict
 from smtcrypt.errors import FormulaError
@@ -39,11 +45,7 @@ def build_parser() -> JsonErrorParser:
     parser = JsonErrorParser(prog="smtcrypt --syntax enigma", usage=USAGE,
                              description="Read an enigma.py command line (python3 enigma.py SOLVER ARGS...) or run "
                                          "file as written, and solve it.")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
-    parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound the whole search to S seconds")
-    parser.add_argument("--stats", action="store_true", help="also report what the search cost")
-    parser.add_argument("--first", action="store_true", help="stop at the first solution")
-    parser.add_argument("--count", action="store_true", help="print only the number of solutions")
+    add_output_options(parser)
     return parser
 
 

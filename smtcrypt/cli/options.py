@@ -161,3 +161,12 @@ def end_of_output(verdict: Verdict, args: argparse.Namespace) -> Exit:
     if verdict.status is Status.UNKNOWN and args.count and not args.json:
         print(f"smtcrypt: search incomplete ({verdict.reason}), so more may exist", file=sys.stderr)
     return exit_code(verdict)
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """The output options a peer notation's command line takes before its own (`--syntax enigma`, `cryptator`)."""
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+    parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound the whole search to S seconds")
+    parser.add_argument("--stats", action="store_true", help="also report what the search cost")
+    parser.add_argument("--first", action="store_true", help="stop at the first solution")
+    parser.add_argument("--count", action="store_true", help="print only the number of solutions")
