@@ -11,6 +11,7 @@
     products.py         the products class: benchmarks/products.tsv, its default methods and targets
     layouts.py          the layouts class: skeleton layouts, smtcrypt's count and a reference over numbers
     generating.py       the generating class: Cryptagen's Greek row, counts and times beside the published ones
+    sampling.py         the sampling class: ten random puzzles from 100,000 words, beside drawing whole candidates
     runner.py           the command line: run every method on every puzzle, check that they agree
 
 `benchmarks/run.py` is the entry point.

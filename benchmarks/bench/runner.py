@@ -6,7 +6,8 @@ Puzzles come from benchmarks/corpus.tsv; `--only products` takes benchmarks/prod
 bench/enigma.py), and `--only words` times puzzles with the number-theory words beside the same
 puzzles written without them (see bench/words.py), and `--only play` times scripted play-throughs
 move by move beside a brute-force reference (see bench/play.py), and `--only generate` generates
-Cryptagen's Greek row and times it beside the published counts and times (see bench/generating.py).
+Cryptagen's Greek row and times it beside the published counts and times (see bench/generating.py),
+and `--only sample` finds ten random puzzles in 100,000 words beside a naive sampler (see bench/sampling.py).
 
     python benchmarks/run.py [--only TAG[+TAG],...] [--methods smtcrypt,notebook,bruteforce,cpsat]
         [--strategy NAME] [--timeout S] [--bruteforce-timeout S] [--first] [--out benchmarks/results]
@@ -51,7 +52,7 @@ from pathlib import Path
 from smtcrypt.core.parse import parse
 from smtcrypt.core.tree import letters
 
-from . import HERE, enigma, generating, layouts, play, products, words
+from . import HERE, enigma, generating, layouts, play, products, sampling, words
 from .bruteforce import run_bruteforce
 from .corpus import DEFAULT_CORPUS, load_corpus, select
 from .cpsat import have_ortools, run_cpsat
@@ -123,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         return words.main(args.timeout, None if args.no_save else args.out, machine_info())
     if args.only == generating.TAG:  # a class of its own: Cryptagen's Greek row, generated and timed
         return generating.main(args.jobs, not args.no_confirm, None if args.no_save else args.out)
+    if args.only == sampling.TAG:  # a class of its own: random puzzles from 100,000 words beside a naive sampler
+        return sampling.main()
     if args.only == play.TAG:  # a class of its own: scripted play-throughs, each move beside a reference
         return play.main()
     if args.only == "enigma":  # a class of its own: published enigma.py command lines, as a user runs them

@@ -7,7 +7,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,8 @@ from smtcrypt.cli.options import (
 )
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters.distribute import CheckpointError
-from smtcrypt.setters.generate import Generated, Totals, generate, parse_template
+from smtcrypt.setters.generate import Generated, Totals, generate, parse_template, sample
+from smtcrypt.setters.generate.sample import DEFAULT_DRAWS
 from smtcrypt.setters.generate.template import MAX_ADDENDS
 
 __all__ = ["main"]
@@ -36,12 +37,16 @@ def summary(totals: Totals) -> str:
               if len(totals.by_shape) > 1 else "")
     return (f"{totals.words} words ({totals.skipped_words} skipped), {totals.candidates:,} candidates, "
             f"{totals.filtered:,} filtered; unique {v['unique']:,}, multiple {v['multiple']:,}, none {v['none']:,}, "
-            f"unknown {v['unknown']:,}{shapes} ({totals.seconds:.1f} s)")
+            f"unknown {v['unknown']:,}{shapes}{f', {totals.draws:,} draws' if totals.draws else ''} "
+            f"({totals.seconds:.1f} s)")
 
 
 def progress_bar(totals: Totals, width: int = 30) -> str:
     """Finished chunks (one per shape and word, wherever they ran) out of all; candidates and unique
-    puzzles handed out so far."""
+    puzzles handed out so far. A --sample run has no end to measure: its draws and candidates."""
+    if totals.draws:
+        return (f"\r{totals.draws:,} draws, {totals.candidates:,} candidates, {totals.verdicts['unique']:,} unique "
+                f"({totals.seconds:.0f} s)")
     share = totals.chunks_done / totals.chunks if totals.chunks else 1.0
     done = round(share * width)
     return (f"\r[{'#' * done}{'.' * (width - done)}] {share:4.0%} {totals.chunks_done:,}/{totals.chunks:,} "
@@ -96,6 +101,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--distinct-words", action="store_true",
                         help="no word twice in a puzzle (nor a word the shape fixes)")
     parser.add_argument("--limit", type=positive, metavar="N", help="stop after N unique puzzles")
+    parser.add_argument("--sample", type=positive, metavar="N",
+                        help="N random unique puzzles (of each shape) found without enumerating every candidate: "
+                             "for big word lists")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="the random seed of --sample (default 0): the same seed gives the same puzzles")
+    parser.add_argument("--draws", type=positive, default=DEFAULT_DRAWS, metavar="N",
+                        help=f"with --sample, give up after N random draws (default {DEFAULT_DRAWS:,})")
     parser.add_argument("--timeout", type=positive_number, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"solver seconds per candidate (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--jobs", type=positive, default=1, metavar="N", help="processes to use (default 1)")
@@ -149,10 +161,7 @@ class Run:
         """The generator's puzzles that pass --difficulty, until --limit of them."""
         args = self.args
         progress = (lambda totals: print(progress_bar(totals), end="", file=sys.stderr, flush=True)) if show else None
-        for puzzle in generate(words, args.shape, limit=None if args.difficulty else args.limit, timeout=args.timeout,
-                               totals=self.totals, progress=progress, jobs=args.jobs, confirm=args.confirm,
-                               scheduler=args.scheduler, checkpoint=args.checkpoint, addends=args.addends,
-                               distinct_words=args.distinct_words, **self.rules):
+        for puzzle in self.found(words, progress):
             if args.difficulty:
                 self.rated[puzzle.formula] = Puzzle(puzzle.formula, **self.rules).difficulty()
                 if self.rated[puzzle.formula] not in args.difficulty:
@@ -161,6 +170,18 @@ class Run:
             yield puzzle
             if args.difficulty and self.limit_reached:
                 return
+
+    def found(self, words: list[str], progress: Callable[[Totals], None] | None) -> Iterator[Generated]:
+        """Every unique puzzle in the order of the list, or with --sample random ones."""
+        args = self.args
+        if args.sample is not None:
+            return sample(words, args.shape, args.sample, seed=args.seed, draws=args.draws, timeout=args.timeout,
+                          totals=self.totals, progress=progress, confirm=args.confirm, addends=args.addends,
+                          distinct_words=args.distinct_words, **self.rules)
+        return generate(words, args.shape, limit=None if args.difficulty else args.limit, timeout=args.timeout,
+                        totals=self.totals, progress=progress, jobs=args.jobs, confirm=args.confirm,
+                        scheduler=args.scheduler, checkpoint=args.checkpoint, addends=args.addends,
+                        distinct_words=args.distinct_words, **self.rules)
 
     def line(self, puzzle: Generated) -> str:
         rated = f"  (difficulty {self.rated[puzzle.formula]})" if self.args.difficulty else ""
@@ -172,9 +193,11 @@ class Run:
                     **({"difficulty": self.rated[p.formula]} if self.args.difficulty else {})} for p in self.kept]
         return json.dumps({"shape": self.args.shape, "words": totals.words, "skipped_words": totals.skipped_words,
                            "totals": {"candidates": totals.candidates, "filtered": totals.filtered,
-                                      **totals.verdicts},
+                                      **totals.verdicts, **({"draws": totals.draws} if self.args.sample else {})},
                            "complete": totals.candidates == totals.expected, "interrupted": self.interrupted,
                            "limit_reached": self.limit_reached, "puzzles": puzzles,
+                           **({"sample": {"count": self.args.sample, "seed": self.args.seed}} if self.args.sample
+                              else {}),
                            **({"shapes": totals.by_shape} if self.args.addends else {}),
                            "seconds": round(totals.seconds, 3)})
 
@@ -182,6 +205,9 @@ class Run:
         """The summary line for stderr: the totals, and whether the run was cut short."""
         totals = self.totals
         ending = "; interrupted" if self.interrupted else ""
+        wanted = (self.args.sample or 0) * max(1, len(totals.by_shape), len(self.args.addends or ()))
+        if len(self.kept) < wanted and not self.interrupted and not self.args.difficulty:
+            ending += f"; found {len(self.kept)} of the {wanted} asked for in {totals.draws:,} draws"
         if self.limit_reached and totals.candidates < totals.expected:
             ending += (f"; stopped early at --limit {self.args.limit}: the totals count the {totals.candidates:,} of "
                        f"{totals.expected:,} candidates decided so far")
@@ -193,6 +219,12 @@ def main(argv: Sequence[str]) -> int:
     130 if Ctrl-C ended the run (the puzzles found so far are printed, the totals say so)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.sample is not None:
+        alone = [option for option, given in (("--limit", args.limit is not None), ("--jobs", args.jobs != 1),
+                                              ("--scheduler", args.scheduler is not None),
+                                              ("--checkpoint", args.checkpoint is not None)) if given]
+        if alone:
+            parser.error(f"--sample runs in one process until it has its puzzles: {', '.join(alone)} does not apply")
     run = Run(args, rules_from(args, parser))
     words = words_of(args, parser)
     show = args.progress or sys.stderr.isatty()

@@ -37,6 +37,7 @@ from smtcrypt.setters.generate.decide import (
 )
 from smtcrypt.setters.generate.keys import Key, Words, WordTable, search_key
 from smtcrypt.setters.generate.results import VERDICTS, Block, Generated, Totals
+from smtcrypt.setters.generate.sample import DEFAULT_DRAWS, Sampler
 from smtcrypt.setters.generate.shapes import (
     SHAPES,
     Parts,
@@ -52,9 +53,9 @@ from smtcrypt.setters.generate.shapes import (
 from smtcrypt.setters.generate.template import Template, addend_templates, parse_template
 
 __all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "GenerateTask", "Generated", "Key", "Parts", "Setting",
-           "Shape", "SolverProof", "Template", "Totals", "WordTable", "Words", "addend_templates", "as_sum",
+           "Sampler", "Shape", "SolverProof", "Template", "Totals", "WordTable", "Words", "addend_templates", "as_sum",
            "candidate_count", "candidates", "clean", "confirm_unique", "fits", "formula_of", "generate", "lengths_fit",
-           "parse_template", "run_header", "search_key", "solver_verdict", "templates_of"]
+           "parse_template", "run_header", "sample", "search_key", "solver_verdict", "templates_of"]
 
 
 def run_header(settings: Sequence[Setting], words: Sequence[str]) -> dict[str, Any]:
@@ -131,4 +132,38 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
         blocks.close()
         if saved is not None:
             saved.close()
+        totals.seconds = time.monotonic() - start
+
+
+def sample(words: Iterable[str], shape: str = "A + B = C", count: int = 10, *, seed: int = 0,
+           draws: int = DEFAULT_DRAWS, timeout: float = DEFAULT_TIMEOUT, totals: Totals | None = None,
+           progress: Callable[[Totals], None] | None = None, confirm: bool = True, addends: range | None = None,
+           distinct_words: bool = False, **rules: Any) -> Iterator[Generated]:
+    """`count` random puzzles of `shape` (of each shape, with `addends`) with exactly one solution,
+    proved, without enumerating the candidates: for word lists too big to run through (`sample`).
+
+    The same `seed`, words and shape give the same puzzles. Each shape stops after `draws` random
+    draws, with fewer puzzles if it found fewer; `totals.draws` says how many were made.
+    """
+    templates = templates_of(shape, addends)
+    if count < 1 or draws < 1:
+        raise ValueError("count and draws must be at least 1")
+    make_rules(**rules)
+    totals = totals if totals is not None else Totals()
+    start = time.monotonic()
+    kept, totals.skipped_words = clean(words)
+    totals.words = len(kept)
+
+    def timed(totals: Totals) -> None:
+        totals.seconds = time.monotonic() - start
+        if progress is not None:
+            progress(totals)
+
+    try:
+        for template in templates:
+            setting = Setting(template.text, dict(rules), timeout, confirm, distinct_words)
+            pool = [word for word in kept if not (distinct_words and word in template.fixed)]
+            if pool:
+                yield from Sampler(setting, pool, seed=seed, draws=draws, totals=totals).puzzles(count, timed)
+    finally:
         totals.seconds = time.monotonic() - start

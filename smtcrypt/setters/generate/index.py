@@ -190,6 +190,19 @@ class WordIndex:
     def sum_start(self) -> Bounds:
         return self.start if self.linear else (0, 0)
 
+    def add_term(self, depth: int, index: int, low: int, high: int) -> Bounds:
+        """The least and the most a sum's slots up to `depth` add, with words[index] at `depth`."""
+        return add(low, high, self.coefficient[depth], self.range_of[self.lengths[index]])
+
+    def balance(self, chosen: list[int]) -> bool:
+        """Can the words at these indices (in filling order, every slot) balance by magnitude?"""
+        return self.lengths[chosen[-1]] in self.last_lengths(chosen[:-1], 0, 0)
+
+    def cannot_balance(self, depth: int, low: int, high: int) -> bool:
+        """Can no words in the slots after `depth` bring the sum back to zero?"""
+        rest_low, rest_high = self.rest[depth + 1]
+        return low + rest_low > 0 or high + rest_high < 0
+
     def fits_alone(self, index: int) -> bool:
         ranges = dict(self.fixed_ranges)
         ranges[self.names[0]] = self.range_of[self.lengths[index]]

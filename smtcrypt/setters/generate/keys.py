@@ -23,7 +23,7 @@ class WordTable:
     def __init__(self, words: Sequence[str], rules: dict[str, Any]):
         self.base: int = rules.get("base", 10)
         self.masks = {word: letter_mask(word) for word in words}
-        self.weights = {word: weights([word], "", self.base) for word in words}
+        self.weights: dict[str, dict[str, int]] = {}  # computed when first asked for: a sample asks for a few
         distinct = rules.get("distinct", True)
         self.distinct = distinct if isinstance(distinct, bool) else False  # groups: no cap on the letters in all
         self.leading = not rules.get("allow_leading_zeros", False)

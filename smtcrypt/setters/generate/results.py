@@ -26,6 +26,7 @@ class Totals:
     chunks: int = 0  # chunks of work in all (one per word), and how many have finished, wherever they ran
     chunks_done: int = 0
     by_shape: dict[str, int] = field(default_factory=dict)  # unique puzzles of each shape (one per --addends size)
+    draws: int = 0  # random draws made (a --sample run)
 
     def count(self, status: Status) -> None:
         self.verdicts[status.value] += 1

@@ -37,7 +37,7 @@ class Template:
     left: tuple[Term, ...]
     right: tuple[Term, ...]
 
-    @property
+    @functools.cached_property
     def slots(self) -> tuple[str, ...]:
         """The slot names in order of first appearance: a candidate's words come in this order."""
         seen: dict[str, None] = {}
@@ -45,13 +45,13 @@ class Template:
             seen.update((name, None) for name in term.factors if is_slot(name))
         return tuple(seen)
 
-    @property
+    @functools.cached_property
     def fixed(self) -> tuple[str, ...]:
         """The fixed words, each once, in order."""
         return tuple(dict.fromkeys(name for term in (*self.left, *self.right) for name in term.factors
                                    if not is_slot(name)))
 
-    @property
+    @functools.cached_property
     def linear(self) -> bool:
         """A sum or difference of words: the column-free search decides it."""
         return all(len(term.factors) == 1 for term in (*self.left, *self.right))
@@ -69,7 +69,7 @@ class Template:
             found[term.factors[0]] = found.get(term.factors[0], 0) + sign
         return found
 
-    @property
+    @functools.cached_property
     def groups(self) -> tuple[tuple[int, ...], ...]:
         """Slots that trade places freely, as indices into `slots`, largest group first.
 
@@ -92,7 +92,7 @@ class Template:
         groups = [tuple(sorted(set(members))) for members in kinds.values()]
         return tuple(sorted(groups, key=lambda group: (-len(group), group[0])))
 
-    @property
+    @functools.cached_property
     def mirror(self) -> tuple[int, ...] | None:
         """Where the sides mirror each other up to the names of the slots (`A * B = C * D`,
         `A + B = C + D`): for each slot, the slot whose word takes its place when the sides are
