@@ -43,7 +43,7 @@ SUMS = "A + B = C"  # the template of a sum onto one word; without --addends, of
 # Latin letters that carry their mark in the letter itself, with no decomposition to drop it from.
 PLAIN_LATIN = {"Ł": "L", "Ø": "O", "Đ": "D", "Ħ": "H", "Ŧ": "T", "Ŀ": "L", "Ɨ": "I", "Æ": "AE", "Œ": "OE",
                "Þ": "TH", "ẞ": "SS"}
-ARABIC_VOWEL_MARKS = frozenset([*map(chr, range(0x064B, 0x0660)), "\u0670"])  # optional, as the marks of Latin
+ARABIC_VOWEL_MARKS = frozenset([*map(chr, range(0x064B, 0x0653)), "\u0670"])  # harakat: optional, as Latin accents
 
 
 class WordsUnavailable(RuntimeError):
@@ -81,8 +81,11 @@ def language_code(lang: str) -> str:
     code = f"{head.lower()}_{region.upper()}" if region else head.lower()
     if code in known:
         return code
-    missing = f" (nor {', '.join(unspelled())} of Cryptagen's)" if unspelled() else ""
-    raise UnknownLanguage(f"num2words cannot spell numbers in {lang!r}{missing}; it spells {', '.join(known)}")
+    ours = [code for code in CRYPTAGEN_LANGUAGES if code in known]
+    others = [code for code in known if code not in ours]
+    missing = f" (not {', '.join(unspelled())})" if unspelled() else ""
+    raise UnknownLanguage(f"num2words cannot spell numbers in {lang!r}; of Cryptagen's languages it spells "
+                          f"{', '.join(ours)}{missing}, and also {', '.join(others)}")
 
 
 def plain_letter(base: str, marks: str) -> str:
