@@ -223,53 +223,75 @@ class Equation:
         return sum(product(sign, factors, guess) for sign, factors in self.left)
 
 
-def value_choices(equation: Equation, spelled: NumberWords, most_letters: int | None = 10,
-                  reached: list[int] | None = None) -> Iterator[tuple[int, ...]]:
-    """The true choices of distinct numbers for the slots (in slot order), each puzzle once: the
-    numbers of one group ascending, all words together within `most_letters` letters. `reached`
-    counts the choices of every slot but the last (zero: no larger sum can fit either)."""
-    ascending = spelled.values
-    masks = spelled.masks
-    cap = most_letters if most_letters is not None else 1 << 30  # no cap where letters may repeat digits
-    top = max(ascending, default=0)
-    order, follows = equation.order, equation.follows
-    last = len(order) - 1
-    chosen = [0] * len(order)
-    indices: list[int] = []
+class Choices:
+    """The search behind `value_choices`: one template's slots filled one at a time."""
 
-    def finish(mask: int) -> Iterator[tuple[int, ...]]:
-        if reached is not None:
-            reached[0] += 1
+    def __init__(self, equation: Equation, spelled: NumberWords, most_letters: int | None,
+                 reached: list[int] | None):
+        self.equation = equation
+        self.ascending = spelled.values
+        self.masks = spelled.masks
+        self.cap = most_letters if most_letters is not None else 1 << 30  # no cap where letters may repeat digits
+        self.top = max(self.ascending, default=0)
+        self.last = len(equation.order) - 1
+        self.chosen = [0] * len(equation.order)
+        self.indices: list[int] = []
+        self.reached = reached
+        self.largest: dict[int, int] = {}  # letters so far -> the largest number whose word keeps them within the cap
+
+    def largest_result(self, mask: int) -> int:
+        found = self.largest.get(mask)
+        if found is None:
+            found = self.largest[mask] = max((value for value in self.ascending
+                                              if (mask | self.masks[value]).bit_count() <= self.cap), default=-1)
+        return found
+
+    def finish(self, mask: int) -> Iterator[tuple[int, ...]]:
+        """The last slot: solved for, or tried with every number where it is used more than once."""
+        equation, chosen, order, last = self.equation, self.chosen, self.equation.order, self.last
+        if self.reached is not None:
+            self.reached[0] += 1
         taken = {chosen[slot] for slot in order[:last]}
         solved = equation.solve_last(chosen) if equation.solvable else None
-        options = ([solved] if solved in masks else []) if equation.solvable else ascending
+        options = ([solved] if solved in self.masks else []) if equation.solvable else self.ascending
         for value in options:
-            if value in taken or (follows[last] and value <= ascending[indices[-1]]):
+            if value in taken or (equation.follows[last] and value <= self.ascending[self.indices[-1]]):
                 continue
-            if (mask | masks[value]).bit_count() > cap:
+            if (mask | self.masks[value]).bit_count() > self.cap:
                 continue
             chosen[order[last]] = value
             if equation.solvable or equation.balance(chosen) == 0:
                 yield tuple(chosen)
 
-    def fill(depth: int, mask: int, taken: frozenset[int]) -> Iterator[tuple[int, ...]]:
-        if depth == last:
-            yield from finish(mask)
+    def fill(self, depth: int, mask: int, taken: frozenset[int]) -> Iterator[tuple[int, ...]]:
+        if depth == self.last:
+            yield from self.finish(mask)
             return
-        slot = order[depth]
-        for index in range(indices[-1] + 1 if follows[depth] else 0, len(ascending)):
+        equation, ascending = self.equation, self.ascending
+        slot = equation.order[depth]
+        for index in range(self.indices[-1] + 1 if equation.follows[depth] else 0, len(ascending)):
             value = ascending[index]
-            joined = mask | masks[value]
-            if value in taken or joined.bit_count() > cap:
+            joined = mask | self.masks[value]
+            if value in taken or joined.bit_count() > self.cap:
                 continue
-            chosen[slot] = value
-            if equation.monotone and equation.least_left(chosen, depth, index, ascending) > top:
-                break  # the left side only grows with the value: no later one fits the range
-            indices.append(index)
-            yield from fill(depth + 1, joined, taken | {value})
-            indices.pop()
+            self.chosen[slot] = value
+            if equation.monotone:
+                least = equation.least_left(self.chosen, depth, index, ascending)
+                if least > self.top:
+                    break  # the left side only grows with the value: no later one fits the range
+                if least > self.largest_result(joined):
+                    continue  # no number the sum could reach has a word within the letters left
+            self.indices.append(index)
+            yield from self.fill(depth + 1, joined, taken | {value})
+            self.indices.pop()
 
-    yield from fill(0, 0, frozenset())
+
+def value_choices(equation: Equation, spelled: NumberWords, most_letters: int | None = 10,
+                  reached: list[int] | None = None) -> Iterator[tuple[int, ...]]:
+    """The true choices of distinct numbers for the slots (in slot order), each puzzle once: the
+    numbers of one group ascending, all words together within `most_letters` letters. `reached`
+    counts the choices of every slot but the last (zero: no larger sum can fit either)."""
+    return Choices(equation, spelled, most_letters, reached).fill(0, 0, frozenset())
 
 
 def doubly_templates(shape: str | None, addends: range | None) -> list[Template]:
