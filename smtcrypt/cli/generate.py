@@ -139,7 +139,8 @@ def doubly_options(parser: argparse.ArgumentParser) -> None:
                              "language num2words spells (en, es, fr, ar, ru, pt, id, de, tr, it, uk, pl, ro, and "
                              "more; not Cryptagen's hi and el); needs pip install 'smtcrypt[words]'")
     parser.add_argument("--numbers", type=number_range, metavar="LO-HI",
-                        help="the numbers whose words --doubly-true takes (1-100); every number of a puzzle is in it")
+                        help="the numbers whose words --doubly-true takes, such as 1-100; every number of a "
+                             "puzzle is in it")
 
 
 def check_doubly(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
