@@ -177,6 +177,7 @@ class Equation:
     left: Terms
     monotone: bool
     solvable: bool  # the last slot is used once: the others' values give its own
+    plain_sum: bool = False  # a sum of distinct slots onto the last: its least is a sum of consecutive numbers
 
     @classmethod
     def of(cls, template: Template) -> Equation:
@@ -190,7 +191,8 @@ class Equation:
         monotone = (all(sign == 1 for sign, _ in left) and terms[len(left):] == ((-1, (last,)),)
                     and all(last not in factors for _, factors in left))
         solvable = sum(factors.count(last) for _, factors in terms) == 1
-        return cls(order, follows, terms, left, monotone, solvable)
+        plain_sum = monotone and all(len(factors) == 1 for _, factors in left) and all(follows[1:-1])
+        return cls(order, follows, terms, left, monotone, solvable, plain_sum)
 
     def balance(self, values: Sequence[int]) -> int:
         """left - right for these slot values (0: true)."""
@@ -238,6 +240,9 @@ class Choices:
         self.indices: list[int] = []
         self.reached = reached
         self.largest: dict[int, int] = {}  # letters so far -> the largest number whose word keeps them within the cap
+        self.prefix = [0]  # prefix[i]: the sum of the i least numbers
+        for value in self.ascending:
+            self.prefix.append(self.prefix[-1] + value)
 
     def largest_result(self, mask: int) -> int:
         found = self.largest.get(mask)
@@ -245,6 +250,18 @@ class Choices:
             found = self.largest[mask] = max((value for value in self.ascending
                                               if (mask | self.masks[value]).bit_count() <= self.cap), default=-1)
         return found
+
+    def least(self, depth: int, index: int) -> int:
+        """The least the left side can be with the slots up to `depth` chosen; for a plain sum, the
+        numbers chosen and the next ones (past the top where too few are left)."""
+        equation = self.equation
+        if not equation.plain_sum:
+            return equation.least_left(self.chosen, depth, index, self.ascending)
+        more = self.last - 1 - depth  # addends still to choose, each larger than the one before
+        if index + 1 + more > len(self.ascending):
+            return self.top + 1
+        chosen = sum(self.chosen[slot] for slot in equation.order[:depth + 1])
+        return chosen + self.prefix[index + 1 + more] - self.prefix[index + 1]
 
     def finish(self, mask: int) -> Iterator[tuple[int, ...]]:
         """The last slot: solved for, or tried with every number where it is used more than once."""
@@ -276,7 +293,7 @@ class Choices:
                 continue
             self.chosen[slot] = value
             if equation.monotone:
-                least = equation.least_left(self.chosen, depth, index, ascending)
+                least = self.least(depth, index)
                 if least > self.top:
                     break  # the left side only grows with the value: no later one fits the range
                 if least > self.largest_result(joined):
