@@ -25,10 +25,13 @@ from smtcrypt.cli.options import (
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters.distribute import CheckpointError
 from smtcrypt.setters.generate import Generated, Totals, generate, parse_template, sample
+from smtcrypt.setters.generate.doubly import UnknownLanguage, WordsUnavailable, doubly_true, language_code
 from smtcrypt.setters.generate.sample import DEFAULT_DRAWS
 from smtcrypt.setters.generate.template import MAX_ADDENDS
 
 __all__ = ["main"]
+
+MAX_NUMBER = 10**6  # the largest number --numbers takes
 
 
 def summary(totals: Totals) -> str:
@@ -91,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      description="Find puzzles with exactly one solution (proved) from a word list.")
     parser.add_argument("words", nargs="*", metavar="WORD", help="words to combine (or use --words FILE)")
     parser.add_argument("--words", dest="file", metavar="FILE", help="a word list, one word a line (- for stdin)")
-    parser.add_argument("--shape", type=shape_text, default="A + B = C", metavar="TEMPLATE",
+    parser.add_argument("--shape", type=shape_text, metavar="TEMPLATE",
                         help="the puzzle shape, an equation of slots (single capitals, filled by words) and fixed "
                              "words: A + B = C (the default), A + B + C = D, A * B = C, A - B = C, A * B = C * D, "
                              "A + B = MONEY; a slot used twice is the same word")
@@ -123,7 +126,65 @@ def build_parser() -> argparse.ArgumentParser:
                         help="show progress on stderr even when it is not a terminal")
     parser.add_argument("--difficulty", type=difficulty_range, metavar="RANGE",
                         help="keep only puzzles whose difficulty (1-5, see smtcrypt explain) is in RANGE: 2, or 1-2")
+    doubly_options(parser)
     return parser
+
+
+def number_range(text: str) -> range:
+    """`1-100` or `20`: the numbers whose words a doubly-true puzzle takes, low to high."""
+    low, _, high = text.partition("-")
+    try:
+        first, last = int(low), int(high or low)
+    except ValueError:
+        first, last = 1, 0
+    if not 0 <= first <= last <= MAX_NUMBER:
+        raise argparse.ArgumentTypeError(f"must be a range of numbers 0-{MAX_NUMBER:,} such as 1-100, not {text!r}")
+    return range(first, last + 1)
+
+
+def doubly_options(parser: argparse.ArgumentParser) -> None:
+    """The doubly-true genre's options."""
+    parser.add_argument("--doubly-true", metavar="LANG",
+                        help="doubly-true puzzles instead of a word list: sums of number words in LANG whose numbers "
+                             "add up too (EIGHT + TEN + SIXTEEN + SEVENTEEN + EIGHTEEN = SIXTYNINE), any number of "
+                             "distinct words unless --addends; --shape 'A * B = C' multiplies them. LANG is a "
+                             "language num2words spells (en, es, fr, ar, ru, pt, id, de, tr, it, uk, pl, ro, and "
+                             "more; not Cryptagen's hi and el); needs pip install 'smtcrypt[words]'")
+    parser.add_argument("--numbers", type=number_range, metavar="LO-HI",
+                        help="the numbers whose words --doubly-true takes, such as 1-100; every number of a "
+                             "puzzle is in it")
+
+
+def check_doubly(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """A usage error for what --doubly-true does not take, and for a language num2words cannot spell."""
+    if args.numbers is None:
+        parser.error("--doubly-true needs --numbers LO-HI (1-100)")
+    if args.words or args.file is not None:
+        parser.error("--doubly-true spells its own words: give no WORD nor --words")
+    if args.jobs > 1 or args.scheduler is not None or args.checkpoint is not None:
+        parser.error("--doubly-true runs in one process: it takes no --jobs, --scheduler nor --checkpoint")
+    try:
+        args.doubly_true = language_code(args.doubly_true)
+    except (UnknownLanguage, WordsUnavailable) as error:
+        parser.error(f"--doubly-true: {error}")
+
+
+def check_genre(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Usage errors for options that do not go together: --sample and --doubly-true each run in one
+    process, and --doubly-true spells its own words; the default shape where none was given."""
+    if args.sample is not None:
+        alone = [option for option, given in (("--limit", args.limit is not None), ("--jobs", args.jobs != 1),
+                                              ("--scheduler", args.scheduler is not None),
+                                              ("--checkpoint", args.checkpoint is not None),
+                                              ("--doubly-true", args.doubly_true is not None)) if given]
+        if alone:
+            parser.error(f"--sample runs in one process until it has its puzzles: {', '.join(alone)} does not apply")
+    if args.doubly_true:
+        check_doubly(args, parser)
+    elif args.numbers is not None:
+        parser.error("--numbers goes with --doubly-true LANG")
+    if args.shape is None and not args.doubly_true:
+        args.shape = "A + B = C"
 
 
 def words_of(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[str]:
@@ -172,13 +233,19 @@ class Run:
                 return
 
     def found(self, words: list[str], progress: Callable[[Totals], None] | None) -> Iterator[Generated]:
-        """Every unique puzzle in the order of the list, or with --sample random ones."""
+        """Every unique puzzle in the order of the list, or with --sample random ones, or the
+        doubly-true puzzles of --doubly-true."""
         args = self.args
+        limit = None if args.difficulty else args.limit
+        if args.doubly_true:
+            return doubly_true(args.doubly_true, args.numbers, args.addends, shape=args.shape, limit=limit,
+                               timeout=args.timeout, totals=self.totals, progress=progress, confirm=args.confirm,
+                               **self.rules)
         if args.sample is not None:
             return sample(words, args.shape, args.sample, seed=args.seed, draws=args.draws, timeout=args.timeout,
                           totals=self.totals, progress=progress, confirm=args.confirm, addends=args.addends,
                           distinct_words=args.distinct_words, **self.rules)
-        return generate(words, args.shape, limit=None if args.difficulty else args.limit, timeout=args.timeout,
+        return generate(words, args.shape, limit=limit, timeout=args.timeout,
                         totals=self.totals, progress=progress, jobs=args.jobs, confirm=args.confirm,
                         scheduler=args.scheduler, checkpoint=args.checkpoint, addends=args.addends,
                         distinct_words=args.distinct_words, **self.rules)
@@ -198,7 +265,7 @@ class Run:
                            "limit_reached": self.limit_reached, "puzzles": puzzles,
                            **({"sample": {"count": self.args.sample, "seed": self.args.seed}} if self.args.sample
                               else {}),
-                           **({"shapes": totals.by_shape} if self.args.addends else {}),
+                           **({"shapes": totals.by_shape} if self.args.addends or self.args.doubly_true else {}),
                            "seconds": round(totals.seconds, 3)})
 
     def ending(self) -> str:
@@ -219,14 +286,9 @@ def main(argv: Sequence[str]) -> int:
     130 if Ctrl-C ended the run (the puzzles found so far are printed, the totals say so)."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.sample is not None:
-        alone = [option for option, given in (("--limit", args.limit is not None), ("--jobs", args.jobs != 1),
-                                              ("--scheduler", args.scheduler is not None),
-                                              ("--checkpoint", args.checkpoint is not None)) if given]
-        if alone:
-            parser.error(f"--sample runs in one process until it has its puzzles: {', '.join(alone)} does not apply")
+    check_genre(args, parser)
     run = Run(args, rules_from(args, parser))
-    words = words_of(args, parser)
+    words = [] if args.doubly_true else words_of(args, parser)
     show = args.progress or sys.stderr.isatty()
     try:
         for puzzle in run.puzzles(words, show):

@@ -11,7 +11,8 @@ column search does not model (other bases, digit domains, groups), go to the sol
 
 The parts: `template` (shapes as templates), `shapes` (candidates and the magnitude filter),
 `index` (only the candidates that pass the filters), `keys` (a sum up to renaming letters),
-`decide` (the search, the solver and the re-check), `results` (puzzles and totals).
+`decide` (the search, the solver and the re-check), `results` (puzzles and totals); `doubly`
+(doubly-true puzzles of number words, one genre).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from smtcrypt.search import DEFAULT_TIMEOUT
 from smtcrypt.setters.distribute import Checkpoint, run_chunks
 from smtcrypt.setters.generate.decide import (
     Checker,
+    Decider,
     GenerateTask,
     Setting,
     SolverProof,
@@ -35,6 +37,7 @@ from smtcrypt.setters.generate.decide import (
     load_solver,
     solver_verdict,
 )
+from smtcrypt.setters.generate.doubly import doubly_true
 from smtcrypt.setters.generate.keys import Key, Words, WordTable, search_key
 from smtcrypt.setters.generate.results import VERDICTS, Block, Generated, Totals
 from smtcrypt.setters.generate.sample import DEFAULT_DRAWS, Sampler
@@ -52,10 +55,11 @@ from smtcrypt.setters.generate.shapes import (
 )
 from smtcrypt.setters.generate.template import Template, addend_templates, parse_template
 
-__all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "GenerateTask", "Generated", "Key", "Parts", "Setting",
-           "Sampler", "Shape", "SolverProof", "Template", "Totals", "WordTable", "Words", "addend_templates", "as_sum",
-           "candidate_count", "candidates", "clean", "confirm_unique", "fits", "formula_of", "generate", "lengths_fit",
-           "parse_template", "run_header", "sample", "search_key", "solver_verdict", "templates_of"]
+__all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "Decider", "GenerateTask", "Generated", "Key", "Parts",
+           "Sampler", "Setting", "Shape", "SolverProof", "Template", "Totals", "WordTable", "Words",
+           "addend_templates", "as_sum", "candidate_count", "candidates", "clean", "confirm_unique", "doubly_true",
+           "fits", "formula_of", "generate", "lengths_fit", "parse_template", "run_header", "sample", "search_key",
+           "solver_verdict", "templates_of"]
 
 
 def run_header(settings: Sequence[Setting], words: Sequence[str]) -> dict[str, Any]:

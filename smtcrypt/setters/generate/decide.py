@@ -123,42 +123,20 @@ def solver_verdict(setting: Setting, formula: str) -> tuple[Status, Solution | N
     return status, verdict.solutions[0] if verdict.status is Status.UNIQUE else None
 
 
-class Checker:
-    """Decides the candidates of one run that pass the filters, chunk by chunk (the candidates led
-    by one word), in one process. A key's verdict is remembered in a bounded cache: two sums with
-    one key are usually searched once."""
+class Decider:
+    """Decides candidates of one setting (one template) in one process: sums by the column search,
+    once per key, confirmed; the rest by the solver. Every genre's candidates go through it."""
 
     def __init__(self, setting: Setting, words: Sequence[str]):
         self.setting = setting
         self.words = words
         self.table = WordTable(words, setting.rules)
         self.template = setting.template
-        self.index = WordIndex(words, self.template, self.table.distinct, setting.base,
-                               leading_zeros=not self.table.leading, distinct_words=setting.distinct_words)
         self.fixed_mask = letter_mask("".join(self.template.fixed))
         self.named = named_letters(setting.rules)
         self.by_search = setting.by_search  # asked once: it reads the rules and the template
         self.solver = SolverProof() if setting.confirm and self.by_search else None
         self.proved: dict[Key, bool] = {}  # the solver's verdict, once per key (bounded like the search's)
-
-    def block(self, first: int) -> Block:
-        template = self.template
-        totals, puzzles = Totals(), []
-        passed = 0
-        for indices in self.index.chunk(first):
-            parts = tuple(self.words[index] for index in indices)
-            if self.named and not self.holds_named(parts):
-                continue  # filtered: a letter the rules name is not in this puzzle
-            passed += 1
-            status, solution = self.decide(parts)
-            totals.count(status)
-            if solution is not None:
-                puzzles.append(Generated(template.formula(parts), solution))
-        # The filtered candidates are counted, not built: the chunk's share of the plain loops.
-        totals.candidates = self.index.chunk_size(first)
-        totals.filtered = totals.candidates - passed
-        totals.by_shape[self.setting.shape] = len(puzzles)
-        return Block(totals, puzzles)
 
     def holds_named(self, parts: Parts) -> bool:
         """Does the candidate hold every letter the rules name? (The checker refuses a rule about a
@@ -190,6 +168,36 @@ class Checker:
                 self.proved.clear()
             proved = self.proved[key] = self.solver.unique(problem, mapping)
         return proved
+
+
+class Checker(Decider):
+    """Decides the candidates of one run that pass the filters, chunk by chunk (the candidates led
+    by one word), in one process. A key's verdict is remembered in a bounded cache: two sums with
+    one key are usually searched once."""
+
+    def __init__(self, setting: Setting, words: Sequence[str]):
+        super().__init__(setting, words)
+        self.index = WordIndex(words, self.template, self.table.distinct, setting.base,
+                               leading_zeros=not self.table.leading, distinct_words=setting.distinct_words)
+
+    def block(self, first: int) -> Block:
+        template = self.template
+        totals, puzzles = Totals(), []
+        passed = 0
+        for indices in self.index.chunk(first):
+            parts = tuple(self.words[index] for index in indices)
+            if self.named and not self.holds_named(parts):
+                continue  # filtered: a letter the rules name is not in this puzzle
+            passed += 1
+            status, solution = self.decide(parts)
+            totals.count(status)
+            if solution is not None:
+                puzzles.append(Generated(template.formula(parts), solution))
+        # The filtered candidates are counted, not built: the chunk's share of the plain loops.
+        totals.candidates = self.index.chunk_size(first)
+        totals.filtered = totals.candidates - passed
+        totals.by_shape[self.setting.shape] = len(puzzles)
+        return Block(totals, puzzles)
 
 
 _checkers = PerThread()

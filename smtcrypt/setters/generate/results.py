@@ -17,7 +17,7 @@ class Totals:
     status's name, as the JSON output shows them)."""
 
     words: int = 0
-    skipped_words: int = 0  # not made of the letters A-Z only
+    skipped_words: int = 0  # not made of the letters A-Z only (number words: more letters than the base has digits)
     candidates: int = 0
     filtered: int = 0
     verdicts: dict[str, int] = field(default_factory=lambda: {status.value: 0 for status in VERDICTS})
