@@ -117,13 +117,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-save", action="store_true", help="print only; write no files")
     parser.add_argument("--jobs", type=int, default=2, help="for --only generate: processes (default 2)")
     parser.add_argument("--no-confirm", action="store_true", help="for --only generate: no second proof by Z3")
+    parser.add_argument("--lists", default="greek,colours", choices=["greek,colours", "greek", "colours"],
+                        help="for --only generate: Cryptagen's word lists to run (default both)")
     args = parser.parse_args(argv)
     product_class = products.selected(args.only)
 
     if args.only == words.TAG:  # a class of its own: each puzzle with and without the number-theory words
         return words.main(args.timeout, None if args.no_save else args.out, machine_info())
     if args.only == generating.TAG:  # a class of its own: Cryptagen's Greek row, generated and timed
-        return generating.main(args.jobs, not args.no_confirm, None if args.no_save else args.out)
+        return generating.main(args.jobs, not args.no_confirm, None if args.no_save else args.out,
+                               tuple(args.lists.split(",")))
     if args.only == sampling.TAG:  # a class of its own: random puzzles from 100,000 words beside a naive sampler
         return sampling.main()
     if args.only == play.TAG:  # a class of its own: scripted play-throughs, each move beside a reference
