@@ -25,6 +25,14 @@ from typing import Any
 from smtcrypt.core.rules import make_rules
 from smtcrypt.search import DEFAULT_TIMEOUT
 from smtcrypt.setters.distribute import Checkpoint, run_chunks
+from smtcrypt.setters.generate.crossword import (
+    Crossword,
+    CrosswordTotals,
+    crossword_formula,
+    crossword_layout,
+    generate_crosswords,
+    grid_solutions,
+)
 from smtcrypt.setters.generate.decide import (
     Checker,
     GenerateTask,
@@ -51,9 +59,9 @@ from smtcrypt.setters.generate.shapes import (
 )
 from smtcrypt.setters.generate.template import Template, addend_templates, parse_template
 
-__all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "GenerateTask", "Generated", "Key", "Parts", "Setting",
+__all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "Crossword", "CrosswordTotals", "GenerateTask", "Generated", "Key", "Parts", "Setting",
            "Shape", "SolverProof", "Template", "Totals", "WordTable", "Words", "addend_templates", "as_sum",
-           "candidate_count", "candidates", "clean", "confirm_unique", "fits", "formula_of", "generate", "lengths_fit",
+           "candidate_count", "candidates", "clean", "confirm_unique", "crossword_formula", "crossword_layout", "fits", "formula_of", "generate", "generate_crosswords", "grid_solutions", "lengths_fit",
            "parse_template", "run_header", "search_key", "solver_verdict", "templates_of"]
 
 
