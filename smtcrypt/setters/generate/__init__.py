@@ -59,10 +59,12 @@ from smtcrypt.setters.generate.shapes import (
 )
 from smtcrypt.setters.generate.template import Template, addend_templates, parse_template
 
-__all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "Crossword", "CrosswordTotals", "GenerateTask", "Generated", "Key", "Parts", "Setting",
-           "Shape", "SolverProof", "Template", "Totals", "WordTable", "Words", "addend_templates", "as_sum",
-           "candidate_count", "candidates", "clean", "confirm_unique", "crossword_formula", "crossword_layout", "fits", "formula_of", "generate", "generate_crosswords", "grid_solutions", "lengths_fit",
-           "parse_template", "run_header", "search_key", "solver_verdict", "templates_of"]
+__all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "Crossword", "CrosswordTotals", "GenerateTask", "Generated",
+           "Key", "Parts", "Setting", "Shape", "SolverProof", "Template", "Totals", "WordTable", "Words",
+           "addend_templates", "as_sum", "candidate_count", "candidates", "clean", "confirm_unique",
+           "crossword_formula", "crossword_layout", "fits", "formula_of", "generate", "generate_crosswords",
+           "grid_solutions", "lengths_fit", "parse_template", "run_header", "search_key", "solver_verdict",
+           "templates_of"]
 
 
 def run_header(settings: Sequence[Setting], words: Sequence[str]) -> dict[str, Any]:
