@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from smtcrypt.setters.generate.index import WordIndex
-from smtcrypt.setters.generate.keys import KEY_CACHE, Key, WordTable
+from smtcrypt.setters.generate.keys import KEY_CACHE, Key, WordTable, search_key_cached
 from smtcrypt.setters.generate.shapes import letter_mask
 from smtcrypt.setters.generate.sums import solve_sum_key
 from smtcrypt.setters.generate.template import Template, parse_template
@@ -157,12 +157,22 @@ class SumTable:
             for length in range(1, len(addends)):
                 self.parts.update(itertools.combinations(addends, length))
         self.coded: dict[tuple[int, ...], tuple[Key, list[str]]] = {}
+        self.addend_masks = {addends: functools.reduce(operator.or_, (self.masks[word] for word in addends))
+                             for addends in self.results}
 
-    def join(self, carried: Joined | None, addends: Sequence[int], result: int) -> Joined:
-        parts = (*addends, result)
+    def coded_sum(self, parts: tuple[int, ...]) -> tuple[Key, list[str]]:
+        """The sum's key and its letters in the key's order, once per sum."""
         coded = self.coded.get(parts)
         if coded is None:
             coded = self.coded[parts] = self.table.key(self.template, tuple(self.words[index] for index in parts))
+        return coded
+
+    def join(self, carried: Joined | None, addends: Sequence[int], result: int) -> Joined:
+        """The solutions so far that extend to this sum; none at once for a sum with no solution of its own
+        (that search stops at two solutions, and is shared by the sums of one key)."""
+        coded = self.coded_sum((*addends, result))
+        if search_key_cached(coded[0], True, self.base)[0] == 0:
+            return (), []
         return join_line(self.table, self.template, carried, (), coded)
 
     def fits(self, addends: Sequence[int], complete: bool) -> bool:
@@ -171,14 +181,18 @@ class SumTable:
         return found in self.results if complete else found in self.parts
 
     def lines_with(self, fixed: Sequence[int]) -> Iterator[tuple[tuple[int, ...], int]]:
-        """The sums whose addends hold the words `fixed` (every sum for none), and their results."""
+        """The sums whose addends hold the words `fixed` (every sum for none), and their results;
+        only those whose letters the base still holds."""
         if not fixed:
             pool: Sequence[tuple[int, ...]] = sorted(self.results)
         else:
             pool = [addends for addends in self.by_addend.get(fixed[0], ()) if all(word in addends for word in fixed)]
+        masks, base = self.masks, self.base
         for addends in pool:
+            mask = self.addend_masks[addends]
             for result in self.results[addends]:
-                yield addends, result
+                if (mask | masks[result]).bit_count() <= base:
+                    yield addends, result
 
 
 class GridSearch:
@@ -217,13 +231,11 @@ class GridSearch:
         fixed = [cells[cell] for cell in line[:-1] if cell in cells]
         free = [cell for cell in line[:-1] if cell not in cells]
         for addends, result in sums.lines_with(fixed):
-            new = [word for word in addends if word not in fixed]
-            if result in used or used.intersection(new):
+            grown = mask | sums.addend_masks[addends] | sums.masks[result]
+            if grown.bit_count() > sums.base or result in used:
                 continue
-            grown = mask | sums.masks[result]
-            for word in new:
-                grown |= sums.masks[word]
-            if grown.bit_count() > sums.base:
+            new = [word for word in addends if word not in fixed]
+            if used.intersection(new):
                 continue
             orders = [sorted(new)] if step < 2 else itertools.permutations(new)  # row 0, column 0: increasing
             joined: Joined | None = None
