@@ -157,6 +157,7 @@ class SumTable:
             for length in range(1, len(addends)):
                 self.parts.update(itertools.combinations(addends, length))
         self.coded: dict[tuple[int, ...], tuple[Key, list[str]]] = {}
+        self.grouped: dict[int, list[tuple[int, list[tuple[tuple[int, ...], int]]]]] = {}
         self.addend_masks = {addends: functools.reduce(operator.or_, (self.masks[word] for word in addends))
                              for addends in self.results}
 
@@ -180,19 +181,33 @@ class SumTable:
         found = tuple(sorted(addends))
         return found in self.results if complete else found in self.parts
 
-    def lines_with(self, fixed: Sequence[int]) -> Iterator[tuple[tuple[int, ...], int]]:
+    def lines_with(self, fixed: Sequence[int], mask: int) -> Iterator[tuple[tuple[int, ...], int]]:
         """The sums whose addends hold the words `fixed` (every sum for none), and their results;
-        only those whose letters the base still holds."""
+        only those whose letters and the letters `mask` the base still holds."""
+        base = self.base
         if not fixed:
-            pool: Sequence[tuple[int, ...]] = sorted(self.results)
-        else:
-            pool = [addends for addends in self.by_addend.get(fixed[0], ()) if all(word in addends for word in fixed)]
-        masks, base = self.masks, self.base
-        for addends in pool:
-            mask = self.addend_masks[addends]
-            for result in self.results[addends]:
-                if (mask | masks[result]).bit_count() <= base:
-                    yield addends, result
+            for addends in sorted(self.results):
+                for result in self.results[addends]:
+                    if (self.addend_masks[addends] | self.masks[result]).bit_count() <= base:
+                        yield addends, result
+            return
+        for letters, group in self.by_letters(fixed[0]):
+            if (mask | letters).bit_count() <= base:
+                for addends, result in group:
+                    if all(word in addends for word in fixed):
+                        yield addends, result
+
+    def by_letters(self, word: int) -> list[tuple[int, list[tuple[tuple[int, ...], int]]]]:
+        """The sums with `word` among their addends, grouped by their letters: a group the letters so
+        far leave no room for is passed over whole."""
+        found = self.grouped.get(word)
+        if found is None:
+            groups: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+            for addends in self.by_addend.get(word, ()):
+                for result in self.results[addends]:
+                    groups.setdefault(self.addend_masks[addends] | self.masks[result], []).append((addends, result))
+            found = self.grouped[word] = list(groups.items())
+        return found
 
 
 class GridSearch:
@@ -230,7 +245,7 @@ class GridSearch:
         line = self.lines[step]
         fixed = [cells[cell] for cell in line[:-1] if cell in cells]
         free = [cell for cell in line[:-1] if cell not in cells]
-        for addends, result in sums.lines_with(fixed):
+        for addends, result in sums.lines_with(fixed, mask):
             grown = mask | sums.addend_masks[addends] | sums.masks[result]
             if grown.bit_count() > sums.base or result in used:
                 continue
