@@ -20,8 +20,8 @@ OTHER_OPTIONS = {"addends": None, "distinct_words": False, "scheduler": None, "c
 
 def summary(totals: CrosswordTotals) -> str:
     v = totals.verdicts
-    return (f"{totals.words} words ({totals.skipped_words} skipped), {totals.sums:,} sums, {totals.grids:,} grids "
-            f"with a solution; unique {v['unique']:,}, multiple {v['multiple']:,}, unknown {v['unknown']:,} "
+    return (f"{totals.words} words ({totals.skipped_words} skipped), {totals.sums:,} sums; grids with a solution: "
+            f"{totals.grids:,}, unique {v['unique']:,}, multiple {v['multiple']:,}, unknown {v['unknown']:,} "
             f"({totals.seconds:.1f} s)")
 
 
