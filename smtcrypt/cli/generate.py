@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from smtcrypt.api import Puzzle
+from smtcrypt.cli.generate_crossword import run_crosswords
 from smtcrypt.cli.options import (
     DEFAULT_TIMEOUT,
     Exit,
@@ -101,6 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--addends", type=addend_range, metavar="RANGE",
                         help="sums of RANGE words (2-6, or 4) onto the right side of --shape, in one run: "
                              "A + B = C, A + B + C = D, ...")
+    parser.add_argument("--crossword", type=positive, metavar="N",
+                        help="N x N crosswords (3 to 6): grids of distinct words whose rows and columns are sums, "
+                             "the first N - 1 words of each adding up to the last")
     parser.add_argument("--distinct-words", action="store_true",
                         help="no word twice in a puzzle (nor a word the shape fixes)")
     parser.add_argument("--limit", type=positive, metavar="N", help="stop after N unique puzzles")
@@ -289,6 +293,8 @@ def main(argv: Sequence[str]) -> int:
     check_genre(args, parser)
     run = Run(args, rules_from(args, parser))
     words = [] if args.doubly_true else words_of(args, parser)
+    if args.crossword is not None:
+        return run_crosswords(args, parser, run.rules, words)
     show = args.progress or sys.stderr.isatty()
     try:
         for puzzle in run.puzzles(words, show):

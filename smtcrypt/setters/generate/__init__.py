@@ -26,6 +26,14 @@ from typing import Any
 from smtcrypt.core.rules import make_rules
 from smtcrypt.search import DEFAULT_TIMEOUT
 from smtcrypt.setters.distribute import Checkpoint, run_chunks
+from smtcrypt.setters.generate.crossword import (
+    Crossword,
+    CrosswordTotals,
+    crossword_formula,
+    crossword_layout,
+    generate_crosswords,
+    grid_solutions,
+)
 from smtcrypt.setters.generate.decide import (
     Checker,
     Decider,
@@ -55,11 +63,12 @@ from smtcrypt.setters.generate.shapes import (
 )
 from smtcrypt.setters.generate.template import Template, addend_templates, parse_template
 
-__all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "Decider", "GenerateTask", "Generated", "Key", "Parts",
-           "Sampler", "Setting", "Shape", "SolverProof", "Template", "Totals", "WordTable", "Words",
-           "addend_templates", "as_sum", "candidate_count", "candidates", "clean", "confirm_unique", "doubly_true",
-           "fits", "formula_of", "generate", "lengths_fit", "parse_template", "run_header", "sample", "search_key",
-           "solver_verdict", "templates_of"]
+__all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "Crossword", "CrosswordTotals", "Decider", "GenerateTask",
+           "Generated", "Key", "Parts", "Sampler", "Setting", "Shape", "SolverProof", "Template", "Totals",
+           "WordTable", "Words", "addend_templates", "as_sum", "candidate_count", "candidates", "clean",
+           "confirm_unique", "crossword_formula", "crossword_layout", "doubly_true", "fits", "formula_of", "generate",
+           "generate_crosswords", "grid_solutions", "lengths_fit", "parse_template", "run_header", "sample",
+           "search_key", "solver_verdict", "templates_of"]
 
 
 def run_header(settings: Sequence[Setting], words: Sequence[str]) -> dict[str, Any]:
