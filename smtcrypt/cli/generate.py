@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from smtcrypt.api import Puzzle
+from smtcrypt.cli import longmul
 from smtcrypt.cli.options import (
     DEFAULT_TIMEOUT,
     Exit,
@@ -42,14 +43,20 @@ def summary(totals: Totals) -> str:
 def progress_bar(totals: Totals, width: int = 30) -> str:
     """Finished chunks (one per shape and word, wherever they ran) out of all; candidates and unique
     puzzles handed out so far."""
-    share = totals.chunks_done / totals.chunks if totals.chunks else 1.0
+    return bar(totals.chunks_done, totals.chunks, totals.candidates, totals.verdicts["unique"], totals.seconds, width)
+
+
+def bar(chunks_done: int, chunks: int, candidates: int, unique: int, seconds: float, width: int = 30) -> str:
+    share = chunks_done / chunks if chunks else 1.0
     done = round(share * width)
-    return (f"\r[{'#' * done}{'.' * (width - done)}] {share:4.0%} {totals.chunks_done:,}/{totals.chunks:,} "
-            f"chunks, {totals.candidates:,} candidates, {totals.verdicts['unique']:,} unique ({totals.seconds:.0f} s)")
+    return (f"\r[{'#' * done}{'.' * (width - done)}] {share:4.0%} {chunks_done:,}/{chunks:,} "
+            f"chunks, {candidates:,} candidates, {unique:,} unique ({seconds:.0f} s)")
 
 
 def shape_text(text: str) -> str:
-    """A template the generator takes: `A + B = C`, `A * B = C * D`, `A + B = MONEY`."""
+    """A template the generator takes: `A + B = C`, `A * B = C * D`, `A + B = MONEY`; or a genre."""
+    if " ".join(text.lower().split()) == longmul.SHAPE:
+        return longmul.SHAPE
     try:
         return parse_template(text).text
     except FormulaError as error:
@@ -89,7 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--shape", type=shape_text, default="A + B = C", metavar="TEMPLATE",
                         help="the puzzle shape, an equation of slots (single capitals, filled by words) and fixed "
                              "words: A + B = C (the default), A + B + C = D, A * B = C, A - B = C, A * B = C * D, "
-                             "A + B = MONEY; a slot used twice is the same word")
+                             "A + B = MONEY; a slot used twice is the same word; or \"long multiplication\": "
+                             "multiplicand, multiplier (2+ letters), every partial product and the product are "
+                             "words, printed as a layout")
     parser.add_argument("--addends", type=addend_range, metavar="RANGE",
                         help="sums of RANGE words (2-6, or 4) onto the right side of --shape, in one run: "
                              "A + B = C, A + B + C = D, ...")
@@ -196,6 +205,8 @@ def main(argv: Sequence[str]) -> int:
     run = Run(args, rules_from(args, parser))
     words = words_of(args, parser)
     show = args.progress or sys.stderr.isatty()
+    if args.shape == longmul.SHAPE:
+        return longmul.run(args, run.rules, words, show, bar)
     try:
         for puzzle in run.puzzles(words, show):
             if not args.json:

@@ -11,7 +11,9 @@ column search does not model (other bases, digit domains, groups), go to the sol
 
 The parts: `template` (shapes as templates), `shapes` (candidates and the magnitude filter),
 `index` (only the candidates that pass the filters), `keys` (a sum up to renaming letters),
-`decide` (the search, the solver and the re-check), `results` (puzzles and totals).
+`decide` (the search, the solver and the re-check), `results` (puzzles and totals); long
+multiplications whose every printed row is a word: `longmul` (the enumeration and the puzzles),
+`multiply` (the digit search of their rows), `partials` (what a multiplicand times a digit spells).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from smtcrypt.setters.generate.decide import (
     solver_verdict,
 )
 from smtcrypt.setters.generate.keys import Key, Words, WordTable, search_key
+from smtcrypt.setters.generate.longmul import GeneratedLayout, LongMultiplication, LongTotals, long_multiplications
 from smtcrypt.setters.generate.results import VERDICTS, Block, Generated, Totals
 from smtcrypt.setters.generate.shapes import (
     SHAPES,
@@ -51,10 +54,11 @@ from smtcrypt.setters.generate.shapes import (
 )
 from smtcrypt.setters.generate.template import Template, addend_templates, parse_template
 
-__all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "GenerateTask", "Generated", "Key", "Parts", "Setting",
-           "Shape", "SolverProof", "Template", "Totals", "WordTable", "Words", "addend_templates", "as_sum",
+__all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "GenerateTask", "Generated", "GeneratedLayout", "Key",
+           "LongMultiplication", "LongTotals", "Parts", "Setting", "Shape", "SolverProof", "Template", "Totals",
+           "WordTable", "Words", "addend_templates", "as_sum",
            "candidate_count", "candidates", "clean", "confirm_unique", "fits", "formula_of", "generate", "lengths_fit",
-           "parse_template", "run_header", "search_key", "solver_verdict", "templates_of"]
+           "long_multiplications", "parse_template", "run_header", "search_key", "solver_verdict", "templates_of"]
 
 
 def run_header(settings: Sequence[Setting], words: Sequence[str]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ The enumeration, for each multiplicand A (one chunk of work):
 
 from __future__ import annotations
 
+import itertools
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -155,13 +156,14 @@ class Multiplicand:
         self.mask = table.masks[word]
         self.pool = [other for other in table.words if len(other) in (len(word), len(word) + 1)
                      and letter_count(self.mask | table.masks[other]) <= BASE]
-        self.known: dict[tuple[str, str], dict[int, int]] = {}  # (row word, letter or *) -> {A: digit}
+        self.known: dict[tuple[str, str], dict[int, list[int]]] = {}  # (row word, letter or *) -> {A: digits}
         self.by_letter: dict[str, list[str]] = {}
         self.chosen: dict[tuple[tuple[str, ...], str | None], list[tuple[Choice, set[int]]]] = {}
         self.table_of = PartialTable(word, self.pool) if values_count(word) <= TABLE_LIMIT else None
 
-    def values(self, letter: str, word: str) -> dict[int, int]:
-        """A's values (each with the letter's digit) under which A times the digit spells `word`."""
+    def values(self, letter: str, word: str) -> dict[int, list[int]]:
+        """A's values under which A times the letter's digit spells `word`, each with the digits
+        that do (a letter in neither word can take several)."""
         known = self.known.get((word, letter))
         if known is None:
             role = letter if letter in self.word or letter in word else "*"  # any letter they lack alike
@@ -172,12 +174,14 @@ class Multiplicand:
             self.known[(word, letter)] = known
         return known
 
-    def search(self, letter: str, word: str) -> dict[int, int]:
+    def search(self, letter: str, word: str) -> dict[int, list[int]]:
         if self.table_of is not None:
             return self.table_of.values(letter, word)
         self.totals.pair_checks += 1
-        return {number(self.word, value): value[letter_id(letter)]
-                for value in solutions(Rows(self.word, ((letter, word),)))}
+        found: dict[int, list[int]] = {}
+        for value in solutions(Rows(self.word, ((letter, word),))):
+            found.setdefault(number(self.word, value), []).append(value[letter_id(letter)])
+        return found
 
     def partials(self, letter: str) -> list[str]:
         """The words that A times `letter`'s digit can spell, for some assignment."""
@@ -242,13 +246,13 @@ class Multiplicand:
         distinct across rows, the zero letter 0)."""
         found = []
         for value in sorted(common):
-            pairs = [(self.word, value)] + ([(rows.zero, 0)] if rows.zero is not None else [])
-            for letter, word in rows.rows:
-                digit = self.values(letter, word)[value]
-                pairs += [(letter, digit), (word, value * digit)]
-            assignment = assign(pairs)
-            if assignment is not None:
-                found.append(assignment)
+            fixed = [(self.word, value)] + ([(rows.zero, 0)] if rows.zero is not None else [])
+            choices = [[((letter, digit), (word, value * digit)) for digit in self.values(letter, word)[value]]
+                       for letter, word in rows.rows]
+            for choice in itertools.product(*choices):
+                assignment = assign(fixed + [pair for row in choice for pair in row])
+                if assignment is not None:
+                    found.append(assignment)
         return found
 
 

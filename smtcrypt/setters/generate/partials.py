@@ -51,7 +51,7 @@ def role_code(multiplicand: str, word: str, letter: str) -> int:
 
 
 class PartialTable:
-    """For one multiplicand: (word, multiplier letter's code) -> {multiplicand's value: digit}."""
+    """For one multiplicand: (word, multiplier letter's code) -> {multiplicand's value: digits}."""
 
     def __init__(self, multiplicand: str, pool: Sequence[str]):
         self.multiplicand = multiplicand
@@ -65,7 +65,7 @@ class PartialTable:
             leaf: Leaf = node.setdefault(END, {})  # type: ignore[assignment]
             for code in [*range(len(self.letters)), *(c for c in by_letter.values() if c >= NEW), FRESH]:
                 leaf.setdefault(code, []).append(word)
-        self.found: dict[tuple[str, int], dict[int, int]] = {}
+        self.found: dict[tuple[str, int], dict[int, list[int]]] = {}
         self.fill()
 
     def fill(self) -> None:
@@ -101,7 +101,9 @@ class PartialTable:
             return
         role = holder[digit] if holder[digit] >= 0 else new.get(digit, FRESH)
         for word in leaf.get(role, ()):
-            self.found.setdefault((word, role), {})[value] = digit
+            self.found.setdefault((word, role), {}).setdefault(value, []).append(digit)
 
-    def values(self, letter: str, word: str) -> dict[int, int]:
+    def values(self, letter: str, word: str) -> dict[int, list[int]]:
+        """The multiplicand's values under which it times the letter's digit (each digit that
+        does, in order) spells `word`."""
         return self.found.get((word, role_code(self.multiplicand, word, letter)), {})
