@@ -40,8 +40,8 @@ def summary(totals: LongTotals) -> str:
     v = totals.verdicts
     return (f"{totals.words} words ({totals.skipped_words} skipped), {totals.frames:,} multiplicand-multiplier "
             f"frames, {totals.candidates:,} candidates (sets of partial products), {totals.assignments:,} "
-            f"assignments; unique {v['unique']:,}, multiple {v['multiple']:,}, none {v['none']:,}, "
-            f"unknown {v['unknown']:,} ({totals.seconds:.1f} s)")
+            f"assignments, {totals.no_product:,} candidates without a product word; unique {v['unique']:,}, "
+            f"multiple {v['multiple']:,}, unknown {v['unknown']:,} ({totals.seconds:.1f} s)")
 
 
 def to_json(totals: LongTotals, kept: list[GeneratedLayout], interrupted: bool, limit_reached: bool) -> str:

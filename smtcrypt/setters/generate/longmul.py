@@ -23,7 +23,6 @@ The enumeration, for each multiplicand A (one chunk of work):
 
 from __future__ import annotations
 
-import itertools
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -37,7 +36,8 @@ from smtcrypt.setters.generate.decide import Setting, SolverProof, confirm_uniqu
 from smtcrypt.setters.generate.multiply import (
     BASE,
     Rows,
-    assign,
+    State,
+    extend,
     letter_id,
     number,
     pattern,
@@ -97,30 +97,31 @@ class GeneratedLayout:
 
 @dataclass
 class LongTotals:
-    """What a run did: (multiplicand, multiplier, zero letter) frames within ten letters; row
-    sets (the candidates) searched digit by digit; puzzles (row sets with a product word) by
-    verdict; `none` counts row sets without any assignment."""
+    """What a run did: (multiplicand, multiplier, zero letter) frames within ten letters; sets of
+    partial products (the candidates) that some assignment fits; and the puzzles those make with
+    a product word, by verdict (`unknown`: the re-check or the solver did not confirm it)."""
 
     words: int = 0
     skipped_words: int = 0
     frames: int = 0
     pair_checks: int = 0  # digit searches of one partial product against the multiplicand
-    candidates: int = 0  # row sets searched
-    assignments: int = 0  # assignments the row sets' searches found
-    verdicts: dict[str, int] = field(default_factory=lambda: {"unique": 0, "multiple": 0, "none": 0, "unknown": 0})
+    candidates: int = 0  # sets of partial products with an assignment
+    assignments: int = 0  # assignments of the candidates' letters
+    no_product: int = 0  # candidates whose assignments spell no word of the list as the product
+    verdicts: dict[str, int] = field(default_factory=lambda: {"unique": 0, "multiple": 0, "unknown": 0})
     seconds: float = 0.0
     chunks: int = 0
     chunks_done: int = 0
 
     def add(self, other: LongTotals) -> None:
-        for name in ("frames", "pair_checks", "candidates", "assignments"):
+        for name in ("frames", "pair_checks", "candidates", "assignments", "no_product"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name, value in other.verdicts.items():
             self.verdicts[name] += value
 
     def to_data(self) -> dict[str, Any]:
         return {"frames": self.frames, "pair_checks": self.pair_checks, "candidates": self.candidates,
-                "assignments": self.assignments, **self.verdicts}
+                "assignments": self.assignments, "no_product": self.no_product, **self.verdicts}
 
 
 @dataclass
@@ -158,7 +159,7 @@ class Multiplicand:
                      and letter_count(self.mask | table.masks[other]) <= BASE]
         self.known: dict[tuple[str, str], dict[int, list[int]]] = {}  # (row word, letter or *) -> {A: digits}
         self.by_letter: dict[str, list[str]] = {}
-        self.chosen: dict[tuple[tuple[str, ...], str | None], list[tuple[Choice, set[int]]]] = {}
+        self.chosen: dict[tuple[tuple[str, ...], str | None], list[tuple[Choice, dict[int, list[State]]]]] = {}
         self.table_of = PartialTable(word, self.pool) if values_count(word) <= TABLE_LIMIT else None
 
     def values(self, letter: str, word: str) -> dict[int, list[int]]:
@@ -217,43 +218,55 @@ class Multiplicand:
         if key not in self.chosen:  # multipliers with the same letters have the same rows
             if len(self.chosen) >= CHOICE_CACHE:
                 self.chosen.clear()
-            self.chosen[key] = list(self.combine(options, mask, (), None))
-        for chosen, common in self.chosen[key]:
+            self.chosen[key] = list(self.combine(options, mask, zero, (), None))
+        for chosen, states in self.chosen[key]:
             self.totals.candidates += 1
             rows = Rows(self.word, tuple((letter, dict(chosen)[letter]) for letter in letters), zero)
-            yield rows, self.assignments(rows, common)
+            yield rows, [state[0] for group in states.values() for state in group]
 
-    def combine(self, options: list[tuple[str, list[str]]], mask: int, chosen: tuple[tuple[str, str], ...],
-                common: set[int] | None) -> Iterator[tuple[tuple[tuple[str, str], ...], set[int]]]:
-        """One word for each letter, all different, at most ten letters in all, with A's values
-        common to all (a choice that leaves none ends its branch)."""
+    def combine(self, options: list[tuple[str, list[str]]], mask: int, zero: str | None, chosen: Choice,
+                states: dict[int, list[State]] | None) -> Iterator[tuple[Choice, dict[int, list[State]]]]:
+        """One word for each letter, all different, at most ten letters in all, with the
+        assignments of the rows so far (by A's value): a choice that leaves none ends its branch.
+        The first row's assignments are made with the second's (alone, most values of A fit it)."""
         level = len(chosen)
         if level == len(options):
-            yield chosen, common or set()
+            found = states if states is not None else self.grow(None, chosen, zero)
+            if found:
+                yield chosen, found
             return
         letter, words = options[level]
         for word in words:
             joined = mask | self.table.masks[word]
             if letter_count(joined) > BASE or any(word == other for _, other in chosen):
                 continue
-            values = self.values(letter, word)
-            both = set(values) if common is None else common.intersection(values)
-            if both:
-                yield from self.combine(options, joined, chosen + ((letter, word),), both)
+            rows = chosen + ((letter, word),)
+            grown = None if level == 0 else self.grow(states, rows if level == 1 else rows[-1:], zero)
+            if grown is None or grown:
+                yield from self.combine(options, joined, zero, rows, grown)
 
-    def assignments(self, rows: Rows, common: set[int]) -> list[list[int]]:
-        """The rows' assignments, one per value of A the rows fit together (distinct letters kept
-        distinct across rows, the zero letter 0)."""
-        found = []
-        for value in sorted(common):
-            fixed = [(self.word, value)] + ([(rows.zero, 0)] if rows.zero is not None else [])
-            choices = [[((letter, digit), (word, value * digit)) for digit in self.values(letter, word)[value]]
-                       for letter, word in rows.rows]
-            for choice in itertools.product(*choices):
-                assignment = assign(fixed + [pair for row in choice for pair in row])
-                if assignment is not None:
-                    found.append(assignment)
-        return found
+    def grow(self, states: dict[int, list[State]] | None, rows: Choice, zero: str | None) -> dict[int, list[State]]:
+        """The assignments with these rows more (from A alone if `states` is None): A times each
+        row's letter's digit spelling its word."""
+        maps = [self.values(letter, word) for letter, word in rows]
+        common = set(maps[0]) if states is None else set(states)
+        for values in maps[states is None:]:
+            common.intersection_update(values)
+        grown: dict[int, list[State]] = {}
+        for value in common:
+            current = start(self.word, value, zero) if states is None else states[value]
+            for (letter, word), values in zip(rows, maps):
+                current = [extended for state in current for digit in values[value]
+                           if (extended := extend(state, ((letter, digit), (word, value * digit)))) is not None]
+            if current:
+                grown[value] = current
+        return grown
+
+
+def start(multiplicand: str, value: int, zero: str | None) -> list[State]:
+    """The multiplicand with this value, and the zero letter 0: one state, or none if they clash."""
+    state = extend(([-1] * 26, [-1] * BASE), [(multiplicand, value)] + ([(zero, 0)] if zero is not None else []))
+    return [] if state is None else [state]
 
 
 @dataclass(frozen=True)
@@ -302,9 +315,9 @@ class Chunk:
             totals.frames += 1
             for rows, assignments in multiplicand.row_sets(multiplier, zero):
                 totals.assignments += len(assignments)
-                if not assignments:
-                    totals.verdicts["none"] += 1
-                for product, spelled in products(self.table, rows, multiplier, assignments).items():
+                found = products(self.table, rows, multiplier, assignments)
+                totals.no_product += not found
+                for product, spelled in found.items():
                     if spelled.count > 1:
                         totals.verdicts["multiple"] += 1
                         continue

@@ -136,22 +136,31 @@ def feasible(rows: Rows) -> bool:
     return next(solutions(rows), None) is not None
 
 
-def assign(pairs: Sequence[tuple[str, int]]) -> list[int] | None:
-    """The digit of each letter A-Z (-1 for none) under which each word spells its number, distinct
-    letters taking distinct digits; None if there is no such assignment."""
-    value = [-1] * 26
-    holder = [-1] * BASE  # the letter holding each digit
+State = tuple[list[int], list[int]]  # the digit of each letter A-Z (-1: none), the letter holding each digit
+
+
+def extend(state: State, pairs: Sequence[tuple[str, int]]) -> State | None:
+    """The state with each word spelling its number, distinct letters taking distinct digits;
+    None if that contradicts it. The state given is left as it is."""
+    value, holder = state[0][:], state[1][:]
     for word, amount in pairs:
         digits = str(amount)
         if len(digits) != len(word):
             return None
         for ch, digit_char in zip(word, digits):
-            letter, digit = letter_id(ch), int(digit_char)
+            letter, digit = ord(ch) - 65, ord(digit_char) - 48
             if value[letter] != digit:
                 if value[letter] >= 0 or holder[digit] >= 0:
                     return None
                 value[letter], holder[digit] = digit, letter
-    return value
+    return value, holder
+
+
+def assign(pairs: Sequence[tuple[str, int]]) -> list[int] | None:
+    """The digit of each letter A-Z (-1 for none) under which each word spells its number, distinct
+    letters taking distinct digits; None if there is no such assignment."""
+    state = extend(([-1] * 26, [-1] * BASE), pairs)
+    return None if state is None else state[0]
 
 
 def number(word: str, value: list[int]) -> int:

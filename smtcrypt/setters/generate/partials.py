@@ -19,7 +19,7 @@ from smtcrypt.setters.generate.multiply import BASE
 FRESH = -1  # the multiplier letter is in neither word
 NEW = 100  # codes of letters (digits) the multiplicand lacks start here
 END = -2  # the trie's key for "the word ends here"
-TABLE_LIMIT = 40_000  # multiplicand values up to which the table beats a search per word
+TABLE_LIMIT = 150_000  # multiplicand values up to which the table beats a search per word
 
 Trie = dict[int, "Trie"]
 Leaf = dict[int, list[str]]  # multiplier letter's code -> the words
