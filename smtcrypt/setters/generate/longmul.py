@@ -159,7 +159,8 @@ class Multiplicand:
                      and letter_count(self.mask | table.masks[other]) <= BASE]
         self.known: dict[tuple[str, str], dict[int, list[int]]] = {}  # (row word, letter or *) -> {A: digits}
         self.by_letter: dict[str, list[str]] = {}
-        self.chosen: dict[tuple[tuple[str, ...], str | None], list[tuple[Choice, dict[int, list[State]]]]] = {}
+        self.ends: dict[tuple[int, int], set[str]] = {}
+        self.chosen: dict[tuple[tuple[str, ...], str | None, int], list[tuple[Choice, dict[int, list[State]]]]] = {}
         self.table_of = PartialTable(word, self.pool) if values_count(word) <= TABLE_LIMIT else None
 
     def values(self, letter: str, word: str) -> dict[int, list[int]]:
@@ -206,15 +207,19 @@ class Multiplicand:
         and has a value of A in common, with its assignments."""
         letters = [letter for letter in dict.fromkeys(reversed(multiplier)) if letter != zero]
         mask = self.mask | self.table.masks[multiplier]
+        ends = self.product_ends(len(multiplier), mask)
+        if multiplier[-1] == zero and zero not in ends:
+            return
         options = []
-        for letter in letters:
-            words = [word for word in self.partials(letter)
-                     if word[0] != zero and letter_count(mask | self.table.masks[word]) <= BASE]
+        for letter in letters:  # the product's units digit is the last row's, its last letter that row's
+            words = [word for word in self.partials(letter) if word[0] != zero
+                     and letter_count(mask | self.table.masks[word]) <= BASE
+                     and (letter != multiplier[-1] or word[-1] in ends)]
             if not words:
                 return
             options.append((letter, words))
         options.sort(key=lambda option: len(option[1]))
-        key = (tuple(letters), zero)
+        key = (tuple(letters), zero, len(multiplier))
         if key not in self.chosen:  # multipliers with the same letters have the same rows
             if len(self.chosen) >= CHOICE_CACHE:
                 self.chosen.clear()
@@ -223,6 +228,17 @@ class Multiplicand:
             self.totals.candidates += 1
             rows = Rows(self.word, tuple((letter, dict(chosen)[letter]) for letter in letters), zero)
             yield rows, [state[0] for group in states.values() for state in group]
+
+    def product_ends(self, size: int, mask: int) -> set[str]:
+        """The last letters of the words that can be the product of A and a multiplier of `size`
+        letters whose letters with A's are `mask`: n + size - 1 or n + size letters, ten in all."""
+        key = (size, mask)
+        ends = self.ends.get(key)
+        if ends is None:
+            lengths = (len(self.word) + size - 1, len(self.word) + size)
+            ends = self.ends[key] = {word[-1] for word in self.table.words if len(word) in lengths
+                                     and letter_count(mask | self.table.masks[word]) <= BASE}
+        return ends
 
     def combine(self, options: list[tuple[str, list[str]]], mask: int, zero: str | None, chosen: Choice,
                 states: dict[int, list[State]] | None) -> Iterator[tuple[Choice, dict[int, list[State]]]]:
