@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from smtcrypt.api import Puzzle
+from smtcrypt.cli import longmul
 from smtcrypt.cli.generate_crossword import run_crosswords
 from smtcrypt.cli.options import (
     DEFAULT_TIMEOUT,
@@ -51,14 +52,20 @@ def progress_bar(totals: Totals, width: int = 30) -> str:
     if totals.draws:
         return (f"\r{totals.draws:,} draws, {totals.candidates:,} candidates, {totals.verdicts['unique']:,} unique "
                 f"({totals.seconds:.0f} s)")
-    share = totals.chunks_done / totals.chunks if totals.chunks else 1.0
+    return bar(totals.chunks_done, totals.chunks, totals.candidates, totals.verdicts["unique"], totals.seconds, width)
+
+
+def bar(chunks_done: int, chunks: int, candidates: int, unique: int, seconds: float, width: int = 30) -> str:
+    share = chunks_done / chunks if chunks else 1.0
     done = round(share * width)
-    return (f"\r[{'#' * done}{'.' * (width - done)}] {share:4.0%} {totals.chunks_done:,}/{totals.chunks:,} "
-            f"chunks, {totals.candidates:,} candidates, {totals.verdicts['unique']:,} unique ({totals.seconds:.0f} s)")
+    return (f"\r[{'#' * done}{'.' * (width - done)}] {share:4.0%} {chunks_done:,}/{chunks:,} "
+            f"chunks, {candidates:,} candidates, {unique:,} unique ({seconds:.0f} s)")
 
 
 def shape_text(text: str) -> str:
-    """A template the generator takes: `A + B = C`, `A * B = C * D`, `A + B = MONEY`."""
+    """A template the generator takes: `A + B = C`, `A * B = C * D`, `A + B = MONEY`; or a genre."""
+    if " ".join(text.lower().split()) == longmul.SHAPE:
+        return longmul.SHAPE
     try:
         return parse_template(text).text
     except FormulaError as error:
@@ -98,7 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--shape", type=shape_text, metavar="TEMPLATE",
                         help="the puzzle shape, an equation of slots (single capitals, filled by words) and fixed "
                              "words: A + B = C (the default), A + B + C = D, A * B = C, A - B = C, A * B = C * D, "
-                             "A + B = MONEY; a slot used twice is the same word")
+                             "A + B = MONEY; a slot used twice is the same word; or \"long multiplication\": "
+                             "multiplicand, multiplier (2+ letters), every partial product and the product are "
+                             "words, printed as a layout")
     parser.add_argument("--addends", type=addend_range, metavar="RANGE",
                         help="sums of RANGE words (2-6, or 4) onto the right side of --shape, in one run: "
                              "A + B = C, A + B + C = D, ...")
@@ -183,6 +192,12 @@ def check_genre(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
                                               ("--doubly-true", args.doubly_true is not None)) if given]
         if alone:
             parser.error(f"--sample runs in one process until it has its puzzles: {', '.join(alone)} does not apply")
+    if args.shape == longmul.SHAPE:
+        others = [option for option, given in (("--sample", args.sample is not None),
+                                               ("--doubly-true", args.doubly_true is not None),
+                                               ("--crossword", args.crossword is not None)) if given]
+        if others:
+            parser.error(f"--shape \"long multiplication\" does not take {', '.join(others)}")
     if args.doubly_true:
         check_doubly(args, parser)
     elif args.numbers is not None:
@@ -296,6 +311,8 @@ def main(argv: Sequence[str]) -> int:
     if args.crossword is not None:
         return run_crosswords(args, parser, run.rules, words)
     show = args.progress or sys.stderr.isatty()
+    if args.shape == longmul.SHAPE:
+        return longmul.run(args, run.rules, words, show, bar)
     try:
         for puzzle in run.puzzles(words, show):
             if not args.json:

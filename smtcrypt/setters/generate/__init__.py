@@ -11,8 +11,11 @@ column search does not model (other bases, digit domains, groups), go to the sol
 
 The parts: `template` (shapes as templates), `shapes` (candidates and the magnitude filter),
 `index` (only the candidates that pass the filters), `keys` (a sum up to renaming letters),
-`decide` (the search, the solver and the re-check), `results` (puzzles and totals); `doubly`
-(doubly-true puzzles of number words, one genre).
+`decide` (the search, the solver and the re-check), `results` (puzzles and totals), `sample`
+(random puzzles of a big list). The genres: `doubly` (doubly-true puzzles of number words);
+`crossword` and `crossword_search` (grids of sums); long multiplications whose every printed row is
+a word: `longmul` (the enumeration and the puzzles), `multiply` (the digit search of their rows),
+`partials` (what a multiplicand times a digit spells).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from smtcrypt.setters.generate.decide import (
 )
 from smtcrypt.setters.generate.doubly import doubly_true
 from smtcrypt.setters.generate.keys import Key, Words, WordTable, search_key
+from smtcrypt.setters.generate.longmul import GeneratedLayout, LongMultiplication, LongTotals, long_multiplications
 from smtcrypt.setters.generate.results import VERDICTS, Block, Generated, Totals
 from smtcrypt.setters.generate.sample import DEFAULT_DRAWS, Sampler
 from smtcrypt.setters.generate.shapes import (
@@ -64,11 +68,12 @@ from smtcrypt.setters.generate.shapes import (
 from smtcrypt.setters.generate.template import Template, addend_templates, parse_template
 
 __all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "Crossword", "CrosswordTotals", "Decider", "GenerateTask",
-           "Generated", "Key", "Parts", "Sampler", "Setting", "Shape", "SolverProof", "Template", "Totals",
-           "WordTable", "Words", "addend_templates", "as_sum", "candidate_count", "candidates", "clean",
-           "confirm_unique", "crossword_formula", "crossword_layout", "doubly_true", "fits", "formula_of", "generate",
-           "generate_crosswords", "grid_solutions", "lengths_fit", "parse_template", "run_header", "sample",
-           "search_key", "solver_verdict", "templates_of"]
+           "Generated", "GeneratedLayout", "Key", "LongMultiplication", "LongTotals", "Parts", "Sampler", "Setting",
+           "Shape", "SolverProof", "Template", "Totals", "WordTable", "Words", "addend_templates", "as_sum",
+           "candidate_count", "candidates", "clean", "confirm_unique", "crossword_formula", "crossword_layout",
+           "doubly_true", "fits", "formula_of", "generate", "generate_crosswords", "grid_solutions", "lengths_fit",
+           "long_multiplications", "parse_template", "run_header", "sample", "search_key", "solver_verdict",
+           "templates_of"]
 
 
 def run_header(settings: Sequence[Setting], words: Sequence[str]) -> dict[str, Any]:
