@@ -442,6 +442,29 @@ def test_a_gcd_formula_with_many_solutions_need_finish_only_in_the_chosen_encodi
     check_strategies(GCD_EXAMPLE, expected)
 
 
+# found by the slow run: the bit-vector encoding's trial division of A ** A (up to 9 ** 9: 2,200 prime
+# divisors) took Z3 30 s to a minute to refute; a prime test of a term of few letters is now decided
+# assignment by assignment (encode/bitvec/encoder.py, prime_by_cases), in milliseconds
+PRIME_CASES = [Case("is_prime(A ** A)", {"distinct": True, "allow_leading_zeros": True}),
+               Case("is_prime(AB ** C + 2)", {"distinct": True}),
+               Case("is_prime(A ** B + C) or A = 2 * C", {"distinct": False})]
+
+
+@pytest.mark.parametrize("case", [PRIME_CASES[0], PRIME_CASES[2]], ids=lambda case: case.text)
+def test_a_prime_test_of_a_term_of_few_letters_is_decided_case_by_case(case):
+    problem = check(parse(case.text), make_rules(**case.rules))
+    assert choose(problem).name == "bitvec"
+    check_strategies(case, reference_solutions(case), seconds=30.0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", PRIME_CASES, ids=lambda case: case.text)
+def test_a_prime_test_of_a_term_of_few_letters_in_every_encoding(case):
+    expected = reference_solutions(case)
+    check_encodings(case, expected, seconds=30.0)
+    check_strategies(case, expected, seconds=30.0)
+
+
 WILDCARD_EXAMPLES = [
     Case("A? + ?A = 1?1", {"distinct": True}),
     Case("AB? * C = ?BA, A != C", {"distinct": ["AB"], "digits": [0, 1, 2, 5, 7]}),

@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import z3
 
-from smtcrypt.analysis.arithmetic import signed_width
+from smtcrypt.analysis.arithmetic import prime_test, signed_width
 from smtcrypt.core.check import Problem, splits
 from smtcrypt.core.intervals import digit_count
 from smtcrypt.core.numerals import place_values, repeating_scale
 from smtcrypt.core.rules import PRIME_LIMIT
-from smtcrypt.core.tree import BinOp, Call, Expr, Number, Repeating, Word
+from smtcrypt.core.tree import BinOp, Call, Expr, Name, Number, Repeating, Word, walk
 from smtcrypt.encode import words
 from smtcrypt.encode.base import Ok, Unsupported, allowed_digits, indicator
 from smtcrypt.encode.bitvec.ints import MAX_WIDTH, Z
 from smtcrypt.encode.bitvec.rationals import Rat, Rationals, Value
 from smtcrypt.encode.walk import TreeEncoder, conj
+
+FEW_DIVISORS = 100  # past this many trial divisions, is_prime of a term of few letters is decided case by case
+MAX_CASES = 1_000  # the most assignments of its letters such a term is simplified for
 
 
 class _Encoder(Rationals, TreeEncoder[Rat, Z]):
@@ -213,6 +217,10 @@ class _Encoder(Rationals, TreeEncoder[Rat, Z]):
         if node.name != "is_prime":
             raise Unsupported(f"{node.name}() of a term of {x.width} bits")
         divisors = words.trial_divisors(x.hi)
+        if divisors is None or len(divisors) > FEW_DIVISORS:
+            cases = self.prime_by_cases(node, x)
+            if cases is not None:
+                return cases, True
         if divisors is None:
             raise Unsupported(f"is_prime() of a term of {x.width} bits")
         tests = [self.z_compare(">=", x, self.const(2))]
@@ -220,6 +228,33 @@ class _Encoder(Rationals, TreeEncoder[Rat, Z]):
             remainder = self.z_mod(x, self.const(p))
             tests.append(z3.Or(self.z_compare("==", x, self.const(p)), self.nonzero(remainder)))
         return z3.And(*tests), True
+
+    def prime_by_cases(self, node: Call, x: Z) -> z3.BoolRef | None:
+        """`is_prime` of a computed term of few letters (`is_prime(A ** A)`), decided assignment by
+        assignment: Z3 simplifies the term with the letters as constants to a number, which is
+        tested here, and the predicate becomes a choice of the letters' digits, as for a word.
+        Trial division of numbers up to 9 ** 9 is 2,200 remainders of a wide bit-vector, which Z3
+        took 30 s to a minute to refute; the ten cases take milliseconds. None where the term has
+        unknowns other than letters, or its letters have more than MAX_CASES assignments."""
+        names: dict[str, None] = {}
+        for part in walk(node.args[0]):
+            if isinstance(part, Name):
+                return None
+            if isinstance(part, (Word, Repeating)):
+                names.update((cell, None) for cell in part.text_of_digits() if not cell.isdigit())
+        letters = tuple(names)
+        if not letters or math.prod(len(self.digits[letter]) for letter in letters) > MAX_CASES:
+            return None
+        rows = []
+        for digits in itertools.product(*(self.digits[letter] for letter in letters)):
+            value = z3.simplify(z3.substitute(x.term, *[
+                (self.letters[letter], z3.BitVecVal(digit, self.letter_width, self.ctx))
+                for letter, digit in zip(letters, digits)]))
+            if not z3.is_bv_value(value):
+                return None
+            if prime_test(value.as_signed_long()):
+                rows.append(tuple(digits))
+        return words.trie(letters, rows, lambda letter, digit: self.letters[letter] == digit, self.ctx)
 
     def one_of(self, x: Z, values: list[int]) -> z3.BoolRef:
         tests = [self.z_compare("==", x, self.const(value)) for value in values if x.lo <= value <= x.hi]
