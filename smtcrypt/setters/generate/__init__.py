@@ -51,7 +51,7 @@ from smtcrypt.setters.generate.decide import (
 from smtcrypt.setters.generate.doubly import doubly_true
 from smtcrypt.setters.generate.keys import Key, Words, WordTable, search_key
 from smtcrypt.setters.generate.longmul import GeneratedLayout, LongMultiplication, LongTotals, long_multiplications
-from smtcrypt.setters.generate.results import VERDICTS, Block, Generated, Totals
+from smtcrypt.setters.generate.results import VERDICTS, Block, Generated, Totals, hand_out
 from smtcrypt.setters.generate.sample import DEFAULT_DRAWS, Sampler
 from smtcrypt.setters.generate.shapes import (
     SHAPES,
@@ -137,20 +137,13 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
         load_solver()  # forked processes inherit the solver instead of each importing it
     blocks = run_chunks(task, task.chunks, jobs=jobs, scheduler=scheduler, checkpoint=saved,
                         encode=Block.to_data, decode=Block.from_data, finished=finished)
-    reported = 0
-    try:
-        for _, block in blocks:
-            totals.add(block.totals)
-            for puzzle in block.puzzles:
-                yield puzzle
-                reported += 1
-                if limit is not None and reported >= limit:
-                    return
-    finally:
-        blocks.close()
+
+    def done() -> None:
         if saved is not None:
             saved.close()
         totals.seconds = time.monotonic() - start
+
+    yield from hand_out(blocks, totals, limit, done)
 
 
 def sample(words: Iterable[str], shape: str = "A + B = C", count: int = 10, *, seed: int = 0,

@@ -46,6 +46,7 @@ from smtcrypt.setters.generate.multiply import (
     spells,
 )
 from smtcrypt.setters.generate.partials import TABLE_LIMIT, PartialTable, values_count
+from smtcrypt.setters.generate.results import hand_out
 from smtcrypt.setters.generate.shapes import clean, letter_mask
 from smtcrypt.setters.layout import parse_layout
 
@@ -410,15 +411,8 @@ def long_multiplications(words: Iterable[str], *, limit: int | None = None, time
     if jobs > 1 and confirm:
         load_solver()
     blocks = run_chunks(task, len(kept), jobs=jobs, finished=finished)
-    reported = 0
-    try:
-        for _, block in blocks:
-            totals.add(block.totals)
-            for puzzle in block.puzzles:
-                yield puzzle
-                reported += 1
-                if limit is not None and reported >= limit:
-                    return
-    finally:
-        blocks.close()
+
+    def done() -> None:
         totals.seconds = time.monotonic() - start
+
+    yield from hand_out(blocks, totals, limit, done)

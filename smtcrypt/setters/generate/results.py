@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,3 +65,22 @@ class Block:
         totals = Totals(candidates=data["candidates"], filtered=data["filtered"], verdicts=dict(data["verdicts"]),
                         by_shape=dict(data.get("by_shape", {})))
         return cls(totals, [Generated(formula, Solution(mapping, text)) for formula, mapping, text in data["puzzles"]])
+
+
+def hand_out(blocks: Generator[tuple[int, Any], None, None], totals: Any, limit: int | None,
+             done: Callable[[], None]) -> Iterator[Any]:
+    """The puzzles of the blocks of a run in order, each block's totals added to `totals` (a
+    `Totals` or a genre's), until `limit` puzzles; the blocks are closed and `done` is called
+    however the caller stops (the limit, an error, Ctrl-C, or a reader that stops reading)."""
+    reported = 0
+    try:
+        for _, block in blocks:
+            totals.add(block.totals)
+            for puzzle in block.puzzles:
+                yield puzzle
+                reported += 1
+                if limit is not None and reported >= limit:
+                    return
+    finally:
+        blocks.close()
+        done()
