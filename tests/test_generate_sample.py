@@ -97,3 +97,10 @@ def test_the_command_line(capsys, tmp_path):
             cli(["generate", "--sample", "3", *extra, "--words", str(path)])
         assert raised.value.code == 2
         assert "--sample" in capsys.readouterr().err
+
+
+def test_a_small_list_is_found_exhausted_long_before_the_draws_run_out():
+    totals = Totals()
+    found = list(sample(PLANETS, count=1000, seed=1, totals=totals))
+    assert totals.draws < 200_000  # of the default 1,000,000
+    assert len(found) >= 20  # of the list's 26 unique A + B = C puzzles (the draws reach nearly all candidates)

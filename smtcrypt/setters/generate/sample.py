@@ -32,6 +32,7 @@ from smtcrypt.setters.generate.shapes import first_of_mirror
 __all__ = ["DEFAULT_DRAWS", "Sampler"]
 
 DEFAULT_DRAWS = 1_000_000  # draws a run makes at most before it gives up on finding more puzzles
+EXHAUSTED_AFTER = 20_000  # draws without a candidate not decided before, at least, before a list counts as exhausted
 
 
 @dataclass
@@ -58,18 +59,30 @@ class Sampler:
                 self.spans.append((depth, depth + 1))
 
     def puzzles(self, count: int, progress: Callable[[Totals], None] | None = None) -> Iterator[Generated]:
-        """Up to `count` unique puzzles, each from its own draw; fewer if `draws` run out first."""
+        """Up to `count` unique puzzles, each from its own draw; fewer if `draws` run out first, or
+        once the draws stop reaching candidates not decided before (`exhausted`)."""
         found = 0
-        for _ in range(self.draws):
-            if found >= count:
+        last_new = 0  # the draw that last reached a candidate not decided before
+        for draw in range(1, self.draws + 1):
+            if found >= count or self.exhausted(draw, last_new):
                 break
             self.totals.draws += 1
+            seen = len(self.seen)
             puzzle = self.one_draw()
+            if len(self.seen) > seen:
+                last_new = draw
             if puzzle is not None:
                 found += 1
                 yield puzzle
             if progress is not None and (puzzle is not None or self.totals.draws % 256 == 0):
                 progress(self.totals)
+
+    def exhausted(self, draw: int, last_new: int) -> bool:
+        """A list whose candidates have all been decided: no new one for EXHAUSTED_AFTER draws, and
+        for fifty times as many draws as a new one took on average so far (a big list, whose
+        filters let few draws through, is never taken for exhausted by the first rule alone)."""
+        since = draw - last_new
+        return since > EXHAUSTED_AFTER and since > 50 * draw / max(1, len(self.seen))
 
     def one_draw(self) -> Generated | None:
         """Draw a candidate and decide it, if it passes the filters and was not decided before."""
