@@ -5,7 +5,8 @@ puzzles should not wait for all of them. The sampler draws a word for every slot
 a uniform choice; the words of interchangeable slots sorted, as the enumeration lists them) and
 keeps the draw only if it passes the generator's cheap filters, tested slot by slot as the words
 come (letters within the base, magnitudes that can balance); a draw costs microseconds, and about
-one in 36 passes among 100,000 English words (410 of 14,752 draws, seed 0). Each candidate kept is decided by the machinery of a full run
+one in 36 passes among 100,000 English words (410 of 14,752 draws, seed 0). Each candidate kept
+is decided by the machinery of a full run
 (`decide.Checker`: the exhaustive column search for sums, the solver otherwise, the exact
 re-check and the solver's second proof), until `count` are unique.
 
