@@ -244,3 +244,18 @@ def test_the_sum_search_finds_what_wordsum_finds(seed):
         lowest = [rng.randint(0, 1) for _ in letters]
         assert sorted(solve_sum_key(w, lowest)) == sorted(solve_weights(w, lowest))
         assert len(solve_sum_key(w, lowest, limit=2)) == min(2, len(solve_weights(w, lowest)))
+
+
+@pytest.mark.parametrize("text", [*TEMPLATES, "A + B = MONEY", "A + B + C = CHRISTMAS", "A - B - C = D"])
+def test_a_template_fills_its_tree_as_the_parser_reads_the_formula(text):
+    """The re-check reads `Template.tree(parts)` instead of parsing each formula: node for node and
+    span for span, it is what the parser makes of the formula's text."""
+    from smtcrypt.core.parse import parse
+
+    template = parse_template(text)
+    rng = random.Random(text)
+    for _ in range(20):
+        parts = tuple("".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(rng.randint(1, 9)))
+                      for _ in template.slots)
+        formula = template.formula(parts)
+        assert repr(template.tree(parts)) == repr(parse(formula))

@@ -14,6 +14,7 @@ from smtcrypt.core.check import Problem, check
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, Status, fill_in
 from smtcrypt.core.rules import make_rules
+from smtcrypt.core.tree import Constraints
 from smtcrypt.core.verify import satisfies
 from smtcrypt.search import Search
 from smtcrypt.setters.distribute import PerThread
@@ -105,10 +106,12 @@ def load_solver() -> None:
 
 
 def confirm_unique(setting: Setting, formula: str, mapping: dict[str, int],
-                   proof: Callable[[Problem, dict[str, int]], bool] | None) -> Solution | None:
+                   proof: Callable[[Problem, dict[str, int]], bool] | None,
+                   tree: Constraints | None = None) -> Solution | None:
     """The exact re-check of a solution the search found unique and, given a `proof`, the solver's
-    own verdict; None if either disagrees (such a puzzle is never reported)."""
-    problem = check(parse(formula), make_rules(**setting.rules))
+    own verdict; None if either disagrees (such a puzzle is never reported). `tree`: the formula
+    already parsed (`Template.tree`)."""
+    problem = check(tree if tree is not None else parse(formula), make_rules(**setting.rules))
     if not satisfies(problem, mapping) or (proof is not None and not proof(problem, mapping)):
         return None
     return Solution(mapping, fill_in(problem, mapping))
@@ -155,7 +158,8 @@ class Decider:
             return (Status.NONE if count == 0 else Status.MULTIPLE), None
         proof = None if self.solver is None else functools.partial(self.proof, key)
         formula = self.template.formula(parts)
-        solution = confirm_unique(self.setting, formula, dict(sorted(zip(letters, digits))), proof)
+        tree = self.template.tree(parts) if formula.isascii() else None  # other scripts: the parser normalises them
+        solution = confirm_unique(self.setting, formula, dict(sorted(zip(letters, digits))), proof, tree)
         return (Status.UNIQUE, solution) if solution is not None else (Status.UNKNOWN, None)
 
     def proof(self, key: Key, problem: Problem, mapping: dict[str, int]) -> bool:

@@ -7,6 +7,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+from smtcrypt.setters.generate.kernel import KeySearch
 from smtcrypt.setters.generate.shapes import Parts, first_of_mirror, fits, letter_mask, template_of
 from smtcrypt.setters.generate.sums import solve_sum_key
 from smtcrypt.setters.generate.template import Template
@@ -28,7 +29,8 @@ class WordTable:
         self.distinct = distinct if isinstance(distinct, bool) else False  # groups: no cap on the letters in all
         self.leading = not rules.get("allow_leading_zeros", False)
         self.plans: dict[str, tuple[list[int], dict[str, int], int]] = {}
-        self.partial: tuple[object, dict[str, int]] = (None, {})  # (template, the other words), their weights
+        # (template, the other words), their weights and first letters
+        self.partial: tuple[object, dict[str, int], frozenset[str]] = (None, {}, frozenset())
 
     def passes_filters(self, shape: str | Template, parts: Parts) -> bool:
         """More letters than the base has digits cannot take distinct digits; magnitudes must be able to balance."""
@@ -73,25 +75,34 @@ class WordTable:
                 if index != last:
                     for letter, w in self.weights_of(word).items():
                         weight[letter] = weight.get(letter, 0) + coefficients[index] * w
-            self.partial = (others, weight)
+            heads = frozenset(word[0] for word in (*others[1], *template.fixed) if len(word) > 1)
+            self.partial = (others, weight, heads)
         weight = dict(self.partial[1])
         c = coefficients[last]
-        for letter, w in self.weights_of(parts[last]).items():
+        word = parts[last]
+        for letter, w in self.weights_of(word).items():
             weight[letter] = weight.get(letter, 0) + c * w
         if self.leading:
-            heads = {word[0] for word in (*parts, *template.fixed) if len(word) > 1}
-            coded = sorted((2 * w + (letter in heads), letter) for letter, w in weight.items())
+            heads = self.partial[2]
+            lead = word[0] if len(word) > 1 else ""
+            codes = [2 * w + (letter in heads or letter == lead) for letter, w in weight.items()]
         else:
-            coded = sorted((2 * w, letter) for letter, w in weight.items())
-        coded.sort(key=lambda pair: -abs(pair[0]))  # heaviest first; equal weights stay in code order
-        return tuple(code for code, _ in coded), [letter for _, letter in coded]
-
+            codes = [2 * w for w in weight.values()]
+        # heaviest first; equal weights in code order, then by letter
+        coded = sorted(zip([-abs(code) for code in codes], codes, weight))
+        return tuple([code for _, code, _ in coded]), [letter for _, _, letter in coded]
 
 Words = WordTable  # the name tests and older callers know
 
 
+KEY_SEARCH = KeySearch()  # this process's: Python first, compiled once it has searched enough keys
+
+
 def search_key(key: Key, distinct: bool, base: int = 10) -> tuple[int, tuple[int, ...] | None]:
     """How many solutions a key has (0, 1 or 2 meaning at least two), and the digits of the one."""
+    counter = KEY_SEARCH.compiled(key, base) if distinct else None
+    if counter is not None:
+        return KEY_SEARCH.count(counter, key, base)
     found = solve_sum_key([code >> 1 for code in key], [code & 1 for code in key], limit=2, distinct=distinct,
                           base=base)
     return len(found), found[0] if len(found) == 1 else None

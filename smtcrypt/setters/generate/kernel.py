@@ -1,0 +1,307 @@
+"""The generator's search of one sum, compiled when numba is installed (the `fast` extra).
+
+A run over a large list decides millions of sums, and `sums.solve_sum_key` spends about 100 us
+on each in Python, three quarters of them searched to the end to prove there is no solution.
+`count_sum` is the same search (the same greedy letter order, magnitude intervals, congruences
+and completion of the last two letters) written in the part of Python that numba compiles:
+integers and numpy arrays only, one loop with an explicit stack instead of nested closures.
+Compiled, it decides a sum in about 7 us; uncompiled it runs as plain Python (the tests compare
+both with `solve_sum_key` and with the brute force).
+
+numba costs about 0.6 s to load in each process (3 s the first time, while it compiles and
+caches the kernel) and about 110 MB of memory, so `KeySearch` uses it only once a process has
+searched enough sums for that to pay (the rule of ski rental: switch once the work done equals
+the switch's cost), and only on sums whose sizes fit 64-bit integers.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+__all__ = ["COMPILE_AFTER", "KeySearch", "compiled_available", "count_sum", "fits_int64"]
+
+COMPILE_AFTER = 5000  # sums searched in Python by a process before it loads the compiled search
+UNSET = 99  # a valuation larger than any weight's: zero is divisible by every power of the base
+
+Counter = Callable[[np.ndarray, int, int, np.ndarray], int]
+
+
+def count_sum(codes: np.ndarray, base: int, limit: int, out: np.ndarray) -> int:  # noqa: C901, PLR0912, PLR0915
+    """How many digit tuples d (up to `limit`) make sum(weight[i] * d[i]) zero, each d[i] from
+    lowest[i] to base - 1 and all different, where codes[i] = 2 * weight[i] + lowest[i] (a key of
+    `keys`); out[:n] receives the first one found. Written for numba (see the module docstring):
+    one function, arrays and integers, hence its length."""
+    n = codes.shape[0]
+    top = base - 1
+    weight = np.empty(n, np.int64)
+    lowest = np.empty(n, np.int64)
+    size = np.empty(n, np.int64)
+    power = np.empty(n, np.int64)
+    for i in range(n):
+        weight[i] = codes[i] >> 1
+        lowest[i] = codes[i] & 1
+        a = weight[i] if weight[i] >= 0 else -weight[i]
+        size[i] = a
+        v = 0
+        if a == 0:
+            v = UNSET
+        else:
+            while a % base == 0:
+                a //= base
+                v += 1
+        power[i] = v
+    # The order: as sums.letter_order, greedily the letter leaving the fewest digits open.
+    left = np.empty(n, np.int64)
+    m = 0
+    for i in range(n):  # heaviest first, ties in index order (an insertion sort: n is at most the base)
+        j = m
+        while j > 0 and size[left[j - 1]] < size[i]:
+            left[j] = left[j - 1]
+            j -= 1
+        left[j] = i
+        m += 1
+    spread = 0
+    for i in range(n):
+        spread += size[i] * top
+    order = np.empty(n, np.int64)
+    placed = 0
+    while m > 2:
+        least = UNSET
+        second = UNSET
+        alone = False
+        for t in range(m):
+            v = power[left[t]]
+            if v < least:
+                second = least
+                least = v
+                alone = True
+            elif v == least:
+                alone = False
+            elif v < second:
+                second = v
+        best = float(base + 1)
+        best_at = 0
+        for t in range(m):
+            i = left[t]
+            a = size[i]
+            opened = float(base)
+            if a:
+                o = (spread - a * top) // a + 1
+                if o < base:
+                    opened = float(o)
+            v = power[i]
+            rest = second if (alone and v == least) else least
+            if rest > v:
+                opened = opened / float(base) ** (rest - v)
+            if opened < best:
+                best = opened
+                best_at = t
+        i = left[best_at]
+        for t in range(best_at, m - 1):
+            left[t] = left[t + 1]
+        m -= 1
+        spread -= size[i] * top
+        order[placed] = i
+        placed += 1
+    for t in range(m):
+        order[placed] = left[t]
+        placed += 1
+    # The plan, as sums.plan_search: per level the weight, least digit, what the later letters add
+    # at the least and the most, their weights' gcd, and the congruence's gcd, period and inverse.
+    w_at = np.empty(n, np.int64)
+    first = np.empty(n, np.int64)
+    low = np.empty(n, np.int64)
+    high = np.empty(n, np.int64)
+    divisor = np.empty(n, np.int64)
+    common = np.empty(n, np.int64)
+    period = np.empty(n, np.int64)
+    inverse = np.empty(n, np.int64)
+    lo = 0
+    hi = 0
+    rest = 0
+    for k in range(n - 1, -1, -1):
+        w = weight[order[k]]
+        f = lowest[order[k]]
+        w_at[k] = w
+        first[k] = f
+        low[k] = lo
+        high[k] = hi
+        divisor[k] = rest
+        common[k] = 1
+        period[k] = 1
+        inverse[k] = 0
+        a = w if w >= 0 else -w
+        if rest > 1:
+            g = rest
+            b = a
+            while b:
+                g, b = b, g % b
+            common[k] = g
+            p = rest // g
+            period[k] = p
+            if p > 1:  # the inverse of w // g modulo p, by the extended Euclid
+                r0, r1, s0, s1 = p, (w // g) % p, 0, 1
+                while r1:
+                    q = r0 // r1
+                    r0, r1 = r1, r0 - q * r1
+                    s0, s1 = s1, s0 - q * s1
+                inverse[k] = s0 % p
+        g = rest
+        b = a
+        while b:
+            g, b = b, g % b
+        rest = g
+        one = w * f
+        two = w * top
+        if one < two:
+            lo += one
+            hi += two
+        else:
+            lo += two
+            hi += one
+    if lo > 0 or hi < 0:
+        return 0
+    # The search, depth first with an explicit stack; the last two letters are solved for.
+    totals = np.zeros(n + 1, np.int64)
+    useds = np.zeros(n + 1, np.int64)
+    cursor = np.zeros(n, np.int64)
+    stop = np.zeros(n, np.int64)
+    step = np.ones(n, np.int64)
+    values = np.zeros(n, np.int64)
+    count = 0
+    last = n - 1
+    w1 = w_at[last - 1]
+    f1 = first[last - 1]
+    w2 = w_at[last]
+    f2 = first[last]
+    k = 0
+    entering = True
+    while k >= 0:
+        if entering:
+            entering = False
+            total = totals[k]
+            if k == last - 1:
+                used = useds[k]
+                for d1 in range(f1, top + 1):
+                    if used >> d1 & 1:
+                        continue
+                    remainder = -total - w1 * d1
+                    if w2 == 0:  # a letter whose weights cancel: any free digit once the rest balances
+                        if remainder != 0:
+                            continue
+                        lo2 = f2
+                        hi2 = top
+                    else:
+                        if remainder % w2:
+                            continue
+                        lo2 = remainder // w2
+                        hi2 = lo2
+                    for d2 in range(lo2, hi2 + 1):
+                        if d2 < f2 or d2 > top or d2 == d1 or used >> d2 & 1:
+                            continue
+                        if count == 0:
+                            values[last - 1] = d1
+                            values[last] = d2
+                            for t in range(n):
+                                out[order[t]] = values[t]
+                        count += 1
+                        if count >= limit:
+                            return count
+                k -= 1
+                continue
+            w = w_at[k]
+            if w > 0:  # total + w * digit + low <= 0 <= total + w * digit + high
+                s = -((total + high[k]) // w)
+                e = (-total - low[k]) // w
+            elif w < 0:
+                s = -((total + low[k]) // w)
+                e = (total + high[k]) // -w
+            else:
+                s = first[k]
+                e = top
+            if s < first[k]:
+                s = first[k]
+            if e > top:
+                e = top
+            stride = 1
+            d = divisor[k]
+            if d > 1:  # the letters left add a multiple of d: so must total + w * digit
+                need = -total % d
+                if need % common[k]:
+                    k -= 1
+                    continue
+                p = period[k]
+                if p > 1:
+                    s += (need // common[k] * inverse[k] % p - s) % p
+                    stride = p
+            cursor[k] = s
+            stop[k] = e
+            step[k] = stride
+        digit = cursor[k]
+        used = useds[k]
+        while digit <= stop[k] and used >> digit & 1:
+            digit += step[k]
+        if digit > stop[k]:
+            k -= 1
+            continue
+        cursor[k] = digit + step[k]
+        values[k] = digit
+        totals[k + 1] = totals[k] + w_at[k] * digit
+        useds[k + 1] = used | 1 << digit
+        k += 1
+        entering = True
+    return count
+
+
+def fits_int64(key: Sequence[int], base: int) -> bool:
+    """Can the compiled search hold every partial sum of this key, and its used digits as bits, in
+    64-bit integers?"""
+    most = max(max(key), -min(key))
+    return base <= 62 and most * len(key) * base < 1 << 62
+
+
+def compiled_available() -> bool:
+    return importlib.util.find_spec("numba") is not None
+
+
+_compiled: list[Counter] = []
+
+
+def compiled_counter() -> Counter:
+    """`count_sum` compiled by numba (cached on disk by numba, so later processes only load it)."""
+    if not _compiled:
+        import numba  # the `fast` extra: imported only when a process has enough sums to search
+
+        _compiled.append(numba.njit(cache=True, nogil=True)(count_sum))
+    return _compiled[0]
+
+
+class KeySearch:
+    """Searches keys in Python until `after` of them, then with the compiled `count_sum` if numba
+    is installed. One per process (`keys.search_key` holds it)."""
+
+    def __init__(self, after: int = COMPILE_AFTER, allowed: bool | None = None):
+        self.after = after
+        self.allowed = compiled_available() if allowed is None else allowed
+        self.searched = 0
+        self.counter: Counter | None = None
+        self.out = np.zeros(64, np.int64)
+
+    def compiled(self, key: Sequence[int], base: int) -> Counter | None:
+        """The compiled search for this key, or None to search it in Python."""
+        if self.counter is None:
+            if not self.allowed or self.searched < self.after:
+                self.searched += 1
+                return None
+            self.counter = compiled_counter()
+        return self.counter if len(key) >= 4 and fits_int64(key, base) else None
+
+    def count(self, counter: Counter, key: Sequence[int], base: int) -> tuple[int, tuple[int, ...] | None]:
+        """How many solutions the key has (0, 1 or 2 meaning at least two), and the one's digits."""
+        if len(key) > len(self.out):
+            self.out = np.zeros(len(key), np.int64)
+        found = counter(np.array(key, np.int64), base, 2, self.out)
+        return found, tuple(int(digit) for digit in self.out[:len(key)]) if found == 1 else None
