@@ -62,11 +62,25 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def pss_bytes(pid: int) -> int:
+    """The proportional set size: the process's private memory plus its share of pages it shares
+    (the libraries processes map alike, the pages forked children share with their parent)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 class PeakMemory:
-    """The largest total resident size of some processes and their descendants, sampled."""
+    """The largest total resident size of some processes and their descendants, sampled; and the
+    largest total proportional size (shared pages counted once over the processes)."""
 
     def __init__(self, roots):
-        self.roots, self.peak, self.running = roots, 0, True
+        self.roots, self.peak, self.peak_pss, self.running = roots, 0, 0, True
         self.thread = threading.Thread(target=self.sample, daemon=True)
         self.thread.start()
 
@@ -74,6 +88,7 @@ class PeakMemory:
         while self.running:
             pids = {pid for root in self.roots() for pid in descendants(root)}
             self.peak = max(self.peak, sum(rss_bytes(pid) for pid in pids))
+            self.peak_pss = max(self.peak_pss, sum(pss_bytes(pid) for pid in pids))
             time.sleep(0.1)
 
     def stop(self) -> int:
@@ -92,8 +107,8 @@ def run_generate(words: Path, extra: list[str], extra_roots=lambda: []) -> dict:
     peak = memory.stop()
     if process.returncode not in (0, 1):
         raise SystemExit(f"generate failed: {err}")
-    return {"seconds": round(seconds, 1), "peak_mb": round(peak / 2**20), "summary": err.strip().splitlines()[-1],
-            "output": out}
+    return {"seconds": round(seconds, 1), "peak_mb": round(peak / 2**20), "peak_pss_mb": round(memory.peak_pss / 2**20),
+            "summary": err.strip().splitlines()[-1], "output": out}
 
 
 def scale(sizes: list[int], dask: bool) -> list[dict]:
