@@ -229,13 +229,14 @@ class Run:
     args: argparse.Namespace
     rules: dict[str, Any]
     totals: Totals = field(default_factory=Totals)
-    kept: list[Generated] = field(default_factory=list)
+    kept: list[Generated] = field(default_factory=list)  # held for --json's one object only
+    count: int = 0  # puzzles handed out
     rated: dict[str, int] = field(default_factory=dict)
     interrupted: bool = False
 
     @property
     def limit_reached(self) -> bool:
-        return self.args.limit is not None and len(self.kept) >= self.args.limit
+        return self.args.limit is not None and self.count >= self.args.limit
 
     def puzzles(self, words: list[str], show: bool) -> Iterator[Generated]:
         """The generator's puzzles that pass --difficulty, until --limit of them."""
@@ -246,7 +247,9 @@ class Run:
                 self.rated[puzzle.formula] = Puzzle(puzzle.formula, **self.rules).difficulty()
                 if self.rated[puzzle.formula] not in args.difficulty:
                     continue
-            self.kept.append(puzzle)
+            self.count += 1
+            if args.json:
+                self.kept.append(puzzle)
             yield puzzle
             if args.difficulty and self.limit_reached:
                 return
@@ -292,8 +295,8 @@ class Run:
         totals = self.totals
         ending = "; interrupted" if self.interrupted else ""
         wanted = (self.args.sample or 0) * max(1, len(totals.by_shape), len(self.args.addends or ()))
-        if len(self.kept) < wanted and not self.interrupted and not self.args.difficulty:
-            ending += f"; found {len(self.kept)} of the {wanted} asked for in {totals.draws:,} draws"
+        if self.count < wanted and not self.interrupted and not self.args.difficulty:
+            ending += f"; found {self.count} of the {wanted} asked for in {totals.draws:,} draws"
         if self.limit_reached and totals.candidates < totals.expected:
             ending += (f"; stopped early at --limit {self.args.limit}: the totals count the {totals.candidates:,} of "
                        f"{totals.expected:,} candidates decided so far")
@@ -335,5 +338,5 @@ def main(argv: Sequence[str]) -> int:
         print(run.ending(), file=sys.stderr)
     if run.interrupted:
         return Exit.INTERRUPTED
-    return Exit.FOUND if run.kept else Exit.NONE
+    return Exit.FOUND if run.count else Exit.NONE
 

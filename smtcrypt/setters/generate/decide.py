@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from smtcrypt.core.check import Problem, check
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, Status, fill_in
@@ -18,8 +20,9 @@ from smtcrypt.core.tree import Constraints
 from smtcrypt.core.verify import satisfies
 from smtcrypt.search import Search
 from smtcrypt.setters.distribute import PerThread
+from smtcrypt.setters.generate.batches import LastSlotBatches
 from smtcrypt.setters.generate.index import WordIndex
-from smtcrypt.setters.generate.keys import KEY_CACHE, Key, WordTable, search_key_cached
+from smtcrypt.setters.generate.keys import KEY_CACHE, KEY_SEARCH, Key, WordTable, search_key_cached
 from smtcrypt.setters.generate.results import Block, Generated, Totals
 from smtcrypt.setters.generate.shapes import Parts, letter_mask
 from smtcrypt.setters.generate.template import Template, parse_template
@@ -156,10 +159,18 @@ class Decider:
         count, digits = search_key_cached(key, self.table.distinct, self.setting.base)
         if count != 1 or digits is None:
             return (Status.NONE if count == 0 else Status.MULTIPLE), None
-        proof = None if self.solver is None else functools.partial(self.proof, key)
+        return self.confirmed(parts, dict(zip(letters, digits)), key)
+
+    def confirmed(self, parts: Parts, mapping: dict[str, int],
+                  key: Key | None = None) -> tuple[Status, Solution | None]:
+        """The verdict on a sum the search found unique: re-checked exactly and, with `confirm`,
+        proved by the solver (once per key)."""
+        if self.solver is not None and key is None:
+            key = self.table.key(self.template, parts)[0]
+        proof = None if self.solver is None or key is None else functools.partial(self.proof, key)
         formula = self.template.formula(parts)
         tree = self.template.tree(parts) if formula.isascii() else None  # other scripts: the parser normalises them
-        solution = confirm_unique(self.setting, formula, dict(sorted(zip(letters, digits))), proof, tree)
+        solution = confirm_unique(self.setting, formula, dict(sorted(mapping.items())), proof, tree)
         return (Status.UNIQUE, solution) if solution is not None else (Status.UNKNOWN, None)
 
     def proof(self, key: Key, problem: Problem, mapping: dict[str, int]) -> bool:
@@ -183,8 +194,27 @@ class Checker(Decider):
         super().__init__(setting, words)
         self.index = WordIndex(words, self.template, self.table.distinct, setting.base,
                                leading_zeros=not self.table.leading, distinct_words=setting.distinct_words)
+        # Sums of distinct letters, each candidate once without a mirror check, every one decided:
+        # batches once the compiled search is loaded (`batches`).
+        self.batchable = (self.by_search and self.table.distinct and self.template.mirror is None
+                          and not self.named and self.index.linear)
+        self.batches: LastSlotBatches | None = None
+
+    def batched(self) -> LastSlotBatches | None:
+        """The run's batches, once this process has loaded the compiled search; None to decide the
+        candidates one at a time."""
+        if self.batches is None and self.batchable and KEY_SEARCH.ready():
+            assert KEY_SEARCH.batch is not None
+            batches = LastSlotBatches(self.words, self.template, self.index, self.setting.base, self.table.leading,
+                                      KEY_SEARCH.batch)
+            self.batchable = batches.fits()
+            self.batches = batches if self.batchable else None
+        return self.batches
 
     def block(self, first: int) -> Block:
+        batches = self.batched()
+        if batches is not None:
+            return self.block_of_batches(first, batches)
         template = self.template
         totals, puzzles = Totals(), []
         passed = 0
@@ -198,6 +228,25 @@ class Checker(Decider):
             if solution is not None:
                 puzzles.append(Generated(template.formula(parts), solution))
         # The filtered candidates are counted, not built: the chunk's share of the plain loops.
+        totals.candidates = self.index.chunk_size(first)
+        totals.filtered = totals.candidates - passed
+        totals.by_shape[self.setting.shape] = len(puzzles)
+        return Block(totals, puzzles)
+
+    def block_of_batches(self, first: int, batches: LastSlotBatches) -> Block:
+        """`block`, a batch of candidates at a time: the same verdicts and puzzles, in the same order."""
+        totals, puzzles = Totals(), []
+        passed = 0
+        for batch in batches.chunk(first):
+            passed += len(batch.candidates)
+            totals.verdicts[Status.NONE.value] += int(np.count_nonzero(batch.counts == 0))
+            totals.verdicts[Status.MULTIPLE.value] += int(np.count_nonzero(batch.counts >= 2))
+            for position, mapping in batch.solutions.items():
+                parts = tuple(self.words[index] for index in batch.candidates[position])
+                status, solution = self.confirmed(parts, mapping)
+                totals.count(status)
+                if solution is not None:
+                    puzzles.append(Generated(self.template.formula(parts), solution))
         totals.candidates = self.index.chunk_size(first)
         totals.filtered = totals.candidates - passed
         totals.by_shape[self.setting.shape] = len(puzzles)

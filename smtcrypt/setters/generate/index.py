@@ -142,6 +142,16 @@ class WordIndex:
 
     def walk(self, first: int) -> Iterator[list[int]]:
         """Word indices in filling order, cut as soon as the letters or the magnitudes fail."""
+        for chosen, lasts in self.walk_groups(first):
+            for index in lasts:
+                chosen.append(index)
+                yield chosen
+                chosen.pop()
+
+    def walk_groups(self, first: int) -> Iterator[tuple[list[int], list[int]]]:
+        """The candidates of `walk` grouped by all their words but the last slot's: (the others in
+        filling order, the words the last slot takes with them). Sums that differ in one word are
+        decided together (`kernel.count_sums`)."""
         n, masks, lengths, most = len(self.words), self.masks, self.lengths, self.most
         depth_last = len(self.order) - 1
         chosen: list[int] = []
@@ -157,12 +167,11 @@ class WordIndex:
                     return None
             return mask, low, high
 
-        def fill(depth: int, mask: int, low: int, high: int) -> Iterator[list[int]]:
+        def fill(depth: int, mask: int, low: int, high: int) -> Iterator[tuple[list[int], list[int]]]:
             if depth == depth_last:
-                for index in self.last(chosen, mask, low, high):
-                    chosen.append(index)
-                    yield chosen
-                    chosen.pop()
+                lasts = self.last(chosen, mask, low, high)
+                if lasts:
+                    yield chosen, lasts
                 return
             if depth == 0:
                 indices: Sequence[int] = [first]
@@ -183,7 +192,7 @@ class WordIndex:
         if depth_last == 0:  # one slot: the chunk is the one word
             state = step(0, first, self.fixed_mask, *self.sum_start())
             if state is not None and self.fits_alone(first):
-                yield [first]
+                yield [], [first]
             return
         yield from fill(0, self.fixed_mask, *self.sum_start())
 

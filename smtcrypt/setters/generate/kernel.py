@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["COMPILE_AFTER", "KeySearch", "compiled_available", "count_sum", "fits_int64"]
+__all__ = ["COMPILE_AFTER", "KeySearch", "compiled", "compiled_available", "count_sums", "fits_int64", "search_codes"]
 
 COMPILE_AFTER = 5000  # sums searched in Python by a process before it loads the compiled search
 UNSET = 99  # a valuation larger than any weight's: zero is divisible by every power of the base
@@ -29,12 +29,72 @@ UNSET = 99  # a valuation larger than any weight's: zero is divisible by every p
 Counter = Callable[[np.ndarray, int, int, np.ndarray], int]
 
 
-def count_sum(codes: np.ndarray, base: int, limit: int, out: np.ndarray) -> int:  # noqa: C901, PLR0912, PLR0915
+def count_sums(others: np.ndarray, coefficient: int, word_lead: int, letters: np.ndarray, starts: np.ndarray,  # noqa: C901, PLR0912, PLR0913, PLR0915
+               chosen: np.ndarray, base: int, limit: int, counts: np.ndarray, digits: np.ndarray) -> None:
+    """Decides a batch of sums that differ in one word: for each word w in `chosen`, the sum whose
+    letters' weights are those of `others` plus `coefficient` times w's place values.
+
+    `others` is indexed by letter: row 0 the weight the other words give it, row 1 whether it is in
+    them (a letter whose weights cancel still takes a digit of its own), row 2 whether it may not
+    be zero. Word w's letters are letters[starts[w]:starts[w + 1]]; `word_lead` says whether its
+    first letter may not be zero either (when it has more than one). counts[j] is how many
+    solutions sum j has, up to `limit`; digits[j] the digit of each letter of the one found
+    first (-1 for letters not in the sum).
+
+    Each sum is searched as `sums.solve_sum_key` searches it (the same greedy letter order,
+    magnitude intervals, congruences, completion of the last two letters), in the part of Python
+    numba compiles: one function of integers and arrays, hence its length.
+    """
+    size_of_alphabet = others.shape[1]
+    weight_of = np.empty(size_of_alphabet, np.int64)
+    in_sum = np.empty(size_of_alphabet, np.int64)
+    lead_of = np.empty(size_of_alphabet, np.int64)
+    ids = np.empty(size_of_alphabet, np.int64)
+    codes = np.empty(size_of_alphabet, np.int64)
+    out = np.empty(size_of_alphabet, np.int64)
+    for j in range(chosen.shape[0]):
+        for letter in range(size_of_alphabet):
+            weight_of[letter] = others[0, letter]
+            in_sum[letter] = others[1, letter]
+            lead_of[letter] = others[2, letter]
+        word = chosen[j]
+        place = 1
+        for q in range(starts[word + 1] - 1, starts[word] - 1, -1):
+            weight_of[letters[q]] += coefficient * place
+            in_sum[letters[q]] = 1
+            place *= base
+        if word_lead and starts[word + 1] - starts[word] > 1:
+            lead_of[letters[starts[word]]] = 1
+        n = 0
+        for letter in range(size_of_alphabet):
+            if in_sum[letter]:
+                ids[n] = letter
+                codes[n] = 2 * weight_of[letter] + lead_of[letter]
+                n += 1
+        found = SEARCH(codes[:n], base, limit, out)
+        counts[j] = found
+        for letter in range(size_of_alphabet):
+            digits[j, letter] = -1
+        if found == 1:
+            for i in range(n):
+                digits[j, ids[i]] = out[i]
+
+
+def search_codes(codes: np.ndarray, base: int, limit: int, out: np.ndarray) -> int:  # noqa: C901, PLR0912, PLR0915
     """How many digit tuples d (up to `limit`) make sum(weight[i] * d[i]) zero, each d[i] from
     lowest[i] to base - 1 and all different, where codes[i] = 2 * weight[i] + lowest[i] (a key of
-    `keys`); out[:n] receives the first one found. Written for numba (see the module docstring):
-    one function, arrays and integers, hence its length."""
+    `keys`); out[:n] receives the first one found."""
     n = codes.shape[0]
+    if n == 0:
+        return 1
+    if n == 1:  # one letter: its weight times its digit is zero
+        w = codes[0] >> 1
+        low_digit = codes[0] & 1
+        if w != 0:
+            out[0] = 0
+            return 1 if low_digit == 0 else 0
+        out[0] = low_digit
+        return min(limit, base - low_digit)
     top = base - 1
     weight = np.empty(n, np.int64)
     lowest = np.empty(n, np.int64)
@@ -267,36 +327,46 @@ def compiled_available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-_compiled: list[Counter] = []
+SEARCH: Counter = search_codes  # what count_sums calls: the compiled search, once loaded
+_compiled: list[tuple[Counter, Callable[..., None]]] = []
 
 
-def compiled_counter() -> Counter:
-    """`count_sum` compiled by numba (cached on disk by numba, so later processes only load it)."""
+def compiled() -> tuple[Counter, Callable[..., None]]:
+    """`search_codes` and `count_sums` compiled by numba, which caches them on disk (a later
+    process only loads them). `count_sums` calls the search by the name SEARCH, bound to the
+    compiled one before it is compiled itself."""
+    global SEARCH
     if not _compiled:
         import numba  # the `fast` extra: imported only when a process has enough sums to search
 
-        _compiled.append(numba.njit(cache=True, nogil=True)(count_sum))
+        SEARCH = numba.njit(cache=True, nogil=True)(search_codes)
+        _compiled.append((SEARCH, numba.njit(cache=True, nogil=True)(count_sums)))
     return _compiled[0]
 
 
 class KeySearch:
-    """Searches keys in Python until `after` of them, then with the compiled `count_sum` if numba
-    is installed. One per process (`keys.search_key` holds it)."""
+    """Searches keys in Python until `after` of them, then with the compiled search if numba is
+    installed. One per process (`keys.search_key` holds it)."""
 
     def __init__(self, after: int = COMPILE_AFTER, allowed: bool | None = None):
         self.after = after
         self.allowed = compiled_available() if allowed is None else allowed
         self.searched = 0
         self.counter: Counter | None = None
+        self.batch: Callable[..., None] | None = None
         self.out = np.zeros(64, np.int64)
+
+    def ready(self) -> bool:
+        """Is the compiled search loaded (or, once enough sums were searched, now loaded)?"""
+        if self.counter is None and self.allowed and self.searched >= self.after:
+            self.counter, self.batch = compiled()
+        return self.counter is not None
 
     def compiled(self, key: Sequence[int], base: int) -> Counter | None:
         """The compiled search for this key, or None to search it in Python."""
-        if self.counter is None:
-            if not self.allowed or self.searched < self.after:
-                self.searched += 1
-                return None
-            self.counter = compiled_counter()
+        if not self.ready():
+            self.searched += 1
+            return None
         return self.counter if len(key) >= 4 and fits_int64(key, base) else None
 
     def count(self, counter: Counter, key: Sequence[int], base: int) -> tuple[int, tuple[int, ...] | None]:
