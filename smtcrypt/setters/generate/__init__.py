@@ -49,7 +49,8 @@ from smtcrypt.setters.generate.decide import (
     solver_verdict,
 )
 from smtcrypt.setters.generate.doubly import doubly_true
-from smtcrypt.setters.generate.keys import Key, Words, WordTable, search_key
+from smtcrypt.setters.generate.kernel import LOAD_FIRST
+from smtcrypt.setters.generate.keys import KEY_SEARCH, Key, Words, WordTable, search_key
 from smtcrypt.setters.generate.longmul import GeneratedLayout, LongMultiplication, LongTotals, long_multiplications
 from smtcrypt.setters.generate.results import VERDICTS, Block, Generated, Totals, hand_out
 from smtcrypt.setters.generate.sample import DEFAULT_DRAWS, Sampler
@@ -135,6 +136,8 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
 
     if jobs > 1 and scheduler is None and any(setting.confirm and setting.by_search for setting in settings):
         load_solver()  # forked processes inherit the solver instead of each importing it
+    if totals.expected >= LOAD_FIRST and scheduler is None and any(setting.by_search for setting in settings):
+        KEY_SEARCH.load()  # a large run: the compiled search from the start, in this process and those it forks
     blocks = run_chunks(task, task.chunks, jobs=jobs, scheduler=scheduler, checkpoint=saved,
                         encode=Block.to_data, decode=Block.from_data, finished=finished)
 

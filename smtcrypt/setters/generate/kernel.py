@@ -21,9 +21,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["COMPILE_AFTER", "KeySearch", "compiled", "compiled_available", "count_sums", "fits_int64", "search_codes"]
+__all__ = ["COMPILE_AFTER", "LOAD_FIRST", "KeySearch", "compiled", "compiled_available", "count_sums", "fits_int64",
+           "search_codes"]
 
 COMPILE_AFTER = 5000  # sums searched in Python by a process before it loads the compiled search
+LOAD_FIRST = 100_000  # candidates of a run (before the filters) from which it loads the compiled search at once
 UNSET = 99  # a valuation larger than any weight's: zero is divisible by every power of the base
 
 Counter = Callable[[np.ndarray, int, int, np.ndarray], int]
@@ -355,6 +357,12 @@ class KeySearch:
         self.counter: Counter | None = None
         self.batch: Callable[..., None] | None = None
         self.out = np.zeros(64, np.int64)
+
+    def load(self) -> None:
+        """Load the compiled search now, if numba is installed: a run about to fork its processes
+        does it once for all of them, instead of each after its first sums."""
+        if self.counter is None and self.allowed:
+            self.counter, self.batch = compiled()
 
     def ready(self) -> bool:
         """Is the compiled search loaded (or, once enough sums were searched, now loaded)?"""
