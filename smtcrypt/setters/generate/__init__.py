@@ -4,15 +4,17 @@ A shape is a template (`template`): an equation of word slots and fixed words. C
 come first (more letters than the base has digits, magnitudes that cannot balance): the word
 index (`index`) builds only the candidates that pass them, one chunk per shape and leading word,
 and `distribute` runs the chunks on local processes or a Dask cluster, resumably.
-Sums and differences in base 10 are then decided by the exhaustive column search of `wordsum`,
+Sums and differences are then decided by an exhaustive search (`sums`, after `wordsum`),
 which settles a candidate in microseconds; each puzzle it finds unique is confirmed by the
 solver's own verdict and by the exact re-check before it is reported. Products, and rules the
 column search does not model (other bases, digit domains, groups), go to the solver directly.
 
 The parts: `template` (shapes as templates), `shapes` (candidates and the magnitude filter),
 `index` (only the candidates that pass the filters), `keys` (a sum up to renaming letters),
-`decide` (the search, the solver and the re-check), `results` (puzzles and totals), `sample`
-(random puzzles of a big list). The genres: `doubly` (doubly-true puzzles of number words);
+`decide` (the search, the solver and the re-check), `kernel` and `batches` (the search compiled
+by numba, with the `fast` extra, and the candidates it decides a batch at a time), `results`
+(puzzles and totals), `sample` (random puzzles of a big list). The genres: `doubly`
+(doubly-true puzzles of number words);
 `crossword` and `crossword_search` (grids of sums); long multiplications whose every printed row is
 a word: `longmul` (the enumeration and the puzzles), `multiply` (the digit search of their rows),
 `partials` (what a multiplicand times a digit spells).

@@ -1,17 +1,19 @@
-"""The generator's search of one sum, compiled when numba is installed (the `fast` extra).
+"""The generator's search of sums, compiled when numba is installed (the `fast` extra).
 
 A run over a large list decides millions of sums, and `sums.solve_sum_key` spends about 100 us
 on each in Python, three quarters of them searched to the end to prove there is no solution.
-`count_sum` is the same search (the same greedy letter order, magnitude intervals, congruences
+`search_codes` is the same search (the same greedy letter order, magnitude intervals, congruences
 and completion of the last two letters) written in the part of Python that numba compiles:
 integers and numpy arrays only, one loop with an explicit stack instead of nested closures.
-Compiled, it decides a sum in about 7 us; uncompiled it runs as plain Python (the tests compare
-both with `solve_sum_key` and with the brute force).
+`count_sums` decides a batch of sums that differ in one word (`batches`), adding each word's
+weights in the compiled code too. Compiled, a sum takes about 5 us; uncompiled, both run as plain
+Python (the tests compare both ways with `wordsum`'s search).
 
-numba costs about 0.6 s to load in each process (3 s the first time, while it compiles and
-caches the kernel) and about 110 MB of memory, so `KeySearch` uses it only once a process has
-searched enough sums for that to pay (the rule of ski rental: switch once the work done equals
-the switch's cost), and only on sums whose sizes fit 64-bit integers.
+numba costs about 0.6 s to load in each process (3 to 5 s the first time, while it compiles and
+caches the search) and about 110 MB of memory, so `KeySearch` loads it only for a large run
+(`LOAD_FIRST` candidates, before the run forks its processes) or once a process has searched
+enough sums for the load to pay (the rule of ski rental: switch once the work done equals the
+switch's cost), and searches only sums whose sizes fit 64-bit integers.
 """
 
 from __future__ import annotations
