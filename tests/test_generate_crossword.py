@@ -60,13 +60,20 @@ def block(by_word, values):
                     yield a, b, d, e
 
 
-def brute_force(words):
+def brute_force(words, leading_zeros=False):
     """Each 3 x 3 grid's solutions, by trying every digit assignment of the list's letters:
-    a + b = c, d + e = f, g + h = i, a + d = g, b + e = h, c + f = i, words all different."""
+    a + b = c, d + e = f, g + h = i, a + d = g, b + e = h, c + f = i, words all different. With
+    `leading_zeros`, a word may start with 0 (and two words may then have one value: each value
+    keeps every word it can be)."""
     letters = sorted(set("".join(words)))
     solutions = {}
     for digits in itertools.permutations(range(10), len(letters)):
         mapping = dict(zip(letters, digits))
+        if leading_zeros:
+            for grid in zero_grids(words, mapping):
+                used = set("".join(itertools.chain(*grid)))
+                solutions.setdefault(canonical(grid), set()).add(tuple(sorted((k, mapping[k]) for k in used)))
+            continue
         values = {value(word, mapping): word for word in words if len(word) == 1 or mapping[word[0]]}
         by_word = {word: number for number, word in values.items()}
         for a, b, d, e in block(by_word, values):
@@ -78,6 +85,25 @@ def brute_force(words):
             used = set("".join(itertools.chain(*grid)))
             solutions.setdefault(canonical(grid), set()).add(tuple(sorted((k, mapping[k]) for k in used)))
     return solutions
+
+
+def zero_grids(words, mapping):
+    """The 3 x 3 grids of distinct words whose six sums hold under `mapping`, leading zeros allowed."""
+    by_value = {}
+    for word in words:
+        by_value.setdefault(value(word, mapping), []).append(word)
+    number = {word: value(word, mapping) for word in words}
+    for a, b in itertools.permutations(words, 2):
+        for c in by_value.get(number[a] + number[b], ()):
+            for d in words:
+                for g in by_value.get(number[a] + number[d], ()):
+                    for e in words:
+                        for f in by_value.get(number[d] + number[e], ()):
+                            for h in by_value.get(number[b] + number[e], ()):
+                                for i in by_value.get(number[c] + number[f], ()):
+                                    grid = ((a, b, c), (d, e, f), (g, h, i))
+                                    if number[g] + number[h] == number[i] and len(set(itertools.chain(*grid))) == 9:
+                                        yield grid
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +123,20 @@ def test_the_generator_finds_what_the_brute_force_finds(expected):
     for puzzle in found:
         (only,) = expected[canonical(puzzle.grid)]
         assert puzzle.solution.mapping == dict(only)
+
+
+def test_leading_zeros_allowed_against_the_brute_force():
+    words = ["A", "B", "C", "D", "AB", "BA", "AC", "CA", "BC", "DA", "AD", "CD"]
+    expected = brute_force(words, leading_zeros=True)
+    found = list(generate_crosswords(words, 3, allow_leading_zeros=True))
+    grids = [canonical(puzzle.grid) for puzzle in found]
+    assert len(grids) == len(set(grids))
+    assert set(grids) == {grid for grid, solutions in expected.items() if len(solutions) == 1}
+    assert any(len(solutions) == 1 for solutions in expected.values())
+    for puzzle in found:
+        (only,) = expected[canonical(puzzle.grid)]
+        assert puzzle.solution.mapping == dict(only)
+        assert smtcrypt.verdict(puzzle.formula, allow_leading_zeros=True).status is smtcrypt.Status.UNIQUE
 
 
 def test_the_formula_proves_unique_on_its_own():
