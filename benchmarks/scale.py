@@ -37,15 +37,21 @@ WORDS = ROOT / "examples" / "words" / "english1600.txt"
 SMTCRYPT = [sys.executable, "-m", "smtcrypt"]
 
 
-def rss_bytes(pid: int) -> int:
+def proc_bytes(path: str, field: str) -> int:
+    """A size in kB from a /proc file (`VmRSS:` of status, `Pss:` of smaps_rollup), in bytes; 0 for
+    a process gone."""
     try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
+        with open(path) as sizes:
+            for line in sizes:
+                if line.startswith(field):
                     return int(line.split()[1]) * 1024
     except OSError:
         pass
     return 0
+
+
+def rss_bytes(pid: int) -> int:
+    return proc_bytes(f"/proc/{pid}/status", "VmRSS:")
 
 
 def descendants(pid: int) -> list[int]:
@@ -65,14 +71,7 @@ def descendants(pid: int) -> list[int]:
 def pss_bytes(pid: int) -> int:
     """The proportional set size: the process's private memory plus its share of pages it shares
     (the libraries processes map alike, the pages forked children share with their parent)."""
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as rollup:
-            for line in rollup:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
+    return proc_bytes(f"/proc/{pid}/smaps_rollup", "Pss:")
 
 
 class PeakMemory:
