@@ -12,7 +12,7 @@ import pytest
 from smtcrypt.setters.generate import Totals, generate, kernel
 from smtcrypt.setters.generate import decide as decide_module
 from smtcrypt.setters.generate import keys as keys_module
-from smtcrypt.setters.generate.kernel import KeySearch, count_sums, fits_int64, search_codes
+from smtcrypt.setters.generate.kernel import KeySearch, compiled_available, count_sums, fits_int64, search_codes
 from smtcrypt.setters.wordsum import solve_weights, weights
 
 WORDS = ["SEND", "MORE", "MONEY", "EAT", "THAT", "APPLE", "CROSS", "ROADS", "DANGER", "TEN", "NINE", "FORTY",
@@ -111,24 +111,32 @@ def test_the_compiled_batch_finds_what_wordsum_finds():
     batch_against_wordsum(batch, 2, 600)
 
 
+KEY = (2000, -1000, 3, -4)  # weights 1000, -500, 1, -2; the third letter may not be zero
+
+
+def key_answer(key):
+    return expected([code >> 1 for code in key], [code & 1 for code in key], 10)
+
+
 def test_sums_too_large_for_64_bits_stay_in_python():
     assert fits_int64((2 * 10**9, -(10**9), 3, -4), 10)
     assert not fits_int64((2 * 10**18, -(10**18), 3, -4), 10)
     search = KeySearch(after=0, allowed=True)
     search.counter = search_codes  # as if compiled: no numba needed to test the choice
-    assert search.compiled((2 * 10**18, -(10**18), 3, -4), 10) is None
-    assert search.compiled((2000, -1000, 3, -4), 10) is search_codes
-    assert search.compiled((4, -2, 1), 10) is None  # fewer than four letters: `wordsum`'s search
+    assert search.count((2 * 10**18, -(10**18), 3, -4), 10) is None
+    assert search.count(KEY, 10) == key_answer(KEY)
+    assert search.count((4, -2, 1), 10) is None  # fewer than four letters: `wordsum`'s search
 
 
 def test_python_first_then_compiled_after_enough_sums():
     search = KeySearch(after=3, allowed=False)
-    assert [search.compiled((2000, -1000, 3, -4), 10) for _ in range(3)] == [None, None, None]
+    assert [search.count(KEY, 10) for _ in range(3)] == [None, None, None]
     assert search.searched == 3 and not search.ready()  # numba missing: Python for good
     search = KeySearch(after=3, allowed=True)
-    search.counter = None
-    assert [search.compiled((2000, -1000, 3, -4), 10) for _ in range(2)] == [None, None]
-    assert search.searched == 2
+    assert [search.count(KEY, 10) for _ in range(3)] == [None, None, None]  # Python for the first three
+    assert search.searched == 3
+    if compiled_available():  # the fourth loads the compiled search
+        assert search.count(KEY, 10) == key_answer(KEY) and search.counter is not None
 
 
 @pytest.mark.parametrize("shape, options", [
@@ -153,3 +161,16 @@ def test_a_run_gives_the_same_puzzles_compiled_or_not(monkeypatch, shape, option
     keys_module.search_key_cached.cache_clear()
     assert runs[0] == runs[1]
     assert runs[0][1]["none"] > 0
+
+
+def test_ctrl_c_while_the_search_compiles_is_held_until_it_is_compiled():
+    """numba interrupted halfway keeps a library without code (every later call fails), so the
+    compile runs with Ctrl-C held back and delivered after it."""
+    import signal
+
+    done = []
+    with pytest.raises(KeyboardInterrupt), kernel.interrupts_held():
+        signal.raise_signal(signal.SIGINT)
+        done.append("the block ran to its end")
+    assert done == ["the block ran to its end"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

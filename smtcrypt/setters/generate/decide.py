@@ -165,9 +165,9 @@ class Decider:
                   key: Key | None = None) -> tuple[Status, Solution | None]:
         """The verdict on a sum the search found unique: re-checked exactly and, with `confirm`,
         proved by the solver (once per key)."""
-        if self.solver is not None and key is None:
-            key = self.table.key(self.template, parts)[0]
-        proof = None if self.solver is None or key is None else functools.partial(self.proof, key)
+        proof = None
+        if self.solver is not None:
+            proof = functools.partial(self.proof, key if key is not None else self.table.key(self.template, parts)[0])
         formula = self.template.formula(parts)
         tree = self.template.tree(parts) if formula.isascii() else None  # other scripts: the parser normalises them
         solution = confirm_unique(self.setting, formula, dict(sorted(mapping.items())), proof, tree)

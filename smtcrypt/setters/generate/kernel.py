@@ -1,6 +1,6 @@
 """The generator's search of sums, compiled when numba is installed (the `fast` extra).
 
-A run over a large list decides millions of sums, and `sums.solve_sum_key` spends about 100 us
+A run over a large list decides millions of sums, and `sums.solve_sum_key` spends about 125 us
 on each in Python, three quarters of them searched to the end to prove there is no solution.
 `search_codes` is the same search (the same greedy letter order, magnitude intervals, congruences
 and completion of the last two letters) written in the part of Python that numba compiles:
@@ -18,8 +18,11 @@ switch's cost), and searches only sums whose sizes fit 64-bit integers.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -338,14 +341,40 @@ _compiled: list[tuple[Counter, Callable[..., None]]] = []
 def compiled() -> tuple[Counter, Callable[..., None]]:
     """`search_codes` and `count_sums` compiled by numba, which caches them on disk (a later
     process only loads them). `count_sums` calls the search by the name SEARCH, bound to the
-    compiled one before it is compiled itself."""
+    compiled one before it is compiled itself. Both are compiled (or loaded) here, with Ctrl-C
+    held back until they are: numba interrupted halfway keeps a library with no code, and every
+    later call fails ("no compiled object yet") instead of the run stopping as interrupted."""
     global SEARCH
     if not _compiled:
         import numba  # the `fast` extra: imported only when a process has enough sums to search
 
-        SEARCH = numba.njit(cache=True, nogil=True)(search_codes)
-        _compiled.append((SEARCH, numba.njit(cache=True, nogil=True)(count_sums)))
+        with interrupts_held():
+            search = numba.njit(cache=True, nogil=True)(search_codes)
+            SEARCH = search
+            batch = numba.njit(cache=True, nogil=True)(count_sums)
+            one = np.zeros(1, np.int64)  # a call of each with the argument types of every later call
+            search(np.array([2, 4, -6, 10], np.int64), 10, 2, np.zeros(4, np.int64))
+            batch(np.zeros((3, 1), np.int64), 1, 1, one, np.zeros(2, np.int64), one, 10, 2, np.zeros(1, np.int64),
+                  np.zeros((1, 1), np.int64))
+        _compiled.append((search, batch))
     return _compiled[0]
+
+
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C (SIGINT) during the block is delivered when it ends, to the handler in place before.
+    Only the main thread can set a signal handler; elsewhere the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            signal.raise_signal(signal.SIGINT)
 
 
 class KeySearch:
@@ -368,20 +397,20 @@ class KeySearch:
 
     def ready(self) -> bool:
         """Is the compiled search loaded (or, once enough sums were searched, now loaded)?"""
-        if self.counter is None and self.allowed and self.searched >= self.after:
-            self.counter, self.batch = compiled()
+        if self.searched >= self.after:
+            self.load()
         return self.counter is not None
 
-    def compiled(self, key: Sequence[int], base: int) -> Counter | None:
-        """The compiled search for this key, or None to search it in Python."""
+    def count(self, key: Sequence[int], base: int) -> tuple[int, tuple[int, ...] | None] | None:
+        """How many solutions the key has (0, 1 or 2 meaning at least two) and the one's digits, by
+        the compiled search; None where the key is to be searched in Python (numba not loaded yet,
+        fewer than four letters, or sums too large for 64 bits)."""
         if not self.ready():
             self.searched += 1
             return None
-        return self.counter if len(key) >= 4 and fits_int64(key, base) else None
-
-    def count(self, counter: Counter, key: Sequence[int], base: int) -> tuple[int, tuple[int, ...] | None]:
-        """How many solutions the key has (0, 1 or 2 meaning at least two), and the one's digits."""
+        if self.counter is None or len(key) < 4 or not fits_int64(key, base):
+            return None
         if len(key) > len(self.out):
             self.out = np.zeros(len(key), np.int64)
-        found = counter(np.array(key, np.int64), base, 2, self.out)
+        found = self.counter(np.array(key, np.int64), base, 2, self.out)
         return found, tuple(int(digit) for digit in self.out[:len(key)]) if found == 1 else None

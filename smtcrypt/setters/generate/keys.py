@@ -100,9 +100,9 @@ KEY_SEARCH = KeySearch()  # this process's: Python first, compiled once it has s
 
 def search_key(key: Key, distinct: bool, base: int = 10) -> tuple[int, tuple[int, ...] | None]:
     """How many solutions a key has (0, 1 or 2 meaning at least two), and the digits of the one."""
-    counter = KEY_SEARCH.compiled(key, base) if distinct else None
-    if counter is not None:
-        return KEY_SEARCH.count(counter, key, base)
+    compiled = KEY_SEARCH.count(key, base) if distinct else None
+    if compiled is not None:
+        return compiled
     found = solve_sum_key([code >> 1 for code in key], [code & 1 for code in key], limit=2, distinct=distinct,
                           base=base)
     return len(found), found[0] if len(found) == 1 else None

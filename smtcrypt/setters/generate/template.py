@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from smtcrypt.core.parse import parse
-from smtcrypt.core.tree import BinOp, Compare, Constraints, Expr, Span, Unary, Word
+from smtcrypt.core.tree import BinOp, Compare, Constraints, Expr, Span, Word
 from smtcrypt.errors import FormulaError
 
 __all__ = ["Template", "Term", "addend_templates", "parse_template"]
@@ -151,11 +151,9 @@ class Template:
                 return Word(fill.get(node.letters, node.letters), span(node.span))
             if isinstance(node, BinOp):
                 return BinOp(node.op, filled(node.left), filled(node.right), span(node.span))
-            if isinstance(node, Unary):
-                return Unary(node.op, filled(node.operand), span(node.span))
             if isinstance(node, Compare):
                 return Compare(tuple(filled(operand) for operand in node.operands), node.ops, span(node.span))
-            raise TypeError(f"a template holds no {type(node).__name__}")
+            raise TypeError(f"a template holds no {type(node).__name__}")  # sums and products of words only
 
         return dataclasses.replace(self.parsed, constraints=tuple(filled(node) for node in self.parsed.constraints),
                                    source=self.formula(parts))
