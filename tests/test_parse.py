@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -323,3 +324,31 @@ def test_error_is_raised_without_lark_chaining():
 def test_grammar_has_no_lalr_conflicts():
     parser = build_parser(strict=True)
     assert parser.parse("A = B") is not None
+
+
+# Code points at the edges of the planes and blocks: the grammar's negated classes must hold every one.
+NON_ASCII = [0x80, 0xC9, 0x306, 0x3A3, 0x939, 0xD7FF, 0xE000, 0xFFFF, 0x10000, 0x1D400, 0x10FFFF]
+
+
+@pytest.mark.parametrize(("terminal", "ascii_members"), [
+    ("NAME", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789"),
+    ("WORD", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789?"),
+])
+def test_word_and_name_classes_are_every_character_outside_ascii(terminal, ascii_members):
+    """The classes are written as negations (for the collision check's speed); these are the sets they mean."""
+    regexp = re.compile(build_parser().get_terminal(terminal).pattern.to_regexp())
+    for code in range(128):
+        ch = chr(code)
+        assert bool(regexp.fullmatch("A" + ch)) == (ch in ascii_members), (terminal, ch)
+    for code in NON_ASCII:
+        assert regexp.fullmatch("A" + chr(code)), (terminal, hex(code))
+        assert regexp.fullmatch(chr(code)), (terminal, hex(code))
+
+
+def test_repeating_decimal_digits_take_every_character_outside_ascii():
+    regexp = re.compile(build_parser().get_terminal("REPEATING").pattern.to_regexp())
+    for code in range(128):
+        ch = chr(code)
+        assert bool(regexp.fullmatch(f"0.({ch})")) == (ch.isdigit() or "A" <= ch <= "Z"), ch
+    for code in NON_ASCII:
+        assert regexp.fullmatch(f"0.1({chr(code)})"), hex(code)
