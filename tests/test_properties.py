@@ -298,23 +298,33 @@ def may_run_out(name: str, chosen: str, problem: Problem, expected: Solutions) -
 
 DENSE = 500  # solutions above which only the z3 strategy's encoding must list them all in the time
 
-# The one case where the chosen encoding, and so the z3 strategy, may end unknown: the general encoding
-# (chosen for a formula with integer unknowns) states a number-theory word of a term other than a word,
-# wider than a table, by trial divisions, a root witness or a chain of digit divisions of a nonlinear
-# term, which Z3's nonlinear arithmetic may not settle in the time (`0 <= x <= 0,
+# The cases where the chosen encoding, and so the z3 strategy, may end unknown: the general encoding
+# (chosen for a formula with integer unknowns or a root) states a nonlinear function of a term other than a
+# word, wider than a table: a number-theory word by trial divisions, a root witness or a chain of digit
+# divisions, or a root (a power by a constant that is not an integer) by a witness raised to the root's
+# degree. Z3's nonlinear arithmetic may not settle these in the time (`0 <= x <= 0,
 # is_prime(sum(range(ACC)))`: unknown after 60 s, where the bit-vector encoding of the same predicate
-# proves it in 2 s and auto in 0.02 s; `rev(sum(range(C)))` in base 12 beside an unknown x: unknown
-# after 60 s, auto 0.18 s). Unknown is never wrong: what it listed must still be solutions, and the
-# other strategies decide.
-GENERAL_PREDICATES = "a number-theory word of a computed term in the general encoding"
+# proves it in 2 s and auto in 0.02 s; `rev(sum(range(C)))` in base 12 beside an unknown x; `B ** A <
+# ((0.4(A) % 1.(21))) ** (2/3)` in base 6: unknown after 60 s, auto 0.2 s). Unknown is never wrong: what
+# it listed must still be solutions, and the other strategies, auto among them, must decide.
+GENERAL_PREDICATES = "a number-theory word or a root of a computed term in the general encoding"
+
+
+def _computed(node: object) -> bool:
+    return not isinstance(node, (Word, Number, Name))
 
 
 def predicate_of_a_computed_term(problem: Problem) -> bool:
-    """Whether the formula applies a number-theory word (a predicate, `dsum` or `rev`) to something
-    other than a word, a number or a name."""
-    return any(isinstance(node, Call) and node.name in NUMBER_WORDS
-               and not all(isinstance(arg, (Word, Number, Name)) for arg in node.args)
-               for constraint in problem.formula.constraints for node in walk(constraint))
+    """Whether the formula applies a number-theory word (a predicate, `dsum` or `rev`), or a root, to
+    something other than a word, a number or a name."""
+    for constraint in problem.formula.constraints:
+        for node in walk(constraint):
+            if isinstance(node, Call) and node.name in NUMBER_WORDS and any(map(_computed, node.args)):
+                return True
+            if isinstance(node, BinOp) and node.op == "**" and _computed(node.left) and not (
+                    isinstance(node.right, Number) and node.right.value.denominator == 1):
+                return True
+    return False
 
 
 def check_strategies(case: Case, expected: Solutions, seconds: float = SECONDS) -> None:
@@ -418,9 +428,14 @@ def test_random_formulas_match_brute_force(case):
     check_against_reference(case)
 
 
+# The slow runs draw with a fixed seed too (tests/conftest.py), so that "-m slow passes" holds for every run
+# and not only for a lucky draw; a formula a run once failed on is kept as an example.
 @pytest.mark.slow
 @settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases(most=SLOW_SPACE))
+# found by a slow run: a root of a computed term, which the general encoding (chosen) did not settle in the
+# time; auto decides it (see GENERAL_PREDICATES)
+@example(Case("B ** A < ((0.4(A) % 1.(21))) ** (2/3)", {"distinct": False, "allow_leading_zeros": True, "base": 6}))
 # dense: all 4,096 assignments solve it, which the general encoding lists slowly
 @example(Case("not 0ACB = (0.(5A) / .(A6)) == gcd(BAA8, BCA), A ** B > -0.0(80) or (7 <= 3 = C) > B ** A <= 0.A(8)",
               {"distinct": False, "allow_leading_zeros": True, "base": 16}))
