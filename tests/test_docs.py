@@ -194,6 +194,12 @@ def test_the_readme_links_lead_to_files_of_the_repository():
     assert not missing, missing
 
 
+def test_the_readme_is_short():
+    """The README holds the install commands, a few examples and links; the rest is in the docs."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme) <= 8000, len(readme)
+
+
 def test_the_examples_of_help_are_valid_commands():
     """`smtcrypt --help` (and so the CLI reference) ends with example commands: each parses, and
     each formula in them is accepted, under the options given."""
