@@ -38,6 +38,7 @@ from smtcrypt.engine.base import DEADLINE_SLACK, Assignment, Backend, Ending, Se
 from smtcrypt.engine.compiled import Compiled, compile_problem
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, sample_costs
+from smtcrypt.engine.memory import cap_z3_memory
 from smtcrypt.engine.race import race
 from smtcrypt.errors import StrategyError
 
@@ -118,6 +119,7 @@ class Portfolio:
         self.expected = 0.0  # solutions expected, from the sample
         self.stop_requested = False
         self.contexts: list[z3.Context] = []  # the Z3 contexts made for encodings, told when the search is stopped
+        self.memory_mb: int | None = None  # Z3's memory cap, set before each context is made (None: as it is)
         self.made: set[str] = set()  # the optional backends (and terms) already made, or found not to fit
         self.terms: FormulaTerms | None = None  # the formula and the rules apart, for the cubes backend
         self.join: JoinSearch | None = None
@@ -274,6 +276,7 @@ class Portfolio:
         from smtcrypt.encode import choose
 
         assert self.price is not None
+        self._cap_memory()  # choosing the encoding may make a context
         encoding = choose(fold(self.problem)).name
         share = Z3_SHARE.get(encoding, Z3_SHARE["general"]) * self.price
         if encoding in ("columns", "products"):  # where Z3 usually answers fast
@@ -332,12 +335,19 @@ class Portfolio:
             self.z3.request_stop()
         return self.z3
 
+    def _cap_memory(self) -> None:
+        """Z3's memory cap (one per process), set before each Z3 context the search makes."""
+        if self.memory_mb is not None:
+            cap_z3_memory(self.memory_mb)
+
     def _context(self) -> z3.Context:
-        """A new Z3 context for an encoding, known to `request_stop` (which may come from another thread)."""
+        """A new Z3 context for an encoding, known to `request_stop` (which may come from another thread),
+        made under the memory cap."""
 
         from smtcrypt.encode import stop_encoding
         from smtcrypt.encode.base import Context
 
+        self._cap_memory()
         context = Context()
         self.contexts.append(context)
         if self.stop_requested:

@@ -12,11 +12,8 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import ctypes
 import enum
-import functools
 import itertools
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -26,31 +23,8 @@ import z3
 
 from smtcrypt.encode import Encoded, indicator
 from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
-
-
-def retain_freed_memory(megabytes: int = 64) -> bool:
-    """Ask glibc to keep up to `megabytes` of freed heap instead of returning it to the system.
-
-    Every search makes a fresh Z3 context (one per search keeps threads apart); a context touches
-    tens of megabytes as it starts, and once the previous one's memory has gone back to the
-    system, each start page-faults it all in again, which costs small searches much of their
-    time. Elsewhere than on Linux with glibc it does nothing. The search loop calls it before its
-    first search (see `retain_freed_memory_once`), not on import: a host application that only
-    imports smtcrypt keeps its allocator as it was.
-    """
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None)
-        return bool(libc.mallopt(-2, megabytes << 20))  # -2 is M_TOP_PAD
-    except (OSError, AttributeError):  # no glibc (musl has no mallopt)
-        return False
-
-
-@functools.cache
-def retain_freed_memory_once() -> bool:
-    """`retain_freed_memory()`, called once per process."""
-    return retain_freed_memory()
+from smtcrypt.engine.memory import retain_freed_memory as retain_freed_memory
+from smtcrypt.engine.memory import retain_freed_memory_once as retain_freed_memory_once
 
 UNBOUNDED_MODEL_CAP = 1000  # models enumerated over unbounded unknowns before the search stops as unknown
 SPLIT_AFTER_CONFLICTS = 2000  # a check that takes more conflicts splits the search into cases, if it can

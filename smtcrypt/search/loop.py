@@ -36,27 +36,16 @@ from smtcrypt.core.check import Problem
 from smtcrypt.core.results import INTERRUPTED, Ending, Proof, Solution, Status, Verdict, filler
 from smtcrypt.core.verify import confirm, satisfies
 from smtcrypt.engine.base import Assignment, Strategy
+from smtcrypt.engine.memory import retain_freed_memory_once
 from smtcrypt.engine.portfolio import Portfolio, strategy_named
 from smtcrypt.errors import IncompleteSearch, InfinitelyMany, StrategyError
 from smtcrypt.search.family import Family, find_family
+from smtcrypt.search.limits import memory_limit
 
 PROCESS_WIDE = {"memory", "max memory", "num allocs"}  # Z3 counters about the process, not the search
 RECHECKED_EXACT = 100  # solutions of every search re-checked, even those a backend proved (see the module)
 SHOWN_OF_INFINITE = 10  # solutions listed once a search has proved there are infinitely many
-DEFAULT_TIMEOUT = 10.0  # seconds a tool gives one search (a candidate, a request, a worksheet's puzzle) by default
-DEFAULT_MEMORY_MB = 4096
-MIN_MEMORY_MB = 256  # below this Z3 may abort the whole process instead of giving up
 STOP_LOOK = 1024  # solutions of a batch between two looks at the stop flag and the clock
-_memory_limit_mb = DEFAULT_MEMORY_MB
-
-
-def set_memory_limit(megabytes: int) -> None:
-    """Cap the memory Z3 may use, in MB, for every search in this process (Z3 keeps one such limit
-    per process); a search that reaches it ends as `unknown` with the reason "memory limit"."""
-    global _memory_limit_mb
-    if megabytes < MIN_MEMORY_MB:
-        raise ValueError(f"the memory limit must be at least {MIN_MEMORY_MB} MB")
-    _memory_limit_mb = int(megabytes)
 
 
 def _strategy(strategy: str | Strategy, problem: Problem) -> Strategy:
@@ -130,12 +119,8 @@ class Search:
             self.seconds = time.monotonic() - start
 
     def _search(self, deadline: float | None) -> Iterator[Solution]:
-        import z3  # z3 loads with the first search, not on import
-
-        from smtcrypt.engine.z3search import retain_freed_memory_once
-
         retain_freed_memory_once()
-        z3.set_param("memory_max_size", _memory_limit_mb)
+        self.engine.memory_mb = memory_limit()  # Z3's cap, set as the engine makes a context (if it needs Z3)
         self._fill = self.fill or filler(self.problem)
         engine = self.engine
         engine.deadline = deadline
