@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from smtcrypt.core.results import Ending, Status, Verdict
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE
-from smtcrypt.engine.portfolio import STRATEGIES  # the names only: the solver itself loads with the first search
+from smtcrypt.engine.base import STRATEGIES  # the names only: the engine loads with the first search
 from smtcrypt.present.text import stats_lines
 from smtcrypt.search import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, MIN_MEMORY_MB
 

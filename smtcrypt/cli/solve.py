@@ -2,39 +2,28 @@
 
 Exit codes: 0 a solution (with --unique: exactly one, proved); 1 no solution (with
 --unique: none or several); 2 bad input or usage; 3 unknown (time limit, solver gave up).
+
+This module is the options only: the puzzle's modules (the parser, the search) load once the
+command line is read (cli/solving.py), so that `--help`, `--version` and usage errors stay fast.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
-from typing import Any
 
 from smtcrypt._version import __version__
-from smtcrypt.api import Puzzle
-from smtcrypt.cli.answers import command as answer_command
-from smtcrypt.cli.interrupt import stopped_by_ctrl_c
 from smtcrypt.cli.options import (
     DEFAULT_MEMORY_MB,
     MIN_MEMORY_MB,
     STRATEGIES,
-    Exit,
     JsonErrorParser,
-    exit_code,
     integer_in,
     positive,
     positive_number,
-    print_json_error,
     rule_options,
     rules_from,
 )
-from smtcrypt.core.results import Status, Verdict
-from smtcrypt.errors import FormulaError
-from smtcrypt.present.data import to_json
-from smtcrypt.present.text import solution_line, stats_lines, summary_line
-from smtcrypt.search import Search, set_memory_limit
-from smtcrypt.setters.layout import read_layout
 
 SUBCOMMANDS = """\
        smtcrypt generate [options] [WORD ...]     puzzles with exactly one solution from words
@@ -138,50 +127,6 @@ def build_parser() -> JsonErrorParser:
     return parser
 
 
-def bad_input(error: Exception, json_errors: bool) -> Exit:
-    """A formula, layout or option the checker refused: the message on stderr (and as JSON under --json)."""
-    print(f"smtcrypt: error: {error}", file=sys.stderr)
-    if json_errors:
-        print_json_error(getattr(error, "message", str(error)), error)
-    return Exit.USAGE
-
-
-def read_puzzle(args: argparse.Namespace, rules: dict[str, Any]) -> Puzzle:
-    """The puzzle of the formula arguments, or of the --layout file with the formulas as its conditions."""
-    if args.layout is not None:
-        return Puzzle.from_layout(read_layout(args.layout), list(args.formula) or None, **rules)
-    return Puzzle(list(args.formula), **rules)
-
-
-def run(search: Search, puzzle: Puzzle, args: argparse.Namespace) -> None:
-    """The search to its end (or Ctrl-C), each solution printed as it is found unless the output is
-    one JSON object or a count: a line (or a filled-in layout), and long-hand with --show long."""
-    streaming = not (args.json or args.count)
-    with stopped_by_ctrl_c(search):
-        for solution in search:
-            if streaming:
-                print(solution_line(solution) if puzzle.layout is None else puzzle.layout.block(solution), flush=True)
-                if args.show == "long":
-                    print(solution.long_hand() + "\n", flush=True)
-
-
-def report(verdict: Verdict, args: argparse.Namespace) -> None:
-    """The verdict: one JSON object, the count, or the summary line; and --stats."""
-    if args.json:
-        print(to_json(verdict, stats=args.stats, solutions=not args.count))
-    elif args.count:
-        print("infinite" if verdict.status is Status.INFINITE else verdict.count)
-        if verdict.status is Status.UNKNOWN:
-            print(f"smtcrypt: {summary_line(verdict)}", file=sys.stderr)
-    else:
-        print(summary_line(verdict))
-    if args.stats and not args.json:
-        for line in stats_lines(verdict):
-            print(line)
-
-
-
-
 def main(argv: Sequence[str]) -> int:
     parser = build_parser()
     parser.json_errors = "--json" in argv
@@ -195,19 +140,6 @@ def main(argv: Sequence[str]) -> int:
     if args.answer is not None and (args.first or args.limit or args.count):
         parser.error("--answer lists every value (or, with --unique, proves one); "
                      "it takes no --first, --limit or --count")
-    try:
-        puzzle = read_puzzle(args, rules)
-    except (FormulaError, OSError) as error:
-        return bad_input(error, args.json)
-    set_memory_limit(args.max_memory)
-    if args.answer is not None:
-        return answer_command(puzzle, args)
-    try:
-        search = puzzle.search(limit=1 if args.first else args.limit, timeout=args.timeout, decide=args.unique,
-                               strategy=args.strategy, keep=not args.count)
-    except ValueError as error:  # a strategy that cannot search this puzzle
-        return bad_input(error, args.json)
-    run(search, puzzle, args)
-    verdict = search.verdict()
-    report(verdict, args)
-    return exit_code(verdict, args.unique)
+    from smtcrypt.cli.solving import solve  # the puzzle's modules, once the command line is valid
+
+    return solve(args, rules)

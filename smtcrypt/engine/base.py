@@ -24,7 +24,7 @@ from smtcrypt.core.results import Ending, Proof
 Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
 DEADLINE_SLACK = 0.01  # seconds: this close to a deadline, no new solver check (nor a switch of backend) starts
 
-__all__ = ["DEADLINE_SLACK", "Assignment", "Backend", "Ending", "Proof", "SearchEnd", "Strategy"]
+__all__ = ["DEADLINE_SLACK", "STRATEGIES", "Assignment", "Backend", "Ending", "Proof", "SearchEnd", "Strategy"]
 
 
 class Strategy(str, enum.Enum):
@@ -37,6 +37,9 @@ class Strategy(str, enum.Enum):
     JOIN = "join"
     CUBES = "cubes"
     EXHAUSTIVE = "exhaustive"
+
+
+STRATEGIES = tuple(strategy.value for strategy in Strategy)  # the names a caller may pass
 
 
 @dataclass(frozen=True)

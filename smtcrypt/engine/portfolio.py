@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from smtcrypt.core.check import MAX_EXPONENT_CASES, Problem, large_exponents
 from smtcrypt.core.tree import BoolOp, Compare, Not, walk
-from smtcrypt.engine.base import DEADLINE_SLACK, Assignment, Backend, Ending, SearchEnd, Strategy
+from smtcrypt.engine.base import DEADLINE_SLACK, STRATEGIES, Assignment, Backend, Ending, SearchEnd, Strategy
 from smtcrypt.engine.compiled import Compiled, compile_problem
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, sample_costs
@@ -52,7 +52,6 @@ if TYPE_CHECKING:  # these modules load z3: imported where a search first needs 
     from smtcrypt.engine.linear import LinearSearch
     from smtcrypt.engine.z3search import ModelSearch
 
-STRATEGIES = tuple(strategy.value for strategy in Strategy)  # the names a caller may pass
 FREE_TUPLES = 100  # digit tuples the linear backend tries beside each solution for its letters without a weight
 SMALL_SPACE = 20_000  # candidates: tried at once, without measuring
 SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price
