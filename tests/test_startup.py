@@ -1,0 +1,79 @@
+"""What each way of starting loads: `import smtcrypt` and `smtcrypt --version` no third-party
+package of weight, solving SEND + MORE = MONEY from the command line the formula parser (lark)
+but neither the solver (z3) nor numpy, which a sum solved by the linear backend never needs.
+Each case runs in a fresh process. No times here: they are measured by hand (`python -X importtime`,
+the command timed over a few runs)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+# third-party packages that cost tens of milliseconds (or far more) to import
+HEAVY = ("z3", "numpy", "numba", "llvmlite", "lark", "interegular", "dask", "distributed", "starlette", "uvicorn",
+         "num2words")
+# lark imports interegular when it is installed (it checks the grammar's terminals with it)
+WITH_LARK = {"interegular"}
+
+REPORT = ("import json, sys\n"
+          "print(json.dumps(sorted({name.split('.')[0] for name in sys.modules} & set(sys.argv[1:]))))\n")
+
+
+def heavy_modules_after(code: str) -> set[str]:
+    """The HEAVY packages loaded in a fresh process once `code` has run."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    result = subprocess.run([sys.executable, "-c", code + "\n" + REPORT, *HEAVY], capture_output=True, text=True,
+                            env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return set(json.loads(result.stdout.splitlines()[-1]))
+
+
+def test_import_loads_no_heavy_package():
+    assert heavy_modules_after("import smtcrypt") == set()
+
+
+def test_public_names_are_listed_before_they_load():
+    """The names load with their first use; `dir` lists them all, and an unknown name is an AttributeError."""
+    import smtcrypt
+
+    assert set(smtcrypt.__all__) <= set(dir(smtcrypt))
+    with pytest.raises(AttributeError):
+        smtcrypt.no_such_name  # noqa: B018
+
+
+def test_version_loads_no_heavy_package():
+    code = ("import contextlib, io\nfrom smtcrypt.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+            "    main(['--version'])\n")
+    assert heavy_modules_after(code) == set()
+
+
+def test_help_loads_no_heavy_package():
+    code = ("import contextlib, io\nfrom smtcrypt.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+            "    main(['--help'])\n")
+    assert heavy_modules_after(code) == set()
+
+
+def test_a_sum_loads_the_parser_but_not_the_solver():
+    """SEND + MORE = MONEY goes to the linear backend: Z3 and numpy stay unloaded."""
+    code = ("import contextlib, io\nfrom smtcrypt.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+            "    assert main(['SEND + MORE = MONEY']) == 0\n"
+            "assert out.getvalue().startswith('9567 + 1085 = 10652'), out.getvalue()\n")
+    assert heavy_modules_after(code) - WITH_LARK == {"lark"}
+
+
+def test_the_api_loads_the_solver_only_for_a_search_that_needs_it():
+    code = ("import smtcrypt\nassert smtcrypt.count('SEND + MORE = MONEY') == 1\n")
+    assert heavy_modules_after(code) - WITH_LARK == {"lark"}
+    code = ("import smtcrypt\nassert smtcrypt.count('ODD * ODD = FREAKY', strategy='z3') == 2\n")
+    assert heavy_modules_after(code) - WITH_LARK == {"lark", "z3"}
