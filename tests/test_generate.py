@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_send_more_money_is_found_and_proved_unique():
     totals = Totals()
-    found = list(generate(["send", "MORE", "money", "x-ray"], "A + B = C", totals=totals))
+    found = list(generate(["send", "MORE", "money", "x-ray"], "A + B = C", totals=totals, confirm=True))
     assert [puzzle.formula for puzzle in found] == ["SEND + MORE = MONEY"]
     assert found[0].solution.text == "9567 + 1085 = 10652"
     assert smtcrypt.verdict(found[0].formula).status is smtcrypt.Status.UNIQUE
@@ -198,3 +198,40 @@ def test_rules_that_name_letters_keep_the_candidates_that_have_them():
     list(generate(["SEND", "MORE", "MONEY"], totals=plain))
     assert totals.filtered > plain.filtered and totals.candidates == plain.candidates == 18
     assert list(generate(["SEND", "MORE", "MONEY"], assign=["S=8"])) == []  # S = 9 in the only solution
+
+
+def test_one_proof_by_default_and_z3s_second_with_confirm():
+    """By default each puzzle is proved by the exhaustive search and re-checked exactly; `confirm`
+    has Z3 prove it again, once per shape of sum: the same puzzles either way."""
+    from smtcrypt.setters.generate.keys import search_key_cached
+
+    words = (ROOT / "examples" / "words" / "planets.txt").read_text().split()[:10]
+    runs = {}
+    for confirm in (False, True):
+        search_key_cached.cache_clear()  # every shape of sum searched again, and counted
+        totals = Totals()
+        runs[confirm] = [(p.formula, p.solution.mapping) for p in generate(words, confirm=confirm, totals=totals)]
+        assert 0 < totals.work["python"] + totals.work["compiled"] <= sum(totals.verdicts.values())
+        assert totals.work["solver"] == 0
+        assert (0 < totals.work["proofs"] <= totals.verdicts["unique"]) if confirm else totals.work["proofs"] == 0
+    search_key_cached.cache_clear()
+    assert runs[False] == runs[True] and runs[False]
+
+
+def test_command_line_confirm_and_stats():
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    run = lambda *args, words=("SEND", "MORE", "MONEY"): subprocess.run(
+        [sys.executable, "-m", "smtcrypt", "generate", *args, *words], capture_output=True, text=True, env=env,
+        timeout=120)
+    default, confirmed, explicit = run("--stats"), run("--stats", "--confirm"), run("--no-confirm")
+    # the same puzzle each way; the statistics go to stderr, after the totals
+    assert default.stdout == confirmed.stdout == explicit.stdout == "SEND + MORE = MONEY  /  9567 + 1085 = 10652\n"
+    assert "search: plain Python for 9" in default.stderr
+    assert "Z3's second proof: not asked for (--confirm)" in default.stderr
+    assert "Z3's second proof: 1 (once per shape of sum)" in confirmed.stderr
+    assert "search:" not in explicit.stderr
+    data = json.loads(run("--stats", "--json", "--confirm").stdout)
+    assert data["stats"]["search"] == {"compiled": 0, "python": 9} and data["stats"]["second_proofs"] == 1
+    products = run("--stats", "--shape", "A * B = C", words=("ODD", "ODD", "FREAKY", "TWO"))
+    assert "solver: Z3 decided 3 candidates" in products.stderr and "search:" not in products.stderr
+    assert run("--stats", "--crossword", "3").returncode == 2

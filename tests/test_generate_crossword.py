@@ -113,7 +113,7 @@ def expected():
 
 def test_the_generator_finds_what_the_brute_force_finds(expected):
     totals = CrosswordTotals()
-    found = list(generate_crosswords(WORDS, 3, totals=totals))
+    found = list(generate_crosswords(WORDS, 3, totals=totals, confirm=True))
     grids = [canonical(puzzle.grid) for puzzle in found]
     assert len(grids) == len(set(grids))  # each puzzle once
     assert set(grids) == {grid for grid, solutions in expected.items() if len(solutions) == 1}

@@ -131,7 +131,8 @@ def test_english_sums_of_three_and_four_against_a_brute_force(num2words):
                 for size in (3, 4) for chosen in itertools.combinations(range(1, 17), size) if sum(chosen) <= 16]
     expected, counts = verdicts(formulas)
     totals = Totals()
-    found = {p.formula: p.solution.mapping for p in doubly_true("en", range(1, 17), range(3, 5), totals=totals)}
+    found = {p.formula: p.solution.mapping
+             for p in doubly_true("en", range(1, 17), range(3, 5), totals=totals, confirm=True)}
     assert found == expected
     assert (totals.verdicts["none"] + totals.filtered + len(formulas) - totals.candidates,
             totals.verdicts["unique"], totals.verdicts["multiple"]) == (counts["none"], counts["unique"], counts["multiple"])

@@ -178,3 +178,20 @@ def test_ctrl_c_while_the_search_compiles_is_held_until_it_is_compiled():
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_the_totals_say_which_search_decided_the_sums(monkeypatch):
+    """`Totals.work` (what `generate --stats` prints): the sums searched in plain Python before numba
+    is loaded, by the compiled search after (one at a time or a batch at a time)."""
+    compiled_or_skip()
+    for search, way in ((KeySearch(allowed=False), "python"), (KeySearch(after=0, allowed=True), "compiled")):
+        monkeypatch.setattr(keys_module, "KEY_SEARCH", search)
+        monkeypatch.setattr(decide_module, "KEY_SEARCH", search)
+        keys_module.search_key_cached.cache_clear()
+        totals = Totals()
+        list(generate(WORDS, totals=totals))
+        other = "compiled" if way == "python" else "python"
+        assert totals.work[way] > 0, totals.work
+        assert totals.work[other] < totals.work[way]  # sums of fewer than four letters stay in Python
+    keys_module.search_key_cached.cache_clear()
+

@@ -82,7 +82,7 @@ def test_a_zero_multiplier_digit_prints_no_row_against_a_brute_force():
 
 
 def test_layout_reads_back_and_formula_proves_unique():
-    for generated in long_multiplications(WORDS):
+    for generated in long_multiplications(WORDS, confirm=True):
         read_back = smtcrypt.Puzzle.from_layout(generated.layout).verdict()
         assert read_back.status is Status.UNIQUE
         assert read_back.solutions[0].mapping == generated.solution.mapping

@@ -28,6 +28,7 @@ from smtcrypt.errors import FormulaError
 from smtcrypt.setters.distribute import CheckpointError
 from smtcrypt.setters.generate import Generated, Totals, generate, parse_template, sample
 from smtcrypt.setters.generate.doubly import UnknownLanguage, WordsUnavailable, doubly_true, language_code
+from smtcrypt.setters.generate.kernel import COMPILE_AFTER, LOAD_FIRST, numba_version
 from smtcrypt.setters.generate.sample import DEFAULT_DRAWS
 from smtcrypt.setters.generate.template import MAX_ADDENDS
 
@@ -44,6 +45,42 @@ def summary(totals: Totals) -> str:
             f"{totals.filtered:,} filtered; unique {v['unique']:,}, multiple {v['multiple']:,}, none {v['none']:,}, "
             f"unknown {v['unknown']:,}{shapes}{f', {totals.draws:,} draws' if totals.draws else ''} "
             f"({totals.seconds:.1f} s)")
+
+
+def stats_data(totals: Totals, confirm: bool) -> dict[str, Any]:
+    """--stats as data: the sums searched by the search numba compiled and by the one in plain
+    Python, the candidates the solver decided, and Z3's second proofs (with --confirm)."""
+    work = totals.work
+    return {"search": {"compiled": work["compiled"], "python": work["python"]}, "numba": numba_version(),
+            "solver": work["solver"], "confirm": confirm, "second_proofs": work["proofs"]}
+
+
+def stats_lines(totals: Totals, confirm: bool) -> list[str]:
+    """--stats as text, after the totals: which search decided the sums (compiled by numba, or in
+    plain Python, and why), what the solver decided, and what proved each puzzle."""
+    data = stats_data(totals, confirm)
+    compiled, python, version = data["search"]["compiled"], data["search"]["python"], data["numba"]
+    lines = []
+    if compiled or python:
+        ways = [f"compiled by numba {version} for {compiled:,} sums"] if compiled else []
+        if python:
+            ways.append(f"plain Python for {python:,}")
+            if version is None:
+                ways[-1] += " (numba is not installed)"
+            else:
+                ways[-1] += (f" (a run loads numba at once from {LOAD_FIRST:,} candidates, else once a process has "
+                             f"searched {COMPILE_AFTER:,} sums; sums of fewer than four letters, of letters that may "
+                             "share a digit, or past 64-bit integers stay in Python)")
+        lines.append("search: " + ", ".join(ways))
+    if data["solver"]:
+        lines.append(f"solver: Z3 decided {data['solver']:,} candidates (products, or rules the search does not "
+                     "model), each solution re-checked exactly")
+    if compiled or python:
+        second = (f"Z3's second proof: {data['second_proofs']:,} (once per shape of sum)" if confirm else
+                  "Z3's second proof: not asked for (--confirm)")
+        lines.append("proof: each puzzle by the exhaustive search (every assignment the rules allow covered) and "
+                     f"the exact re-check of its solution; {second}")
+    return lines
 
 
 def progress_bar(totals: Totals, width: int = 30) -> str:
@@ -132,9 +169,17 @@ def build_parser() -> argparse.ArgumentParser:
                              'needs pip install "smtcrypt[dask]"')
     parser.add_argument("--checkpoint", metavar="FILE",
                         help="record finished chunks in FILE; a rerun with the same FILE skips them")
+    parser.add_argument("--confirm", dest="confirm", action="store_true", default=False,
+                        help="have Z3 prove each puzzle unique a second time, independently (its solution "
+                             "blocked, unsat): 15 to 30 ms a puzzle. By default a puzzle is proved once, by the "
+                             "search that decides it (for sums, the exhaustive search: every assignment the rules "
+                             "allow is covered), and its solution re-checked with exact arithmetic")
     parser.add_argument("--no-confirm", dest="confirm", action="store_false",
-                        help="trust the column search's proof of uniqueness without asking the solver again")
+                        help="no second proof by Z3 (the default; for scripts that say so)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--stats", action="store_true",
+                        help="after the totals, say which search decided the sums (compiled by numba, or plain "
+                             "Python), how many candidates the solver decided, and what proved each puzzle")
     parser.add_argument("--progress", action="store_true",
                         help="show progress on stderr even when it is not a terminal")
     parser.add_argument("--difficulty", type=difficulty_range, metavar="RANGE",
@@ -198,6 +243,9 @@ def check_genre(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
                                                ("--crossword", args.crossword is not None)) if given]
         if others:
             parser.error(f"--shape \"long multiplication\" does not take {', '.join(others)}")
+    if args.stats and (args.shape == longmul.SHAPE or args.crossword is not None):
+        parser.error("--stats goes with sums, products, --sample and --doubly-true: not with --crossword nor "
+                     "--shape \"long multiplication\"")
     if args.doubly_true:
         check_doubly(args, parser)
     elif args.numbers is not None:
@@ -288,6 +336,7 @@ class Run:
                            **({"sample": {"count": self.args.sample, "seed": self.args.seed}} if self.args.sample
                               else {}),
                            **({"shapes": totals.by_shape} if self.args.addends or self.args.doubly_true else {}),
+                           **({"stats": stats_data(totals, self.args.confirm)} if self.args.stats else {}),
                            "seconds": round(totals.seconds, 3)})
 
     def ending(self) -> str:
@@ -300,7 +349,8 @@ class Run:
         if self.limit_reached and totals.candidates < totals.expected:
             ending += (f"; stopped early at --limit {self.args.limit}: the totals count the {totals.candidates:,} of "
                        f"{totals.expected:,} candidates decided so far")
-        return summary(totals) + ending
+        stats = stats_lines(totals, self.args.confirm) if self.args.stats else []
+        return "\n".join([summary(totals) + ending, *stats])
 
 
 def main(argv: Sequence[str]) -> int:

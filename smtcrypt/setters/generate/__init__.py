@@ -95,7 +95,7 @@ def templates_of(shape: str, addends: range | None) -> list[Template]:
 
 def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | None = None,
              timeout: float = DEFAULT_TIMEOUT, totals: Totals | None = None,
-             progress: Callable[[Totals], None] | None = None, jobs: int = 1, confirm: bool = True,
+             progress: Callable[[Totals], None] | None = None, jobs: int = 1, confirm: bool = False,
              scheduler: Any = None, checkpoint: str | os.PathLike[str] | None = None,
              addends: range | None = None, distinct_words: bool = False, **rules: Any) -> Iterator[Generated]:
     """Every puzzle of `shape` over `words` with exactly one solution, proved; `totals` is filled in.
@@ -153,7 +153,7 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
 
 def sample(words: Iterable[str], shape: str = "A + B = C", count: int = 10, *, seed: int = 0,
            draws: int = DEFAULT_DRAWS, timeout: float = DEFAULT_TIMEOUT, totals: Totals | None = None,
-           progress: Callable[[Totals], None] | None = None, confirm: bool = True, addends: range | None = None,
+           progress: Callable[[Totals], None] | None = None, confirm: bool = False, addends: range | None = None,
            distinct_words: bool = False, **rules: Any) -> Iterator[Generated]:
     """`count` random puzzles of `shape` (of each shape, with `addends`) with exactly one solution,
     proved, without enumerating the candidates: for word lists too big to run through (`sample`).

@@ -163,7 +163,7 @@ def crossword_rules(size: int, rules: dict[str, Any]) -> None:
     make_rules(**rules)
 
 
-def generate_crosswords(words: Iterable[str], size: int = 3, *, limit: int | None = None, confirm: bool = True,
+def generate_crosswords(words: Iterable[str], size: int = 3, *, limit: int | None = None, confirm: bool = False,
                         totals: CrosswordTotals | None = None,
                         progress: Callable[[CrosswordTotals], None] | None = None,
                         **rules: Any) -> Iterator[Crossword]:

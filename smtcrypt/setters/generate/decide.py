@@ -23,7 +23,7 @@ from smtcrypt.setters.distribute import PerThread
 from smtcrypt.setters.generate.batches import LastSlotBatches
 from smtcrypt.setters.generate.index import WordIndex
 from smtcrypt.setters.generate.keys import KEY_CACHE, KEY_SEARCH, Key, WordTable, search_key_cached
-from smtcrypt.setters.generate.results import Block, Generated, Totals
+from smtcrypt.setters.generate.results import TALLY, Block, Generated, Totals
 from smtcrypt.setters.generate.shapes import Parts, letter_mask
 from smtcrypt.setters.generate.template import Template, parse_template
 
@@ -56,7 +56,7 @@ class Setting:
     shape: str  # the template's text
     rules: dict[str, Any]
     timeout: float  # seconds for each call to the solver
-    confirm: bool = True  # the solver proves each puzzle the search found unique a second time
+    confirm: bool = False  # Z3 proves each puzzle the search found unique a second time (--confirm)
     distinct_words: bool = False  # no word twice in a puzzle
 
     @property
@@ -90,6 +90,7 @@ class SolverProof:
         from smtcrypt.encode import encode
         from smtcrypt.engine.z3search import ModelSearch
 
+        TALLY.add("proofs")
         # No deadline, so no watchdog thread touches the shared context: the finite-domain solver
         # decides a base-10 sum (ten letters at most) quickly.
         encoded = encode(problem, self.context)
@@ -124,6 +125,7 @@ def solver_verdict(setting: Setting, formula: str) -> tuple[Status, Solution | N
     """The solver's verdict on a candidate (products, and rules the search does not model); a
     search stopped early (`found`) did not decide, so it counts as unknown."""
     problem = check(parse(formula), make_rules(**setting.rules))
+    TALLY.add("solver")
     verdict = Search(problem, timeout=setting.timeout, decide=True).verdict()
     status = verdict.status if verdict.status is not Status.FOUND else Status.UNKNOWN
     return status, verdict.solutions[0] if verdict.status is Status.UNIQUE else None
@@ -239,6 +241,7 @@ class Checker(Decider):
         passed = 0
         for batch in batches.chunk(first):
             passed += len(batch.candidates)
+            TALLY.add("compiled", len(batch.candidates))
             totals.verdicts[Status.NONE.value] += int(np.count_nonzero(batch.counts == 0))
             totals.verdicts[Status.MULTIPLE.value] += int(np.count_nonzero(batch.counts >= 2))
             for position, mapping in batch.solutions.items():
@@ -283,4 +286,7 @@ class GenerateTask:
         checkers: dict[int, Checker] = _checkers.get(self.token, dict)
         if shape not in checkers:
             checkers[shape] = Checker(self.settings[shape], self.pools[shape])
-        return checkers[shape].block(first)
+        before = TALLY.now()
+        block = checkers[shape].block(first)
+        block.totals.work = TALLY.since(before)  # this chunk's searches and proofs, wherever it ran
+        return block

@@ -29,7 +29,7 @@ from smtcrypt.core.results import Status
 from smtcrypt.core.rules import make_rules
 from smtcrypt.search import DEFAULT_TIMEOUT
 from smtcrypt.setters.generate.decide import Decider, Setting
-from smtcrypt.setters.generate.results import Generated, Totals
+from smtcrypt.setters.generate.results import TALLY, Generated, Totals
 from smtcrypt.setters.generate.shapes import first_of_mirror, fits
 from smtcrypt.setters.generate.template import MAX_ADDENDS, Template, addend_templates, parse_template
 
@@ -364,7 +364,9 @@ class DoublyRun:
                 or not first_of_mirror(template, parts) or (decider.named and not decider.holds_named(parts))):
             totals.filtered += 1  # magnitudes that cannot balance, a mirror seen once, a named letter missing
             return None
+        before = TALLY.now()
         status, solution = decider.decide(parts)
+        totals.add_work(TALLY.since(before))
         totals.count(status)
         if status is not Status.UNIQUE or solution is None:
             return None
@@ -374,7 +376,7 @@ class DoublyRun:
 
 def doubly_true(lang: str, numbers: range, addends: range | None = None, *, shape: str | None = None,
                 limit: int | None = None, timeout: float = DEFAULT_TIMEOUT, totals: Totals | None = None,
-                progress: Callable[[Totals], None] | None = None, confirm: bool = True,
+                progress: Callable[[Totals], None] | None = None, confirm: bool = False,
                 **rules: Any) -> Iterator[Generated]:
     """Every doubly-true puzzle of number words in `lang` (a num2words code: `en`, `fr`, `ru`, ...)
     for the numbers in `numbers`, with exactly one solution, proved; `totals` is filled in.

@@ -19,6 +19,7 @@ switch's cost), and searches only sums whose sizes fit 64-bit integers.
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
 import importlib.util
 import signal
 import threading
@@ -27,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 
 __all__ = ["COMPILE_AFTER", "LOAD_FIRST", "KeySearch", "compiled", "compiled_available", "count_sums", "fits_int64",
-           "search_codes"]
+           "numba_version", "search_codes"]
 
 COMPILE_AFTER = 5000  # sums searched in Python by a process before it loads the compiled search
 LOAD_FIRST = 100_000  # candidates of a run (before the filters) from which it loads the compiled search at once
@@ -332,6 +333,16 @@ def fits_int64(key: Sequence[int], base: int) -> bool:
 
 def compiled_available() -> bool:
     return importlib.util.find_spec("numba") is not None
+
+
+def numba_version() -> str | None:
+    """The installed numba's version (without importing it), or None where it is not installed."""
+    if not compiled_available():
+        return None
+    try:
+        return importlib.metadata.version("numba")
+    except importlib.metadata.PackageNotFoundError:  # importable but not installed as a distribution
+        return "unknown"
 
 
 SEARCH: Counter = search_codes  # what count_sums calls: the compiled search, once loaded

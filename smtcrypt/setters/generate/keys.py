@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from smtcrypt.setters.generate.kernel import KeySearch
+from smtcrypt.setters.generate.results import TALLY
 from smtcrypt.setters.generate.shapes import Parts, first_of_mirror, fits, letter_mask, template_of
 from smtcrypt.setters.generate.sums import solve_sum_key
 from smtcrypt.setters.generate.template import Template
@@ -102,7 +103,9 @@ def search_key(key: Key, distinct: bool, base: int = 10) -> tuple[int, tuple[int
     """How many solutions a key has (0, 1 or 2 meaning at least two), and the digits of the one."""
     compiled = KEY_SEARCH.count(key, base) if distinct else None
     if compiled is not None:
+        TALLY.add("compiled")
         return compiled
+    TALLY.add("python")
     found = solve_sum_key([code >> 1 for code in key], [code & 1 for code in key], limit=2, distinct=distinct,
                           base=base)
     return len(found), found[0] if len(found) == 1 else None

@@ -384,7 +384,7 @@ class LongTask:
 
 
 def long_multiplications(words: Iterable[str], *, limit: int | None = None, timeout: float = DEFAULT_TIMEOUT,
-                         confirm: bool = True, jobs: int = 1, totals: LongTotals | None = None,
+                         confirm: bool = False, jobs: int = 1, totals: LongTotals | None = None,
                          progress: Callable[[LongTotals], None] | None = None) -> Iterator[GeneratedLayout]:
     """Every long multiplication over `words` (multiplier of two letters or more) whose every
     printed row is a word and whose layout has exactly one solution, proved; `totals` is filled in.

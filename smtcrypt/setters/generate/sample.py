@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from smtcrypt.core.results import Status
 from smtcrypt.setters.generate.decide import Checker, Setting
-from smtcrypt.setters.generate.results import Generated, Totals
+from smtcrypt.setters.generate.results import TALLY, Generated, Totals
 from smtcrypt.setters.generate.shapes import first_of_mirror
 
 __all__ = ["DEFAULT_DRAWS", "Sampler"]
@@ -98,7 +98,9 @@ class Sampler:
         if self.checker.named and not self.checker.holds_named(parts):
             self.totals.filtered += 1
             return None
+        before = TALLY.now()
         status, solution = self.checker.decide(parts)
+        self.totals.add_work(TALLY.since(before))
         self.totals.count(status)
         if status is not Status.UNIQUE or solution is None:
             return None
