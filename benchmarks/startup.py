@@ -45,7 +45,7 @@ def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=10, help="runs of each command (default 10)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="smtcrypt-pyc-") as cache:
