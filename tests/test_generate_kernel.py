@@ -195,3 +195,24 @@ def test_the_totals_say_which_search_decided_the_sums(monkeypatch):
         assert totals.work[other] < totals.work[way]  # sums of fewer than four letters stay in Python
     keys_module.search_key_cached.cache_clear()
 
+
+def double(x):
+    return 2 * x
+
+
+def test_no_writable_cache_directory_compiles_without_one(monkeypatch):
+    """A read-only install run by a user without a writable home: numba finds nowhere to cache and
+    refuses `cache=True`; the search is then compiled in each process, without a warning."""
+    import warnings
+
+    numba = pytest.importorskip("numba")
+    config = numba.core.config
+    if not hasattr(config, "CACHE_LOCATOR_CLASSES"):
+        pytest.skip("this numba has no NUMBA_CACHE_LOCATOR_CLASSES to stand for a read-only install")
+    monkeypatch.setattr(config, "CACHE_DIR", "")
+    monkeypatch.setattr(config, "CACHE_LOCATOR_CLASSES", "UserProvidedCacheLocator")  # with no CACHE_DIR: none
+    with pytest.raises(RuntimeError, match="cannot cache"):
+        numba.njit(cache=True)(double)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert kernel.jit(double)(21) == 42

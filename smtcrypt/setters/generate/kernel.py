@@ -1,4 +1,5 @@
-"""The generator's search of sums, compiled when numba is installed (the `fast` extra).
+"""The generator's search of sums, compiled by numba where it is installed (a dependency on the
+platforms numba has wheels for; the `fast` extra asks for it anywhere).
 
 A run over a large list decides millions of sums, and `sums.solve_sum_key` spends about 125 us
 on each in Python, three quarters of them searched to the end to prove there is no solution.
@@ -9,11 +10,13 @@ integers and numpy arrays only, one loop with an explicit stack instead of neste
 weights in the compiled code too. Compiled, a sum takes about 5 us; uncompiled, both run as plain
 Python (the tests compare both ways with `wordsum`'s search).
 
-numba costs about 0.6 s to load in each process (3 to 5 s the first time, while it compiles and
-caches the search) and about 110 MB of memory, so `KeySearch` loads it only for a large run
-(`LOAD_FIRST` candidates, before the run forks its processes) or once a process has searched
-enough sums for the load to pay (the rule of ski rental: switch once the work done equals the
-switch's cost), and searches only sums whose sizes fit 64-bit integers.
+numba costs about 0.8 s to load in each process (0.5 s to import it, 0.3 s to load the search
+from its cache on disk; 5 to 6 s the first time, while it compiles and caches the search, and in
+every process where it finds no writable cache directory, see `jit`) and about 110 MB of memory,
+so `KeySearch` loads it only for a large run (`LOAD_FIRST` candidates, before the run forks its
+processes) or once a process has searched enough sums for the load to pay (the rule of ski
+rental: switch once the work done equals the switch's cost), and searches only sums whose sizes
+fit 64-bit integers.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import importlib.util
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -349,20 +353,32 @@ SEARCH: Counter = search_codes  # what count_sums calls: the compiled search, on
 _compiled: list[tuple[Counter, Callable[..., None]]] = []
 
 
+def jit(function: Callable[..., Any]) -> Any:
+    """`function` compiled by numba and cached on disk where numba finds a writable directory
+    (NUMBA_CACHE_DIR if set, else `__pycache__` beside this file, else the user's cache directory):
+    a later process loads it in about 0.3 s instead of compiling it in 5 to 6 s. Where there is
+    none (a read-only install run by a user without a writable home), numba refuses to cache, and
+    each process compiles it anew rather than failing."""
+    import numba  # imported only when a process has enough sums to search
+
+    try:
+        return numba.njit(cache=True, nogil=True)(function)
+    except RuntimeError:  # "cannot cache function ...: no locator available for file ..."
+        return numba.njit(nogil=True)(function)
+
+
 def compiled() -> tuple[Counter, Callable[..., None]]:
-    """`search_codes` and `count_sums` compiled by numba, which caches them on disk (a later
-    process only loads them). `count_sums` calls the search by the name SEARCH, bound to the
-    compiled one before it is compiled itself. Both are compiled (or loaded) here, with Ctrl-C
-    held back until they are: numba interrupted halfway keeps a library with no code, and every
-    later call fails ("no compiled object yet") instead of the run stopping as interrupted."""
+    """`search_codes` and `count_sums` compiled by numba, which caches them on disk (`jit`).
+    `count_sums` calls the search by the name SEARCH, bound to the compiled one before it is
+    compiled itself. Both are compiled (or loaded) here, with Ctrl-C held back until they are:
+    numba interrupted halfway keeps a library with no code, and every later call fails ("no
+    compiled object yet") instead of the run stopping as interrupted."""
     global SEARCH
     if not _compiled:
-        import numba  # the `fast` extra: imported only when a process has enough sums to search
-
         with interrupts_held():
-            search = numba.njit(cache=True, nogil=True)(search_codes)
+            search = jit(search_codes)
             SEARCH = search
-            batch = numba.njit(cache=True, nogil=True)(count_sums)
+            batch = jit(count_sums)
             one = np.zeros(1, np.int64)  # a call of each with the argument types of every later call
             search(np.array([2, 4, -6, 10], np.int64), 10, 2, np.zeros(4, np.int64))
             batch(np.zeros((3, 1), np.int64), 1, 1, one, np.zeros(2, np.int64), one, 10, 2, np.zeros(1, np.int64),
