@@ -77,3 +77,15 @@ def test_the_api_loads_the_solver_only_for_a_search_that_needs_it():
     assert heavy_modules_after(code) - WITH_LARK == {"lark"}
     code = ("import smtcrypt\nassert smtcrypt.count('ODD * ODD = FREAKY', strategy='z3') == 2\n")
     assert heavy_modules_after(code) - WITH_LARK == {"lark", "z3"}
+
+
+def test_the_memory_cap_reaches_z3_however_it_loads():
+    """Z3 loaded by the search gets the cap before its first context; Z3 loaded already (by another
+    tool of the process) gets it as any search starts."""
+    code = ("import sys, smtcrypt\nsmtcrypt.set_memory_limit(300)\n"
+            "assert smtcrypt.count('SEND + MORE = MONEY') == 1 and 'z3' not in sys.modules\n"
+            "assert smtcrypt.count('ODD * ODD = FREAKY', strategy='z3') == 2\n"
+            "import z3\nassert z3.get_param('memory_max_size') == '300'\n"
+            "smtcrypt.set_memory_limit(400)\nassert smtcrypt.count('SEND + MORE = MONEY') == 1\n"
+            "assert z3.get_param('memory_max_size') == '400'\n")
+    assert heavy_modules_after(code) - WITH_LARK == {"lark", "z3"}

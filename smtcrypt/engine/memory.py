@@ -1,7 +1,8 @@
 """Z3's memory in this process: glibc's pad of freed heap, and the cap Z3 keeps on what it uses.
 
-Both are set by the search before Z3 is needed; this module does not load Z3, so that a search
-no backend of which uses the solver (a sum for the linear backend) never loads it.
+Both are set by the search before Z3 is needed (the cap as it starts, where Z3 is loaded, and
+before each context it makes); this module does not load Z3, so that a search no backend of which
+uses the solver (a sum for the linear backend) never loads it.
 """
 
 from __future__ import annotations
@@ -37,8 +38,15 @@ def retain_freed_memory_once() -> bool:
 
 
 def cap_z3_memory(megabytes: int) -> None:
-    """Cap the memory Z3 may use, in MB (one limit per process, read as a context is made): set
-    before each Z3 context a search makes, the first of which loads Z3."""
+    """Cap the memory Z3 may use, in MB (one limit per process): set before each Z3 context a
+    search makes, the first of which loads Z3."""
     import z3
 
     z3.set_param("memory_max_size", megabytes)
+
+
+def cap_loaded_z3_memory(megabytes: int) -> None:
+    """`cap_z3_memory`, now, where Z3 is loaded already: another part of the process (an
+    explanation, a proof) may use it outside the search; where it is not, nothing."""
+    if "z3" in sys.modules:
+        cap_z3_memory(megabytes)

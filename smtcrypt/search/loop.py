@@ -36,7 +36,7 @@ from smtcrypt.core.check import Problem
 from smtcrypt.core.results import INTERRUPTED, Ending, Proof, Solution, Status, Verdict, filler
 from smtcrypt.core.verify import confirm, satisfies
 from smtcrypt.engine.base import Assignment, Strategy
-from smtcrypt.engine.memory import retain_freed_memory_once
+from smtcrypt.engine.memory import cap_loaded_z3_memory, retain_freed_memory_once
 from smtcrypt.engine.portfolio import Portfolio, strategy_named
 from smtcrypt.errors import IncompleteSearch, InfinitelyMany, StrategyError
 from smtcrypt.search.family import Family, find_family
@@ -121,6 +121,7 @@ class Search:
     def _search(self, deadline: float | None) -> Iterator[Solution]:
         retain_freed_memory_once()
         self.engine.memory_mb = memory_limit()  # Z3's cap, set as the engine makes a context (if it needs Z3)
+        cap_loaded_z3_memory(self.engine.memory_mb)  # and now, where Z3 is loaded: one cap for the whole process
         self._fill = self.fill or filler(self.problem)
         engine = self.engine
         engine.deadline = deadline
