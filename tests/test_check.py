@@ -6,9 +6,10 @@ from fractions import Fraction
 
 import pytest
 
+from smtcrypt import Puzzle
 from smtcrypt.core.check import check, large_exponents, splits
 from smtcrypt.core.parse import parse
-from smtcrypt.core.rules import Rules
+from smtcrypt.core.rules import Rules, make_rules
 from smtcrypt.core.tree import BinOp, to_text, walk
 from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaNameError, FormulaSyntaxError
 
@@ -344,3 +345,19 @@ def test_constant_power_exponent(formula, expected):
     outer = powers(checked.formula)[0]
     assert to_text(outer.left) == "A"
     assert checked.constant_exponents[outer] == expected
+
+
+# --- letters with combining marks ---------------------------------------------------------------------------
+
+
+def test_a_letter_with_a_combining_mark_is_one_letter_of_the_puzzle():
+    breve = "TR\u0306I + TR\u0306I = SIX"  # R + U+0306, which has no composed form
+    assert problem(breve).letters == ("T", "R\u0306", "I", "S", "X")
+    assert Puzzle(breve).count() == Puzzle("TŘI + TŘI = SIX").count() == 15
+    assert Puzzle(breve, assign=["R\u0306=3"]).count() == 1
+    assert Puzzle(breve, distinct="TR\u0306I,SX").count() == Puzzle("TŘI + TŘI = SIX", distinct="TŘI,SX").count()
+    assert check(parse(breve), make_rules(distinct="R\u0306T")).groups == (("T", "R\u0306"),)
+    with pytest.raises(FormulaError, match="names a letter twice"):
+        make_rules(distinct="R\u0306R\u0306")
+    (solution,) = Puzzle("0.(R\u0306) = R\u0306 / 9, R\u0306 > 8").solve()
+    assert solution.text == "0.(9) = 9 / 9, 9 > 8" and solution.mapping == {"R\u0306": 9}

@@ -413,3 +413,40 @@ def test_syntax_enigma_after_our_own_formula_options_is_a_usage_error(smtcrypt_c
     result = smtcrypt_cli("--base", "10", "--syntax", "enigma", "SubstitutedExpression", "A + B = C")
     assert_clean_error(result)
     assert "--syntax enigma" in result.stderr
+
+
+# --- letters and names of every script, and formulas of constants ---------------------------------------------
+
+
+def test_a_letter_with_a_combining_mark_is_one_letter(smtcrypt_cli):
+    breve = smtcrypt_cli("--count", "TR\u0306I + TR\u0306I = SIX")  # R + U+0306 COMBINING BREVE
+    caron = smtcrypt_cli("--count", "TŘI + TŘI = SIX")
+    assert (breve.returncode, breve.stdout) == (caron.returncode, caron.stdout) == (0, "15\n")
+    shown = smtcrypt_cli("R\u0306 + R\u0306 = SI")
+    assert shown.returncode == 0 and "\u25cc" not in shown.stdout  # no mark drawn alone on a dotted circle
+    assert "5 + 5 = 10  /  I=0 R\u0306=5 S=1" in shown.stdout.splitlines()
+
+
+@pytest.mark.parametrize(("formula", "first_line"), [
+    ("été = 5", "5 = 5  /  été=5"),
+    ("τρια + τρια + τρια = εννεα", "0 + 0 + 0 = 0  /  εννεα=0 τρια=0"),  # lowercase Greek: unknowns, as x is
+])
+def test_lowercase_names_of_every_script_are_integer_unknowns(smtcrypt_cli, formula, first_line):
+    result = smtcrypt_cli(formula)
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    assert result.stdout.splitlines()[0] == first_line
+
+
+@pytest.mark.parametrize(("args", "code", "count"), [
+    (["12 + 33 = 45"], 0, "1"),
+    (["12 + 33 = 46"], 1, "0"),
+    (["--syntax", "enigma", "SubstitutedExpression", "12 + 33 = 45"], 0, "1"),
+    (["--syntax", "enigma", "SubstitutedExpression", "12 + 33 = 46"], 1, "0"),
+    (["--syntax", "cryptator", "'12'+'33'='45'"], 0, "1"),  # from Cryptator's own tests
+    (["--syntax", "cryptator", "'12'+'33'='46'"], 1, "0"),
+])
+def test_a_puzzle_of_constants_is_true_or_false_in_every_notation(smtcrypt_cli, args, code, count):
+    result = smtcrypt_cli("--count", *args)
+    assert (result.returncode, result.stdout, result.stderr) == (code, count + "\n", "")
+    shown = smtcrypt_cli(*args)
+    assert shown.returncode == code and "Traceback" not in shown.stderr

@@ -225,6 +225,24 @@ def test_letters_of_other_scripts_are_symbols() -> None:
     assert brute_count("ДВА * '2' = СТО", 10, False, {}, (0, 0)) == Puzzle.from_cryptator("ДВА * '2' = СТО").count()
 
 
+def test_a_letter_and_its_combining_marks_are_one_symbol() -> None:
+    read_ = translate("TR\u0306I + TR\u0306I = SIX")  # R + U+0306 COMBINING BREVE, which has no composed form
+    assert list(read_.letters) == ["T", "R\u0306", "I", "S", "X"]
+    assert Puzzle.from_cryptator("TR\u0306I + TR\u0306I = SIX").count() == Puzzle.from_cryptator("TŘI + TŘI = SIX").count()
+    assert translate("TR\u030cI = '3'").letters == translate("TŘI = '3'").letters  # read composed (NFC)
+    puzzle = Puzzle.from_cryptator("TR\u0306I + TR\u0306I = SIX", assign=["R\u0306=3"])
+    (solution,) = puzzle.solve()
+    assert puzzle.cryptator.substitute(solution.mapping) == "137 + 137 = 274"
+
+
+def test_a_formula_of_constants_is_true_or_false(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--syntax", "cryptator", "'12'+'33'='45'"]) == 0  # from Cryptator's tests
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("12 + 33 == 45  ('12'+'33'='45')") and lines[2].startswith("1 solution")
+    assert main(["--syntax", "cryptator", "'12'+'33'='46'"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1].startswith("0 solutions")
+
+
 def test_precedence_is_cryptators() -> None:
     assert translate("-A^B = C").formula == "-(A ** B) == C"
     assert translate("-A*B = C").formula == "(-A) * B == C"

@@ -352,3 +352,21 @@ def test_repeating_decimal_digits_take_every_character_outside_ascii():
         assert bool(regexp.fullmatch(f"0.({ch})")) == (ch.isdigit() or "A" <= ch <= "Z"), ch
     for code in NON_ASCII:
         assert regexp.fullmatch(f"0.1({chr(code)})"), hex(code)
+
+
+# --- a letter and its combining marks: one symbol -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("formula", "letters"), [
+    ("TR\u0306I = 1", ["T", "R\u0306", "I"]),  # R + combining breve: no composed form, one letter
+    ("TR\u030cI = 1", ["T", "Ř", "I"]),  # R + combining caron: composed (NFC) into Ř
+    ("R\u0306\u0303X = 1", ["R\u0306\u0303", "X"]),  # several marks on one letter
+    ("Д\u0483А = 1", ["Д\u0483", "А"]),  # a Cyrillic combining mark on a Cyrillic capital
+    ("Д\u094dА = 1", ["Д", "\u094d", "А"]),  # a virama belongs to Devanagari, a script without case
+    ("उन्नीस = 1", ["उ", "न", "\u094d", "न", "\u0940", "स"]),  # in a script without case every mark is a symbol
+])
+def test_a_letter_and_its_combining_marks_are_one_symbol(formula, letters):
+    (word,) = list(words(parse(formula)))
+    assert list(word.letters) == letters and len(word.letters) == len(letters)
+    assert word.letters[0] == letters[0] and list(reversed(word.letters)) == letters[::-1]
+

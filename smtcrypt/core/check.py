@@ -127,7 +127,7 @@ def _groups(formula: Constraints, rules: Rules, all_letters: tuple[str, ...]) ->
     if rules.groups is None:
         named = tuple(letter for letter in all_letters if not is_wildcard(letter)) if rules.distinct else ()
         return (named,) if len(named) > 1 else ()
-    missing = sorted(set("".join(rules.groups)) - set(all_letters))
+    missing = sorted({letter for group in rules.groups for letter in group} - set(all_letters))
     if missing:
         raise FormulaError(f"--distinct {missing[0]}: the letter {missing[0]} does not occur in the formula")
     order = {letter: index for index, letter in enumerate(all_letters)}

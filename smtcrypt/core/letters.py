@@ -5,9 +5,12 @@ A formula is read in Unicode's composed form (NFC), so that `É` typed as `E` + 
 is the one letter `É`. Then:
 - in a script with case (Latin, Greek, Cyrillic, Armenian, ...) an uppercase letter is a puzzle
   letter and a lowercase one belongs to a name (an integer unknown such as `x` or `д`);
+- a letter of a script with case and the combining marks after it (characters of category M) are
+  one symbol, a grapheme cluster, even where NFC has no composed form: `R̆` (R + U+0306) is one
+  letter, as `Ř` is (`symbols`, `Symbols`);
 - in a script without case (Devanagari, Arabic, Hebrew, Thai, CJK, ...) every letter and every
   combining mark is a puzzle letter of its own, as the published collections count them:
-  `उन्नीस` is उ न ् न ी स, five distinct symbols in six places.
+  `उन्नीस` is उ न ् न ी स, five distinct symbols in six places (not the grapheme clusters उ न् नी स).
 - The wildcards `?` are named by characters of the Private Use Area, which no script uses and
   the parser refuses in a user's text; every generated program names letters by its own
   identifiers (`v0`, `v1`, ...), never by these characters.
@@ -16,7 +19,10 @@ is the one letter `É`. Then:
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
+from typing import SupportsIndex
 
+CASED_CATEGORIES = frozenset({"Lu", "Ll", "Lt"})  # letters of scripts with case
 LETTER_CATEGORIES = frozenset({"Lu", "Lt", "Lo", "Lm", "Mn", "Mc", "Me"})  # puzzle letters and marks
 MARK_CATEGORIES = frozenset({"Mn", "Mc", "Me"})
 ZERO_WIDTH_CATEGORIES = frozenset({"Mn", "Me", "Cf"})  # drawn on the character before them
@@ -37,11 +43,89 @@ def is_wildcard(letter: str) -> bool:
     return len(letter) == 1 and WILDCARD_FIRST <= ord(letter) < WILDCARD_END
 
 
-def is_letter(symbol: str) -> bool:
-    """A puzzle letter: one uppercase letter (`A`, `É`, `Д`, `Ω`), a letter or a combining mark of a
-    script without case (`न`, `्`), or the hidden name of a wildcard; not a digit, not a name."""
-    if len(symbol) != 1:
+def joins(symbol: str, ch: str) -> bool:
+    """Whether `ch` belongs to the symbol before it: a combining mark on a letter of a script with case,
+    a diacritic (`R` + U+0306 COMBINING BREVE, `Д` + U+0483 COMBINING CYRILLIC TITLO) or a mark of the
+    letter's own script. A mark of a script without case (the virama `्`) is a symbol of its own, as it
+    is in its script, even after a letter of another script."""
+    if ch < "\x80" or unicodedata.category(ch) not in MARK_CATEGORIES:
         return False
+    if unicodedata.category(symbol[0]) not in CASED_CATEGORIES:
+        return False
+    mark = unicodedata.name(ch, "")
+    return mark.startswith("COMBINING ") or mark.split(" ", 1)[0] == unicodedata.name(symbol[0], "").split(" ", 1)[0]
+
+
+def symbols(text: str) -> tuple[str, ...]:
+    """`text` cut into symbols, each a character with the combining marks that belong to it:
+    "TR\u0306I" -> ("T", "R\u0306", "I"); "उन्नीस" -> its six characters."""
+    if text.isascii():
+        return tuple(text)
+    cut: list[str] = []
+    for ch in text:
+        if cut and joins(cut[-1], ch):
+            cut[-1] += ch
+        else:
+            cut.append(ch)
+    return tuple(cut)
+
+
+class Symbols(str):
+    """A word's text that is read symbol by symbol: iterating, indexing, slicing and `len` go by symbols
+    (a letter with its combining marks), not by code points; as text it is the word as written.
+
+    The parser gives a word this type only when one of its symbols is several code points (`TR̆I`),
+    so the code that reads a word's letters one by one reads the same symbols the user sees."""
+
+    _symbols: tuple[str, ...]
+
+    def __new__(cls, text: str) -> Symbols:
+        self = super().__new__(cls, text)
+        self._symbols = symbols(text)
+        return self
+
+    def __getnewargs__(self) -> tuple[str]:
+        return (str(self),)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._symbols)
+
+    def __reversed__(self) -> Iterator[str]:
+        return reversed(self._symbols)
+
+    def __len__(self) -> int:
+        return len(self._symbols)
+
+    def __getitem__(self, key: SupportsIndex | slice) -> str:
+        if isinstance(key, slice):
+            return spelled("".join(self._symbols[key]))
+        return self._symbols[key]
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, str) and len(symbols(item)) == 1:
+            return item in self._symbols
+        return str.__contains__(self, item)  # type: ignore[operator]
+
+    def __add__(self, other: str) -> str:
+        return spelled(str(self) + other)
+
+    def __radd__(self, other: str) -> str:
+        return spelled(other + str(self))
+
+
+def spelled(text: str) -> str:
+    """`text` as a `Symbols` if one of its symbols is several code points, else as it is."""
+    if isinstance(text, Symbols) or text.isascii() or len(symbols(text)) == len(text):
+        return text
+    return Symbols(text)
+
+
+def is_letter(symbol: str) -> bool:
+    """A puzzle letter: one uppercase letter (`A`, `É`, `Д`, `Ω`), maybe with combining marks (`R̆`),
+    a letter or a combining mark of a script without case (`न`, `्`), or the hidden name of a wildcard;
+    not a digit, not a name."""
+    if len(symbol) != 1:
+        return len(symbol) > 1 and unicodedata.category(symbol[0]) in ("Lu", "Lt") and len(symbols(symbol)) == 1
     if symbol < "\x80":
         return "A" <= symbol <= "Z"
     return unicodedata.category(symbol) in LETTER_CATEGORIES or is_wildcard(symbol)
@@ -84,7 +168,10 @@ def refusal(ch: str) -> str | None:
 
 
 def char_width(ch: str) -> int:
-    """Columns `ch` takes in a monospaced terminal: 0 for a combining mark, 2 for a wide (CJK) one."""
+    """Columns `ch` (a character, or a symbol of several) takes in a monospaced terminal: 0 for a
+    combining mark, 2 for a wide (CJK) one."""
+    if len(ch) != 1:
+        return display_width(ch)
     if ch < "\x80":
         return 1
     if unicodedata.category(ch) in ZERO_WIDTH_CATEGORIES:
@@ -98,8 +185,8 @@ def display_width(text: str) -> int:
 
 
 def shown(letter: str) -> str:
-    """A letter as drawn alone, in a cell or a list: a combining mark on a dotted circle (`◌्`)."""
-    if letter >= "\x80" and unicodedata.category(letter) in MARK_CATEGORIES:
+    """A letter (or a name) as drawn alone, in a cell or a list: a combining mark on a dotted circle (`◌्`)."""
+    if len(letter) == 1 and letter >= "\x80" and unicodedata.category(letter) in MARK_CATEGORIES:
         return DOTTED_CIRCLE + letter
     return letter
 

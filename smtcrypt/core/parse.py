@@ -27,6 +27,7 @@ from smtcrypt.core.letters import (
     is_wildcard,
     normal,
     refusal,
+    spelled,
 )
 from smtcrypt.core.tree import (
     BinOp,
@@ -187,7 +188,7 @@ class _ToTree(Transformer):
         (token,) = children
         text = str(token)
         if all(is_letter(ch) for ch in text):  # ABC_ is a name; ABC is lexed as a word
-            return Word(text, _token_span(token))
+            return Word(spelled(text), _token_span(token))
         self._check_name(token, text)
         return Name(text, _token_span(token))
 
@@ -221,7 +222,7 @@ class _ToTree(Transformer):
                     self.wildcards += 1
                 named.append(ch)
             text = "".join(named)
-        return Word(text, _token_span(token))
+        return Word(spelled(text), _token_span(token))
 
     def repeating(self, meta, children):
         (token,) = children
@@ -233,7 +234,7 @@ class _ToTree(Transformer):
                                      _token_span(token).start + lowercase)
         whole, rest = text.split(".", 1)
         fixed, period = rest[:-1].split("(", 1)
-        return Repeating(whole or "0", fixed, period, text, _token_span(token))
+        return Repeating(whole or "0", spelled(fixed), spelled(period), text, _token_span(token))
 
     def number(self, meta, children):
         (token,) = children

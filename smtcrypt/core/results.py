@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from smtcrypt.core.check import Problem
-from smtcrypt.core.letters import is_letter, shown
+from smtcrypt.core.letters import is_letter, shown, spelled
 from smtcrypt.core.numerals import digit_char, digit_writer
 from smtcrypt.core.tree import Name, Repeating, Word, walk
 
@@ -181,4 +181,4 @@ def filler(problem: Problem) -> Callable[[dict[str, int]], str]:
 def _digits_of(node: Word | Repeating | Name, text: str) -> str:
     """What to fill in for a numeral: a word's letters (a `?` is there by its hidden name), a repeating
     decimal as written (a name is never a numeral: it is filled in with its value)."""
-    return node.letters if isinstance(node, Word) else text
+    return node.letters if isinstance(node, Word) else spelled(text)

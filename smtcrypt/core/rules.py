@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from smtcrypt.core.letters import is_letter, is_wildcard, normal
+from smtcrypt.core.letters import is_letter, is_wildcard, normal, spelled
 from smtcrypt.errors import FormulaError
 
 MIN_BASE, MAX_BASE = 2, 64
@@ -109,12 +109,12 @@ def distinct_groups(spec: bool | str | Iterable[str]) -> tuple[str, ...] | None:
     texts = spec.replace(" ", "").split(",") if isinstance(spec, str) else list(spec)
     groups = []
     for text in texts:
-        text = normal(text) if isinstance(text, str) else text
+        text = spelled(normal(text)) if isinstance(text, str) else text
         if not isinstance(text, str) or not text or not all(map(is_puzzle_letter, text)):
-            raise FormulaError(f"--distinct: expected groups of puzzle letters such as ABC,DEF, not {text!r}")
+            raise FormulaError(f"--distinct: expected groups of puzzle letters such as ABC,DEF, not {str(text)!r}")
         if len(set(text)) != len(text):
-            raise FormulaError(f"--distinct: the group {text!r} names a letter twice")
-        groups.append("".join(sorted(text)))
+            raise FormulaError(f"--distinct: the group {str(text)!r} names a letter twice")
+        groups.append(spelled("".join(sorted(text))))
     return tuple(groups)
 
 

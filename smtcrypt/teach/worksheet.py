@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from smtcrypt.core.check import Problem, check
 from smtcrypt.core.letters import is_letter as is_puzzle_letter
-from smtcrypt.core.letters import is_wildcard, shown
+from smtcrypt.core.letters import is_wildcard, shown, symbols
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, Status, Verdict
@@ -117,7 +117,7 @@ def layout(problem: Problem, mapping: dict[str, int] | None = None) -> str:
         for chunk in text.split():
             chunks.append('<span class="chunk">' + "".join(
                 _cell(char, mapping) if is_letter(char) else f'<span class="symbol">{html.escape(char)}</span>'
-                for char in chunk) + "</span>")
+                for char in symbols(chunk)) + "</span>")
         lines.append(f'<div class="inline">{"".join(chunks)}</div>')
     return "".join(lines)
 

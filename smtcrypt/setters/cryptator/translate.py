@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from smtcrypt.core.letters import normal, symbols
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE
 from smtcrypt.errors import FormulaError
@@ -71,13 +72,16 @@ class CryptatorPuzzle:
         pieces, position = [], 0
         for start, end in self.spans:
             pieces.append(self.text[position:start])
-            pieces.append("".join(digit_char(mapping[self.letters[ch]]) for ch in self.text[start:end]))
+            word = symbols(self.text[start:end])
+            pieces.append("".join(digit_char(mapping[self.letters[symbol]]) for symbol in word))
             position = end
         pieces.append(self.text[position:])
         return "".join(pieces)
 
     def ours_filled(self, mapping: Mapping[str, int]) -> str:
-        """Our formula for the equations with the digits in."""
+        """Our formula for the equations with the digits in (as it is, for a formula of constants)."""
+        if not self.letters:
+            return self.formula
         ours = "[" + "".join(re.escape(letter) for letter in sorted(set(self.letters.values()))) + "]"
         return re.sub(ours, lambda match: digit_char(mapping[match.group()]), self.formula)
 
@@ -91,6 +95,7 @@ def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
         raise FormulaError(f"base must be an integer of at least {MIN_BASE}, not {base!r}")
     if base > MAX_BASE:
         raise FormulaError(f"base {base}: smtcrypt reads bases up to {MAX_BASE}")
+    text = normal(text)
     equations = read(text)
     found = [word for equation in equations for word in words(equation)]
     letters = letter_map(text, found)
@@ -98,7 +103,7 @@ def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
     ours = [_equation(equation, letters, conditions) for equation in equations]
     rules: dict[str, Any] = {"base": base, "allow_leading_zeros": True}
     if not allow_leading_zeros:
-        rules["domains"] = {letters[word.text[0]]: range(1, base) for word in found}
+        rules["domains"] = {letters[symbols(word.text)[0]]: range(1, base) for word in found}
     rules["distinct"], counts = _occurrences(list(letters.values()), base, relax_min, relax_max)
     if assign:
         rules["assign"] = _assignments(assign, letters, base)
@@ -108,22 +113,22 @@ def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
 
 def letter_map(text: str, found: list[Word]) -> dict[str, str]:
     """Each symbol, in the order it first appears, to a capital letter of ours."""
-    symbols = list(dict.fromkeys(ch for word in found for ch in word.text))
-    if len(symbols) > len(LETTERS):
-        raise FormulaError(f"{len(symbols)} symbols: smtcrypt reads at most {len(LETTERS)} "
-                           f"(the symbols: {''.join(symbols)})", text, found[0].start if found else None)
+    written = list(dict.fromkeys(symbol for word in found for symbol in symbols(word.text)))
+    if len(written) > len(LETTERS):
+        raise FormulaError(f"{len(written)} symbols: smtcrypt reads at most {len(LETTERS)} "
+                           f"(the symbols: {''.join(written)})", text, found[0].start if found else None)
     letters: dict[str, str] = {}
-    for symbol in symbols:  # capitals keep themselves first, then lowercase letters take their capital
+    for symbol in written:  # capitals keep themselves first, then lowercase letters take their capital
         if symbol in string.ascii_uppercase:
             letters[symbol] = symbol
-    for symbol in symbols:
+    for symbol in written:
         if symbol.isascii() and symbol.islower() and symbol.upper() not in letters.values():
             letters[symbol] = symbol.upper()
     free = iter(letter for letter in LETTERS if letter not in letters.values())
-    for symbol in symbols:
+    for symbol in written:
         if symbol not in letters:
             letters[symbol] = next(free)
-    return {symbol: letters[symbol] for symbol in symbols}
+    return {symbol: letters[symbol] for symbol in written}
 
 
 def _occurrences(letters: list[str], base: int, relax_min: int, relax_max: int) -> tuple[bool, list[str]]:
@@ -171,7 +176,8 @@ def inline(text: str, rules: Mapping[str, Any]) -> str:
     if read_.counted:
         raise FormulaError(f"{text.strip()}: more symbols than the base, so digits repeat; here every symbol "
                            "must take its own digit")
-    multi = {read_.letters[text[start]] for start, end in read_.spans if end - start > 1}
+    words = [symbols(read_.text[start:end]) for start, end in read_.spans]
+    multi = {read_.letters[word[0]] for word in words if len(word) > 1}
     lone = [] if rules.get("allow_leading_zeros") else sorted(
         {letter for letter, digits in read_.rules.get("domains", {}).items() if letter not in multi})
     fixed = [f"{letter} == {digit}" for letter, digit in read_.rules.get("assign", {}).items()]
@@ -190,7 +196,8 @@ def _assignments(assign: Mapping[str, int] | Iterable[str], letters: Mapping[str
                 raise FormulaError(f"assignment {item!r}: expected SYMBOL=DIGIT such as a=1")
             pairs[symbol.strip()] = int(digit)
     fixed: dict[str, int] = {}
-    for symbol, value in pairs.items():
+    for written, value in pairs.items():
+        symbol = normal(written) if isinstance(written, str) else written
         if symbol not in letters:
             raise FormulaError(f"assignment {symbol}={value}: {symbol!r} is not a symbol of the formula")
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < base:
@@ -219,7 +226,7 @@ def _bare(text: str) -> str:
 def _expression(node: Node, letters: Mapping[str, str], conditions: list[str]) -> str:
     """Our expression, in full parentheses; an exact division adds its condition."""
     if isinstance(node, Word):
-        return "".join(letters[ch] for ch in node.text)
+        return "".join(letters[symbol] for symbol in symbols(node.text))
     if isinstance(node, Constant):
         return str(node.value)
     if isinstance(node, Negation):

@@ -19,7 +19,8 @@ from smtcrypt.errors import FormulaError
 from smtcrypt.teach.explain import Step
 
 OPERATORS = {"=": "=", "==": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-NAME = r"(?P<name>[A-Za-z][A-Za-z0-9]*'*|[^\x00-\x7f\s])"  # a letter of any script (one character), or a carry
+# a letter of any script (with the combining marks that follow it: `R̆`), or a carry
+NAME = r"(?P<name>(?:[A-Za-z][A-Za-z0-9]*'*|[^\x00-\x7f\s])[^\x00-\x7f\s]*)"
 DECISION = re.compile(r"\s*" + NAME + r"\s*(?P<op>==|!=|<=|>=|=|<|>)\s*(?P<value>\S*)\s*$")
 MARKS = re.compile(r"\s*" + NAME + r"\s*:(?P<digits>.*)$")
 
