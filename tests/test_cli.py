@@ -409,6 +409,13 @@ def test_syntax_enigma_reads_the_rest_of_the_command_line_as_enigma_does(smtcryp
     assert result.stdout == formula.stdout
 
 
+def test_our_output_options_may_follow_syntax_enigma(smtcrypt_cli):
+    result = smtcrypt_cli("--syntax", "enigma", "--json", "SubstitutedExpression", "TOM * 13 = DALEY")
+    assert result.returncode == 0 and json.loads(result.stdout)["count"] == 1
+    result = smtcrypt_cli("--syntax", "enigma", "SubstitutedExpression", "TOM * 13 = DALEY", "--count")
+    assert (result.returncode, result.stdout) == (0, "1\n")
+
+
 def test_syntax_enigma_after_our_own_formula_options_is_a_usage_error(smtcrypt_cli):
     result = smtcrypt_cli("--base", "10", "--syntax", "enigma", "SubstitutedExpression", "A + B = C")
     assert_clean_error(result)

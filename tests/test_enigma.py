@@ -235,3 +235,33 @@ def test_options_that_run_python_are_refused() -> None:
     for option in ("--code=x = 1", "-Cx = 1", "--output=f", "--literal=0"):
         with pytest.raises(FormulaError, match="smtcrypt does not support it"):
             read_command(["SubstitutedExpression", option, "A = 1"])
+
+
+# --- our options before or after --syntax enigma ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ["--json", "--syntax", "enigma", "SubstitutedExpression", "TOM * 13 = DALEY"],
+    ["--syntax", "enigma", "--json", "SubstitutedExpression", "TOM * 13 = DALEY"],
+    ["--syntax", "enigma", "SubstitutedExpression", "TOM * 13 = DALEY", "--json"],
+    ["--syntax=enigma", "SubstitutedExpression", "--json", "TOM * 13 = DALEY"],
+    ["--syntax", "enigma", "--timeout", "60", "SubstitutedExpression", "TOM * 13 = DALEY", "--stats", "--json"],
+    ["--syntax", "enigma", "SubstitutedExpression", "--timeout=60", "TOM * 13 = DALEY", "--json"],
+])
+def test_our_options_go_before_or_after_the_syntax(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, err = run(capsys, *argv)
+    data = json.loads(out)
+    assert code == 0 and err == "" and data["count"] == 1 and data["syntax"] == "enigma"
+    assert data["solutions"][0]["mapping"] == {"A": 0, "D": 1, "E": 4, "L": 3, "M": 6, "O": 9, "T": 7, "Y": 8}
+    assert ("stats" in data) == ("--stats" in argv)
+
+
+def test_after_the_solver_a_shared_name_is_enigmas_own(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--syntax", "enigma", "--count", "SubstitutedExpression", "A + B = C")
+    assert code == 0 and out == "32\n"
+    code, out, _ = run(capsys, "--syntax", "enigma", "SubstitutedExpression", "A + B = C", "--first", "--count")
+    assert code == 0 and out == "1\n"  # enigma.py's --first: the same meaning as ours
+    code, out, _ = run(capsys, "--syntax", "enigma", "--run", str(EXAMPLES / "puzzle85.run"), "--count")
+    assert code == 0 and out == "1\n"
+    code, out, _ = run(capsys, "--syntax", "enigma", "--json", "SubstitutedExpression", "A +")
+    assert code == 2 and json.loads(out)["status"] == "error"

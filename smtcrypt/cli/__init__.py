@@ -25,6 +25,9 @@ SUBCOMMANDS = {
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the subcommand named first (`generate`, `batch`, ...) or solve; the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if "--syntax=enigma" in argv:  # the same as `--syntax enigma`
+        index = argv.index("--syntax=enigma")
+        argv[index:index + 1] = ["--syntax", "enigma"]
     if "--syntax" in argv:  # smtcrypt [--json] [--timeout S] [--stats] --syntax enigma SOLVER ARGS... (or --run FILE)
         index = argv.index("--syntax")
         if argv[index + 1:index + 2] == ["enigma"] and all(arg.startswith("-") or (i > 0 and argv[i - 1] == "--timeout")

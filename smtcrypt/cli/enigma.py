@@ -1,5 +1,6 @@
-"""`smtcrypt [--json] [--timeout S] [--stats] [--first] [--count] --syntax enigma SOLVER ARGS...` and
-`smtcrypt [...] --syntax enigma --run FILE`: an enigma.py command line or run file, read as written.
+"""`smtcrypt --syntax enigma SOLVER ARGS...` and `smtcrypt --syntax enigma --run FILE`: an enigma.py
+command line or run file, read as written. Our options `--json`, `--timeout S`, `--stats`, `--first`
+and `--count` may stand before `--syntax`, after it, or among the solver's arguments (`split_argv`).
 
 SOLVER is `SubstitutedExpression`, `SubstitutedDivision` or `SubstitutedSum`; the rest is read as enigma.py reads it
 (see smtcrypt.setters.enigma). Each solution is printed much as enigma.py prints it, the expressions
@@ -37,8 +38,9 @@ from smtcrypt.present.text import plural
 from smtcrypt.setters.answers import Expression, Value
 from smtcrypt.setters.enigma import SOLVERS, EnigmaPuzzle, read_command, read_runfile
 
-USAGE = ("smtcrypt [--json] [--timeout S] [--stats] [--first] [--count] --syntax enigma "
-         f"{{{','.join(SOLVERS)}}} ARGS...\n       smtcrypt [...] --syntax enigma --run FILE")
+USAGE = ("smtcrypt --syntax enigma [--json] [--timeout S] [--stats] [--first] [--count] "
+         f"{{{','.join(SOLVERS)}}} ARGS...\n       smtcrypt --syntax enigma [...] --run FILE\n"
+         "       (our options may also stand before --syntax or among the solver's arguments)")
 
 
 def build_parser() -> JsonErrorParser:
@@ -49,11 +51,41 @@ def build_parser() -> JsonErrorParser:
     return parser
 
 
+OUR_FLAGS = ("--json", "--stats", "--count", "--first")  # add_output_options', besides --timeout S
+HELP = ("-h", "--help")  # ours before the solver's name
+
+
 def split_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
-    """Our options (before `--syntax enigma`) and the enigma.py command line after it."""
+    """Our options and the enigma.py command line. Ours may stand before `--syntax enigma`, after it,
+    or among the solver's arguments; after the solver's name, a name enigma.py has too (`--first`) is
+    enigma.py's (it means the same). After `--run FILE` every option is ours."""
     argv = list(argv)
     index = argv.index("--syntax")
-    return argv[:index], argv[index + 2:]
+    ours, theirs = argv[:index], []
+    solver: str | None = None
+    rest = argv[index + 2:]
+    position = 0
+    while position < len(rest):
+        argument = rest[position]
+        position += 1
+        if solver is None and argument in HELP:
+            ours.append(argument)
+        elif solver is None and (argument == "--run" or not argument.startswith("-")):
+            solver = argument
+            theirs.append(argument)
+            if argument == "--run":  # its FILE
+                theirs += rest[position:position + 1]
+                position += 1
+        elif argument == "--timeout" or argument.startswith("--timeout="):
+            ours.append(argument)
+            if argument == "--timeout":  # its value
+                ours += rest[position:position + 1]
+                position += 1
+        elif argument in OUR_FLAGS and not (argument == "--first" and solver in SOLVERS):
+            ours.append(argument)
+        else:
+            theirs.append(argument)
+    return ours, theirs
 
 
 def main(argv: Sequence[str]) -> int:

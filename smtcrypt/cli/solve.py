@@ -119,9 +119,9 @@ def build_parser() -> JsonErrorParser:
     parser.add_argument("--syntax", choices=("smtcrypt", "enigma", "cryptator"), default="smtcrypt",
                         help="the notation of the rest of the command line: smtcrypt (default), enigma (an "
                              "enigma.py SubstitutedExpression, SubstitutedDivision or SubstitutedSum command line, "
-                             "or --run FILE, as written; only --json, --timeout, --stats, --first and --count may "
-                             "come before it) or cryptator (a formula in Cryptator's notation, with its -b, -z, "
-                             "-min, -max and --assign; see smtcrypt --syntax cryptator --help)")
+                             "or --run FILE, as written; of these options it takes --json, --timeout, --stats, --first "
+                             "and --count, before or after it) or cryptator (a formula in Cryptator's notation, "
+                             "with its -b, -z, -min, -max and --assign; see smtcrypt --syntax cryptator --help)")
     parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
     parser.usage = (parser.format_usage().removeprefix("usage: ").rstrip() + "\n" + SUBCOMMANDS)
     return parser
@@ -132,8 +132,8 @@ def main(argv: Sequence[str]) -> int:
     parser.json_errors = "--json" in argv
     args = parser.parse_args(argv)
     if args.syntax == "enigma":  # the command line goes to the enigma reader before this parser sees it
-        parser.error("--syntax enigma reads the rest of the command line as enigma.py does: give it after "
-                     "only --json, --timeout S, --stats, --first or --count, then the solver's name")
+        parser.error("--syntax enigma reads the rest of the command line as enigma.py does: of our options it "
+                     "takes only --json, --timeout S, --stats, --first and --count (before or after it)")
     if not args.formula and args.layout is None:
         parser.error("give a FORMULA or --layout FILE")
     rules = rules_from(args, parser)
