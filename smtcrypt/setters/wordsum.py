@@ -6,8 +6,8 @@ equation, sum(weight * digit) = 0, with a place-value weight per letter (SEND + 
 1000*S + 91*E - 90*N + D - 9000*M - 900*O + 10*R - Y = 0). Letters are tried heaviest first,
 and each one's digits are cut to the interval the lighter letters could still balance, so the
 first few letters are nearly forced. The search is exhaustive: "no solution" and "exactly one"
-are proofs; the generator still has the solver and the exact re-check confirm every puzzle it
-reports.
+are proofs; the generator re-checks every puzzle it reports exactly, and with `confirm` has the
+solver prove it again.
 """
 
 from __future__ import annotations

@@ -5,14 +5,15 @@ come first (more letters than the base has digits, magnitudes that cannot balanc
 index (`index`) builds only the candidates that pass them, one chunk per shape and leading word,
 and `distribute` runs the chunks on local processes or a Dask cluster, resumably.
 Sums and differences are then decided by an exhaustive search (`sums`, after `wordsum`),
-which settles a candidate in microseconds; each puzzle it finds unique is confirmed by the
-solver's own verdict and by the exact re-check before it is reported. Products, and rules the
-column search does not model (other bases, digit domains, groups), go to the solver directly.
+which settles a candidate in microseconds and whose "exactly one" is a complete proof; each
+puzzle it finds unique is re-checked exactly before it is reported and, with `confirm`, proved
+unique a second time by the solver. Products, and rules the column search does not model (other
+bases, digit domains, groups), go to the solver directly.
 
 The parts: `template` (shapes as templates), `shapes` (candidates and the magnitude filter),
 `index` (only the candidates that pass the filters), `keys` (a sum up to renaming letters),
 `decide` (the search, the solver and the re-check), `kernel` and `batches` (the search compiled
-by numba, with the `fast` extra, and the candidates it decides a batch at a time), `results`
+by numba, where it is installed, and the candidates it decides a batch at a time), `results`
 (puzzles and totals), `sample` (random puzzles of a big list). The genres: `doubly`
 (doubly-true puzzles of number words);
 `crossword` and `crossword_search` (grids of sums); long multiplications whose every printed row is
@@ -105,12 +106,12 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
     side in one go, and `distinct_words` puts no word twice in a puzzle.
     `rules` are the puzzle's rules, as for `Puzzle` (`base=16`, `allow_leading_zeros=True`, ...).
     Sums and differences are decided by an exhaustive search (`wordsum`), once per shape of sum
-    up to renaming letters; with `confirm` (the default) the solver proves each puzzle found unique
-    a second time, and the exact re-check always runs. The work is split into chunks, one per
-    shape and word (the candidates it leads); `jobs` processes share them, or the Dask cluster at
-    `scheduler` (an address, or a `distributed.Client`). A `checkpoint` file records finished
-    chunks, and a run given the same file again skips them. Puzzles come in the order of the shapes
-    and of the word list, whatever runs them.
+    up to renaming letters: a complete proof, and the exact re-check of each solution always
+    runs; with `confirm` Z3 proves each puzzle found unique a second time, independently. The
+    work is split into chunks, one per shape and word (the candidates it leads); `jobs` processes
+    share them, or the Dask cluster at `scheduler` (an address, or a `distributed.Client`). A
+    `checkpoint` file records finished chunks, and a run given the same file again skips them.
+    Puzzles come in the order of the shapes and of the word list, whatever runs them.
     """
     templates = templates_of(shape, addends)  # a bad shape is a FormulaError with a caret
     if jobs < 1:

@@ -172,7 +172,7 @@ def generate_crosswords(words: Iterable[str], size: int = 3, *, limit: int | Non
     Rows and columns are sums of their first `size - 1` words onto the last, no word twice in the
     grid, every letter one digit across it. `rules` may set `base` and `allow_leading_zeros`.
     Each grid is decided exhaustively by joining its sums' solutions; the exact re-check confirms
-    each one found unique and, with `confirm` (the default), the solver proves it a second time.
+    each one found unique and, with `confirm`, the solver proves it a second time.
     """
     crossword_rules(size, rules)
     totals = totals if totals is not None else CrosswordTotals()

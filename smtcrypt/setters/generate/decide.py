@@ -1,5 +1,6 @@
-"""Deciding candidates: sums by the column-free search once per key, confirmed by the exact
-re-check and the solver's own proof; products and other rules by the solver alone."""
+"""Deciding candidates: sums by the column-free search once per key (a complete proof), confirmed
+by the exact re-check and, with `confirm`, the solver's own proof; products and other rules by the
+solver alone."""
 
 from __future__ import annotations
 

@@ -11,8 +11,8 @@ The candidates are the choices of distinct numbers that are true (a sum of numbe
 onto one more number in it), enumerated with the letters so far as a bit mask and the least the
 sum can reach: a choice over the base's count of letters, or over the range, is cut with every
 choice under it before any digit is tried. Each candidate is then decided as any generated
-puzzle is (`decide.Decider`): the column search once per key and the exact re-check, confirmed
-by the solver; products by the solver.
+puzzle is (`decide.Decider`): the column search once per key and the exact re-check (with
+`confirm`, the solver's second proof); products by the solver.
 """
 
 from __future__ import annotations

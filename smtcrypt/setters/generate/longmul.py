@@ -17,8 +17,8 @@ The enumeration, for each multiplicand A (one chunk of work):
 4. the exhaustive digit search of those rows (`multiply`): every assignment, each giving the
    product's digits, so the product words are looked up by their pattern of letters and counted
    (never tried one by one). A product word spelled by exactly one assignment makes a unique
-   puzzle, which the exact evaluator re-checks and, by default, the solver proves unique again
-   on the layout's own formula before it is reported.
+   puzzle, which the exact evaluator re-checks and, with `confirm`, the solver proves unique
+   again on the layout's own formula before it is reported.
 """
 
 from __future__ import annotations
@@ -390,8 +390,8 @@ def long_multiplications(words: Iterable[str], *, limit: int | None = None, time
     printed row is a word and whose layout has exactly one solution, proved; `totals` is filled in.
 
     The rules are the default ones (distinct letters, no leading zero, base 10). Each puzzle is
-    found by the exhaustive digit search, re-checked by the exact evaluator and, with `confirm`
-    (the default), proved unique by the solver on its layout's formula. `jobs` processes share
+    found by the exhaustive digit search, re-checked by the exact evaluator and, with `confirm`,
+    proved unique again by the solver on its layout's formula. `jobs` processes share
     the multiplicands; puzzles come in the order of the word list's multiplicands.
     """
     if jobs < 1:

@@ -8,7 +8,7 @@ come (letters within the base, magnitudes that can balance); a draw costs micros
 one in 36 passes among 100,000 English words (410 of 14,752 draws, seed 0). Each candidate kept
 is decided by the machinery of a full run
 (`decide.Checker`: the exhaustive column search for sums, the solver otherwise, the exact
-re-check and the solver's second proof), until `count` are unique.
+re-check, and with `confirm` the solver's second proof), until `count` are unique.
 
 A first version drew all slots but the last and decided every word that could fill the last one
 (the word index lists them): per puzzle it decided 60 times as many candidates, because draws
