@@ -3,12 +3,13 @@
     python benchmarks/scale.py                       # 100, 200, 400, 800, 1600 words, then batch
     python benchmarks/scale.py --sizes 100,200,400 --no-dask
     python benchmarks/scale.py --only batch
+    python benchmarks/scale.py --only generate --sizes 200 --no-dask --confirm   # with Z3's second proof
 
-Generation: all `A + B = C` puzzles (`--no-confirm`) over the first N words of
-examples/words/english1600.txt (1,600 words of 3-7 letters drawn with a fixed seed from the 20,000
-most frequent English words of the `wordfreq` package), once with `--jobs 2` and once on a local
-Dask cluster of 2 single-threaded worker processes (`--scheduler`); the two outputs must be the
-same, byte for byte. Peak memory is the largest sum of the resident sizes of the run's processes
+Generation: all `A + B = C` puzzles (each proved once, as by default; `--confirm` adds Z3's
+second proof of each) over the first N words of examples/words/english1600.txt (1,600 words of
+3-7 letters drawn with a fixed seed from the 20,000 most frequent English words of the `wordfreq`
+package), once with `--jobs 2` and once on a local Dask cluster of 2 single-threaded worker
+processes (`--scheduler`); the two outputs must be the same, byte for byte. Peak memory is the largest sum of the resident sizes of the run's processes
 (the command and its workers, or the command and the Dask workers), sampled every 0.1 s from
 /proc. The time for 10,000 words on N workers is projected from the largest two sizes measured:
 the time grows as the list to the power fitted between them, and is shared by the workers.
@@ -98,7 +99,7 @@ class PeakMemory:
 
 def run_generate(words: Path, extra: list[str], extra_roots=lambda: []) -> dict:
     start = time.monotonic()
-    process = subprocess.Popen([*SMTCRYPT, "generate", "--no-confirm", "--words", str(words), *extra],
+    process = subprocess.Popen([*SMTCRYPT, "generate", "--words", str(words), *extra],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     memory = PeakMemory(lambda: [process.pid, *extra_roots()])
     out, err = process.communicate()
@@ -110,7 +111,7 @@ def run_generate(words: Path, extra: list[str], extra_roots=lambda: []) -> dict:
             "summary": err.strip().splitlines()[-1], "output": out}
 
 
-def scale(sizes: list[int], dask: bool) -> list[dict]:
+def scale(sizes: list[int], dask: bool, confirm: bool = False) -> list[dict]:
     words = WORDS.read_text().split()
     rows = []
     cluster = None
@@ -123,11 +124,12 @@ def scale(sizes: list[int], dask: bool) -> list[dict]:
         for size in sizes:
             path = Path(scratch) / f"words{size}.txt"
             path.write_text("\n".join(words[:size]) + "\n")
-            local = run_generate(path, ["--jobs", "2"])
+            proof = ["--confirm"] if confirm else []
+            local = run_generate(path, ["--jobs", "2", *proof])
             row = {"words": size, "local": {k: v for k, v in local.items() if k != "output"}}
             if cluster is not None:
                 workers = lambda: [os.getpid()]  # the Dask workers are this process's children
-                remote = run_generate(path, ["--scheduler", cluster.scheduler_address], workers)
+                remote = run_generate(path, ["--scheduler", cluster.scheduler_address, *proof], workers)
                 row["dask"] = {k: v for k, v in remote.items() if k != "output"}
                 row["same_output"] = remote["output"] == local["output"]
             rows.append(row)
@@ -189,9 +191,11 @@ def main() -> None:
     parser.add_argument("--sizes", default="100,200,400,800,1600", help="word counts (default 100,...,1600)")
     parser.add_argument("--no-dask", action="store_true", help="local processes only")
     parser.add_argument("--only", choices=("generate", "batch"), help="one half of the benchmark")
+    parser.add_argument("--confirm", action="store_true",
+                        help="generate with --confirm: Z3 proves each puzzle a second time (default: one proof)")
     args = parser.parse_args()
     if args.only != "batch":
-        rows = scale([int(size) for size in args.sizes.split(",")], dask=not args.no_dask)
+        rows = scale([int(size) for size in args.sizes.split(",")], dask=not args.no_dask, confirm=args.confirm)
         print("\n".join(projection(rows)))
     if args.only != "generate":
         batch_rows()

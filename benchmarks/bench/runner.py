@@ -116,7 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where the JSON and the plot go")
     parser.add_argument("--no-save", action="store_true", help="print only; write no files")
     parser.add_argument("--jobs", type=int, default=2, help="for --only generate: processes (default 2)")
-    parser.add_argument("--no-confirm", action="store_true", help="for --only generate: no second proof by Z3")
+    parser.add_argument("--confirm", action="store_true",
+                        help="for --only generate: Z3 proves each puzzle a second time (as generate --confirm)")
+    parser.add_argument("--no-confirm", dest="confirm", action="store_false",
+                        help="for --only generate: no second proof by Z3 (the default)")
     parser.add_argument("--lists", default="greek,colours", choices=["greek,colours", "greek", "colours"],
                         help="for --only generate: Cryptagen's word lists to run (default both)")
     args = parser.parse_args(argv)
@@ -125,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only == words.TAG:  # a class of its own: each puzzle with and without the number-theory words
         return words.main(args.timeout, None if args.no_save else args.out, machine_info())
     if args.only == generating.TAG:  # a class of its own: Cryptagen's Greek row, generated and timed
-        return generating.main(args.jobs, not args.no_confirm, None if args.no_save else args.out,
+        return generating.main(args.jobs, args.confirm, None if args.no_save else args.out,
                                tuple(args.lists.split(",")))
     if args.only == sampling.TAG:  # a class of its own: random puzzles from 100,000 words beside a naive sampler
         return sampling.main()
