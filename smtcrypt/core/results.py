@@ -13,12 +13,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from smtcrypt.core.check import Problem
 from smtcrypt.core.letters import is_letter, shown, spelled
 from smtcrypt.core.numerals import digit_char, digit_writer
 from smtcrypt.core.tree import Name, Repeating, Word, walk
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the checker is only named here: the options read the result types without it
+    from smtcrypt.core.check import Problem
     from smtcrypt.teach.longhand import Layout
 
 FormulaText = str | Sequence[str]  # "NUM + BER = PLAY", or several constraints
