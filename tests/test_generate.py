@@ -59,7 +59,8 @@ def test_every_verdict_matches_the_solver(shape, rules):
             if verdict.status is smtcrypt.Status.UNIQUE:
                 unique.append((verdict.formula, verdict.solutions[0].mapping))
     totals = Totals()
-    found = [(puzzle.formula, puzzle.solution.mapping) for puzzle in generate(words, shape, totals=totals, **rules)]
+    found = [(puzzle.formula, puzzle.solution.mapping)
+             for puzzle in generate(words, shape, totals=totals, confirm=True, **rules)]
     assert totals.verdicts == expected
     assert found == unique
     assert [(puzzle.formula, puzzle.solution.mapping) for puzzle in generate(words, shape, confirm=False, **rules)] == unique
