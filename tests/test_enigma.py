@@ -265,3 +265,72 @@ def test_after_the_solver_a_shared_name_is_enigmas_own(capsys: pytest.CaptureFix
     assert code == 0 and out == "1\n"
     code, out, _ = run(capsys, "--syntax", "enigma", "--json", "SubstitutedExpression", "A +")
     assert code == 2 and json.loads(out)["status"] == "error"
+
+
+# --- enigma.py's braces, --assign outside --digits, more symbols than digits, run files, printing --------------
+
+
+def test_words_in_braces(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--syntax", "enigma", "SubstitutedExpression", "{SEND} + {MORE} = {MONEY}")
+    assert code == 0 and out.splitlines()[0] == \
+        "(SEND + MORE = MONEY) (9567 + 1085 = 10652) / D=7 E=5 M=1 N=6 O=0 R=8 S=9 Y=2"
+    braced = read_command(["SubstitutedExpression", "is_square({ONE})"])
+    assert braced.formulas == read_command(["SubstitutedExpression", "is_square(ONE)"]).formulas
+    code, out, _ = run(capsys, "--count", "--syntax", "enigma", "SubstitutedExpression", "is_square({ONE})")
+    assert code == 0 and out == "13\n"
+    lowercase = read_command(["SubstitutedExpression", "{send} + {more} = {money}", "--answer={money}"])
+    assert lowercase.formulas == ["((SEND + MORE) == MONEY)"] and lowercase.answer is not None  # no --symbols
+    with pytest.raises(FormulaError, match=r"writes its words in braces, \{MORE\}") as caught:
+        read_command(["SubstitutedExpression", "{SEND} + MORE = {MONEY}"])
+    assert caught.value.column == 10
+
+
+def test_assign_outside_digits_as_enigma_allows_it(capsys: pytest.CaptureFixture[str]) -> None:
+    # Enigma 1361, as published: O is 0 although --digits leaves 0 out
+    code, out, _ = run(capsys, "--syntax", "enigma", "SubstitutedSum", "--digits=1-9", "-aO,0", "ELGAR + ENIGMA = NIMROD")
+    assert code == 0
+    assert out.splitlines()[0].startswith("(ELGAR + ENIGMA = NIMROD) (71439 + 785463 = 856902) / ")
+    assert out.splitlines()[-1].startswith("[1 solution; search complete")
+
+
+def test_more_symbols_than_digits_is_no_solution(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "--syntax", "enigma", "SubstitutedSum", "-b7", "SEND + MORE = MONEY")
+    assert code == 1 and out.startswith("[0 solutions; search complete")
+    assert "8 symbols that must differ (DEMNORSY) have 7 digits" in err and "^" not in err
+    code, out, _ = run(capsys, "--json", "--syntax", "enigma", "SubstitutedExpression", "--digits=0-6",
+                       "SEND + MORE = MONEY")
+    data = json.loads(out)
+    assert code == 1 and (data["status"], data["count"], data["complete"]) == ("none", 0, True)
+    code, out, _ = run(capsys, "--count", "--syntax", "enigma", "SubstitutedSum", "-b8", "SEND + MORE = MONEY")
+    assert code == 1 and out == "0\n"  # 8 symbols in base 8: searched, and none
+
+
+def test_a_run_file_may_start_with_a_byte_order_mark(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    run_file = tmp_path / "bom.run"
+    run_file.write_bytes(b"\xef\xbb\xbfSubstitutedExpression\n\"SEND + MORE = MONEY\"\n")
+    code, out, err = run(capsys, "--syntax", "enigma", "--run", str(run_file))
+    assert code == 0 and err == "" and out.startswith("(SEND + MORE = MONEY) (9567 + 1085 = 10652)")
+    assert read_runfile("\ufeffSubstitutedSum\n\"A + B = C\"\n") == ["SubstitutedSum", "A + B = C"]
+
+
+@pytest.mark.parametrize("text", ["ordered(A, B) == (A, B)", "ordered(*nsplit(ABC)) == (A, B, C)"])
+def test_a_function_smtcrypt_does_not_read_gets_one_message(text: str) -> None:
+    with pytest.raises(FormulaError) as caught:
+        read_command(["SubstitutedExpression", text])
+    assert caught.value.message.startswith("the function ordered(...) is not supported (known: ")
+    assert "plain arguments" not in caught.value.message and caught.value.column == 1
+
+
+def test_template_and_solution_are_read(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--syntax", "enigma", "SubstitutedExpression", "--template=({SEND} + {MORE})",
+                       "-SMY", "SEND + MORE = MONEY")
+    assert code == 0 and out.splitlines()[0] == "(SEND + MORE) (9567 + 1085) / M=1 Y=2"
+    with pytest.raises(FormulaError, match="--solution: 'X' is not a symbol"):
+        read_command(["SubstitutedExpression", "--solution=AX", "A + B = C"])
+    with pytest.raises(FormulaError, match="SubstitutedSum takes no --template"):
+        read_command(["SubstitutedSum", "--template=A", "A + B = C"])
+    with pytest.raises(FormulaError, match="--template: smtcrypt prints a SubstitutedDivision"):
+        read_command(["SubstitutedDivision", "--template=x", "ab / c = de", "a - c = #", "b - c = #"])
+    division = read_command(["SubstitutedDivision", "--solution=pk", "pkmkh / ?? = ???", "pkm - pmd = xp",
+                             "xpk - ?? = kh", "khh - mbg = k"])
+    assert division.solution == "pk"

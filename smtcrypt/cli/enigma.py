@@ -17,6 +17,7 @@ import argparse
 import inspect
 import json
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -89,6 +90,7 @@ def split_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def main(argv: Sequence[str]) -> int:
+    started = time.perf_counter()
     parser = build_parser()
     ours, theirs = split_argv(argv)
     parser.json_errors = "--json" in ours
@@ -100,13 +102,26 @@ def main(argv: Sequence[str]) -> int:
             with open(theirs[1], encoding="utf-8") as handle:
                 theirs = read_runfile(handle.read())
         puzzle = read_command(theirs)
-        searched = build(puzzle)
+        searched = None if puzzle.impossible else build(puzzle)
     except (FormulaError, OSError) as error:
         print(f"smtcrypt: error: {error}", file=sys.stderr)
         if args.json:
             print_json_error(getattr(error, "message", str(error)), error)
         return Exit.USAGE
+    if searched is None:
+        return no_solution(puzzle, args, time.perf_counter() - started)
     return solve(puzzle, searched, args)
+
+
+def no_solution(puzzle: EnigmaPuzzle, args: argparse.Namespace, seconds: float) -> int:
+    """More symbols that must differ than digits for them (`SubstitutedSum -b7 "SEND + MORE = MONEY"`):
+    no solution, as enigma.py reports it, with the reason on stderr; no search."""
+    assert puzzle.impossible is not None
+    print(f"smtcrypt: {puzzle.impossible}", file=sys.stderr)
+    stats = {"strategy": None, "proof": "more symbols that must differ than digits for them", "search_space": 0,
+             "search_space_exact": True, "models": 0, "seconds": {"read": seconds}}
+    verdict = Verdict(puzzle.text, Status.NONE, (), True, None, seconds, stats=stats)
+    return report(puzzle, verdict, [], {}, args)
 
 
 def build(puzzle: EnigmaPuzzle) -> Puzzle:
@@ -142,7 +157,12 @@ def solve(puzzle: EnigmaPuzzle, searched: Puzzle, args: argparse.Namespace) -> i
             if streaming:
                 print(line, flush=True)
             shown.append({"mapping": puzzle.user_mapping(solution.mapping), "text": line})
-    verdict = search.verdict()
+    return report(puzzle, search.verdict(), shown, tally, args)
+
+
+def report(puzzle: EnigmaPuzzle, verdict: Verdict, shown: list[dict[str, Any]], tally: dict[Any, int],
+           args: argparse.Namespace) -> int:
+    """The end of a run: one JSON object, the count, or the answers and the count; the exit code."""
     if args.json:
         print(json.dumps(json_object(puzzle, verdict, shown, tally, args.stats), ensure_ascii=False))
     elif args.count:
@@ -156,14 +176,15 @@ def solve(puzzle: EnigmaPuzzle, searched: Puzzle, args: argparse.Namespace) -> i
 def solution_line(puzzle: EnigmaPuzzle, solution: Solution, value: Value, answered: bool) -> str:
     """One solution as enigma.py prints it: `(SEND + MORE = MONEY) (9567 + 1085 = 10652) / D=7 ...`
     (a division: `47670 / 77 = 619 (rem 7) [476 - 462 = 14, ...] / b=9 ...`), then ` / ANSWER`."""
-    mapping = puzzle.user_mapping(solution.mapping)
-    symbols = " ".join(f"{symbol}={digit_char(digit)}" for symbol, digit in mapping.items())
+    symbols = " ".join(f"{symbol}={digit_char(digit)}" for symbol, digit in puzzle.listed(solution.mapping).items())
     if puzzle.division is not None:
         head = division_text(solution.text, puzzle.rules["base"])
         extra = " ".join(f"({puzzle.substitute(e, solution.mapping)})" for e in puzzle.expressions)
         line = " ".join(part for part in (head, extra) if part)
+    elif puzzle.template is not None:  # --template: as written, then filled in
+        line = f"{puzzle.template.written} {puzzle.substitute(puzzle.template, solution.mapping)}"
     else:
-        written = " ".join(f"({expression.text})" for expression in puzzle.expressions)
+        written = " ".join(f"({expression.written})" for expression in puzzle.expressions)
         filled = " ".join(f"({puzzle.substitute(expression, solution.mapping)})" for expression in puzzle.expressions)
         line = f"{written} {filled}"
     if symbols:

@@ -25,9 +25,10 @@ published on enigmaticcode.wordpress.com and s2t2.home.blog):
   number). Unlike enigma.py, a remainder is always below the divisor: arithmetic wins.
 - SubstitutedSum: `"TERM + TERM = RESULT"`, one sum per argument (solved together), every character a
   symbol, digits too; its options are --base, --assign, --digits and --invalid, as above.
-Options that only change enigma.py's printing (`--verbose`, `--template`, `--solution`, `--header`,
-`--denest`, `--reorder`, `--opt`) are accepted and ignored; `--code` and `--env`, which run Python,
-are refused.
+`--template=TEXT` prints each solution as TEXT and then TEXT filled in (SubstitutedExpression; a
+division is printed its own way), `--solution=SYMBOLS` lists those symbols' digits. Options that only
+change enigma.py's printing or its search order (`--verbose`, `--header`, `--denest`, `--reorder`,
+`--opt`) are accepted and ignored; `--code` and `--env`, which run Python, are refused.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ from smtcrypt.setters.enigma.options import (
     letters_for,
     rules_for,
     split_options,
+    too_many_symbols,
+    value_error,
 )
 
 SOLVERS = ("SubstitutedExpression", "SubstitutedDivision", "SubstitutedSum")
@@ -80,6 +83,15 @@ class EnigmaPuzzle:
     division: Division | None = None
     first: bool = False
     hidden: frozenset[str] = field(default_factory=frozenset)  # our letters that stand for a '?' cell
+    impossible: str | None = None  # why there is no solution before any search (more symbols than digits)
+    template: Translated | None = None  # --template: printed, then filled in, for each solution
+    solution: str | None = None  # --solution: the symbols whose digits each solution lists, in this order
+
+    def listed(self, mapping: Mapping[str, int]) -> dict[str, int]:
+        """The symbols' digits a solution lists: those of --solution, or every symbol's."""
+        digits = self.user_mapping(mapping)
+        return digits if self.solution is None else {symbol: digits[symbol] for symbol in self.solution
+                                                     if symbol in digits}
 
     @property
     def formulas(self) -> list[str]:
@@ -104,10 +116,11 @@ class EnigmaPuzzle:
         """The expression as written with each word's symbols replaced by their digits."""
         pieces, position = [], 0
         for word in expression.words:
-            pieces.append(expression.text[position:word.start])
+            start, end = word.span  # a word in braces is filled in without them, as enigma.py prints it
+            pieces.append(expression.text[position:start])
             pieces.append("".join(digit_char(mapping[self.letters[ch]]) if ch in self.letters else ch
                                   for ch in word.text))
-            position = word.end
+            position = end
         pieces.append(expression.text[position:])
         return "".join(pieces)
 
@@ -142,16 +155,32 @@ def _expression_puzzle(options: Options, arguments: list[str], available: Callab
     texts = arguments + [text for text, _ in options.extra]
     answer_text = options.answer[0] if options.answer is not None else None
     words = [word for text in texts + ([answer_text] if answer_text else []) for word in find_words(text, symbols)]
-    used = [ch for word in words for ch in word.text if ch in symbols]
+    used = [ch for word in words for ch in word.text if word.braced or ch in symbols]
     letters = letters_for(used)
     base = base_of(options)
-    leading = {word.text[0] for word in words if len(word.text) > 1 and word.text[0] in symbols}
+    leading = {word.text[0] for word in words if len(word.text) > 1 and (word.braced or word.text[0] in symbols)}
     rules = rules_for(options, list(letters), letters, leading, base)
     nonzero = frozenset(s for s in letters if 0 not in rules["domains"].get(letters[s], [0]))
     translator = Translator(symbols, letters, nonzero, available)
     expressions = tuple(translator.translate(text) for text in texts)
     answer = translator.translate(answer_text, answer=True) if answer_text else None
-    return EnigmaPuzzle("SubstitutedExpression", expressions, rules, letters, answer, first=options.first)
+    template = None
+    if options.template is not None:  # printed as written: its words found, never read as Python
+        template = Translated(options.template[0], "", tuple(find_words(options.template[0], symbols)))
+    return EnigmaPuzzle("SubstitutedExpression", expressions, rules, letters, answer, first=options.first,
+                        impossible=too_many_symbols(options, list(letters), base), template=template,
+                        solution=solution_symbols(options, letters))
+
+
+def solution_symbols(options: Options, letters: Mapping[str, str]) -> str | None:
+    """--solution=SYMBOLS: the symbols a solution lists (each a symbol of the puzzle)."""
+    if options.solution is None:
+        return None
+    text = options.solution[0]
+    for offset, symbol in enumerate(text):
+        if symbol not in letters:
+            raise value_error(f"--solution: {symbol!r} is not a symbol of the puzzle", options.solution, offset, 1)
+    return text
 
 
 # --- SubstitutedSum ------------------------------------------------------------------------------------
@@ -162,7 +191,8 @@ def _sum_puzzle(options: Options, arguments: list[str], available: Callable[[str
     the result, the others its terms), the sums solved together; every character of them is a
     symbol, digits included (`1939 + 1079 = 6856` with `-i0,016 ...`: each digit stands for
     another). So it is SubstitutedExpression of the sums with those symbols."""
-    given = [name for name in ("symbols", "distinct", "answer") if getattr(options, name) is not None]
+    given = [name for name in ("symbols", "distinct", "answer", "template", "solution")
+             if getattr(options, name) is not None]
     given += ["extra"] if options.extra else []
     if given:
         raise FormulaError(f"SubstitutedSum takes no --{given[0]}: its options are "
@@ -286,6 +316,9 @@ def division_layout(division: Division, arguments: list[str]) -> tuple[str, list
 
 
 def _division_puzzle(options: Options, arguments: list[str], available: Callable[[str], bool]) -> EnigmaPuzzle:
+    if options.template is not None:
+        raise value_error("--template: smtcrypt prints a SubstitutedDivision's solutions its own way (the division "
+                          "and its intermediate sums); --solution chooses the symbols listed", options.template)
     division = _division_rows(arguments)
     # A final remainder of one '?' alone is not 0: it gets a letter of its own (HIDDEN), outside the
     # distinct symbols, whose domain leaves 0 out.
@@ -305,13 +338,13 @@ def _division_puzzle(options: Options, arguments: list[str], available: Callable
     answer_text = options.answer[0] if options.answer is not None else None
     words = [word for text in extra + ([answer_text] if answer_text else []) for word in find_words(text, symbols)]
     used = [ch for row in cells for ch in row if ch in symbols] + [ch for word in words for ch in word.text
-                                                                    if ch in symbols]
+                                                                    if word.braced or ch in symbols]
     letters = letters_for(used)
     hidden = frozenset(letters[HIDDEN] for _ in [0] if hidden_final)
     base = base_of(options)
     # a remainder of one digit standing alone is not 0; longer rows have the layout's own leading-zero rule
     alone = [final[0]] if len(final) == 1 and final[0] in symbols else []
-    leading = {word.text[0] for word in words if len(word.text) > 1 and word.text[0] in symbols}
+    leading = {word.text[0] for word in words if len(word.text) > 1 and (word.braced or word.text[0] in symbols)}
     if hidden_final and options.distinct is None:  # the '?' stands apart from the distinct symbols
         options.distinct = ("".join(s for s in letters if s != HIDDEN), "")
     rules = rules_for(options, list(letters), letters, leading, base, extra_nonzero=alone,
@@ -324,7 +357,8 @@ def _division_puzzle(options: Options, arguments: list[str], available: Callable
     expressions = tuple(translator.translate(text) for text in extra)
     answer = translator.translate(answer_text, answer=True) if answer_text else None
     return EnigmaPuzzle("SubstitutedDivision", expressions, rules, letters, answer, layout, division,
-                        options.first, hidden)
+                        options.first, hidden, too_many_symbols(options, [s for s in letters if s != HIDDEN], base),
+                        solution=solution_symbols(options, letters))
 
 
 def _rename(layout: str, letters: Mapping[str, str]) -> str:

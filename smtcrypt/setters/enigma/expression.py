@@ -17,6 +17,10 @@ docstrings, read as reference):
   `--symbols="01356789"` and writes "1939 + 1079 = 6856" with digit symbols). Symbols are
   case-sensitive: `a` and `A` are different symbols.
 - A digit that is not a symbol is a literal (`TOM * 13 = DALEY`, enigma.py's own docstring example).
+- Braces: an expression (or an --answer) that holds a word in braces, `{SEND} + {MORE} = {MONEY}` or
+  `is_square({ONE})`, is written in enigma.py's explicit notation: its words are the ones in braces,
+  every character in them a symbol (lowercase letters too, without --symbols), and nothing outside
+  braces is a word. Solutions show the words without their braces, as enigma.py prints them.
 - `=` between two sides means `==` (every published command line writes "SEND + MORE = MONEY").
 - `/` is Python 3's true division and `//` floor division; here `/` is exact rational division,
   which agrees with enigma.py wherever floats are exact and is what the puzzles mean elsewhere.
@@ -38,6 +42,7 @@ from smtcrypt.core.rules import FUNCTIONS
 from smtcrypt.errors import FormulaError
 
 TOKEN = re.compile(r"[A-Za-z0-9_]+")
+BRACED = re.compile(r"\{([A-Za-z0-9_]+)\}")  # a word in enigma.py's explicit notation: {SEND}
 PLACEHOLDER = "_w{}_"
 
 BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**"}
@@ -65,14 +70,21 @@ CALLS = frozenset(PLAIN) | frozenset(ROOTS) | {"is_power", "nsplit", "sum"}
 
 @dataclass(frozen=True)
 class Word:
-    """A word as written: its text and where it starts in the expression."""
+    """A word as written: its text and where it starts in the expression (inside its braces, if it
+    is written `{SEND}`)."""
 
     text: str
     start: int
+    braced: bool = False
 
     @property
     def end(self) -> int:
         return self.start + len(self.text)
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """Where the word stands in the expression, with its braces."""
+        return (self.start - 1, self.end + 1) if self.braced else (self.start, self.end)
 
 
 @dataclass(frozen=True)
@@ -83,9 +95,27 @@ class Translated:
     formula: str
     words: tuple[Word, ...]
 
+    @property
+    def written(self) -> str:
+        """The expression as enigma.py prints it: as written, the words without their braces."""
+        pieces, position = [], 0
+        for word in self.words:
+            start, end = word.span
+            pieces += [self.text[position:start], word.text]
+            position = end
+        return "".join(pieces) + self.text[position:]
+
+
+def is_explicit(text: str) -> bool:
+    """Whether `text` writes its words in braces (enigma.py's explicit notation), as `{SEND} + {MORE}`."""
+    return BRACED.search(text) is not None
+
 
 def find_words(text: str, symbols: frozenset[str]) -> list[Word]:
-    """The words of `text`: tokens made of symbols (and literal digits), not a function's name."""
+    """The words of `text`: in braces where it writes any so (every character of them a symbol), else
+    tokens made of symbols (and literal digits), not a function's name."""
+    if is_explicit(text):
+        return [Word(match.group(1), match.start(1), braced=True) for match in BRACED.finditer(text)]
     words = []
     for match in TOKEN.finditer(text):
         token = match.group()
@@ -112,7 +142,11 @@ class Translator:
         return _Walk(self, text, answer).run()
 
     def word(self, word: Word) -> str:
-        return "".join(self.letters.get(ch, ch) for ch in word.text)
+        return "".join(self.letters.get(ch, ch) if self.is_symbol(ch, word) else ch for ch in word.text)
+
+    def is_symbol(self, ch: str, word: Word) -> bool:
+        """Whether a character of a word is a symbol: every one in braces, else the puzzle's symbols."""
+        return word.braced or ch in self.symbols
 
 
 class _Walk:
@@ -128,7 +162,7 @@ class _Walk:
         characters the position in the user's text it came from."""
         pieces: list[str] = []
         origin: list[int] = []
-        starts = {word.start: index for index, word in enumerate(self.words)}
+        starts = {word.span[0]: index for index, word in enumerate(self.words)}
         position = 0
         while position < len(self.text):
             ch = self.text[position]
@@ -137,7 +171,7 @@ class _Walk:
                 name = PLACEHOLDER.format(index)
                 pieces.append(name)
                 origin.extend([position] * len(name))
-                position = self.words[index].end
+                position = self.words[index].span[1]
                 continue
             if ch == "=" and self.text[position - 1:position] not in ("=", "!", "<", ">") \
                     and self.text[position + 1:position + 2] != "=":
@@ -242,6 +276,9 @@ class _Walk:
             return self.translator.word(self.words[int(match.group(1))])
         if node.id in CALLS or node.id in FUNCTIONS:
             raise self.error(f"{node.id} is a function: call it, as {node.id}(...)", node)
+        if is_explicit(self.text):
+            raise self.error(f"{node.id!r} is not a word: this expression writes its words in braces, "
+                             f"{{{node.id}}}", node)
         symbols = "".join(sorted(self.translator.symbols))
         shown = symbols if len(symbols) <= 30 else symbols[:27] + "..."
         raise self.error(f"{node.id!r} is not a word of the puzzle's symbols ({shown}; --symbols names others)",
@@ -295,6 +332,11 @@ class _Walk:
         if not isinstance(node.func, ast.Name):
             raise self.error("only functions called by name are supported (such as is_prime(X))", node)
         name = node.func.id
+        if name == "nsplit":  # read only inside is_palindrome(...), below
+            raise self.error("nsplit(...) is supported only as is_palindrome(nsplit(X))", node.func)
+        if name not in CALLS:  # before its arguments: one message for a function smtcrypt does not read
+            known = ", ".join(sorted(CALLS - {"nsplit"}))
+            raise self.error(f"the function {name}(...) is not supported (known: {known})", node.func)
         if node.keywords or any(isinstance(arg, ast.Starred) for arg in node.args):
             raise self.error(f"{name}(...) is supported with plain arguments only", node)
         if name in ROOTS or name == "is_power":
@@ -305,9 +347,6 @@ class _Walk:
         if name == "is_palindrome" and len(node.args) == 1 and isinstance(node.args[0], ast.Call) \
                 and isinstance(node.args[0].func, ast.Name) and node.args[0].func.id == "nsplit":
             return f"{self.function(node, 'is_palindrome')}({self.value(self.single(node.args[0]))})"
-        if name not in PLAIN:
-            known = ", ".join(sorted(CALLS - {"nsplit"}))
-            raise self.error(f"the function {name}(...) is not supported (known: {known})", node.func)
         if name in ("dsum", "nreverse", "rev", "is_prime", "is_palindrome", "is_triangular", "is_square_p",
                     "is_cube_p", "abs") and len(node.args) != 1:
             raise self.error(f"{name}(...) takes one argument here", node)
@@ -343,6 +382,7 @@ class _Walk:
         match = re.fullmatch(r"_w(\d+)_", node.id)
         if match is None:
             return False
-        word = self.words[int(match.group(1))].text
-        return word[0] in self.translator.nonzero or (word[0].isdigit() and word[0] != "0" and
-                                                      word[0] not in self.translator.symbols)
+        word = self.words[int(match.group(1))]
+        first = word.text[0]
+        return first in self.translator.nonzero or (first.isdigit() and first != "0" and
+                                                    not self.translator.is_symbol(first, word))

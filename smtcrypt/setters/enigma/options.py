@@ -13,8 +13,9 @@ from smtcrypt.core.rules import MAX_BASE, MIN_BASE
 from smtcrypt.errors import FormulaError
 
 LETTERS = string.ascii_uppercase  # ours
-VALUE_OPTIONS = {"symbols", "distinct", "invalid", "assign", "digits", "base", "answer", "extra"}
-IGNORED_OPTIONS = {"verbose", "template", "solution", "header", "denest", "reorder", "opt", "quiet", "warn"}
+VALUE_OPTIONS = {"symbols", "distinct", "invalid", "assign", "digits", "base", "answer", "extra", "template",
+                 "solution"}
+IGNORED_OPTIONS = {"verbose", "header", "denest", "reorder", "opt", "quiet", "warn"}
 REFUSED_OPTIONS = {"code": "runs Python code", "env": "names Python values", "output": "runs Python code",
                    "decl": "runs Python code", "accumulate": "is not supported", "literal": "is not supported",
                    "sane": "is not supported", "macro": "is not supported"}
@@ -36,6 +37,8 @@ class Options:
     base: tuple[str, str] | None = None
     answer: tuple[str, str] | None = None
     extra: list[tuple[str, str]] = field(default_factory=list)
+    template: tuple[str, str] | None = None  # how each solution is printed: this text, then it filled in
+    solution: tuple[str, str] | None = None  # the symbols whose digits each solution lists
     first: bool = False
 
 
@@ -171,6 +174,27 @@ def letters_for(used: Iterable[str]) -> dict[str, str]:
     return letters
 
 
+def too_many_symbols(options: Options, used: Sequence[str], base: int) -> str | None:
+    """Why no assignment can exist when a group of symbols that must differ is larger than the digits
+    they may take (SubstitutedSum -b7 "SEND + MORE = MONEY": 8 symbols, 7 digits), as enigma.py checks
+    it before searching and then finds no solution; None otherwise."""
+    digits = frozenset(range(base)) if options.digits is None else digit_spec(options.digits, base)
+    assign = assigned_digits(options, base)
+    spec = options.distinct[0].strip() if options.distinct is not None else "1"
+    if spec == "1":
+        groups, digits = ["".join(used)], digits - set(assign.values())
+    elif spec in ("", "0"):
+        groups = []
+    else:
+        groups = [group.strip() for group in spec.split(",")]
+    for group in groups:
+        free = sorted(set(group) & set(used) - set(assign))
+        if len(free) > len(digits):
+            return (f"{len(free)} symbols that must differ ({''.join(free)}) have {len(digits)} digits to take "
+                    f"(base {base}), so there is no solution")
+    return None
+
+
 def rules_for(options: Options, used: Sequence[str], letters: Mapping[str, str], leading: Iterable[str],
            base: int, extra_nonzero: Iterable[str] = (), allow_leading_zeros: bool = True) -> dict[str, Any]:
     """The keyword rules of Puzzle for enigma.py's options over the used symbols."""
@@ -179,14 +203,16 @@ def rules_for(options: Options, used: Sequence[str], letters: Mapping[str, str],
     for symbol in extra_nonzero:
         invalid.setdefault(symbol, set()).add(0)
     assign = assigned_digits(options, base)
+    # as in enigma.py, an assigned symbol takes its digit whatever --digits and --invalid say
+    # (SubstitutedSum --digits=1-9 -aO,0 "ELGAR + ENIGMA = NIMROD"): then --digits is each other
+    # symbol's domain rather than a rule for every letter
+    outside = any(assign[symbol] not in digits for symbol in used if symbol in assign)
     domains: dict[str, list[int]] = {}
     for symbol in used:
-        allowed = sorted(digits - invalid.get(symbol, set()))
-        if symbol in assign and assign[symbol] not in allowed:
-            allowed = []
+        allowed = [assign[symbol]] if symbol in assign else sorted(digits - invalid.get(symbol, set()))
         if not allowed:
-            raise FormulaError(f"the symbol {symbol} has no digit left to take (--digits, --invalid, --assign)")
-        if len(allowed) < len(digits) or symbol in assign:
+            raise FormulaError(f"the symbol {symbol} has no digit left to take (--digits, --invalid)")
+        if len(allowed) < (base if outside else len(digits)) or symbol in assign:
             domains[letters[symbol]] = allowed
     distinct: bool | str = True
     if options.distinct is not None and options.distinct[0].strip() in ("0", "1"):
@@ -197,5 +223,5 @@ def rules_for(options: Options, used: Sequence[str], letters: Mapping[str, str],
         groups = [group for group in groups if len(group) > 1]
         distinct = ",".join(groups) if groups else False
     return {"distinct": distinct, "allow_leading_zeros": allow_leading_zeros, "base": base,
-            "digits": sorted(digits) if len(digits) < base else None, "domains": domains,
+            "digits": sorted(digits) if len(digits) < base and not outside else None, "domains": domains,
             "assign": {letters[s]: d for s, d in assign.items() if s in letters}}

@@ -17,7 +17,8 @@ from smtcrypt.errors import FormulaError
 
 def read_runfile(text: str) -> list[str]:
     """The arguments of a run file's text, the solver's name first; a `FormulaError` at the line of
-    an unclosed quote."""
+    an unclosed quote. A byte-order mark at the start (as some editors save UTF-8) is not part of it."""
+    text = text.removeprefix("\ufeff")
     lexer = shlex.shlex(text.replace("\\\n", " "), posix=True)
     lexer.whitespace_split = True
     lexer.commenters = "#"
