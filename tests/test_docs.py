@@ -27,6 +27,8 @@ from doc_examples import (
     setup_command,
 )
 
+from smtcrypt.core.rules import MAX_BASE, MIN_BASE
+
 
 def collect() -> tuple[list, list]:
     """(commands, snippets): the shell commands and the Python blocks, as pytest parameters."""
@@ -198,6 +200,28 @@ def test_the_readme_is_short():
     """The README holds the install commands, a few examples and links; the rest is in the docs."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(readme) <= 8000, len(readme)
+
+
+# A statement of the bases --base takes: "bases go from 2 to 64", "`--base B` (2 to 64)", "takes any base from
+# 2 to 64", "the base (up to 64)" (the words of a page joined on one line, so a statement may wrap)
+BASE_LIMIT = re.compile(r"(?:[Bb]ases?|-b B)(?: go| B)?`?\s*(?:\(|takes any base )?(?:from )?(?:(\d+) to|up to) (\d+)\b")
+
+
+def test_each_page_states_the_base_limit_once_as_the_code_has_it():
+    """The limit is the code's (core/rules.py): a page that gives it gives it once, and right."""
+    stated = {}
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        if page.name == "changelog.md":  # history: what each version took
+            continue
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        found = [match.groups() for match in BASE_LIMIT.finditer(text)]
+        if found:
+            stated[page.name] = found
+    assert {"formula-language.md", "toolkit.md", "cryptator.md"} <= stated.keys(), stated
+    for name, found in stated.items():
+        assert len(found) == 1, (name, found)
+        ((low, high),) = found
+        assert low in (None, str(MIN_BASE)) and int(high) == MAX_BASE, (name, found)
 
 
 def test_the_examples_of_help_are_valid_commands():
