@@ -361,3 +361,12 @@ def test_a_letter_with_a_combining_mark_is_one_letter_of_the_puzzle():
         make_rules(distinct="R\u0306R\u0306")
     (solution,) = Puzzle("0.(R\u0306) = R\u0306 / 9, R\u0306 > 8").solve()
     assert solution.text == "0.(9) = 9 / 9, 9 > 8" and solution.mapping == {"R\u0306": 9}
+
+
+@pytest.mark.parametrize(("formula", "unknowns"), [
+    ("x\u0303 + 1 = 3", ("x\u0303",)),  # a combining mark on a lowercase letter belongs to the name
+    ("été + τρια = 5", ("été", "τρια")),
+    ("x\u0306 + R\u0306 = 5", ("x\u0306",)),
+])
+def test_lowercase_names_of_every_script_are_unknowns(formula, unknowns):
+    assert problem(formula).unknowns == unknowns

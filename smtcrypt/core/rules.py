@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from smtcrypt.core.letters import is_letter, is_wildcard, normal, spelled
+from smtcrypt.core.letters import is_letter, is_wildcard, normal, spelled, symbols
 from smtcrypt.errors import FormulaError
 
 MIN_BASE, MAX_BASE = 2, 64
@@ -159,5 +159,6 @@ def is_puzzle_letter(symbol: str) -> bool:
 
 
 def is_unknown_name(name: str) -> bool:
-    """Lowercase names that are not functions are integer unknowns: `p`, `coins`, `x_1`, `д`."""
-    return name == name.lower() and name not in FUNCTIONS and not any(map(is_letter, name))
+    """Lowercase names that are not functions are integer unknowns: `p`, `coins`, `x_1`, `д`, `x̃` (a mark on a
+    lowercase letter belongs to it)."""
+    return name == name.lower() and name not in FUNCTIONS and not any(map(is_letter, symbols(name)))
