@@ -10,7 +10,8 @@ is the one letter `É`. Then:
   letter, as `Ř` is (`symbols`, `Symbols`);
 - in a script without case (Devanagari, Arabic, Hebrew, Thai, CJK, ...) every letter and every
   combining mark is a puzzle letter of its own, as the published collections count them:
-  `उन्नीस` is उ न ् न ी स, five distinct symbols in six places (not the grapheme clusters उ न् नी स).
+  `उन्नीस` is उ न ् न ी स, five distinct symbols in six places (Unicode's grapheme clusters would join
+  each mark to a letter).
 - The wildcards `?` are named by characters of the Private Use Area, which no script uses and
   the parser refuses in a user's text; every generated program names letters by its own
   identifiers (`v0`, `v1`, ...), never by these characters.
