@@ -295,6 +295,17 @@ def test_the_command_line_takes_cryptators_options(capsys: pytest.CaptureFixture
     assert (data["count"], data["syntax"], data["cryptator"]) == (25, "cryptator", "A // B = C")
 
 
+def test_options_go_before_or_after_the_syntax(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--count", "--assign", "a=1", "--syntax", "cryptator", "alpos + les + otos = talos",
+                 "--assign", "e=3"]) == 0  # --assign, a name Cryptator shares with us, is Cryptator's
+    assert capsys.readouterr().out == "1\n"
+    assert main(["--json", "--base", "8", "--syntax", "cryptator", "a + b = c"]) == 0
+    before = json.loads(capsys.readouterr().out)
+    assert main(["--syntax", "cryptator", "a + b = c", "-b", "8", "--json"]) == 0
+    after = json.loads(capsys.readouterr().out)
+    assert before["count"] == after["count"] == 18
+
+
 def test_the_command_line_reports_bad_input_with_exit_code_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--syntax", "cryptator", "r='36'", "-b", "65"]) == 2
     assert "bases up to" in capsys.readouterr().err
