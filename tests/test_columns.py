@@ -21,7 +21,7 @@ SUMS = [
     ("SAVE + MORE = MONEY", Rules()),
     ("TWO + TWO = FOUR", Rules()),
     ("ODD + ODD = EVEN", Rules()),
-    ("WELL - DO + YOU = PUNK", Rules()),
+    pytest.param("WELL - DO + YOU = PUNK", Rules(), marks=SLOW),  # the reference's ten letters free
     ("VIOLIN * 2 + VIOLA = TRIO + SONATA", Rules()),
     pytest.param("NINETEEN+THIRTEEN+THREE+2*TWO+3*ONE = FORTYTWO", Rules(), marks=SLOW),
     ("FOUR+ONE==FIVE and ONE+ONE+ONE+ONE+ONE==FIVE", Rules()),

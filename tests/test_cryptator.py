@@ -358,12 +358,21 @@ def test_the_web_api_takes_a_syntax_field() -> None:
         read_query([("formula", "A = B"), ("syntax", "enigma")], max_timeout=10)
 
 
+THIRTY_SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCD"
+
+
 def test_more_symbols_than_our_latin_capitals_take_capitals_of_other_scripts() -> None:
     # 30 symbols: a-d lowercase take capitals of other scripts (A-D are symbols of their own)
-    word = "abcdefghijklmnopqrstuvwxyzABCD"
+    word = THIRTY_SYMBOLS
     puzzle = Puzzle.from_cryptator(f"{word} > {word[::-1]}", base=40)
     letters = puzzle.cryptator.letters
     assert len(set(letters.values())) == 30 and not set(letters.values()) & set("abcd")
+
+
+@pytest.mark.slow  # a first solution of 30 distinct letters in base 40 takes the solver 10 to 20 s
+def test_more_symbols_than_our_latin_capitals_solved_and_shown_in_the_users_symbols() -> None:
+    word = THIRTY_SYMBOLS
+    puzzle = Puzzle.from_cryptator(f"{word} > {word[::-1]}", base=40)
     solution = next(iter(puzzle.search(limit=1)))
     digits = puzzle.cryptator.user_mapping(solution.mapping)
 

@@ -111,6 +111,7 @@ def expected():
     return brute_force(WORDS)
 
 
+@pytest.mark.slow  # the brute force of every grid takes 10 to 30 s; the next test checks a smaller list every run
 def test_the_generator_finds_what_the_brute_force_finds(expected):
     totals = CrosswordTotals()
     found = list(generate_crosswords(WORDS, 3, totals=totals, confirm=True))

@@ -107,6 +107,7 @@ def verdicts(formulas: list[str]) -> tuple[dict[str, dict[str, int]], dict[str, 
     return unique, counts
 
 
+@pytest.mark.slow  # 20 to 25 s; the English sums below check the same every run
 def test_turkish_pairs_up_to_31_against_a_brute_force(num2words):
     """--addends 2 over 1-31: every true a + b = c (a < b, all distinct), plainly spelled, decided by
     brute force; the same unique puzzles, and the same count of each verdict (a candidate the

@@ -106,9 +106,10 @@ def test_a_batch_as_plain_python_finds_what_wordsum_finds(monkeypatch):
     batch_against_wordsum(count_sums, 1, 40)
 
 
-def test_the_compiled_batch_finds_what_wordsum_finds():
+@pytest.mark.parametrize("rounds", [150, pytest.param(600, marks=pytest.mark.slow)])
+def test_the_compiled_batch_finds_what_wordsum_finds(rounds):
     _, batch = compiled_or_skip()
-    batch_against_wordsum(batch, 2, 600)
+    batch_against_wordsum(batch, 2, rounds)
 
 
 KEY = (2000, -1000, 3, -4)  # weights 1000, -500, 1, -2; the third letter may not be zero
@@ -139,14 +140,15 @@ def test_python_first_then_compiled_after_enough_sums():
         assert search.count(KEY, 10) == key_answer(KEY) and search.counter is not None
 
 
+# the shapes of four words are whole runs of tens of seconds: in the slow run
 @pytest.mark.parametrize("shape, options", [
     ("A + B = C", {}),
-    ("A + B + C = D", {}),
+    pytest.param("A + B + C = D", {}, marks=pytest.mark.slow),
     ("A - B = C", {}),
     ("A + B = C", {"allow_leading_zeros": True}),
-    ("A + B + C = D", {"distinct_words": True}),
+    pytest.param("A + B + C = D", {"distinct_words": True}, marks=pytest.mark.slow),
     ("A + B = MONEY", {}),
-    ("A + B = C + D", {}),  # a mirrored shape: decided one candidate at a time
+    pytest.param("A + B = C + D", {}, marks=pytest.mark.slow),  # a mirrored shape: decided one candidate at a time
 ])
 def test_a_run_gives_the_same_puzzles_compiled_or_not(monkeypatch, shape, options):
     compiled_or_skip()

@@ -116,7 +116,11 @@ def small_words(seed: int, count: int, letters: str = "ABCD") -> list[str]:
 WORDS = ["AB", "BA", "CA", "ACB", "D", "DA", "BC"]
 
 
-@pytest.mark.parametrize("template", list(TEMPLATES))
+LARGER = {"A + B + C = D", "A * B = C * D", "A + B = C + D", "A * B * C = D"}  # seconds each: in the slow run
+
+
+@pytest.mark.parametrize("template", [pytest.param(template, marks=pytest.mark.slow) if template in LARGER else template
+                                      for template in TEMPLATES])
 @pytest.mark.parametrize("distinct_words", [False, True])
 def test_each_unique_puzzle_once_against_a_brute_force(template, distinct_words):
     words = WORDS[:5] if len(set(re.findall(r"\b[A-Z]\b", template))) > 3 else WORDS

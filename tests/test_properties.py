@@ -530,6 +530,7 @@ PLAIN_MEMORY_EXAMPLE = Case("1.1(B) >= B ** B, C ** A = max(1, 0.5, 0.5) != 0.9(
                             {"base": 12, "distinct": True, "allow_leading_zeros": True, "digits": [4, 5, 7, 8, 9, 11]})
 
 
+@pytest.mark.slow  # the plain encoding takes half a minute here
 def test_the_plain_encoding_gives_up_bit_blasting_before_the_memory_runs_out():
     z3.set_param("memory_max_size", DEFAULT_MEMORY_MB)  # as every smtcrypt search leaves it
     assert reference_solutions(PLAIN_MEMORY_EXAMPLE) == set()
@@ -546,6 +547,7 @@ def test_random_formulas_match_brute_force_and_the_plain_encoding(case):
     check_against_reference(case, plain=True)  # the plain encoding needs seconds per nonlinear formula
 
 
+@pytest.mark.slow  # 600 draws; the property tests above draw from the same generator every run
 def test_the_generator_draws_every_feature():
     """Each rule and each kind of term comes up in the formulas the property tests draw."""
     drawn = []
