@@ -129,7 +129,7 @@ def test_the_generator_finds_what_the_brute_force_finds(expected):
 def test_leading_zeros_allowed_against_the_brute_force():
     words = ["A", "B", "C", "D", "AB", "BA", "AC", "CA", "BC", "DA", "AD", "CD"]
     expected = brute_force(words, leading_zeros=True)
-    found = list(generate_crosswords(words, 3, allow_leading_zeros=True))
+    found = list(generate_crosswords(words, 3, allow_leading_zeros=True, confirm=True))
     grids = [canonical(puzzle.grid) for puzzle in found]
     assert len(grids) == len(set(grids))
     assert set(grids) == {grid for grid, solutions in expected.items() if len(solutions) == 1}
