@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import smtcrypt
+import smtcrypt.cli
 
 ROOT = Path(__file__).resolve().parent.parent
 ENDLESS = "ONE < TWO < THREE < TWO * TWO"  # 241,920 solutions: far more than a few seconds' work for Z3
@@ -83,7 +84,8 @@ def test_ctrl_c_stops_a_long_solver_call_at_once():
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_ends_the_generator_with_its_totals(jobs):
     words = str(ROOT / "examples" / "words" / "words200.txt")
-    code, out, err = run_and_interrupt("generate", "--jobs", jobs, "--words", words, after=2.0)
+    # after the run is under way (numpy and numba load first: a second or two on a busy machine)
+    code, out, err = run_and_interrupt("generate", "--jobs", jobs, "--words", words, after=4.0)
     assert code == 130
     assert err.rstrip().endswith("; interrupted") and "Traceback" not in err
     assert all("  /  " in line for line in out.splitlines())
@@ -101,3 +103,15 @@ def test_request_stop_from_another_thread_ends_a_long_solver_call():
     verdict = search.verdict()
     assert verdict.status is smtcrypt.Status.UNKNOWN and verdict.reason == "interrupted"
     assert time.monotonic() - start < 5
+
+
+
+def test_ctrl_c_while_the_command_starts_is_no_traceback(monkeypatch, capsys):
+    """Ctrl-C before a command puts its own handler in place (while numpy or numba loads) exits 130."""
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(smtcrypt.cli, "main", interrupted)
+    with pytest.raises(SystemExit) as ended:
+        smtcrypt.cli.run()
+    assert ended.value.code == 130 and capsys.readouterr().err == "interrupted\n"

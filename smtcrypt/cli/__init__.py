@@ -51,4 +51,7 @@ def run() -> None:
     except BrokenPipeError:  # the reader went away (`smtcrypt ... | head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = Exit.BROKEN_PIPE
+    except KeyboardInterrupt:  # Ctrl-C before a command's own handler is in place (while modules load)
+        print("interrupted", file=sys.stderr)
+        code = Exit.INTERRUPTED
     sys.exit(code)
