@@ -397,7 +397,7 @@ def formulas(draw) -> tuple[str, dict]:
     return text, rules
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(formulas())
 @example(("A ** B = A", {"distinct": True, "allow_leading_zeros": False, "base": 10, "digits": "0-9"}))
 @example(("(A or B) == AB // 0", {"distinct": False, "allow_leading_zeros": True, "base": 10, "digits": "0-9"}))
@@ -408,6 +408,10 @@ def formulas(draw) -> tuple[str, dict]:
 @example(("-1.5 not in range((10 // C), C ** (A - 2)), 10 ** -1 not in {(BBC + B), 10}",
           {"distinct": True, "allow_leading_zeros": False, "base": 16, "digits": "0,5,10,12,14"}))
 def test_random_formulas_match_brute_force(case):
+    formula_matches_brute_force(case)
+
+
+def formula_matches_brute_force(case):
     text, rules = case
     try:
         problem = problem_of(text, **rules)
@@ -419,3 +423,10 @@ def test_random_formulas_match_brute_force(case):
         if BitVecEncoding().accepts(source):
             assert solutions(source) == expected, (text, rules, source is problem)
             node_values_are_exact(source, allowed_assignments(source, 6))
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(formulas())
+def test_random_formulas_match_brute_force_many(case):
+    formula_matches_brute_force(case)

@@ -141,6 +141,7 @@ def test_each_unique_puzzle_once_against_a_brute_force(template, distinct_words)
     assert totals.verdicts["unknown"] == 0
 
 
+@pytest.mark.slow  # the brute force of every template: 10 to 20 s
 def test_the_brute_force_finds_puzzles_to_compare():
     """The table above is not vacuous: most templates have unique puzzles over the small list."""
     having = [template for template in TEMPLATES if expected(template, WORDS[:5], False)[1]]

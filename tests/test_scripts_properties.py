@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import unicodedata
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_properties import Case, cases, check_against_reference
@@ -37,11 +38,18 @@ def script_cases(draw: st.DrawFn, extras: bool = False) -> Case:
     return renamed_case
 
 
-@settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(script_cases(extras=True))
 @example(Case("0 <= x <= 0, 0 = 0.(0)", {"distinct": False, "digits": [0]}, {"x": (0, 0)}))  # filled in as written
 @example(Case("0.(्Д) = Д / (् + 1), नि = 1ि", {"base": 8, "allow_leading_zeros": True}))
 def test_formulas_in_several_scripts_match_brute_force(case):
+    check_against_reference(case)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(script_cases(extras=True))
+def test_formulas_in_several_scripts_match_brute_force_many(case):
     check_against_reference(case)
 
 

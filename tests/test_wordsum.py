@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import brute_force
@@ -48,9 +49,20 @@ def test_a_letter_of_weight_zero_takes_every_free_digit():
 words = st.text(alphabet="ABCDE", min_size=1, max_size=4)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(st.lists(words, min_size=1, max_size=3), words, st.booleans(), st.booleans())
 def test_every_solution_matches_brute_force(addends, result, distinct, allow_leading_zeros):
+    solutions_match_brute_force(addends, result, distinct, allow_leading_zeros)
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None)
+@given(st.lists(words, min_size=1, max_size=3), words, st.booleans(), st.booleans())
+def test_every_solution_matches_brute_force_many(addends, result, distinct, allow_leading_zeros):
+    solutions_match_brute_force(addends, result, distinct, allow_leading_zeros)
+
+
+def solutions_match_brute_force(addends, result, distinct, allow_leading_zeros):
     formula = " + ".join(addends) + " = " + result
     expected = brute_force(formula, distinct=distinct, allow_leading_zeros=allow_leading_zeros)
     found = solve_sum(addends, result, distinct=distinct, allow_leading_zeros=allow_leading_zeros)
