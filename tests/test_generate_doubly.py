@@ -171,6 +171,7 @@ def test_the_true_sums_of_any_length_are_all_enumerated(num2words, lang, numbers
     assert len(found) > 20
 
 
+@pytest.mark.slow  # 5 to 10 s; the English sums check the same search every run
 def test_products_of_two_against_a_brute_force(num2words):
     """`--shape "A * B = C"`: the true products a * b = c (a < b, all distinct) of the range are the
     candidates, and the unique puzzles those the brute force finds unique (Russian, 1-100)."""

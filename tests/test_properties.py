@@ -448,6 +448,7 @@ def test_random_formulas_match_brute_force_many(case):
 GCD_EXAMPLE = Case("gcd(A8, CDB) < 0.(A0) or (AAC * 0.(A0)) < C ** C", {"allow_leading_zeros": True, "assign": {"A": 7}})
 
 
+@pytest.mark.slow  # the general encoding's listing runs out its 5 s
 def test_a_gcd_formula_with_many_solutions_need_finish_only_in_the_chosen_encoding():
     problem = check(parse(GCD_EXAMPLE.text), make_rules(**GCD_EXAMPLE.rules))
     assert choose(problem).name == "bitvec"
@@ -601,6 +602,7 @@ REVERSAL_EXAMPLE = Case("((0) ** 0 > (x / x) = -x) > rev(sum(range(C))) != ((x /
                         {"distinct": True, "allow_leading_zeros": False, "base": 12}, {"x": (0, 2)})
 
 
+@pytest.mark.slow  # each waits out the general encoding's 3 s twice
 @pytest.mark.parametrize("case", [PREDICATE_EXAMPLE, REVERSAL_EXAMPLE], ids=["is_prime", "rev"])
 def test_a_number_word_of_a_computed_term_may_leave_only_the_z3_strategy_unknown(case):
     problem = check(parse(case.text), make_rules(**case.rules))
