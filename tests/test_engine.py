@@ -217,8 +217,8 @@ def generated_names_are_our_own(source: str) -> None:
             assert token.type != tokenize.STRING, token.string
 
 
-@settings(max_examples=100, deadline=None)
-@given(cases())  # the property tests' random formulas and rules
+@settings(max_examples=50, deadline=None)
+@given(cases())  # the property tests' random formulas and rules (the slow run checks 10,000 end to end)
 def test_compiled_evaluator_agrees_with_the_exact_recheck_on_every_candidate(case):
     problem = check(parse(case.text), make_rules(**case.rules))
     compiled = compile_problem(problem)  # its unknowns, if any, bounded by the formula (see `cases`)
@@ -387,6 +387,7 @@ def test_a_digit_search_of_many_letters_stops_at_its_deadline():
     assert not found and time.monotonic() - started < 5
 
 
+@pytest.mark.slow  # a whole listing twice, switched and not
 def test_the_digit_search_switching_to_arrays_mid_way_loses_and_repeats_nothing(monkeypatch):
     # the generated loops get a few microseconds, then the arrays go on and skip what the loops reported
     import smtcrypt.engine.digits as digits_module

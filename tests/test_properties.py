@@ -468,7 +468,8 @@ PRIME_CASES = [Case("is_prime(A ** A)", {"distinct": True, "allow_leading_zeros"
                Case("is_prime(A ** B + C) or A = 2 * C", {"distinct": False})]
 
 
-@pytest.mark.parametrize("case", [PRIME_CASES[0], PRIME_CASES[2]], ids=lambda case: case.text)
+@pytest.mark.parametrize("case", [PRIME_CASES[0], pytest.param(PRIME_CASES[2], marks=pytest.mark.slow)],
+                         ids=lambda case: case.text)
 def test_a_prime_test_of_a_term_of_few_letters_is_decided_case_by_case(case):
     problem = check(parse(case.text), make_rules(**case.rules))
     assert choose(problem).name == "bitvec"
