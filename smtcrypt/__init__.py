@@ -17,18 +17,9 @@ from smtcrypt._version import __version__
 
 if TYPE_CHECKING:  # the same names, for type checkers: imported on first use below
     from smtcrypt.api import Puzzle, count, solve, solve_all, verdict
+    from smtcrypt.core.outcomes import IncompleteSearch, InfinitelyMany, StrategyError, VerificationError
     from smtcrypt.core.results import Ending, Proof, Solution, Status, Verdict
-    from smtcrypt.errors import (
-        FormulaError,
-        FormulaLimitError,
-        FormulaNameError,
-        FormulaSyntaxError,
-        IncompleteSearch,
-        InfinitelyMany,
-        LayoutError,
-        StrategyError,
-        VerificationError,
-    )
+    from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaNameError, FormulaSyntaxError, LayoutError
     from smtcrypt.search import set_memory_limit
 
 __all__ = [
@@ -40,8 +31,8 @@ __all__ = [
 
 _FROM_API = {"Puzzle", "count", "solve", "solve_all", "verdict"}
 _FROM_RESULTS = {"Ending", "Proof", "Solution", "Status", "Verdict"}
-_FROM_ERRORS = {"FormulaError", "FormulaLimitError", "FormulaNameError", "FormulaSyntaxError", "IncompleteSearch",
-                "InfinitelyMany", "LayoutError", "StrategyError", "VerificationError"}
+_FROM_OUTCOMES = {"IncompleteSearch", "InfinitelyMany", "StrategyError", "VerificationError"}
+_FROM_ERRORS = {"FormulaError", "FormulaLimitError", "FormulaNameError", "FormulaSyntaxError", "LayoutError"}
 
 
 def __getattr__(name: str) -> Any:
@@ -54,6 +45,10 @@ def __getattr__(name: str) -> Any:
         from smtcrypt.core import results
 
         value = getattr(results, name)
+    elif name in _FROM_OUTCOMES:
+        from smtcrypt.core import outcomes
+
+        value = getattr(outcomes, name)
     elif name in _FROM_ERRORS:
         from smtcrypt import errors
 

@@ -6,14 +6,12 @@ message, the source line and a caret under the fault:
     unexpected '+': missing operand at line 1, column 7
       SEND ++ MORE = MONEY
             ^
+
+How a search ends without solutions (not finished, infinitely many, ...) is not an error in the
+formula: those outcomes are in `smtcrypt.core.outcomes`.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # the errors are the lowest layer: the enum is only named here, never imported
-    from smtcrypt.core.results import Ending
 
 EXCERPT = 60  # characters shown on each side of the fault when its line is longer than SHORT_LINE
 SHORT_LINE = 2 * EXCERPT + 40  # a line up to this long is shown whole
@@ -71,33 +69,5 @@ class FormulaLimitError(FormulaError):
     """A formula beyond what smtcrypt decides: too many letters, exponents too big."""
 
 
-class VerificationError(AssertionError):
-    """A model from the solver failed the exact re-check: a bug in smtcrypt, never shown as a solution."""
-
-
 class LayoutError(FormulaError):
     """A layout that is not a long multiplication or division as printed; points at line and column."""
-
-
-class StrategyError(ValueError):
-    """A strategy was asked for that cannot search this problem (the exhaustive one and unbounded integer unknowns)."""
-
-
-class IncompleteSearch(RuntimeError):
-    """The search could not finish, so the answer is unknown (never "no solution"). `ending` says
-    why for code (`Ending.TIME`, `Ending.INTERRUPTED`, ...; None if not known), `reason` for people."""
-
-    def __init__(self, reason: str, found: int, ending: Ending | None = None):
-        self.reason = reason
-        self.found = found
-        self.ending = ending
-        super().__init__(f"search incomplete ({reason}) after {found} solution(s): the answer is unknown")
-
-
-class InfinitelyMany(IncompleteSearch):
-    """The search proved there are infinitely many solutions (over integer unknowns); its `ending`
-    is `Ending.INFINITE`."""
-
-    def __init__(self, reason: str, found: int, ending: Ending | None = None):
-        super().__init__(reason, found, ending)
-        self.args = (f"{reason} (the first {found} listed)",)

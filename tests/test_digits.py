@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 from reference import Compiled, brute_force, is_solution
 
 import smtcrypt
+from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.engine import Proof
 from smtcrypt.engine.digits import DigitSearch, digit_plan
-from smtcrypt.errors import StrategyError
 
 SECONDS = 60.0  # per search: far beyond what these puzzles need; a search that runs out fails
 FAST_SPACE = 10_000  # the default suite's property test: at most this many assignments for the brute force

@@ -22,6 +22,7 @@ from test_properties import cases
 
 import smtcrypt
 from smtcrypt.core.check import check
+from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import make_rules
 from smtcrypt.core.verify import satisfies
@@ -36,7 +37,6 @@ from smtcrypt.engine.exhaustive import ExhaustiveSearch, candidates
 from smtcrypt.engine.join import SIDE_HELPERS, JoinSearch, best_plan
 from smtcrypt.engine.linear import integer_equation
 from smtcrypt.engine.z3search import watchdog
-from smtcrypt.errors import StrategyError
 
 STRATEGIES = ("z3", "linear", "join", "cubes", "exhaustive", "auto")
 

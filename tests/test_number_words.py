@@ -15,6 +15,7 @@ from test_properties import Case, check_against_reference, check_encodings, refe
 
 import smtcrypt
 from smtcrypt.core.check import check
+from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import make_rules
 from smtcrypt.core.verify import Undefined, evaluate, satisfies
@@ -24,7 +25,7 @@ from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.engine.compiled import compile_problem
 from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.engine.z3search import ModelSearch
-from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaNameError, StrategyError
+from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaNameError
 from smtcrypt.teach.explain import explain
 
 UNDEFINED = None  # the candidate is left out: the word's argument is not an integer (or is_prime's too large)

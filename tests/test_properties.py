@@ -20,6 +20,7 @@ from reference import Compiled, brute_force
 import smtcrypt
 from smtcrypt.analysis.fold import fold
 from smtcrypt.core.check import Problem, check
+from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import NUMBER_WORDS, make_rules
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Name, Number, Repeating, Word, walk
@@ -28,7 +29,6 @@ from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.engine import Proof
 from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.engine.z3search import SPLIT_AFTER_CONFLICTS, UNBOUNDED_MODEL_CAP, ModelSearch
-from smtcrypt.errors import StrategyError
 from smtcrypt.search import DEFAULT_MEMORY_MB
 
 SECONDS = 60.0  # per search: far beyond what a formula of this size needs; a search that runs out fails

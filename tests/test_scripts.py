@@ -17,12 +17,13 @@ from smtcrypt import Puzzle
 from smtcrypt.cli import main
 from smtcrypt.core.check import check
 from smtcrypt.core.letters import WILDCARD_NAMES, display_width, is_letter, is_wildcard, shown
+from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Status
 from smtcrypt.core.rules import make_rules
 from smtcrypt.core.tree import unknowns, words
 from smtcrypt.engine.portfolio import STRATEGIES
-from smtcrypt.errors import FormulaError, FormulaSyntaxError, StrategyError
+from smtcrypt.errors import FormulaError, FormulaSyntaxError
 from smtcrypt.web.query import read_query
 
 HINDI = "उन्नीस + इक्कीस + इकसठ = एकसौएक"  # 19 + 21 + 61 = 101, a published doubly-true sum

@@ -9,9 +9,9 @@ import pytest
 from reference import Compiled, brute_force
 
 import smtcrypt
+from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.engine import Proof
 from smtcrypt.engine.portfolio import STRATEGIES
-from smtcrypt.errors import StrategyError
 
 PROOFS = {"z3": Proof.UNSAT, "exhaustive": Proof.EXHAUSTIVE, "linear": Proof.BOUNDED, "join": Proof.EXHAUSTIVE,
           "cubes": Proof.CUBES, "digits": Proof.BOUNDED}

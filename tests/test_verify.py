@@ -7,10 +7,11 @@ from fractions import Fraction
 import pytest
 
 from smtcrypt.core.check import check
+from smtcrypt.core.outcomes import VerificationError
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import Rules
 from smtcrypt.core.verify import Undefined, confirm, evaluate, follows_rules, integer_root, power, satisfies
-from smtcrypt.errors import FormulaError, VerificationError
+from smtcrypt.errors import FormulaError
 
 
 def value(expression: str, assignment: dict[str, int] | None = None) -> Fraction:

@@ -14,11 +14,11 @@ from smtcrypt import FormulaError, Puzzle
 from smtcrypt.analysis.stats import search_space
 from smtcrypt.cli import main
 from smtcrypt.core.check import check
+from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import make_rules
 from smtcrypt.core.verify import satisfies
 from smtcrypt.engine.portfolio import STRATEGIES
-from smtcrypt.errors import StrategyError
 
 
 def run(capsys, *argv):

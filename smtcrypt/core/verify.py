@@ -16,9 +16,9 @@ from typing import Any
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.letters import is_wildcard
+from smtcrypt.core.outcomes import VerificationError
 from smtcrypt.core.rules import NUMBER_WORDS, PRIME_LIMIT
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
-from smtcrypt.errors import VerificationError
 
 Assignment = Mapping[str, int]  # like {"S": 9, "E": 5, ...}, and integer unknowns such as {"p": 15}
 Exact = int | Fraction  # a value: an int while no division or root made a fraction (ints are faster)

@@ -33,6 +33,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from smtcrypt.core.check import MAX_EXPONENT_CASES, Problem, large_exponents
+from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.core.tree import BoolOp, Compare, Not, walk
 from smtcrypt.engine.base import DEADLINE_SLACK, STRATEGIES, Assignment, Backend, Ending, SearchEnd, Strategy
 from smtcrypt.engine.compiled import Compiled, compile_problem
@@ -40,7 +41,6 @@ from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, sample_costs
 from smtcrypt.engine.memory import cap_z3_memory
 from smtcrypt.engine.race import race
-from smtcrypt.errors import StrategyError
 
 if TYPE_CHECKING:  # these modules load z3: imported where a search first needs them
     import z3

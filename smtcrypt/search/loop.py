@@ -33,12 +33,12 @@ from typing import Any
 
 from smtcrypt.analysis.stats import Clock, search_space
 from smtcrypt.core.check import Problem
+from smtcrypt.core.outcomes import IncompleteSearch, InfinitelyMany, StrategyError
 from smtcrypt.core.results import INTERRUPTED, Ending, Proof, Solution, Status, Verdict, filler
 from smtcrypt.core.verify import confirm, satisfies
 from smtcrypt.engine.base import Assignment, Strategy
 from smtcrypt.engine.memory import cap_loaded_z3_memory, retain_freed_memory_once
 from smtcrypt.engine.portfolio import Portfolio, strategy_named
-from smtcrypt.errors import IncompleteSearch, InfinitelyMany, StrategyError
 from smtcrypt.search.family import Family, find_family
 from smtcrypt.search.limits import memory_limit
 
