@@ -24,7 +24,7 @@ from smtcrypt.core.tree import Call, Collection, walk
 from smtcrypt.core.verify import Undefined, evaluate
 from smtcrypt.encode import indicator
 from smtcrypt.encode.bitvec import BitVecEncoding
-from smtcrypt.encode.bitvec.encoder import _Encoder
+from smtcrypt.encode.bitvec.encoder import BitVecEncoder
 from smtcrypt.encode.bitvec.rationals import Rat
 from smtcrypt.engine.z3search import solvers
 from smtcrypt.errors import FormulaError
@@ -221,7 +221,7 @@ def node_values_are_exact(problem: Problem, assignments: list[dict[str, int]]) -
     """Under each assignment, every node of the formula, encoded on its own, is defined exactly when
     the exact evaluator can evaluate it, and then has its value; numerator and denominator lie
     within the bounds that chose their widths (so no operation overflowed on the way)."""
-    encoder = _Encoder(problem, z3.Context())
+    encoder = BitVecEncoder(problem, z3.Context())
     nodes = [node for constraint in problem.formula.constraints for node in walk(constraint)
              if not isinstance(node, Collection) and not (isinstance(node, Call) and node.name == "range")]
     encoded = [(node, *encoder.encode(node)) for node in nodes]

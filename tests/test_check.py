@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from smtcrypt import Puzzle
-from smtcrypt.core.check import check, large_exponents, splits
+from smtcrypt.core.check import check, check_expression, large_exponents, splits
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import Rules, make_rules
 from smtcrypt.core.tree import BinOp, to_text, walk
@@ -370,3 +370,16 @@ def test_a_letter_with_a_combining_mark_is_one_letter_of_the_puzzle():
 ])
 def test_lowercase_names_of_every_script_are_unknowns(formula, unknowns):
     assert problem(formula).unknowns == unknowns
+
+
+def test_check_expression_names_and_containers_but_no_comparison():
+    """An expression that is not a constraint (an answer to a puzzle) passes with known functions,
+    and fails as `check` would on an unknown one or a stray container."""
+    check_expression(parse("A + gcd(B, C)"))
+    check_expression(parse("A in {1, 2}"))
+    with pytest.raises(FormulaNameError, match="unknown function 'foo'"):
+        check_expression(parse("A + foo(B)"))
+    with pytest.raises(FormulaNameError, match="unknown name"):
+        check_expression(parse("A + Print"))
+    with pytest.raises(FormulaError, match="may only follow 'in'"):
+        check_expression(parse("A + {1, 2}"))

@@ -174,6 +174,17 @@ def is_predicate(node: Expr) -> bool:
     return isinstance(node, Call) and node.name in PREDICATES
 
 
+def check_expression(formula: Constraints) -> None:
+    """Raise the error `check` would for an unknown name, a function called wrongly or a container
+    where Python could not use one; but ask for no comparison and apply no rules. For expressions
+    that are not constraints, such as a reader's answer to a puzzle, which still must name only the
+    functions the formulas may use, with the same messages."""
+    for expression in formula.constraints:
+        for node in walk(expression):
+            _check_node(node, formula)
+    _check_containers(formula)
+
+
 def _check_node(node: Expr, formula: Constraints) -> None:
     if isinstance(node, Name) and not is_unknown_name(node.name):
         hint = (f" ({node.name}(...) is a function)" if node.name in FUNCTIONS else

@@ -46,7 +46,7 @@ import z3
 
 from smtcrypt.core.check import Problem
 from smtcrypt.encode.base import Context, Encoded, FormulaTerms, Unsupported
-from smtcrypt.encode.bitvec.encoder import _Encoder
+from smtcrypt.encode.bitvec.encoder import BitVecEncoder
 
 __all__ = ["BitVecEncoding", "formula_terms"]
 
@@ -65,13 +65,13 @@ class BitVecEncoding:
         if context is None:  # a context per thread: making one is not cheap
             context = _scratch.context = Context()
         try:
-            _Encoder(problem, context).holds()
+            BitVecEncoder(problem, context).holds()
         except Unsupported:
             return False
         return True
 
     def encode(self, problem: Problem, context: z3.Context) -> Encoded:
-        encoder = _Encoder(problem, context)
+        encoder = BitVecEncoder(problem, context)
         constraints = encoder.rules() + encoder.holds() + encoder.indicators()
         # The letters are bit-vectors: not `digits_only`, whose packed read-back multiplies each
         # letter by 2**(6 * place) at the letter's own width.
@@ -83,7 +83,7 @@ def formula_terms(problem: Problem, context: z3.Context) -> FormulaTerms | None:
     node's definedness is part of the formula, so its negation needs no quantifier. None where
     this encoding declines the problem."""
     try:
-        encoder = _Encoder(problem, context)
+        encoder = BitVecEncoder(problem, context)
         holds = encoder.holds()
     except Unsupported:
         return None

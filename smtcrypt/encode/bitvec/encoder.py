@@ -25,7 +25,7 @@ FEW_DIVISORS = 100  # past this many trial divisions, is_prime of a term of few 
 MAX_CASES = 1_000  # the most assignments of its letters such a term is simplified for
 
 
-class _Encoder(Rationals, TreeEncoder[Rat, Z]):
+class BitVecEncoder(Rationals, TreeEncoder[Rat, Z]):
     """The tree walk over bounded bit-vector fractions: letters are unsigned bit-vectors of the
     base's digit width."""
 
