@@ -19,10 +19,10 @@ from smtcrypt.core.parse import parse
 from smtcrypt.core.results import FormulaText, Solution, Verdict, join
 from smtcrypt.core.rules import DigitSpec, make_rules
 from smtcrypt.core.verify import satisfies
+from smtcrypt.notations.cryptator import translate as translate_cryptator
+from smtcrypt.notations.layout import LayoutFormula, parse_layout
 from smtcrypt.search import Search
 from smtcrypt.setters.answers import Answers, answers
-from smtcrypt.setters.cryptator import translate as translate_cryptator
-from smtcrypt.setters.layout import LayoutFormula, parse_layout
 
 if TYPE_CHECKING:
     from smtcrypt.teach.explain import Explanation
@@ -114,7 +114,7 @@ class Puzzle:
                        assign: Mapping[str, int] | Iterable[str] | None = None, relax_min: int = 0,
                        relax_max: int = 0) -> Puzzle:
         """A formula in Cryptator's notation (`send+more=money`, `a*a=b && b=a+a`, `r='36'`) under
-        Cryptator's rules and options (see `smtcrypt.setters.cryptator`); `assign` names the
+        Cryptator's rules and options (see `smtcrypt.notations.cryptator`); `assign` names the
         puzzle's own symbols (`{"a": 1}` or `["a=1"]`). Its `cryptator` attribute shows solutions
         in those symbols."""
         translated = translate_cryptator(text, base=base, allow_leading_zeros=allow_leading_zeros, assign=assign,

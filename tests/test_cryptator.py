@@ -19,8 +19,8 @@ from smtcrypt.cli.cryptator import build_parser
 from smtcrypt.core.results import Status
 from smtcrypt.core.rules import MAX_BASE
 from smtcrypt.errors import FormulaError
-from smtcrypt.setters.cryptator import read, translate
-from smtcrypt.setters.cryptator.reader import Binary, Constant, Equation, Negation, Node, Word, words
+from smtcrypt.notations.cryptator import read, translate
+from smtcrypt.notations.cryptator.reader import Binary, Constant, Equation, Negation, Node, Word, words
 
 DATA = Path(__file__).parent / "data" / "cryptator_solver_tests.tsv"
 BRUTE_LIMIT = 400_000  # assignments the brute force tries at most

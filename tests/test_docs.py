@@ -175,7 +175,7 @@ def test_the_cli_page_uses_the_generated_reference():
 
 @pytest.mark.parametrize("module", ["smtcrypt", "smtcrypt.api", "smtcrypt.errors", "smtcrypt.setters.generate",
                                     "smtcrypt.teach.explain", "smtcrypt.teach.longhand", "smtcrypt.setters.answers",
-                                    "smtcrypt.setters.layout", "smtcrypt.cli.batch"])
+                                    "smtcrypt.notations.layout", "smtcrypt.cli.batch"])
 def test_docstring_examples(module):
     """The API reference shows the docstrings: their `>>>` examples run too."""
     imported = importlib.import_module(module)

@@ -12,8 +12,8 @@ import pytest
 
 from smtcrypt.cli import main
 from smtcrypt.errors import FormulaError
-from smtcrypt.setters.enigma import read_command, read_runfile
-from smtcrypt.setters.enigma.expression import Translator
+from smtcrypt.notations.enigma import read_command, read_runfile
+from smtcrypt.notations.enigma.expression import Translator
 
 DATA = Path(__file__).parent / "data" / "enigma_commands.tsv"
 EXAMPLES = Path(__file__).parent.parent / "examples" / "enigma"

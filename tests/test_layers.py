@@ -16,6 +16,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "smtcrypt"
 LAYERS: list[tuple[str, ...]] = [
     ("smtcrypt._version", "smtcrypt.errors"),
     ("smtcrypt.core",),  # the language and its exact meaning
+    ("smtcrypt.notations",),  # one reader per notation: text -> the checked problem, its rules, its view
     ("smtcrypt.analysis",),  # facts worked out once
     ("smtcrypt.encode",),  # encodings into Z3 terms
     ("smtcrypt.engine",),  # search backends and the portfolio

@@ -12,7 +12,7 @@ import smtcrypt
 from smtcrypt import FormulaError, Puzzle, Status
 from smtcrypt.cli import main
 from smtcrypt.errors import LayoutError
-from smtcrypt.setters.layout import parse_layout
+from smtcrypt.notations.layout import parse_layout
 
 MULTIPLICATION = """\
     7??

@@ -50,7 +50,7 @@ def smtcrypt_count(command: list[str]) -> tuple[int | None, float]:
 
 def reference_count(command: list[str]) -> tuple[int | None, float]:
     """The brute force's count of a SubstitutedExpression's translation; None for a division."""
-    from smtcrypt.setters.enigma import read_command
+    from smtcrypt.notations.enigma import read_command
 
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import smtcrypt
 from smtcrypt.engine import Ending
-from smtcrypt.setters.layout import parse_layout
+from smtcrypt.notations.layout import parse_layout
 
 from . import HERE
 from .results import Unsupported

@@ -34,9 +34,9 @@ from smtcrypt.cli.options import (
 from smtcrypt.core.results import Status
 from smtcrypt.core.rules import make_rules
 from smtcrypt.errors import FormulaError
+from smtcrypt.notations.cryptator import keywords as cryptator_keywords
 from smtcrypt.present.data import to_dict
 from smtcrypt.search import set_memory_limit
-from smtcrypt.setters.cryptator import keywords as cryptator_keywords
 from smtcrypt.setters.distribute import run_chunks
 
 

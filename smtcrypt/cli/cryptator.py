@@ -1,6 +1,6 @@
 """`smtcrypt --syntax cryptator [options] FORMULA`: a formula in Cryptator's notation, read as written.
 
-FORMULA is read as Cryptator reads it and solved under its rules (see smtcrypt.setters.cryptator);
+FORMULA is read as Cryptator reads it and solved under its rules (see smtcrypt.notations.cryptator);
 its options keep Cryptator's spellings: `-b B` (the base), `-z [true|false]` (leading zeros
 allowed), `-min N` and `-max N` (relax how often each digit may be used), and `--assign s=D` (a
 symbol fixed to a digit, repeatable). First the formula as written and as smtcrypt reads it, then
@@ -31,9 +31,9 @@ from smtcrypt.cli.options import (
 )
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.errors import FormulaError
+from smtcrypt.notations.cryptator import CryptatorPuzzle
 from smtcrypt.present.data import to_dict
 from smtcrypt.present.text import summary_line
-from smtcrypt.setters.cryptator import CryptatorPuzzle
 
 USAGE = ("smtcrypt --syntax cryptator [-b B] [-z [true|false]] [-min N] [-max N] [--assign s=D] [--json] "
          "[--timeout S] [--stats] [--first] [--count] FORMULA")

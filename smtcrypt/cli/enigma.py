@@ -3,7 +3,7 @@ command line or run file, read as written. Our options `--json`, `--timeout S`, 
 and `--count` may stand before `--syntax`, after it, or among the solver's arguments (`split_argv`).
 
 SOLVER is `SubstitutedExpression`, `SubstitutedDivision` or `SubstitutedSum`; the rest is read as enigma.py reads it
-(see smtcrypt.setters.enigma). Each solution is printed much as enigma.py prints it, the expressions
+(see smtcrypt.notations.enigma). Each solution is printed much as enigma.py prints it, the expressions
 and then the same with the digits in, and the user's symbols; then each value of the `--answer`
 with how many solutions give it, and `[N solutions]`.
 
@@ -33,11 +33,11 @@ from smtcrypt.cli.options import (
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.results import Solution, Status, Verdict
 from smtcrypt.errors import FormulaError
+from smtcrypt.notations.enigma import SOLVERS, EnigmaPuzzle, read_command, read_runfile
 from smtcrypt.present.answers import value_json, value_text
 from smtcrypt.present.data import to_dict
 from smtcrypt.present.text import plural
 from smtcrypt.setters.answers import Expression, Value
-from smtcrypt.setters.enigma import SOLVERS, EnigmaPuzzle, read_command, read_runfile
 
 USAGE = ("smtcrypt --syntax enigma [--json] [--timeout S] [--stats] [--first] [--count] "
          f"{{{','.join(SOLVERS)}}} ARGS...\n       smtcrypt --syntax enigma [...] --run FILE\n"

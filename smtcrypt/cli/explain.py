@@ -18,7 +18,7 @@ from smtcrypt.cli.options import (
 )
 from smtcrypt.core.results import Status
 from smtcrypt.errors import FormulaError
-from smtcrypt.setters.cryptator import keywords as cryptator_keywords
+from smtcrypt.notations.cryptator import keywords as cryptator_keywords
 
 
 def build_parser() -> JsonErrorParser:

@@ -13,10 +13,10 @@ from smtcrypt.cli.interrupt import stopped_by_ctrl_c
 from smtcrypt.cli.options import Exit, exit_code, print_json_error
 from smtcrypt.core.results import Status, Verdict
 from smtcrypt.errors import FormulaError
+from smtcrypt.notations.layout import read_layout
 from smtcrypt.present.data import to_json
 from smtcrypt.present.text import solution_line, stats_lines, summary_line
 from smtcrypt.search import set_memory_limit
-from smtcrypt.setters.layout import read_layout
 
 if TYPE_CHECKING:
     from smtcrypt.search import Search

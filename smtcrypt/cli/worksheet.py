@@ -20,7 +20,7 @@ from smtcrypt.cli.options import (
 from smtcrypt.cli.options import difficulty_range as difficulties
 from smtcrypt.core.rules import make_rules
 from smtcrypt.errors import FormulaError
-from smtcrypt.setters.cryptator import inline as inline_cryptator
+from smtcrypt.notations.cryptator import inline as inline_cryptator
 from smtcrypt.setters.generate import SHAPES, generate
 from smtcrypt.teach.worksheet import PAPERS, Entry, entries_of, render
 

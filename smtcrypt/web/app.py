@@ -34,9 +34,9 @@ from smtcrypt.api import Puzzle
 from smtcrypt.core.check import Problem
 from smtcrypt.core.letters import is_wildcard
 from smtcrypt.errors import FormulaError
+from smtcrypt.notations.cryptator import keywords as cryptator_keywords
 from smtcrypt.present.data import explanation
 from smtcrypt.search import DEFAULT_TIMEOUT, Search
-from smtcrypt.setters.cryptator import keywords as cryptator_keywords
 from smtcrypt.teach.worksheet import PAPERS, build_worksheet
 from smtcrypt.web.play import play as play_move
 from smtcrypt.web.query import KNOWN, BadQuery, Query, formula_error, read_query

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smtcrypt.core.results import Solution
+from smtcrypt.notations.layout import parse_layout
 from smtcrypt.search import DEFAULT_TIMEOUT
 from smtcrypt.setters.distribute import PerThread, run_chunks
 from smtcrypt.setters.generate.decide import Setting, SolverProof, confirm_unique, load_solver
@@ -48,7 +49,6 @@ from smtcrypt.setters.generate.multiply import (
 from smtcrypt.setters.generate.partials import TABLE_LIMIT, PartialTable, values_count
 from smtcrypt.setters.generate.results import hand_out
 from smtcrypt.setters.generate.shapes import clean, letter_mask
-from smtcrypt.setters.layout import parse_layout
 
 SHAPE = "long multiplication"
 CHOICE_CACHE = 10_000  # sets of multiplier letters whose choices of rows one chunk remembers

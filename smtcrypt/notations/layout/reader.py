@@ -12,8 +12,8 @@ import sys
 
 from smtcrypt.core.parse import WILDCARD_NAMES
 from smtcrypt.errors import LayoutError
-from smtcrypt.setters.layout.division import Division
-from smtcrypt.setters.layout.formula import Formula, Layout, Power, Row, joined, written
+from smtcrypt.notations.layout.division import Division
+from smtcrypt.notations.layout.formula import Formula, Layout, Power, Row, joined, written
 
 OPERATORS = ("x", "*", "×")
 CELL = re.compile(r"[A-Za-z0-9?]+")

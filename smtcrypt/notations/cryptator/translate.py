@@ -27,7 +27,7 @@ from smtcrypt.core.letters import normal, symbols
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE
 from smtcrypt.errors import FormulaError
-from smtcrypt.setters.cryptator.reader import Binary, Constant, Equation, Negation, Node, Word, read, words
+from smtcrypt.notations.cryptator.reader import Binary, Constant, Equation, Negation, Node, Word, read, words
 
 # our letters for the user's symbols: A-Z, then capitals of other scripts that no Latin capital looks like
 LETTERS = string.ascii_uppercase + "ΓΔΘΛΞΠΣΦΨΩ" + "БДЖЗИЙЦЧШЩЪЫЬЭЮЯ"

@@ -6,7 +6,7 @@ and the tree becomes formula text of ours plus the keyword rules of `Puzzle` (`t
 Cryptator's model).
 """
 
-from smtcrypt.setters.cryptator.reader import read
-from smtcrypt.setters.cryptator.translate import CryptatorPuzzle, inline, keywords, translate
+from smtcrypt.notations.cryptator.reader import read
+from smtcrypt.notations.cryptator.translate import CryptatorPuzzle, inline, keywords, translate
 
 __all__ = ["CryptatorPuzzle", "inline", "keywords", "read", "translate"]

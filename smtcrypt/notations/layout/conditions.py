@@ -13,7 +13,7 @@ from smtcrypt.core.results import FormulaText, join
 from smtcrypt.core.rules import Rules
 from smtcrypt.core.tree import Constraints, Name, walk, words
 from smtcrypt.errors import FormulaError, FormulaNameError
-from smtcrypt.setters.layout.formula import Layout
+from smtcrypt.notations.layout.formula import Layout
 
 
 class LayoutFormula:

@@ -6,7 +6,7 @@ node types a run file uses become formula text (`expression`); the options becom
 rules of `Puzzle` (`command`); a run file becomes an argument list (`runfile`).
 """
 
-from smtcrypt.setters.enigma.command import SOLVERS, EnigmaPuzzle, read_command
-from smtcrypt.setters.enigma.runfile import read_runfile
+from smtcrypt.notations.enigma.command import SOLVERS, EnigmaPuzzle, read_command
+from smtcrypt.notations.enigma.runfile import read_runfile
 
 __all__ = ["SOLVERS", "EnigmaPuzzle", "read_command", "read_runfile"]

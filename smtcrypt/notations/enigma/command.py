@@ -42,8 +42,8 @@ from typing import Any
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.rules import FUNCTIONS
 from smtcrypt.errors import FormulaError
-from smtcrypt.setters.enigma.expression import Translated, Translator, find_words
-from smtcrypt.setters.enigma.options import (
+from smtcrypt.notations.enigma.expression import Translated, Translator, find_words
+from smtcrypt.notations.enigma.options import (
     Options,
     base_of,
     letters_for,
@@ -260,7 +260,7 @@ def _merge(cells: list[str], at: int, given: str, argument: str) -> None:
 
 
 def division_layout(division: Division, arguments: list[str]) -> tuple[str, list[str]]:
-    """The printed long division of the rows (see smtcrypt.setters.layout), and its final remainder
+    """The printed long division of the rows (see smtcrypt.notations.layout), and its final remainder
     cells; each x of an intermediate sum is checked against the remainder and dividend digits it is
     made of, and its letters copied into them."""
     dividend = list(division.dividend)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smtcrypt.setters.layout.formula import Formula, Layout, Power, Row, joined, written
+from smtcrypt.notations.layout.formula import Formula, Layout, Power, Row, joined, written
 
 if TYPE_CHECKING:
-    from smtcrypt.setters.layout.reader import Reader
+    from smtcrypt.notations.layout.reader import Reader
 
 
 class Division:
