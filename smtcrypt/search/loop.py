@@ -31,8 +31,9 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from smtcrypt.analysis.stats import Clock, search_space
+from smtcrypt.analysis.stats import search_space
 from smtcrypt.core.check import Problem
+from smtcrypt.core.clock import Clock
 from smtcrypt.core.outcomes import IncompleteSearch, InfinitelyMany, StrategyError
 from smtcrypt.core.results import INTERRUPTED, Ending, Proof, Solution, Status, Verdict, filler
 from smtcrypt.core.verify import confirm, satisfies
