@@ -20,7 +20,7 @@ from smtcrypt.core.parse import parse
 from smtcrypt.core.tree import letters
 from smtcrypt.setters.generate import Totals, doubly_true
 from smtcrypt.setters.generate.doubly import (
-    Equation,
+    SlotEquation,
     WordsUnavailable,
     number_words,
     puzzle_word,
@@ -166,7 +166,7 @@ def test_the_true_sums_of_any_length_are_all_enumerated(num2words, lang, numbers
     found = set()
     for size in range(2, 12):
         template = parse_template(" + ".join("ABCDEFGHIJKL"[:size]) + " = " + "ABCDEFGHIJKL"[size])
-        found |= set(value_choices(Equation.of(template), spelled))
+        found |= set(value_choices(SlotEquation.of(template), spelled))
     assert found == plain_true_sums(numbers, spelled.words)
     assert len(found) > 20
 
@@ -176,7 +176,7 @@ def test_products_of_two_against_a_brute_force(num2words):
     """`--shape "A * B = C"`: the true products a * b = c (a < b, all distinct) of the range are the
     candidates, and the unique puzzles those the brute force finds unique (Russian, 1-100)."""
     spelled = number_words("ru", range(1, 101))
-    found = set(value_choices(Equation.of(parse_template("A * B = C")), spelled))
+    found = set(value_choices(SlotEquation.of(parse_template("A * B = C")), spelled))
     words = spelled.words
     plain = {(a, b, a * b) for a, b in itertools.combinations(spelled.values, 2)
              if a * b in words and a > 1 and len(set(words[a] + words[b] + words[a * b])) <= 10}

@@ -14,7 +14,7 @@ import smtcrypt
 from smtcrypt.cli import main
 from smtcrypt.core.results import Status
 from smtcrypt.setters.generate import LongMultiplication, LongTotals, long_multiplications
-from smtcrypt.setters.generate.multiply import Rows, number, solutions
+from smtcrypt.setters.generate.multiply import PartialProducts, number, solutions
 from smtcrypt.setters.generate.partials import PartialTable
 from smtcrypt.notations.layout import parse_layout
 
@@ -113,7 +113,7 @@ def test_the_table_agrees_with_the_search_per_word():
     for word in pool:
         for letter in "ASCREX":
             by_search: dict[int, list[int]] = {}
-            for value in solutions(Rows("ASA", ((letter, word),))):
+            for value in solutions(PartialProducts("ASA", ((letter, word),))):
                 by_search.setdefault(number("ASA", value), []).append(value[ord(letter) - 65])
             by_table = table.values(letter, word)
             assert {a: sorted(d) for a, d in by_table.items()} == {a: sorted(d) for a, d in by_search.items()}

@@ -165,7 +165,7 @@ def product(sign: int, factors: tuple[int, ...], values: Sequence[int]) -> int:
 
 
 @dataclass(frozen=True)
-class Equation:
+class SlotEquation:
     """A template read as arithmetic on its slots' values (slot i is the template's i-th slot): the
     order the slots are filled in, the last one solved for from the others' values, and whether
     the left side only grows as values grow while the right is that slot alone (sums and products
@@ -180,7 +180,7 @@ class Equation:
     plain_sum: bool = False  # a sum of distinct slots onto the last: its least is a sum of consecutive numbers
 
     @classmethod
-    def of(cls, template: Template) -> Equation:
+    def of(cls, template: Template) -> SlotEquation:
         order = tuple(slot for group in template.groups for slot in group)
         group_of = {slot: number for number, group in enumerate(template.groups) for slot in group}
         follows = tuple(depth > 0 and group_of[slot] == group_of[order[depth - 1]] for depth, slot in enumerate(order))
@@ -228,7 +228,7 @@ class Equation:
 class Choices:
     """The search behind `value_choices`: one template's slots filled one at a time."""
 
-    def __init__(self, equation: Equation, spelled: NumberWords, most_letters: int | None,
+    def __init__(self, equation: SlotEquation, spelled: NumberWords, most_letters: int | None,
                  reached: list[int] | None):
         self.equation = equation
         self.ascending = spelled.values
@@ -303,7 +303,7 @@ class Choices:
             self.indices.pop()
 
 
-def value_choices(equation: Equation, spelled: NumberWords, most_letters: int | None = 10,
+def value_choices(equation: SlotEquation, spelled: NumberWords, most_letters: int | None = 10,
                   reached: list[int] | None = None) -> Iterator[tuple[int, ...]]:
     """The true choices of distinct numbers for the slots (in slot order), each puzzle once: the
     numbers of one group ascending, all words together within `most_letters` letters. `reached`
@@ -328,12 +328,13 @@ def all_choices(shape: str | None, addends: range | None, spelled: NumberWords,
     until no sum of that many distinct numbers fits the range and the letters."""
     if shape is not None or addends is not None:
         for template in doubly_templates(shape, addends):
-            yield from ((template, values) for values in value_choices(Equation.of(template), spelled, most_letters))
+            equation = SlotEquation.of(template)
+            yield from ((template, values) for values in value_choices(equation, spelled, most_letters))
         return
     for count in range(2, MAX_ADDENDS + 1):
         template = addend_templates(SUMS, range(count, count + 1))[0]
         reached = [0]
-        yield from ((template, values) for values in value_choices(Equation.of(template), spelled, most_letters,
+        yield from ((template, values) for values in value_choices(SlotEquation.of(template), spelled, most_letters,
                                                                    reached))
         if not reached[0]:
             return

@@ -36,7 +36,7 @@ from smtcrypt.setters.distribute import PerThread, run_chunks
 from smtcrypt.setters.generate.decide import Setting, SolverProof, confirm_unique, load_solver
 from smtcrypt.setters.generate.multiply import (
     BASE,
-    Rows,
+    PartialProducts,
     State,
     extend,
     letter_id,
@@ -133,7 +133,7 @@ class LongBlock:
     puzzles: list[GeneratedLayout]
 
 
-class WordTable:
+class PatternWords:
     """The run's words with their letter sets, and the words of each pattern of letters."""
 
     def __init__(self, words: Sequence[str]):
@@ -153,7 +153,7 @@ class Multiplicand:
     for a multiplier letter and a word, every value of A (with the letter's digit) under which A
     times that digit spells the word, found once per word and the letter's part in it."""
 
-    def __init__(self, table: WordTable, word: str, totals: LongTotals):
+    def __init__(self, table: PatternWords, word: str, totals: LongTotals):
         self.table, self.word, self.totals = table, word, totals
         self.mask = table.masks[word]
         self.pool = [other for other in table.words if len(other) in (len(word), len(word) + 1)
@@ -182,7 +182,7 @@ class Multiplicand:
             return self.table_of.values(letter, word)
         self.totals.pair_checks += 1
         found: dict[int, list[int]] = {}
-        for value in solutions(Rows(self.word, ((letter, word),))):
+        for value in solutions(PartialProducts(self.word, ((letter, word),))):
             found.setdefault(number(self.word, value), []).append(value[letter_id(letter)])
         return found
 
@@ -203,7 +203,7 @@ class Multiplicand:
                 if letter != multiplier[0] and letter != self.word[0]:
                     yield multiplier, letter
 
-    def row_sets(self, multiplier: str, zero: str | None) -> Iterator[tuple[Rows, list[list[int]]]]:
+    def row_sets(self, multiplier: str, zero: str | None) -> Iterator[tuple[PartialProducts, list[list[int]]]]:
         """Every choice of a partial product per nonzero multiplier letter that passes the filters
         and has a value of A in common, with its assignments."""
         letters = [letter for letter in dict.fromkeys(reversed(multiplier)) if letter != zero]
@@ -227,7 +227,7 @@ class Multiplicand:
             self.chosen[key] = list(self.combine(options, mask, zero, (), None))
         for chosen, states in self.chosen[key]:
             self.totals.candidates += 1
-            rows = Rows(self.word, tuple((letter, dict(chosen)[letter]) for letter in letters), zero)
+            rows = PartialProducts(self.word, tuple((letter, dict(chosen)[letter]) for letter in letters), zero)
             yield rows, [state[0] for group in states.values() for state in group]
 
     def product_ends(self, size: int, mask: int) -> set[str]:
@@ -294,7 +294,8 @@ class Spelled:
     mapping: dict[str, int]
 
 
-def products(table: WordTable, rows: Rows, multiplier: str, assignments: list[list[int]]) -> dict[str, Spelled]:
+def products(table: PatternWords, rows: PartialProducts, multiplier: str,
+             assignments: list[list[int]]) -> dict[str, Spelled]:
     """Each product word the rows' assignments spell, with how many do."""
     found: dict[str, Spelled] = {}
     letters = rows.letters()
@@ -320,7 +321,7 @@ class Chunk:
     """Decides the candidates of one run, one multiplicand at a time, in one process."""
 
     def __init__(self, words: Sequence[str], setting: Setting):
-        self.table = WordTable(words)
+        self.table = PatternWords(words)
         self.setting = setting
         self.proof = SolverProof() if setting.confirm else None
 
@@ -359,7 +360,7 @@ class Chunk:
         return GeneratedLayout(puzzle, formula, layout, Solution(solution.mapping, filled))
 
 
-def by_place(rows: Rows, multiplier: str) -> tuple[str, ...]:
+def by_place(rows: PartialProducts, multiplier: str) -> tuple[str, ...]:
     """The partial products as printed: one per multiplier digit that is not the zero letter,
     the last digit's first (a letter used twice prints its row twice)."""
     word_of = dict(rows.rows)

@@ -2,7 +2,7 @@
 digits (base 10, no leading zero) under which the multiplicand times each row's multiplier digit
 is that row's partial product, worked column by column from the units with a carry per row.
 
-A long multiplication's printed rows, without its product, are `Rows`: the multiplicand, the
+A long multiplication's printed rows, without its product, are `PartialProducts`: the multiplicand, the
 letter with no row (its digit is 0) if any, and for each other multiplier letter its partial
 product. `solutions(rows)` yields every assignment of their letters; the product is then the
 multiplicand times the multiplier, one number per assignment (`product_digits`), so the words
@@ -25,7 +25,7 @@ def letter_id(letter: str) -> int:
 
 
 @dataclass(frozen=True)
-class Rows:
+class PartialProducts:
     """A long multiplication's multiplicand and partial products: `rows` pairs each nonzero
     multiplier letter with its partial product; `zero` is the multiplier letter without a row."""
 
@@ -39,10 +39,10 @@ class Rows:
         return "".join(dict.fromkeys(seen))
 
 
-class Search:
-    """The depth-first search over one `Rows`: the steps are planned once, then run."""
+class PartialProductSearch:
+    """The depth-first search over one `PartialProducts`: the steps are planned once, then run."""
 
-    def __init__(self, rows: Rows):
+    def __init__(self, rows: PartialProducts):
         self.rows = rows
         top = [letter_id(ch) for ch in reversed(rows.multiplicand)]
         self.width = len(top)
@@ -124,14 +124,14 @@ class Search:
             yield from self.place(index, partial[self.width], carry)
 
 
-def solutions(rows: Rows) -> Iterator[list[int]]:
-    """Every assignment of the rows' letters (see `Search.solutions`)."""
+def solutions(rows: PartialProducts) -> Iterator[list[int]]:
+    """Every assignment of the rows' letters (see `PartialProductSearch.solutions`)."""
     if any(len(word) not in (len(rows.multiplicand), len(rows.multiplicand) + 1) for _, word in rows.rows):
         return iter(())
-    return Search(rows).solutions()
+    return PartialProductSearch(rows).solutions()
 
 
-def feasible(rows: Rows) -> bool:
+def feasible(rows: PartialProducts) -> bool:
     """Do the rows have an assignment at all? (The search stops at the first.)"""
     return next(solutions(rows), None) is not None
 
