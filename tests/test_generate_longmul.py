@@ -13,10 +13,10 @@ import pytest
 import smtcrypt
 from smtcrypt.cli import main
 from smtcrypt.core.results import Status
+from smtcrypt.notations.layout import parse_layout
 from smtcrypt.setters.generate import LongMultiplication, LongTotals, long_multiplications
 from smtcrypt.setters.generate.multiply import PartialProducts, number, solutions
 from smtcrypt.setters.generate.partials import PartialTable
-from smtcrypt.notations.layout import parse_layout
 
 # 202 x 25 = 5050 (S=0, A=2, B=5, E=4, P=1) among words of the same five letters.
 WORDS = ["ASA", "AB", "PSPS", "ESE", "BSBS", "ABS", "SAP", "APE", "BASE", "BE", "PEA"]
