@@ -25,7 +25,7 @@ from smtcrypt.core.verify import Undefined, evaluate
 from smtcrypt.encode import indicator
 from smtcrypt.encode.bitvec import BitVecEncoding
 from smtcrypt.encode.bitvec.encoder import BitVecEncoder
-from smtcrypt.encode.bitvec.rationals import Rat
+from smtcrypt.encode.bitvec.rationals import BitVecRat
 from smtcrypt.engine.z3search import solvers
 from smtcrypt.errors import FormulaError
 
@@ -240,7 +240,7 @@ def node_values_are_exact(problem: Problem, assignments: list[dict[str, int]]) -
             assert defined == (exact is not None), (problem.source, node, assignment)
             if exact is None:
                 continue
-            if isinstance(value, Rat):
+            if isinstance(value, BitVecRat):
                 num, den = value_of(value.num.term).as_signed_long(), value_of(value.den.term).as_signed_long()
                 assert value.num.lo <= num <= value.num.hi and value.den.lo <= den <= value.den.hi and den > 0
                 assert Fraction(num, den) == exact, (problem.source, node, assignment)

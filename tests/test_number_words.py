@@ -161,7 +161,7 @@ def test_the_general_encoding_without_bounds_matches_brute_force(case, monkeypat
     """Terms without bounds (integer unknowns the formula leaves free): recursive functions and roots."""
     monkeypatch.setattr(words, "MAX_TABLE", 0)
     monkeypatch.setattr(words, "trial_divisors", lambda high: None)
-    monkeypatch.setattr("smtcrypt.encode.general._Encoder.whole_bounds", lambda self, node: None)
+    monkeypatch.setattr("smtcrypt.encode.general.GeneralEncoder.whole_bounds", lambda self, node: None)
     expected = reference_solutions(case)
     problem = check(parse(case.text), make_rules(**case.rules))
     search = ModelSearch(GeneralEncoding().encode(problem, z3.Context()), time.monotonic() + 60)

@@ -15,7 +15,7 @@ import pytest
 from reference import brute_force, is_solution
 
 from smtcrypt import Puzzle
-from smtcrypt.teach.play import Decision, DecisionError, Verdict
+from smtcrypt.teach.play import Decision, DecisionError, MoveVerdict
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPARE = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
@@ -88,7 +88,7 @@ def test_verdicts_agree_with_brute_force(formula: str) -> None:
         move = game.decide(decision)
         verdicts.add(move.verdict)
         if consistent:
-            assert move.verdict in (Verdict.ACCEPTED, Verdict.SOLVED), (formula, decision, move)
+            assert move.verdict in (MoveVerdict.ACCEPTED, MoveVerdict.SOLVED), (formula, decision, move)
             accepted.append(decision)
             letters_only = [{k: v for k, v in values.items() if k in everything[0]} for values in consistent]
             assert all(is_solution(formula, values) for values in letters_only)
@@ -99,9 +99,9 @@ def test_verdicts_agree_with_brute_force(formula: str) -> None:
                 {k: v for k, v in forced_now.items() if k not in decided}
             assert set(move.forced) <= set(forced_now.items())
         else:
-            assert move.verdict is Verdict.REJECTED, (formula, decision, move)
+            assert move.verdict is MoveVerdict.REJECTED, (formula, decision, move)
             assert move.reason
-    assert Verdict.REJECTED in verdicts and Verdict.ACCEPTED in verdicts
+    assert MoveVerdict.REJECTED in verdicts and MoveVerdict.ACCEPTED in verdicts
 
 
 def test_forced_letters_are_the_brute_forces() -> None:
@@ -122,16 +122,16 @@ def test_carries_are_named_as_the_explanations_name_them() -> None:
     """`c2 = 1` decides the carry into the tens, as an explanation's steps write it."""
     game = Puzzle("SEND + MORE = MONEY").play()
     assert game.carries == ("c2", "c3", "c4", "c5")
-    assert game.decide("c5 = 0").verdict is Verdict.REJECTED
-    assert game.decide("c2 = 1").verdict is Verdict.ACCEPTED
-    assert game.decide("c3 = 0").verdict is Verdict.REJECTED
+    assert game.decide("c5 = 0").verdict is MoveVerdict.REJECTED
+    assert game.decide("c2 = 1").verdict is MoveVerdict.ACCEPTED
+    assert game.decide("c3 = 0").verdict is MoveVerdict.REJECTED
 
 
 def test_rejection_is_a_chain_of_proved_steps() -> None:
     """A rejected move's reason is the explainer's steps from the decisions to a contradiction."""
     game = Puzzle("SEND + MORE = MONEY").play()
     move = game.decide("S = 8")
-    assert move.verdict is Verdict.REJECTED
+    assert move.verdict is MoveVerdict.REJECTED
     assert move.steps and move.steps[-1].kind == "contradiction"
     assert "cannot hold" in move.steps[-1].text
     assert move.reason == " ".join(step.text for step in move.steps)
@@ -141,7 +141,7 @@ def test_rejection_is_a_chain_of_proved_steps() -> None:
 def test_a_rejection_that_needs_cases_is_refuted_case_by_case() -> None:
     """No column alone refutes O < 6 in ODD * ODD = FREAKY: a letter is split into cases, each refuted."""
     move = Puzzle("ODD * ODD = FREAKY").play().decide("O < 6")
-    assert move.verdict is Verdict.REJECTED
+    assert move.verdict is MoveVerdict.REJECTED
     cases = [step for step in move.steps if step.kind == "case"]
     assert cases and all(step.text.startswith("Suppose ") for step in cases)
     assert move.steps[-1].kind == "contradiction" and move.steps[-1].text.endswith("can take no digit.")
@@ -150,7 +150,7 @@ def test_a_rejection_that_needs_cases_is_refuted_case_by_case() -> None:
 def test_rules_and_distinctness_reject_without_a_search() -> None:
     game = Puzzle("SEND + MORE = MONEY").play()
     assert game.decide("S = 0").reason == "S can only be {1, 2, 3, 4, 5, 6, 7, 8, 9} by the puzzle's rules (S != 0)"
-    assert game.decide("S = 9").verdict is Verdict.ACCEPTED
+    assert game.decide("S = 9").verdict is MoveVerdict.ACCEPTED
     assert game.decide("E = 9").reason == "S = 9 already, and E and S must differ"
     assert game.decide("S < 5").reason == "S < 5 contradicts your decision S = 9"
     assert game.decide("c2 = 2").reason == "c2 can only be {0, 1}: the carries that column can make"
@@ -195,7 +195,7 @@ def test_a_layout_is_drawn_as_printed() -> None:
     printed = (ROOT / "examples" / "layouts" / "letters.txt").read_text()
     division = Puzzle.from_layout(printed).play()
     assert repr(division) == printed.rstrip("\n")
-    assert division.decide("C = 4").verdict is Verdict.ACCEPTED
+    assert division.decide("C = 4").verdict is MoveVerdict.ACCEPTED
     assert repr(division).split("\n")[2] == " 4? ) ????"
 
 
@@ -222,10 +222,10 @@ def test_a_time_limit_gives_unknown_never_rejected() -> None:
     for text in ("A = 1", "F = 2", "B < 3", "J != 4"):
         move = game.decide(text)
         verdicts.append(move.verdict)
-        assert move.verdict in (Verdict.UNKNOWN, Verdict.ACCEPTED)
-        if move.verdict is Verdict.UNKNOWN:
+        assert move.verdict in (MoveVerdict.UNKNOWN, MoveVerdict.ACCEPTED)
+        if move.verdict is MoveVerdict.UNKNOWN:
             assert move.reason.startswith("the search ended (time limit) before it found a solution with")
-    assert Verdict.UNKNOWN in verdicts
+    assert MoveVerdict.UNKNOWN in verdicts
 
 
 def play(formula: str, lines: str, *options: str) -> subprocess.CompletedProcess[str]:
@@ -266,7 +266,7 @@ def test_a_layouts_digits_agree_with_its_search_under_assign() -> None:
     """The digits a letter may still take, held to the puzzle searched with the decision as --assign."""
     printed = (ROOT / "examples" / "layouts" / "letters.txt").read_text()
     game = Puzzle.from_layout(printed).play()
-    assert game.decide("C = 4").verdict is Verdict.ACCEPTED
+    assert game.decide("C = 4").verdict is MoveVerdict.ACCEPTED
     assigned = list(Puzzle.from_layout(printed, assign={"C": 4}).solve())
     for letter in "ABD":
         assert game.possible(letter) == tuple(sorted({s.mapping[letter] for s in assigned}))

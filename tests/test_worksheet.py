@@ -15,19 +15,19 @@ import smtcrypt
 from smtcrypt import api
 from smtcrypt.cli import main
 from smtcrypt.cli.worksheet import difficulty_range
-from smtcrypt.teach.worksheet import Rows, build_worksheet, layout, stacked
+from smtcrypt.teach.worksheet import StackedFormula, build_worksheet, layout, stacked
 
 REPO = Path(__file__).resolve().parent.parent
 PLANETS = REPO / "examples" / "words" / "planets.txt"
 
 
 @pytest.mark.parametrize("formula, rows", [
-    ("SEND + MORE = MONEY", Rows((("", "SEND"), ("+", "MORE")), "MONEY")),
-    ("MONEY = SEND + MORE", Rows((("", "SEND"), ("+", "MORE")), "MONEY")),
-    ("TEN + TEN + FORTY = SIXTY", Rows((("", "TEN"), ("+", "TEN"), ("+", "FORTY")), "SIXTY")),
-    ("WELL - DO + YOU = PUNK", Rows((("", "WELL"), ("-", "DO"), ("+", "YOU")), "PUNK")),
-    ("ODD * ODD = FREAKY", Rows((("", "ODD"), ("×", "ODD")), "FREAKY")),
-    ("7AB * CD = EFGHJ", Rows((("", "7AB"), ("×", "CD")), "EFGHJ")),
+    ("SEND + MORE = MONEY", StackedFormula((("", "SEND"), ("+", "MORE")), "MONEY")),
+    ("MONEY = SEND + MORE", StackedFormula((("", "SEND"), ("+", "MORE")), "MONEY")),
+    ("TEN + TEN + FORTY = SIXTY", StackedFormula((("", "TEN"), ("+", "TEN"), ("+", "FORTY")), "SIXTY")),
+    ("WELL - DO + YOU = PUNK", StackedFormula((("", "WELL"), ("-", "DO"), ("+", "YOU")), "PUNK")),
+    ("ODD * ODD = FREAKY", StackedFormula((("", "ODD"), ("×", "ODD")), "FREAKY")),
+    ("7AB * CD = EFGHJ", StackedFormula((("", "7AB"), ("×", "CD")), "EFGHJ")),
     ("A + (B + C) = DE", None),
     ("A * B * C = DE", None),
     ("SEND + MORE < MONEY", None),

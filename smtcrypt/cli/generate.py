@@ -271,7 +271,7 @@ def words_of(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[
 
 
 @dataclass
-class Run:
+class GenerateRun:
     """One `smtcrypt generate` run: the puzzles kept so far (rated with --difficulty) and how it ended."""
 
     args: argparse.Namespace
@@ -359,7 +359,7 @@ def main(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     check_genre(args, parser)
-    run = Run(args, rules_from(args, parser))
+    run = GenerateRun(args, rules_from(args, parser))
     words = [] if args.doubly_true else words_of(args, parser)
     if args.crossword is not None:
         return run_crosswords(args, parser, run.rules, words)

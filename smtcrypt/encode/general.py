@@ -44,15 +44,15 @@ class GeneralEncoding:
         return not large_exponents(problem)
 
     def encode(self, problem: Problem, context: z3.Context) -> Encoded:
-        return _Encoder(problem, context, self.tables).run()
+        return GeneralEncoder(problem, context, self.tables).run()
 
 
 def formula_terms(problem: Problem, context: z3.Context) -> FormulaTerms | None:
     """The formula and the rules apart; None with integer unknowns or witness unknowns (see
-    `_Encoder.witnesses`), whose negation would need a quantifier."""
+    `GeneralEncoder.witnesses`), whose negation would need a quantifier."""
     if problem.unknowns or large_exponents(problem):
         return None
-    encoder = _Encoder(problem, context, tables=True)
+    encoder = GeneralEncoder(problem, context, tables=True)
     holds = encoder.holds()
     if encoder.witnesses:
         return None
@@ -61,7 +61,7 @@ def formula_terms(problem: Problem, context: z3.Context) -> FormulaTerms | None:
                         formula, encoder.linear, encoder.cases)
 
 
-class _Encoder(NumberTheory, TreeEncoder[Rat, z3.ArithRef]):
+class GeneralEncoder(NumberTheory, TreeEncoder[Rat, z3.ArithRef]):
     """The tree walk over `Rat`s: the value algebra (general_rationals.py), gcd and the number-theory
     words (general_numbers.py), and the node cases of this encoding's own."""
 

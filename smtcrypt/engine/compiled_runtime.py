@@ -3,7 +3,7 @@
 The generated code (compiled.py, compiled_writer.py) has the exact semantics of the re-check
 (core/verify.py) but none of its code: Python ints, a `Fraction` only where `/`, a negative power
 or a root needs one, never a float. Where Python would fail, a helper raises an `ArithmeticError`
-(a zero divisor, or `Undefined`: an irrational root, a fraction where an integer is needed), and
+(a zero divisor, or `CandidateUndefined`: an irrational root, a fraction where an integer is needed), and
 the candidate is no solution. The helpers are written for speed per candidate: a prime table made
 once, quotients compared as integer pairs without making Fractions.
 """
@@ -20,13 +20,13 @@ from smtcrypt.core.rules import PRIME_LIMIT
 Exact = int | Fraction  # a value in the generated code: an int until a division or a root makes a fraction
 
 
-class Undefined(ArithmeticError):
+class CandidateUndefined(ArithmeticError):
     """The candidate makes the formula undefined: not an integer where one is needed, an irrational root."""
 
 
 def _as_integer(value: Any) -> int:
     if value.denominator != 1:
-        raise Undefined("not an integer")
+        raise CandidateUndefined("not an integer")
     return value.numerator
 
 
@@ -38,7 +38,7 @@ def _gcd(*values: Any) -> int:
 
 
 def _whole(value: Any) -> int:
-    """An int from an int, a truth value or a whole Fraction; `Undefined` for any other fraction."""
+    """An int from an int, a truth value or a whole Fraction; `CandidateUndefined` for any other fraction."""
     return int(value) if type(value) in (int, bool) else _as_integer(value)
 
 
@@ -65,7 +65,7 @@ def _is_prime(value: Any) -> bool:
     if n < SIEVE_SIZE:
         return n >= 2 and bool(_prime_table()[n])
     if n >= PRIME_LIMIT:  # not decided: the candidate is left out, as the re-check does
-        raise Undefined("is_prime() of a number of more than 24 digits")
+        raise CandidateUndefined("is_prime() of a number of more than 24 digits")
     if n % 2 == 0:
         return False
     # strong probable prime to every base of MILLER_RABIN_BASES, which no composite below 3.3 * 10**24 is
@@ -153,10 +153,10 @@ def _power(base: Exact, exponent: Exact) -> Exact:
     p, q = exponent.numerator, exponent.denominator
     if q != 1:
         if value < 0:
-            raise Undefined("root of a negative number")
+            raise CandidateUndefined("root of a negative number")
         top, bottom = exact_root(value.numerator, q), exact_root(value.denominator, q)
         if top is None or bottom is None:
-            raise Undefined("irrational root")
+            raise CandidateUndefined("irrational root")
         value = Fraction(top, bottom)
     if p < 0 and value == 0:
         raise ZeroDivisionError("zero to a negative power")
@@ -169,7 +169,7 @@ def _root_power(base: Exact, p: int, q: int) -> Exact:
         return _power(base, Fraction(p, q))
     root = exact_root(base, q)
     if root is None:
-        raise Undefined("irrational root")
+        raise CandidateUndefined("irrational root")
     if p >= 0:
         return root ** p
     if root == 0:

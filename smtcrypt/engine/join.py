@@ -164,7 +164,7 @@ def alternatives(problem: Problem, target: Expr, known: set[str]) -> list[tuple[
     return words if all(letters == new[0] for letters in new) else None
 
 
-class Reader:
+class PowerReader:
     """Reads a word's digits off the value of `word ** e`, given the digits of the other side's letters."""
 
     def __init__(self, problem: Problem, word: Word, exponent: Fraction, known: tuple[str, ...]):
@@ -305,14 +305,14 @@ class JoinSearch(Backend):
         self.bulk = 0
         self.tried = 0
         self.skip: Callable[[tuple[int, ...]], bool] | None = None  # alphabetical digit tuples reported before
-        self.reader: Reader | None = None
-        self.readers: list[Reader] = []  # one per word of `LEFT in (WORD, ...)`, the first is `reader`
+        self.reader: PowerReader | None = None
+        self.readers: list[PowerReader] = []  # one per word of `LEFT in (WORD, ...)`, the first is `reader`
         self.large: Side | None = None
         if plan.solve_for is not None:
             self.small = Side(problem, plan.left)
             solved = alternatives(problem, plan.solve_for, set(self.small.letters))
             assert solved is not None  # the plan solves for a side that is a word or a word's power, or several
-            self.readers = [Reader(problem, word, exponent, self.small.letters) for word, exponent in solved]
+            self.readers = [PowerReader(problem, word, exponent, self.small.letters) for word, exponent in solved]
             self.reader = self.readers[0]
             letters = self.small.letters + self.reader.new
         else:

@@ -39,7 +39,7 @@ STATUS_NOTES = {
 
 
 @dataclass(frozen=True)
-class Rows:
+class StackedFormula:
     """A formula stacked in columns: operand rows with their signs, then the result row."""
 
     operands: tuple[tuple[str, str], ...]  # (sign, digits-and-letters), the first sign empty
@@ -66,7 +66,7 @@ def _addends(node: Expr) -> list[tuple[str, str]] | None:
     return None
 
 
-def stacked(problem: Problem) -> Rows | None:
+def stacked(problem: Problem) -> StackedFormula | None:
     """The column layout of `WORD + WORD - ... = WORD` or `WORD * WORD = WORD` (either side), or None."""
     constraints = problem.formula.constraints
     if len(constraints) != 1 or not isinstance(constraints[0], Compare) or constraints[0].ops != ("==",):
@@ -77,11 +77,12 @@ def stacked(problem: Problem) -> Rows | None:
     if not isinstance(right, Word):
         return None
     if isinstance(left, BinOp) and left.op == "*" and isinstance(left.left, Word) and isinstance(left.right, Word):
-        return Rows((("", left.left.letters), ("×", left.right.letters)), right.letters)
+        return StackedFormula((("", left.left.letters), ("×", left.right.letters)), right.letters)
     addends = _addends(left)
     if addends is None or len(addends) < 2:
         return None
-    return Rows(tuple(("" if index == 0 else sign, text) for index, (sign, text) in enumerate(addends)), right.letters)
+    operands = tuple(("" if index == 0 else sign, text) for index, (sign, text) in enumerate(addends))
+    return StackedFormula(operands, right.letters)
 
 
 def is_letter(char: str) -> bool:

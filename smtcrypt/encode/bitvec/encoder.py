@@ -18,14 +18,14 @@ from smtcrypt.core.tree import BinOp, Call, Expr, Name, Number, Repeating, Word,
 from smtcrypt.encode import words
 from smtcrypt.encode.base import Ok, Unsupported, allowed_digits, indicator
 from smtcrypt.encode.bitvec.ints import MAX_WIDTH, Z
-from smtcrypt.encode.bitvec.rationals import Rat, Rationals, Value
+from smtcrypt.encode.bitvec.rationals import BitVecRat, BitVecRationals, Value
 from smtcrypt.encode.walk import TreeEncoder, conj
 
 FEW_DIVISORS = 100  # past this many trial divisions, is_prime of a term of few letters is decided case by case
 MAX_CASES = 1_000  # the most assignments of its letters such a term is simplified for
 
 
-class BitVecEncoder(Rationals, TreeEncoder[Rat, Z]):
+class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
     """The tree walk over bounded bit-vector fractions: letters are unsigned bit-vectors of the
     base's digit width."""
 
@@ -100,7 +100,7 @@ class BitVecEncoder(Rationals, TreeEncoder[Rat, Z]):
         """sum(weight * letter) + constant."""
         return self.weighted_sum([(weight, self.letter(letter)) for letter, weight in weights.items()], constant)
 
-    def power(self, a: Rat, k: int) -> tuple[Rat, Ok]:
+    def power(self, a: BitVecRat, k: int) -> tuple[BitVecRat, Ok]:
         """a ** k for an integer k, and the condition that it is defined (a != 0 for k < 0)."""
         if a.const is not None:
             if a.const == 0 and k < 0:
@@ -109,7 +109,7 @@ class BitVecEncoder(Rationals, TreeEncoder[Rat, Z]):
         if k == 0:
             return self.fraction(Fraction(1)), True
         if k < 0 and a.letter is not None:  # 1 / d**-k from a table; d = 0 is undefined
-            return (Rat(self.const(1), self.letter_table(a.letter, lambda d: max(d, 1) ** -k)),
+            return (BitVecRat(self.const(1), self.letter_table(a.letter, lambda d: max(d, 1) ** -k)),
                     self.nonzero(a.num))
         if k < 0:
             inverse, ok = self.inverse(a)
@@ -119,7 +119,7 @@ class BitVecEncoder(Rationals, TreeEncoder[Rat, Z]):
             return a, True
         if a.letter is not None:
             return self.integer(self.letter_table(a.letter, lambda d: d ** k)), True
-        return Rat(self.z_power(a.num, k), self.z_power(a.den, k)), True
+        return BitVecRat(self.z_power(a.num, k), self.z_power(a.den, k)), True
 
     def weights(self, digits: str) -> tuple[dict[str, int], int]:
         """A numeral as letter weights and a literal constant: "7AB" -> ({"A": 10, "B": 1}, 700)."""
@@ -128,7 +128,7 @@ class BitVecEncoder(Rationals, TreeEncoder[Rat, Z]):
     def encode_word(self, node: Word) -> tuple[Value, Ok]:
         weights, literal = self.weights(node.letters)
         letter = node.letters if len(node.letters) == 1 else None
-        return Rat(self.linear(weights, literal), self.const(1), letter), True
+        return BitVecRat(self.linear(weights, literal), self.const(1), letter), True
 
     def encode_repeating(self, node: Repeating) -> tuple[Value, Ok]:
         """whole.fixed(period) = (whole fixed period - whole fixed) / (B^f (B^p - 1))."""
@@ -137,12 +137,12 @@ class BitVecEncoder(Rationals, TreeEncoder[Rat, Z]):
         for letter, weight in head.items():
             full[letter] = full.get(letter, 0) - weight
         scale = repeating_scale(node.fixed, node.period, self.base)
-        return Rat(self.linear(full, full_literal - head_literal), self.const(scale)), True
+        return BitVecRat(self.linear(full, full_literal - head_literal), self.const(scale)), True
 
     def encode_number(self, node: Number) -> tuple[Value, Ok]:
         return self.fraction(node.value), True
 
-    def division(self, op: str, a: Rat, b: Rat) -> tuple[Rat, Ok]:
+    def division(self, op: str, a: BitVecRat, b: BitVecRat) -> tuple[BitVecRat, Ok]:
         nonzero = self.nonzero(b.num)
         if op == "/":
             return self.divide(a, b), nonzero
@@ -157,9 +157,9 @@ class BitVecEncoder(Rationals, TreeEncoder[Rat, Z]):
             den = self.const(math.lcm(a.den.value, b.den.value))
         else:
             den = self.z_mul(a.den, b.den)
-        return Rat(self.z_mod(x, y), den), nonzero
+        return BitVecRat(self.z_mod(x, y), den), nonzero
 
-    def power_of(self, node: BinOp, base: Rat, exponent: Rat) -> tuple[Rat, Ok]:
+    def power_of(self, node: BinOp, base: BitVecRat, exponent: BitVecRat) -> tuple[BitVecRat, Ok]:
         fixed = self.problem.constant_exponents.get(node)
         if fixed is not None:
             if fixed.denominator != 1:
@@ -182,14 +182,14 @@ class BitVecEncoder(Rationals, TreeEncoder[Rat, Z]):
                                 for chosen, _, defined in cases if defined is not True])
         return self.rat(result), ok
 
-    def range_sum(self, start: Z, stop: Z) -> Rat:
+    def range_sum(self, start: Z, stop: Z) -> BitVecRat:
         """sum(range(start, stop)) = max(0, stop - start) * (start + stop - 1) / 2, an even product halved."""
         count = self.z_sub(stop, start)
         product = self.z_mul(count, self.z_sub(self.z_add(start, stop), self.const(1)))
         total = self.z_ite(self.z_compare(">", count, self.const(0)), product, self.const(0))
         return self.integer(self.z_half(total))
 
-    def gcd(self, nodes: Sequence[Expr], wholes: list[Z]) -> tuple[Rat, Ok]:
+    def gcd(self, nodes: Sequence[Expr], wholes: list[Z]) -> tuple[BitVecRat, Ok]:
         """Euclid's algorithm, unrolled (see `z_gcd`): a function of the letters, defined everywhere."""
         result = self.z_abs(wholes[0])
         for whole in wholes[1:]:
@@ -329,8 +329,8 @@ class BitVecEncoder(Rationals, TreeEncoder[Rat, Z]):
             return value
         return self.z_ite(self.z_compare("<", x, self.const(0)), self.z_neg(value), value)
 
-    def absolute(self, value: Rat) -> Rat:
-        return Rat(self.z_abs(value.num), value.den)
+    def absolute(self, value: BitVecRat) -> BitVecRat:
+        return BitVecRat(self.z_abs(value.num), value.den)
 
     def zero(self) -> Z:
         return self.const(0)

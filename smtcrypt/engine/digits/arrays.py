@@ -4,7 +4,7 @@ The generated loops (generated.py) pay the interpreter for every partial assignm
 is a few numpy operations over a block of them (a column of int64 per letter), which costs a few
 nanoseconds an assignment. `Try` repeats each row once per digit still free, `Solve` looks the
 letter's digits up in the table of `c * x = t (mod base)` and repeats each row once per root,
-`Congruence`, `Bounds` and `Holds` keep the rows that pass. Blocks are cut to at most BLOCK rows
+`Congruence`, `RangeCut` and `Holds` keep the rows that pass. Blocks are cut to at most BLOCK rows
 before a step that multiplies them, so memory stays bounded, and the clock is read between blocks.
 
 Exactness: every value is an int64 that cannot overflow. A congruence is computed modulo
@@ -27,9 +27,9 @@ from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, BoolOp, Compare, Expr, Not, Number, Unary, Word
 from smtcrypt.engine.compiled import define_scan
 from smtcrypt.engine.compiled_writer import NotCompilable, Writer
-from smtcrypt.engine.digits.equations import Equation
+from smtcrypt.engine.digits.equations import WordEquation
 from smtcrypt.engine.digits.generated import congruence_roots
-from smtcrypt.engine.digits.plan import Bounds, Congruence, Holds, Solve, Step, Try
+from smtcrypt.engine.digits.plan import Congruence, Holds, RangeCut, Solve, Step, Try
 from smtcrypt.engine.join import letters_of
 
 BLOCK = 1 << 18  # rows at most after a step that multiplies them (about 20 MB of columns)
@@ -39,7 +39,7 @@ SAFE = 1 << 62  # bound on any value evaluated exactly on arrays
 Array = Any  # an int64 (or bool) numpy array, or a Python int where a value is constant
 
 
-class Rows:
+class AssignmentBlock:
     """A block of partial assignments: one int64 table, a row each, a column per letter (and one,
     "", for the mask of digits taken where every letter differs), so that choosing rows is one
     gather, not one per letter. `rows[letter]` is that letter's column; `letter in rows` says
@@ -56,17 +56,17 @@ class Rows:
     def __contains__(self, letter: str) -> bool:
         return letter in self.assigned
 
-    def take(self, chosen: Array) -> Rows:
-        return Rows(self.table[chosen], self.columns, self.assigned)
+    def take(self, chosen: Array) -> AssignmentBlock:
+        return AssignmentBlock(self.table[chosen], self.columns, self.assigned)
 
-    def extended(self, letter: str, chosen: Array | None, digits: Array, masked: bool) -> Rows:
+    def extended(self, letter: str, chosen: Array | None, digits: Array, masked: bool) -> AssignmentBlock:
         """The rows `chosen` (None: all of them, changed in place: no other block shares them), with
         the letter given `digits` (and, if `masked`, the digits taken)."""
         table = self.table if chosen is None else self.table[chosen]
         table[:, self.columns[letter]] = digits
         if masked:
             table[:, self.columns[""]] |= np.int64(1) << digits
-        return Rows(table, self.columns, self.assigned | {letter})
+        return AssignmentBlock(table, self.columns, self.assigned | {letter})
 
 
 class NotVectorizable(ValueError):
@@ -123,7 +123,7 @@ class ArraySearch:
         self.steps = steps
         self.letters = sorted(problem.letters)
         self.distinct = problem.distinctness
-        self.checks: dict[int, Callable[[Rows, int], Array]] = {}  # by step index: the exact test of a Holds
+        self.checks: dict[int, Callable[[AssignmentBlock, int], Array]] = {}  # by step index: the exact test of a Holds
         for index, step in enumerate(steps):
             if isinstance(step, (Solve, Congruence)) and self.base ** step.column > LARGEST_MODULUS:
                 raise NotVectorizable("a column's modulus too large for int64 arithmetic")
@@ -131,7 +131,7 @@ class ArraySearch:
                 self.checks[index] = self._exact_test(step.constraint)
         self.rows_handled = 0
         self.reduce: dict[tuple[int, int], int | None] = {}  # by equation and column: the modulus to reduce by
-        self.ranged = {id(step.equation) for step in steps if isinstance(step, Bounds)
+        self.ranged = {id(step.equation) for step in steps if isinstance(step, RangeCut)
                        and all((magnitude(side, problem) or SAFE) < SAFE for side in (step.equation.left,
                                                                                       step.equation.right))}
 
@@ -139,18 +139,18 @@ class ArraySearch:
 
     def run(self, hits: list[tuple[int, ...]]) -> Generator[int, None, int]:
         columns = {name: index for index, name in enumerate([*self.letters, ""])}
-        start = Rows(np.zeros((1, len(columns)), dtype=np.int64), columns, frozenset())
+        start = AssignmentBlock(np.zeros((1, len(columns)), dtype=np.int64), columns, frozenset())
         yield from self._steps(0, start, 1, hits)
         return self.rows_handled
 
-    def _steps(self, index: int, rows: Rows, count: int, hits: list[tuple[int, ...]]) -> Iterator[int]:
+    def _steps(self, index: int, rows: AssignmentBlock, count: int, hits: list[tuple[int, ...]]) -> Iterator[int]:
         """Apply steps from `index` on; a block that would grow past BLOCK rows is cut first."""
         while index < len(self.steps) and count:
             step = self.steps[index]
             if isinstance(step, (Try, Solve)) and count > BLOCK // self.base:
                 size = max(1, BLOCK // self.base)
                 for begin in range(0, count, size):
-                    part = Rows(rows.table[begin:begin + size], rows.columns, rows.assigned)
+                    part = AssignmentBlock(rows.table[begin:begin + size], rows.columns, rows.assigned)
                     yield from self._steps(index, part, min(size, count - begin), hits)
                     yield self.rows_handled
                 return
@@ -162,21 +162,21 @@ class ArraySearch:
             order = np.lexsort(columns[::-1])
             hits.extend(zip(*(column[order].tolist() for column in columns)))
 
-    def _apply(self, index: int, step: Step, rows: Rows, count: int) -> tuple[Rows, int]:
+    def _apply(self, index: int, step: Step, rows: AssignmentBlock, count: int) -> tuple[AssignmentBlock, int]:
         if isinstance(step, Try):
             return self._try(step.letter, rows, count)
         if isinstance(step, Solve):
             return self._solve(step, rows, count)
         if isinstance(step, Congruence):
             keep = self._residue_of_difference(step.equation, step.column, rows, None) == 0
-        elif isinstance(step, Bounds):
+        elif isinstance(step, RangeCut):
             keep = self._bounds(step.equation, rows)
         else:
             keep = self.checks[index](rows, count)
         return self._keep(rows, count, keep)
 
     @staticmethod
-    def _keep(rows: Rows, count: int, keep: Array) -> tuple[Rows, int]:
+    def _keep(rows: AssignmentBlock, count: int, keep: Array) -> tuple[AssignmentBlock, int]:
         keep = np.asarray(keep)
         if keep.ndim == 0:  # a test without letters
             return (rows, count) if keep else (rows.take(slice(0, 0)), 0)
@@ -187,7 +187,7 @@ class ArraySearch:
 
     # --- giving a letter digits ----------------------------------------------------------------
 
-    def _try(self, letter: str, rows: Rows, count: int) -> tuple[Rows, int]:
+    def _try(self, letter: str, rows: AssignmentBlock, count: int) -> tuple[AssignmentBlock, int]:
         """Each row once per digit the letter may take there: a (row, digit) table of what is free."""
         digits = np.array(sorted(self.problem.allowed[letter]), dtype=np.int64)
         if self.distinct == "all":
@@ -199,12 +199,12 @@ class ArraySearch:
         chosen, which = np.nonzero(free)
         return self._extend(letter, rows, chosen, digits[which])
 
-    def _rivals(self, letter: str, rows: Rows) -> set[str]:
+    def _rivals(self, letter: str, rows: AssignmentBlock) -> set[str]:
         """The letters with digits that `letter` must differ from (where only some letters must differ)."""
         return {other for group in self.problem.groups if letter in group for other in group
                 if other != letter and other in rows}
 
-    def _free(self, letter: str, digit: Array, rows: Rows, chosen: Array) -> Array:
+    def _free(self, letter: str, digit: Array, rows: AssignmentBlock, chosen: Array) -> Array:
         """Whether the rows `chosen` may give `letter` the digit (one digit, or an array of one per
         chosen row): no letter that must differ has it."""
         if self.distinct == "all":
@@ -214,10 +214,10 @@ class ArraySearch:
             free &= rows[other][chosen] != digit
         return free
 
-    def _extend(self, letter: str, rows: Rows, chosen: Array, digits: Array) -> tuple[Rows, int]:
+    def _extend(self, letter: str, rows: AssignmentBlock, chosen: Array, digits: Array) -> tuple[AssignmentBlock, int]:
         return rows.extended(letter, chosen, digits, self.distinct == "all"), len(chosen)
 
-    def _solve(self, step: Solve, rows: Rows, count: int) -> tuple[Rows, int]:
+    def _solve(self, step: Solve, rows: AssignmentBlock, count: int) -> tuple[AssignmentBlock, int]:
         """The letter's digits x with c * x + t = 0 (mod base): the table of roots flattened, each row
         repeated once per root, less the roots another letter that must differ has."""
         base, below = self.base, self.base ** (step.column - 1)
@@ -244,7 +244,7 @@ class ArraySearch:
 
     # --- values ----------------------------------------------------------------------------------
 
-    def _residue_of_difference(self, equation: Equation, k: int, rows: Rows,
+    def _residue_of_difference(self, equation: WordEquation, k: int, rows: AssignmentBlock,
                                solved: tuple[str, int] | None) -> Array:
         modulus = self.base ** k
         key = (id(equation), k)
@@ -255,7 +255,7 @@ class ArraySearch:
         return (self._residue(equation.left, equation, k, rows, solved, reduce)
                 - self._residue(equation.right, equation, k, rows, solved, reduce)) % modulus
 
-    def _truncated_bound(self, node: Expr, equation: Equation, k: int) -> int:
+    def _truncated_bound(self, node: Expr, equation: WordEquation, k: int) -> int:
         """A bound on every value met evaluating the polynomial with its words cut to their last k digits."""
         if isinstance(node, Word):
             return self.base ** max(0, k - equation.shifts[id(node)])
@@ -270,8 +270,8 @@ class ArraySearch:
         right = self._truncated_bound(node.right, equation, k)
         return left * right if node.op == "*" else left + right
 
-    def _residue(self, node: Expr, equation: Equation, k: int, rows: Rows, solved: tuple[str, int] | None,
-                 reduce: int | None) -> Array:
+    def _residue(self, node: Expr, equation: WordEquation, k: int, rows: AssignmentBlock,
+                 solved: tuple[str, int] | None, reduce: int | None) -> Array:
         """The value of a polynomial, its words cut to their last k digits: modulo base**k where
         `reduce` says so (each operation reduced, see the module), else exact (the bound holds)."""
         modulus = reduce or 0
@@ -303,13 +303,13 @@ class ArraySearch:
         value = left * right if node.op == "*" else left + right if node.op == "+" else left - right
         return value % modulus if reduce else value
 
-    def _bounds(self, equation: Equation, rows: Rows) -> Array:
+    def _bounds(self, equation: WordEquation, rows: AssignmentBlock) -> Array:
         if id(equation) not in self.ranged:  # its greatest values could overflow: no cut
             return True
         left, right = self._range(equation.left, rows), self._range(equation.right, rows)
         return (left[1] >= right[0]) & (left[0] <= right[1])
 
-    def _range(self, node: Expr, rows: Rows) -> tuple[Array, Array]:
+    def _range(self, node: Expr, rows: AssignmentBlock) -> tuple[Array, Array]:
         """The least and greatest value of a monotone expression, letters without digits at their
         least and greatest digits (the caller checked that nothing overflows)."""
         if isinstance(node, Word):
@@ -338,13 +338,13 @@ class ArraySearch:
 
     # --- the exact tests ---------------------------------------------------------------------------
 
-    def _exact_test(self, constraint: Expr) -> Callable[[Rows, int], Array]:
+    def _exact_test(self, constraint: Expr) -> Callable[[AssignmentBlock, int], Array]:
         bound = truth_bound(constraint, self.problem)
         if bound is not None and bound < SAFE:
             return lambda rows, count: self._exact(constraint, rows)
         return self._row_by_row(constraint)
 
-    def _exact(self, node: Expr, rows: Rows) -> Array:
+    def _exact(self, node: Expr, rows: AssignmentBlock) -> Array:
         """The exact value on arrays (the bound checked: nothing overflows)."""
         if isinstance(node, Word):
             value: Array = 0
@@ -376,7 +376,7 @@ class ArraySearch:
             return left ** int(self.problem.constant_exponents[node])
         return left * right if node.op == "*" else left + right if node.op == "+" else left - right
 
-    def _row_by_row(self, constraint: Expr) -> Callable[[Rows, int], Array]:
+    def _row_by_row(self, constraint: Expr) -> Callable[[AssignmentBlock, int], Array]:
         """The compiled formula's code for the constraint, run on each row (Python ints: exact)."""
         letters = sorted(letters_of(constraint))
         writer = Writer(self.problem, {letter: f"v{index}" for index, letter in enumerate(letters)})
@@ -387,7 +387,7 @@ class ArraySearch:
                             "            _out.append(False)", "    return _out"]) + "\n"
         scan = define_scan(source, writer.constants, {"bool": bool})
 
-        def test_rows(rows: Rows, count: int) -> Array:
+        def test_rows(rows: AssignmentBlock, count: int) -> Array:
             return np.array(scan(zip(*(rows[letter].tolist() for letter in letters))) if letters else
                             scan([()]) * count, dtype=bool)
         return test_rows

@@ -72,7 +72,7 @@ def word_shifts(node: Expr, base: int, shift: int = 0, found: dict[int, int] | N
 
 
 @dataclass(eq=False)
-class Equation:
+class WordEquation:
     """A constraint `LEFT = RIGHT` between polynomials in words: what the columns check."""
 
     left: Expr
@@ -119,10 +119,10 @@ class Equation:
         return 0
 
 
-def polynomial_equations(problem: Problem) -> list[tuple[Expr, Equation]]:
+def polynomial_equations(problem: Problem) -> list[tuple[Expr, WordEquation]]:
     """The conjuncts that are equations between polynomials (or quotients of them, cross-multiplied),
     each with its columns."""
-    found: list[tuple[Expr, Equation]] = []
+    found: list[tuple[Expr, WordEquation]] = []
     for part in conjuncts(problem):
         sides = cross_multiplied(part, problem) if isinstance(part, Compare) and part.ops == ("==",) else None
         if sides is not None:
@@ -131,7 +131,7 @@ def polynomial_equations(problem: Problem) -> list[tuple[Expr, Equation]]:
             words = [(node.letters, shifts[id(node)]) for side in sides for node in walk(side)
                      if isinstance(node, Word)]
             if words:
-                found.append((part, Equation(sides[0], sides[1], words, shifts)))
+                found.append((part, WordEquation(sides[0], sides[1], words, shifts)))
     return found
 
 

@@ -13,8 +13,8 @@ from typing import Any
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, Expr, Number, Unary, Word
 from smtcrypt.engine.compiled_writer import Writer
-from smtcrypt.engine.digits.equations import Equation
-from smtcrypt.engine.digits.plan import Bounds, Congruence, Holds, Solve, Step, Try
+from smtcrypt.engine.digits.equations import WordEquation
+from smtcrypt.engine.digits.plan import Congruence, Holds, RangeCut, Solve, Step, Try
 
 NODES_BETWEEN_LOOKS = 4096  # loop steps between two looks at the clock and the stop flag (a power of 2)
 FREE_TABLES_UP_TO = 12  # bases whose free digits are looked up by the mask of digits taken (tables of 2**base)
@@ -80,7 +80,7 @@ class LoopWriter:
     def _step(self, step: Step) -> None:
         if isinstance(step, Holds):
             self._holds(step.constraint)
-        elif isinstance(step, Bounds):
+        elif isinstance(step, RangeCut):
             left, right = step.equation.left, step.equation.right
             self.line(f"if {self._extreme(left, max)} < {self._extreme(right, min)} or "
                       f"{self._extreme(left, min)} > {self._extreme(right, max)}:")
@@ -178,13 +178,13 @@ class LoopWriter:
             return f"({self._extreme(node.left, extreme)} ** {int(self.problem.constant_exponents[node])})"
         return f"({self._extreme(node.left, extreme)} {node.op} {self._extreme(node.right, extreme)})"
 
-    def _difference(self, equation: Equation, k: int, solved: tuple[str, str] | None = None) -> str:
+    def _difference(self, equation: WordEquation, k: int, solved: tuple[str, str] | None = None) -> str:
         """The code of LEFT - RIGHT with each word cut to its last k digits (`solved`: one letter
         written as a given digit)."""
         left, right = (self._truncated(side, equation, k, solved) for side in (equation.left, equation.right))
         return f"{left} - {right}"
 
-    def _truncated(self, node: Expr, equation: Equation, k: int, solved: tuple[str, str] | None) -> str:
+    def _truncated(self, node: Expr, equation: WordEquation, k: int, solved: tuple[str, str] | None) -> str:
         if isinstance(node, Word):
             kept = k - equation.shifts[id(node)]  # the digits that count modulo base**k
             if kept <= 0:

@@ -1,7 +1,7 @@
 """The plan of the digit search: which letter each loop gives digits to, and what is checked where.
 
 Steps, in order: `Try` a letter's digits, `Solve` a letter from an equation's column, check a
-`Congruence` (an equation modulo base**k) or `Bounds` (the sides' ranges), or that a constraint
+`Congruence` (an equation modulo base**k) or `RangeCut` (the sides' ranges), or that a constraint
 `Holds` exactly. The planner places each check as early as the letters it needs allow.
 """
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import Expr
-from smtcrypt.engine.digits.equations import Equation, monotone
+from smtcrypt.engine.digits.equations import WordEquation, monotone
 from smtcrypt.engine.join import conjuncts, letters_of
 
 
@@ -27,7 +27,7 @@ class Solve:
     """Give the letter the digits that make the equation hold modulo base**column (see the module)."""
 
     letter: str
-    equation: Equation
+    equation: WordEquation
     column: int
 
 
@@ -35,7 +35,7 @@ class Solve:
 class Congruence:
     """Cut the assignment unless the equation holds modulo base**column."""
 
-    equation: Equation
+    equation: WordEquation
     column: int
 
 
@@ -47,14 +47,14 @@ class Holds:
 
 
 @dataclass(frozen=True)
-class Bounds:
+class RangeCut:
     """Cut the assignment if the sides' ranges, each letter without a digit yet anywhere in its
     digits, cannot meet (left to right: the leading digits bound a product's size)."""
 
-    equation: Equation
+    equation: WordEquation
 
 
-Step = Try | Solve | Congruence | Holds | Bounds
+Step = Try | Solve | Congruence | Holds | RangeCut
 
 
 @dataclass
@@ -65,12 +65,12 @@ class Planner:
     equation's next column is tried, the one after which the most letters are solved."""
 
     problem: Problem
-    equations: dict[Expr, Equation]  # constraint -> its columns, for the polynomial equations
+    equations: dict[Expr, WordEquation]  # constraint -> its columns, for the polynomial equations
     steps: list[Step] = field(default_factory=list)
     assigned: set[str] = field(default_factory=set)
     pending: list[Expr] = field(default_factory=list)  # constraints not yet checked exactly
     reached: dict[int, int] = field(default_factory=dict)  # by id of equation: its columns checked so far
-    bounded: dict[int, int] = field(default_factory=dict)  # by id of equation: letters with digits at its last Bounds
+    bounded: dict[int, int] = field(default_factory=dict)  # by id of equation: letters with digits at its last RangeCut
 
     def plan(self) -> list[Step]:
         self.pending = conjuncts(self.problem)
@@ -104,14 +104,14 @@ class Planner:
             if monotone(equation.left) and monotone(equation.right) and 0 < known < len(letters) and (
                     known > self.bounded.get(id(equation), 0)):
                 self.bounded[id(equation)] = known
-                self.steps.append(Bounds(equation))
+                self.steps.append(RangeCut(equation))
 
-    def _open(self) -> list[Equation]:
+    def _open(self) -> list[WordEquation]:
         """The equations not yet checked exactly."""
         return [self.equations[constraint] for constraint in self.pending if constraint in self.equations]
 
     @staticmethod
-    def _next(equation: Equation, assigned: set[str], reached: dict[int, int]) -> list[str]:
+    def _next(equation: WordEquation, assigned: set[str], reached: dict[int, int]) -> list[str]:
         """The letters of the equation's next column without digits yet."""
         return [x for x in equation.column(reached[id(equation)] + 1) if x not in assigned]
 
@@ -123,7 +123,7 @@ class Planner:
                 if steps is not None:
                     steps.append(Congruence(equation, reached[id(equation)]))
 
-    def _solvable(self, assigned: set[str], reached: dict[int, int]) -> tuple[Equation, str, int] | None:
+    def _solvable(self, assigned: set[str], reached: dict[int, int]) -> tuple[WordEquation, str, int] | None:
         """An equation whose next column solves its one letter without a digit yet: it, the letter, the column."""
         for equation in self._open():
             letters, column = self._next(equation, assigned, reached), reached[id(equation)] + 1

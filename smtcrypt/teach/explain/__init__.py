@@ -36,7 +36,7 @@ import time
 from smtcrypt.core.check import Problem
 from smtcrypt.core.results import Status
 from smtcrypt.search import Search
-from smtcrypt.teach.explain.reasoner import Explainer, Run
+from smtcrypt.teach.explain.reasoner import Explainer, ReasoningEnd
 from smtcrypt.teach.explain.rules import Rule
 from smtcrypt.teach.explain.steps import (
     MAX_LISTED,
@@ -50,7 +50,7 @@ from smtcrypt.teach.explain.steps import (
     solution_text,
 )
 
-__all__ = ["MAX_LISTED", "Explainer", "Explanation", "Rule", "Run", "Step", "StepKind", "condition",
+__all__ = ["MAX_LISTED", "Explainer", "Explanation", "Rule", "ReasoningEnd", "Step", "StepKind", "condition",
            "difficulty", "explain"]
 
 LEAST_LEFT = 1.0  # seconds any later stage of a timed explanation gets, however little of the timeout is left
@@ -75,15 +75,15 @@ def explain(problem: Problem, *, timeout: float | None = None) -> Explanation:
     letters_only = [{k: v for k, v in s.items() if k in problem.letters} for s in found]
     steps: list[Step] = []
     if problem.unknowns:  # integer unknowns have no digits to reason about
-        ending = Run.UNSUPPORTED
+        ending = ReasoningEnd.UNSUPPORTED
     else:
         steps, ending = Explainer(problem, left()).run(letters_only)
     # a puzzle with several solutions is explained up to where the cases remain, then they are listed
-    complete = ending is Run.DONE or (ending is Run.STUCK and status is Status.MULTIPLE)
+    complete = ending is ReasoningEnd.DONE or (ending is ReasoningEnd.STUCK and status is Status.MULTIPLE)
     shown = [solution_text(solution, problem) for solution in solutions]
-    if status is Status.UNIQUE and ending is Run.DONE:
+    if status is Status.UNIQUE and ending is ReasoningEnd.DONE:
         steps.append(solution_step(shown[0], letters_only[0]))
-    elif ending is not Run.DONE:
+    elif ending is not ReasoningEnd.DONE:
         steps += closing_steps(shown, count, reasoned=complete)
     return Explanation(problem.source, status, tuple(steps), tuple(found[:MAX_LISTED]), complete, count,
                        time.monotonic() - start)

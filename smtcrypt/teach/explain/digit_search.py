@@ -78,7 +78,7 @@ class RuleSearch:
         if self._too_wide(rule, domains):
             return None  # a long multiplication's column with too many digits still open: later, or in a case
         order = search_order(rule, domains, self.variables.carries)
-        digits = DigitSearch(rule, domains, relations, order, [self.group_index.get(v, []) for v in order],
+        digits = AssignmentSearch(rule, domains, relations, order, [self.group_index.get(v, []) for v in order],
                              len(self.groups), self.budget)
         has_letters = any(v in self.letters for v in order)
         return digits.run(self.variables.wide_carries if has_letters else set())
@@ -155,7 +155,7 @@ class Table:
     modulus: list[int] = field(default_factory=list)  # where one term b·x is all that is left, b (else 0)
 
 
-class DigitSearch:
+class AssignmentSearch:
     """A depth-first search of a rule's assignments, pruned by each equation's bounds, distinctness
     and the known differences: which values some assignment uses (and all assignments, when few)."""
 

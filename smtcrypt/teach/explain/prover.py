@@ -43,7 +43,7 @@ class Budget:
         return time.monotonic() > self.deadline or self.work + pending > self.max_work
 
 
-class Proof(NamedTuple):
+class ProofBasis(NamedTuple):
     """What a proof used: the facts (their texts, in the facts' order) and whether distinctness."""
 
     used: list[str]
@@ -88,7 +88,7 @@ class Prover:
             return text, z3.And(var >= digits[0], var <= digits[-1])
         return text, z3.Or(*[var == d for d in digits])
 
-    def prove(self, rules: Sequence[Rule], facts: Facts, conclusion: z3.BoolRef) -> Proof | None:
+    def prove(self, rules: Sequence[Rule], facts: Facts, conclusion: z3.BoolRef) -> ProofBasis | None:
         """Z3's unsat for rules + facts + not conclusion: the facts used and whether distinctness was
         (first tried without it); None if not proved. While case splits are only being tried (`dry`),
         nothing is proved: the split chosen is made again with every step proved.
@@ -98,7 +98,7 @@ class Prover:
         flag made again; a deduction's conclusion held until its step is made): kept as it is, so
         that explanations stay the same. Whether a step is proved does not depend on it."""
         if self.dry:
-            return Proof([], False)
+            return ProofBasis([], False)
         self.budget.work += PROOF_WORK
         for with_distinct in ((False, True) if self.groups else (False,)):
             solver = z3.Solver(ctx=self.ctx)
@@ -125,7 +125,7 @@ class Prover:
             self._count_work(solver)
             if answer == z3.unsat:
                 core = {f.get_id() for f in solver.unsat_core()}
-                return Proof([text for key, text in tracked.items() if key in core], with_distinct)  # facts' order
+                return ProofBasis([text for key, text in tracked.items() if key in core], with_distinct)  # facts' order
             if answer == z3.unknown:
                 return None
         return None

@@ -22,7 +22,7 @@ from smtcrypt.core.verify import satisfies
 from smtcrypt.encode.base import Context
 from smtcrypt.encode.general import formula_terms
 from smtcrypt.teach.explain.digit_search import RuleSearch
-from smtcrypt.teach.explain.prover import MAX_WORK, Budget, OutOfTime, Proof, Prover
+from smtcrypt.teach.explain.prover import MAX_WORK, Budget, OutOfTime, ProofBasis, Prover
 from smtcrypt.teach.explain.rules import Facts, Rule, Variables, local_rules
 from smtcrypt.teach.explain.steps import TRYING, Step, StepKind, tie_text
 
@@ -33,7 +33,7 @@ MAX_DEPTH = 3  # cases inside cases, at most this deep
 ROUNDS = ((1, True), (1, False), (2, True), (2, False), (TRYING, False))
 
 
-class Run(enum.Enum):
+class ReasoningEnd(enum.Enum):
     """How the reasoning ended."""
 
     DONE = "done"  # it reached the solution, or a contradiction
@@ -134,16 +134,16 @@ class Explainer:
                 return [step]
         return []
 
-    def _with(self, proof: Proof) -> str:
+    def _with(self, proof: ProofBasis) -> str:
         parts = list(proof.used) + ([self.distinct_text] if proof.distinct else [])
         if not parts:
             return ""
         return f" with {', '.join(parts[:-1]) + ' and ' + parts[-1] if len(parts) > 1 else parts[0]}"
 
-    def _uses(self, rule: Rule, proof: Proof) -> tuple[str, ...]:
+    def _uses(self, rule: Rule, proof: ProofBasis) -> tuple[str, ...]:
         return rule.uses + (("distinctness",) if proof.distinct else ())
 
-    def _said(self, rule: Rule, proof: Proof) -> str:
+    def _said(self, rule: Rule, proof: ProofBasis) -> str:
         """The rule's statement and what its proof used: `E + L = 10·c2 with c2 = 1 and the letters all different`."""
         return f"{rule.statement}{self._with(proof)}"
 
@@ -327,27 +327,27 @@ class Explainer:
         return [*steps, Step(StepKind.DEDUCE, f"Every other digit of {letter} failed. So {text}.", ("cases",), text,
                              assuming, 1, depth, letter)]
 
-    def run(self, solutions: Sequence[dict[str, int]]) -> tuple[list[Step], Run]:
+    def run(self, solutions: Sequence[dict[str, int]]) -> tuple[list[Step], ReasoningEnd]:
         """The explanation's steps, and how it ended."""
         facts = Facts(dict(self.variables.domains))
         steps: list[Step] = []
         if not self.rules:
-            return steps, Run.STUCK
+            return steps, ReasoningEnd.STUCK
         try:
             while True:
                 steps += self.propagate(facts, (), 0)
                 if self.all_fixed(facts):
-                    return steps, Run.DONE
+                    return steps, ReasoningEnd.DONE
                 if len(solutions) > 1:
-                    return steps, Run.STUCK
+                    return steps, ReasoningEnd.STUCK
                 found = self.shallowest_split(facts, solutions[0] if solutions else None)
                 if not found:
-                    return steps, Run.STUCK
+                    return steps, ReasoningEnd.STUCK
                 steps += found
         except Contradiction as stop:
-            return steps + stop.steps, Run.DONE
+            return steps + stop.steps, ReasoningEnd.DONE
         except OutOfTime:
-            return steps, Run.OUT_OF_TIME
+            return steps, ReasoningEnd.OUT_OF_TIME
 
     def shallowest_split(self, facts: Facts, wanted: Mapping[str, int] | None) -> list[Step]:
         """A case split with cases as shallow as they can be."""

@@ -28,10 +28,12 @@ move), `reasons` (why a decision is wrong, and hints: the explainer's proved ste
 `drawing` (the position long-hand, with the known digits written in).
 """
 
-from smtcrypt.teach.play.decisions import Decision, DecisionError, Move, Verdict
+from smtcrypt.teach.play.decisions import Decision, DecisionError, Move, MoveVerdict
 from smtcrypt.teach.play.drawing import position_layout
 from smtcrypt.teach.play.game import MAX_KEPT, MOVE_TIMEOUT, Game
 from smtcrypt.teach.play.reasons import CASE_DEPTH, REASON_SECONDS, REASON_WORK
 
 __all__ = ["CASE_DEPTH", "MAX_KEPT", "MOVE_TIMEOUT", "REASON_SECONDS", "REASON_WORK", "Decision", "DecisionError",
-           "Game", "Move", "Verdict", "position_layout"]
+           "Game", "Move", "MoveVerdict", "position_layout"]
+
+Verdict = MoveVerdict  # the name web/play.py still imports: remove once it imports MoveVerdict

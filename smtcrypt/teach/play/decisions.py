@@ -3,7 +3,7 @@
 A decision (`S = 9`, `E < 5`, `c2 = 1`) is a letter or a carry compared with a number; pencil marks
 (`S: 1 2 9`) are the digits a player is considering for a letter, and decide nothing. Both are read
 against the puzzle's letters and carries: text that is neither is a `DecisionError` with a caret
-under what is wrong. A `Move` is the answer to a decision: its `Verdict`, why, and what it forces.
+under what is wrong. A `Move` is the answer to a decision: its `MoveVerdict`, why, and what it forces.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class Decision:
         return f"{self.name} {self.op} {self.value}"
 
 
-class Verdict(str, enum.Enum):
+class MoveVerdict(str, enum.Enum):
     """How a move was answered; a str, so that it reads as its name."""
 
     ACCEPTED = "accepted"  # some solution satisfies every decision (proved by finding one)
@@ -59,7 +59,7 @@ class Move:
     """The answer to one decision: the verdict, why, and what the decisions now force."""
 
     decision: Decision
-    verdict: Verdict
+    verdict: MoveVerdict
     reason: str = ""
     forced: tuple[tuple[str, int], ...] = ()  # letters newly forced by the decisions, alphabetically
     steps: tuple[Step, ...] = ()  # a rejection's chain of proved steps, when the explainer gives one
@@ -68,9 +68,9 @@ class Move:
     @property
     def line(self) -> str:
         """The move as `smtcrypt play` prints it: `accepted; forced: D=7 E=5`, `rejected: ...`."""
-        if self.verdict is Verdict.SOLVED:
+        if self.verdict is MoveVerdict.SOLVED:
             return f"solved: {self.solution}"
-        if self.verdict is Verdict.ACCEPTED:
+        if self.verdict is MoveVerdict.ACCEPTED:
             return "accepted" + (f"; forced: {_assignment_text(self.forced)}" if self.forced else "")
         return f"{self.verdict.value}: {self.reason}"
 

@@ -20,7 +20,7 @@ from smtcrypt.core.rules import is_wildcard
 from smtcrypt.search import DEFAULT_TIMEOUT, Search
 from smtcrypt.teach.explain.rules import Equation
 from smtcrypt.teach.longhand import Layout
-from smtcrypt.teach.play.decisions import Decision, Move, Verdict, digits_text, listed, parse_decision, parse_marks
+from smtcrypt.teach.play.decisions import Decision, Move, MoveVerdict, digits_text, listed, parse_decision, parse_marks
 from smtcrypt.teach.play.drawing import filled_in, lines_layout, position_layout
 from smtcrypt.teach.play.reasons import Reasons
 
@@ -84,7 +84,7 @@ class Game:
         trial = [*self.decisions, decision]
         broken = self.reasons.rule_reason(trial, self._domains(trial))
         if broken:
-            return Move(decision, Verdict.REJECTED, broken)
+            return Move(decision, MoveVerdict.REJECTED, broken)
         solutions, complete, why = self._consistent(trial)
         if solutions:
             before = self._forced(self.decisions)
@@ -94,18 +94,18 @@ class Game:
             if complete and self._solved(forced):
                 shown = solutions[0][1] if len(solutions) == 1 else \
                     f"{solutions[0][1]} (and {len(solutions) - 1:,} more that differ only in the ?s)"
-                move = Move(decision, Verdict.SOLVED, forced=new, solution=shown)
+                move = Move(decision, MoveVerdict.SOLVED, forced=new, solution=shown)
             else:
-                move = Move(decision, Verdict.ACCEPTED, forced=new)
+                move = Move(decision, MoveVerdict.ACCEPTED, forced=new)
             self.history.append(move)
             return move
         if not complete:
-            return Move(decision, Verdict.UNKNOWN, f"the search ended ({why}) before it found a solution with "
+            return Move(decision, MoveVerdict.UNKNOWN, f"the search ended ({why}) before it found a solution with "
                                                    f"{listed(trial)} or proved there is none")
         steps = self.reasons.refutation(trial, self.timeout)
         if steps:
-            return Move(decision, Verdict.REJECTED, " ".join(step.text for step in steps), steps=tuple(steps))
-        return Move(decision, Verdict.REJECTED, f"no solution has {listed(trial)} (a complete search finds none)")
+            return Move(decision, MoveVerdict.REJECTED, " ".join(step.text for step in steps), steps=tuple(steps))
+        return Move(decision, MoveVerdict.REJECTED, f"no solution has {listed(trial)} (a complete search finds none)")
 
     def undo(self) -> Decision | None:
         """Take back the last accepted decision (None if there is none)."""
@@ -149,7 +149,7 @@ class Game:
 
     @property
     def solved(self) -> bool:
-        return bool(self.history) and self.history[-1].verdict is Verdict.SOLVED
+        return bool(self.history) and self.history[-1].verdict is MoveVerdict.SOLVED
 
     def fixed(self) -> dict[str, int]:
         """The letters the decisions fix: decided (`S = 9`, or narrowed to one digit) or forced."""

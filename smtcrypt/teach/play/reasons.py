@@ -22,7 +22,7 @@ import z3
 from smtcrypt.core.check import Problem
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.teach.explain import Explainer, Step, StepKind, condition
-from smtcrypt.teach.explain.prover import Budget, OutOfTime, Proof, Prover
+from smtcrypt.teach.explain.prover import Budget, OutOfTime, ProofBasis, Prover
 from smtcrypt.teach.explain.reasoner import Contradiction
 from smtcrypt.teach.explain.rules import Facts, Rule, Variables
 from smtcrypt.teach.play.decisions import Decision, digits_text, listed
@@ -38,9 +38,9 @@ class RecordingProver(Prover):
     def __init__(self, variables: Variables, letters: Sequence[str], groups: Sequence[Sequence[str]],
                  budget: Budget):
         super().__init__(variables, letters, groups, budget)
-        self.proofs: list[Proof] = []
+        self.proofs: list[ProofBasis] = []
 
-    def prove(self, rules: Sequence[Rule], facts: Facts, conclusion: z3.BoolRef) -> Proof | None:
+    def prove(self, rules: Sequence[Rule], facts: Facts, conclusion: z3.BoolRef) -> ProofBasis | None:
         proof = super().prove(rules, facts, conclusion)
         if proof is not None and not self.dry:
             self.proofs.append(proof)
@@ -129,7 +129,7 @@ class Reasons:
             return []
 
 
-def needed_steps(steps: list[Step], proofs: list[Proof]) -> list[Step]:
+def needed_steps(steps: list[Step], proofs: list[ProofBasis]) -> list[Step]:
     """The steps the last one (a contradiction) stands on, read back through the facts each proof used."""
     if len(steps) != len(proofs) or not steps or steps[-1].kind is not StepKind.CONTRADICTION:
         return steps
