@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import smtcrypt
+from smtcrypt.core.rules import Rules, make_rules
 from smtcrypt.setters.generate import Totals, Words, candidates, formula_of, generate, lengths_fit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,7 +50,7 @@ NUMBERS = (ROOT / "examples" / "words" / "numbers.txt").read_text().split()[:8]
 def test_every_verdict_matches_the_solver(shape, rules):
     """The search decides each candidate once per key; the solver decides each on its own."""
     words = NUMBERS[:6] if rules else NUMBERS
-    table = Words(words, rules)
+    table = Words(words, make_rules(**rules))
     expected = dict.fromkeys(("unique", "multiple", "none", "unknown"), 0)
     unique = []
     for parts in candidates(shape, words):
@@ -70,10 +71,10 @@ def test_an_explicit_base_10_keeps_the_fast_sum_search(monkeypatch):
     from smtcrypt.setters.generate import Setting
     from smtcrypt.setters.generate import decide as module
 
-    assert Setting("A + B = C", {"base": 10}, 10.0).by_search
-    assert Setting("A - B = C", {"base": 10, "distinct": False}, 10.0).by_search
-    assert not Setting("A + B = C", {"base": 16}, 10.0).by_search  # other bases go to the solver
-    assert not Setting("A * B = C", {"base": 10}, 10.0).by_search
+    assert Setting("A + B = C", make_rules(base=10), 10.0).by_search
+    assert Setting("A - B = C", make_rules(base=10, distinct=False), 10.0).by_search
+    assert not Setting("A + B = C", make_rules(base=16), 10.0).by_search  # other bases go to the solver
+    assert not Setting("A * B = C", make_rules(base=10), 10.0).by_search
     words = (ROOT / "examples" / "words" / "planets.txt").read_text().split()[:10]
     default = [(p.formula, p.solution.mapping) for p in generate(words, "A + B = C")]
     assert len(default) == 3  # SUN + MOON = PLUTO, EARTH + URANUS = SATURN, SATURN + URANUS = JUPITER
@@ -157,8 +158,8 @@ def test_the_letter_cap_and_the_length_filter_come_from_the_base():
 
     words = ["ABCDEF", "GHIJK", "KLMNOP"]
     wide = ("ABCDEF", "GHIJK", "KLMNOP")
-    assert not Words(words, {}).passes_filters("A + B = C", wide)
-    assert Words(words, {"base": 16}).passes_filters("A + B = C", wide)
+    assert not Words(words, Rules()).passes_filters("A + B = C", wide)
+    assert Words(words, make_rules(base=16)).passes_filters("A + B = C", wide)
     in_index = lambda base: [tuple(words[i] for i in parts) for first in range(3)
                              for parts in WordIndex(words, "A + B = C", True, base).chunk(first)]
     assert wide not in in_index(10) and wide in in_index(16)

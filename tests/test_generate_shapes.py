@@ -12,6 +12,7 @@ import re
 import pytest
 
 import smtcrypt
+from smtcrypt.core.rules import Rules
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters.generate import Totals, candidate_count, candidates, generate, parse_template
 from smtcrypt.setters.generate.index import WordIndex
@@ -153,7 +154,7 @@ def test_the_brute_force_finds_puzzles_to_compare():
 @pytest.mark.parametrize("seed", [3, 4])
 def test_the_index_gives_the_plain_loops_that_pass_the_filters(template, distinct_words, seed):
     words = small_words(seed, 9, "ABCDEFGHIJKLM")
-    table = WordTable(words, {})
+    table = WordTable(words, Rules())
     index = WordIndex(words, template, distinct_words=distinct_words)
     total = 0
     for first in range(len(words)):

@@ -5,6 +5,7 @@ import string
 
 import pytest
 
+from smtcrypt.core.rules import make_rules
 from smtcrypt.setters.generate import SHAPES, Words, candidate_count, candidates
 from smtcrypt.setters.generate.index import WordIndex, letter_mask
 
@@ -21,7 +22,7 @@ def random_words(seed: int, count: int) -> list[str]:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_index_gives_the_plain_loops_candidates_that_pass_the_filters(shape, distinct, seed):
     words = random_words(seed, 14 if shape == "A + B + C = D" else 30)
-    table = Words(words, {"distinct": distinct})
+    table = Words(words, make_rules(distinct=distinct))
     index = WordIndex(words, shape, distinct)
     total = 0
     for first in range(index.chunks()):

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from smtcrypt.api import Puzzle
 from smtcrypt.cli import longmul
 from smtcrypt.cli.generate_crossword import run_crosswords
 from smtcrypt.cli.options import (
@@ -24,6 +23,9 @@ from smtcrypt.cli.options import (
     rule_options,
     rules_from,
 )
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.rules import Rules, make_rules
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters.distribute import CheckpointError
 from smtcrypt.setters.generate import Generated, Totals, generate, parse_template, sample
@@ -270,12 +272,20 @@ def words_of(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[
     return words
 
 
+def difficulty(formula: str, rules: Rules) -> int:
+    """A puzzle's difficulty 1-5 under the run's rules, from its explanation (as `Puzzle.difficulty`
+    rates it): checked under the `Rules` the run made once, not validated again per puzzle."""
+    from smtcrypt.teach.explain import explain  # z3 loads with the first explanation, not on import
+
+    return explain(check(parse(formula), rules)).difficulty
+
+
 @dataclass
 class GenerateRun:
     """One `smtcrypt generate` run: the puzzles kept so far (rated with --difficulty) and how it ended."""
 
     args: argparse.Namespace
-    rules: dict[str, Any]
+    rules: Rules  # made once from the rule options (`make_rules`), for every part of the run
     totals: Totals = field(default_factory=Totals)
     kept: list[Generated] = field(default_factory=list)  # held for --json's one object only
     count: int = 0  # puzzles handed out
@@ -292,7 +302,7 @@ class GenerateRun:
         progress = (lambda totals: print(progress_bar(totals), end="", file=sys.stderr, flush=True)) if show else None
         for puzzle in self.found(words, progress):
             if args.difficulty:
-                self.rated[puzzle.formula] = Puzzle(puzzle.formula, **self.rules).difficulty()
+                self.rated[puzzle.formula] = difficulty(puzzle.formula, self.rules)
                 if self.rated[puzzle.formula] not in args.difficulty:
                     continue
             self.count += 1
@@ -310,15 +320,15 @@ class GenerateRun:
         if args.doubly_true:
             return doubly_true(args.doubly_true, args.numbers, args.addends, shape=args.shape, limit=limit,
                                timeout=args.timeout, totals=self.totals, progress=progress, confirm=args.confirm,
-                               **self.rules)
+                               rules=self.rules)
         if args.sample is not None:
             return sample(words, args.shape, args.sample, seed=args.seed, draws=args.draws, timeout=args.timeout,
                           totals=self.totals, progress=progress, confirm=args.confirm, addends=args.addends,
-                          distinct_words=args.distinct_words, **self.rules)
+                          distinct_words=args.distinct_words, rules=self.rules)
         return generate(words, args.shape, limit=limit, timeout=args.timeout,
                         totals=self.totals, progress=progress, jobs=args.jobs, confirm=args.confirm,
                         scheduler=args.scheduler, checkpoint=args.checkpoint, addends=args.addends,
-                        distinct_words=args.distinct_words, **self.rules)
+                        distinct_words=args.distinct_words, rules=self.rules)
 
     def line(self, puzzle: Generated) -> str:
         rated = f"  (difficulty {self.rated[puzzle.formula]})" if self.args.difficulty else ""
@@ -359,8 +369,14 @@ def main(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     check_genre(args, parser)
-    run = GenerateRun(args, rules_from(args, parser))
+    options = rules_from(args, parser)
     words = [] if args.doubly_true else words_of(args, parser)
+    try:
+        rules = make_rules(**options)  # the edge: validated once, typed for the whole run
+    except FormulaError as error:  # rules that contradict one another or the base
+        print(f"smtcrypt generate: error: {error}", file=sys.stderr)
+        return Exit.USAGE
+    run = GenerateRun(args, rules)
     if args.crossword is not None:
         return run_crosswords(args, parser, run.rules, words)
     show = args.progress or sys.stderr.isatty()

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from smtcrypt.cli.options import Exit
+from smtcrypt.core.rules import Rules
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters.generate import Crossword, CrosswordTotals, generate_crosswords
 
@@ -36,7 +37,7 @@ def as_data(puzzle: Crossword) -> dict[str, Any]:
                          "layout": puzzle.solved_layout}}
 
 
-def run_crosswords(args: argparse.Namespace, parser: argparse.ArgumentParser, rules: dict[str, Any],
+def run_crosswords(args: argparse.Namespace, parser: argparse.ArgumentParser, rules: Rules,
                    words: list[str]) -> int:
     """Print each crossword as it is found (or one JSON object at the end); 0 if one was found,
     1 if none, 2 for bad usage, 130 if Ctrl-C ended the run."""
@@ -49,7 +50,7 @@ def run_crosswords(args: argparse.Namespace, parser: argparse.ArgumentParser, ru
                                  end="", file=sys.stderr, flush=True)) if show else None)
     try:
         for puzzle in generate_crosswords(words, args.crossword, limit=args.limit, confirm=args.confirm,
-                                          totals=totals, progress=progress, **rules):
+                                          totals=totals, progress=progress, rules=rules):
             kept.append(puzzle)
             if not args.json:
                 print(text(puzzle), flush=True)

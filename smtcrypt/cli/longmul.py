@@ -10,22 +10,22 @@ import sys
 from collections.abc import Callable
 
 from smtcrypt.cli.options import Exit
+from smtcrypt.core.rules import Rules
 from smtcrypt.setters.generate.longmul import SHAPE, GeneratedLayout, LongTotals, long_multiplications
+from smtcrypt.setters.generate.rules import DEFAULT_RULES
 
 __all__ = ["SHAPE", "run"]
 
 # Options of `generate` this genre does not take, and their defaults.
 UNSUPPORTED = {"addends": None, "distinct_words": False, "scheduler": None, "checkpoint": None, "difficulty": None}
-DEFAULT_RULES = {"distinct": True, "allow_leading_zeros": False, "base": 10, "digits": None, "domains": None,
-                 "assign": None}
 
 
-def refused(args: argparse.Namespace, rules: dict[str, object]) -> str | None:
+def refused(args: argparse.Namespace, rules: Rules) -> str | None:
     """Why the options cannot make long multiplications, or None if they can."""
     for name, default in UNSUPPORTED.items():
         if getattr(args, name) != default:
             return f"--{name.replace('_', '-')} does not apply to --shape \"{SHAPE}\""
-    if any(rules.get(name, default) != default for name, default in DEFAULT_RULES.items()) or len(rules) > 6:
+    if rules != DEFAULT_RULES:  # the digit search models the default rules only
         return f"--shape \"{SHAPE}\" takes the default rules only (distinct letters, no leading zero, base 10)"
     return None
 
@@ -54,7 +54,7 @@ def to_json(totals: LongTotals, kept: list[GeneratedLayout], interrupted: bool, 
                        "seconds": round(totals.seconds, 3)})
 
 
-def run(args: argparse.Namespace, rules: dict[str, object], words: list[str], show: bool,
+def run(args: argparse.Namespace, rules: Rules, words: list[str], show: bool,
         bar: Callable[[int, int, int, int, float], str]) -> int:
     """The run: puzzles on stdout as found (or one JSON object at the end), totals on stderr."""
     why = refused(args, rules)

@@ -27,9 +27,9 @@ import hashlib
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from smtcrypt.core.rules import make_rules
+from smtcrypt.core.rules import Rules
 from smtcrypt.search import DEFAULT_TIMEOUT
 from smtcrypt.setters.distribute import Checkpoint, run_chunks
 from smtcrypt.setters.generate.crossword import (
@@ -47,7 +47,6 @@ from smtcrypt.setters.generate.decide import (
     Setting,
     SolverProof,
     confirm_unique,
-    given_rules,
     load_solver,
     solver_verdict,
 )
@@ -56,6 +55,7 @@ from smtcrypt.setters.generate.kernel import LOAD_FIRST
 from smtcrypt.setters.generate.keys import KEY_SEARCH, Key, Words, WordTable, search_key
 from smtcrypt.setters.generate.longmul import GeneratedLayout, LongMultiplication, LongTotals, long_multiplications
 from smtcrypt.setters.generate.results import VERDICTS, Block, Generated, Totals, hand_out
+from smtcrypt.setters.generate.rules import RuleOptions, given_rules, run_rules
 from smtcrypt.setters.generate.sample import DEFAULT_DRAWS, Sampler
 from smtcrypt.setters.generate.shapes import (
     SHAPES,
@@ -70,6 +70,9 @@ from smtcrypt.setters.generate.shapes import (
     lengths_fit,
 )
 from smtcrypt.setters.generate.template import Template, addend_templates, parse_template
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["SHAPES", "VERDICTS", "Block", "Checker", "Crossword", "CrosswordTotals", "Decider", "GenerateTask",
            "Generated", "GeneratedLayout", "Key", "LongMultiplication", "LongTotals", "Parts", "Sampler", "Setting",
@@ -98,13 +101,15 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
              timeout: float = DEFAULT_TIMEOUT, totals: Totals | None = None,
              progress: Callable[[Totals], None] | None = None, jobs: int = 1, confirm: bool = False,
              scheduler: Any = None, checkpoint: str | os.PathLike[str] | None = None,
-             addends: range | None = None, distinct_words: bool = False, **rules: Any) -> Iterator[Generated]:
+             addends: range | None = None, distinct_words: bool = False, rules: Rules | None = None,
+             **options: Unpack[RuleOptions]) -> Iterator[Generated]:
     """Every puzzle of `shape` over `words` with exactly one solution, proved; `totals` is filled in.
 
     `shape` is a template (`A + B = C`, `A * B = C * D`, `A + B = MONEY`: single capitals are
     slots, longer words fixed); `addends=range(2, 7)` runs the sums of 2 to 6 slots onto its right
     side in one go, and `distinct_words` puts no word twice in a puzzle.
-    `rules` are the puzzle's rules, as for `Puzzle` (`base=16`, `allow_leading_zeros=True`, ...).
+    The puzzle's rules are `rules` (a `Rules`, from `smtcrypt.core.rules.make_rules`) or the rule
+    keywords, as for `Puzzle` (`base=16`, `allow_leading_zeros=True`, ...): made once for the run.
     Sums and differences are decided by an exhaustive search (`wordsum`), once per shape of sum
     up to renaming letters: a complete proof, and the exact re-check of each solution always
     runs; with `confirm` Z3 proves each puzzle found unique a second time, independently. The
@@ -116,12 +121,12 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
     templates = templates_of(shape, addends)  # a bad shape is a FormulaError with a caret
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
-    make_rules(**rules)  # bad rules are refused before any work starts
+    made = run_rules(rules, options)  # bad rules are refused before any work starts
     totals = totals if totals is not None else Totals()
     start = time.monotonic()
     kept, totals.skipped_words = clean(words)
     totals.words = len(kept)
-    settings = tuple(Setting(template.text, dict(rules), timeout, confirm, distinct_words) for template in templates)
+    settings = tuple(Setting(template.text, made, timeout, confirm, distinct_words) for template in templates)
     # With distinct words, a slot never takes a word the template fixes.
     pools = tuple(tuple(word for word in kept if not (distinct_words and word in template.fixed))
                   for template in templates)
@@ -155,7 +160,8 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
 def sample(words: Iterable[str], shape: str = "A + B = C", count: int = 10, *, seed: int = 0,
            draws: int = DEFAULT_DRAWS, timeout: float = DEFAULT_TIMEOUT, totals: Totals | None = None,
            progress: Callable[[Totals], None] | None = None, confirm: bool = False, addends: range | None = None,
-           distinct_words: bool = False, **rules: Any) -> Iterator[Generated]:
+           distinct_words: bool = False, rules: Rules | None = None,
+           **options: Unpack[RuleOptions]) -> Iterator[Generated]:
     """`count` random puzzles of `shape` (of each shape, with `addends`) with exactly one solution,
     proved, without enumerating the candidates: for word lists too big to run through (`sample`).
 
@@ -165,7 +171,7 @@ def sample(words: Iterable[str], shape: str = "A + B = C", count: int = 10, *, s
     templates = templates_of(shape, addends)
     if count < 1 or draws < 1:
         raise ValueError("count and draws must be at least 1")
-    make_rules(**rules)
+    made = run_rules(rules, options)
     totals = totals if totals is not None else Totals()
     start = time.monotonic()
     kept, totals.skipped_words = clean(words)
@@ -178,7 +184,7 @@ def sample(words: Iterable[str], shape: str = "A + B = C", count: int = 10, *, s
 
     try:
         for template in templates:
-            setting = Setting(template.text, dict(rules), timeout, confirm, distinct_words)
+            setting = Setting(template.text, made, timeout, confirm, distinct_words)
             pool = [word for word in kept if not (distinct_words and word in template.fixed)]
             if pool:
                 yield from Sampler(setting, pool, seed=seed, draws=draws, totals=totals).puzzles(count, timed)

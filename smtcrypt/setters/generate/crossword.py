@@ -18,18 +18,22 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from smtcrypt.core.check import check
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, Status, fill_in
-from smtcrypt.core.rules import make_rules
+from smtcrypt.core.rules import Rules
 from smtcrypt.core.verify import satisfies
 from smtcrypt.setters.generate.crossword_search import GridSearch, Joined, SumTable, join_line, line_template
-from smtcrypt.setters.generate.decide import SolverProof, given_rules
+from smtcrypt.setters.generate.decide import SolverProof
 from smtcrypt.setters.generate.keys import WordTable
 from smtcrypt.setters.generate.results import VERDICTS
+from smtcrypt.setters.generate.rules import RuleOptions, given_rules, run_rules
 from smtcrypt.setters.generate.shapes import clean
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["CROSSWORD_RULES", "Crossword", "CrosswordTotals", "Grid", "crossword_candidates", "crossword_formula",
            "crossword_layout", "generate_crosswords", "grid_equations", "grid_solutions"]
@@ -124,17 +128,18 @@ class CrosswordTotals:
         self.verdicts[status.value] += 1
 
 
-def crossword_candidates(words: Sequence[str], size: int = 3, **rules: Any) -> Iterator[tuple[Grid, int]]:
+def crossword_candidates(words: Sequence[str], size: int = 3, *, rules: Rules | None = None,
+                         **options: Unpack[RuleOptions]) -> Iterator[tuple[Grid, int]]:
     """The grids a run decides (each puzzle once, each with a solution) and how many solutions each has."""
-    sums = SumTable(words, size, rules)
+    sums = SumTable(words, size, run_rules(rules, options))
     for indices, joined in GridSearch(sums, size).grids():
         yield tuple(tuple(sums.words[index] for index in row) for row in indices), len(joined[1])
 
 
-def grid_solutions(grid: Grid, **rules: Any) -> list[dict[str, int]]:
-    """Every solution of any grid of words (its lines' solution sets joined), under `rules`
-    (`base`, `allow_leading_zeros`)."""
-    table = WordTable([word for row in grid for word in row], rules)
+def grid_solutions(grid: Grid, *, rules: Rules | None = None, **options: Unpack[RuleOptions]) -> list[dict[str, int]]:
+    """Every solution of any grid of words (its lines' solution sets joined), under `rules` or the
+    rule keywords (`base`, `allow_leading_zeros`)."""
+    table = WordTable([word for row in grid for word in row], run_rules(rules, options))
     template = line_template(len(grid))
     joined: Joined | None = None
     for addends, result in grid_equations(grid):
@@ -143,43 +148,50 @@ def grid_solutions(grid: Grid, **rules: Any) -> list[dict[str, int]]:
     return [dict(zip(joined[0], digits)) for digits, _ in joined[1]]
 
 
-def confirmed(grid: Grid, mapping: dict[str, int], rules: dict[str, Any],
+def confirmed(grid: Grid, mapping: dict[str, int], rules: Rules,
               proof: SolverProof | None) -> Solution | None:
     """The exact re-check of the grid's one solution and, given a `proof`, the solver's own verdict
     on the whole formula; None if either disagrees (such a grid is never reported)."""
-    problem = check(parse(crossword_formula(grid)), make_rules(**rules))
+    problem = check(parse(crossword_formula(grid)), rules)
     if not satisfies(problem, mapping) or (proof is not None and not proof.unique(problem, mapping)):
         return None
     return Solution(mapping, fill_in(problem, mapping))
 
 
-def crossword_rules(size: int, rules: dict[str, Any]) -> None:
-    """Refuse a grid size or rules a crossword run does not take, before any work starts."""
+def crossword_size(size: int) -> None:
+    """Refuse a grid size a crossword run does not take, before any work starts."""
     if not 3 <= size <= MAX_SIZE:
         raise ValueError(f"a crossword is 3 x 3 to {MAX_SIZE} x {MAX_SIZE} words, not {size} x {size}")
+
+
+def crossword_rules(rules: Rules) -> None:
+    """Refuse rules a crossword run does not take (its search models distinct letters only), before
+    any work starts."""
     other = sorted(set(given_rules(rules)) - CROSSWORD_RULES)
     if other:
         raise ValueError(f"crosswords take the rules base and allow_leading_zeros only, not {', '.join(other)}")
-    make_rules(**rules)
 
 
 def generate_crosswords(words: Iterable[str], size: int = 3, *, limit: int | None = None, confirm: bool = False,
                         totals: CrosswordTotals | None = None,
-                        progress: Callable[[CrosswordTotals], None] | None = None,
-                        **rules: Any) -> Iterator[Crossword]:
+                        progress: Callable[[CrosswordTotals], None] | None = None, rules: Rules | None = None,
+                        **options: Unpack[RuleOptions]) -> Iterator[Crossword]:
     """Every `size` x `size` crossword over `words` with exactly one solution, proved; `totals` is filled in.
 
     Rows and columns are sums of their first `size - 1` words onto the last, no word twice in the
-    grid, every letter one digit across it. `rules` may set `base` and `allow_leading_zeros`.
+    grid, every letter one digit across it. `rules` (a `Rules`), or the rule keywords as for
+    `Puzzle`, may set `base` and `allow_leading_zeros`.
     Each grid is decided exhaustively by joining its sums' solutions; the exact re-check confirms
     each one found unique and, with `confirm`, the solver proves it a second time.
     """
-    crossword_rules(size, rules)
+    crossword_size(size)
+    ruled = run_rules(rules, options)  # made once: every grid is re-checked under them as they are
+    crossword_rules(ruled)
     totals = totals if totals is not None else CrosswordTotals()
     start = time.monotonic()
     kept, totals.skipped_words = clean(words)
     totals.words = len(kept)
-    sums = SumTable(kept, size, rules)
+    sums = SumTable(kept, size, ruled)
     totals.sums = sums.count
     proof = SolverProof() if confirm else None
     reported = 0
@@ -187,7 +199,7 @@ def generate_crosswords(words: Iterable[str], size: int = 3, *, limit: int | Non
         for indices, joined in GridSearch(sums, size).grids():
             grid = tuple(tuple(sums.words[index] for index in row) for row in indices)
             totals.grids += 1
-            status, solution = decide_grid(grid, joined, rules, proof)
+            status, solution = decide_grid(grid, joined, ruled, proof)
             totals.count(status)
             totals.seconds = time.monotonic() - start
             if progress is not None:
@@ -201,7 +213,7 @@ def generate_crosswords(words: Iterable[str], size: int = 3, *, limit: int | Non
         totals.seconds = time.monotonic() - start
 
 
-def decide_grid(grid: Grid, joined: Joined, rules: dict[str, Any],
+def decide_grid(grid: Grid, joined: Joined, rules: Rules,
                proof: SolverProof | None) -> tuple[Status, Solution | None]:
     """A grid's verdict from its solution set; one found unique is confirmed (else unknown)."""
     letters, rows = joined

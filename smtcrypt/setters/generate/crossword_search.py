@@ -20,6 +20,7 @@ import operator
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from smtcrypt.core.rules import Rules
 from smtcrypt.setters.generate.index import WordIndex
 from smtcrypt.setters.generate.keys import KEY_CACHE, Key, WordTable, search_key_cached
 from smtcrypt.setters.generate.shapes import letter_mask
@@ -135,7 +136,7 @@ class SumTable:
     """The sums a row or column can be (the word index's candidates, their letters within the base
     and their magnitudes able to balance), by their addends as sorted word indices."""
 
-    def __init__(self, words: Sequence[str], size: int, rules: dict[str, Any]):
+    def __init__(self, words: Sequence[str], size: int, rules: Rules):
         self.words = list(words)
         self.template = line_template(size)
         self.table = WordTable(words, rules)

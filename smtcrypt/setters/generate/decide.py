@@ -9,14 +9,13 @@ import itertools
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from smtcrypt.core.check import Problem, check
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, Status, fill_in
-from smtcrypt.core.rules import make_rules
+from smtcrypt.core.rules import Rules
 from smtcrypt.core.tree import Constraints
 from smtcrypt.core.verify import satisfies
 from smtcrypt.search import Search
@@ -25,29 +24,16 @@ from smtcrypt.setters.generate.batches import LastSlotBatches
 from smtcrypt.setters.generate.index import WordIndex
 from smtcrypt.setters.generate.keys import KEY_CACHE, KEY_SEARCH, Key, WordTable, search_key_cached
 from smtcrypt.setters.generate.results import TALLY, Block, Generated, Totals
+from smtcrypt.setters.generate.rules import given_rules
 from smtcrypt.setters.generate.shapes import Parts, letter_mask
 from smtcrypt.setters.generate.template import Template, parse_template
 
 SUM_RULES = {"distinct", "allow_leading_zeros"}  # the rules the column search models; others go to the solver
-RULE_DEFAULTS: dict[str, Any] = {"distinct": True, "allow_leading_zeros": False, "base": 10, "digits": None,
-                                 "domains": None, "assign": None}
 
 
-def is_default(name: str, value: Any) -> bool:
-    """True for a rule left as it is by default (None: not given; an explicit `base=10` is the default)."""
-    default = RULE_DEFAULTS.get(name, ...)
-    return value is default or (type(value) is int and type(default) is int and value == default)
-
-
-def given_rules(rules: dict[str, Any]) -> dict[str, Any]:
-    """The rules that differ from the defaults: what names a run, and what decides how it searches."""
-    return {name: value for name, value in rules.items() if not is_default(name, value)}
-
-
-def named_letters(rules: dict[str, Any]) -> int:
+def named_letters(rules: Rules) -> int:
     """The letters `--assign`, `--domain` and `--distinct` groups name, as a mask."""
-    made = make_rules(**rules)
-    return letter_mask("".join([*made.assign, *made.domains, *(made.groups or ())]))
+    return letter_mask("".join([*rules.assign, *rules.domains, *(rules.groups or ())]))
 
 
 @dataclass(frozen=True)
@@ -55,7 +41,7 @@ class Setting:
     """What every candidate of a run shares."""
 
     shape: str  # the template's text
-    rules: dict[str, Any]
+    rules: Rules  # made once per run, at the edge (`rules.run_rules`): never validated again per candidate
     timeout: float  # seconds for each call to the solver
     confirm: bool = False  # Z3 proves each puzzle the search found unique a second time (--confirm)
     distinct_words: bool = False  # no word twice in a puzzle
@@ -69,11 +55,11 @@ class Setting:
         """Sums and differences under rules the column-free search models go to `wordsum`: all
         letters distinct or none (groups of distinct letters go to the solver), leading zeros or not."""
         return (self.template.linear and set(given_rules(self.rules)) <= SUM_RULES
-                and isinstance(self.rules.get("distinct", True), bool))
+                and self.rules.groups is None)
 
     @property
     def base(self) -> int:
-        return int(self.rules.get("base", 10))
+        return self.rules.base
 
 
 class SolverProof:
@@ -116,7 +102,7 @@ def confirm_unique(setting: Setting, formula: str, mapping: dict[str, int],
     """The exact re-check of a solution the search found unique and, given a `proof`, the solver's
     own verdict; None if either disagrees (such a puzzle is never reported). `tree`: the formula
     already parsed (`Template.tree`)."""
-    problem = check(tree if tree is not None else parse(formula), make_rules(**setting.rules))
+    problem = check(tree if tree is not None else parse(formula), setting.rules)
     if not satisfies(problem, mapping) or (proof is not None and not proof(problem, mapping)):
         return None
     return Solution(mapping, fill_in(problem, mapping))
@@ -125,7 +111,7 @@ def confirm_unique(setting: Setting, formula: str, mapping: dict[str, int],
 def solver_verdict(setting: Setting, formula: str) -> tuple[Status, Solution | None]:
     """The solver's verdict on a candidate (products, and rules the search does not model); a
     search stopped early (`found`) did not decide, so it counts as unknown."""
-    problem = check(parse(formula), make_rules(**setting.rules))
+    problem = check(parse(formula), setting.rules)
     TALLY.add("solver")
     verdict = Search(problem, timeout=setting.timeout, decide=True).verdict()
     status = verdict.status if verdict.status is not Status.FOUND else Status.UNKNOWN

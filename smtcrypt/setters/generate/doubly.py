@@ -22,16 +22,20 @@ import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from smtcrypt.core.letters import is_letter
 from smtcrypt.core.results import Status
-from smtcrypt.core.rules import make_rules
+from smtcrypt.core.rules import Rules
 from smtcrypt.search import DEFAULT_TIMEOUT
 from smtcrypt.setters.generate.decide import Decider, Setting
 from smtcrypt.setters.generate.results import TALLY, Generated, Totals
+from smtcrypt.setters.generate.rules import RuleOptions, run_rules
 from smtcrypt.setters.generate.shapes import first_of_mirror, fits
 from smtcrypt.setters.generate.template import MAX_ADDENDS, Template, addend_templates, parse_template
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["CRYPTAGEN_LANGUAGES", "NumberWords", "UnknownLanguage", "WordsUnavailable", "doubly_true",
            "language_code", "languages", "number_words", "puzzle_word", "spell", "unspelled", "value_choices"]
@@ -345,7 +349,7 @@ class DoublyRun:
     """What the candidates of one run share: the spelled words, the rules, a decider per shape."""
 
     spelled: NumberWords
-    rules: dict[str, Any]
+    rules: Rules
     timeout: float
     confirm: bool
     deciders: dict[str, Decider] = field(default_factory=dict)
@@ -378,24 +382,24 @@ class DoublyRun:
 def doubly_true(lang: str, numbers: range, addends: range | None = None, *, shape: str | None = None,
                 limit: int | None = None, timeout: float = DEFAULT_TIMEOUT, totals: Totals | None = None,
                 progress: Callable[[Totals], None] | None = None, confirm: bool = False,
-                **rules: Any) -> Iterator[Generated]:
+                rules: Rules | None = None, **options: Unpack[RuleOptions]) -> Iterator[Generated]:
     """Every doubly-true puzzle of number words in `lang` (a num2words code: `en`, `fr`, `ru`, ...)
     for the numbers in `numbers`, with exactly one solution, proved; `totals` is filled in.
 
     Without `shape` or `addends`, sums of any number of distinct words onto one more; `addends=range(2, 4)`
     keeps sums of 2 and 3 words, and `shape` is a template of slots (`A * B = C`: the numbers
-    multiply). `rules` are the puzzle's rules, as for `generate`."""
-    made = make_rules(**rules)  # bad rules are refused before any work starts
+    multiply). `rules` (a `Rules`), or the rule keywords, are the puzzle's rules, as for `generate`."""
+    made = run_rules(rules, options)  # bad rules are refused before any work starts, and made once
     if shape is not None or addends is not None:
         doubly_templates(shape, addends)  # a bad shape is refused before any word is spelled
     totals = totals if totals is not None else Totals()
     start = time.monotonic()
-    most = made.base if rules.get("distinct", True) is True else None
+    most = made.base if made.distinct else None  # groups (`made.groups`) do not cap the letters in all
     spelled = number_words(lang, numbers, most)
     totals.words, totals.skipped_words = len(numbers), spelled.skipped
     chosen = list(all_choices(shape, addends, spelled, most))
     totals.expected = totals.chunks = len(chosen)
-    run = DoublyRun(spelled, dict(rules), timeout, confirm)
+    run = DoublyRun(spelled, made, timeout, confirm)
     found = 0
     try:
         for done, (template, values) in enumerate(chosen, 1):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
 
+from smtcrypt.core.rules import Rules
 from smtcrypt.setters.generate.kernel import KeySearch
 from smtcrypt.setters.generate.results import TALLY
 from smtcrypt.setters.generate.shapes import Parts, first_of_mirror, fits, letter_mask, template_of
@@ -22,13 +22,12 @@ class WordTable:
     """Each word's letters (as a bit mask) and place-value weights, computed once per run, and
     the rules' parts that the filters and keys read."""
 
-    def __init__(self, words: Sequence[str], rules: dict[str, Any]):
-        self.base: int = rules.get("base", 10)
+    def __init__(self, words: Sequence[str], rules: Rules):
+        self.base = rules.base
         self.masks = {word: letter_mask(word) for word in words}
         self.weights: dict[str, dict[str, int]] = {}  # computed when first asked for: a sample asks for a few
-        distinct = rules.get("distinct", True)
-        self.distinct = distinct if isinstance(distinct, bool) else False  # groups: no cap on the letters in all
-        self.leading = not rules.get("allow_leading_zeros", False)
+        self.distinct = rules.distinct  # False with groups (`Rules.groups`): no cap on the letters in all
+        self.leading = not rules.allow_leading_zeros
         self.plans: dict[str, tuple[list[int], dict[str, int], int]] = {}
         # (template, the other words), their weights and first letters
         self.partial: tuple[object, dict[str, int], frozenset[str]] = (None, {}, frozenset())

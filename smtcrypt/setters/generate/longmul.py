@@ -48,6 +48,7 @@ from smtcrypt.setters.generate.multiply import (
 )
 from smtcrypt.setters.generate.partials import TABLE_LIMIT, PartialTable, values_count
 from smtcrypt.setters.generate.results import hand_out
+from smtcrypt.setters.generate.rules import DEFAULT_RULES
 from smtcrypt.setters.generate.shapes import clean, letter_mask
 
 SHAPE = "long multiplication"
@@ -401,7 +402,7 @@ def long_multiplications(words: Iterable[str], *, limit: int | None = None, time
     start = time.monotonic()
     kept, totals.skipped_words = clean(words)
     totals.words = totals.chunks = len(kept)
-    task = LongTask(tuple(kept), Setting(SHAPE, {}, timeout, confirm))
+    task = LongTask(tuple(kept), Setting(SHAPE, DEFAULT_RULES, timeout, confirm))
 
     def finished(done: int, chunks: int) -> None:
         totals.chunks_done = done
