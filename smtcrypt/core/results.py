@@ -74,7 +74,7 @@ class Solution:
         return hash((tuple(self.mapping.items()), self.text, self.base, self.wildcards))
 
     def layout(self) -> Layout:
-        """The long-hand layout (see `smtcrypt.longhand`): rows a page can draw."""
+        """The long-hand layout (see `smtcrypt.teach.longhand`): rows a page can draw."""
         from smtcrypt.teach.longhand import Layout, Row, layout
 
         if self.problem is None:

@@ -417,7 +417,7 @@ class Portfolio:
         return None if compiled is None else LinearSearch(self.problem, equation, compiled, deadline)
 
     def _digits(self, products_only: bool = False) -> DigitSearch | None:
-        """The digits backend, made once, or None where it does not fit (see engine/digits.py); `auto`
+        """The digits backend, made once, or None where it does not fit (see `smtcrypt.engine.digits`); `auto`
         takes it for products only (`products_only`), the linear backend being faster on sums."""
         if "digits" not in self.made:
             from smtcrypt.engine.digits import DigitSearch, digit_plan
