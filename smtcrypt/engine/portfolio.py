@@ -62,9 +62,11 @@ FIRST_AT_ONCE = 0.5
 Z3_SHARE = {"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5}  # of the exhaustive price, before switching
 # seconds Z3 gets on sums and products (where it usually answers fast), however cheap the exhaustive price
 Z3_AT_LEAST = 0.15
-Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3}  # seconds per model (measured)
+# seconds per model, by encoding: measured, see docs/engine.md (the cost model's figures)
+Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3}
 RACE_AFTER = 0.5  # seconds of Z3 alone, at most half the exhaustive price, before the exhaustive backend races it
-SECONDS_PER_SOLUTION = {True: 6e-6, False: 2.5e-6}  # handing one over: listed (a Solution made) or counted (measured)
+# handing one solution over: listed (a Solution made) or counted; measured, see docs/engine.md
+SECONDS_PER_SOLUTION = {True: 6e-6, False: 2.5e-6}
 
 Clock = Callable[[str], AbstractContextManager[Any]]
 

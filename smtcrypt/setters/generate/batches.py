@@ -1,10 +1,10 @@
 """Sums decided a batch at a time by the compiled search: the candidates that differ only in the
 word of the slot filled last.
 
-Deciding a candidate one at a time with the compiled search costs about 20 us, of which the
-search is 5 (the rest: its key built from dictionaries, the call, the verdict; 200 words, one
-process: 11 s against 6.6 s in batches); a list of 400 words has 4.3 million candidates
-`A + B = C` past the filters. The word index hands out the candidates grouped by all their words but
+Deciding a candidate one at a time with the compiled search costs several times the search
+itself (its key built from dictionaries, the call, the verdict: docs/generating.md has the
+figures), and a list of a few hundred words has millions of candidates `A + B = C` past the
+filters. The word index hands out the candidates grouped by all their words but
 the last slot's (`WordIndex.walk_groups`), so the weights of the others are summed once per
 group, in Python, and `kernel.count_sums` adds each last word and searches, all compiled. Only
 the few sums found unique come back to Python, to be re-checked exactly and proved.

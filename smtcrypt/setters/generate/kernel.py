@@ -1,22 +1,22 @@
 """The generator's search of sums, compiled by numba where it is installed (a dependency on the
 platforms numba has wheels for; the `fast` extra asks for it anywhere).
 
-A run over a large list decides millions of sums, and `sums.solve_sum_key` spends about 125 us
-on each in Python, three quarters of them searched to the end to prove there is no solution.
+A run over a large list decides millions of sums, and in Python `sums.solve_sum_key` spends
+most of the run on them, searching most of them to the end to prove there is no solution.
 `search_codes` is the same search (the same greedy letter order, magnitude intervals, congruences
 and completion of the last two letters) written in the part of Python that numba compiles:
 integers and numpy arrays only, one loop with an explicit stack instead of nested closures.
 `count_sums` decides a batch of sums that differ in one word (`batches`), adding each word's
-weights in the compiled code too. Compiled, a sum takes about 5 us; uncompiled, both run as plain
-Python (the tests compare both ways with `wordsum`'s search).
+weights in the compiled code too. Compiled, a sum takes a small fraction of its time in Python
+(the figures are in docs/generating.md, "How a run goes"); uncompiled, both run as plain Python
+(the tests compare both ways with `wordsum`'s search).
 
-numba costs about 0.8 s to load in each process (0.5 s to import it, 0.3 s to load the search
-from its cache on disk; 5 to 6 s the first time, while it compiles and caches the search, and in
-every process where it finds no writable cache directory, see `jit`) and about 110 MB of memory,
-so `KeySearch` loads it only for a large run (`LOAD_FIRST` candidates, before the run forks its
-processes) or once a process has searched enough sums for the load to pay (the rule of ski
-rental: switch once the work done equals the switch's cost), and searches only sums whose sizes
-fit 64-bit integers.
+numba costs time to load in each process (to import it, then to load the search from its cache
+on disk; far longer the first time, while it compiles and caches the search, and in every process
+where it finds no writable cache directory, see `jit`) and memory, so `KeySearch` loads it only
+for a large run (`LOAD_FIRST` candidates, before the run forks its processes) or once a process
+has searched enough sums for the load to pay (the rule of ski rental: switch once the work done
+equals the switch's cost), and searches only sums whose sizes fit 64-bit integers.
 """
 
 from __future__ import annotations

@@ -129,9 +129,9 @@ class Template:
         return starts
 
     def tree(self, parts: tuple[str, ...]) -> Constraints:
-        """What `parse(self.formula(parts))` gives, built from the template's tree: the grammar
-        takes about 0.5 ms a formula, longer than deciding a candidate, and a large run re-checks
-        tens of thousands of puzzles. Every node is new, with the span it has in the formula."""
+        """What `parse(self.formula(parts))` gives, built from the template's tree: parsing
+        with the grammar takes longer than deciding a candidate, and a large run re-checks many
+        puzzles. Every node is new, with the span it has in the formula."""
         fill = dict(zip(self.slots, parts))
         starts = self.slot_starts
         grown = [0]  # grown[i]: how much longer the formula is than the template before slot occurrence i
