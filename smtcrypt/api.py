@@ -4,23 +4,23 @@
     >>> smtcrypt.verdict("ODD * ODD = FREAKY").status
     <Status.MULTIPLE: 'multiple'>
 
-A facade: `Puzzle` parses and checks a formula under its rules and hands the problem to the
-search loop (`smtcrypt.search`) or to a tool (answers, explanations, layouts).
+A facade: `Puzzle` reads a puzzle through its notation's door (`smtcrypt.notations`), parsed and
+checked under its rules, and hands the problem to the search loop (`smtcrypt.search`) or to a tool
+(answers, explanations, play).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from smtcrypt.analysis.stats import Clock
-from smtcrypt.core.check import check
-from smtcrypt.core.parse import parse
+from smtcrypt.core.clock import Clock
 from smtcrypt.core.results import FormulaText, Solution, Verdict, join
 from smtcrypt.core.rules import DigitSpec, make_rules
 from smtcrypt.core.verify import satisfies
-from smtcrypt.notations.cryptator import translate as translate_cryptator
-from smtcrypt.notations.layout import LayoutFormula, parse_layout
+from smtcrypt.notations import Reading, View, read
+from smtcrypt.notations.cryptator import CryptatorPuzzle
+from smtcrypt.notations.layout import Layout
 from smtcrypt.search import Search
 from smtcrypt.setters.answers import Answers, answers
 
@@ -30,30 +30,92 @@ if TYPE_CHECKING:
 
 
 class Puzzle:
-    """A formula parsed and checked once, under its rules; solve, count or decide it as often as needed.
+    """A puzzle read and checked once, under its rules; solve, count or decide it as often as needed.
 
         >>> Puzzle("SEND + MORE = MONEY").count()
         1
+
+    Every notation comes in through the same door (`smtcrypt.notations`): `Puzzle(formula, **rules)`
+    for the formula language, `Puzzle.read(text, syntax, **options)` for any notation, and the
+    shortcuts `from_layout`, `from_enigma` and `from_cryptator`, which read through it.
     """
 
-    layout: Any = None  # the printed long multiplication or division it was made from (see from_layout)
-    conditions: str = ""  # the conditions added to the layout, one a line (see from_layout)
-    cryptator: Any = None  # the Cryptator formula it was read from (see from_cryptator)
-
-    def __init__(self, formula: FormulaText, *, distinct: bool | str | Iterable[str] = True,
+    def __init__(self, formula: FormulaText | Reading, *, distinct: bool | str | Iterable[str] = True,
                  allow_leading_zeros: bool = False,
                  base: int = 10, digits: DigitSpec | None = None,
                  domains: Mapping[str, DigitSpec] | Iterable[str] | None = None,
                  assign: Mapping[str, int] | Iterable[str] | None = None,
                  nonzero_single_letters: bool = False):
-        self.rules = make_rules(distinct=distinct, allow_leading_zeros=allow_leading_zeros, base=base,
-                                digits=digits, domains=domains, assign=assign,
-                                nonzero_single_letters=nonzero_single_letters)
-        self.clock = Clock()  # parse and check here, the later stages in each search
-        with self.clock("parse"):
-            tree = parse(join(formula))
-        with self.clock("check"):
-            self.problem = check(tree, self.rules)
+        if isinstance(formula, Reading):  # read already, in any notation, under its own rules
+            given = (distinct, allow_leading_zeros, base, digits, domains, assign, nonzero_single_letters)
+            if given != (True, False, 10, None, None, None, False):
+                raise TypeError("a Reading carries its own rules: give no rule keywords with it")
+            self.reading = formula
+        else:
+            self.reading = read(formula, rules=make_rules(
+                distinct=distinct, allow_leading_zeros=allow_leading_zeros, base=base, digits=digits,
+                domains=domains, assign=assign, nonzero_single_letters=nonzero_single_letters))
+        self.rules = self.reading.rules
+        self.problem = self.reading.problem
+        self.clock = Clock()  # the door's parse and check here, the later stages in each search
+        self.clock.seconds.update(self.reading.seconds)
+
+    @classmethod
+    def read(cls, text: Any, syntax: str = "smtcrypt", **options: Any) -> Puzzle:
+        """The puzzle `text` in notation `syntax` ("smtcrypt", "layout", "enigma" or "cryptator"), with
+        that notation's own options (see `smtcrypt.notations`)."""
+        return cls(read(text, syntax, **options))
+
+    @classmethod
+    def from_layout(cls, text: str, conditions: FormulaText | None = None, *, nonzero_remainders: bool = False,
+                    conditions_allow_leading_zeros: bool = False, **rules: Any) -> Puzzle:
+        """A long multiplication or long division pasted as printed (see `smtcrypt.notations.layout`):
+        its rows become equations between words, and each solution's text is the layout filled in.
+
+        `conditions` (a formula, or several as `Puzzle` takes them) must hold too; they name the
+        layout's letters in capitals, and a letter the layout lacks is one more letter of the puzzle.
+        `nonzero_remainders`: no remainder row of a division starts with 0, a one-digit one included
+        (enigma.py's rule). `conditions_allow_leading_zeros`: the conditions' words may start with 0,
+        the layout's rows keeping the rule (enigma.py's `--extra` under a division)."""
+        return cls.read(text, "layout", conditions=conditions, nonzero_remainders=nonzero_remainders,
+                        conditions_allow_leading_zeros=conditions_allow_leading_zeros, **rules)
+
+    @classmethod
+    def from_enigma(cls, command: str | Sequence[str]) -> Puzzle:
+        """An enigma.py command line, as a list (`["SubstitutedExpression", "TOM * 13 = DALEY"]`) or as
+        text (a line, or a run file), read as enigma.py reads it (see `smtcrypt.notations.enigma`)."""
+        return cls.read(command, "enigma")
+
+    @classmethod
+    def from_cryptator(cls, text: str, *, base: int = 10, allow_leading_zeros: bool = False,
+                       assign: Mapping[str, int] | Iterable[str] | None = None, relax_min: int = 0,
+                       relax_max: int = 0) -> Puzzle:
+        """A formula in Cryptator's notation (`send+more=money`, `a*a=b && b=a+a`, `r='36'`) under
+        Cryptator's rules and options (see `smtcrypt.notations.cryptator`); `assign` names the
+        puzzle's own symbols (`{"a": 1}` or `["a=1"]`). Its `cryptator` attribute shows solutions
+        in those symbols."""
+        return cls.read(text, "cryptator", base=base, allow_leading_zeros=allow_leading_zeros, assign=assign,
+                        relax_min=relax_min, relax_max=relax_max)
+
+    @property
+    def view(self) -> View:
+        """How the puzzle's notation shows a solution: in the user's symbols and layout."""
+        return self.reading.view
+
+    @property
+    def layout(self) -> Layout | None:
+        """The printed long multiplication or division it was read from, if any."""
+        return getattr(self.reading.view, "layout", None)
+
+    @property
+    def conditions(self) -> str:
+        """The conditions added to a layout, one a line (see `from_layout`)."""
+        return getattr(self.reading.view, "conditions", "")
+
+    @property
+    def cryptator(self) -> CryptatorPuzzle | None:
+        """The Cryptator formula it was read from (see `from_cryptator`), which shows solutions in its symbols."""
+        return getattr(self.reading.view, "translated", None)
 
     @property
     def formula(self) -> str:
@@ -73,62 +135,24 @@ class Puzzle:
         backend: "z3" (the solver, model by model), "cubes" (the solver, a cube of solutions at a
         time), "linear" (a sum's equation, digit by digit), "digits" (equations of products, column
         by column from the right), "join" (an equation's two sides apart),
-        "exhaustive" (every assignment, compiled), or "auto" (by cost, switching while running)."""
-        if strategy == "auto" and self.cryptator is not None:  # its digit counts: Z3 alone, far faster than auto
-            strategy = self.cryptator.strategy
+        "exhaustive" (every assignment, compiled), or "auto" (by cost, switching while running;
+        a notation may prefer another: Cryptator's digit counts go to Z3 alone, far faster)."""
+        if strategy == "auto":
+            strategy = self.reading.strategy
         clock = Clock()
         clock.seconds.update(self.clock.seconds)
         search = Search(self.problem, limit=limit, timeout=timeout, decide=decide, clock=clock, strategy=strategy,
-                        keep=keep, fill=None if self.layout is None else self.layout.filler(self.problem))
-        if self.layout is not None:  # the layout as given, then its conditions, one a line
-            search.formula = self.layout.text + (f"\n{self.conditions}" if self.conditions else "")
+                        keep=keep, fill=self.view.fill(self.problem))
+        if self.view.formula is not None:  # a layout as given, then its conditions, one a line
+            search.formula = self.view.formula
         return search
-
-    @classmethod
-    def from_layout(cls, text: str, conditions: FormulaText | None = None, *, nonzero_remainders: bool = False,
-                    conditions_allow_leading_zeros: bool = False, **rules: Any) -> Puzzle:
-        """A long multiplication or long division pasted as printed (see `smtcrypt.layout`): its rows
-        become equations between words, and each solution's text is the layout filled in.
-
-        `conditions` (a formula, or several as `Puzzle` takes them) must hold too; they name the
-        layout's letters in capitals, and a letter the layout lacks is one more letter of the puzzle.
-        `nonzero_remainders`: no remainder row of a division starts with 0, a one-digit one included
-        (enigma.py's rule). `conditions_allow_leading_zeros`: the conditions' words may start with 0,
-        the layout's rows keeping the rule (enigma.py's `--extra` under a division)."""
-        layout = parse_layout(text, nonzero_remainders=nonzero_remainders)
-        puzzle = cls.__new__(cls)
-        puzzle.rules = make_rules(**rules)
-        puzzle.clock = Clock()
-        with puzzle.clock("parse"):
-            joined = LayoutFormula(layout, conditions, puzzle.rules.base)
-            tree = joined.parse()
-        with puzzle.clock("check"):
-            puzzle.problem = joined.check(tree, puzzle.rules,
-                                          conditions_allow_leading_zeros=conditions_allow_leading_zeros)
-        puzzle.layout = layout
-        puzzle.conditions = joined.conditions
-        return puzzle
-
-    @classmethod
-    def from_cryptator(cls, text: str, *, base: int = 10, allow_leading_zeros: bool = False,
-                       assign: Mapping[str, int] | Iterable[str] | None = None, relax_min: int = 0,
-                       relax_max: int = 0) -> Puzzle:
-        """A formula in Cryptator's notation (`send+more=money`, `a*a=b && b=a+a`, `r='36'`) under
-        Cryptator's rules and options (see `smtcrypt.notations.cryptator`); `assign` names the
-        puzzle's own symbols (`{"a": 1}` or `["a=1"]`). Its `cryptator` attribute shows solutions
-        in those symbols."""
-        translated = translate_cryptator(text, base=base, allow_leading_zeros=allow_leading_zeros, assign=assign,
-                                         relax_min=relax_min, relax_max=relax_max)
-        puzzle = cls(translated.formulas, **translated.rules)
-        puzzle.cryptator = translated
-        return puzzle
 
     def answers(self, expression: str, *, unique: bool = False, timeout: float | None = None,
                 strategy: str = "auto") -> Answers:
         """The values `expression` (a formula expression over the puzzle's letters, or a tuple such as
         "(A, BC)") takes over the solutions, each with how many give it: an `answers.Answers`.
         `unique=True` decides only whether the answer is unique, without listing every solution."""
-        return answers(self, expression, unique=unique, timeout=timeout, strategy=strategy)
+        return answers(self.reading, expression, unique=unique, timeout=timeout, strategy=strategy)
 
     def solve(self, *, limit: int | None = None, timeout: float | None = None,
               strategy: str = "auto") -> Iterator[Solution]:
@@ -164,7 +188,7 @@ class Puzzle:
         seconds); also `undo()`, `hint()`, `mark("S", [1, 2])`; it shows itself long-hand."""
         from smtcrypt.teach.play import Game  # z3 loads with the first search, not on import
 
-        return Game(self.problem, timeout=timeout, drawing=None if self.layout is None else self.layout.text)
+        return Game(self.problem, timeout=timeout, drawing=self.view.drawing)
 
     def difficulty(self, *, timeout: float | None = None) -> int:
         """1 (one column at a time) to 5 (cases inside cases), from the explanation."""

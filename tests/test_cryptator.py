@@ -15,7 +15,7 @@ import pytest
 
 from smtcrypt.api import Puzzle
 from smtcrypt.cli import main
-from smtcrypt.cli.cryptator import build_parser
+from smtcrypt.cli.solve import cryptator_parser as build_parser
 from smtcrypt.core.results import Status
 from smtcrypt.core.rules import MAX_BASE
 from smtcrypt.errors import FormulaError

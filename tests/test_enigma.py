@@ -90,21 +90,21 @@ def test_case_sensitive_symbols_map_to_free_letters() -> None:
 
 def test_leading_zero_rule_follows_enigma() -> None:
     default = read_command(["SubstitutedExpression", "AB + C = DE", "--answer=FG"])
-    assert set(default.rules["domains"]) == {"A", "D", "F"}  # leading symbols, the answer's too
-    assert all(0 not in digits for digits in default.rules["domains"].values())
-    assert default.rules["allow_leading_zeros"] is True
+    assert set(default.rules.domains) == {"A", "D", "F"}  # leading symbols, the answer's too
+    assert all(0 not in digits for digits in default.rules.domains.values())
+    assert default.rules.allow_leading_zeros is True
     explicit = read_command(["SubstitutedExpression", "AB + C = DE", "-i0,C"])  # --invalid replaces the default
-    assert set(explicit.rules["domains"]) == {"C"}
+    assert set(explicit.rules.domains) == {"C"}
 
 
 def test_options_become_rules() -> None:
     puzzle = read_command(["SubstitutedExpression", "--digits=1-8", "--assign=A,3", "--distinct=AB,CD", "--base=9",
                            "AB + CD = EF", "--invalid=2|4,C"])
     rules = puzzle.rules
-    assert rules["base"] == 9 and rules["digits"] == list(range(1, 9))
-    assert rules["assign"] == {"A": 3}
-    assert 2 not in rules["domains"]["C"] and 4 not in rules["domains"]["C"]
-    assert rules["distinct"] == "AB,CD"
+    assert rules.base == 9 and sorted(rules.digits or ()) == list(range(1, 9))
+    assert rules.assign == {"A": 3}
+    assert 2 not in rules.domains["C"] and 4 not in rules.domains["C"]
+    assert rules.groups == ("AB", "CD") and not rules.distinct  # typed: --distinct=AB,CD as two groups
 
 
 def test_no_distinct_and_counts(capsys: pytest.CaptureFixture[str]) -> None:
@@ -191,7 +191,7 @@ def test_division_remainder_alone_is_not_zero() -> None:
     puzzle = read_command(["SubstitutedDivision", "??? / ? = ??", "?? - ? = ?", "?? - ?? = ?"])
     assert puzzle.layout is not None and len(puzzle.hidden) == 1
     (hidden,) = puzzle.hidden
-    assert 0 not in puzzle.rules["domains"][hidden]
+    assert 0 not in puzzle.rules.domains[hidden]
 
 
 def test_sum_of_a_written_list_counts_conditions() -> None:
@@ -218,17 +218,17 @@ def test_enigma_option_spellings() -> None:
     """enigma.py's short options, --distinct=0/1, --invalid's separators and its empty form, --assign of several
     symbols (all from its option parser's usage)."""
     short = read_command(["SubstitutedExpression", "-aA,3", "-d1-8", "-DAB", "-AAB", "-EB > 2", "-1", "AB + C = DE"])
-    assert short.rules["assign"] == {"A": 3} and short.rules["digits"] == list(range(1, 9))
-    assert short.rules["distinct"] == "AB" and short.answer is not None and short.first
+    assert short.rules.assign == {"A": 3} and sorted(short.rules.digits or ()) == list(range(1, 9))
+    assert short.rules.groups == ("AB",) and short.answer is not None and short.first
     assert len(short.expressions) == 2
-    assert read_command(["SubstitutedExpression", "--distinct=0", "AB = BA"]).rules["distinct"] is False
-    assert read_command(["SubstitutedExpression", "--distinct=1", "AB = BA"]).rules["distinct"] is True
+    assert read_command(["SubstitutedExpression", "--distinct=0", "AB = BA"]).rules.distinct is False
+    assert read_command(["SubstitutedExpression", "--distinct=1", "AB = BA"]).rules.distinct is True
     commas = read_command(["SubstitutedExpression", "--invalid=1,3,5,7,9,AB", "AB + C = DE"])
     bars = read_command(["SubstitutedExpression", "--invalid=1|3|5|7|9,AB", "AB + C = DE"])
-    assert commas.rules["domains"] == bars.rules["domains"] == {letter: [0, 2, 4, 6, 8] for letter in "AB"}
-    assert read_command(["SubstitutedExpression", "--invalid=", "AB + C = DE"]).rules["domains"] == {}
+    assert commas.rules.domains == bars.rules.domains == {letter: frozenset([0, 2, 4, 6, 8]) for letter in "AB"}
+    assert read_command(["SubstitutedExpression", "--invalid=", "AB + C = DE"]).rules.domains == {}
     both = read_command(["SubstitutedExpression", "--assign=BC,0", "--distinct=", "A + B + C = 5"])
-    assert both.rules["assign"] == {"B": 0, "C": 0}
+    assert both.rules.assign == {"B": 0, "C": 0}
 
 
 def test_options_that_run_python_are_refused() -> None:

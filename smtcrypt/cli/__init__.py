@@ -25,17 +25,6 @@ SUBCOMMANDS = {
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the subcommand named first (`generate`, `batch`, ...) or solve; the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if "--syntax=enigma" in argv:  # the same as `--syntax enigma`
-        index = argv.index("--syntax=enigma")
-        argv[index:index + 1] = ["--syntax", "enigma"]
-    if "--syntax" in argv:  # smtcrypt [--json] [--timeout S] [--stats] --syntax enigma SOLVER ARGS... (or --run FILE)
-        index = argv.index("--syntax")
-        if argv[index + 1:index + 2] == ["enigma"] and all(arg.startswith("-") or (i > 0 and argv[i - 1] == "--timeout")
-                                                             for i, arg in enumerate(argv[:index])):
-            return int(importlib.import_module("smtcrypt.cli.enigma").main(argv))
-    if not (argv[:1] and argv[0] in SUBCOMMANDS) and ("--syntax=cryptator" in argv or "--syntax" in argv and
-                                                      argv[argv.index("--syntax") + 1:][:1] == ["cryptator"]):
-        return int(importlib.import_module("smtcrypt.cli.cryptator").main(argv))  # Cryptator's notation and options
     if argv[:1] and argv[0] in SUBCOMMANDS:
         command = importlib.import_module(SUBCOMMANDS[argv[0]])
         return int(command.main(argv[1:]))

@@ -24,7 +24,7 @@ def command(puzzle: Puzzle, args: argparse.Namespace) -> int:
     0 answers found (with --unique: the answer proved unique), 1 none (--unique: none or several),
     2 a bad expression, 3 unknown."""
     try:
-        result = answers(puzzle, args.answer, unique=args.unique, timeout=args.timeout, strategy=args.strategy)
+        result = answers(puzzle.reading, args.answer, unique=args.unique, timeout=args.timeout, strategy=args.strategy)
     except FormulaError as error:
         print(f"smtcrypt: error in --answer: {error}", file=sys.stderr)
         return Exit.USAGE

@@ -11,14 +11,12 @@ from __future__ import annotations
 import argparse
 import enum
 import json
-import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
 from smtcrypt.core.results import Ending, Status, Verdict
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE
 from smtcrypt.engine.base import STRATEGIES  # the names only: the engine loads with the first search
-from smtcrypt.present.text import stats_lines
 from smtcrypt.search import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, MIN_MEMORY_MB
 
 __all__ = ["DEFAULT_MEMORY_MB", "DEFAULT_TIMEOUT", "MIN_MEMORY_MB", "STRATEGIES", "Exit"]
@@ -152,21 +150,65 @@ def exit_code(verdict: Verdict, unique: bool = False) -> Exit:
     return Exit.FOUND if verdict.count else Exit.NONE
 
 
-def end_of_output(verdict: Verdict, args: argparse.Namespace) -> Exit:
-    """What a peer notation's run ends with (`--syntax enigma` and `cryptator`): the statistics with
-    --stats, a warning on stderr that a --count is incomplete, and the exit code."""
-    if args.stats and not args.json:
-        for line in stats_lines(verdict):
-            print(line)
-    if verdict.status is Status.UNKNOWN and args.count and not args.json:
-        print(f"smtcrypt: search incomplete ({verdict.reason}), so more may exist", file=sys.stderr)
-    return exit_code(verdict)
+# --- the search and its output, and the notation ----------------------------------------------------
 
 
-def add_output_options(parser: argparse.ArgumentParser) -> None:
-    """The output options a peer notation's command line takes before its own (`--syntax enigma`, `cryptator`)."""
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+def add_search_options(parser: argparse.ArgumentParser) -> None:
+    """What to report and how to search, the same for every notation. (Added to each parser rather
+    than shared as a parent: argparse drops the title of a parent's group of exclusive options.)"""
+    mode = parser.add_argument_group(
+        "what to report", "at most one of --first, --limit, --count and --unique; without them, every "
+        "solution").add_mutually_exclusive_group()
+    mode.add_argument("--first", action="store_true", help="stop at the first solution")
+    mode.add_argument("--limit", type=positive, metavar="N", help="stop after N solutions")
+    mode.add_argument("--count", action="store_true", help="print only the number of solutions")
+    mode.add_argument("--unique", action="store_true",
+                      help="decide uniqueness: stop after two; exit 0 only if exactly one is proved")
+    parser.add_argument("--stats", action="store_true",
+                        help="also report the search space, Z3's counters and the time per stage")
     parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound the whole search to S seconds")
-    parser.add_argument("--stats", action="store_true", help="also report what the search cost")
-    parser.add_argument("--first", action="store_true", help="stop at the first solution")
-    parser.add_argument("--count", action="store_true", help="print only the number of solutions")
+    parser.add_argument("--max-memory", type=integer_in(MIN_MEMORY_MB), metavar="MB", default=DEFAULT_MEMORY_MB,
+                        help=f"cap the solver's memory (default {DEFAULT_MEMORY_MB}, at least {MIN_MEMORY_MB}); "
+                             "reaching it ends the search as unknown")
+    parser.add_argument("--strategy", choices=STRATEGIES, default="auto",
+                        help="how to search: z3 (the solver, model by model), linear (a sum's equation, digit "
+                             "by digit within its bounds), digits (equations of products, column by column from the "
+                             "right), join (an equation searched side by side: "
+                             "the sides' values matched, or a word read off the other side's value), cubes (the "
+                             "solver, blocking proved cubes of solutions), exhaustive (every assignment, compiled), "
+                             "or auto (default: by estimated cost, switching while running)")
+    parser.add_argument("--show", choices=("line", "long"), default="line",
+                        help="how to show each solution: line (default) or long (written out long-hand: a sum "
+                             "with its carries, long multiplication, long division)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+
+
+# Our options that take a value, as `search_options` spells them: an enigma.py command line is split by them.
+VALUED = ("--limit", "--timeout", "--max-memory", "--strategy", "--show")
+FLAGS = ("--first", "--count", "--unique", "--stats", "--json")
+SYNTAXES = ("smtcrypt", "enigma", "cryptator")  # the notations a command line takes (`--layout FILE` besides)
+
+
+def take_syntax(argv: list[str], allowed: tuple[str, ...] = SYNTAXES) -> tuple[str, list[str]]:
+    """The notation `--syntax NAME` (or `--syntax=NAME`) names, wherever it stands, and the command
+    line without it: the one place `--syntax` is read. A usage error (exit 2) for an unknown name."""
+    for index, argument in enumerate(argv):
+        if argument == "--syntax" or argument.startswith("--syntax="):
+            name = argument.partition("=")[2] if "=" in argument else (argv[index + 1] if index + 1 < len(argv) else "")
+            rest = argv[:index] + argv[index + (1 if "=" in argument else 2):]
+            if name not in allowed:
+                usage = JsonErrorParser(prog="smtcrypt")
+                usage.json_errors = "--json" in argv
+                usage.error(f"argument --syntax: invalid choice: {name!r} (choose from {', '.join(allowed)})")
+            return name, rest
+        if argument == "--":
+            break
+    return "smtcrypt", list(argv)
+
+
+def syntax_help(parser: argparse.ArgumentParser, allowed: tuple[str, ...] = SYNTAXES) -> None:
+    """`--syntax` in a command's help (it is read before the parser runs, by `take_syntax`)."""
+    parser.add_argument("--syntax", choices=allowed, default="smtcrypt",
+                        help="the notation of the puzzle: smtcrypt (default, the formula language), enigma (an "
+                             "enigma.py command line or run file) or cryptator (Cryptator's notation); our options "
+                             "stand before or after it")

@@ -1,4 +1,6 @@
-"""`smtcrypt [options] FORMULA...`: solve, count, decide uniqueness, or answer one question.
+"""`smtcrypt [options] FORMULA...`: solve, count, decide uniqueness, or answer one question, in any
+notation: the formula language, a printed layout (`--layout FILE`), an enigma.py command line or
+run file (`--syntax enigma`), or Cryptator's notation (`--syntax cryptator`).
 
 Exit codes: 0 a solution (with --unique: exactly one, proved); 1 no solution (with
 --unique: none or several); 2 bad input or usage; 3 unknown (time limit, solver gave up).
@@ -11,18 +13,19 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import NoReturn
 
 from smtcrypt._version import __version__
 from smtcrypt.cli.options import (
-    DEFAULT_MEMORY_MB,
-    MIN_MEMORY_MB,
-    STRATEGIES,
+    FLAGS,
+    VALUED,
     JsonErrorParser,
+    add_search_options,
     integer_in,
-    positive,
-    positive_number,
     rule_options,
     rules_from,
+    syntax_help,
+    take_syntax,
 )
 
 SUBCOMMANDS = """\
@@ -62,7 +65,8 @@ examples:
   smtcrypt "?? * ?? = 1?0?"                      each ? is a digit of its own
   smtcrypt --layout division.txt                 a long division (or multiplication) as printed
   smtcrypt --layout division.txt "A + B = 9"     with a condition on its letters
-  smtcrypt --syntax enigma SubstitutedExpression "pkm - pmd = xp" --symbols=dkmpx   an enigma.py command line
+  smtcrypt --syntax enigma SubstitutedExpression "TOM * 13 = DALEY"   an enigma.py command line
+  smtcrypt --syntax enigma --run examples/enigma/enigma380.run   an enigma.py run file
   smtcrypt --syntax cryptator "nrgy = MC ^ 2" -b 4   a formula in Cryptator's notation, under its rules
 
 formulas: UPPERCASE words are numbers made of digit letters (and literal digits: 7AB; each ? a digit of its own);
@@ -91,55 +95,144 @@ def build_parser() -> JsonErrorParser:
     parser.add_argument("--answer", metavar="EXPR",
                         help="the values EXPR (e.g. \"EFGH %% 9\" or \"(A, BC)\") takes over the solutions, each "
                              "with how many give it; with --unique, only prove it unique or show two")
-    mode = parser.add_argument_group(
-        "what to report", "at most one of --first, --limit, --count and --unique; without them, every "
-        "solution").add_mutually_exclusive_group()
-    mode.add_argument("--first", action="store_true", help="stop at the first solution")
-    mode.add_argument("--limit", type=positive, metavar="N", help="stop after N solutions")
-    mode.add_argument("--count", action="store_true", help="print only the number of solutions")
-    mode.add_argument("--unique", action="store_true",
-                      help="decide uniqueness: stop after two; exit 0 only if exactly one is proved")
-    parser.add_argument("--stats", action="store_true",
-                        help="also report the search space, Z3's counters and the time per stage")
-    parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound the whole search to S seconds")
-    parser.add_argument("--max-memory", type=integer_in(MIN_MEMORY_MB), metavar="MB", default=DEFAULT_MEMORY_MB,
-                        help=f"cap the solver's memory (default {DEFAULT_MEMORY_MB}, at least {MIN_MEMORY_MB}); "
-                             "reaching it ends the search as unknown")
-    parser.add_argument("--strategy", choices=STRATEGIES, default="auto",
-                        help="how to search: z3 (the solver, model by model), linear (a sum's equation, digit "
-                             "by digit within its bounds), digits (equations of products, column by column from the "
-                             "right), join (an equation searched side by side: "
-                             "the sides' values matched, or a word read off the other side's value), cubes (the "
-                             "solver, blocking proved cubes of solutions), exhaustive (every assignment, compiled), "
-                             "or auto (default: by estimated cost, switching while running)")
-    parser.add_argument("--show", choices=("line", "long"), default="line",
-                        help="how to show each solution: line (default) or long (written out long-hand: a sum "
-                             "with its carries, long multiplication, long division)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
-    parser.add_argument("--syntax", choices=("smtcrypt", "enigma", "cryptator"), default="smtcrypt",
-                        help="the notation of the rest of the command line: smtcrypt (default), enigma (an "
-                             "enigma.py SubstitutedExpression, SubstitutedDivision or SubstitutedSum command line, "
-                             "or --run FILE, as written; of these options it takes --json, --timeout, --stats, --first "
-                             "and --count, before or after it) or cryptator (a formula in Cryptator's notation, "
-                             "with its -b, -z, -min, -max and --assign; see smtcrypt --syntax cryptator --help)")
+    add_search_options(parser)
+    syntax_help(parser)
     parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
     parser.usage = (parser.format_usage().removeprefix("usage: ").rstrip() + "\n" + SUBCOMMANDS)
     return parser
 
 
+def explicit_boolean(text: str) -> bool:
+    """args4j's explicit boolean, as Cryptator's `-z` takes it: true/false, on/off, yes/no, 1/0."""
+    value = text.lower()
+    if value in TRUE:
+        return True
+    if value in FALSE:
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, not {text!r}")
+
+
+TRUE, FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
+
+
+def cryptator_parser() -> JsonErrorParser:
+    """`--syntax cryptator`: Cryptator's own options, spelled as Cryptator spells them, and ours."""
+    parser = JsonErrorParser(prog="smtcrypt --syntax cryptator",
+                             description="Read a cryptarithm in Cryptator's notation (send+more=money, "
+                                         "a*a=b && b=a+a, r='36') and solve it under Cryptator's rules.")
+    parser.add_argument("formula", metavar="FORMULA", help="the cryptarithm, as Cryptator reads it")
+    own = parser.add_argument_group("Cryptator's options")
+    own.add_argument("-b", "--base", type=integer_in(2), default=10, metavar="B",
+                     help="base (radix) of the numbers (Cryptator's -b; default 10)")
+    own.add_argument("-z", "--allow-leading-zeros", type=explicit_boolean, default=False,
+                     metavar="true|false", help="the first symbol of a word may be 0 (Cryptator's -z)")
+    own.add_argument("-min", "--relax-min", type=integer_in(0), default=0, metavar="N",
+                     help="each digit may be used N times fewer than floor(symbols/base) (Cryptator's -min)")
+    own.add_argument("-max", "--relax-max", type=integer_in(0), default=0, metavar="N",
+                     help="each digit may be used N times more than ceil(symbols/base) (Cryptator's -max)")
+    own.add_argument("--assign", action="append", metavar="s=D",
+                     help="fix symbol s of the formula to digit D (repeatable)")
+    add_search_options(parser)
+    return parser
+
+
+def explicit_values(argv: list[str]) -> list[str]:
+    """`-z` followed by no true/false is `-z true`, as args4j reads it: the formula after it stays the formula."""
+    found = []
+    for index, arg in enumerate(argv):
+        found.append(arg)
+        if arg in ("-z", "--allow-leading-zeros") and (index + 1 == len(argv) or argv[index + 1].lower() not in
+                                                       TRUE + FALSE):
+            found.append("true")
+    return found
+
+
+ENIGMA_USAGE = ("smtcrypt --syntax enigma [our options] SOLVER ARGS...\n"
+                "       smtcrypt --syntax enigma [our options] --run FILE\n"
+                "       (SOLVER: SubstitutedExpression, SubstitutedDivision or SubstitutedSum; our options "
+                "may also stand among the solver's arguments, where enigma.py's own --first comes first)")
+
+
+class EnigmaParser(JsonErrorParser):
+    """`--syntax enigma`: our options only; the puzzle's rules are the enigma.py command line's own, so
+    a rule option of ours (`--base 10` before the solver's name) is refused, saying where it goes."""
+
+    def error(self, message: str) -> NoReturn:
+        if "unrecognized arguments" in message:
+            message += ("; with --syntax enigma the puzzle's rules are the enigma.py command line's own: give "
+                        "enigma.py's options (--base=B, --digits=..., --assign=...) after the solver's name")
+        super().error(message)
+
+
+def enigma_parser() -> JsonErrorParser:
+    parser = EnigmaParser(prog="smtcrypt --syntax enigma", usage=ENIGMA_USAGE,
+                          description="Read an enigma.py command line (python3 enigma.py SOLVER ARGS...) or run "
+                                      "file as written, and solve it.")
+    add_search_options(parser)
+    return parser
+
+
+def split_enigma(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Our options and the enigma.py command line. Ours may stand anywhere; after the solver's name,
+    a name enigma.py has too (`--first`) is enigma.py's (it means the same). After `--run FILE`
+    every option is ours."""
+    ours: list[str] = []
+    theirs: list[str] = []
+    solver: str | None = None
+    position = 0
+    while position < len(argv):
+        argument = argv[position]
+        position += 1
+        name = argument.partition("=")[0]
+        if solver is None and argument in ("-h", "--help"):
+            ours.append(argument)
+        elif solver is None and (argument == "--run" or not argument.startswith("-")):
+            solver = argument
+            theirs.append(argument)
+            if argument == "--run":  # its FILE
+                theirs += argv[position:position + 1]
+                position += 1
+        elif name in VALUED:
+            ours.append(argument)
+            if "=" not in argument:  # its value
+                ours += argv[position:position + 1]
+                position += 1
+        elif argument in FLAGS and not (argument == "--first" and solver not in (None, "--run")):
+            ours.append(argument)
+        elif solver is None:  # one of our rule options, or enigma.py's before its solver's name
+            ours.append(argument)  # refused by our parser, which has no rule options
+        else:
+            theirs.append(argument)
+    return ours, theirs
+
+
 def main(argv: Sequence[str]) -> int:
-    parser = build_parser()
-    parser.json_errors = "--json" in argv
-    args = parser.parse_args(argv)
-    if args.syntax == "enigma":  # the command line goes to the enigma reader before this parser sees it
-        parser.error("--syntax enigma reads the rest of the command line as enigma.py does: of our options it "
-                     "takes only --json, --timeout S, --stats, --first and --count (before or after it)")
-    if not args.formula and args.layout is None:
-        parser.error("give a FORMULA or --layout FILE")
-    rules = rules_from(args, parser)
-    if args.answer is not None and (args.first or args.limit or args.count):
-        parser.error("--answer lists every value (or, with --unique, proves one); "
-                     "it takes no --first, --limit or --count")
+    syntax, argv = take_syntax(list(argv))
+    json_errors = "--json" in argv
+    if syntax == "enigma":
+        ours, theirs = split_enigma(argv)
+        parser = enigma_parser()
+        parser.json_errors = json_errors
+        args = parser.parse_args(ours)
+        args.formula, args.layout, args.answer = theirs, None, None
+        if not theirs:
+            parser.error("give an enigma.py SOLVER and its arguments, or --run FILE")
+    elif syntax == "cryptator":
+        parser = cryptator_parser()
+        parser.json_errors = json_errors
+        args = parser.parse_args(explicit_values(argv))
+        args.layout, args.answer = None, None
+    else:
+        parser = build_parser()
+        parser.json_errors = json_errors
+        args = parser.parse_args(argv)
+        if not args.formula and args.layout is None:
+            parser.error("give a FORMULA or --layout FILE")
+        args.rules = rules_from(args, parser)
+        if args.answer is not None and (args.first or args.limit or args.count):
+            parser.error("--answer lists every value (or, with --unique, proves one); "
+                         "it takes no --first, --limit or --count")
+    args.syntax = syntax
     from smtcrypt.cli.solving import solve  # the puzzle's modules, once the command line is valid
 
-    return solve(args, rules)
+    return solve(args)

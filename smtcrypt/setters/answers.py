@@ -12,11 +12,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from smtcrypt.core.check import _check_containers, _check_node, check, constant
+from smtcrypt.core.check import Problem, check, check_expression, constant
 from smtcrypt.core.parse import parse
-from smtcrypt.core.results import Solution, Status, Verdict, filler
+from smtcrypt.core.results import Solution, Status, Verdict
 from smtcrypt.core.rules import is_wildcard
 from smtcrypt.core.tree import (
     BinOp,
@@ -36,10 +36,8 @@ from smtcrypt.core.tree import (
 )
 from smtcrypt.core.verify import Undefined, evaluate
 from smtcrypt.errors import FormulaError
+from smtcrypt.notations import Reading
 from smtcrypt.search import Search
-
-if TYPE_CHECKING:
-    from smtcrypt.api import Puzzle
 
 # An answer's value: a number, a tuple's numbers, or None where the expression is undefined (a zero divisor).
 Value = int | Fraction | tuple[int | Fraction, ...] | None
@@ -82,7 +80,7 @@ class Answers:
 class Expression:
     """An answer expression, parsed and checked against the puzzle: its parts (one, or a tuple's items)."""
 
-    def __init__(self, text: str, puzzle: Puzzle):
+    def __init__(self, text: str, problem: Problem):
         tree = parse(text)
         text = tree.source  # in the composed form (NFC) the parser reads
         items: tuple[Expr, ...] = tree.constraints
@@ -90,14 +88,13 @@ class Expression:
             items = items[0].items
         self.tuple = len(items) > 1 or isinstance(tree.constraints[0], Collection)
         self.text, self.items = text, items
-        own = Constraints(items, text)
-        letters, unknowns = set(puzzle.problem.letters), set(puzzle.problem.unknowns)
+        letters, unknowns = set(problem.letters), set(problem.unknowns)
         for item in items:
             if isinstance(item, Collection):
                 raise FormulaError("an answer is an expression or a tuple of expressions, not a set", text,
                                    item.span.start, item.span.end - item.span.start)
+            check_expression(Constraints((item,), text))  # names, calls and containers as a formula's
             for node in walk(item):
-                _check_node(node, own)
                 if isinstance(node, (Word, Repeating)):
                     for letter in node.text_of_digits():
                         if is_wildcard(letter):
@@ -108,7 +105,6 @@ class Expression:
                 if isinstance(node, Name) and node.name not in unknowns:
                     raise FormulaError(f"{node.name!r} is not an integer unknown of the puzzle", text,
                                        node.span.start, node.span.end - node.span.start)
-        _check_containers(own)
 
     def value(self, mapping: dict[str, int], base: int) -> Value:
         try:
@@ -159,17 +155,26 @@ def _total(node: Expr) -> bool:
     return False
 
 
-def answers(puzzle: Puzzle, text: str, *, unique: bool = False, timeout: float | None = None,
+def searching(reading: Reading, problem: Problem | None = None, *, limit: int | None = None,
+              timeout: float | None = None, strategy: str = "auto") -> Search:
+    """A search of the reading's problem (or of `problem`, the reading's with one more constraint),
+    its solutions shown through the reading's view."""
+    return Search(reading.problem if problem is None else problem, limit=limit, timeout=timeout,
+                  strategy=reading.strategy if strategy == "auto" else strategy,
+                  fill=reading.view.fill(reading.problem))  # shown as the puzzle, without the added constraint
+
+
+def answers(reading: Reading, text: str, *, unique: bool = False, timeout: float | None = None,
             strategy: str = "auto") -> Answers:
-    """The values of the answer `text` over the puzzle's solutions (see `Puzzle.answers`)."""
-    expression = Expression(text, puzzle)
+    """The values of the answer `text` over the solutions of the puzzle read (see `Puzzle.answers`)."""
+    expression = Expression(text, reading.problem)
     start = time.monotonic()
     if unique and expression.total():
-        return _decide(puzzle, expression, start, timeout, strategy)
-    search = puzzle.search(timeout=timeout, strategy=strategy)
+        return _decide(reading, expression, start, timeout, strategy)
+    search = searching(reading, timeout=timeout, strategy=strategy)
     tally: dict[Any, int] = {}
     for solution in search:
-        value = expression.value(solution.mapping, puzzle.rules.base)
+        value = expression.value(solution.mapping, reading.rules.base)
         tally[value] = tally.get(value, 0) + 1
     verdict = search.verdict()
     complete = verdict.complete
@@ -187,27 +192,26 @@ def _order(item: tuple[Value, int]) -> tuple:
     return (value is None, value if isinstance(value, tuple) else (value,) if value is not None else ())
 
 
-def _decide(puzzle: Puzzle, expression: Expression, start: float, timeout: float | None,
+def _decide(reading: Reading, expression: Expression, start: float, timeout: float | None,
             strategy: str) -> Answers:
     """One solution, then one search for a solution whose answer differs: none, proved, is uniqueness."""
-    first = puzzle.search(limit=1, timeout=timeout, strategy=strategy)
+    first = searching(reading, limit=1, timeout=timeout, strategy=strategy)
     found = list(first)
     verdict = first.verdict()
     if not found:
         status = Status.NONE if verdict.complete else Status.UNKNOWN
         return Answers(expression.text, status, (), (), verdict.complete, verdict.reason,
                        time.monotonic() - start, verdict.stats.get("proof") if verdict.stats else None, verdict)
-    value = expression.value(found[0].mapping, puzzle.rules.base)
-    source = f"{puzzle.formula}\n{expression.differs(value)}"
-    other = check(parse(source, named_cells=puzzle.layout is not None), puzzle.rules)
+    value = expression.value(found[0].mapping, reading.rules.base)
+    source = f"{reading.problem.source}\n{expression.differs(value)}"
+    other = check(parse(source, named_cells=reading.view.drawing is not None), reading.rules)
     remaining = None if timeout is None else max(timeout - (time.monotonic() - start), 0.01)
-    fill = puzzle.layout.filler(puzzle.problem) if puzzle.layout is not None else filler(puzzle.problem)
-    search = Search(other, limit=1, timeout=remaining, strategy=strategy, fill=fill)
+    search = searching(reading, other, limit=1, timeout=remaining, strategy=strategy)
     more = list(search)
     decided = search.verdict()
     seconds = time.monotonic() - start
     if more:
-        second = expression.value(more[0].mapping, puzzle.rules.base)
+        second = expression.value(more[0].mapping, reading.rules.base)
         return Answers(expression.text, Status.MULTIPLE, (Answer(value, None), Answer(second, None)),
                        (found[0], more[0]), False, None, seconds, None, verdict)
     if decided.complete:

@@ -25,7 +25,7 @@ from typing import Any
 
 from smtcrypt.core.letters import normal, symbols
 from smtcrypt.core.numerals import digit_char
-from smtcrypt.core.rules import MAX_BASE, MIN_BASE
+from smtcrypt.core.rules import MAX_BASE, MIN_BASE, Rules, make_rules
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations.cryptator.reader import Binary, Constant, Equation, Negation, Node, Word, read, words
 
@@ -42,7 +42,7 @@ class CryptatorPuzzle:
     text: str  # as the user wrote it
     equations: list[str]  # ours, one per Cryptator equation
     conditions: list[str]  # ours, the rules that are not keyword rules: exact divisions, digit counts
-    rules: dict[str, Any]  # the keyword rules of Puzzle
+    rules: Rules  # the rules our formulas are searched under
     letters: dict[str, str]  # the user's symbol -> our letter
     spans: list[tuple[int, int]]  # where the words are in `text`
 
@@ -101,12 +101,10 @@ def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
     letters = letter_map(text, found)
     conditions: list[str] = []
     ours = [_equation(equation, letters, conditions) for equation in equations]
-    rules: dict[str, Any] = {"base": base, "allow_leading_zeros": True}
-    if not allow_leading_zeros:
-        rules["domains"] = {letters[symbols(word.text)[0]]: range(1, base) for word in found}
-    rules["distinct"], counts = _occurrences(list(letters.values()), base, relax_min, relax_max)
-    if assign:
-        rules["assign"] = _assignments(assign, letters, base)
+    distinct, counts = _occurrences(list(letters.values()), base, relax_min, relax_max)
+    leading = None if allow_leading_zeros else {letters[symbols(word.text)[0]]: range(1, base) for word in found}
+    rules = make_rules(base=base, allow_leading_zeros=True, distinct=distinct, domains=leading,
+                       assign=_assignments(assign or {}, letters, base))
     return CryptatorPuzzle(text, ours, conditions + counts, rules, letters,
                            [(word.start, word.end) for word in found], counted=bool(counts))
 
@@ -156,31 +154,33 @@ def _occurrences(letters: list[str], base: int, relax_min: int, relax_max: int) 
     return False, counts
 
 
-def keywords(rules: Mapping[str, Any]) -> dict[str, Any]:
-    """`translate`'s keywords from our rule options (`rules_from`'s keywords), for the commands that
-    take those: `--base`, `--allow-leading-zeros` and `--assign` (naming the puzzle's symbols) carry
-    over; the others contradict Cryptator's rules and are refused."""
-    if rules.get("digits") or rules.get("domains") or rules.get("distinct", True) is not True:
+def keywords(options: Mapping[str, Any]) -> dict[str, Any]:
+    """`translate`'s keywords from our rule options as a user gives them (the command line's
+    `--base`, `--allow-leading-zeros`, ...; not yet `Rules`, since `--assign` names the puzzle's own
+    symbols, lowercase ones too): `base`, `allow_leading_zeros` and `assign` carry over; the others
+    contradict Cryptator's rules and are refused."""
+    if (options.get("digits") or options.get("domains") or options.get("distinct", True) is not True
+            or options.get("nonzero_single_letters")):
         raise FormulaError("with --syntax cryptator give only --base, --allow-leading-zeros and --assign "
                            "(Cryptator's rules fix the digits and which symbols differ)")
-    return {"base": rules.get("base", 10), "allow_leading_zeros": bool(rules.get("allow_leading_zeros")),
-            "assign": rules.get("assign")}
+    return {"base": options.get("base", 10), "allow_leading_zeros": bool(options.get("allow_leading_zeros")),
+            "assign": options.get("assign")}
 
 
-def inline(text: str, rules: Mapping[str, Any]) -> str:
+def inline(text: str, options: Mapping[str, Any]) -> str:
     """One formula of ours that carries every Cryptator rule our usual rules (with `rules`' base and
     leading zeros) lack: for a tool that takes formulas under shared rules, as a worksheet does. A
     single symbol that must not be 0 gets `X != 0`, an assignment `X == D`; more symbols than the
     base (digits used several times) cannot be put so, and is refused."""
-    read_ = translate(text, **keywords(rules))
+    read_ = translate(text, **keywords(options))
     if read_.counted:
         raise FormulaError(f"{text.strip()}: more symbols than the base, so digits repeat; here every symbol "
                            "must take its own digit")
     words = [symbols(read_.text[start:end]) for start, end in read_.spans]
     multi = {read_.letters[word[0]] for word in words if len(word) > 1}
-    lone = [] if rules.get("allow_leading_zeros") else sorted(
-        {letter for letter, digits in read_.rules.get("domains", {}).items() if letter not in multi})
-    fixed = [f"{letter} == {digit}" for letter, digit in read_.rules.get("assign", {}).items()]
+    lone = [] if options.get("allow_leading_zeros") else sorted(
+        {letter for letter in read_.rules.domains if letter not in multi})
+    fixed = [f"{letter} == {digit}" for letter, digit in read_.rules.assign.items()]
     return ", ".join(read_.formulas + [f"{letter} != 0" for letter in lone] + fixed)
 
 

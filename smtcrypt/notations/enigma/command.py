@@ -1,5 +1,5 @@
 """An enigma.py command line (`SubstitutedExpression ...`, `SubstitutedDivision ...` or
-`SubstitutedSum ...`) into a formula or a long-division layout, the keyword rules of `Puzzle`, and
+`SubstitutedSum ...`) into a formula or a long-division layout, our rules, and
 the way back to the user's symbols.
 
 enigma.py's rules, as pinned from public material (enigma.py's docstrings and the run files
@@ -37,10 +37,9 @@ import re
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from smtcrypt.core.numerals import digit_char
-from smtcrypt.core.rules import FUNCTIONS
+from smtcrypt.core.rules import FUNCTIONS, Rules
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations.enigma.expression import Translated, Translator, find_words
 from smtcrypt.notations.enigma.options import (
@@ -76,7 +75,7 @@ class EnigmaPuzzle:
 
     solver: str
     expressions: tuple[Translated, ...]  # SubstitutedExpression's expressions, or a division's --extra conditions
-    rules: dict[str, Any]  # the keyword rules of Puzzle
+    rules: Rules  # the rules our formulas (or layout) are searched under
     letters: dict[str, str]  # the user's symbol -> our letter
     answer: Translated | None = None
     layout: str | None = None  # SubstitutedDivision: the printed long division searched
@@ -160,7 +159,7 @@ def _expression_puzzle(options: Options, arguments: list[str], available: Callab
     base = base_of(options)
     leading = {word.text[0] for word in words if len(word.text) > 1 and (word.braced or word.text[0] in symbols)}
     rules = rules_for(options, list(letters), letters, leading, base)
-    nonzero = frozenset(s for s in letters if 0 not in rules["domains"].get(letters[s], [0]))
+    nonzero = frozenset(s for s in letters if 0 not in rules.domains.get(letters[s], [0]))
     translator = Translator(symbols, letters, nonzero, available)
     expressions = tuple(translator.translate(text) for text in texts)
     answer = translator.translate(answer_text, answer=True) if answer_text else None
@@ -352,7 +351,7 @@ def _division_puzzle(options: Options, arguments: list[str], available: Callable
     if hidden_final:
         division.steps[-1] = last
     layout = _rename(layout, letters)
-    nonzero = frozenset(s for s in letters if 0 not in rules["domains"].get(letters[s], [0]))
+    nonzero = frozenset(s for s in letters if 0 not in rules.domains.get(letters[s], [0]))
     translator = Translator(symbols - {HIDDEN}, letters, nonzero, available)
     expressions = tuple(translator.translate(text) for text in extra)
     answer = translator.translate(answer_text, answer=True) if answer_text else None

@@ -1,5 +1,5 @@
 """enigma.py's options read as it reads them (`--invalid=D,SYMS`, `-aS,D`, `--digits=0-8`, ...) and
-turned into the keyword rules of `Puzzle` over our capital letters; see command.py for the rules."""
+turned into our rules over our capital letters; see command.py for the rules."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import re
 import string
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from smtcrypt.core.rules import MAX_BASE, MIN_BASE
+from smtcrypt.core.rules import MAX_BASE, MIN_BASE, Rules, make_rules
 from smtcrypt.errors import FormulaError
 
 LETTERS = string.ascii_uppercase  # ours
@@ -196,8 +195,8 @@ def too_many_symbols(options: Options, used: Sequence[str], base: int) -> str | 
 
 
 def rules_for(options: Options, used: Sequence[str], letters: Mapping[str, str], leading: Iterable[str],
-           base: int, extra_nonzero: Iterable[str] = (), allow_leading_zeros: bool = True) -> dict[str, Any]:
-    """The keyword rules of Puzzle for enigma.py's options over the used symbols."""
+           base: int, extra_nonzero: Iterable[str] = (), allow_leading_zeros: bool = True) -> Rules:
+    """Our rules for enigma.py's options over the used symbols, built (and validated) here, once."""
     digits = frozenset(range(base)) if options.digits is None else digit_spec(options.digits, base)
     invalid = invalid_digits(options, base) if options.invalid else {symbol: {0} for symbol in leading}
     for symbol in extra_nonzero:
@@ -222,6 +221,6 @@ def rules_for(options: Options, used: Sequence[str], letters: Mapping[str, str],
         groups = ["".join(dict.fromkeys(letters[s] for s in group if s in letters)) for group in groups]
         groups = [group for group in groups if len(group) > 1]
         distinct = ",".join(groups) if groups else False
-    return {"distinct": distinct, "allow_leading_zeros": allow_leading_zeros, "base": base,
-            "digits": sorted(digits) if len(digits) < base and not outside else None, "domains": domains,
-            "assign": {letters[s]: d for s, d in assign.items() if s in letters}}
+    return make_rules(distinct=distinct, allow_leading_zeros=allow_leading_zeros, base=base,
+                      digits=sorted(digits) if len(digits) < base and not outside else None, domains=domains,
+                      assign={letters[s]: d for s, d in assign.items() if s in letters})

@@ -39,6 +39,6 @@ equations and conditions on its letters, parsed and checked as one formula).
 from smtcrypt.errors import LayoutError
 from smtcrypt.notations.layout.conditions import LayoutFormula
 from smtcrypt.notations.layout.formula import Layout, Literal, Power, Row
-from smtcrypt.notations.layout.reader import parse_layout, read_layout
+from smtcrypt.notations.layout.reader import parse_layout
 
-__all__ = ["Layout", "LayoutError", "LayoutFormula", "Literal", "Power", "Row", "parse_layout", "read_layout"]
+__all__ = ["Layout", "LayoutError", "LayoutFormula", "Literal", "Power", "Row", "parse_layout"]

@@ -8,7 +8,6 @@ own spelling is kept to show it back. A long division's steps are read by `divis
 from __future__ import annotations
 
 import re
-import sys
 
 from smtcrypt.core.parse import WILDCARD_NAMES
 from smtcrypt.errors import LayoutError
@@ -225,11 +224,3 @@ class Reader:
             raise self.error("expected the dividend after ')'", line, bracket)
         dividend = self.number(line, bracket + 1 + len(right) - len(right.lstrip()), len(content) - 1, "the dividend")
         return divisor, dividend
-
-
-def read_layout(name: str) -> str:
-    """The layout from a file, or from standard input for `-`."""
-    if name == "-":
-        return sys.stdin.read()
-    with open(name, encoding="utf-8") as handle:
-        return handle.read()

@@ -1,0 +1,50 @@
+"""The doors: one reader per notation, in one table, with one signature.
+
+A reader takes the puzzle's text and the notation's own options, and returns a `Reading`: the
+checked problem, its typed rules, and a `View` that shows each solution in the user's own symbols
+and layout. Everything after the door (the searches, the exact re-check, the proofs) is the same
+for every notation.
+
+    syntax      text                                         the notation's own options
+    smtcrypt    formulas: one string, a list, or lines       rules=Rules(...) or the rule keywords (base=16, ...)
+    layout      a long multiplication or division as printed conditions, nonzero_remainders,
+                (or a `Layout` read already)                 conditions_allow_leading_zeros, and the rules
+    enigma      an enigma.py command line (a list, or text)  none: they are in the command line
+                or run file
+    cryptator   a formula in Cryptator's notation            base, allow_leading_zeros, assign, relax_min, relax_max
+
+`read(text, syntax)` is the way in for the Python API (`Puzzle.read`), the command line
+(`--syntax`) and the web page (its `syntax` field).
+
+    >>> read("SEND + MORE = MONEY").problem.letters
+    ('D', 'E', 'M', 'N', 'O', 'R', 'S', 'Y')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from smtcrypt.errors import FormulaError
+from smtcrypt.notations.base import Reader, Reading, View
+from smtcrypt.notations.cryptator import reading as cryptator
+from smtcrypt.notations.enigma import reading as enigma
+from smtcrypt.notations.formula import read as formula
+from smtcrypt.notations.layout import reading as layout
+
+READERS: dict[str, Reader] = {
+    "smtcrypt": formula,
+    "layout": layout.read,
+    "enigma": enigma.read,
+    "cryptator": cryptator.read,
+}
+SYNTAXES = tuple(READERS)  # the names `--syntax` and the web page's `syntax` take
+
+
+def read(text: Any, syntax: str = "smtcrypt", /, **options: Any) -> Reading:
+    """The puzzle `text` read in notation `syntax` with that notation's `options` (see the table above)."""
+    if syntax not in READERS:
+        raise FormulaError(f"unknown syntax {syntax!r}: expected one of {', '.join(SYNTAXES)}")
+    return READERS[syntax](text, **options)
+
+
+__all__ = ["READERS", "SYNTAXES", "Reader", "Reading", "View", "read"]

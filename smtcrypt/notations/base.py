@@ -1,0 +1,81 @@
+"""What every reader returns (`Reading`) and how a notation shows its solutions (`View`).
+
+A reader is the one door of a notation: it takes the puzzle's text and the notation's own
+options, and hands back the checked problem with its typed rules. Everything after the door
+(the search, the exact re-check, the proofs) is the same for every notation; only the way a
+solution is shown differs, and that is the view's job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from smtcrypt.core.check import Problem
+from smtcrypt.core.results import Solution, Verdict, filler
+from smtcrypt.core.rules import Rules
+
+
+class View:
+    """How solutions are shown: the formula language's own way (its letters, the formula filled in).
+    A notation whose user writes other symbols, or a layout, overrides what differs."""
+
+    drawing: str | None = None  # the puzzle as printed (a long multiplication or division), if it is one
+    formula: str | None = None  # what a verdict names as the formula searched, if not the checked source
+    answer: str | None = None  # an answer the notation's own command asks for (enigma.py's --answer), in our formula
+
+    def fill(self, problem: Problem) -> Callable[[dict[str, int]], str]:
+        """A solution's text from its digits: the formula filled in (a layout: the layout filled in)."""
+        return filler(problem)
+
+    def symbols(self, mapping: Mapping[str, int]) -> dict[str, int]:
+        """A solution's digits by the user's own symbols."""
+        return dict(mapping)
+
+    def line(self, solution: Solution, answer: str | None = None) -> str:
+        """One solution as the notation prints it, as it is found (with `answer`'s value, shown, if it has one)."""
+        return str(solution).replace("\n", "; ")
+
+    def header(self) -> str | None:
+        """A line printed before the first solution, or None."""
+        return None
+
+    def fields(self) -> dict[str, Any]:
+        """What the JSON object says of the puzzle as written, besides the verdict."""
+        return {}
+
+    def solution_fields(self, solution: Solution, answer: str | None = None) -> dict[str, Any] | None:
+        """A solution in the JSON object, or None for the usual (`mapping` and `text`)."""
+        return None
+
+    def summary(self, verdict: Verdict, answers: Sequence[tuple[str, int]]) -> list[str] | None:
+        """The lines that end a run in the notation's own words (the verdict, and each answer shown
+        with how many solutions give it), or None for the usual summary."""
+        return None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A puzzle read through its notation's door: the checked problem under its typed rules, and the
+    view that shows its solutions in the user's symbols and layout.
+
+    `strategy` is the search the notation's puzzles want unless the user names one; `first` says the
+    notation's own command asked for one solution only (enigma.py's `--first`); `impossible` says why
+    there is no solution, known before any search (enigma.py's check that more symbols must differ
+    than there are digits); `seconds` is the time the door took, by stage.
+    """
+
+    syntax: str
+    text: str  # the puzzle as the user wrote it
+    problem: Problem
+    rules: Rules
+    view: View = field(default_factory=View)
+    seconds: Mapping[str, float] = field(default_factory=dict)
+    strategy: str = "auto"
+    first: bool = False
+    impossible: str | None = None
+
+
+# The one signature of every notation's door: the text first, then that notation's own options as keywords.
+Reader = Callable[..., Reading]

@@ -1,0 +1,139 @@
+"""enigma.py's door: a command line (`SubstitutedExpression "TOM * 13 = DALEY"`) or a run file, read
+as written, its solutions shown as enigma.py shows them, in the user's symbols."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from smtcrypt.core.check import Problem, check
+from smtcrypt.core.clock import Clock
+from smtcrypt.core.numerals import digit_char
+from smtcrypt.core.parse import parse
+from smtcrypt.core.results import Solution, Status, Verdict, join
+from smtcrypt.core.rules import Rules
+from smtcrypt.notations.base import Reading, View
+from smtcrypt.notations.enigma.command import EnigmaPuzzle, read_command
+from smtcrypt.notations.enigma.runfile import read_runfile
+from smtcrypt.notations.layout import parse_layout
+from smtcrypt.notations.layout import reading as layout_reading
+
+NEVER = "0 = 1"  # the formula of a puzzle enigma.py's own check shows has no solution (`impossible`)
+
+
+class EnigmaView(View):
+    """A solution as enigma.py prints it: the expressions as written and then with the digits in (a
+    division: `47670 / 77 = 619 (rem 7) [476 - 462 = 14, ...]`), and the user's symbols' digits."""
+
+    def __init__(self, puzzle: EnigmaPuzzle, inner: View):
+        self.puzzle, self.inner = puzzle, inner  # `inner`: the formula's or the layout's own view
+        self.drawing = inner.drawing
+        self.formula = inner.formula if puzzle.impossible is None else puzzle.text
+        self.answer = None if puzzle.answer is None else puzzle.answer.formula  # our formula for enigma's --answer
+
+    def fill(self, problem: Problem) -> Callable[[dict[str, int]], str]:
+        return self.inner.fill(problem)
+
+    def symbols(self, mapping: Mapping[str, int]) -> dict[str, int]:
+        return self.puzzle.user_mapping(mapping)
+
+    def line(self, solution: Solution, answer: str | None = None) -> str:
+        puzzle = self.puzzle
+        symbols = " ".join(f"{symbol}={digit_char(digit)}" for symbol, digit in puzzle.listed(solution.mapping).items())
+        if puzzle.division is not None:
+            head = division_text(solution.text, puzzle.rules.base)
+            extra = " ".join(f"({puzzle.substitute(e, solution.mapping)})" for e in puzzle.expressions)
+            line = " ".join(part for part in (head, extra) if part)
+        elif puzzle.template is not None:  # --template: as written, then filled in
+            line = f"{puzzle.template.written} {puzzle.substitute(puzzle.template, solution.mapping)}"
+        else:
+            written = " ".join(f"({expression.written})" for expression in puzzle.expressions)
+            filled = " ".join(f"({puzzle.substitute(expression, solution.mapping)})"
+                              for expression in puzzle.expressions)
+            line = f"{written} {filled}"
+        if symbols:
+            line += f" / {symbols}"
+        if answer is not None:
+            line += f" / {answer}"
+        return line
+
+    def fields(self) -> dict[str, Any]:
+        fields = {"formula": self.puzzle.text, "syntax": "enigma", "solver": self.puzzle.solver}
+        if self.puzzle.answer is not None:
+            fields["answer"] = self.puzzle.answer.text
+        return fields
+
+    def solution_fields(self, solution: Solution, answer: str | None = None) -> dict[str, Any]:
+        return {"mapping": self.symbols(solution.mapping), "text": self.line(solution, answer)}
+
+    def summary(self, verdict: Verdict, answers: Sequence[tuple[str, int]]) -> list[str] | None:
+        """The answers with their counts, then `[N solutions; how the search ended]`, as enigma.py ends a run."""
+        lines = [f"answer = {value} [{solutions(times)}]" for value, times in answers]
+        seconds = f"{verdict.seconds:.2f} s"
+        if verdict.status is Status.UNKNOWN:
+            return lines + [f"[{solutions(verdict.count)} found; search incomplete ({verdict.reason}), so more may "
+                            f"exist; {seconds}]"]
+        if verdict.status is Status.FOUND:
+            return lines + [f"[{solutions(verdict.count)}; stopped as asked, more may exist; {seconds}]"]
+        return lines + [f"[{solutions(verdict.count)}; search complete, {seconds}]"]
+
+
+def solutions(count: int) -> str:
+    return f"{count} solution{'' if count == 1 else 's'}"
+
+
+def division_text(filled: str, base: int) -> str:
+    """`a / b = c (rem r) [x - y = z, ...]` from the filled-in long division (its first and third lines)."""
+    lines = filled.split("\n")
+    quotient = lines[0].strip()
+    divisor_text, _, dividend_text = lines[2].partition(")")
+    divisor = int(divisor_text.strip(), base)
+    steps, current = [], 0
+    for digit in dividend_text.strip():
+        current = current * base + int(digit, base)
+        times, remainder = divmod(current, divisor)
+        if times:
+            steps.append(f"{number(current, base)} - {number(divisor * times, base)} = {number(remainder, base)}")
+        current = remainder
+    return (f"{dividend_text.strip()} / {divisor_text.strip()} = {quotient} (rem {number(current, base)}) "
+            f"[{', '.join(steps)}]")
+
+
+def number(value: int, base: int) -> str:
+    digits = ""
+    while True:
+        value, digit = divmod(value, base)
+        digits = digit_char(digit) + digits
+        if not value:
+            return digits
+
+
+def read(text: str | Sequence[str], /) -> Reading:
+    """The checked problem of an enigma.py command line: the solver's name and its arguments as a
+    list (`["SubstitutedSum", "SEND + MORE = MONEY"]`), or as text (one line, or a run file with
+    comments and continued lines); its options are the command line's own."""
+    clock = Clock()
+    with clock("parse"):
+        argv = read_runfile(text) if isinstance(text, str) else list(text)
+        puzzle = read_command(argv)
+    if puzzle.impossible is not None:  # no search can find what enigma.py's check rules out
+        with clock("check"):
+            problem = check(parse(NEVER), Rules(base=puzzle.rules.base))
+        view = EnigmaView(puzzle, View())
+        return Reading("enigma", puzzle.text, problem, puzzle.rules, view, clock.seconds, first=puzzle.first,
+                       impossible=puzzle.impossible)
+    if puzzle.layout is not None:  # a division: its layout, read once, with --extra as its conditions
+        with clock("parse"):
+            layout = parse_layout(puzzle.layout)
+        inner = layout_reading.read(layout, conditions=puzzle.formulas or None, rules=puzzle.rules)
+        for stage, seconds in inner.seconds.items():
+            clock.seconds[stage] = clock.seconds.get(stage, 0.0) + seconds
+        problem = inner.problem
+        view = EnigmaView(puzzle, inner.view)
+    else:
+        with clock("parse"):
+            tree = parse(join(puzzle.formulas))
+        with clock("check"):
+            problem = check(tree, puzzle.rules)
+        view = EnigmaView(puzzle, View())
+    return Reading("enigma", puzzle.text, problem, puzzle.rules, view, clock.seconds, first=puzzle.first)

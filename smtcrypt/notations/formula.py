@@ -1,0 +1,34 @@
+"""The formula language's door: `SEND + MORE = MONEY`, or several formulas that must all hold."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from smtcrypt.core.check import check
+from smtcrypt.core.clock import Clock
+from smtcrypt.core.parse import parse
+from smtcrypt.core.results import FormulaText, join
+from smtcrypt.core.rules import Rules, make_rules
+from smtcrypt.notations.base import Reading
+
+
+def rules_of(rules: Rules | None, options: dict[str, Any]) -> Rules:
+    """The typed rules: given ready, or built (and validated) here from the rule keywords of `Puzzle`
+    (`base=16`, `digits="1-9"`, ...); not both."""
+    if rules is None:
+        return make_rules(**options)
+    if options:
+        raise TypeError(f"give rules=Rules(...) or rule keywords such as {next(iter(options))}=..., not both")
+    return rules
+
+
+def read(text: FormulaText, /, *, rules: Rules | None = None, **rule_options: Any) -> Reading:
+    """The checked problem of one formula or several (a list, or lines), under `rules` or the rule
+    keywords; a `FormulaError` with a caret under the fault."""
+    typed = rules_of(rules, rule_options)
+    clock = Clock()
+    with clock("parse"):
+        tree = parse(join(text))
+    with clock("check"):
+        problem = check(tree, typed)
+    return Reading("smtcrypt", problem.source, problem, typed, seconds=clock.seconds)

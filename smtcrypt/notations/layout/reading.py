@@ -1,0 +1,49 @@
+"""The layout's door: a long multiplication or division as printed, with conditions on its letters."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from smtcrypt.core.check import Problem
+from smtcrypt.core.clock import Clock
+from smtcrypt.core.results import FormulaText, Solution
+from smtcrypt.core.rules import Rules
+from smtcrypt.notations.base import Reading, View
+from smtcrypt.notations.formula import rules_of
+from smtcrypt.notations.layout.conditions import LayoutFormula
+from smtcrypt.notations.layout.formula import Layout
+from smtcrypt.notations.layout.reader import parse_layout
+
+
+class LayoutView(View):
+    """Solutions shown filled into the layout as it was given, the letters' digits under it."""
+
+    def __init__(self, layout: Layout, conditions: str):
+        self.layout, self.conditions = layout, conditions
+        self.drawing = layout.text
+        self.formula = layout.text + (f"\n{conditions}" if conditions else "")
+
+    def fill(self, problem: Problem) -> Callable[[dict[str, int]], str]:
+        return self.layout.filler(problem)
+
+    def line(self, solution: Solution, answer: str | None = None) -> str:
+        return self.layout.block(solution)
+
+
+def read(text: str | Layout, /, *, conditions: FormulaText | None = None, nonzero_remainders: bool = False,
+         conditions_allow_leading_zeros: bool = False, rules: Rules | None = None, **rule_options: Any) -> Reading:
+    """The checked problem of a layout (its text, or one read already) and its `conditions`, formulas
+    naming its letters in capitals (a letter the layout lacks is one more letter of the puzzle).
+    `nonzero_remainders`: no remainder row of a division starts with 0 (enigma.py's rule; for a text).
+    `conditions_allow_leading_zeros`: the conditions' words may start with 0, the rows keep the rule."""
+    typed = rules_of(rules, rule_options)
+    clock = Clock()
+    with clock("parse"):
+        layout = text if isinstance(text, Layout) else parse_layout(text, nonzero_remainders=nonzero_remainders)
+        joined = LayoutFormula(layout, conditions, typed.base)
+        tree = joined.parse()
+    with clock("check"):
+        problem = joined.check(tree, typed, conditions_allow_leading_zeros=conditions_allow_leading_zeros)
+    view = LayoutView(layout, joined.conditions)
+    return Reading("layout", view.formula or layout.text, problem, typed, view, clock.seconds)
