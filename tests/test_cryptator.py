@@ -354,8 +354,11 @@ def test_the_web_api_takes_a_syntax_field() -> None:
     query = read_query([("formula", "A // B = C"), ("syntax", "cryptator")], max_timeout=10)
     assert query.syntax == "cryptator" and puzzle_of(query).count() == 25
     assert read_query([("formula", "A // B = C")], max_timeout=10).syntax == "smtcrypt"
-    with pytest.raises(BadQuery):
-        read_query([("formula", "A = B"), ("syntax", "enigma")], max_timeout=10)
+    with pytest.raises(BadQuery):  # a notation the page does not read
+        read_query([("formula", "A = B"), ("syntax", "fortran")], max_timeout=10)
+    # every notation comes in through the same door, enigma.py's command lines too
+    enigma = read_query([("formula", 'SubstitutedExpression "TOM * 13 = DALEY"'), ("syntax", "enigma")], max_timeout=10)
+    assert puzzle_of(enigma).count() == 1
 
 
 THIRTY_SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCD"

@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from smtcrypt.api import Puzzle
@@ -30,11 +31,12 @@ from smtcrypt.cli.options import (
     positive_number,
     rule_options,
     rules_from,
+    syntax_help,
+    take_syntax,
 )
 from smtcrypt.core.results import Status
-from smtcrypt.core.rules import make_rules
 from smtcrypt.errors import FormulaError
-from smtcrypt.notations.cryptator import keywords as cryptator_keywords
+from smtcrypt.notations import shared_options
 from smtcrypt.present.data import to_dict
 from smtcrypt.search import set_memory_limit
 from smtcrypt.setters.distribute import run_chunks
@@ -59,20 +61,24 @@ class BatchTask:
     strategy: str = "auto"
     stats: bool = False
     max_memory: int = DEFAULT_MEMORY_MB
-    syntax: str = "smtcrypt"  # or "cryptator": each line in Cryptator's notation
+    syntax: str = "smtcrypt"  # or "cryptator" or "enigma": each line in that notation
+
+    @cached_property
+    def door(self) -> dict[str, Any]:
+        """The notation's options for the shared rules, built once a batch (typed rules for ours)."""
+        return shared_options(self.syntax, self.rules)
 
     def __call__(self, index: int) -> dict[str, Any]:
         line, formula = self.puzzles[index]
         set_memory_limit(self.max_memory)
         try:
-            puzzle = (Puzzle.from_cryptator(formula, **cryptator_keywords(self.rules)) if self.syntax == "cryptator"
-                      else Puzzle(formula, **self.rules))
+            puzzle = Puzzle.read(formula, self.syntax, **self.door)
             search = puzzle.search(limit=self.limit, timeout=self.timeout, decide=self.decide,
                                                           strategy=self.strategy, keep=not self.count)
             verdict = search.verdict()
         except (FormulaError, ValueError) as error:  # a bad formula, or a strategy that cannot search it
             return {"line": line, "formula": formula, "error": str(error)}
-        extra = {} if puzzle.cryptator is None else {"syntax": "cryptator", "cryptator": formula}
+        extra = {} if self.syntax == "smtcrypt" else {"syntax": self.syntax, self.syntax: formula}
         return {"line": line, **to_dict(verdict, self.stats, solutions=not self.count), **extra}
 
 
@@ -133,9 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=positive, default=1, metavar="N", help="processes to use (default 1)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help='solve on the Dask cluster at ADDRESS; needs pip install "smtcrypt[dask]"')
-    parser.add_argument("--syntax", choices=("smtcrypt", "cryptator"), default="smtcrypt",
-                        help="the notation of the puzzles: smtcrypt (default) or cryptator (Cryptator's, under its "
-                             "rules; --assign then names the puzzles' symbols)")
+    syntax_help(parser)
     return parser
 
 
@@ -150,11 +154,12 @@ def read_lines(name: str) -> list[str]:
 def main(argv: Sequence[str]) -> int:
     """`smtcrypt batch FILE`: exit 0 if every puzzle was answered, 3 if some ended unknown, 2 if
     some line was not a valid formula (or bad usage), 130 after Ctrl-C (answers so far printed)."""
+    syntax, argv = take_syntax(list(argv))
     parser = build_parser()
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)
     try:
-        cryptator_keywords(rules) if args.syntax == "cryptator" else make_rules(**rules)  # checked once, up front
+        shared_options(syntax, rules)  # checked once, up front
         lines = read_lines(args.file)
     except FormulaError as error:
         parser.error(str(error))
@@ -168,7 +173,7 @@ def main(argv: Sequence[str]) -> int:
         for answer in batch(puzzles, jobs=args.jobs, scheduler=args.scheduler, rules=rules,
                             limit=1 if args.first else args.limit, decide=args.unique, count=args.count,
                             timeout=args.timeout, strategy=args.strategy, stats=args.stats,
-                            max_memory=args.max_memory, syntax=args.syntax):
+                            max_memory=args.max_memory, syntax=syntax):
             print(json.dumps(answer, ensure_ascii=False), flush=True)
             totals.add(answer)
     except KeyboardInterrupt:

@@ -6,7 +6,6 @@ import json
 import sys
 from collections.abc import Sequence
 
-from smtcrypt.api import Puzzle
 from smtcrypt.cli.options import (
     Exit,
     JsonErrorParser,
@@ -15,10 +14,12 @@ from smtcrypt.cli.options import (
     print_json_error,
     rule_options,
     rules_from,
+    syntax_help,
+    take_syntax,
 )
+from smtcrypt.cli.reading import read_puzzle
 from smtcrypt.core.results import Status
 from smtcrypt.errors import FormulaError
-from smtcrypt.notations.cryptator import keywords as cryptator_keywords
 
 
 def build_parser() -> JsonErrorParser:
@@ -32,21 +33,19 @@ def build_parser() -> JsonErrorParser:
                         help="bound the explanation to about S seconds (by default it is bounded by the work it "
                              "does, so that it is the same on every machine)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
-    parser.add_argument("--syntax", choices=("smtcrypt", "cryptator"), default="smtcrypt",
-                        help="the notation of FORMULA: smtcrypt (default) or cryptator (Cryptator's, under its rules; "
-                             "--assign then names the formula's symbols)")
+    syntax_help(parser)
     return parser
 
 
 def main(argv: Sequence[str]) -> int:
     """`smtcrypt explain`: the steps, the difficulty and the solution; exit codes as for solving."""
+    syntax, argv = take_syntax(list(argv))
     parser = build_parser()
     parser.json_errors = "--json" in argv
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)
     try:
-        puzzle = (Puzzle.from_cryptator(" ".join(args.formula), **cryptator_keywords(rules))
-                  if args.syntax == "cryptator" else Puzzle(list(args.formula), **rules))
+        puzzle = read_puzzle(args.formula, syntax, rules)
     except FormulaError as error:
         print(f"smtcrypt: error: {error}", file=sys.stderr)
         if args.json:  # a script reading stdout still gets JSON

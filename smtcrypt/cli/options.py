@@ -206,9 +206,13 @@ def take_syntax(argv: list[str], allowed: tuple[str, ...] = SYNTAXES) -> tuple[s
     return "smtcrypt", list(argv)
 
 
+NOTATIONS = {"smtcrypt": "smtcrypt (default, the formula language)",
+             "enigma": "enigma (an enigma.py command line or run file, its rules its own)",
+             "cryptator": "cryptator (Cryptator's notation under its rules; --assign names its symbols)"}
+
+
 def syntax_help(parser: argparse.ArgumentParser, allowed: tuple[str, ...] = SYNTAXES) -> None:
     """`--syntax` in a command's help (it is read before the parser runs, by `take_syntax`)."""
     parser.add_argument("--syntax", choices=allowed, default="smtcrypt",
-                        help="the notation of the puzzle: smtcrypt (default, the formula language), enigma (an "
-                             "enigma.py command line or run file) or cryptator (Cryptator's notation); our options "
-                             "stand before or after it")
+                        help="the notation of the puzzle: " + ", ".join(NOTATIONS[name] for name in allowed)
+                             + "; our options stand before or after it")

@@ -6,8 +6,17 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from smtcrypt.api import Puzzle
-from smtcrypt.cli.options import DEFAULT_TIMEOUT, Exit, JsonErrorParser, positive_number, rule_options, rules_from
+from smtcrypt.cli.options import (
+    DEFAULT_TIMEOUT,
+    Exit,
+    JsonErrorParser,
+    positive_number,
+    rule_options,
+    rules_from,
+    syntax_help,
+    take_syntax,
+)
+from smtcrypt.cli.reading import read_puzzle
 from smtcrypt.errors import FormulaError
 from smtcrypt.teach.play import DecisionError
 
@@ -24,6 +33,7 @@ def build_parser() -> JsonErrorParser:
                     "on a terminal the puzzle is drawn again after each move.",
         epilog="example: printf 'M = 1\\nS = 8\\nhint\\n' | smtcrypt play \"SEND + MORE = MONEY\"")
     parser.add_argument("formula", nargs="+", metavar="FORMULA", help="the puzzle, as for solving")
+    syntax_help(parser)
     parser.add_argument("--timeout", type=positive_number, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"seconds each move's search may take before it is answered unknown "
                              f"(default {DEFAULT_TIMEOUT:g})")
@@ -32,13 +42,14 @@ def build_parser() -> JsonErrorParser:
 
 def main(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """`smtcrypt play`: exit 0 once solved, 1 when the input ends first, 2 for a bad formula or options."""
+    syntax, argv = take_syntax(list(argv))
     parser = build_parser()
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)
     source = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
     try:
-        puzzle = Puzzle(list(args.formula), **rules)
+        puzzle = read_puzzle(args.formula, syntax, rules)
     except FormulaError as error:
         print(f"smtcrypt: error: {error}", file=sys.stderr)
         return Exit.USAGE

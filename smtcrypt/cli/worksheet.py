@@ -16,6 +16,8 @@ from smtcrypt.cli.options import (
     positive_number,
     rule_options,
     rules_from,
+    syntax_help,
+    take_syntax,
 )
 from smtcrypt.cli.options import difficulty_range as difficulties
 from smtcrypt.core.rules import make_rules
@@ -25,6 +27,11 @@ from smtcrypt.setters.generate import SHAPES, generate
 from smtcrypt.teach.worksheet import PAPERS, Entry, entries_of, render
 
 POOL_PER_PUZZLE = 4  # generated puzzles drawn from: this many per puzzle wanted, so that a seed changes the sheet
+
+
+# A sheet holds formulas under shared rules: Cryptator's rules can be written into a formula, but an
+# enigma.py command line's rules (groups, domains, its own symbols) cannot, so it is not taken here.
+WORKSHEET_SYNTAXES = ("smtcrypt", "cryptator")
 
 
 def read_formulas(path: Path) -> list[str]:
@@ -81,9 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper size (default a4)")
     parser.add_argument("--timeout", type=positive_number, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"bound each puzzle's search to S seconds (default {DEFAULT_TIMEOUT:g})")
-    parser.add_argument("--syntax", choices=("smtcrypt", "cryptator"), default="smtcrypt",
-                        help="the notation of the formulas: smtcrypt (default) or cryptator (Cryptator's, its rules "
-                             "written into each formula)")
+    syntax_help(parser, WORKSHEET_SYNTAXES)
     parser.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write the page (default: stdout)")
     return parser
 
@@ -115,6 +120,7 @@ def summary(entries: Sequence[Entry], output: str) -> str:
 
 
 def main(argv: Sequence[str]) -> int:
+    syntax, argv = take_syntax(list(argv), WORKSHEET_SYNTAXES)
     parser = build_parser()
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)
@@ -132,7 +138,7 @@ def main(argv: Sequence[str]) -> int:
         return fail(f"cannot read {error.filename}: {error.strerror}")
     except FormulaError as error:  # rules the generator refuses
         return fail(str(error))
-    if args.syntax == "cryptator":  # each formula with Cryptator's rules written in, under the shared ones
+    if syntax == "cryptator":  # each formula with Cryptator's rules written in, under the shared ones
         try:
             formulas = [inline_cryptator(formula, rules) for formula in formulas]
         except FormulaError as error:

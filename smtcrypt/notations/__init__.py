@@ -22,10 +22,13 @@ for every notation.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from smtcrypt.core.rules import make_rules
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations.base import Reader, Reading, View
+from smtcrypt.notations.cryptator import keywords
 from smtcrypt.notations.cryptator import reading as cryptator
 from smtcrypt.notations.enigma import reading as enigma
 from smtcrypt.notations.formula import read as formula
@@ -40,6 +43,25 @@ READERS: dict[str, Reader] = {
 SYNTAXES = tuple(READERS)  # the names `--syntax` and the web page's `syntax` take
 
 
+def shared_options(syntax: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """What the rule options every command shares (`--base`, `--assign`, ... as `make_rules` takes
+    them) mean in notation `syntax`: our typed rules, built here once; Cryptator's options (its
+    `--assign` names the puzzle's own symbols); or, for enigma.py, whose command line holds its own
+    rules, nothing, and any rule option given is refused by name."""
+    if syntax == "cryptator":
+        return keywords(options)
+    if syntax == "enigma":
+        given = sorted(name for name, value in options.items() if value not in (None, False, DEFAULTS.get(name)))
+        if given:
+            raise FormulaError(f"with --syntax enigma the rules are the enigma.py command line's own: give its "
+                               f"options (--base=B, --digits=..., --assign=...) there, not {given[0]}")
+        return {}
+    return {"rules": make_rules(**options)}
+
+
+DEFAULTS = {"distinct": True, "base": 10}  # the shared rule options' defaults that are not None or False
+
+
 def read(text: Any, syntax: str = "smtcrypt", /, **options: Any) -> Reading:
     """The puzzle `text` read in notation `syntax` with that notation's `options` (see the table above)."""
     if syntax not in READERS:
@@ -47,4 +69,4 @@ def read(text: Any, syntax: str = "smtcrypt", /, **options: Any) -> Reading:
     return READERS[syntax](text, **options)
 
 
-__all__ = ["READERS", "SYNTAXES", "Reader", "Reading", "View", "read"]
+__all__ = ["READERS", "SYNTAXES", "Reader", "Reading", "View", "read", "shared_options"]

@@ -34,7 +34,7 @@ from smtcrypt.api import Puzzle
 from smtcrypt.core.check import Problem
 from smtcrypt.core.letters import is_wildcard
 from smtcrypt.errors import FormulaError
-from smtcrypt.notations.cryptator import keywords as cryptator_keywords
+from smtcrypt.notations import shared_options
 from smtcrypt.present.data import explanation
 from smtcrypt.search import DEFAULT_TIMEOUT, Search
 from smtcrypt.teach.worksheet import PAPERS, build_worksheet
@@ -61,9 +61,7 @@ def bad(error: BadQuery) -> JSONResponse:
 
 def puzzle_of(query: Query) -> Puzzle:
     try:
-        if query.syntax == "cryptator":
-            return Puzzle.from_cryptator(query.formula, **cryptator_keywords(query.rules))
-        return Puzzle(query.formula, **query.rules)
+        return Puzzle.read(query.formula, query.syntax, **shared_options(query.syntax, query.rules))
     except FormulaError as error:
         raise formula_error(error) from None
 

@@ -22,7 +22,9 @@ MAX_FORMULA_CHARS = MAX_SOURCE_LENGTH  # the parser's own limit: over it, 413 be
 REPEATABLE = {"formula", "assign", "domain"}  # several constraints; one letter each (or comma-separated)
 KNOWN = ("formula", "mode", "limit", "timeout", "strategy", "stats", "distinct", "allow_leading_zeros",
          "nonzero_single_letters", "base", "digits", "domain", "assign", "syntax")
-SYNTAXES = ("smtcrypt", "cryptator")  # cryptator: the formula in Cryptator's notation, under its rules
+# the notations the page reads: cryptator, the formula in Cryptator's notation under its rules; enigma, an
+# enigma.py command line or run file, its rules its own
+SYNTAXES = ("smtcrypt", "cryptator", "enigma")
 TRUE, FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
 
 
