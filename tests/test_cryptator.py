@@ -20,7 +20,15 @@ from smtcrypt.core.results import Status
 from smtcrypt.core.rules import MAX_BASE
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations.cryptator import read, translate
-from smtcrypt.notations.cryptator.reader import Binary, Constant, Equation, Negation, Node, Word, words
+from smtcrypt.notations.cryptator.reader import (
+    Binary,
+    Constant,
+    CryptatorEquation,
+    CryptatorWord,
+    Negation,
+    Node,
+    words,
+)
 
 DATA = Path(__file__).parent / "data" / "cryptator_solver_tests.tsv"
 BRUTE_LIMIT = 400_000  # assignments the brute force tries at most
@@ -59,7 +67,7 @@ def truncated(a: int, b: int) -> int:
 
 
 def value(node: Node, digits: dict[str, int], base: int) -> int:
-    if isinstance(node, Word):
+    if isinstance(node, CryptatorWord):
         return sum(digits[ch] * base ** power for power, ch in enumerate(reversed(node.text)))
     if isinstance(node, Constant):
         return node.value
@@ -79,7 +87,7 @@ def value(node: Node, digits: dict[str, int], base: int) -> int:
     return a - b * quotient if node.op == "%" else quotient
 
 
-def holds(equation: Equation, digits: dict[str, int], base: int) -> bool:
+def holds(equation: CryptatorEquation, digits: dict[str, int], base: int) -> bool:
     a, b = value(equation.left, digits, base), value(equation.right, digits, base)
     return {"=": a == b, "!=": a != b, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[equation.op]
 

@@ -27,7 +27,7 @@ SPACES = " \t\r\n\f"
 
 
 @dataclass(frozen=True)
-class Word:
+class CryptatorWord:
     """A run of symbols: each character a symbol; `start`/`end` its place in the text."""
 
     text: str
@@ -57,11 +57,11 @@ class Binary:
     start: int
 
 
-Node = Word | Constant | Negation | Binary
+Node = CryptatorWord | Constant | Negation | Binary
 
 
 @dataclass(frozen=True)
-class Equation:
+class CryptatorEquation:
     op: str
     left: Node
     right: Node
@@ -139,7 +139,7 @@ class _Parser:
         self.index += 1
         return token
 
-    def equations(self) -> list[Equation]:
+    def equations(self) -> list[CryptatorEquation]:
         found = [self.equation()]
         while self.token.kind == "and":
             while self.token.kind == "and":
@@ -150,7 +150,7 @@ class _Parser:
             raise self.fail("an operator, ';' or '&&'")
         return found
 
-    def equation(self) -> Equation:
+    def equation(self) -> CryptatorEquation:
         if self.token.kind == "(":  # `(send+more=money)`, or an expression in parentheses then a comparison
             saved = self.index
             try:
@@ -166,7 +166,7 @@ class _Parser:
         comparator = self.token
         self.index += 1
         right = self.expression(0)
-        return Equation(comparator.text, left, right, comparator.start)
+        return CryptatorEquation(comparator.text, left, right, comparator.start)
 
     def expression(self, least: int) -> Node:
         node = self.operand()
@@ -199,20 +199,20 @@ class _Parser:
             return Constant(int(number.text), token.start)
         if token.kind == "word":
             self.index += 1
-            return Word(token.text, token.start, token.start + len(token.text))
+            return CryptatorWord(token.text, token.start, token.start + len(token.text))
         raise self.fail("a word, a quoted number, '-' or '('")
 
 
-def read(text: str) -> list[Equation]:
+def read(text: str) -> list[CryptatorEquation]:
     """The equations of a Cryptator formula, as its grammar reads them."""
     if not text.strip():
         raise FormulaError("the formula is empty")
     return _Parser(text).equations()
 
 
-def words(node: Node | Equation) -> list[Word]:
+def words(node: Node | CryptatorEquation) -> list[CryptatorWord]:
     """The words of a tree, left to right."""
-    if isinstance(node, Word):
+    if isinstance(node, CryptatorWord):
         return [node]
     if isinstance(node, Constant):
         return []

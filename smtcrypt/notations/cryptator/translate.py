@@ -27,7 +27,16 @@ from smtcrypt.core.letters import normal, symbols
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE, Rules, make_rules
 from smtcrypt.errors import FormulaError
-from smtcrypt.notations.cryptator.reader import Binary, Constant, Equation, Negation, Node, Word, read, words
+from smtcrypt.notations.cryptator.reader import (
+    Binary,
+    Constant,
+    CryptatorEquation,
+    CryptatorWord,
+    Negation,
+    Node,
+    read,
+    words,
+)
 
 # our letters for the user's symbols: A-Z, then capitals of other scripts that no Latin capital looks like
 LETTERS = string.ascii_uppercase + "ΓΔΘΛΞΠΣΦΨΩ" + "БДЖЗИЙЦЧШЩЪЫЬЭЮЯ"
@@ -109,7 +118,7 @@ def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
                            [(word.start, word.end) for word in found], counted=bool(counts))
 
 
-def letter_map(text: str, found: list[Word]) -> dict[str, str]:
+def letter_map(text: str, found: list[CryptatorWord]) -> dict[str, str]:
     """Each symbol, in the order it first appears, to a capital letter of ours."""
     written = list(dict.fromkeys(symbol for word in found for symbol in symbols(word.text)))
     if len(written) > len(LETTERS):
@@ -206,7 +215,7 @@ def _assignments(assign: Mapping[str, int] | Iterable[str], letters: Mapping[str
     return fixed
 
 
-def _equation(equation: Equation, letters: Mapping[str, str], conditions: list[str]) -> str:
+def _equation(equation: CryptatorEquation, letters: Mapping[str, str], conditions: list[str]) -> str:
     left, right = _expression(equation.left, letters, conditions), _expression(equation.right, letters, conditions)
     return f"{_bare(left)} {OURS[equation.op]} {_bare(right)}"
 
@@ -225,7 +234,7 @@ def _bare(text: str) -> str:
 
 def _expression(node: Node, letters: Mapping[str, str], conditions: list[str]) -> str:
     """Our expression, in full parentheses; an exact division adds its condition."""
-    if isinstance(node, Word):
+    if isinstance(node, CryptatorWord):
         return "".join(letters[symbol] for symbol in symbols(node.text))
     if isinstance(node, Constant):
         return str(node.value)
@@ -252,7 +261,7 @@ def _truncated(left: str, right: str) -> str:
 
 def _natural(node: Node) -> bool:
     """Whether the expression is never negative: words and constants under + * / // % ^."""
-    if isinstance(node, (Word, Constant)):
+    if isinstance(node, (CryptatorWord, Constant)):
         return True
     if isinstance(node, Negation):
         return False

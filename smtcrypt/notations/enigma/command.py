@@ -59,7 +59,7 @@ HIDDEN = "!"  # stands for a final remainder '?' of one cell, which is not 0
 
 
 @dataclass
-class Division:
+class DivisionRows:
     """A SubstitutedDivision's rows as given: dividend, divisor, quotient, and per quotient digit
     (x, y, z) or None for a digit 0."""
 
@@ -79,7 +79,7 @@ class EnigmaPuzzle:
     letters: dict[str, str]  # the user's symbol -> our letter
     answer: Translated | None = None
     layout: str | None = None  # SubstitutedDivision: the printed long division searched
-    division: Division | None = None
+    division: DivisionRows | None = None
     first: bool = False
     hidden: frozenset[str] = field(default_factory=frozenset)  # our letters that stand for a '?' cell
     impossible: str | None = None  # why there is no solution before any search (more symbols than digits)
@@ -211,7 +211,7 @@ def _sum_puzzle(options: Options, arguments: list[str], available: Callable[[str
 CELL = re.compile(r"[A-Za-z0-9?]+")
 
 
-def _division_rows(arguments: list[str]) -> Division:
+def _division_rows(arguments: list[str]) -> DivisionRows:
     if not arguments:
         raise FormulaError("SubstitutedDivision needs the division \"a / b = c\" and its intermediate sums")
     head = arguments[0]
@@ -242,7 +242,7 @@ def _division_rows(arguments: list[str]) -> Division:
         raise FormulaError("the quotient has more digits than the dividend", head, head.index(quotient), len(quotient))
     if steps and steps[0] is None and len(quotient) > 1:
         raise FormulaError("the quotient's first digit is not 0: its intermediate sum cannot be empty", head)
-    return Division(dividend, divisor, quotient, steps)
+    return DivisionRows(dividend, divisor, quotient, steps)
 
 
 def _merge(cells: list[str], at: int, given: str, argument: str) -> None:
@@ -258,7 +258,7 @@ def _merge(cells: list[str], at: int, given: str, argument: str) -> None:
         cells[at + offset] = ch
 
 
-def division_layout(division: Division, arguments: list[str]) -> tuple[str, list[str]]:
+def division_layout(division: DivisionRows, arguments: list[str]) -> tuple[str, list[str]]:
     """The printed long division of the rows (see smtcrypt.notations.layout), and its final remainder
     cells; each x of an intermediate sum is checked against the remainder and dividend digits it is
     made of, and its letters copied into them."""

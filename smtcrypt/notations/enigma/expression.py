@@ -69,7 +69,7 @@ CALLS = frozenset(PLAIN) | frozenset(ROOTS) | {"is_power", "nsplit", "sum"}
 
 
 @dataclass(frozen=True)
-class Word:
+class WrittenWord:
     """A word as written: its text and where it starts in the expression (inside its braces, if it
     is written `{SEND}`)."""
 
@@ -93,7 +93,7 @@ class Translated:
 
     text: str
     formula: str
-    words: tuple[Word, ...]
+    words: tuple[WrittenWord, ...]
 
     @property
     def written(self) -> str:
@@ -111,11 +111,11 @@ def is_explicit(text: str) -> bool:
     return BRACED.search(text) is not None
 
 
-def find_words(text: str, symbols: frozenset[str]) -> list[Word]:
+def find_words(text: str, symbols: frozenset[str]) -> list[WrittenWord]:
     """The words of `text`: in braces where it writes any so (every character of them a symbol), else
     tokens made of symbols (and literal digits), not a function's name."""
     if is_explicit(text):
-        return [Word(match.group(1), match.start(1), braced=True) for match in BRACED.finditer(text)]
+        return [WrittenWord(match.group(1), match.start(1), braced=True) for match in BRACED.finditer(text)]
     words = []
     for match in TOKEN.finditer(text):
         token = match.group()
@@ -123,7 +123,7 @@ def find_words(text: str, symbols: frozenset[str]) -> list[Word]:
             continue  # a number, or a name such as is_prime
         if text[match.end():].lstrip().startswith("("):
             continue  # a function's name (a word is a number, never called), even where its letters are symbols
-        words.append(Word(token, match.start()))
+        words.append(WrittenWord(token, match.start()))
     return words
 
 
@@ -141,10 +141,10 @@ class Translator:
         """The formula text of one expression (a condition; with `answer`, a value or a tuple)."""
         return _Walk(self, text, answer).run()
 
-    def word(self, word: Word) -> str:
+    def word(self, word: WrittenWord) -> str:
         return "".join(self.letters.get(ch, ch) if self.is_symbol(ch, word) else ch for ch in word.text)
 
-    def is_symbol(self, ch: str, word: Word) -> bool:
+    def is_symbol(self, ch: str, word: WrittenWord) -> bool:
         """Whether a character of a word is a symbol: every one in braces, else the puzzle's symbols."""
         return word.braced or ch in self.symbols
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from smtcrypt.notations.layout.formula import Formula, Layout, Power, Row, joined, written
 
 if TYPE_CHECKING:
-    from smtcrypt.notations.layout.reader import Reader
+    from smtcrypt.notations.layout.reader import LayoutReader
 
 
 class Division:
@@ -22,7 +22,8 @@ class Division:
     digit the divisor times it, a rule and a remainder (with the next dividend digits brought
     down); the quotient digits passed over are 0."""
 
-    def __init__(self, reader: Reader, quotient: Row, divisor: Row, dividend: Row, nonzero_remainders: bool = False):
+    def __init__(self, reader: LayoutReader, quotient: Row, divisor: Row, dividend: Row,
+                 nonzero_remainders: bool = False):
         self.reader, self.quotient, self.divisor, self.dividend = reader, quotient, divisor, dividend
         self.nonzero_remainders = nonzero_remainders  # each remainder row's first cell is not 0
         self.size, self.count = len(dividend.names), len(quotient.names)

@@ -29,7 +29,7 @@ def parse_layout(text: str, *, nonzero_remainders: bool = False) -> Layout:
     while lines and not lines[-1]:
         lines.pop()
     source = "\n".join(lines)
-    parser = Reader(source, lines)
+    parser = LayoutReader(source, lines)
     if not any(line.strip() for line in lines):
         raise LayoutError("empty layout: expected a long multiplication or a long division", source, 0)
     if any(")" in line for line in lines):
@@ -37,7 +37,7 @@ def parse_layout(text: str, *, nonzero_remainders: bool = False) -> Layout:
     return parser.multiplication()
 
 
-class Reader:
+class LayoutReader:
     """Reads rows off the lines, naming each `?` by the next hidden letter, in reading order."""
 
     def __init__(self, source: str, lines: list[str]):
