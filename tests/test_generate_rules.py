@@ -161,3 +161,9 @@ def test_a_shapes_variant_is_a_replace_of_the_runs_rules():
     assert not wide.by_search and wide.base == 16 and Rules() == DEFAULT_RULES
     assert not Setting("A + B = C", make_rules(distinct="AB,CD"), 10.0).by_search  # groups go to the solver
     assert run_rules(wide.rules, {}) is wide.rules
+
+
+def test_a_setting_refuses_rules_that_are_not_rules():
+    """A dict of rules would fail deep in a worker process; the setting refuses it where it is made."""
+    with pytest.raises(TypeError, match="Rules"):
+        Setting("A + B = C", {}, 60.0)  # type: ignore[arg-type]

@@ -46,6 +46,12 @@ class Setting:
     confirm: bool = False  # Z3 proves each puzzle the search found unique a second time (--confirm)
     distinct_words: bool = False  # no word twice in a puzzle
 
+    def __post_init__(self) -> None:
+        # Refused where it is made: a dict of rules would fail deep in a worker process, candidate by candidate.
+        if not isinstance(self.rules, Rules):
+            raise TypeError(f"a Setting's rules are a Rules (smtcrypt.core.rules.make_rules), "
+                            f"not {type(self.rules).__name__}")
+
     @property
     def template(self) -> Template:
         return parse_template(self.shape)
