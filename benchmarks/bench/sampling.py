@@ -24,6 +24,7 @@ from typing import Any
 
 import smtcrypt
 from smtcrypt.core.results import Status
+from smtcrypt.core.rules import Rules
 from smtcrypt.setters.generate import Totals, sample
 from smtcrypt.setters.generate.decide import Checker, Setting
 
@@ -59,7 +60,7 @@ def reference(words: list[str], seed: int) -> dict[str, Any]:
     `REFERENCE_SECONDS` pass. (The enumeration itself is no reference: its first chunk alone, the
     list's first word beside every pair of others, holds 5 * 10**9 candidates.)"""
     start, cpu = time.perf_counter(), time.process_time()
-    checker = Checker(Setting("A + B = C", {}, 60.0), words)  # its word index is built in the time, as ours
+    checker = Checker(Setting("A + B = C", Rules(), 60.0), words)  # its word index is built in the time, as ours
     rng = random.Random(seed)
     found: list[str] = []
     decided = 0
