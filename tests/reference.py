@@ -31,12 +31,26 @@ from __future__ import annotations
 
 import itertools
 import math
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from smtcrypt.core.parse import parse
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
+
+
+def marked(text: str) -> list[tuple[int, str]]:
+    """`text` cut into its letters, each with where it starts: a combining mark (category M) is one letter with
+    the character before it (`न्`, `R̆`), as the formula language reads a symbol."""
+    cut: list[tuple[int, str]] = []
+    for offset, ch in enumerate(str(text)):  # str: a word the parser read is iterated by its symbols
+        if cut and unicodedata.category(ch).startswith("M"):
+            cut[-1] = (cut[-1][0], cut[-1][1] + ch)
+        else:
+            cut.append((offset, ch))
+    return cut
+
 
 Digits = tuple[int, ...]  # one value per letter, in the order of `Compiled.letters`
 Value = int | Fraction
@@ -228,9 +242,10 @@ class Compiled:
     # --- letters --------------------------------------------------------------------------------
 
     def cells(self, node: Word) -> list[str]:
-        """A word's cells as written: letters, literal digits, and each `?` named by where it stands."""
+        """A word's cells as written: letters, literal digits, and each `?` named by where it stands; a
+        combining mark (category M) is one cell with the letter before it (`न्`, `R̆`)."""
         text = self.tree.source[node.span.start:node.span.end]
-        return [f"?{node.span.start + offset}" if ch == "?" else ch for offset, ch in enumerate(text)]
+        return [f"?{node.span.start + offset}" if cell == "?" else cell for offset, cell in marked(text)]
 
     @property
     def wildcards(self) -> tuple[str, ...]:
@@ -246,7 +261,7 @@ class Compiled:
                 self.leading.add(cells[0])
             return
         if isinstance(node, Repeating):
-            for ch in node.whole + node.fixed + node.period:
+            for _, ch in marked(node.whole + node.fixed + node.period):
                 if not ch.isdigit():
                     seen.setdefault(ch)
             return
@@ -295,9 +310,9 @@ class Compiled:
                 return lambda d: w * d[i] + literal
             return lambda d: sum(w * d[i] for i, w in pairs) + literal
         if isinstance(node, Repeating):
-            head_pairs, head_literal = self._weights(node.whole + node.fixed)
-            all_pairs, all_literal = self._weights(node.whole + node.fixed + node.period)
-            scale = self.base ** len(node.fixed) * (self.base ** len(node.period) - 1)
+            head_pairs, head_literal = self._weights([cell for _, cell in marked(node.whole + node.fixed)])
+            all_pairs, all_literal = self._weights([cell for _, cell in marked(node.whole + node.fixed + node.period)])
+            scale = self.base ** len(marked(node.fixed)) * (self.base ** len(marked(node.period)) - 1)
 
             def repeating(d):
                 head = sum(w * d[i] for i, w in head_pairs) + head_literal
@@ -471,7 +486,7 @@ class Compiled:
         if isinstance(distinct, bool):
             named = [i for i, letter in enumerate(self.letters) if not letter.startswith("?")]
             return [named] if distinct else []
-        return [[self.letters.index(letter) for letter in group] for group in distinct]
+        return [[self.letters.index(letter) for _, letter in marked(group)] for group in distinct]
 
     def candidates(self, distinct: Distinct = True, allow_leading_zeros: bool = False,
                    digits: Iterable[int] | None = None, domains: Mapping[str, Iterable[int]] | None = None,

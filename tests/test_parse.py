@@ -362,8 +362,10 @@ def test_repeating_decimal_digits_take_every_character_outside_ascii():
     ("TR\u030cI = 1", ["T", "Ř", "I"]),  # R + combining caron: composed (NFC) into Ř
     ("R\u0306\u0303X = 1", ["R\u0306\u0303", "X"]),  # several marks on one letter
     ("Д\u0483А = 1", ["Д\u0483", "А"]),  # a Cyrillic combining mark on a Cyrillic capital
-    ("Д\u094dА = 1", ["Д", "\u094d", "А"]),  # a virama belongs to Devanagari, a script without case
-    ("उन्नीस = 1", ["उ", "न", "\u094d", "न", "\u0940", "स"]),  # in a script without case every mark is a symbol
+    ("Д\u094dА = 1", ["Д\u094d", "А"]),  # a mark of another script joins the letter before it all the same
+    ("उन्नीस = 1", ["उ", "न\u094d", "न\u0940", "स"]),  # in a script without case too: न्, नी
+    ("हिंदी = 1", ["ह\u093f\u0902", "द\u0940"]),  # a vowel sign and a nasal mark on one consonant
+    ("สิบเอ็ด = 1", ["ส\u0e34", "บ", "เ", "อ\u0e47", "ด"]),  # Thai: a vowel above is a mark, a vowel before a letter
 ])
 def test_a_letter_and_its_combining_marks_are_one_symbol(formula, letters):
     (word,) = list(words(parse(formula)))

@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from reference import brute_force
+from reference import brute_force, marked
 
 import smtcrypt.engine.compiled as compiled_module
 from smtcrypt import Puzzle
@@ -26,7 +26,7 @@ from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.errors import FormulaError, FormulaSyntaxError
 from smtcrypt.web.query import read_query
 
-HINDI = "उन्नीस + इक्कीस + इकसठ = एकसौएक"  # 19 + 21 + 61 = 101, a published doubly-true sum
+HINDI = "उनतालीस + उनसठ = हिन्दुस्तान"  # 39 + 59 = India: न, न् and स, स् are four letters, ता and ली one each
 RUSSIAN = "ДВЕСТИ = ДВА * СТО"  # 200 = 2 * 100
 GREEK = "ΤΡΙΑ + ΤΡΙΑ + ΤΡΙΑ = ΕΝΝΕΑ"  # 3 + 3 + 3 = 9
 CZECH = "TŘI + TŘI + ČTYŘI = DESET"  # 3 + 3 + 4 = 10
@@ -104,11 +104,13 @@ def product_solutions(total: str, first: str, second: str) -> list[dict[str, int
 # --- reading letters ------------------------------------------------------------------------------
 
 
-def test_a_script_without_case_counts_every_letter_and_mark():
+def test_a_script_without_case_reads_each_letter_with_its_marks():
+    """Changed with symbols as grapheme clusters: `उन्नीस` was six symbols (उ न ् न ी स), a mark one of its own."""
     (word,) = list(words(parse("उन्नीस = 1")))
-    assert len(word.letters) == 6 and len(set(word.letters)) == 5  # उ न ् न ी स
-    assert Puzzle(HINDI).letters == ("उ", "न", "्", "ी", "स", "इ", "क", "ठ", "ए", "ौ")
+    assert list(word.letters) == ["उ", "न्", "नी", "स"] and len(set(word.letters)) == 4
+    assert Puzzle(HINDI).letters == ("उ", "न", "ता", "ली", "स", "ठ", "हि", "न्", "दु", "स्")
     assert all(is_letter(letter) for letter in Puzzle(HINDI).letters)
+    assert not is_letter("\u094d") and not is_letter("न्न")  # a mark alone, two symbols
 
 
 def test_letters_are_read_composed():
@@ -169,11 +171,15 @@ def test_options_name_letters_of_every_script(option, value, capsys):
     assert "ж" in capsys.readouterr().err
 
 
-def test_options_name_marks_of_a_script_without_case():
-    with_mark = Puzzle(HINDI, assign={"्": 5})
-    assert [solution.mapping["्"] for solution in with_mark.solve()] == [5]
-    assert Puzzle(HINDI, domains=["्=0-4"]).count() == 0
-    assert make_rules(distinct="उन्").groups == ("उन्",)
+def test_options_name_letters_with_their_marks():
+    """Changed with symbols as grapheme clusters: an option named a mark alone (`्=5`); it names the letter
+    the mark is on (`न्=0`), and a mark alone is no letter."""
+    with_mark = Puzzle(HINDI, assign={"न्": 0})
+    assert [solution.mapping["न्"] for solution in with_mark.solve()] == [0]
+    assert Puzzle(HINDI, domains=["न्=1-9"]).count() == 0 and Puzzle(HINDI, domains=["न=1-9"]).count() == 1
+    assert make_rules(distinct="उन्").groups == ("उन्",)  # उ and न्
+    with pytest.raises(FormulaError, match="not a puzzle letter"):
+        make_rules(assign={"\u094d": 5})
 
 
 # --- the targets -------------------------------------------------------------------------------------
@@ -189,7 +195,8 @@ def test_cyrillic_product_is_unique_as_brute_force_finds():
 @pytest.mark.parametrize("formula", [HINDI, GREEK, CZECH])
 def test_sums_of_several_scripts_are_unique_as_brute_force_finds(formula):
     left, total = formula.split(" = ")
-    expected = sum_solutions(left.split(" + "), total)
+    letters = [[cell for _, cell in marked(word)] for word in (*left.split(" + "), total)]  # a mark on its letter
+    expected = sum_solutions(letters[:-1], letters[-1])
     assert len(expected) == 1
     verdict = Puzzle(formula).verdict()
     assert verdict.status is Status.UNIQUE and verdict.complete
@@ -198,9 +205,9 @@ def test_sums_of_several_scripts_are_unique_as_brute_force_finds(formula):
 
 def test_hindi_solution_as_printed():
     (solution,) = Puzzle(HINDI).solve()
-    assert solution.text == "695932 + 145432 + 1420 = 842784"
-    assert str(solution).endswith("◌ी=3 ◌ौ=7 ◌्=5")  # a mark alone is drawn on a dotted circle
-    assert solution.long_hand().splitlines()[-1] == "  842784"
+    assert solution.text == "94256 + 9468 = 103724"
+    assert str(solution).endswith("न=4 न्=0 ली=5 स=6 स्=7 हि=1") and "◌" not in str(solution)  # a letter and its marks
+    assert solution.long_hand().splitlines()[-1] == "103724"
 
 
 def test_the_answer_option_reads_any_script(capsys):
@@ -213,7 +220,7 @@ def test_the_answer_option_reads_any_script(capsys):
 def test_json_keeps_the_letters(capsys):
     assert main(["--json", HINDI]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["formula"] == HINDI and data["solutions"][0]["mapping"]["्"] == 5
+    assert data["formula"] == HINDI and data["solutions"][0]["mapping"]["न्"] == 0
 
 
 def test_no_user_text_reaches_generated_code(monkeypatch):
@@ -225,7 +232,7 @@ def test_no_user_text_reaches_generated_code(monkeypatch):
         sources.append(source)
         return compile(source, filename, mode)
     monkeypatch.setattr(compiled_module, "compile", recording, raising=False)
-    formulas = ["उन + इक = एकस", "Д * В = ЕА", GREEK, "Д? * ?न = 1?Ω", "ÉT // ा = é, 0 <= é <= 99",
+    formulas = ["उन् + इकी = एकस", "Д * В = ЕА", GREEK, "Д? * ?न = 1?Ω", "ÉT // ना = é, 0 <= é <= 99",
                 "一二 + 三 = 二一"]
     for formula in formulas:
         for strategy in STRATEGIES:
@@ -255,7 +262,7 @@ def test_the_worksheet_boxes_every_symbol(tmp_path):
     out = tmp_path / "sheet.html"
     assert main(["worksheet", HINDI, "-o", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
-    assert page.count('<span class="letter">◌्</span>') >= 2  # a box per place the mark stands in
+    assert page.count('<span class="letter">न्</span>') >= 1 and "◌" not in page  # a box per letter, marks and all
 
 
 def test_play_draws_columns_by_display_width():
@@ -264,8 +271,8 @@ def test_play_draws_columns_by_display_width():
     problem = check(parse("一二 + 三 = 二一"))
     lines = position_layout(problem, {"一": 1}).text().splitlines()
     assert len({display_width(line) for line in lines if line.strip("-")}) == 1  # right edges aligned
-    hindi = position_layout(check(parse(HINDI)), {"न": 9}).text().splitlines()
-    assert len({display_width(line) for line in hindi}) == 1 and "◌्" in hindi[0]
+    hindi = position_layout(check(parse(HINDI)), {"न": 4}).text().splitlines()
+    assert len({display_width(line) for line in hindi}) == 1 and "न्" in hindi[-1] and "◌" not in "".join(hindi)
 
 
 # --- single-letter words -----------------------------------------------------------------------------
@@ -320,7 +327,7 @@ def test_digits_above_35_are_written_in_brackets(capsys):
 def test_the_exact_recheck_keeps_letters_of_every_script_distinct():
     from smtcrypt.core.verify import satisfies
 
-    for first, second in [("Д", "А"), ("न", "ि"), ("Α", "Β"), ("É", "Ř"), ("一", "二")]:
+    for first, second in [("Д", "А"), ("न", "नि"), ("Α", "Β"), ("É", "Ř"), ("R", "R\u0306"), ("一", "二")]:
         formula, same, differ = f"{first} + {second} = 2", {first: 1, second: 1}, {first: 0, second: 2}
         problem = check(parse(formula))
         assert not satisfies(problem, same) and satisfies(problem, differ), formula

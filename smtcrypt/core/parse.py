@@ -25,9 +25,11 @@ from smtcrypt.core.letters import (
     is_lowercase,
     is_uncased_letter,
     is_wildcard,
+    misplaced_mark,
     normal,
     refusal,
     spelled,
+    symbols,
 )
 from smtcrypt.core.tree import (
     BinOp,
@@ -187,7 +189,7 @@ class _ToTree(Transformer):
     def name(self, meta, children):
         (token,) = children
         text = str(token)
-        if all(is_letter(ch) for ch in text):  # ABC_ is a name; ABC is lexed as a word
+        if all(is_letter(symbol) for symbol in symbols(text)):  # ABC_ is a name; ABC is lexed as a word
             return Word(spelled(text), _token_span(token))
         self._check_name(token, text)
         return Name(text, _token_span(token))
@@ -276,13 +278,18 @@ def parse(source: Formula, named_cells: bool = False) -> Constraints:
 
 
 def _check_characters(source: str, named_cells: bool) -> None:
-    """Every character outside ASCII must be a letter or a mark (core/letters.py): a clear error at the first
-    that is not (a symbol, a digit of another script, a look-alike of an operator, a wildcard's hidden name)."""
-    for position, ch in enumerate(source):
+    """Every character outside ASCII must be a letter, or a mark or joiner on a letter (core/letters.py): a clear
+    error at the first that is not (a symbol, a digit of another script, a look-alike of an operator, a
+    wildcard's hidden name, a combining mark with no letter before it or on a digit). The lexer reads any
+    character outside ASCII as part of a word or a name, so a mark is checked here, on the text's symbols."""
+    misplaced = misplaced_mark(source)
+    for position, ch in enumerate(source[:None if misplaced is None else misplaced[0]]):
         if ch >= "\x80" and not (named_cells and is_wildcard(ch)):
             problem = refusal(ch)
             if problem is not None:
                 raise FormulaSyntaxError(problem, source, position)
+    if misplaced is not None:
+        raise FormulaSyntaxError(misplaced[1], source, misplaced[0])
 
 
 def _check_depth(source: str, root: LarkTree | Expr) -> None:

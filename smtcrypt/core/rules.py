@@ -80,7 +80,9 @@ def digit_set(spec: DigitSpec, what: str = "digits") -> frozenset[int]:
 
 def letter_options(options: Mapping[str, DigitSpec] | Iterable[str] | None, what: str,
                    expected: str = "LETTER=DIGITS such as A=1-5") -> dict[str, DigitSpec]:
-    """{"A": spec} from a mapping, or from "A=1-5" strings as given on the command line."""
+    """{"A": spec} from a mapping, or from "A=1-5" strings as given on the command line. Each letter is one
+    symbol of the formula, read as the parser reads it (composed, with its marks: `R̆=3`, `नी=1-4`); a mark
+    alone names no letter."""
     if options is None:
         return {}
     if isinstance(options, Mapping):
@@ -97,13 +99,15 @@ def letter_options(options: Mapping[str, DigitSpec] | Iterable[str] | None, what
         symbol = normal(letter) if isinstance(letter, str) else letter
         if not (isinstance(symbol, str) and is_puzzle_letter(symbol)):
             raise FormulaError(f"{what}: {letter!r} is not a puzzle letter (an uppercase letter such as A or Д, "
-                               "or a letter or mark of a script without case such as न)")
+                               "or a letter of a script without case such as न, with any marks on it as one "
+                               "symbol: R̆, नी)")
         named[symbol] = spec
     return named
 
 
 def distinct_groups(spec: bool | str | Iterable[str]) -> tuple[str, ...] | None:
-    """--distinct "ABC,DEF" (or ["ABC", "DEF"]) as sorted groups of letters; None for True or False."""
+    """--distinct "ABC,DEF" (or ["ABC", "DEF"]) as sorted groups of letters; None for True or False. A group is
+    cut into symbols as a word is (`उन्` is उ and न्), so each letter keeps its marks."""
     if isinstance(spec, bool):
         return None
     texts = spec.replace(" ", "").split(",") if isinstance(spec, str) else list(spec)
