@@ -129,7 +129,7 @@ def symbols(text: str) -> tuple[str, ...]:
     if text.isascii():
         return tuple(text)
     cut: list[str] = []
-    for ch in text:
+    for ch in str(text):  # by code point, a `Symbols` too
         if cut and continues(cut[-1], ch):
             cut[-1] += ch
         else:

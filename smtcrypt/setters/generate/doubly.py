@@ -5,8 +5,8 @@ cryptarithm, proved.
 The words are spelled by the `num2words` library (the optional extra `smtcrypt[words]`, imported
 with the first word spelled), upper-cased, with spaces, hyphens, apostrophes and commas dropped;
 accents are dropped in the Latin and Greek scripts (`é` -> `E`, `ł` -> `L`, `έ` -> `Ε`), and other
-scripts keep their letters as written (`Й` stays a letter of its own, as does each letter and
-mark of Devanagari or Thai, as the parser reads them).
+scripts keep their letters as written (`Й` stays a letter of its own, as does each letter of
+Devanagari or Thai with its marks, one symbol as the parser reads it).
 The candidates are the choices of distinct numbers that are true (a sum of numbers in the range
 onto one more number in it), enumerated with the letters so far as a bit mask and the least the
 sum can reach: a choice over the base's count of letters, or over the range, is cut with every
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from smtcrypt.core.letters import is_letter
+from smtcrypt.core.letters import is_letter, spelled
 from smtcrypt.core.results import Status
 from smtcrypt.core.rules import Rules
 from smtcrypt.search import DEFAULT_TIMEOUT
@@ -117,8 +117,8 @@ def puzzle_word(text: str) -> str:
         if base:
             letters.append(plain_letter(base, marks))
         base, marks = (ch, "") if ch.isalpha() else ("", "")
-    word = unicodedata.normalize("NFC", "".join(letters).upper())
-    return word if word and all(is_letter(ch) for ch in word) else ""
+    word = spelled(unicodedata.normalize("NFC", "".join(letters).upper()))  # read by symbols: न् is one letter
+    return word if word and all(is_letter(symbol) for symbol in word) else ""
 
 
 def spell(value: int, lang: str) -> str:

@@ -8,6 +8,7 @@ import itertools
 import math
 from collections.abc import Iterable, Iterator, Sequence
 
+from smtcrypt.core.letters import symbol_number, symbols
 from smtcrypt.setters.generate.template import Template, Term, is_slot, parse_template
 
 
@@ -52,10 +53,11 @@ def carry_digits(addends: int, base: int = 10) -> int:
 
 
 def letter_mask(word: str) -> int:
-    """The set of a word's letters as bits: A is bit 0, Z bit 25."""
+    """The set of a word's letters as bits: A is bit 0, Z bit 25. The word is cut into symbols as the parser
+    cuts it, so a letter with its marks (`न्`, doubly-true words in Thai or Bengali) is one letter."""
     mask = 0
-    for letter in word:
-        mask |= 1 << (ord(letter) - ord("A"))
+    for letter in symbols(word):
+        mask |= 1 << (symbol_number(letter) - ord("A"))
     return mask
 
 
