@@ -177,7 +177,7 @@ class Puzzle:
         return self.search(timeout=timeout, decide=True, strategy=strategy).verdict()
 
     def explain(self, *, timeout: float | None = None) -> Explanation:
-        """A step-by-step explanation, every step proved (see `smtcrypt.explain`)."""
+        """A step-by-step explanation, every step proved (see `smtcrypt.teach.explain`)."""
         from smtcrypt.teach.explain import explain  # z3 loads with the first search, not on import
 
         return explain(self.problem, timeout=timeout)

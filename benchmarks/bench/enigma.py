@@ -59,7 +59,10 @@ def reference_count(command: list[str]) -> tuple[int | None, float]:
     puzzle = read_command(command)
     if puzzle.layout is not None or len(puzzle.letters) > MAX_REFERENCE_LETTERS:
         return None, 0.0
-    rules = {key: value for key, value in puzzle.rules.items() if key != "base" or value != 10}
+    typed = puzzle.rules
+    rules = {"distinct": ",".join(typed.groups) if typed.groups else typed.distinct,
+             "allow_leading_zeros": typed.allow_leading_zeros, "base": typed.base, "digits": typed.digits,
+             "domains": dict(typed.domains), "assign": dict(typed.assign)}
     start = time.perf_counter()
     value = count("\n".join(puzzle.formulas), **rules)
     return value, time.perf_counter() - start

@@ -1,7 +1,7 @@
 """Stage 1: formula text -> typed tree (`Constraints`), with positioned syntax errors.
 
 Lark parses with the LALR grammar in grammar/smtcrypt.lark; a Transformer turns
-Lark's tree into the dataclasses of `smtcrypt.tree` in one pass, leaves up.
+Lark's tree into the dataclasses of `smtcrypt.core.tree` in one pass, leaves up.
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def _joined_span(first: Expr, last: Expr) -> Span:
 
 @v_args(meta=True)
 class _ToTree(Transformer):
-    """Lark tree -> smtcrypt.tree, one method per grammar rule. Lark transforms leaves left to right, so
+    """Lark tree -> smtcrypt.core.tree, one method per grammar rule. Lark transforms leaves left to right, so
     the wildcards are named in order of appearance."""
 
     def __init__(self, source: str = "", named_cells: bool = False) -> None:
