@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def base():
-    with running_server(timeout=20.0) as url:
+    with running_server(timeout=20.0, searches=20) as url:  # room for twenty at once (the cap: test_web_limits.py)
         yield url
 
 
@@ -239,7 +239,8 @@ def test_stop_ends_a_streamed_search_with_its_verdict(base):
     progress = json.loads(response.readline())
     assert progress["event"] == "progress" and progress["found"] == 0
     stopper = http.client.HTTPConnection(*urllib.parse.urlsplit(base).netloc.split(":"), timeout=5)
-    stopper.request("POST", "/api/stop?id=" + urllib.parse.quote(start["id"]))
+    json_type = {"Content-Type": "application/json"}  # a POST of any other type is refused (415)
+    stopper.request("POST", "/api/stop?id=" + urllib.parse.quote(start["id"]), headers=json_type)
     answer = stopper.getresponse()
     assert answer.status == 200 and json.loads(answer.read()) == {"stopped": start["id"]}
     stopped = time.monotonic()
@@ -249,7 +250,7 @@ def test_stop_ends_a_streamed_search_with_its_verdict(base):
     assert events[-1]["verdict"]["status"] == "unknown" and events[-1]["verdict"]["reason"] == "interrupted"
     connection.close()
     assert get(base, "/api/stop", "id=nosuch")[0] == 405  # POST only
-    stopper.request("POST", "/api/stop?id=nosuch")
+    stopper.request("POST", "/api/stop?id=nosuch", headers=json_type)
     assert stopper.getresponse().status == 404
     assert wait_for(lambda: searches_running(base) == 0)
 

@@ -4,6 +4,7 @@ server and browser tests. In-process, so that a test may patch what the server s
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import threading
 import time
@@ -15,12 +16,12 @@ from typing import Any
 
 
 @contextlib.contextmanager
-def running_server(timeout: float = 20.0) -> Iterator[str]:
-    """The base URL of a server that runs until the block ends."""
+def running_server(timeout: float = 20.0, **limits: Any) -> Iterator[str]:
+    """The base URL of a server that runs until the block ends; `limits` as `make_server` takes them."""
     from smtcrypt.web import listening_socket, make_server, url_of
 
     sock = listening_socket("127.0.0.1", 0)
-    server = make_server(sock, timeout)
+    server = make_server(sock, timeout, **limits)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -61,3 +62,23 @@ def wait_for(condition, seconds: float = 5.0, every: float = 0.05) -> bool:
             return True
         time.sleep(every)
     return condition()
+
+
+def request(base: str, method: str, path: str, params: Any = None, body: bytes | None = None,
+            headers: dict[str, str] | None = None, timeout: float = 60) -> tuple[int, Any, dict[str, str]]:
+    """(HTTP status, decoded JSON body or text, headers) of any request, sent as given (no header added
+    but Host and Content-Length)."""
+    host, port = urllib.parse.urlsplit(base).netloc.rsplit(":", 1)
+    query = "" if params is None else "?" + (params if isinstance(params, str) else urllib.parse.urlencode(params, doseq=True))
+    connection = http.client.HTTPConnection(host, int(port), timeout=timeout)
+    try:
+        connection.request(method, path + query, body=body, headers=headers or {})
+        response = connection.getresponse()
+        data = response.read()
+    finally:
+        connection.close()
+    try:
+        decoded: Any = json.loads(data)
+    except ValueError:
+        decoded = data.decode("utf-8", "replace")
+    return response.status, decoded, {name.lower(): value for name, value in response.getheaders()}

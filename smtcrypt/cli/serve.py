@@ -7,7 +7,8 @@ import ipaddress
 import sys
 from collections.abc import Sequence
 
-from smtcrypt.cli.options import Exit, positive_number
+from smtcrypt.cli.options import Exit, integer_in, positive, positive_number
+from smtcrypt.search import DEFAULT_MEMORY_MB, MIN_MEMORY_MB
 from smtcrypt.web import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -24,11 +25,21 @@ def build_parser() -> argparse.ArgumentParser:
         prog="smtcrypt serve", description="Serve the smtcrypt web page and its JSON API on this machine.",
         epilog="example: smtcrypt serve --port 8080, then open http://127.0.0.1:8080/?formula=SEND+%2B+MORE+%3D+MONEY")
     parser.add_argument("--host", default=DEFAULT_HOST,
-                        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only)")
+                        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only); a name given "
+                             "here is also a name the server answers to")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="answer requests that name this host too (repeatable); by default only localhost, "
+                             "127.0.0.1, [::1] and --host are answered, so that no other site's name can reach the "
+                             "server (DNS rebinding)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"the port (default {DEFAULT_PORT}; 0: any free port)")
     parser.add_argument("--timeout", type=positive_number, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"bound each request's search to S seconds (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--searches", type=positive, default=None, metavar="N",
+                        help="run at most N searches at once, each in its own process (default: one per core, at "
+                             "least 2); a request beyond waits up to 2 s, then gets 503 with Retry-After")
+    parser.add_argument("--max-memory", type=integer_in(MIN_MEMORY_MB), default=DEFAULT_MEMORY_MB, metavar="MB",
+                        help=f"the memory each search's process may take (default {DEFAULT_MEMORY_MB})")
     return parser
 
 
@@ -45,7 +56,8 @@ def main(argv: Sequence[str]) -> int:
         print(f"smtcrypt serve: error: cannot listen on {args.host}:{args.port}: {error.strerror or error}",
               file=sys.stderr)
         return Exit.USAGE
-    server = make_server(sock, args.timeout)
+    server = make_server(sock, args.timeout, searches=args.searches, hosts=[args.host, *args.allow_host],
+                         memory_mb=args.max_memory)
     print(f"smtcrypt: serving on {url_of(sock)}  (Ctrl-C stops)", flush=True)
     if not ipaddress.ip_address(sock.getsockname()[0]).is_loopback:
         print(f"smtcrypt serve: note: listening on {args.host}: other machines that reach it can run searches "

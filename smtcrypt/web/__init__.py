@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import socket
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from smtcrypt.search import DEFAULT_TIMEOUT
@@ -48,13 +49,26 @@ __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "DEFAULT_TIMEOUT", "listening_socket"
            "url_of"]
 
 
-def make_server(sock: socket.socket, timeout: float = DEFAULT_TIMEOUT) -> uvicorn.Server:
-    """A uvicorn server of the app for `sock`; run it with `server.run(sockets=[sock])`."""
+def make_server(sock: socket.socket, timeout: float = DEFAULT_TIMEOUT, *, searches: int | None = None,
+                hosts: Iterable[str] = (), memory_mb: int | None = None, wait: float | None = None) -> uvicorn.Server:
+    """A uvicorn server of the app for `sock`; run it with `server.run(sockets=[sock])`. See
+    `create_app` for the limits; `hosts` adds names to those the server answers to."""
     import uvicorn
 
+    from smtcrypt.search import DEFAULT_MEMORY_MB
     from smtcrypt.web.app import create_app
 
-    config = uvicorn.Config(create_app(timeout), http="h11", lifespan="on", log_level="warning",
+    app = create_app(timeout, searches=searches, hosts=hosts, wait=wait,
+                     memory_mb=DEFAULT_MEMORY_MB if memory_mb is None else memory_mb)
+    config = uvicorn.Config(app, http="h11", lifespan="on", log_level="warning",
                             h11_max_incomplete_event_size=1 << 20,  # room for a URL with a formula at the limit
                             timeout_graceful_shutdown=2)
-    return uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            """The searches end first (their streams close with their verdicts), so that the
+            connections are done at once rather than cut at the graceful limit."""
+            app.state.searches.stop_all()
+            await super().shutdown(sockets)
+
+    return Server(config)

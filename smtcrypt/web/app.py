@@ -10,7 +10,9 @@
     GET  /api/health          version, searches running, the time limit
     GET  /worksheet           a printable worksheet of the puzzles given as formula=...
 
-Each request has its own search in its own thread; a client that disconnects stops its search.
+Each request that reads a puzzle has its own process (searches.py), killed at the time limit or
+when its client disconnects; beyond the cap on processes a request gets 503 with Retry-After.
+Every request passes the guard first (guard.py): its Host, its Content-Type, its body's size.
 """
 
 from __future__ import annotations
@@ -23,26 +25,24 @@ from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from smtcrypt._version import __version__
-from smtcrypt.api import Puzzle
-from smtcrypt.core.check import Problem
-from smtcrypt.core.letters import is_wildcard
-from smtcrypt.errors import FormulaError
-from smtcrypt.notations import shared_options
-from smtcrypt.present.data import explanation
-from smtcrypt.search import DEFAULT_TIMEOUT, Search
-from smtcrypt.teach.worksheet import PAPERS, build_worksheet
-from smtcrypt.web.play import play as play_move
-from smtcrypt.web.query import KNOWN, BadQuery, Query, formula_error, read_query
-from smtcrypt.web.searches import END, Running, Searches, prepare
+from smtcrypt.search import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
+from smtcrypt.teach.worksheet import PAPERS
+from smtcrypt.web.guard import MAX_BODY_BYTES, Guard
+from smtcrypt.web.jobs import Job
+from smtcrypt.web.query import KNOWN, BadQuery, Query, puzzle_of, read_json, read_query
+from smtcrypt.web.searches import END, Busy, Gone, Running, Searches, start_fork_server
+
+__all__ = ["create_app", "puzzle_of"]  # puzzle_of: the one door a request's puzzle is read through (query.py)
 
 PROGRESS_EVERY = 0.5  # seconds between progress lines of a stream
+EXIT_WAIT = 1.0  # seconds an answer waits for its process to end (killed, it ends in milliseconds)
 STATIC = ("index.html", "app.js", "style.css")
 MEDIA = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
 CHECK_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "nonzero_single_letters", "base", "digits", "domain",
@@ -59,15 +59,17 @@ def bad(error: BadQuery) -> JSONResponse:
     return JSONResponse(error.body, status_code=error.status)
 
 
-def puzzle_of(query: Query) -> Puzzle:
-    try:
-        return Puzzle.read(query.formula, query.syntax, **shared_options(query.syntax, query.rules))
-    except FormulaError as error:
-        raise formula_error(error) from None
+def went_away() -> JSONResponse:
+    """For a client that has gone (499, nginx's code): nobody reads it, but a handler answers."""
+    return JSONResponse({"error": "the client went away"}, status_code=499)
+
+
+def busy(error: Busy) -> JSONResponse:
+    return JSONResponse({"error": str(error)}, status_code=503, headers={"Retry-After": str(error.retry_after)})
 
 
 async def until_disconnected(request: Request) -> None:
-    """Returns when the client has gone away (the request's body is empty, so any message but the end is)."""
+    """Returns when the client has gone away (the request's body is read already, so any message but the end is)."""
     while True:
         message = await request.receive()
         if message["type"] == "http.disconnect":
@@ -75,7 +77,7 @@ async def until_disconnected(request: Request) -> None:
 
 
 class StopOnExit(StreamingResponse):
-    """A stream whose search ends with the response: finished, cancelled by a disconnect, or failed."""
+    """A stream whose process ends with the response: finished, or cancelled by a disconnect."""
 
     def __init__(self, running: Running, content: AsyncIterator[str]):
         super().__init__(content, media_type="application/x-ndjson",
@@ -86,7 +88,7 @@ class StopOnExit(StreamingResponse):
         try:
             await super().__call__(scope, receive, send)
         finally:
-            self.running.request_stop()
+            self.running.kill()
 
 
 def searches_of(request: Request) -> Searches:
@@ -102,19 +104,39 @@ def query_of(request: Request, known: Iterable[str] = KNOWN) -> Query:
     return read_query(request.query_params.multi_items(), max_timeout=timeout_of(request), known=known)
 
 
-async def start(request: Request, stream: bool) -> Running:
-    """The request's search, started in a thread of its own; `BadQuery` for a bad request."""
-    query = query_of(request)
+async def run(request: Request, job: Job) -> Running:
+    """`job` started in its process; for a search, once it has read its puzzle. A client that
+    leaves first kills it; `BadQuery` where the puzzle is refused, `Busy` where there is no room,
+    `Gone` where the client left while the request waited for room."""
+    gone = asyncio.ensure_future(until_disconnected(request))
+    try:
+        running = await searches_of(request).start(job, gone)
+        await asyncio.wait({gone, running.first}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+    if not running.first.done():  # the client left: no one waits for this work
+        running.kill()
+    elif running.refusal is not None:
+        await ended(running)
+        raise BadQuery(running.refusal[0], **running.refusal[1])
+    return running
 
-    def puzzle_and_search() -> tuple[Puzzle, Search]:  # parsing and checking a long formula takes a while
-        puzzle = puzzle_of(query)
-        try:
-            return puzzle, prepare(puzzle, query.search_options, mode=query.mode)
-        except ValueError as error:  # a strategy that cannot search this puzzle
-            raise BadQuery(400, str(error), option="strategy") from None
 
-    puzzle, search = await run_in_threadpool(puzzle_and_search)  # not on the event loop
-    return searches_of(request).start(puzzle, search, mode=query.mode, stream=stream, stats=query.stats)
+async def ended(running: Running) -> None:
+    """Wait for the process to end, once it has answered (it ends at once): a request's answer comes
+    when its work is over, and the server is idle once every answer has been sent."""
+    if running.finished.is_set():
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(running.exited.wait(), EXIT_WAIT)
+
+
+async def work(request: Request, job: Job) -> Any:
+    """The answer of a job other than a search, run to its end (or the limit) in its process."""
+    running = await run(request, job)
+    await ended(running)
+    if not running.finished.is_set() or running.result is None:
+        return internal_error(running)  # the client has gone (499), or the work failed (500)
+    return running.result
 
 
 async def page(request: Request) -> Response:
@@ -131,41 +153,50 @@ async def asset(request: Request) -> Response:
 async def solve(request: Request) -> Response:
     """`smtcrypt --json`'s object once the search ends; a client that leaves first stops it."""
     try:
-        running = await start(request, stream=False)
+        query = query_of(request)
+        running = await run(request, Job("search", query.timeout, query=query))
     except BadQuery as error:
         return bad(error)
-    gone = asyncio.ensure_future(until_disconnected(request))
-    finished = asyncio.ensure_future(running.finished.wait())
-    try:
-        await asyncio.wait({gone, finished}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        gone.cancel()
-        finished.cancel()
-        running.request_stop()  # the client left first: no one waits for this search
+    except Busy as error:
+        return busy(error)
+    except Gone:
+        return went_away()
+    if not running.finished.is_set():
+        gone = asyncio.ensure_future(until_disconnected(request))
+        finished = asyncio.ensure_future(running.finished.wait())
+        try:
+            await asyncio.wait({gone, finished}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+            finished.cancel()
+            running.kill()  # the client left first, or the verdict has come: the process ends
+    await ended(running)
     if running.result is None:
         return unfinished(running)
     return Response(json.dumps(running.result, ensure_ascii=False), media_type="application/json")
 
 
-def unfinished(running: Running) -> JSONResponse:
-    """A search that ended without a verdict: its internal error (500), or the client gone (499)."""
+def internal_error(running: Running) -> JSONResponse:
+    """What a process that failed said (500), or the client gone (499)."""
     while not running.events.empty():
         event = running.events.get_nowait()
         if event is not END and event.get("event") == "error":
             return JSONResponse({"error": event["error"]}, status_code=500)
-    return JSONResponse({"error": "the client went away"}, status_code=499)
+    return went_away()
 
 
-def named_letters(problem: Problem) -> list[str]:
-    """The puzzle's letters as the user wrote them: the hidden names of its `?`s are no letters to show."""
-    return [letter for letter in problem.letters if not is_wildcard(letter)]
+def unfinished(running: Running) -> JSONResponse:
+    """A search that ended without a verdict: refused, its internal error (500), or the client gone (499)."""
+    if running.refusal is not None:
+        return JSONResponse(running.refusal[1], status_code=running.refusal[0])
+    return internal_error(running)
 
 
 async def events(running: Running) -> AsyncIterator[str]:
     """A stream's lines: start, then each event of the search, with progress while it is quiet."""
-    problem = running.puzzle.problem
-    yield line({"event": "start", "id": running.id, "formula": problem.source, "letters": named_letters(problem),
-                "mode": running.mode, "timeout": running.search.timeout})
+    info = running.start_info or {}
+    yield line({"event": "start", "id": running.id, "formula": info.get("formula"), "letters": info.get("letters"),
+                "mode": running.mode, "timeout": running.timeout})
     while True:
         try:
             event = await asyncio.wait_for(running.events.get(), PROGRESS_EVERY)
@@ -173,15 +204,21 @@ async def events(running: Running) -> AsyncIterator[str]:
             yield line({"event": "progress", "found": running.found, "seconds": round(running.seconds, 2)})
             continue
         if event is END:
+            await ended(running)  # the stream ends with its work
             return
         yield line(event)
 
 
 async def stream(request: Request) -> Response:
     try:
-        running = await start(request, stream=True)
+        query = query_of(request)
+        running = await run(request, Job("search", query.timeout, query=query, stream=True))
     except BadQuery as error:
         return bad(error)
+    except Busy as error:
+        return busy(error)
+    except Gone:
+        return went_away()
     return StopOnExit(running, events(running))
 
 
@@ -192,34 +229,42 @@ async def stop(request: Request) -> Response:
     return JSONResponse({"stopped": search_id})
 
 
+async def answer(request: Request, job: Job) -> Response:
+    """The JSON answer of a job run in its process, or its refusal."""
+    try:
+        result = await work(request, job)
+    except BadQuery as error:
+        return bad(error)
+    except Busy as error:
+        return busy(error)
+    except Gone:
+        return went_away()
+    return result if isinstance(result, Response) else JSONResponse(result)
+
+
 async def check(request: Request) -> Response:
     try:
         query = query_of(request, CHECK_OPTIONS)
-        problem = (await run_in_threadpool(puzzle_of, query)).problem
     except BadQuery as error:
         return bad(error)
-    return JSONResponse({"ok": True, "letters": named_letters(problem), "unknowns": list(problem.unknowns)})
+    return await answer(request, Job("check", timeout_of(request), query=query))
 
 
 async def explain(request: Request) -> Response:
     try:
-        puzzle = await run_in_threadpool(puzzle_of, query_of(request, CHECK_OPTIONS))
+        query = query_of(request, CHECK_OPTIONS)
     except BadQuery as error:
         return bad(error)
-    return JSONResponse(await run_in_threadpool(explanation, puzzle, timeout_of(request)))
+    return await answer(request, Job("explain", timeout_of(request), query=query))
 
 
 async def play(request: Request) -> Response:
-    """One move of a game: the decisions replayed, the move answered; each search within the time limit."""
+    """One move of a game: the decisions replayed, the move answered; the whole move within the time limit."""
     try:
-        body = await request.json()
-    except ValueError:
-        return bad(BadQuery(400, "the body must be JSON: {\"formula\": ..., \"decisions\": [...], \"move\": ...}"))
-    try:
-        answer = await run_in_threadpool(play_move, body, timeout_of(request))
+        body = read_json(await request.body())
     except BadQuery as error:
         return bad(error)
-    return JSONResponse(answer)
+    return await answer(request, Job("play", timeout_of(request), body=body))
 
 
 async def health(request: Request) -> Response:
@@ -245,16 +290,16 @@ def worksheet_request(request: Request) -> tuple[list[str], str, str]:
 
 
 async def worksheet(request: Request) -> Response:
-    timeout = timeout_of(request)
     try:
         formulas, paper, title = worksheet_request(request)
-        sheet = await run_in_threadpool(build_worksheet, formulas, title=title[:200], paper=paper,
-                                         timeout=timeout, total=timeout)  # the whole sheet within the limit
+        sheet = await work(request, Job("worksheet", timeout_of(request), body=(formulas, title[:200], paper)))
     except BadQuery as error:
         return bad(error)
-    except FormulaError as error:
-        return bad(formula_error(error))
-    return HTMLResponse(sheet)
+    except Busy as error:
+        return busy(error)
+    except Gone:
+        return went_away()
+    return sheet if isinstance(sheet, Response) else HTMLResponse(sheet)
 
 
 ROUTES = [
@@ -273,15 +318,22 @@ ROUTES = [
 
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    await asyncio.get_running_loop().run_in_executor(None, start_fork_server)  # it warms up while we serve
     yield
     app.state.searches.stop_all()  # the server stops: so do its searches
 
 
-def create_app(timeout: float = DEFAULT_TIMEOUT) -> Starlette:
-    """The application; `timeout` bounds each request's search, in seconds. The routes read the
-    running searches and the limit from `app.state`."""
-    app = Starlette(routes=ROUTES, lifespan=lifespan)
-    app.state.searches = Searches()
+def create_app(timeout: float = DEFAULT_TIMEOUT, *, searches: int | None = None, hosts: Iterable[str] = (),
+               wait: float | None = None, memory_mb: int = DEFAULT_MEMORY_MB,
+               max_body: int = MAX_BODY_BYTES) -> Starlette:
+    """The application; `timeout` bounds each request's work, in seconds; at most `searches`
+    processes at once (default: one per core, at least two), a request beyond waiting up to `wait`
+    seconds for room; `hosts` are names served besides this machine's; `memory_mb` caps each
+    process. The routes read the running searches and the limit from `app.state`."""
+    app = Starlette(routes=ROUTES, lifespan=lifespan,
+                    middleware=[Middleware(Guard, names=tuple(hosts), max_body=max_body)])
+    app.state.searches = Searches(searches, memory_mb=memory_mb) if wait is None else \
+        Searches(searches, wait=wait, memory_mb=memory_mb)
     app.state.timeout = timeout
     return app
 

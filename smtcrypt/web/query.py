@@ -8,17 +8,23 @@ data in, plain data out, and is tested on its own.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from smtcrypt.api import Puzzle
 from smtcrypt.core.parse import MAX_SOURCE_LENGTH
 from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.errors import FormulaError
+from smtcrypt.notations import shared_options
 from smtcrypt.search import DEFAULT_TIMEOUT
 
 MODES = ("all", "first", "count", "unique")
 MAX_FORMULA_CHARS = MAX_SOURCE_LENGTH  # the parser's own limit: over it, 413 before any parsing
+MAX_JSON_DEPTH = 20  # a move's body is two levels deep; Python's JSON reader would recurse ~1,000 levels
+SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair: no text, and no UTF-8 can carry it back
 REPEATABLE = {"formula", "assign", "domain"}  # several constraints; one letter each (or comma-separated)
 KNOWN = ("formula", "mode", "limit", "timeout", "strategy", "stats", "distinct", "allow_leading_zeros",
          "nonzero_single_letters", "base", "digits", "domain", "assign", "syntax")
@@ -63,12 +69,58 @@ def formula_error(error: FormulaError) -> BadQuery:
                     snippet=error.snippet)
 
 
+def puzzle_of(query: Query) -> Puzzle:
+    """The request's puzzle, read through the one door of every notation; `BadQuery` for a bad formula."""
+    try:
+        return Puzzle.read(query.formula, query.syntax, **shared_options(query.syntax, query.rules))
+    except FormulaError as error:
+        raise formula_error(error) from None
+
+
+def read_json(raw: bytes) -> Any:
+    """A request body as JSON data; `BadQuery` (400) for what is not UTF-8 JSON text.
+
+    Python's reader takes lone surrogates (`"\\ud800"`) that no response could then encode, and
+    recurses once per level of nesting: both are refused here, by name, before any work.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadQuery(400, f"the body is not UTF-8 text (byte {error.start})") from None
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise BadQuery(400, f"the JSON is nested more than {MAX_JSON_DEPTH} levels deep") from None
+    except ValueError as error:
+        raise BadQuery(400, f"the body must be JSON: {{\"formula\": ..., \"decisions\": [...], \"move\": ...}} "
+                            f"({error})") from None
+    _check_json(data)
+    return data
+
+
+def _check_json(data: Any) -> None:
+    """Refuse JSON deeper than MAX_JSON_DEPTH, or with a lone surrogate in any text (walked without recursion)."""
+    stack = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if SURROGATE.search(item):
+                raise BadQuery(400, "the JSON holds a lone surrogate (\\ud800-\\udfff), which is no character")
+        elif isinstance(item, (list, dict)):
+            if depth > MAX_JSON_DEPTH:
+                raise BadQuery(400, f"the JSON is nested more than {MAX_JSON_DEPTH} levels deep")
+            items = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            stack.extend((inner, depth + 1) for inner in items)
+
+
 class Values:
     """A request's options by name, each read once as the type it must have."""
 
     def __init__(self, pairs: Iterable[tuple[str, str]], known: tuple[str, ...]):
         self.values: dict[str, list[str]] = {}
         for name, value in pairs:
+            if SURROGATE.search(name) or SURROGATE.search(value):
+                raise BadQuery(400, f"option {name!r} holds a lone surrogate, which is no character", option=name)
             if name not in known:
                 raise BadQuery(400, f"unknown option {name!r} (known: {', '.join(known)})", option=name)
             if name in self.values and name not in REPEATABLE:

@@ -1,125 +1,349 @@
-"""Searches run for requests: each in its own thread, with its own Z3 context, reported to the event loop.
+"""The work of requests, each in a process of its own, at most `most` at once, reported to the event loop.
 
-A search is CPU work and a solver call that may run for seconds, so it never runs on the event
-loop: a thread iterates the `Search` and hands each event to the loop with `call_soon_threadsafe`.
-Whoever stops listening (a Stop button, a client that went away, the time limit) ends the search
-with `Search.request_stop()`, which interrupts even a running solver call.
+A request's search (and any other work that reads a puzzle: a check, an explanation, a move, a
+worksheet) runs in a process forked from a fork server that has the solver loaded (`warm.py`), so
+that it starts in a few milliseconds; `jobs.py` is what runs there. A thread of the server relays
+the process's messages to the event loop. The process is killed
+
+- at its deadline: the request's time limit plus GRACE (the search stops itself at the limit and
+  has GRACE to send its verdict; past it the verdict is made here, status `unknown`, reason `time
+  limit`, with what was found);
+- when its client has gone (nobody waits for it), or when the server stops;
+- STOP_GRACE after a Stop that the search did not answer (reason `interrupted`).
+
+A killed process frees its memory at once, and whatever it was doing (a Z3 call, building an
+encoding, folding a constant) ends with it: the server is idle within GRACE of every limit.
+
+Beyond `most` processes a request waits up to `wait` seconds for one to end (at most `most *
+WAITING_PER_SEARCH` requests wait), then is refused with `Busy`: 503 with Retry-After.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
+import math
+import multiprocessing
 import secrets
 import threading
 import time
+from multiprocessing.context import ForkServerContext, SpawnContext
 from typing import Any
 
-from smtcrypt.api import Puzzle
-from smtcrypt.present.data import solution_data, to_dict
-from smtcrypt.search import Search
+from smtcrypt.search import DEFAULT_MEMORY_MB
+from smtcrypt.web.jobs import STREAMED_SOLUTIONS, Job, run
 
-STREAMED_SOLUTIONS = 200  # solutions sent one by one to the page; past this only the count grows
+__all__ = ["END", "GRACE", "STOP_GRACE", "STREAMED_SOLUTIONS", "Busy", "Gone", "Running", "Searches",
+           "default_most"]
+
+GRACE = 0.5  # seconds a process has past its limit to send its verdict, before it is killed
+STOP_GRACE = 0.5  # seconds a stopped search has to send its verdict
+WAIT = 2.0  # seconds a request beyond the cap waits for a search to end
+WAITING_PER_SEARCH = 16  # requests that may wait, per search allowed (a waiting request costs next to nothing)
 END = None  # the last item of a search's event queue
+PRELOAD = ["smtcrypt.web.warm"]  # the solver, warmed (and the server's main module left alone: see there)
+
+
+def default_most() -> int:
+    """One search per core, and at least two: the page checks a formula while it solves one."""
+    return max(2, multiprocessing.cpu_count())
+
+
+def context() -> ForkServerContext | SpawnContext:
+    """Processes forked from a fork server that preloads the solver: safe in a server with threads
+    (a plain fork is not), and quick. Where there is no fork server, each process starts afresh."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        forkserver = multiprocessing.get_context("forkserver")
+        forkserver.set_forkserver_preload(PRELOAD)  # before the fork server starts; later, no effect
+        return forkserver
+    return multiprocessing.get_context("spawn")
+
+
+def start_fork_server() -> None:
+    """Start the fork server now (it loads and warms the solver in the background), not on the first request."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context()
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
+class Busy(Exception):
+    """Every search process is taken and the wait is over: 503, try again in `retry_after` seconds."""
+
+    def __init__(self, most: int, retry_after: int):
+        super().__init__(f"the server is busy: {most} searches are running, its limit; try again in "
+                         f"{retry_after} s")
+        self.retry_after = retry_after
+
+
+class Gone(Exception):
+    """The client went away while its request waited for room: nothing was started."""
 
 
 class Running:
-    """One search for one request. `events` receives dicts (`solution`, `done`, `error`), then END."""
+    """One request's process. `first` resolves with the first answer that matters to the request: a
+    search's start (a dict), or a refusal or result (`finished`). A search's events (dicts:
+    `solution`, `done`, `error`), then END, go to `events`."""
 
-    def __init__(self, puzzle: Puzzle, search: Search, *, mode: str, stream: bool, stats: bool,
-                 loop: asyncio.AbstractEventLoop):
+    def __init__(self, job: Job, searches: Searches):
         self.id = secrets.token_urlsafe(12)
-        self.puzzle = puzzle
-        self.search = search
-        self.mode = mode
-        self.stream = stream  # send each solution as an event (the page), or only the verdict (the JSON API)
-        self.stats = stats
-        self.loop = loop
-        self.events: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.finished = asyncio.Event()
-        self.result: dict[str, Any] | None = None  # `smtcrypt --json`'s object, once done
+        self.job = job
+        self.searches = searches
+        self.loop = asyncio.get_running_loop()
         self.started = time.monotonic()
-        self.forgotten: asyncio.Future[None] | None = None  # the task that drops this search from the running ones
-        self.thread = threading.Thread(target=self._run, name=f"search {self.id}", daemon=True)
+        self.events: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.first: asyncio.Future[None] = self.loop.create_future()
+        self.finished = asyncio.Event()
+        self.exited = asyncio.Event()
+        self.start_info: dict[str, Any] | None = None  # a search's: formula, letters, timeout
+        self.result: Any = None  # a search's verdict (`smtcrypt --json`'s object), or the work's answer
+        self.refusal: tuple[int, dict[str, Any]] | None = None  # (status, body) for a request refused
+        self.found = 0
+        self.shown = 0
+        self.solutions: list[dict[str, Any]] = []  # a JSON answer's, as they come
+        self.killed: str | None = None  # why the process was killed: a verdict's reason
+        self.stop_sent = False
+        self.deadline = self.started + job.timeout  # the limit, set again once the process has started
+        self.overdue: asyncio.TimerHandle | None = None
+        self.conn, self.theirs = searches.context.Pipe()
+        self.process = searches.context.Process(target=run, args=(self.theirs, job), daemon=True,
+                                                name=f"smtcrypt search {self.id}")
+
+    async def launch(self) -> None:
+        """Start the process (in a thread: the fork server answers once it has forked), its relay and its clock."""
+        try:
+            await self.loop.run_in_executor(None, self.process.start)
+        finally:
+            self.theirs.close()  # the process's end is the process's: its death closes the pipe
+        self.started = time.monotonic()
+        self.deadline = self.started + self.job.timeout
+        threading.Thread(target=self._relay, name=f"relay {self.id}", daemon=True).start()
+        self.overdue = self.loop.call_later(self.job.timeout + GRACE, self.kill, "time limit")
 
     @property
-    def found(self) -> int:
-        return self.search.found
+    def mode(self) -> str:
+        return self.job.query.mode if self.job.query is not None else self.job.kind
 
     @property
     def seconds(self) -> float:
         return time.monotonic() - self.started
 
-    def start(self) -> Running:
-        self.thread.start()
-        return self
+    @property
+    def timeout(self) -> float:
+        return self.start_info["timeout"] if self.start_info else self.job.timeout
+
+    # ---- from the event loop
 
     def request_stop(self) -> None:
         """End the search soon with what it found (status `unknown`, reason `interrupted`); safe at any time."""
+        if self.finished.is_set() or self.stop_sent:
+            return
+        self.stop_sent = True
+        with contextlib.suppress(OSError):  # the process has ended: its verdict is on its way
+            self.conn.send(("stop",))
+        self.loop.call_later(STOP_GRACE, self.kill, "interrupted")
+
+    def kill(self, reason: str = "interrupted") -> None:
+        """End the process now; the request's answer, where it has not come, is made from what came."""
         if not self.finished.is_set():
-            self.search.request_stop()
+            self.killed = reason
+            self._finish_without_answer()
+        # started and not ended (whether it has ended, only the relay thread asks the process)
+        if not self.exited.is_set() and self.process.pid is not None:
+            self.process.kill()
 
-    def _emit(self, event: dict[str, Any] | None) -> None:
+    # ---- the relay thread: messages to the loop, then the process's end
+
+    def _relay(self) -> None:
         try:
-            self.loop.call_soon_threadsafe(self._receive, event)
-        except RuntimeError:  # the loop is closed: the server is shutting down, nobody listens
-            self.search.request_stop()
-
-    def _receive(self, event: dict[str, Any] | None) -> None:
-        """On the loop: queue the event; the end marks the search finished."""
-        if event is not None and event.get("event") == "done":
-            self.result = event["verdict"]
-        self.events.put_nowait(event)
-        if event is END:
-            self.finished.set()
-
-    def _run(self) -> None:
-        try:
-            shown = 0
-            for solution in self.search:
-                if self.stream and shown < STREAMED_SOLUTIONS:
-                    shown += 1
-                    self._emit({"event": "solution", "index": shown, **solution_data(solution)})
-                    if shown == STREAMED_SOLUTIONS:  # the page shows no more: count the rest without making them
-                        self.search.keep = False
-            verdict = to_dict(self.search.verdict(), stats=self.stats, solutions=self.mode != "count")
-            if self.stream:  # the page has the solutions already, one event each
-                verdict.pop("solutions", None)
-            self._emit({"event": "done", "verdict": verdict, "shown": shown})
-        except Exception as error:  # an internal error: reported to this request, the server goes on
-            self._emit({"event": "error", "error": f"internal error: {type(error).__name__}: {error}"})
+            while True:
+                message = self.conn.recv()
+                self._to_loop(self._receive, message)
+        except (EOFError, OSError):  # the process has ended, or was killed
+            pass
         finally:
-            self._emit(END)
+            self.process.join()
+            self.conn.close()
+            self._to_loop(self._exit)
 
+    def _to_loop(self, call: Any, *args: Any) -> None:
+        try:
+            self.loop.call_soon_threadsafe(call, *args)
+        except RuntimeError:  # the loop is closed: the server has stopped, nobody listens
+            self.process.kill()
 
-def prepare(puzzle: Puzzle, options: dict[str, Any], *, mode: str) -> Search:
-    """The search a request asks for; a `ValueError` for a strategy that cannot search the puzzle."""
-    return puzzle.search(**options, keep=mode != "count")  # a count is the number only, as `--count --json`
+    # ---- on the loop
+
+    def _receive(self, message: tuple[Any, ...]) -> None:
+        if self.finished.is_set():
+            return  # answered already (killed at a limit): what comes late is dropped
+        kind = message[0]
+        if kind == "start":
+            self.start_info = message[1]
+            self._resolve_first()
+        elif kind == "solution":
+            self.shown = message[1]["index"]
+            self.found = max(self.found, self.shown)
+            self.events.put_nowait(message[1])
+        elif kind == "solutions":
+            self.solutions.extend(message[1])
+            self.found = max(self.found, len(self.solutions))
+        elif kind == "found":
+            self.found = max(self.found, message[1])
+        elif kind == "done":
+            verdict, shown = message[1], message[2]
+            self.result = self._with_solutions(verdict)
+            self._finish({"event": "done", "verdict": verdict, "shown": shown})
+        elif kind == "result":
+            self.result = message[1]
+            self._finish(None)
+        elif kind == "refused":
+            self.refusal = (message[1], message[2])
+            self._finish(None)
+        elif kind == "memory":
+            self.killed = "memory limit"
+            self._finish_without_answer()
+        elif kind == "error":
+            self._finish({"event": "error", "error": message[1]})
+
+    def _exit(self) -> None:
+        """The process has ended: its slot is free. Ended without an answer, it failed."""
+        if not self.finished.is_set():
+            code = self.process.exitcode
+            self._finish({"event": "error", "error": f"internal error: the search process ended (exit code {code})"})
+        if self.overdue is not None:
+            self.overdue.cancel()
+        self.exited.set()
+        self.searches.forget(self)
+
+    def _resolve_first(self) -> None:
+        if not self.first.done():
+            self.first.set_result(None)
+
+    def _finish(self, event: dict[str, Any] | None) -> None:
+        if event is not None:
+            self.events.put_nowait(event)
+        self.events.put_nowait(END)
+        self.finished.set()
+        self._resolve_first()
+
+    def _finish_without_answer(self) -> None:
+        """The answer when the process gave none: a search that has started ends `unknown` with the
+        reason and what it found; anything else is refused, 422 at a limit."""
+        if self.job.kind == "search" and self.start_info is not None:
+            self.result = self._with_solutions(self._unknown_verdict())
+            verdict = {key: value for key, value in self.result.items() if key != "solutions"}
+            self._finish({"event": "done", "verdict": verdict, "shown": self.shown})
+            return
+        what = {"search": "reading the puzzle", "check": "reading the puzzle", "explain": "the explanation",
+                "play": "the move", "worksheet": "the worksheet"}[self.job.kind]
+        limit = self.job.timeout
+        if self.killed == "memory limit":
+            error = f"{what} needed more than the {self.job.memory_mb} MB this server allows it"
+        elif self.killed == "time limit":
+            error = f"{what} did not end within this server's time limit ({limit:g} s)"
+        else:
+            error = f"{what} was stopped"
+        self.refusal = (422, {"error": error})
+        self._finish(None)
+
+    def _unknown_verdict(self) -> dict[str, Any]:
+        """`smtcrypt --json`'s object for a search ended from outside (the solutions are added after)."""
+        assert self.start_info is not None
+        return {"formula": self.start_info["formula"], "status": "unknown", "count": self.found, "complete": False,
+                "seconds": round(self.seconds, 6), "strategy": None, "proof": None, "reason": self.killed}
+
+    def _with_solutions(self, verdict: dict[str, Any]) -> dict[str, Any]:
+        """A JSON answer's verdict with the solutions sent before it, where `to_dict` puts them."""
+        if self.job.stream or (self.job.query is not None and self.job.query.mode == "count"):
+            return verdict
+        answer: dict[str, Any] = {}
+        for key, value in verdict.items():
+            if key == "seconds":
+                answer["solutions"] = self.solutions
+            answer[key] = value
+        return answer
 
 
 class Searches:
-    """The searches running now, by id, so that a Stop request can find its search."""
+    """The processes running now, by id (so that a Stop request finds its search), at most `most`."""
 
-    def __init__(self) -> None:
+    def __init__(self, most: int | None = None, *, wait: float = WAIT, memory_mb: int = DEFAULT_MEMORY_MB):
+        self.most = default_most() if most is None else most
+        self.wait = wait
+        self.memory_mb = memory_mb
         self.running: dict[str, Running] = {}
+        self.waiting: collections.deque[asyncio.Future[None]] = collections.deque()
+        self.context = context()
 
-    def start(self, puzzle: Puzzle, search: Search, *, mode: str, stream: bool, stats: bool = False) -> Running:
-        """Run `search` (of `puzzle`, see `prepare`) in a thread of its own; call on the event loop."""
-        running = Running(puzzle, search, mode=mode, stream=stream, stats=stats, loop=asyncio.get_running_loop())
-        self.running[running.id] = running
-        running.forgotten = asyncio.ensure_future(self._forget(running))
-        return running.start()
+    async def start(self, job: Job, gone: asyncio.Future[Any] | None = None) -> Running:
+        """Start `job` in a process of its own once there is room; `Busy` when there is none in time,
+        `Gone` when `gone` (the client's disconnect) comes first. Call on the event loop."""
+        await self._room(gone)
+        job.memory_mb = self.memory_mb
+        running = Running(job, self)
+        self.running[running.id] = running  # the room is taken before the process has started
+        try:
+            await running.launch()
+        except BaseException:
+            running.kill()
+            self.forget(running)
+            raise
+        return running
 
-    async def _forget(self, running: Running) -> None:
-        await running.finished.wait()
+    async def _room(self, gone: asyncio.Future[Any] | None) -> None:
+        """Return once a process may start; first come, first served."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.wait
+        while self.waiting or len(self.running) >= self.most:
+            left = deadline - loop.time()
+            if left <= 0 or len(self.waiting) >= self.most * WAITING_PER_SEARCH:
+                raise Busy(self.most, self.retry_after())
+            room = loop.create_future()
+            self.waiting.append(room)
+            try:
+                await asyncio.wait({room} if gone is None else {room, gone}, timeout=left,
+                                   return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                if room in self.waiting:
+                    self.waiting.remove(room)
+                elif room.done() and not room.cancelled() and (gone is not None and gone.done()):
+                    self._wake_next()  # woken, but its client has gone: the room passes on
+            if gone is not None and gone.done():
+                raise Gone
+            if not room.done():
+                room.cancel()
+                raise Busy(self.most, self.retry_after())
+            if len(self.running) < self.most:
+                return
+
+    def retry_after(self) -> int:
+        """Whole seconds until the first running search reaches its deadline."""
+        now = time.monotonic()
+        soonest = min((running.deadline + GRACE - now for running in self.running.values()), default=1.0)
+        return max(1, math.ceil(soonest))
+
+    def forget(self, running: Running) -> None:
+        """A process has ended: its room goes to the first request waiting."""
         self.running.pop(running.id, None)
+        self._wake_next()
+
+    def _wake_next(self) -> None:
+        while self.waiting:
+            room = self.waiting.popleft()
+            if not room.done():
+                room.set_result(None)
+                break
 
     def stop(self, search_id: str) -> bool:
         running = self.running.get(search_id)
-        if running is None:
+        if running is None or running.job.kind != "search":
             return False
         running.request_stop()
         return True
 
     def stop_all(self) -> None:
         for running in list(self.running.values()):
-            running.request_stop()
+            running.kill()

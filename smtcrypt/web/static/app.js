@@ -242,7 +242,10 @@ async function stop() {
   if (!run) return;
   $("stop").disabled = true;
   if (run.id) {
-    try { await fetch("/api/stop?id=" + encodeURIComponent(run.id), { method: "POST" }); } catch (error) { /* dropped below */ }
+    try {  // a POST says it is JSON: the server takes no other (so that no other site can send one unasked)
+      await fetch("/api/stop?id=" + encodeURIComponent(run.id),
+                  { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    } catch (error) { /* dropped below */ }
   }
   // the stream ends with the server's verdict (unknown, interrupted); if it does not come, drop the request
   setTimeout(() => { if (!run.done) run.controller.abort(); }, run.id ? STOP_GRACE_MS : 0);
