@@ -237,3 +237,41 @@ def test_command_line_confirm_and_stats():
     products = run("--stats", "--shape", "A * B = C", words=("ODD", "ODD", "FREAKY", "TWO"))
     assert "solver: Z3 decided 3 candidates" in products.stderr and "search:" not in products.stderr
     assert run("--stats", "--crossword", "3").returncode == 2
+
+
+
+def test_words_of_other_scripts_are_taken_for_sums_and_products() -> None:
+    """Cyrillic and Greek words go into sums and products, each puzzle found unique by the solver. A
+    letter that stays two code points after NFC (a Devanagari consonant with its vowel sign, R with
+    a breve) is skipped, and counted: the compiled sum search numbers letters by code point."""
+    from smtcrypt.setters.generate import Totals
+    from smtcrypt.setters.generate.shapes import clean
+
+    found = [puzzle.formula for puzzle in generate(["ДВА", "ЧЕТЫРЕ", "ВОСЕМЬ", "ТРИ", "ДЕВЯТЬ"], "A * B = C")]
+    assert "ДВА * ДВА = ЧЕТЫРЕ" in found and all(smtcrypt.Puzzle(formula).count() == 1 for formula in found)
+    assert clean(["ΔΥΟ", "नौ", "TR\u0306I", "TR\u030cI"], any_script=True) == (["ΔΥΟ", "TŘI"], 2)
+    totals = Totals()
+    list(generate(["ΕΝΑ", "ΔΥΟ", "ΤΡΙΑ", "नौ"], "A + B = C", totals=totals))
+    assert totals.words == 3 and totals.skipped_words == 1
+
+
+@pytest.mark.slow
+def test_words_of_other_scripts_give_every_unique_puzzle() -> None:
+    """Every unique candidate of Cyrillic words is found, in one of its two orders, and nothing else."""
+    import itertools
+
+    def unique(formula: str) -> bool:
+        try:
+            return smtcrypt.Puzzle(formula).count() == 1
+        except smtcrypt.FormulaError:  # more letters than digits
+            return False
+
+    lists = {"A + B = C": ["ШЕСТЬ", "ДЕСЯТЬ", "СЕМЬ", "ВОСЕМЬ", "ЧЕТЫРЕ", "ДЕВЯТЬ", "ДВЕСТИ"],
+             "A * B = C": ["ОДИН", "ДВА", "ТРИ", "ПЯТЬ", "СЕМЬ", "ДЕВЯТЬ", "СТО", "ДВЕСТИ"]}
+    for shape, words in lists.items():
+        found = {puzzle.formula for puzzle in generate(words, shape)}
+        expected = {f"{a} {shape[2]} {b} = {c}" for a, b, c in itertools.product(words, repeat=3)
+                    if unique(f"{a} {shape[2]} {b} = {c}")}
+        assert found <= expected and found
+        assert all(formula in found or f"{formula.split()[2]} {shape[2]} {formula.split()[0]} = "
+                   f"{formula.split()[-1]}" in found for formula in expected)

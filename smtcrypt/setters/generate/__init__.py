@@ -124,7 +124,7 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
     made = run_rules(rules, options)  # bad rules are refused before any work starts
     totals = totals if totals is not None else Totals()
     start = time.monotonic()
-    kept, totals.skipped_words = clean(words)
+    kept, totals.skipped_words = clean(words, any_script=True)
     totals.words = len(kept)
     settings = tuple(Setting(template.text, made, timeout, confirm, distinct_words) for template in templates)
     # With distinct words, a slot never takes a word the template fixes.
@@ -174,7 +174,7 @@ def sample(words: Iterable[str], shape: str = "A + B = C", count: int = 10, *, s
     made = run_rules(rules, options)
     totals = totals if totals is not None else Totals()
     start = time.monotonic()
-    kept, totals.skipped_words = clean(words)
+    kept, totals.skipped_words = clean(words, any_script=True)
     totals.words = len(kept)
 
     def timed(totals: Totals) -> None:

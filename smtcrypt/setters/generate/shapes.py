@@ -8,7 +8,8 @@ import itertools
 import math
 from collections.abc import Iterable, Iterator, Sequence
 
-from smtcrypt.core.letters import symbol_number, symbols
+from smtcrypt.core.letters import normal, symbol_number, symbols
+from smtcrypt.core.rules import is_puzzle_letter
 from smtcrypt.setters.generate.template import Template, Term, is_slot, parse_template
 
 
@@ -28,15 +29,21 @@ Parts = tuple[str, ...]  # the words of one candidate, in the order of the templ
 Bounds = tuple[int, int]  # the least and the most a word's number can be
 
 
-def clean(words: Iterable[str]) -> tuple[list[str], int]:
-    """Upper-cased words of the letters A-Z, each once, in order; and how many were skipped."""
+def clean(words: Iterable[str], any_script: bool = False) -> tuple[list[str], int]:
+    """Upper-cased words, each once, in order; and how many were skipped. A word is kept if it is made
+    of the letters A-Z or, with `any_script`, of puzzle letters of any script that are one code point
+    each once composed (NFC): `ДВА`, `TŘI`, `ΕΝΑ`. The compiled sum search numbers a word's letters
+    by code point, so a letter that stays several code points after NFC (a Devanagari consonant with
+    its vowel sign) is skipped; the long multiplications and the crosswords index letters A-Z in
+    arrays of 26, so they take A-Z only."""
     kept: dict[str, None] = {}
     skipped = 0
     for word in words:
-        word = word.strip().upper()
+        word = normal(word.strip()).upper()
         if not word:
             continue
-        if word.isascii() and word.isalpha():
+        if (word.isascii() and word.isalpha()) or (any_script and all(len(symbol) == 1 and is_puzzle_letter(symbol)
+                                                                        for symbol in symbols(word))):
             kept[word] = None
         else:
             skipped += 1
