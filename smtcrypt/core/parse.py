@@ -31,6 +31,7 @@ from smtcrypt.core.letters import (
     spelled,
     symbols,
 )
+from smtcrypt.core.numerals import MAX_NUMBER_DIGITS, too_many_digits
 from smtcrypt.core.tree import (
     BinOp,
     BoolOp,
@@ -210,6 +211,7 @@ class _ToTree(Transformer):
     def word(self, meta, children):
         (token,) = children
         text = str(token)
+        self._check_digits(token, len(text), "a word")
         if any(is_lowercase(ch) for ch in text):  # ДВа, 7дв: lowercase letters make a name
             self._check_name(token, text)
             return Name(text, _token_span(token))
@@ -229,6 +231,7 @@ class _ToTree(Transformer):
     def repeating(self, meta, children):
         (token,) = children
         text = str(token)
+        self._check_digits(token, len(text) - 3, "a repeating decimal")  # all but the point and the brackets
         lowercase = next((offset for offset, ch in enumerate(text) if is_lowercase(ch)), None)
         if lowercase is not None:
             raise FormulaSyntaxError(f"{text[lowercase]!r}: the digits of a repeating decimal are digits and "
@@ -240,7 +243,14 @@ class _ToTree(Transformer):
 
     def number(self, meta, children):
         (token,) = children
+        self._check_digits(token, len(token) - ("." in token))
         return Number(Fraction(Decimal(str(token))), str(token), _token_span(token))
+
+    def _check_digits(self, token: Token, count: int, what: str = "a number") -> None:
+        """A number, word or repeating decimal of more than MAX_NUMBER_DIGITS digits is refused under it."""
+        if count > MAX_NUMBER_DIGITS:
+            span = _token_span(token)
+            raise FormulaLimitError(too_many_digits(count, what), self.source, span.start, span.end - span.start)
 
     def tuple(self, meta, items):
         return Collection("tuple", tuple(items), _span(meta))

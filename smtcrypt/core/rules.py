@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from smtcrypt.core.letters import is_letter, is_wildcard, normal, spelled, symbols
+from smtcrypt.core.numerals import decimal, shown
 from smtcrypt.errors import FormulaError
 
 MIN_BASE, MAX_BASE = 2, 64
@@ -56,26 +57,52 @@ class Rules:
 DigitSpec = str | int | Iterable[int]  # "1-9", "1,3,5,7,9", 7, range(1, 10)
 
 
-def digit_set(spec: DigitSpec, what: str = "digits") -> frozenset[int]:
-    """Digits from "1-9", "0-3,7", a single int or an iterable of ints; a `FormulaError` if malformed."""
+def digit_set(spec: DigitSpec, what: str = "digits", base: int = MAX_BASE) -> frozenset[int]:
+    """Digits from "1-9", "0-3,7", a single int or an iterable of ints; a `FormulaError` if malformed or
+    if a digit is not one of `base` (0 to base - 1). A range is checked against the base by its ends
+    before it is built, so `0-99999999999` costs no more than `0-9`."""
     if isinstance(spec, bool):
         raise FormulaError(f"{what}: expected digits such as 1-9 or 1,3,5, not {spec!r}")
     if isinstance(spec, int):
-        return frozenset([spec])
+        return _within_base([spec], what, base)
+    if isinstance(spec, range) and len(spec) > base:  # more values than the base has digits: name the least bad one
+        ascending = spec if spec.step > 0 else spec[::-1]
+        least = ascending[0] if ascending[0] < 0 else ascending[max(0, -(-(base - ascending[0]) // ascending.step))]
+        _within_base([least], what, base)
     if not isinstance(spec, str):
-        values = list(spec)
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-            raise FormulaError(f"{what}: expected integers, not {values!r}")
+        values: set[int] = set()
+        for value in spec:  # each checked as it comes: a lazy iterable is read no further than its first bad value
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise FormulaError(f"{what}: expected integers, not {value!r}")
+            values |= _within_base([value], what, base)
         return frozenset(values)
-    result: set[int] = set()
-    for part in spec.replace(" ", "").split(","):
-        low, dash, high = part.partition("-")
-        if not low.isdigit() or (dash and not high.isdigit()):
+    text = spec.replace(" ", "")
+    spans, position = [], 0
+    for part in text.split(","):
+        low_text, dash, high_text = part.partition("-")
+        try:
+            low = decimal(low_text, text, position)
+            high = decimal(high_text, text, position + len(low_text) + 1) if dash else low
+        except FormulaError as error:
+            raise type(error)(f"{what}: {error.message}", error.source, error.position, error.length) from None
+        if low is None or high is None:
             raise FormulaError(f"{what}: expected digits such as 1-9 or 1,3,5,7,9, not {spec!r}")
-        if dash and int(low) > int(high):
+        if low > high:
             raise FormulaError(f"{what}: empty range {part!r}")
-        result.update(range(int(low), int(high) + 1) if dash else [int(low)])
-    return frozenset(result)
+        spans.append((low, high))
+        position += len(part) + 1
+    outside = [max(low, base) for low, high in spans if high >= base]
+    if outside:
+        _within_base([min(outside)], what, base)
+    return frozenset(digit for low, high in spans for digit in range(low, high + 1))
+
+
+def _within_base(values: Iterable[int], what: str, base: int) -> frozenset[int]:
+    """`values`, if every one is a digit of `base`; else a `FormulaError` naming the least that is not."""
+    bad = sorted(value for value in values if not 0 <= value < base)
+    if bad:
+        raise FormulaError(f"{what}: {shown(bad[0])} is not a digit in base {base} (0 to {base - 1})")
+    return frozenset(values)
 
 
 def letter_options(options: Mapping[str, DigitSpec] | Iterable[str] | None, what: str,
@@ -129,20 +156,15 @@ def make_rules(*, distinct: bool | str | Iterable[str] = True, allow_leading_zer
     """Rules from user options (API keywords or command-line text), validated: bad options are `FormulaError`s.
     `nonzero_single_letters`: every word's first letter is not 0, a word of one letter too (`A * B = CD`: A and B)."""
     if isinstance(base, bool) or not isinstance(base, int) or not MIN_BASE <= base <= MAX_BASE:
-        raise FormulaError(f"base must be an integer from {MIN_BASE} to {MAX_BASE}, not {base!r}")
+        raise FormulaError(f"base must be an integer from {MIN_BASE} to {MAX_BASE}, "
+                           f"not {shown(base) if isinstance(base, int) else repr(base)}")
 
-    def within_base(values: frozenset[int], what: str) -> frozenset[int]:
-        bad = sorted(v for v in values if not 0 <= v < base)
-        if bad:
-            raise FormulaError(f"{what}: {bad[0]} is not a digit in base {base} (0 to {base - 1})")
-        return values
-
-    all_digits = None if digits is None else within_base(digit_set(digits, "--digits"), "--digits")
-    letter_domains = {letter: within_base(digit_set(spec, f"--domain {letter}"), f"--domain {letter}")
+    all_digits = None if digits is None else digit_set(digits, "--digits", base)
+    letter_domains = {letter: digit_set(spec, f"--domain {letter}", base)
                       for letter, spec in letter_options(domains, "--domain").items()}
     fixed = {}
     for letter, spec in letter_options(assign, "--assign", "LETTER=DIGIT such as A=7").items():
-        values = within_base(digit_set(spec, f"--assign {letter}"), f"--assign {letter}")
+        values = digit_set(spec, f"--assign {letter}", base)
         if len(values) != 1:
             raise FormulaError(f"--assign {letter}: expected one digit, not {spec!r}")
         fixed[letter] = next(iter(values))

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from smtcrypt.core.letters import normal, shown
-from smtcrypt.core.numerals import digit_char
+from smtcrypt.core.numerals import MAX_NUMBER_DIGITS, digit_char
 from smtcrypt.errors import FormulaError
 from smtcrypt.teach.explain import Step
 
@@ -93,7 +93,7 @@ def parse_decision(text: str, letters: Sequence[str], carries: Sequence[str]) ->
     name = match["name"]
     _check_name(name, letters, carries, text, match.start("name"))
     value_text = match["value"]
-    if not re.fullmatch(r"-?\d+", value_text):
+    if not re.fullmatch(r"-?\d+", value_text) or len(value_text) > MAX_NUMBER_DIGITS:  # never Python's limit
         raise DecisionError("expected a number after the comparison", text, match.start("value"),
                             max(1, len(value_text)))
     return Decision(name, OPERATORS[match["op"]], int(value_text))
@@ -113,7 +113,7 @@ def parse_marks(text: str, letters: Sequence[str], carries: Sequence[str],
                             match.start("name"), len(name))
     digits = []
     for token in re.finditer(r"[^\s,]+", match["digits"]):
-        if not token[0].isdigit() or int(token[0]) >= base:
+        if not token[0].isdecimal() or len(token[0]) > MAX_NUMBER_DIGITS or int(token[0]) >= base:
             raise DecisionError(f"a pencil mark is a digit 0-{base - 1}", text,
                                 match.start("digits") + token.start(), len(token[0]))
         digits.append(int(token[0]))
