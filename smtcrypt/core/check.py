@@ -7,6 +7,7 @@ can decide. Errors point at the offending node.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -24,7 +25,10 @@ from smtcrypt.core.tree import (
     Name,
     Not,
     Number,
+    Repeating,
     Unary,
+    Word,
+    children,
     letters,
     numerals,
     unknowns,
@@ -37,7 +41,10 @@ MAX_EXPONENT = 1000  # largest |p| of a constant exponent p or p/q
 MAX_ROOT = 100  # largest q of a constant exponent p/q
 MAX_EXPONENT_CASES = 128  # largest number of values a variable exponent may take
 MAX_CONSTANT_BITS = 100_000  # largest constant power folded while checking
-MAX_POWER_DIGITS = 100_000  # largest value (in decimal digits) of a power whose variable exponent Z3 cannot split
+# Largest value, in decimal digits, that any part of a formula may take, as estimated from its parts before
+# anything is computed: a constant however it is written (nested powers too), a power, a product of words.
+MAX_POWER_DIGITS = 100_000
+MAX_VALUE_BITS = MAX_POWER_DIGITS * 100_000 // 30_103 + 1  # the same in bits: 2 ** MAX_VALUE_BITS has more digits
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,6 +124,7 @@ def check(formula: Constraints, rules: Rules | None = None) -> Problem:
                 _check_exponent(node, formula, rules, constant_exponents, exponent_ranges)
             elif isinstance(node, Call) and node.name == "is_prime":
                 _check_prime_size(node, formula, rules)
+    check_size(formula, rules)
     return Problem(formula, rules, all_letters, leading, constant_exponents, exponent_ranges, unknowns(formula),
                    allowed, groups)
 
@@ -335,3 +343,87 @@ def _check_power_size(node: BinOp, exponent: Interval, formula: Constraints, rul
         raise _error(FormulaLimitError, f"this power may take values of {digits:,} digits ({largest}**"
                      f"{max(abs(low), abs(high))}): more than the {MAX_POWER_DIGITS:,} digits smtcrypt computes",
                      formula, node)
+
+
+def check_size(formula: Constraints, rules: Rules) -> None:
+    """Refuse, with a caret under it, any part of the formula whose value may have more than
+    MAX_POWER_DIGITS digits, estimated from the sizes of its parts, innermost first, before any of it
+    is computed: `((2 ** 1000) ** 1000) ** 1000` is refused at `(2 ** 1000) ** 1000` rather than
+    computed for minutes, though each exponent alone is within MAX_EXPONENT. Also for expressions
+    that are not constraints (a reader's answer to a puzzle), where nothing else bounds an exponent."""
+    for constraint in formula.constraints:
+        sizes: dict[int, int | None] = {}  # by id of node: its value's bits at most (None: not known)
+        stack: list[tuple[Expr, bool]] = [(constraint, False)]
+        while stack:  # parts before the whole, without recursion
+            node, ready = stack.pop()
+            if not ready:
+                stack.append((node, True))
+                stack.extend((kid, False) for kid in reversed(children(node)))
+                continue
+            bits = _bits(node, [sizes[id(kid)] for kid in children(node)], rules)
+            if bits is not None and bits > MAX_VALUE_BITS:
+                digits = bits * 30103 // 100000 + 1
+                what = "constant" if constant(node) is not None or _is_constant(node) else "part"
+                raise _error(FormulaLimitError, f"this {what} may take values of {digits:,} digits: more than the "
+                             f"{MAX_POWER_DIGITS:,} digits smtcrypt computes", formula, node)
+            sizes[id(node)] = bits
+
+
+def _is_constant(node: Expr) -> bool:
+    """Whether no letter or unknown stands in `node` (a constant too large to fold is one still)."""
+    return not any(isinstance(part, (Word, Name, Repeating)) for part in walk(node))
+
+
+def _bits(node: Expr, parts: list[int | None], rules: Rules) -> int | None:
+    """At most how many bits the value of `node` has (numerator and denominator together), from the
+    same bound of each of its `parts`; None where that is not known (an integer unknown)."""
+    digit_bits = (rules.base - 1).bit_length()
+    if isinstance(node, Word):
+        return len(node.letters) * digit_bits
+    if isinstance(node, Repeating):
+        return 2 * (len(node.whole) + len(node.fixed) + len(node.period)) * digit_bits + 2
+    if isinstance(node, Number):
+        return abs(node.value.numerator).bit_length() + (node.value.denominator - 1).bit_length()
+    if isinstance(node, (Compare, BoolOp, Not, Collection)) or is_predicate(node):
+        return 1  # a truth value (a collection's items are bounded one by one)
+    if any(part is None for part in parts):
+        return None
+    known = [part for part in parts if part is not None]
+    if isinstance(node, Unary):
+        return known[0]
+    if isinstance(node, BinOp):
+        left, right = known
+        if node.op in ("+", "-"):
+            return max(left, right) + 1
+        if node.op == "**":
+            return _power_bits(node, left, rules)
+        return left + right  # * / // %: a product, or a quotient's numerator and denominator
+    if isinstance(node, Call):
+        if node.name in ("sum", "range"):
+            return 2 * max(known, default=0) + 2  # sum(range(n)) is n(n - 1)/2
+        if node.name == "dsum":
+            return known[0].bit_length() + digit_bits  # at most (the digits' count) * (base - 1)
+        return max(known, default=0) + digit_bits  # abs, min, max, gcd, rev: no larger than an argument
+    return None
+
+
+def _power_bits(node: BinOp, base_bits: int, rules: Rules) -> int | None:
+    """At most how many bits base ** exponent has: |p| * log2|base| / q for a constant exponent p/q,
+    the largest |exponent| times log2|base| for a variable one (None if it has no bounds: refused by
+    `_check_exponent` in a formula). log2|base| is exact where the base is a constant or has bounds."""
+    base = constant(node.left)
+    bounds = interval(node.left, rules) if base is None else None
+    if base is not None:
+        log = (math.log2(abs(base.numerator)) if base.numerator else 0.0) + math.log2(base.denominator)
+    elif bounds is not None:
+        largest = max(abs(bounds[0]), abs(bounds[1]))
+        log = math.log2(largest) if largest else 0.0
+    else:
+        log = float(base_bits)
+    value = constant(node.right)
+    if value is not None:
+        return math.ceil(abs(value.numerator) * log / value.denominator) + 1
+    exponent = interval(node.right, rules)
+    if exponent is None:
+        return None
+    return math.ceil(max(abs(exponent[0]), abs(exponent[1])) * log) + 1

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from smtcrypt.core.check import Problem, check, check_expression, constant
+from smtcrypt.core.check import Problem, check, check_expression, check_size, constant
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, Status, Verdict
 from smtcrypt.core.rules import is_wildcard
@@ -94,6 +94,7 @@ class Expression:
                 raise FormulaError("an answer is an expression or a tuple of expressions, not a set", text,
                                    item.span.start, item.span.end - item.span.start)
             check_expression(Constraints((item,), text))  # names, calls and containers as a formula's
+            check_size(Constraints((item,), text), problem.rules)  # and no part too large to compute
             for node in walk(item):
                 if isinstance(node, (Word, Repeating)):
                     for letter in node.text_of_digits():
