@@ -10,6 +10,7 @@ from smtcrypt.core.parse import parse
 from smtcrypt.core.results import FormulaText, join
 from smtcrypt.core.rules import Rules, make_rules
 from smtcrypt.notations.base import Reading
+from smtcrypt.notations.limits import check_length
 
 
 def rules_of(rules: Rules | None, options: dict[str, Any]) -> Rules:
@@ -25,6 +26,7 @@ def rules_of(rules: Rules | None, options: dict[str, Any]) -> Rules:
 def read(text: FormulaText, /, *, rules: Rules | None = None, **rule_options: Any) -> Reading:
     """The checked problem of one formula or several (a list, or lines), under `rules` or the rule
     keywords; a `FormulaError` with a caret under the fault."""
+    check_length(text, "formula")
     typed = rules_of(rules, rule_options)
     clock = Clock()
     with clock("parse"):

@@ -15,9 +15,12 @@ As Cryptator's grammar (`src/main/antlr4/Cryptator.g4` of arnaud-m/cryptator) re
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from smtcrypt.errors import FormulaError
+from smtcrypt.core.numerals import MAX_NUMBER_DIGITS, decimal, too_many_digits
+from smtcrypt.core.parse import MAX_DEPTH
+from smtcrypt.errors import FormulaError, FormulaLimitError
 
 COMPARATORS = ("<=", ">=", "!=", "=", "<", ">")
 SEPARATORS = ("&&", ";")
@@ -66,6 +69,21 @@ class CryptatorEquation:
     left: Node
     right: Node
     start: int
+
+
+Part = Node | CryptatorEquation  # what the reader builds: a comparison is an operator to it
+
+
+@dataclass
+class _Begun:
+    """An expression begun and not yet ended: the whole (`expr`, its operators at least `least` tight,
+    its `left` operand so far and that operand's pending `op`), or a bracket or unary minus opened."""
+
+    kind: str  # "expr", "(" or "-"
+    least: int = 0
+    left: Part | None = None
+    op: Token | None = None
+    token: Token | None = None  # the bracket or minus
 
 
 @dataclass(frozen=True)
@@ -118,10 +136,19 @@ def tokenize(text: str) -> list[Token]:
 
 
 class _Parser:
+    """Cryptator's grammar read without recursion and without going back, in time linear in the tokens.
+
+    An equation is read as an expression in which a comparison is one more operator, the loosest,
+    that does not chain; brackets may hold anything. What Cryptator's grammar then takes is exactly a
+    comparison of two expressions without comparisons, in any number of brackets (`(send+more=money)`):
+    a comparison anywhere else is refused under it. Each node's depth (chains of one operator counted,
+    as in the formula language) is bounded by MAX_DEPTH as it is built."""
+
     def __init__(self, text: str):
         self.text = text
         self.tokens = tokenize(text)
         self.index = 0
+        self.depths: dict[int, int] = {}  # by id of node: its depth
 
     @property
     def token(self) -> Token:
@@ -151,56 +178,103 @@ class _Parser:
         return found
 
     def equation(self) -> CryptatorEquation:
-        if self.token.kind == "(":  # `(send+more=money)`, or an expression in parentheses then a comparison
-            saved = self.index
-            try:
-                self.index += 1
-                inner = self.equation()
-                self.expect(")", "')'")
-                return inner
-            except FormulaError:
-                self.index = saved
-        left = self.expression(0)
-        if self.token.kind != "cmp":
+        node = self.expression()
+        if not isinstance(node, CryptatorEquation):
             raise self.fail("a comparison (= != < > <= >=)")
-        comparator = self.token
-        self.index += 1
-        right = self.expression(0)
-        return CryptatorEquation(comparator.text, left, right, comparator.start)
-
-    def expression(self, least: int) -> Node:
-        node = self.operand()
-        while self.token.kind == "op" and BINARY[self.token.text] >= least:
-            op = self.token
-            self.index += 1
-            node = Binary(op.text, node, self.expression(BINARY[op.text] + 1), op.start)
+        for side in (node.left, node.right):
+            inner = next((part for part in _parts(side) if isinstance(part, CryptatorEquation)), None)
+            if inner is not None:
+                raise FormulaError("a comparison stands only between the two sides of an equation, not inside a "
+                                   "side", self.text, inner.start, len(inner.op))
         return node
 
-    def operand(self) -> Node:
+    def expression(self) -> Part:
+        """One expression, comparisons included, up to a token that cannot continue it."""
+        stack = [_Begun("expr")]
+        while True:
+            token = self.token
+            if token.kind == "op" and token.text == "-":  # an operand: a unary minus, whose operand holds ^ and %
+                self.index += 1
+                stack += [_Begun("-", token=token), _Begun("expr", NEGATION)]
+                continue
+            if token.kind == "(":
+                self.index += 1
+                stack += [_Begun("(", token=token), _Begun("expr")]
+                continue
+            value: Part = self.leaf()
+            while True:  # the value ends the expression begun last, or its operator's left operand goes on
+                begun = stack[-1]  # an expression: the whole, a bracket's, a minus's operand or a right operand
+                if begun.left is not None and begun.op is not None:
+                    value, begun.left, begun.op = self.node(begun.op, begun.left, value), None, None
+                token = self.token
+                precedence = BINARY.get(token.text, -1) if token.kind == "op" else 0 if token.kind == "cmp" else -1
+                if precedence >= begun.least and not (token.kind == "cmp" and isinstance(value, CryptatorEquation)):
+                    self.index += 1
+                    begun.left, begun.op = value, token
+                    stack.append(_Begun("expr", precedence + 1))
+                    break
+                stack.pop()
+                if not stack:
+                    return value
+                if stack[-1].kind == "-":
+                    minus = stack.pop().token
+                    assert minus is not None
+                    # a comparison as the operand, `-(a = b)`, is refused once the equation is read
+                    value = self.deeper(Negation(value, minus.start), value)  # type: ignore[arg-type]
+                elif stack[-1].kind == "(":
+                    self.expect(")", "')'")
+                    stack.pop()
+
+    def node(self, op: Token, left: Part, right: Part) -> Part:
+        """`left op right`, a comparison or an operation (whose operands are no comparisons: a
+        comparison binds loosest), no deeper than MAX_DEPTH."""
+        if op.kind == "cmp":
+            return self.deeper(CryptatorEquation(op.text, left, right, op.start), left, right)  # type: ignore[arg-type]
+        return self.deeper(Binary(op.text, left, right, op.start), left, right)  # type: ignore[arg-type]
+
+    def deeper(self, node: Part, *parts: Part) -> Part:
+        """`node`, if it is no deeper than MAX_DEPTH: one more than the deepest of its `parts`."""
+        depth = 1 + max(self.depths.get(id(part), 1) for part in parts)
+        if depth > MAX_DEPTH:
+            raise FormulaLimitError(f"formula nested more than {MAX_DEPTH} levels deep (long chains of one "
+                                    "operator count as nesting)", self.text, node.start)
+        self.depths[id(node)] = depth
+        return node
+
+    def leaf(self) -> Node:
+        """A word or a quoted constant."""
         token = self.token
-        if token.kind == "op" and token.text == "-":
-            self.index += 1
-            return Negation(self.expression(NEGATION), token.start)
-        if token.kind == "(":
-            self.index += 1
-            inner = self.expression(0)
-            self.expect(")", "')'")
-            return inner
         if token.kind == "quote":
             self.index += 1
             number = self.expect("word", "a number between the quotes")
-            if not number.text.isascii() or not number.text.isdigit():
+            value = decimal(number.text, self.text, number.start) if number.text.isascii() else None
+            if value is None:
                 raise FormulaError("a quoted constant holds only the digits 0-9", self.text, number.start,
                                    len(number.text))
             closing = self.expect("quote", f"the closing {token.text}")
             if closing.text != token.text:
                 raise FormulaError(f"the constant opened with {token.text} closes with {closing.text}", self.text,
                                    closing.start)
-            return Constant(int(number.text), token.start)
+            return Constant(value, token.start)
         if token.kind == "word":
+            if len(token.text) > MAX_NUMBER_DIGITS:
+                raise FormulaLimitError(too_many_digits(len(token.text), "a word"), self.text, token.start,
+                                        len(token.text))
             self.index += 1
             return CryptatorWord(token.text, token.start, token.start + len(token.text))
         raise self.fail("a word, a quoted number, '-' or '('")
+
+
+def _parts(node: Part) -> Iterator[Part]:
+    """`node` and every node under it, without recursion."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if isinstance(current, Negation):
+            stack.append(current.operand)
+        elif isinstance(current, (Binary, CryptatorEquation)):
+            stack += [current.right, current.left]
 
 
 def read(text: str) -> list[CryptatorEquation]:
@@ -210,12 +284,6 @@ def read(text: str) -> list[CryptatorEquation]:
     return _Parser(text).equations()
 
 
-def words(node: Node | CryptatorEquation) -> list[CryptatorWord]:
+def words(node: Part) -> list[CryptatorWord]:
     """The words of a tree, left to right."""
-    if isinstance(node, CryptatorWord):
-        return [node]
-    if isinstance(node, Constant):
-        return []
-    if isinstance(node, Negation):
-        return words(node.operand)
-    return words(node.left) + words(node.right)
+    return [part for part in _parts(node) if isinstance(part, CryptatorWord)]

@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from smtcrypt.core.letters import normal, symbols
-from smtcrypt.core.numerals import digit_char
+from smtcrypt.core.numerals import decimal, digit_char, shown
+from smtcrypt.core.parse import MAX_SOURCE_LENGTH
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE, Rules, make_rules
-from smtcrypt.errors import FormulaError
+from smtcrypt.errors import FormulaError, FormulaLimitError
 from smtcrypt.notations.cryptator.reader import (
     Binary,
     Constant,
@@ -37,6 +38,7 @@ from smtcrypt.notations.cryptator.reader import (
     read,
     words,
 )
+from smtcrypt.notations.limits import check_length
 
 # our letters for the user's symbols: A-Z, then capitals of other scripts that no Latin capital looks like
 LETTERS = string.ascii_uppercase + "ΓΔΘΛΞΠΣΦΨΩ" + "БДЖЗИЙЦЧШЩЪЫЬЭЮЯ"
@@ -103,13 +105,15 @@ def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
     if isinstance(base, bool) or not isinstance(base, int) or base < MIN_BASE:
         raise FormulaError(f"base must be an integer of at least {MIN_BASE}, not {base!r}")
     if base > MAX_BASE:
-        raise FormulaError(f"base {base}: smtcrypt reads bases up to {MAX_BASE}")
+        raise FormulaError(f"base {shown(base)}: smtcrypt reads bases up to {MAX_BASE}")
+    check_length(text, "Cryptator formula")
     text = normal(text)
     equations = read(text)
     found = [word for equation in equations for word in words(equation)]
     letters = letter_map(text, found)
-    conditions: list[str] = []
-    ours = [_equation(equation, letters, conditions) for equation in equations]
+    translation = _Translation(text, letters)
+    written = [translation.equation(equation) for equation in equations]
+    ours, conditions = [rope.text() for rope in written], [rope.text() for rope in translation.conditions]
     distinct, counts = _occurrences(list(letters.values()), base, relax_min, relax_max)
     leading = None if allow_leading_zeros else {letters[symbols(word.text)[0]]: range(1, base) for word in found}
     rules = make_rules(base=base, allow_leading_zeros=True, distinct=distinct, domains=leading,
@@ -201,69 +205,127 @@ def _assignments(assign: Mapping[str, int] | Iterable[str], letters: Mapping[str
     else:
         for item in assign:
             symbol, equals, digit = str(item).partition("=")
-            if not equals or not digit.strip().isdigit():
+            value = decimal(digit, str(item), len(symbol) + 1) if equals else None
+            if value is None:
                 raise FormulaError(f"assignment {item!r}: expected SYMBOL=DIGIT such as a=1")
-            pairs[symbol.strip()] = int(digit)
+            pairs[symbol.strip()] = value
     fixed: dict[str, int] = {}
     for written, value in pairs.items():
         symbol = normal(written) if isinstance(written, str) else written
+        given = shown(value) if isinstance(value, int) else repr(value)
         if symbol not in letters:
-            raise FormulaError(f"assignment {symbol}={value}: {symbol!r} is not a symbol of the formula")
+            raise FormulaError(f"assignment {symbol}={given}: {symbol!r} is not a symbol of the formula")
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < base:
-            raise FormulaError(f"assignment {symbol}={value}: not a digit of base {base}")
+            raise FormulaError(f"assignment {symbol}={given}: not a digit of base {base}")
         fixed[letters[symbol]] = value
     return fixed
 
 
-def _equation(equation: CryptatorEquation, letters: Mapping[str, str], conditions: list[str]) -> str:
-    left, right = _expression(equation.left, letters, conditions), _expression(equation.right, letters, conditions)
-    return f"{_bare(left)} {OURS[equation.op]} {_bare(right)}"
+@dataclass(frozen=True)
+class _Rope:
+    """Formula text of ours kept in pieces: an operand that Cryptator's `//` or `%` repeats is one
+    piece shared, not copied, so its size is known (and bounded) before any of it is written out."""
+
+    pieces: tuple[str | _Rope, ...]
+    length: int
+
+    def text(self) -> str:
+        """The text written out, without recursion."""
+        out: list[str] = []
+        stack: list[str | _Rope] = [self]
+        while stack:
+            piece = stack.pop()
+            if isinstance(piece, str):
+                out.append(piece)
+            else:
+                stack.extend(reversed(piece.pieces))
+        return "".join(out)
 
 
-def _bare(text: str) -> str:
-    """An expression without its outer parentheses, where they enclose all of it."""
-    if not (text.startswith("(") and text.endswith(")")):
-        return text
-    depth = 0
-    for index, ch in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth == 0 and index < len(text) - 1:
-            return text
-    return text[1:-1]
+def _cat(*pieces: str | _Rope) -> _Rope:
+    return _Rope(pieces, sum(len(piece) if isinstance(piece, str) else piece.length for piece in pieces))
 
 
-def _expression(node: Node, letters: Mapping[str, str], conditions: list[str]) -> str:
-    """Our expression, in full parentheses; an exact division adds its condition."""
-    if isinstance(node, CryptatorWord):
-        return "".join(letters[symbol] for symbol in symbols(node.text))
-    if isinstance(node, Constant):
-        return str(node.value)
-    if isinstance(node, Negation):
-        return f"(-{_expression(node.operand, letters, conditions)})"
-    left, right = _expression(node.left, letters, conditions), _expression(node.right, letters, conditions)
-    natural = _natural(node.left) and _natural(node.right)
-    if isinstance(node.left, Binary) and (node.op, node.left.op) in CHAINS:  # `A + B + C`, not `(A + B) + C`
-        left = _bare(left)
-    if node.op == "/":
-        conditions.append(f"{left} % {right} == 0")
-        return f"({left} / {right})"
-    if node.op == "//":
-        return f"({left} // {right})" if natural else _truncated(left, right)
-    if node.op == "%":
-        return f"({left} % {right})" if natural else f"({left} - {right} * {_truncated(left, right)})"
-    return f"({left} {'**' if node.op == '^' else node.op} {right})"
+@dataclass(frozen=True)
+class _Ours:
+    """An expression of ours: `inner`, in parentheses if `wrapped` (all but words and constants are,
+    so that `inner` is the expression without its outer parentheses); `natural`: never negative."""
+
+    inner: _Rope
+    wrapped: bool
+    natural: bool
+
+    @property
+    def full(self) -> _Rope:
+        return _cat("(", self.inner, ")") if self.wrapped else self.inner
 
 
-def _truncated(left: str, right: str) -> str:
+class _Translation:
+    """Cryptator's equations as ours, node by node from the leaves up (no recursion), the size of each
+    known before it is written: a part that would pass MAX_SOURCE_LENGTH characters (nested `//` of
+    operands that may be negative repeat them, `((abs(L) // abs(R)) * (1 - 2 * (L * R < 0)))`) is
+    refused under its operator in the user's text, at once."""
+
+    def __init__(self, text: str, letters: Mapping[str, str]):
+        self.text, self.letters = text, letters
+        self.conditions: list[_Rope] = []  # ours, for exact divisions
+        self.total = 0  # characters of ours so far
+
+    def equation(self, equation: CryptatorEquation) -> _Rope:
+        left, right = self.expression(equation.left), self.expression(equation.right)
+        return self.counted(_cat(left.inner, f" {OURS[equation.op]} ", right.inner), equation.start)
+
+    def counted(self, rope: _Rope, start: int, node_only: bool = False) -> _Rope:
+        """`rope`, if it and everything written so far fit MAX_SOURCE_LENGTH; otherwise refused at `start`."""
+        size = rope.length if node_only else self.total + rope.length
+        if size > MAX_SOURCE_LENGTH:
+            raise FormulaLimitError(f"this part becomes {size:,} characters of smtcrypt's formulas (a // or % whose "
+                                    "operands may be negative repeats them, to round toward zero): the limit is "
+                                    f"{MAX_SOURCE_LENGTH:,}", self.text, start)
+        if not node_only:
+            self.total = size + 2  # and the separator before the next
+        return rope
+
+    def expression(self, root: Node) -> _Ours:
+        done: dict[int, _Ours] = {}  # by id of node
+        stack: list[tuple[Node, bool]] = [(root, False)]
+        while stack:
+            node, ready = stack.pop()
+            if isinstance(node, (Negation, Binary)) and not ready:
+                stack.append((node, True))
+                stack.extend((part, False) for part in ((node.operand,) if isinstance(node, Negation)
+                                                        else (node.right, node.left)))
+                continue
+            ours = self.node(node, done)
+            self.counted(ours.full, node.start, node_only=True)
+            done[id(node)] = ours
+        return done[id(root)]
+
+    def node(self, node: Node, done: Mapping[int, _Ours]) -> _Ours:
+        """One node of ours from its operands' (in `done`); an exact division adds its condition."""
+        if isinstance(node, CryptatorWord):
+            return _Ours(_cat("".join(self.letters[symbol] for symbol in symbols(node.text))), False, True)
+        if isinstance(node, Constant):
+            return _Ours(_cat(str(node.value)), False, True)
+        if isinstance(node, Negation):
+            return _Ours(_cat("-", done[id(node.operand)].full), True, False)
+        first, second = done[id(node.left)], done[id(node.right)]
+        chained = isinstance(node.left, Binary) and (node.op, node.left.op) in CHAINS  # `A + B + C`, not `(A + B) + C`
+        left, right = (first.inner if chained else first.full), second.full
+        natural = node.op != "-" and first.natural and second.natural
+        if node.op == "/":
+            self.conditions.append(self.counted(_cat(left, " % ", right, " == 0"), node.start))
+            return _Ours(_cat(left, " / ", right), True, natural)
+        if node.op == "//":
+            return _Ours(_cat(left, " // ", right), True, natural) if natural else _truncated(left, right)
+        if node.op == "%":
+            if natural:
+                return _Ours(_cat(left, " % ", right), True, natural)
+            return _Ours(_cat(left, " - ", right, " * ", _truncated(left, right).full), True, False)
+        return _Ours(_cat(left, f" {'**' if node.op == '^' else node.op} ", right), True, natural)
+
+
+def _truncated(left: _Rope, right: _Rope) -> _Ours:
     """left / right rounded toward zero, as Java's integer division."""
-    return f"((abs({left}) // abs({right})) * (1 - 2 * ({left} * {right} < 0)))"
-
-
-def _natural(node: Node) -> bool:
-    """Whether the expression is never negative: words and constants under + * / // % ^."""
-    if isinstance(node, (CryptatorWord, Constant)):
-        return True
-    if isinstance(node, Negation):
-        return False
-    assert isinstance(node, Binary)
-    return node.op != "-" and _natural(node.left) and _natural(node.right)
+    return _Ours(_cat("(abs(", left, ") // abs(", right, ")) * (1 - 2 * (", left, " * ", right, " < 0))"), True,
+                 False)

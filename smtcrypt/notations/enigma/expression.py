@@ -38,11 +38,14 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from smtcrypt.core.numerals import MAX_NUMBER_DIGITS, too_many_digits
+from smtcrypt.core.parse import MAX_DEPTH
 from smtcrypt.core.rules import FUNCTIONS
-from smtcrypt.errors import FormulaError
+from smtcrypt.errors import FormulaError, FormulaLimitError
 
 TOKEN = re.compile(r"[A-Za-z0-9_]+")
 BRACED = re.compile(r"\{([A-Za-z0-9_]+)\}")  # a word in enigma.py's explicit notation: {SEND}
+CALLED = re.compile(r"\s*\(")  # what follows a function's name
 PLACEHOLDER = "_w{}_"
 
 BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**"}
@@ -121,7 +124,7 @@ def find_words(text: str, symbols: frozenset[str]) -> list[WrittenWord]:
         token = match.group()
         if not any(ch in symbols for ch in token) or not all(ch in symbols or ch.isdigit() for ch in token):
             continue  # a number, or a name such as is_prime
-        if text[match.end():].lstrip().startswith("("):
+        if CALLED.match(text, match.end()):  # looked at in place: no copy of the rest of the text per word
             continue  # a function's name (a word is a number, never called), even where its letters are symbols
         words.append(WrittenWord(token, match.start()))
     return words
@@ -154,6 +157,7 @@ class _Walk:
 
     def __init__(self, translator: Translator, text: str, answer: bool):
         self.translator, self.text, self.answer = translator, text, answer
+        self.check_numbers()
         self.words = find_words(text, translator.symbols)
         self.python, self.origin = self.rewrite()
 
@@ -186,7 +190,29 @@ class _Walk:
         origin.append(len(self.text))
         return "".join(pieces), origin
 
-    # --- errors -------------------------------------------------------------------------------------
+    # --- limits and errors --------------------------------------------------------------------------
+
+    def check_numbers(self) -> None:
+        """A number or word of more than MAX_NUMBER_DIGITS characters is refused under it, before Python
+        reads it (its own limit on converting digits would end in an error that names no place)."""
+        for match in TOKEN.finditer(self.text):
+            if len(match.group()) > MAX_NUMBER_DIGITS:
+                raise FormulaLimitError(too_many_digits(len(match.group()), "a number or word"), self.text,
+                                        match.start(), len(match.group()))
+
+    def check_depth(self, tree: ast.AST) -> None:
+        """The parsed expression nested no deeper than MAX_DEPTH (chains of one operator counted, as in the
+        formula language), checked without recursion before the walk, which recurses."""
+        stack = [(tree, 0)]
+        while stack:
+            node, depth = stack.pop()
+            if isinstance(node, ast.expr):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise self.error(f"expression nested more than {MAX_DEPTH} levels deep (long chains of one "
+                                     "operator count as nesting)", node)
+            stack.extend((child, depth) for child in ast.iter_child_nodes(node))
+
 
     def error_at(self, message: str, position: int, length: int = 1) -> FormulaError:
         return FormulaError(message, self.text, position, length)
@@ -206,6 +232,10 @@ class _Walk:
             raise self.error_at("empty expression", 0)
         try:
             tree = ast.parse(self.python.strip(), mode="eval")
+        except (RecursionError, MemoryError):  # Python's own parser gives up on deep nesting or long chains
+            raise FormulaLimitError(f"expression nested more than Python's parser takes (smtcrypt takes {MAX_DEPTH} "
+                                    "levels; long chains of one operator count as nesting)", self.text, 0,
+                                    len(self.text)) from None
         except SyntaxError as problem:
             leading = len(self.python) - len(self.python.lstrip())
             offset = leading + max((problem.offset or 1) - 1, 0)
@@ -216,6 +246,7 @@ class _Walk:
                 if isinstance(node, (ast.expr, ast.keyword)):
                     node.col_offset += leading
                     node.end_col_offset = (node.end_col_offset or 0) + leading
+        self.check_depth(tree)
         body = tree.body
         if self.answer and isinstance(body, ast.Tuple):
             items = [self.value(item) for item in body.elts]

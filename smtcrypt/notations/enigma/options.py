@@ -8,6 +8,7 @@ import string
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from smtcrypt.core.numerals import MAX_NUMBER_DIGITS, too_many_digits
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE, Rules, make_rules
 from smtcrypt.errors import FormulaError
 
@@ -72,7 +73,8 @@ def split_options(argv: Sequence[str]) -> tuple[Options, list[str]]:
             options.first = True
             continue
         if name not in VALUE_OPTIONS:
-            raise FormulaError(f"unknown option --{name}", argument, 0, len(name) + 2)
+            shown = name if len(name) <= 40 else name[:37] + "..."  # the caret shows the rest
+            raise FormulaError(f"unknown option --{shown}", argument, 0, len(name) + 2)
         if not has_value:
             if index >= len(items):
                 raise FormulaError(f"--{name} needs a value", argument, 0, len(argument))
@@ -95,17 +97,18 @@ def value_error(message: str, where: tuple[str, str], offset: int = 0, length: i
 
 
 def digit_spec(where: tuple[str, str], base: int) -> frozenset[int]:
-    """`0-8`, `1,3,5`, `2|4|6|8` or `1+3` (enigma.py takes any of the three separators) into digits."""
+    """`0-8`, `1,3,5`, `2|4|6|8` or `1+3` (enigma.py takes any of the three separators) into digits; each
+    range checked against the base by its ends before it is built."""
     text = where[0]
     digits: set[int] = set()
     offset = 0
     for part in re.split(r"[|,+]", text):
-        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        match = re.fullmatch(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", part)
         if match is None:
             raise value_error(f"expected digits such as 0-8, 1,3,5 or 2|4, not {part!r}", where, offset,
                                len(part) or 1)
-        low = int(match.group(1))
-        high = int(match.group(2)) if match.group(2) is not None else low
+        low = number(match, 1, where, offset)
+        high = number(match, 2, where, offset) if match.group(2) is not None else low
         if not 0 <= low <= high < base:
             raise value_error(f"digits run from 0 to {base - 1}", where, offset, len(part))
         digits.update(range(low, high + 1))
@@ -113,13 +116,23 @@ def digit_spec(where: tuple[str, str], base: int) -> frozenset[int]:
     return frozenset(digits)
 
 
+def number(match: re.Match[str], group: int, where: tuple[str, str], offset: int = 0) -> int:
+    """A run of ASCII digits an option's pattern matched, as an integer; more than MAX_NUMBER_DIGITS of
+    them refused under it (before Python's own conversion limit)."""
+    digits = match.group(group)
+    if len(digits) > MAX_NUMBER_DIGITS:
+        raise value_error(too_many_digits(len(digits)), where, offset + match.start(group), len(digits))
+    return int(digits)
+
+
 def base_of(options: Options) -> int:
     if options.base is None:
         return 10
-    text = options.base[0].strip()
-    if not text.isdigit() or not MIN_BASE <= int(text) <= MAX_BASE:
+    match = re.fullmatch(r"\s*([0-9]+)\s*", options.base[0])
+    base = number(match, 1, options.base) if match is not None else None
+    if base is None or not MIN_BASE <= base <= MAX_BASE:
         raise value_error(f"the base is a number from {MIN_BASE} to {MAX_BASE}", options.base)
-    return int(text)
+    return base
 
 
 def invalid_digits(options: Options, base: int) -> dict[str, set[int]]:
@@ -144,11 +157,13 @@ def assigned_digits(options: Options, base: int) -> dict[str, int]:
     assign: dict[str, int] = {}
     for where in options.assign:  # enigma.py's --assign=S,D; several symbols (--assign=AB,0) take the same digit
         symbols, comma, digit = where[0].partition(",")
-        if not comma or not symbols.strip() or not digit.strip().isdigit() or int(digit) >= base:
+        match = re.fullmatch(r"\s*([0-9]+)\s*", digit)
+        value = number(match, 1, where, len(symbols) + 1) if comma and match is not None else None
+        if value is None or not symbols.strip() or value >= base:
             raise value_error("--assign takes SYMBOL,DIGIT such as O,0", where)
         for symbol in symbols.strip():
             if symbol != "|":
-                assign[symbol] = int(digit)
+                assign[symbol] = value
     return assign
 
 

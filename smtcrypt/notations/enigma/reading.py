@@ -8,7 +8,7 @@ from typing import Any
 
 from smtcrypt.core.check import Problem, check
 from smtcrypt.core.clock import Clock
-from smtcrypt.core.numerals import digit_char
+from smtcrypt.core.numerals import digit_char, read_digits, read_number
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, Status, Verdict, join
 from smtcrypt.core.rules import Rules
@@ -17,6 +17,7 @@ from smtcrypt.notations.enigma.command import EnigmaPuzzle, read_command
 from smtcrypt.notations.enigma.runfile import read_runfile
 from smtcrypt.notations.layout import parse_layout
 from smtcrypt.notations.layout import reading as layout_reading
+from smtcrypt.notations.limits import check_length
 
 NEVER = "0 = 1"  # the formula of a puzzle enigma.py's own check shows has no solution (`impossible`)
 
@@ -87,10 +88,10 @@ def division_text(filled: str, base: int) -> str:
     lines = filled.split("\n")
     quotient = lines[0].strip()
     divisor_text, _, dividend_text = lines[2].partition(")")
-    divisor = int(divisor_text.strip(), base)
+    divisor = read_number(divisor_text.strip(), base)  # bases past 36 too, which `int(text, base)` stops at
     steps, current = [], 0
-    for digit in dividend_text.strip():
-        current = current * base + int(digit, base)
+    for digit in read_digits(dividend_text.strip(), base):
+        current = current * base + digit
         times, remainder = divmod(current, divisor)
         if times:
             steps.append(f"{number(current, base)} - {number(divisor * times, base)} = {number(remainder, base)}")
@@ -112,6 +113,7 @@ def read(text: str | Sequence[str], /) -> Reading:
     """The checked problem of an enigma.py command line: the solver's name and its arguments as a
     list (`["SubstitutedSum", "SEND + MORE = MONEY"]`), or as text (one line, or a run file with
     comments and continued lines); its options are the command line's own."""
+    check_length(text, "enigma.py run file" if isinstance(text, str) else "enigma.py command line")
     clock = Clock()
     with clock("parse"):
         argv = read_runfile(text) if isinstance(text, str) else list(text)

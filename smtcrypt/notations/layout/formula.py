@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.letters import is_letter
-from smtcrypt.core.numerals import digit_char
+from smtcrypt.core.numerals import digit_char, place_values
 from smtcrypt.errors import LayoutError
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ class Literal:
         bad = next((digit for digit in self.digits if int(digit) >= base), None)
         if bad is not None:
             raise LayoutError(f"{bad} is not a digit in base {base}")
-        return str(int(self.digits, base))
+        return str(place_values(self.digits, base)[1])  # bases past 36 too, which `int(text, base)` stops at
 
 
 Piece = str | Power | Literal  # formula text, a place value or a literal row

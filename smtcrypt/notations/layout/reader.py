@@ -17,6 +17,10 @@ from smtcrypt.notations.layout.formula import Formula, Layout, Power, Row, joine
 OPERATORS = ("x", "*", "×")
 CELL = re.compile(r"[A-Za-z0-9?]+")
 RULE = re.compile(r"-+|=+")
+# The largest layout read, refused at the first row beyond it: the digit search plans a long division's
+# columns in time that grows as a power of its rows (a 40-digit dividend under a 2-digit divisor: 29 s).
+MAX_ROW_DIGITS = 24  # cells of one row (the dividend, a product, ...)
+MAX_LAYOUT_CELLS = 400  # cells of the whole layout
 
 
 def parse_layout(text: str, *, nonzero_remainders: bool = False) -> Layout:
@@ -61,6 +65,12 @@ class LayoutReader:
     def number(self, line: int, start: int, end: int, what: str) -> Row:
         """The cells lines[line][start:end+1] as a row, each `?` named."""
         text = self.lines[line][start:end + 1]
+        if len(text) > MAX_ROW_DIGITS:
+            raise self.error(f"{what}: a row of {len(text):,} cells: the limit is {MAX_ROW_DIGITS}", line, start,
+                             len(text))
+        if len(self.cells) + len(text) > MAX_LAYOUT_CELLS:
+            raise self.error(f"{what}: more than {MAX_LAYOUT_CELLS} cells in the layout, the limit", line, start,
+                             len(text))
         if not CELL.fullmatch(text):
             bad = next((offset for offset, ch in enumerate(text) if not CELL.fullmatch(ch)), 0)
             raise self.error(f"{what}: expected letters, digits or '?', not {text[bad]!r}", line, start + bad)

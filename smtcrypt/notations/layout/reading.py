@@ -14,6 +14,7 @@ from smtcrypt.notations.formula import rules_of
 from smtcrypt.notations.layout.conditions import LayoutFormula
 from smtcrypt.notations.layout.formula import Layout
 from smtcrypt.notations.layout.reader import parse_layout
+from smtcrypt.notations.limits import check_length
 
 
 class LayoutView(View):
@@ -37,6 +38,7 @@ def read(text: str | Layout, /, *, conditions: FormulaText | None = None, nonzer
     naming its letters in capitals (a letter the layout lacks is one more letter of the puzzle).
     `nonzero_remainders`: no remainder row of a division starts with 0 (enigma.py's rule; for a text).
     `conditions_allow_leading_zeros`: the conditions' words may start with 0, the rows keep the rule."""
+    check_length(text, "layout")
     typed = rules_of(rules, rule_options)
     clock = Clock()
     with clock("parse"):
