@@ -20,7 +20,7 @@ from smtcrypt.core.rules import DigitSpec, make_rules
 from smtcrypt.core.verify import satisfies
 from smtcrypt.notations import Reading, View, read
 from smtcrypt.notations.cryptator import CryptatorPuzzle
-from smtcrypt.notations.layout import Layout
+from smtcrypt.notations.layout import PrintedLayout
 from smtcrypt.search import Search
 from smtcrypt.setters.answers import Answers, answers
 
@@ -103,7 +103,7 @@ class Puzzle:
         return self.reading.view
 
     @property
-    def layout(self) -> Layout | None:
+    def layout(self) -> PrintedLayout | None:
         """The printed long multiplication or division it was read from, if any."""
         return getattr(self.reading.view, "layout", None)
 

@@ -61,15 +61,6 @@ def test_the_private_import_finder_finds_them():
     assert private_imports("smtcrypt.encode.bitvec", relative, True) == [("smtcrypt.encode.bitvec", "_Encoder")]
 
 
-# Class names still defined twice because a notation reader (smtcrypt/notations/{enigma,cryptator,
-# layout}) has one too: empty it as those are renamed, never add.
-PENDING_SHARED_CLASS_NAMES = {
-    "Layout",  # notations/layout/formula.py, teach/longhand.py (documented: smtcrypt.teach.longhand.Layout)
-    "Row",  # notations/layout/formula.py, teach/longhand.py (documented: smtcrypt.teach.longhand.Row)
-}
-NOTATIONS = ("smtcrypt.notations.enigma", "smtcrypt.notations.cryptator", "smtcrypt.notations.layout")
-
-
 def class_homes() -> dict[str, list[str]]:
     """Each class name in smtcrypt/ with the modules that define a class of that name (nested too)."""
     homes: dict[str, list[str]] = {}
@@ -82,14 +73,7 @@ def class_homes() -> dict[str, list[str]]:
 
 def test_every_class_name_is_defined_once():
     shared = {name: modules for name, modules in class_homes().items() if len(modules) > 1}
-    assert {name: shared[name] for name in sorted(set(shared) - PENDING_SHARED_CLASS_NAMES)} == {}
-    assert sorted(PENDING_SHARED_CLASS_NAMES - set(shared)) == []  # a name made unique: take it off the list
-
-
-def test_only_the_notation_readers_hold_back_a_shared_class_name():
-    homes = class_homes()
-    assert [name for name in sorted(PENDING_SHARED_CLASS_NAMES)
-            if not any(module.startswith(NOTATIONS) for module in homes.get(name, []))] == []
+    assert shared == {}
 
 
 # Stale names in docstrings or comments still to be fixed, (file, name): empty it, never add.

@@ -8,7 +8,7 @@ for every notation.
     syntax      text                                         the notation's own options
     smtcrypt    formulas: one string, a list, or lines       rules=Rules(...) or the rule keywords (base=16, ...)
     layout      a long multiplication or division as printed conditions, nonzero_remainders,
-                (or a `Layout` read already)                 conditions_allow_leading_zeros, and the rules
+                (or a `PrintedLayout` read already)                 conditions_allow_leading_zeros, and the rules
     enigma      an enigma.py command line (a list, or text)  none: they are in the command line
                 or run file
     cryptator   a formula in Cryptator's notation            base, allow_leading_zeros, assign, relax_min, relax_max

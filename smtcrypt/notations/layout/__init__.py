@@ -38,7 +38,7 @@ equations and conditions on its letters, parsed and checked as one formula).
 
 from smtcrypt.errors import LayoutError
 from smtcrypt.notations.layout.conditions import LayoutFormula
-from smtcrypt.notations.layout.formula import Layout, Literal, Power, Row
+from smtcrypt.notations.layout.formula import Literal, Power, PrintedLayout, PrintedRow
 from smtcrypt.notations.layout.reader import parse_layout
 
-__all__ = ["Layout", "LayoutError", "LayoutFormula", "Literal", "Power", "Row", "parse_layout"]
+__all__ = ["PrintedLayout", "LayoutError", "LayoutFormula", "Literal", "Power", "PrintedRow", "parse_layout"]

@@ -13,7 +13,7 @@ from smtcrypt.core.results import FormulaText, join
 from smtcrypt.core.rules import Rules
 from smtcrypt.core.tree import Constraints, Name, walk, words
 from smtcrypt.errors import FormulaError, FormulaNameError
-from smtcrypt.notations.layout.formula import Layout
+from smtcrypt.notations.layout.formula import PrintedLayout
 
 
 class LayoutFormula:
@@ -27,7 +27,7 @@ class LayoutFormula:
     layout's rows keep the rule (enigma.py's `--extra` expressions under a division).
     """
 
-    def __init__(self, layout: Layout, conditions: FormulaText | None, base: int = 10):
+    def __init__(self, layout: PrintedLayout, conditions: FormulaText | None, base: int = 10):
         self.layout = layout
         self.conditions = "" if conditions is None else normal(join(conditions))
         equations = layout.formula(base)

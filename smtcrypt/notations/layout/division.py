@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from smtcrypt.notations.layout.formula import Formula, Layout, Power, Row, joined, written
+from smtcrypt.notations.layout.formula import Formula, Power, PrintedLayout, PrintedRow, joined, written
 
 if TYPE_CHECKING:
     from smtcrypt.notations.layout.reader import LayoutReader
@@ -22,7 +22,7 @@ class Division:
     digit the divisor times it, a rule and a remainder (with the next dividend digits brought
     down); the quotient digits passed over are 0."""
 
-    def __init__(self, reader: LayoutReader, quotient: Row, divisor: Row, dividend: Row,
+    def __init__(self, reader: LayoutReader, quotient: PrintedRow, divisor: PrintedRow, dividend: PrintedRow,
                  nonzero_remainders: bool = False):
         self.reader, self.quotient, self.divisor, self.dividend = reader, quotient, divisor, dividend
         self.nonzero_remainders = nonzero_remainders  # each remainder row's first cell is not 0
@@ -31,7 +31,7 @@ class Division:
         self.column = {dividend.end - (self.size - 1 - index): index for index in range(self.size)}
         self.equations: list[Formula] = []
         self.current: Formula | None = None  # the value the next product is taken from
-        self.remainder: Row | None = None  # the last remainder read
+        self.remainder: PrintedRow | None = None  # the last remainder read
 
     def over(self, index: int) -> int:
         """The dividend digit that quotient digit `index` stands over."""
@@ -53,7 +53,7 @@ class Division:
             self.equations.append(written(f"{digit} = 0"))
         self.equations.append(written(current, " < ", self.divisor.word))
 
-    def read(self) -> Layout:
+    def read(self) -> PrintedLayout:
         position, index = 3, 0
         while True:
             index, final = self.step(position, index)
@@ -87,7 +87,7 @@ class Division:
         self.current = self.remainder_word()
         return (reach - self.over(0) if not final else self.count), final
 
-    def product(self, position: int, index: int) -> tuple[Row, int]:
+    def product(self, position: int, index: int) -> tuple[PrintedRow, int]:
         """The divisor times a quotient digit, and the index of that digit (the ones skipped are 0)."""
         line = self.reader.take(position, "the divisor times a quotient digit")
         product = self.reader.whole(line, "the divisor times a quotient digit")

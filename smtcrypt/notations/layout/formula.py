@@ -1,7 +1,7 @@
 """A layout as read: its rows, the equations they make, and a solution filled into its text.
 
 The equations are kept in pieces (formula text, place values, literal rows) and written out once
-the base is known (`Layout.formula(base)`): a layout is read before its puzzle's rules are.
+the base is known (`PrintedLayout.formula(base)`): a layout is read before its puzzle's rules are.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class Literal:
 
 
 Piece = str | Power | Literal  # formula text, a place value or a literal row
-Formula = tuple[Piece, ...]  # an expression or equation in pieces, written out by `Layout.formula(base)`
+Formula = tuple[Piece, ...]  # an expression or equation in pieces, written out by `PrintedLayout.formula(base)`
 
 
 def written(*parts: Piece | Formula) -> Formula:
@@ -61,7 +61,7 @@ def joined(separator: str, formulas: Sequence[Formula]) -> Formula:
 
 
 @dataclass(frozen=True)
-class Row:
+class PrintedRow:
     """A number as printed: its cells' names (letters, digits, hidden names) and where it stands."""
 
     names: str
@@ -77,7 +77,7 @@ class Row:
 
 
 @dataclass
-class Layout:
+class PrintedLayout:
     """A parsed layout: its kind, its text, the formula its rows make, and its cells."""
 
     kind: str  # "multiplication" or "division"

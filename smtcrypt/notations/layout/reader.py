@@ -12,7 +12,7 @@ import re
 from smtcrypt.core.parse import WILDCARD_NAMES
 from smtcrypt.errors import LayoutError
 from smtcrypt.notations.layout.division import Division
-from smtcrypt.notations.layout.formula import Formula, Layout, Power, Row, joined, written
+from smtcrypt.notations.layout.formula import Formula, Power, PrintedLayout, PrintedRow, joined, written
 
 OPERATORS = ("x", "*", "×")
 CELL = re.compile(r"[A-Za-z0-9?]+")
@@ -23,7 +23,7 @@ MAX_ROW_DIGITS = 24  # cells of one row (the dividend, a product, ...)
 MAX_LAYOUT_CELLS = 400  # cells of the whole layout
 
 
-def parse_layout(text: str, *, nonzero_remainders: bool = False) -> Layout:
+def parse_layout(text: str, *, nonzero_remainders: bool = False) -> PrintedLayout:
     """A long multiplication or division as printed, into its equations; a `LayoutError` (with line
     and column) where it does not follow the layout. `nonzero_remainders`: no remainder row of a
     division starts with 0, a one-digit remainder included (enigma.py's rule: it writes a remainder
@@ -62,7 +62,7 @@ class LayoutReader:
     def first_column(self, line: int) -> int:
         return len(self.lines[line]) - len(self.lines[line].lstrip())
 
-    def number(self, line: int, start: int, end: int, what: str) -> Row:
+    def number(self, line: int, start: int, end: int, what: str) -> PrintedRow:
         """The cells lines[line][start:end+1] as a row, each `?` named."""
         text = self.lines[line][start:end + 1]
         if len(text) > MAX_ROW_DIGITS:
@@ -86,9 +86,9 @@ class LayoutReader:
                 self.hidden += 1
             names.append(ch)
             self.cells[(line, start + offset)] = ch
-        return Row("".join(names), line, start, end)
+        return PrintedRow("".join(names), line, start, end)
 
-    def whole(self, line: int, what: str) -> Row:
+    def whole(self, line: int, what: str) -> PrintedRow:
         """A line that holds one number and nothing else."""
         content = self.lines[line]
         start = self.first_column(line)
@@ -110,13 +110,13 @@ class LayoutReader:
             raise self.error(f"the layout ends too early: expected {what}", last, max(len(self.lines[last]) - 1, 0))
         return self.rows[position]
 
-    def layout(self, kind: str, equations: list[Formula]) -> Layout:
-        return Layout(kind, self.source, list(self.lines), equations, dict(self.cells), dict(self.spelling),
+    def layout(self, kind: str, equations: list[Formula]) -> PrintedLayout:
+        return PrintedLayout(kind, self.source, list(self.lines), equations, dict(self.cells), dict(self.spelling),
                       self.hidden)
 
     # --- long multiplication -----------------------------------------------------------------------
 
-    def multiplication(self) -> Layout:
+    def multiplication(self) -> PrintedLayout:
         top = self.whole(self.take(0, "the multiplicand"), "the multiplicand")
         multiplier = self.multiplier()
         if top.end != multiplier.end:
@@ -132,7 +132,7 @@ class LayoutReader:
         equations.append(written(joined(" + ", terms), " = ", product.word))
         return self.layout("multiplication", equations)
 
-    def multiplier(self) -> Row:
+    def multiplier(self) -> PrintedRow:
         """The second line: x, * or × and the multiplier."""
         line = self.take(1, "x and the multiplier")
         content = self.lines[line]
@@ -145,17 +145,17 @@ class LayoutReader:
             raise self.error("expected the multiplier after the operator", line, start)
         return self.number(line, digits_start, len(content) - 1, "the multiplier")
 
-    def product(self, position: int, end: int) -> Row:
+    def product(self, position: int, end: int) -> PrintedRow:
         """The product, the layout's last row, ending under the multiplier's last digit (column `end`)."""
         product = self.whole(self.take(position, "the product"), "the product")
         self.aligned(product, end, "the product must end under the multiplier's last digit")
         self.nothing_after(position + 1)
         return product
 
-    def partials(self, multiplier: Row) -> tuple[dict[int, Row], int]:
+    def partials(self, multiplier: PrintedRow) -> tuple[dict[int, PrintedRow], int]:
         """The partial products up to the rule under them, by the place of their multiplier digit
         (0: the last digit), and the position of that rule."""
-        partials: dict[int, Row] = {}
+        partials: dict[int, PrintedRow] = {}
         position = 3
         while True:
             line = self.take(position, "a partial product or a rule")
@@ -174,7 +174,7 @@ class LayoutReader:
             raise self.error("expected one partial product per nonzero multiplier digit before this rule", line, 0)
         return partials, position
 
-    def digit_products(self, top: Row, multiplier: Row, partials: dict[int, Row]) -> list[Formula]:
+    def digit_products(self, top: PrintedRow, multiplier: PrintedRow, partials: dict[int, PrintedRow]) -> list[Formula]:
         """One equation per multiplier digit: the multiplicand times it is its partial product, or
         the digit is 0 where it has none."""
         equations: list[Formula] = []
@@ -196,7 +196,7 @@ class LayoutReader:
                                  multiplier.line, column)
         return equations
 
-    def aligned(self, row: Row, end: int, message: str) -> None:
+    def aligned(self, row: PrintedRow, end: int, message: str) -> None:
         if row.end != end:
             raise self.error(message, row.line, row.end)
 
@@ -207,7 +207,7 @@ class LayoutReader:
 
     # --- long division -----------------------------------------------------------------------------
 
-    def division(self, nonzero_remainders: bool = False) -> Layout:
+    def division(self, nonzero_remainders: bool = False) -> PrintedLayout:
         quotient = self.whole(self.take(0, "the quotient"), "the quotient")
         self.rule(self.take(1, "a rule over the dividend"), "over the dividend")
         divisor, dividend = self.divisor_and_dividend()
@@ -218,7 +218,7 @@ class LayoutReader:
             raise self.error("the quotient has more digits than the dividend", quotient.line, quotient.start)
         return Division(self, quotient, divisor, dividend, nonzero_remainders).read()
 
-    def divisor_and_dividend(self) -> tuple[Row, Row]:
+    def divisor_and_dividend(self) -> tuple[PrintedRow, PrintedRow]:
         """The third line: divisor ) dividend."""
         line = self.take(2, "divisor ) dividend")
         content = self.lines[line]

@@ -12,7 +12,7 @@ from smtcrypt.core.rules import Rules
 from smtcrypt.notations.base import Reading, View
 from smtcrypt.notations.formula import rules_of
 from smtcrypt.notations.layout.conditions import LayoutFormula
-from smtcrypt.notations.layout.formula import Layout
+from smtcrypt.notations.layout.formula import PrintedLayout
 from smtcrypt.notations.layout.reader import parse_layout
 from smtcrypt.notations.limits import check_length
 
@@ -20,7 +20,7 @@ from smtcrypt.notations.limits import check_length
 class LayoutView(View):
     """Solutions shown filled into the layout as it was given, the letters' digits under it."""
 
-    def __init__(self, layout: Layout, conditions: str):
+    def __init__(self, layout: PrintedLayout, conditions: str):
         self.layout, self.conditions = layout, conditions
         self.drawing = layout.text
         self.formula = layout.text + (f"\n{conditions}" if conditions else "")
@@ -32,7 +32,7 @@ class LayoutView(View):
         return self.layout.block(solution)
 
 
-def read(text: str | Layout, /, *, conditions: FormulaText | None = None, nonzero_remainders: bool = False,
+def read(text: str | PrintedLayout, /, *, conditions: FormulaText | None = None, nonzero_remainders: bool = False,
          conditions_allow_leading_zeros: bool = False, rules: Rules | None = None, **rule_options: Any) -> Reading:
     """The checked problem of a layout (its text, or one read already) and its `conditions`, formulas
     naming its letters in capitals (a letter the layout lacks is one more letter of the puzzle).
@@ -42,7 +42,7 @@ def read(text: str | Layout, /, *, conditions: FormulaText | None = None, nonzer
     typed = rules_of(rules, rule_options)
     clock = Clock()
     with clock("parse"):
-        layout = text if isinstance(text, Layout) else parse_layout(text, nonzero_remainders=nonzero_remainders)
+        layout = text if isinstance(text, PrintedLayout) else parse_layout(text, nonzero_remainders=nonzero_remainders)
         joined = LayoutFormula(layout, conditions, typed.base)
         tree = joined.parse()
     with clock("check"):
