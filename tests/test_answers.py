@@ -175,3 +175,11 @@ def test_answers_apply_to_wildcards_and_groups():
     assert {a.value: a.count for a in result.values} == dict(brute)
     grouped = smtcrypt.Puzzle("AB * CD = EEF", distinct=["ABCD"]).answers("E")
     assert sum(a.count for a in grouped.values) == 42
+
+
+def test_an_answer_longer_than_pythons_integer_text_limit_is_printed() -> None:
+    """A value of more than 4,300 digits (Python's limit for `str` of an int) prints whole, in lines and JSON."""
+    big = 10 ** 5000 + 7
+    assert value_text(big) == "1" + "0" * 4999 + "7"
+    assert value_json(big) == "1" + "0" * 4999 + "7" and value_json(7) == 7
+    assert value_text(Fraction(big, 3)) == f"{value_text(big)}/3"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from smtcrypt.core.numerals import decimal_text
 from smtcrypt.core.results import Status
 from smtcrypt.present.text import plural
 from smtcrypt.setters.answers import Answers, Value
@@ -15,16 +16,24 @@ def value_text(value: Value) -> str:
         return "undefined"
     if isinstance(value, tuple):
         return "(" + ", ".join(map(value_text, value)) + ")"
-    return str(value)
+    if isinstance(value, int):
+        return decimal_text(value)
+    return f"{decimal_text(value.numerator)}/{decimal_text(value.denominator)}"
 
 
 def value_json(value: Value) -> Any:
-    """An int, "p/q" for a fraction, a list for a tuple; null where undefined."""
+    """An int, "p/q" for a fraction, a list for a tuple; null where undefined. An int too long for
+    Python's JSON writer (over 4,300 digits; a value may have up to 100,000) is its digits as a string."""
+    if isinstance(value, int) and value.bit_length() >= JSON_INT_BITS:
+        return decimal_text(value)
     if value is None or isinstance(value, int):
         return value
     if isinstance(value, tuple):
         return [value_json(part) for part in value]
-    return f"{value.numerator}/{value.denominator}"
+    return f"{decimal_text(value.numerator)}/{decimal_text(value.denominator)}"
+
+
+JSON_INT_BITS = 13_000  # under 3,914 digits: within what `int.__str__` (and so `json.dumps`) writes
 
 
 def lines(result: Answers) -> list[str]:
