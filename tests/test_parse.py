@@ -372,3 +372,14 @@ def test_a_letter_and_its_combining_marks_are_one_symbol(formula, letters):
     assert list(word.letters) == letters and len(word.letters) == len(letters)
     assert word.letters[0] == letters[0] and list(reversed(word.letters)) == letters[::-1]
 
+
+
+def test_importing_the_parser_leaves_the_interpreter_alone() -> None:
+    """No import-time side effect: the stack's room for deep trees is made by the first parse."""
+    import subprocess
+    import sys
+
+    code = ("import sys; before = sys.getrecursionlimit(); import smtcrypt.core.parse as p; "
+            "assert sys.getrecursionlimit() == before; p.parse('A + B = C'); "
+            "assert sys.getrecursionlimit() >= p.STACK_ROOM")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60).returncode == 0

@@ -56,8 +56,9 @@ GRAMMAR_NAME = "smtcrypt.lark"
 MAX_SOURCE_LENGTH = 100_000  # characters in one formula
 MAX_DEPTH = 1_000  # nesting of the tree, including chains such as A + B + C + ...
 
-# The stages after parsing recurse a few Python frames per level of the tree: make room for MAX_DEPTH.
-sys.setrecursionlimit(max(sys.getrecursionlimit(), 12 * MAX_DEPTH))
+# The stages after parsing recurse a few Python frames per level of the tree: room for MAX_DEPTH, made
+# by the first parse (not on import: importing smtcrypt changes nothing of the interpreter's).
+STACK_ROOM = 12 * MAX_DEPTH
 
 # Normalised comparison operators: `=` and `is` mean `==`, `is not` means `!=`.
 COMPARISON_OPS = {"=": "==", "==": "==", "is": "==", "!=": "!=", "isnot": "!=", "<": "<", "<=": "<=",
@@ -115,7 +116,9 @@ def build_parser(strict: bool = False) -> Lark:
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The parser, built once per process."""
+    """The parser, built once per process; the stack made room for the trees it makes."""
+    if sys.getrecursionlimit() < STACK_ROOM:
+        sys.setrecursionlimit(STACK_ROOM)
     return build_parser()
 
 
