@@ -24,7 +24,7 @@ from webserver import get, request, searches_running, wait_for  # noqa: E402
 from smtcrypt.cli.serve import build_parser  # noqa: E402
 from smtcrypt.search import DEFAULT_MEMORY_MB  # noqa: E402
 from smtcrypt.web.guard import MAX_BODY_BYTES  # noqa: E402
-from smtcrypt.web.searches import default_most  # noqa: E402
+from smtcrypt.web.searches import SPARES, default_most  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 LONG = "x*x*x + y*y*y + z*z*z = 42"
@@ -95,8 +95,8 @@ def test_a_body_too_large_is_refused_unread(served):
     started = time.monotonic()
     client.sendall(f"POST /api/play HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
                    f"Content-Length: {200 << 20}\r\n\r\n".encode())  # 200 MB announced, none sent
-    answer = client.recv(65536)
-    assert answer.startswith(b"HTTP/1.1 413") and time.monotonic() - started < 2
+    answer = client.recv(65536)  # an answer at all shows that the server did not wait for the body
+    assert answer.startswith(b"HTTP/1.1 413") and time.monotonic() - started < 5, answer
     client.close()
     client = socket.create_connection((host, int(port)), timeout=10)
     client.sendall(f"POST /api/play HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
@@ -112,9 +112,9 @@ def test_a_body_too_large_is_refused_unread(served):
         with contextlib.suppress(BlockingIOError):
             answer = client.recv(65536)
     client.close()
-    assert answer.startswith(b"HTTP/1.1 413") and b"limit" in answer
-    assert sent < 64 * MAX_BODY_BYTES  # what the connection's buffers took; not 200 MB
-    assert resident_mb(process.pid) - before < 50
+    assert answer.startswith(b"HTTP/1.1 413") and b"limit" in answer, answer
+    assert sent < 64 * MAX_BODY_BYTES, sent  # what the connection's buffers took; not 200 MB
+    assert resident_mb(process.pid) - before < 50, (before, resident_mb(process.pid))
     assert get(url, "/api/health")[0] == 200
 
 
@@ -147,7 +147,8 @@ def test_searches_are_capped_and_the_server_is_idle_after_the_limit(served):
     for client in clients:
         assert client.recv(1000).startswith(b"HTTP/1.1 200")
         client.close()
-    assert len(descendants(process.pid)) <= 2  # the fork server (and its resource tracker): no search left
+    left = descendants(process.pid)  # the fork server, its resource tracker, the spares: no search left
+    assert len(left) <= 2 + SPARES, [Path(f"/proc/{pid}/cmdline").read_bytes()[:80] for pid in left]
 
 
 def test_ctrl_c_leaves_no_process_behind(served):

@@ -319,6 +319,7 @@ ROUTES = [
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     await asyncio.get_running_loop().run_in_executor(None, start_fork_server)  # it warms up while we serve
+    app.state.searches.make_spares()
     yield
     app.state.searches.stop_all()  # the server stops: so do its searches
 

@@ -8,7 +8,8 @@ ended, and ending it gives back all its memory. `searches.py` starts one per req
 server that has the solver loaded already (`warm.py`), and kills it when its time is up or its
 client has gone.
 
-The process talks to the server over one pipe. It receives `("stop",)`; it sends
+The process talks to the server over one pipe. A spare process, forked before it is needed,
+receives its `Job` first. A process receives `("stop",)`; it sends
 
     ("start", {"formula", "letters", "timeout"})   a search has read its puzzle and begins
     ("solution", {...})                          one solution of a stream, as the page shows it
@@ -125,10 +126,17 @@ def limit_memory(megabytes: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
 
 
-def run(conn: Connection, job: Job) -> None:
-    """The process's whole life: do `job`, send its answer, end."""
-    job.start_clock()
+def run(conn: Connection, job: Job | None = None) -> None:
+    """The process's whole life: do `job` (None: a spare process, which first waits for its job on
+    the pipe), send its answer, end."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in the server's terminal: the server ends us
+    if job is None:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return  # never used: the server has gone, or no longer needs a spare
+    assert isinstance(job, Job)
+    job.start_clock()
     channel = Channel(conn)
     threading.Thread(target=channel.listen, name="listen", daemon=True).start()
     try:

@@ -2,7 +2,8 @@
 
 A request's search (and any other work that reads a puzzle: a check, an explanation, a move, a
 worksheet) runs in a process forked from a fork server that has the solver loaded (`warm.py`), so
-that it starts in a few milliseconds; `jobs.py` is what runs there. A thread of the server relays
+that it starts in a few milliseconds, and SPARES processes are forked ahead, so that a request
+mostly finds one waiting for its job; `jobs.py` is what runs there. A thread of the server relays
 the process's messages to the event loop. The process is killed
 
 - at its deadline: the request's time limit plus GRACE (the search stops itself at the limit and
@@ -28,13 +29,15 @@ import multiprocessing
 import secrets
 import threading
 import time
+from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext, SpawnContext
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from smtcrypt.search import DEFAULT_MEMORY_MB
 from smtcrypt.web.jobs import STREAMED_SOLUTIONS, Job, run
 
-__all__ = ["END", "GRACE", "STOP_GRACE", "STREAMED_SOLUTIONS", "Busy", "Gone", "Running", "Searches",
+__all__ = ["END", "GRACE", "SPARES", "STOP_GRACE", "STREAMED_SOLUTIONS", "Busy", "Gone", "Running", "Searches",
            "default_most"]
 
 GRACE = 0.5  # seconds a process has past its limit to send its verdict, before it is killed
@@ -42,6 +45,7 @@ STOP_GRACE = 0.5  # seconds a stopped search has to send its verdict
 WAIT = 2.0  # seconds a request beyond the cap waits for a search to end
 WAITING_PER_SEARCH = 16  # requests that may wait, per search allowed (a waiting request costs next to nothing)
 END = None  # the last item of a search's event queue
+SPARES = 1  # processes forked ahead of the requests
 PRELOAD = ["smtcrypt.web.warm"]  # the solver, warmed (and the server's main module left alone: see there)
 
 
@@ -82,6 +86,25 @@ class Gone(Exception):
     """The client went away while its request waited for room: nothing was started."""
 
 
+class Spare:
+    """A process forked before it is needed, waiting for its job (`jobs.run` without one): a request's
+    work then starts without waiting for a fork. Made in a thread, as starting a process waits."""
+
+    def __init__(self, context: ForkServerContext | SpawnContext):
+        self.conn, theirs = context.Pipe()
+        self.process: BaseProcess = context.Process(target=run, args=(theirs,), daemon=True, name="smtcrypt spare")
+        try:
+            self.process.start()
+        finally:
+            theirs.close()
+
+    def end(self) -> None:
+        """A spare no longer wanted: closing its pipe ends it (and so does a kill, should it linger)."""
+        self.conn.close()
+        with contextlib.suppress(Exception):
+            self.process.kill()  # (the fork server, its parent, collects it)
+
+
 class Running:
     """One request's process. `first` resolves with the first answer that matters to the request: a
     search's start (a dict), or a refusal or result (`finished`). A search's events (dicts:
@@ -107,16 +130,29 @@ class Running:
         self.stop_sent = False
         self.deadline = self.started + job.timeout  # the limit, set again once the process has started
         self.overdue: asyncio.TimerHandle | None = None
-        self.conn, self.theirs = searches.context.Pipe()
-        self.process = searches.context.Process(target=run, args=(self.theirs, job), daemon=True,
-                                                name=f"smtcrypt search {self.id}")
+        self.conn: Connection | None = None
+        self.process: BaseProcess | None = None
 
-    async def launch(self) -> None:
-        """Start the process (in a thread: the fork server answers once it has forked), its relay and its clock."""
-        try:
-            await self.loop.run_in_executor(None, self.process.start)
-        finally:
-            self.theirs.close()  # the process's end is the process's: its death closes the pipe
+    async def launch(self, spare: Spare | None) -> None:
+        """Give the job to `spare`, or to a process started now (in a thread: the fork server answers
+        once it has forked); then start its relay and its clock."""
+        if spare is not None:
+            try:
+                spare.conn.send(self.job)
+            except OSError:  # the spare has gone: a process of its own, then
+                spare.end()
+                spare = None
+            else:
+                self.conn, self.process = spare.conn, spare.process
+        if spare is None:
+            conn, theirs = self.searches.context.Pipe()
+            process = self.searches.context.Process(target=run, args=(theirs, self.job), daemon=True,
+                                                    name=f"smtcrypt search {self.id}")
+            try:
+                await self.loop.run_in_executor(None, process.start)
+            finally:
+                theirs.close()  # the process's end is the process's: its death closes the pipe
+            self.conn, self.process = conn, process
         self.started = time.monotonic()
         self.deadline = self.started + self.job.timeout
         threading.Thread(target=self._relay, name=f"relay {self.id}", daemon=True).start()
@@ -138,7 +174,7 @@ class Running:
 
     def request_stop(self) -> None:
         """End the search soon with what it found (status `unknown`, reason `interrupted`); safe at any time."""
-        if self.finished.is_set() or self.stop_sent:
+        if self.finished.is_set() or self.stop_sent or self.conn is None:
             return
         self.stop_sent = True
         with contextlib.suppress(OSError):  # the process has ended: its verdict is on its way
@@ -151,12 +187,13 @@ class Running:
             self.killed = reason
             self._finish_without_answer()
         # started and not ended (whether it has ended, only the relay thread asks the process)
-        if not self.exited.is_set() and self.process.pid is not None:
+        if not self.exited.is_set() and self.process is not None and self.process.pid is not None:
             self.process.kill()
 
     # ---- the relay thread: messages to the loop, then the process's end
 
     def _relay(self) -> None:
+        assert self.conn is not None and self.process is not None
         try:
             while True:
                 message = self.conn.recv()
@@ -172,7 +209,8 @@ class Running:
         try:
             self.loop.call_soon_threadsafe(call, *args)
         except RuntimeError:  # the loop is closed: the server has stopped, nobody listens
-            self.process.kill()
+            if self.process is not None:
+                self.process.kill()
 
     # ---- on the loop
 
@@ -211,7 +249,7 @@ class Running:
     def _exit(self) -> None:
         """The process has ended: its slot is free. Ended without an answer, it failed."""
         if not self.finished.is_set():
-            code = self.process.exitcode
+            code = self.process.exitcode if self.process is not None else None
             self._finish({"event": "error", "error": f"internal error: the search process ended (exit code {code})"})
         if self.overdue is not None:
             self.overdue.cancel()
@@ -277,6 +315,9 @@ class Searches:
         self.running: dict[str, Running] = {}
         self.waiting: collections.deque[asyncio.Future[None]] = collections.deque()
         self.context = context()
+        self.spares: list[Spare] = []
+        self.making = 0  # spares being started
+        self.closed = False
 
     async def start(self, job: Job, gone: asyncio.Future[Any] | None = None) -> Running:
         """Start `job` in a process of its own once there is room; `Busy` when there is none in time,
@@ -286,12 +327,31 @@ class Searches:
         running = Running(job, self)
         self.running[running.id] = running  # the room is taken before the process has started
         try:
-            await running.launch()
+            await running.launch(self.spares.pop(0) if self.spares else None)
         except BaseException:
             running.kill()
             self.forget(running)
             raise
+        finally:
+            self.make_spares()
         return running
+
+    def make_spares(self) -> None:
+        """Start SPARES processes ahead, in threads, where there are fewer; call on the event loop."""
+        loop = asyncio.get_running_loop()
+        while not self.closed and len(self.spares) + self.making < SPARES:
+            self.making += 1
+            loop.run_in_executor(None, Spare, self.context).add_done_callback(self._made)
+
+    def _made(self, made: asyncio.Future[Spare]) -> None:
+        self.making -= 1
+        if made.cancelled() or made.exception() is not None:
+            return  # no spare this time: the next request starts its own process
+        spare = made.result()
+        if self.closed:
+            spare.end()
+        else:
+            self.spares.append(spare)
 
     async def _room(self, gone: asyncio.Future[Any] | None) -> None:
         """Return once a process may start; first come, first served."""
@@ -345,5 +405,9 @@ class Searches:
         return True
 
     def stop_all(self) -> None:
+        """The server stops: every process ends, the spares too."""
+        self.closed = True
         for running in list(self.running.values()):
             running.kill()
+        while self.spares:
+            self.spares.pop().end()
