@@ -238,7 +238,11 @@ def test_hostile_queries_get_a_2xx_or_a_4xx(base, path):
 
 def test_hostile_bodies_get_a_2xx_or_a_4xx(base):
     for body, headers in hostile_bodies():
-        status, answer, _ = request(base, "POST", "/api/play", body=body, headers=headers)
+        try:
+            status, answer, _ = request(base, "POST", "/api/play", body=body, headers=headers)
+        except ConnectionError:  # refused (413) and closed before the client had sent it all
+            assert len(body) > MAX_BODY_BYTES
+            continue
         assert_answered(status, answer, body[:80])
         if headers.get("Content-Type") != "application/json":
             assert status == 415
