@@ -22,25 +22,42 @@ SUBCOMMANDS = {
 }
 
 
+# The web server handles Ctrl-C itself (it ends its searches' processes and closes its connections).
+UNGUARDED = {"serve"}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the subcommand named first (`generate`, `batch`, ...) or solve; the exit code."""
+    """Run the subcommand named first (`generate`, `batch`, ...) or solve; the exit code. Every
+    command but `serve` runs in a `Guard` (cli/interrupt.py): Ctrl-C and the time limit end it at
+    any stage, and a command says stage by stage how."""
+    from smtcrypt.cli.interrupt import Guard
+
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] and argv[0] in SUBCOMMANDS:
-        command = importlib.import_module(SUBCOMMANDS[argv[0]])
-        return int(command.main(argv[1:]))
-    command = importlib.import_module("smtcrypt.cli.solve")
-    return int(command.main(argv))
+    name = argv[0] if argv[:1] and argv[0] in SUBCOMMANDS else None
+    if name in UNGUARDED:
+        return int(importlib.import_module(SUBCOMMANDS[name]).main(argv[1:]))
+    with Guard():  # its clock starts now: a command's --timeout counts from here
+        if name is not None:
+            return int(importlib.import_module(SUBCOMMANDS[name]).main(argv[1:]))
+        return int(importlib.import_module("smtcrypt.cli.solve").main(argv))
 
 
 def run() -> None:
-    """The console entry point."""
+    """The console entry point: the program is ours, so that Ctrl-C and the time limit may end it
+    (cli/interrupt.py)."""
     try:
-        code = main()
+        from smtcrypt.cli.interrupt import owning_process
+
+        with owning_process():
+            code = main()
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away (`smtcrypt ... | head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = Exit.BROKEN_PIPE
-    except KeyboardInterrupt:  # Ctrl-C before a command's own handler is in place (while modules load)
+    except KeyboardInterrupt:  # Ctrl-C in a stage without a handler of its own (loading modules, reading)
         print("interrupted", file=sys.stderr)
         code = Exit.INTERRUPTED
+    except MemoryError:  # past --max-memory where no stage caught it: unknown, as a search's memory limit
+        print("smtcrypt: memory limit reached (--max-memory)", file=sys.stderr)
+        code = Exit.UNKNOWN
     sys.exit(code)

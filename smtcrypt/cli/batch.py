@@ -21,6 +21,7 @@ from functools import cached_property
 from typing import Any
 
 from smtcrypt.api import Puzzle
+from smtcrypt.cli.interrupt import current, owns_process
 from smtcrypt.cli.options import (
     DEFAULT_MEMORY_MB,
     MIN_MEMORY_MB,
@@ -34,7 +35,8 @@ from smtcrypt.cli.options import (
     syntax_help,
     take_syntax,
 )
-from smtcrypt.core.results import Status
+from smtcrypt.core.results import Ending, Status, Verdict
+from smtcrypt.engine.memory import cap_process_memory
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations import shared_options
 from smtcrypt.present.data import to_dict
@@ -62,6 +64,9 @@ class BatchTask:
     stats: bool = False
     max_memory: int = DEFAULT_MEMORY_MB
     syntax: str = "smtcrypt"  # or "cryptator" or "enigma": each line in that notation
+    # max_memory caps the whole process too: where it is ours (the command's, and its pool's), not a
+    # host's that called `main()` nor a Dask worker's, which other work shares
+    cap_process: bool = False
 
     @cached_property
     def door(self) -> dict[str, Any]:
@@ -71,6 +76,8 @@ class BatchTask:
     def __call__(self, index: int) -> dict[str, Any]:
         line, formula = self.puzzles[index]
         set_memory_limit(self.max_memory)
+        if self.cap_process:  # in each process that solves puzzles, from its size when first capped
+            cap_process_memory(self.max_memory)
         try:
             puzzle = Puzzle.read(formula, self.syntax, **self.door)
             search = puzzle.search(limit=self.limit, timeout=self.timeout, decide=self.decide,
@@ -78,6 +85,9 @@ class BatchTask:
             verdict = search.verdict()
         except (FormulaError, ValueError) as error:  # a bad formula, or a strategy that cannot search it
             return {"line": line, "formula": formula, "error": str(error)}
+        except MemoryError:  # reading it, or starting its search, took more than --max-memory
+            verdict = Verdict(formula, Status.UNKNOWN, (), False, Ending.MEMORY.value, 0.0,
+                              {"strategy": None, "proof": None}, ending=Ending.MEMORY)
         extra = {} if self.syntax == "smtcrypt" else {"syntax": self.syntax, self.syntax: formula}
         return {"line": line, **to_dict(verdict, self.stats, solutions=not self.count), **extra}
 
@@ -169,13 +179,20 @@ def main(argv: Sequence[str]) -> int:
     start = time.monotonic()
     totals = BatchTotals()
     interrupted = False
+
+    def cut_short(ending: Ending) -> int:  # Ctrl-C's last resort (a long solver call): the answers so far
+        print(totals.line(time.monotonic() - start) + "; interrupted", file=sys.stderr)
+        return totals.exit_code(interrupted=True)
+
+    capped = owns_process() and args.scheduler is None
     try:
-        for answer in batch(puzzles, jobs=args.jobs, scheduler=args.scheduler, rules=rules,
-                            limit=1 if args.first else args.limit, decide=args.unique, count=args.count,
-                            timeout=args.timeout, strategy=args.strategy, stats=args.stats,
-                            max_memory=args.max_memory, syntax=syntax):
-            print(json.dumps(answer, ensure_ascii=False), flush=True)
-            totals.add(answer)
+        with current().stage(words=cut_short):
+            for answer in batch(puzzles, jobs=args.jobs, scheduler=args.scheduler, rules=rules,
+                                limit=1 if args.first else args.limit, decide=args.unique, count=args.count,
+                                timeout=args.timeout, strategy=args.strategy, stats=args.stats,
+                                max_memory=args.max_memory, syntax=syntax, cap_process=capped):
+                print(json.dumps(answer, ensure_ascii=False), flush=True)
+                totals.add(answer)
     except KeyboardInterrupt:
         interrupted = True
     except BrokenPipeError:

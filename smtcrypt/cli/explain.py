@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from smtcrypt.cli.interrupt import current
 from smtcrypt.cli.options import (
     Exit,
     JsonErrorParser,
@@ -18,7 +19,7 @@ from smtcrypt.cli.options import (
     take_syntax,
 )
 from smtcrypt.cli.reading import read_puzzle
-from smtcrypt.core.results import Status
+from smtcrypt.core.results import Ending, Status
 from smtcrypt.errors import FormulaError
 
 
@@ -51,7 +52,11 @@ def main(argv: Sequence[str]) -> int:
         if args.json:  # a script reading stdout still gets JSON
             print_json_error(error.message, error)
         return Exit.USAGE
-    explanation = puzzle.explain(timeout=args.timeout)
+    guard = current()
+    guard.limit(args.timeout)  # the whole command: the explainer's own budget ends it about then
+    with guard.stage(words=explain_cut_short, clocked=True):
+        explanation = puzzle.explain(timeout=guard.left())
+    guard.limit(None)
     if args.json:
         print(json.dumps(explanation.to_dict(args.hint)))
     else:
@@ -59,3 +64,12 @@ def main(argv: Sequence[str]) -> int:
     if explanation.status == Status.UNKNOWN:
         return Exit.UNKNOWN
     return Exit.FOUND if explanation.solutions else Exit.NONE
+
+
+def explain_cut_short(ending: Ending) -> int:
+    """The last resort's words: the explanation did not end in time (or at Ctrl-C), so there is none."""
+    if ending is Ending.INTERRUPTED:
+        print("interrupted", file=sys.stderr)
+        return Exit.INTERRUPTED
+    print("smtcrypt explain: the time limit ran out before the explanation was done", file=sys.stderr)
+    return Exit.UNKNOWN

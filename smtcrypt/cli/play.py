@@ -6,6 +6,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from smtcrypt.cli.interrupt import current, quietly
 from smtcrypt.cli.options import (
     DEFAULT_TIMEOUT,
     Exit,
@@ -48,28 +49,35 @@ def main(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None
     rules = rules_from(args, parser)
     source = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
+    guard = current()
     try:
-        puzzle = read_puzzle(args.formula, syntax, rules)
-    except FormulaError as error:
-        print(f"smtcrypt: error: {error}", file=sys.stderr)
-        return Exit.USAGE
-    game = puzzle.play(timeout=args.timeout)
-    drawing = out.isatty()
-    if drawing:
-        print(f"{game.layout().text()}\n({COMMANDS})", file=out, flush=True)
-    try:
+        # Ctrl-C, at any point of the game, ends it quietly (exit 130): KeyboardInterrupt, or the last
+        # resort where it cannot be raised in time (a long solver call of the first search, or of a move)
+        with guard.stage(words=quietly):
+            puzzle = read_puzzle(args.formula, syntax, rules)
+            game = puzzle.play(timeout=args.timeout)  # the first search runs here
+        drawing = out.isatty()
+        if drawing:
+            print(f"{game.layout().text()}\n({COMMANDS})", file=out, flush=True)
         for line in source:
             if not line.strip():
                 continue
             try:
-                print(game.play(line.rstrip("\n")), file=out, flush=True)
+                with guard.stage(lambda ending: game.request_stop(), quietly):  # a move: its search stops too
+                    answer = game.play(line.rstrip("\n"))
             except DecisionError as error:
                 print(f"error: {error.message} at column {error.column}\n{error.snippet}", file=out, flush=True)
                 continue
+            if guard.ending is not None:  # stopped during the move: its answer is no answer
+                return Exit.INTERRUPTED
+            print(answer, file=out, flush=True)
             if drawing and line.strip() != "show":
                 print(game.layout().text(), file=out, flush=True)
             if game.solved:
                 return Exit.FOUND
+    except FormulaError as error:
+        print(f"smtcrypt: error: {error}", file=sys.stderr)
+        return Exit.USAGE
     except KeyboardInterrupt:  # Ctrl-C at the prompt or during a move: the game ends, quietly
         return Exit.INTERRUPTED
     return Exit.NONE

@@ -1,11 +1,16 @@
 """`smtcrypt [options] FORMULA...` once its command line is read (cli/solve.py), in every notation:
 the puzzle read through its notation's door, searched under Ctrl-C, each solution printed as it is
 found (as the notation shows it), then the verdict and the exit code. The one driver: streaming,
-Ctrl-C, JSON, --count, --first, the summary, infinite families and bad input are handled here once."""
+Ctrl-C, JSON, --count, --first, the summary, infinite families and bad input are handled here once.
+
+`--timeout` bounds the whole command, from its start: reading the puzzle takes from the search's
+time, and the command's guard (cli/interrupt.py) ends a stage that overruns it (the reading, say)
+with an `unknown` verdict (exit 3). `--max-memory` caps the process (engine/memory.py)."""
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
@@ -13,15 +18,16 @@ from typing import Any
 
 from smtcrypt.api import Puzzle
 from smtcrypt.cli.answers import command as answer_command
-from smtcrypt.cli.interrupt import stopped_by_ctrl_c
+from smtcrypt.cli.interrupt import current, owns_process
 from smtcrypt.cli.options import Exit, exit_code, print_json_error
-from smtcrypt.core.results import Status, Verdict
+from smtcrypt.core.results import Ending, Status, Verdict
+from smtcrypt.engine.memory import cap_process_memory
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations.files import read_text
 from smtcrypt.present.answers import value_json, value_text
 from smtcrypt.present.data import to_dict
 from smtcrypt.present.text import stats_lines, summary_line
-from smtcrypt.search import set_memory_limit
+from smtcrypt.search import Search, set_memory_limit
 from smtcrypt.setters.answers import Expression, Value
 
 
@@ -53,13 +59,23 @@ def read_puzzle(args: argparse.Namespace) -> Puzzle:
 def solve(args: argparse.Namespace) -> int:
     """The puzzle of the parsed command line searched and reported; the exit code."""
     started = time.perf_counter()
+    guard = current()
+    set_memory_limit(args.max_memory)
+    if owns_process():  # not a host's that called `main()` from Python
+        cap_process_memory(args.max_memory)
+    unfinished = functools.partial(unfinished_words, args, guard.started)
     try:
-        puzzle = read_puzzle(args)
+        with guard.stage(words=unfinished):  # reading: the readers end only by the last resort
+            guard.limit(args.timeout)  # (from the command's start)
+            puzzle = read_puzzle(args)
     except (FormulaError, OSError) as error:
         return bad_input(error, args.json)
-    set_memory_limit(args.max_memory)
+    except MemoryError:
+        return unfinished(Ending.MEMORY)
     if args.answer is not None:
-        return answer_command(puzzle, args)
+        with guard.stage(words=unfinished, clocked=True):
+            args.timeout = guard.left()
+            return answer_command(puzzle, args)
     view = puzzle.view
     try:
         answer = None if view.answer is None else Expression(view.answer, puzzle.problem)
@@ -70,31 +86,77 @@ def solve(args: argparse.Namespace) -> int:
         verdict = impossible(puzzle, time.perf_counter() - started)
         return report(puzzle, verdict, [], {}, args)
     try:
-        search = puzzle.search(limit=1 if (args.first or puzzle.reading.first) else args.limit, timeout=args.timeout,
-                               decide=args.unique, strategy=args.strategy, keep=not args.count)
+        with guard.stage(words=unfinished, clocked=True):  # the search's own refusals read its deadline
+            search = puzzle.search(limit=1 if (args.first or puzzle.reading.first) else args.limit,
+                                   timeout=guard.left(), decide=args.unique, strategy=args.strategy,
+                                   keep=not args.count)
     except ValueError as error:  # a strategy that cannot search this puzzle
         return bad_input(error, args.json)
+    except MemoryError:
+        return unfinished(Ending.MEMORY)
+    return stream(puzzle, search, answer, args)
+
+
+def stream(puzzle: Puzzle, search: Search, answer: Expression | None, args: argparse.Namespace) -> int:
+    """Each solution printed as it is found, then the verdict; Ctrl-C and the time limit stop the
+    search (or, if it does not end in time, the guard's last resort reports what it found)."""
+    guard = current()
+    view = puzzle.view
     streaming = not (args.json or args.count)
     header = view.header()
     if streaming and header is not None:
         print(header, flush=True)
     tally: dict[Value, int] = {}
     shown: list[dict[str, Any]] = []
-    with stopped_by_ctrl_c(search):
-        for solution in search:
-            value = None
-            if answer is not None:
-                found = answer.value(solution.mapping, puzzle.rules.base)
-                tally[found] = tally.get(found, 0) + 1
-                value = value_text(found)
-            if streaming:
-                print(view.line(solution, value), flush=True)
-                if args.show == "long":
-                    print(solution.long_hand() + "\n", flush=True)
-            fields = view.solution_fields(solution, value)
-            if fields is not None and not args.count:
-                shown.append(fields)
-    return report(puzzle, search.verdict(), shown, tally, args)
+
+    def cut_short(ending: Ending) -> int:  # the last resort's words: what was found so far
+        return report(puzzle, search.verdict_so_far(ending), list(shown), dict(tally), args)
+
+    try:
+        with guard.stage(search.request_stop, cut_short, raises=False):
+            for solution in search:
+                value = None
+                if answer is not None:
+                    found = answer.value(solution.mapping, puzzle.rules.base)
+                    tally[found] = tally.get(found, 0) + 1
+                    value = value_text(found)
+                if streaming:
+                    print(view.line(solution, value), flush=True)
+                    if args.show == "long":
+                        print(solution.long_hand() + "\n", flush=True)
+                fields = view.solution_fields(solution, value)
+                if fields is not None and not args.count:
+                    shown.append(fields)
+    except MemoryError:  # the solutions kept for the verdict filled --max-memory: they go, their count stays
+        shown.clear()
+        search.abandon(Ending.MEMORY)
+    guard.limit(None)  # the verdict is known: the clock no longer matters
+    try:
+        return report(puzzle, search.verdict(), shown, tally, args)
+    except MemoryError:  # too many to list within the cap: the verdict without its list
+        shown.clear()
+        search.drop_solutions()
+        return report(puzzle, search.verdict(), [], tally, args)
+
+
+def unfinished_words(args: argparse.Namespace, started: float, ending: Ending) -> int:
+    """The verdict of a command that ran out of time, memory or patience before its search began:
+    unknown, no solutions, the reason; as the summary line (or JSON) says it. Ctrl-C: `interrupted`."""
+    if ending is Ending.INTERRUPTED:
+        print("interrupted", file=sys.stderr)
+        return Exit.INTERRUPTED
+    formula = args.layout if args.layout is not None else \
+        args.formula if isinstance(args.formula, str) else " ".join(args.formula)
+    verdict = Verdict(formula, Status.UNKNOWN, (), False, ending.value, time.monotonic() - started,
+                      {"strategy": None, "proof": None}, ending=ending)
+    if args.json:
+        print(json.dumps(to_dict(verdict), ensure_ascii=False))
+    elif args.count:
+        print(0)
+        print(f"smtcrypt: {summary_line(verdict)}", file=sys.stderr)
+    else:
+        print(summary_line(verdict))
+    return Exit.UNKNOWN
 
 
 def impossible(puzzle: Puzzle, seconds: float) -> Verdict:

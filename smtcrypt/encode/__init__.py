@@ -27,6 +27,7 @@ from smtcrypt.encode.base import (
     letter_variables,
     rule_constraints,
     stop_encoding,
+    watched,
 )
 from smtcrypt.encode.bitvec import BitVecEncoding
 from smtcrypt.encode.columns import ColumnsEncoding
@@ -36,7 +37,7 @@ from smtcrypt.encode.products import ProductsEncoding
 __all__ = [
     "Encoded", "Encoding", "EncodingStopped", "FormulaTerms", "Ok", "Unsupported", "allowed_digits", "checkpoint",
     "choose", "encode", "encodings", "equation_chains", "indicator", "indicator_name", "letter_variables",
-    "rule_constraints", "stop_encoding",
+    "rule_constraints", "stop_encoding", "watched",
 ]
 
 

@@ -3,9 +3,10 @@ stop that reaches an encoder while it builds terms."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeAlias
 
@@ -46,7 +47,8 @@ class Unsupported(Exception):
 
 
 class EncodingStopped(Exception):
-    """The search was stopped while its encoding was being built (see `stop_encoding`)."""
+    """The search was stopped, or ran out of time, while its encoding was being built (see
+    `stop_encoding` and `watched`)."""
 
 
 _stopped_contexts: weakref.WeakSet[z3.Context] = weakref.WeakSet()
@@ -58,10 +60,31 @@ def stop_encoding(context: z3.Context) -> None:
     _stopped_contexts.add(context)
 
 
+_watching = threading.local()  # the `halted` test of the search building terms on this thread, if any
+
+
+@contextlib.contextmanager
+def watched(halted: Callable[[], bool]) -> Iterator[None]:
+    """While this thread builds terms, in whatever context (a scratch one that `accepts` makes too),
+    `checkpoint` also gives up once `halted()` is true: the search's stop, or its deadline passed.
+    Building an encoding can take longer than a whole search may (`is_prime` of a ten-letter word
+    divides by 9,592 primes), so its loops read the clock, not only the stop."""
+    previous = getattr(_watching, "halted", None)
+    _watching.halted = halted
+    try:
+        yield
+    finally:
+        _watching.halted = previous
+
+
 def checkpoint(context: z3.Context) -> None:
-    """Raise `EncodingStopped` if the search that owns `context` was stopped; encoders call this
-    in their loops (a set lookup: cheap)."""
+    """Raise `EncodingStopped` if the search that owns `context` was stopped, or the search
+    building terms on this thread must end (see `watched`); encoders call this in their loops (a
+    set lookup and a call: cheap)."""
     if context in _stopped_contexts:
+        raise EncodingStopped
+    halted = getattr(_watching, "halted", None)
+    if halted is not None and halted():
         raise EncodingStopped
 
 

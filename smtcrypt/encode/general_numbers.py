@@ -20,7 +20,7 @@ from smtcrypt.core.numerals import root_floor
 from smtcrypt.core.rules import PRIME_LIMIT
 from smtcrypt.core.tree import Call, Expr, Word
 from smtcrypt.encode import words
-from smtcrypt.encode.base import Ok, allowed_digits
+from smtcrypt.encode.base import Ok, allowed_digits, checkpoint
 from smtcrypt.encode.general_rationals import Rat, Rationals, Value
 
 MAX_DIVIDEND = 10**8  # largest constant whose divisors a gcd chooses among (found by trial division)
@@ -141,8 +141,12 @@ class NumberTheory(Rationals):
         where there are too many of them (or no bound), a recursive search for a divisor."""
         self.linear = False
         divisors = None if bounds is None else words.trial_divisors(bounds[1])
-        if divisors is not None:
-            return z3.And(x >= 2, *[z3.Or(x == p, x % p != 0) for p in divisors])
+        if divisors is not None:  # up to 10,000 of them: the search's stop and clock are read between
+            tests = [x >= 2]
+            for p in divisors:
+                checkpoint(self.ctx)
+                tests.append(z3.Or(x == p, x % p != 0))
+            return z3.And(*tests)
         has_divisor = self.recursive("divisor", 2, lambda f, n, d: z3.If(
             d * d > n, z3.BoolVal(False, self.ctx), z3.Or(n % d == 0, f(n, d + 1))), z3.BoolSort(self.ctx))
         return z3.And(x >= 2, z3.Not(has_divisor(x, z3.IntVal(2, self.ctx))))

@@ -24,7 +24,19 @@ from smtcrypt.core.results import Ending, Proof
 Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
 DEADLINE_SLACK = 0.01  # seconds: this close to a deadline, no new solver check (nor a switch of backend) starts
 
-__all__ = ["DEADLINE_SLACK", "STRATEGIES", "Assignment", "Backend", "Ending", "Proof", "SearchEnd", "Strategy"]
+__all__ = ["DEADLINE_SLACK", "STRATEGIES", "Assignment", "Backend", "Ending", "Halted", "Proof", "SearchEnd",
+           "Strategy", "past"]
+
+
+class Halted(Exception):
+    """Long work before or inside a search (a plan, a sample of the costs, a block of rows) gave up
+    at one of its looks at `halted()`: the search was stopped or its time is up. Whoever started the
+    work says which, from its own state: the exception carries nothing."""
+
+
+def past(deadline: float | None) -> bool:
+    """True once `deadline` (a time.monotonic() value; None: none) has passed."""
+    return deadline is not None and time.monotonic() >= deadline
 
 
 class Strategy(str, enum.Enum):

@@ -3,7 +3,9 @@
 Where solutions are dense or the space is small, one solver check per model can never beat a
 compiled candidate that costs well under a microsecond. Trying every assignment the rules allow
 is a proof of completeness, as `unsat` is. The candidates come in chunks sized so that the clock
-and the stop flag are read every CHUNK_SECONDS.
+and the stop flag are read every CHUNK_SECONDS; the first chunks are small and grow, so that a
+formula whose every evaluation is slow (a power of a thousand digits) is not given thousands of
+evaluations before the first look.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
+from smtcrypt.engine.base import Assignment, Backend, Ending, Halted, Proof, SearchEnd
 from smtcrypt.engine.compiled import Compiled, Digits, candidate_digits
 
 OVERHEAD = 0.25e-6  # seconds per candidate beyond the formula: making and handing over the tuples
 CHUNK_SECONDS = 0.01  # seconds of work between two looks at the clock and the stop flag
-FIRST_CHUNK = 2048  # candidates in the first chunk, which also measures the cost of one candidate
+FIRST_CHUNK = 2048  # candidates in the sample that measures the cost of one (see `sample_costs`)
+SMALLEST_CHUNK = 16  # candidates in the first chunk; each next one twice as many, up to what CHUNK_SECONDS allows
 MAX_CHUNK = 1 << 20  # candidates in a chunk at most (memory)
 YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
 
@@ -78,7 +81,7 @@ class ExhaustiveSearch(Backend):
     def batches(self) -> Iterator[list[Assignment]]:
         """The solutions a chunk at a time."""
         tuples, _ = candidates(self.compiled)
-        size = FIRST_CHUNK
+        size = SMALLEST_CHUNK
         while not self._stopping():
             started = time.perf_counter()  # the chunk's making counts too: a chunk is the time between two looks
             chunk = list(itertools.islice(tuples, size))
@@ -88,7 +91,7 @@ class ExhaustiveSearch(Backend):
             hits = self.compiled.scan(chunk)
             spent = time.perf_counter() - started
             self.tried += len(chunk)
-            size = max(FIRST_CHUNK, min(MAX_CHUNK, 2 * len(chunk), int(len(chunk) * CHUNK_SECONDS / max(spent, 1e-6))))
+            size = max(1, min(MAX_CHUNK, 2 * len(chunk), int(len(chunk) * CHUNK_SECONDS / max(spent, 1e-6))))
             batch = self._batch(hits)
             if batch:
                 yield batch
@@ -114,10 +117,13 @@ class ExhaustiveSearch(Backend):
         return batch
 
 
-def sample_costs(compiled: Compiled, sample: int = FIRST_CHUNK) -> tuple[float, float]:
+def sample_costs(compiled: Compiled, sample: int = FIRST_CHUNK,
+                 halted: Callable[[], bool] = lambda: False) -> tuple[float, float]:
     """What one candidate costs, and the share of candidates that are solutions, measured on a
     random sample (timings drift with the machine and its load: a measurement here and now beats
-    any constant)."""
+    any constant). The sample is evaluated in growing pieces with a look at `halted()` (the
+    search's stop and clock) before each, `Halted` raised once it is true: where one evaluation
+    takes a second, the whole sample would take a quarter of an hour."""
     problem, free = compiled.problem, compiled.free
     _, total = candidates(compiled)
     values = list(compiled.unknowns.values())
@@ -132,6 +138,14 @@ def sample_costs(compiled: Compiled, sample: int = FIRST_CHUNK) -> tuple[float, 
         digits = sorted(pool)
         chunk = [tuple(draw.sample(digits, len(free))) + tuple(draw.choice(domain) for domain in values)
                  for _ in range(sample)]
-    started = time.perf_counter()
-    hits = compiled.scan(chunk)
-    return (time.perf_counter() - started) / len(chunk) + OVERHEAD, len(hits) / len(chunk)
+    spent, hits, begin, piece = 0.0, 0, 0, SMALLEST_CHUNK
+    while begin < len(chunk):
+        if halted():
+            raise Halted
+        started = time.perf_counter()
+        hits += len(compiled.scan(chunk[begin:begin + piece]))
+        spent += time.perf_counter() - started
+        begin += piece
+        # the rest at once where it takes less than a chunk's time (one call: the usual case), else twice as many
+        piece = len(chunk) - begin if spent / begin * (len(chunk) - begin) < CHUNK_SECONDS else 2 * piece
+    return spent / len(chunk) + OVERHEAD, hits / len(chunk)

@@ -1,15 +1,27 @@
-"""Z3's memory in this process: glibc's pad of freed heap, and the cap Z3 keeps on what it uses.
+"""The process's memory: glibc's pad of freed heap, the cap Z3 keeps on what it uses, and the cap
+on the whole process.
 
-Both are set by the search before Z3 is needed (the cap as it starts, where Z3 is loaded, and
-before each context it makes); this module does not load Z3, so that a search no backend of which
-uses the solver (a sum for the linear backend) never loads it.
+The first two are set by the search before Z3 is needed (the cap as it starts, where Z3 is loaded,
+and before each context it makes); this module does not load Z3, so that a search no backend of
+which uses the solver (a sum for the linear backend) never loads it. The process's cap is the
+command line's (`--max-memory`): Z3's own cap leaves out what Python, numpy and the compiled
+formula allocate, which a hostile formula can make gigabytes.
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import os
 import sys
+
+MEGABYTE = 1 << 20
+# MB the process may hold beyond its --max-memory: the libraries that load with the first search that
+# needs them (Z3, numpy: about 100 MB), thread stacks (8 MB each), and room for Z3 to reach its own cap
+# (the same MB) before the process reaches its: a thread Z3 starts past the process's cap cannot get its
+# thread-local data, and glibc aborts the process
+RESERVE_MB = 256
+_data_at_start: int | None = None  # the process's data size when it was first capped, in bytes
 
 
 def retain_freed_memory(megabytes: int = 64) -> bool:
@@ -50,3 +62,56 @@ def cap_loaded_z3_memory(megabytes: int) -> None:
     explanation, a proof) may use it outside the search; where it is not, nothing."""
     if "z3" in sys.modules:
         cap_z3_memory(megabytes)
+
+
+def data_size() -> int | None:
+    """The process's data size in bytes, as Linux counts it against RLIMIT_DATA (VmData: the heap
+    and private writable mappings; not the code of its libraries, nor address space only reserved);
+    None where /proc does not say."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmData:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def cap_process_memory(megabytes: int) -> bool:
+    """Cap the whole process's data at `megabytes` + RESERVE_MB more than it held when first capped
+    (the interpreter and what it had loaded then), for a process that is ours (the command line's):
+    past it an allocation fails, which Python raises as MemoryError (the search ends as unknown,
+    "memory limit"). Z3's own cap (`cap_z3_memory`, the same `megabytes`) stops the solver first.
+    True if the cap is set. Calling it again moves the cap, from the same starting size.
+
+    RLIMIT_DATA, not the address space: Z3, numpy's BLAS and LLVM reserve large address ranges they
+    never use, which an address-space limit would count (the reservations are not writable, so
+    RLIMIT_DATA leaves them out). Libraries loaded after the cap count against it; so that numpy's
+    share does not grow with the machine's cores, its BLAS is given one thread (smtcrypt's arrays
+    are integers: no BLAS call) unless the environment says otherwise. Linux only (since 4.7,
+    RLIMIT_DATA counts every private writable mapping, not only the heap); elsewhere Z3's own cap
+    alone holds.
+    """
+    global _data_at_start
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import resource
+    except ImportError:
+        return False
+    if _data_at_start is None:
+        _data_at_start = data_size()
+        if _data_at_start is None:
+            return False
+    if "numpy" not in sys.modules:  # a BLAS thread's stack and buffers each: 40 MB on a 2-core machine
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    wanted = _data_at_start + (megabytes + RESERVE_MB) * MEGABYTE
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_DATA, (wanted, hard))
+    except (ValueError, OSError):
+        return False
+    return True

@@ -35,7 +35,17 @@ from typing import TYPE_CHECKING, Any
 from smtcrypt.core.check import MAX_EXPONENT_CASES, Problem, large_exponents
 from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.core.tree import BoolOp, Compare, Not, walk
-from smtcrypt.engine.base import DEADLINE_SLACK, STRATEGIES, Assignment, Backend, Ending, SearchEnd, Strategy
+from smtcrypt.engine.base import (
+    DEADLINE_SLACK,
+    STRATEGIES,
+    Assignment,
+    Backend,
+    Ending,
+    Halted,
+    SearchEnd,
+    Strategy,
+    past,
+)
 from smtcrypt.engine.compiled import Compiled, compile_problem
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, sample_costs
@@ -97,6 +107,13 @@ class Portfolio:
     It reads its backends only through `Backend`. `listing=False` (counting) lets the cubes, join
     and exhaustive backends count solutions without listing them: they are added to `bulk`
     instead of being yielded.
+
+    The deadline and the stop reach the work before any backend runs, too: choosing an encoding
+    builds its terms, a plan looks ahead, a sample evaluates the formula; each reads `halted()` in
+    its loops and gives up (`Halted`, or `EncodingStopped` from an encoder), and the search then
+    ends as the deadline or the stop says (`end`), never as a proof. `deadline` given here bounds
+    the work of refusing a strategy that cannot search the puzzle (which may build terms or a
+    plan); the search loop sets the deadline of the search itself before iterating.
     """
 
     name = "portfolio"
@@ -127,7 +144,19 @@ class Portfolio:
         self.joining = False  # the join backend stands in for the exhaustive one (cheaper)
         self.linear: LinearSearch | None = None
         self.digits: DigitSearch | None = None
-        self._refuse_what_cannot_search()
+        try:
+            self._refuse_what_cannot_search()
+        except Halted:  # out of time (or stopped) before knowing: the search ends so, before it begins
+            self.end = SearchEnd(self._ending())
+
+    def halted(self) -> bool:
+        """True once the search must end: stopped, or past its deadline. Read by long work (an
+        encoding, a plan, a sample) in its loops."""
+        return self.stop_requested or past(self.deadline)
+
+    def _ending(self) -> Ending:
+        """How a search that gave up before its backend finished ends: a stop, or the time limit."""
+        return Ending.INTERRUPTED if self.stop_requested or not past(self.deadline) else Ending.TIME
 
     def _refuse_what_cannot_search(self) -> None:
         """A forced strategy that cannot search this puzzle is refused now, before iterating."""
@@ -187,10 +216,11 @@ class Portfolio:
 
     def request_stop(self) -> None:
         self.stop_requested = True
-        from smtcrypt.encode import stop_encoding
+        if self.contexts:  # (the encoders load Z3: not from a signal handler for a search that never needed it)
+            from smtcrypt.encode import stop_encoding
 
-        for context in self.contexts:  # an encoding being built gives up at its next checkpoint
-            stop_encoding(context)
+            for context in list(self.contexts):  # an encoding being built gives up at its next checkpoint
+                stop_encoding(context)
         for backend in self._backends():
             backend.request_stop()
 
@@ -212,6 +242,8 @@ class Portfolio:
     def batches(self) -> Iterator[list[Assignment]]:
         """The solutions in batches (a list each): one per model from Z3, many from the others;
         `exact` tells whether the current batch needs the exact re-check."""
+        if self.end is not None:  # ended before it began (see `__init__`)
+            return
         forced: dict[Strategy, Callable[[], Iterator[list[Assignment]]]] = {
             Strategy.AUTO: self._auto,
             Strategy.LINEAR: lambda: self._run(self._linear(self.deadline)),
@@ -221,7 +253,11 @@ class Portfolio:
             Strategy.CUBES: lambda: self._cubes(self.deadline) or iter(()),
             Strategy.EXHAUSTIVE: lambda: self._exhaustive(None),
         }
-        yield from forced[self.strategy]()
+        try:
+            yield from forced[self.strategy]()
+        except Halted:  # long work before (or between) the backends gave up: a stop, or the time limit
+            self.end = SearchEnd(self._ending())
+            return
         if self.end is None and self.stop_requested:  # stopped before any backend began
             self.end = SearchEnd(Ending.INTERRUPTED)
 
@@ -260,7 +296,7 @@ class Portfolio:
             if total <= SMALL_SPACE:
                 self.price = 0.0
                 return True
-            seconds, hits = sample_costs(self.compiled, SAMPLE)
+            seconds, hits = sample_costs(self.compiled, SAMPLE, self.halted)
             self.expected = total * hits
             self.price = total * (seconds + hits * SECONDS_PER_SOLUTION[self.listing])
             join = self._join()
@@ -274,11 +310,15 @@ class Portfolio:
     def _z3_then_exhaustive(self) -> Iterator[list[Assignment]]:
         """Z3 (or cubes) for a share of the exhaustive price, then every assignment less those reported."""
         from smtcrypt.analysis.fold import fold
-        from smtcrypt.encode import choose
+        from smtcrypt.encode import EncodingStopped, choose, watched
 
         assert self.price is not None
         self._cap_memory()  # choosing the encoding may make a context
-        encoding = choose(fold(self.problem)).name
+        try:
+            with watched(self.halted):  # choosing builds the terms of the encodings it tries
+                encoding = choose(fold(self.problem)).name
+        except EncodingStopped:
+            raise Halted from None
         share = Z3_SHARE.get(encoding, Z3_SHARE["general"]) * self.price
         if encoding in ("columns", "products"):  # where Z3 usually answers fast
             share = max(share, Z3_AT_LEAST)
@@ -319,12 +359,12 @@ class Portfolio:
         yield from self._run(self._model_search(deadline))
 
     def _model_search(self, deadline: float | None) -> ModelSearch:
-        from smtcrypt.encode import Encoded, EncodingStopped, encode
+        from smtcrypt.encode import Encoded, EncodingStopped, encode, watched
         from smtcrypt.engine.z3search import SPLIT_AFTER_CONFLICTS, ModelSearch
 
         context = self._context()
         try:
-            with self.clock("encode"):
+            with self.clock("encode"), watched(self.halted):
                 encoded = encode(self.problem, context)
         except EncodingStopped:  # a search that ends before its first check
             encoded = Encoded(context, {}, [])
@@ -426,7 +466,7 @@ class Portfolio:
 
             self.made.add("digits")
             with self.clock("compile"):
-                plan = digit_plan(self.problem, products_only=products_only)
+                plan = digit_plan(self.problem, products_only=products_only, halted=self.halted)
             if plan is not None:
                 self.digits = DigitSearch(plan, self.deadline, listing=self.listing)
         if self.digits is not None:
@@ -459,14 +499,14 @@ class Portfolio:
             return None
         if "terms" not in self.made:
             from smtcrypt.analysis.fold import fold
-            from smtcrypt.encode import EncodingStopped, bitvec, general
+            from smtcrypt.encode import EncodingStopped, bitvec, general, watched
 
             try:
-                with self.clock("encode"):
+                with self.clock("encode"), watched(self.halted):
                     folded, context = fold(self.problem), self._context()
                     self.terms = bitvec.formula_terms(folded, context) or general.formula_terms(folded, context)
-            except EncodingStopped:
-                return None  # the caller finds the search stopped (and a later call tries again)
+            except EncodingStopped:  # stopped or out of time: no answer to whether cubes fit (a later call tries again)
+                raise Halted from None
             self.made.add("terms")
         return self.terms
 

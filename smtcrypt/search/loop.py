@@ -8,6 +8,12 @@
 It owns the policy between the backends and the user: the deadline, the stop request, which models
 are re-checked, the proof of an infinite family, and the statistics.
 
+The deadline bounds every stage of the search, not only the backends' loops: the portfolio's
+choices before the first solution (building an encoding, planning, sampling the formula's cost)
+read the clock too, each Z3 call is given the time left, and a search past its deadline ends as
+`unknown` (time limit), never as "no solution". A search that runs out of memory (a MemoryError
+in Python; Z3's own cap) ends as `unknown` (memory limit) with what it found.
+
 Which solutions the exact re-check (core/verify.py) sees:
 
 - every model a solver returns (Z3's, and the model that starts each cube), always;
@@ -82,8 +88,12 @@ class Search:
         self.limit = 2 if decide else limit
         self.keep = keep  # False: count the solutions without making `Solution`s (and yield none)
         # made here, so that a strategy that cannot search this puzzle is refused before iterating
-        self.engine: Portfolio = Portfolio(problem, limit=self.limit, strategy=chosen, listing=keep, clock=self.clock)
+        # the work of refusing a strategy (it may build terms or a plan) is bounded by the timeout too
+        refusing = None if timeout is None else time.monotonic() + timeout
+        self.engine: Portfolio = Portfolio(problem, deadline=refusing, limit=self.limit, strategy=chosen,
+                                           listing=keep, clock=self.clock)
         self.stop_requested = False
+        self.stop_ending = Ending.INTERRUPTED  # how a requested stop ends the search (see `request_stop`)
         self.decide = decide
         self.timeout = timeout
         self.strategy = chosen.value
@@ -99,6 +109,7 @@ class Search:
         self.family: Family | None = None  # a proof of infinitely many solutions, once found
         self.seconds = 0.0
         self._started = False
+        self._clock_started = 0.0  # time.monotonic() when iteration began
         self._finished = False  # the loop ended the search itself (a limit, a stop, a family)
         self._solving = 0.0  # seconds in the engine, the solve stage
         names = sorted([*problem.letters, *problem.unknowns])  # a mapping lists them alphabetically
@@ -112,7 +123,7 @@ class Search:
         if self._started:
             raise RuntimeError("a Search can be iterated once; start a new one")
         self._started = True
-        start = time.monotonic()
+        start = self._clock_started = time.monotonic()
         try:
             yield from self._search(None if self.timeout is None else start + self.timeout)
         finally:
@@ -131,12 +142,41 @@ class Search:
         clock = time.perf_counter  # the solve stage timed by hand: a with-block per solution costs
         while not self._finished:
             before = clock()
-            batch = next(batches, None)
-            self._solving += clock() - before
+            try:
+                batch = next(batches, None)
+            except MemoryError:  # past the process's cap (see engine/memory.py): what was found stands
+                self._ended_by(Ending.MEMORY)
+                return
+            finally:
+                self._solving += clock() - before
             if batch is None:
                 self._ended_by_engine()
                 return
-            yield from self._solutions(batch, engine.exact, deadline)
+            try:
+                yield from self._solutions(batch, engine.exact, deadline)
+            except MemoryError:
+                self._ended_by(Ending.MEMORY)
+                return
+
+    def _ended_by(self, ending: Ending) -> None:
+        """The search ends here, incomplete, for `ending` (memory): the engine is left as it is."""
+        self.complete, self.ending, self.reason = False, ending, ending.value
+        self._finished = True
+
+    def abandon(self, ending: Ending) -> None:
+        """End the search from outside, between two of its solutions, incomplete, for `ending`: the
+        caller ran out of memory keeping them (a MemoryError there, not here), so they are dropped
+        too (`drop_solutions`). Its iteration is not to be resumed."""
+        self.stopped_early = False
+        self._ended_by(ending)
+        self.seconds = time.monotonic() - self._clock_started
+        self.drop_solutions()
+
+    def drop_solutions(self) -> None:
+        """Forget the solutions kept, not their count: for a caller out of memory (the verdict then
+        lists none and counts them all, as when counting)."""
+        self.solutions = []
+        self.keep = False
 
     def _ended_by_engine(self) -> None:
         """The engine's end is the search's: its solutions counted without listing added."""
@@ -144,6 +184,8 @@ class Search:
         end = self.engine.end
         assert end is not None
         self.complete, self.reason, self.ending, self.proof = end.complete, end.reason, end.ending, end.proof
+        if self.ending is Ending.INTERRUPTED and self.stop_requested and self.stop_ending is not Ending.INTERRUPTED:
+            self.ending, self.reason = self.stop_ending, self.stop_ending.value  # stopped for the time limit
 
     def _solutions(self, batch: list[Assignment], exact: bool, deadline: float | None) -> Iterator[Solution]:
         """A batch's solutions, re-checked as the module says; `_finished` is set where the search
@@ -204,7 +246,7 @@ class Search:
     def _stop_in_batch(self, deadline: float | None) -> bool:
         """A large batch is long work for this loop too: stop in it when asked or out of time."""
         if self.stop_requested:
-            self.ending = Ending.INTERRUPTED
+            self.ending = self.stop_ending
         elif deadline is not None and time.monotonic() >= deadline:
             self.ending = Ending.TIME
         else:
@@ -218,11 +260,23 @@ class Search:
         seconds = self._solving - sum(self.clock.seconds.get(stage, 0.0) for stage in ("compile", "encode"))
         self.clock.seconds["solve"] = self.clock.seconds.get("solve", 0.0) + max(seconds, 0.0)
 
-    def request_stop(self) -> None:
+    def request_stop(self, ending: Ending = Ending.INTERRUPTED) -> None:
         """End the search soon, with what it found so far: the running solver call is interrupted.
-        Safe from a signal handler and from another thread."""
+        Safe from a signal handler and from another thread. `ending` says why, as the verdict will:
+        interrupted (Ctrl-C, a caller's stop) or the time limit (a caller's own clock, such as the
+        command line's, which counts the reading of the puzzle too)."""
+        self.stop_ending = ending
         self.stop_requested = True
         self.engine.request_stop()
+
+    def verdict_so_far(self, ending: Ending) -> Verdict:
+        """The verdict of a search cut short from outside, while it may still be running (the command
+        line's last resort, when a stage does not end in time): what it found, unknown, `ending` as
+        the reason. No solver statistics: the solver may be busy on another thread."""
+        seconds = time.monotonic() - self._clock_started if self._started else 0.0
+        stats = {"strategy": " -> ".join(self.engine.used) or None, "proof": None, "models": self.found}
+        return Verdict(self.formula, Status.UNKNOWN, tuple(self.solutions), False, ending.value, seconds, stats,
+                       None if self.keep else self.found, ending=ending)
 
     def raise_if_incomplete(self) -> None:
         """`IncompleteSearch` (or `InfinitelyMany`) unless the search finished or stopped as asked."""

@@ -16,7 +16,7 @@ from smtcrypt.core.numerals import place_values, repeating_scale
 from smtcrypt.core.rules import PRIME_LIMIT
 from smtcrypt.core.tree import BinOp, Call, Expr, Name, Number, Repeating, Word, walk
 from smtcrypt.encode import words
-from smtcrypt.encode.base import Ok, Unsupported, allowed_digits, indicator
+from smtcrypt.encode.base import Ok, Unsupported, allowed_digits, checkpoint, indicator
 from smtcrypt.encode.bitvec.ints import MAX_WIDTH, Z
 from smtcrypt.encode.bitvec.rationals import BitVecRat, BitVecRationals, Value
 from smtcrypt.encode.walk import TreeEncoder, conj
@@ -224,7 +224,8 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
         if divisors is None:
             raise Unsupported(f"is_prime() of a term of {x.width} bits")
         tests = [self.z_compare(">=", x, self.const(2))]
-        for p in divisors:
+        for p in divisors:  # up to 10,000 of them, seconds of work: the search's stop and clock are read
+            checkpoint(self.ctx)
             remainder = self.z_mod(x, self.const(p))
             tests.append(z3.Or(self.z_compare("==", x, self.const(p)), self.nonzero(remainder)))
         return z3.And(*tests), True
@@ -247,6 +248,7 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
             return None
         rows = []
         for digits in itertools.product(*(self.digits[letter] for letter in letters)):
+            checkpoint(self.ctx)
             value = z3.simplify(z3.substitute(x.term, *[
                 (self.letters[letter], z3.BitVecVal(digit, self.letter_width, self.ctx))
                 for letter, digit in zip(letters, digits)]))

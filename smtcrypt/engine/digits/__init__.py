@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from smtcrypt.core.check import Problem
-from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
+from smtcrypt.engine.base import Assignment, Backend, Ending, Halted, Proof, SearchEnd
 from smtcrypt.engine.compiled import define_scan
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
@@ -61,22 +61,25 @@ class DigitPlan:
     scan: Scan  # the generated loops
     letters: list[str]  # the letters of a solution tuple, alphabetically
 
-    def on_arrays(self) -> Scan | None:
-        """The same plan run on arrays (arrays.py), or None: numpy missing, or values too wide for int64."""
+    def on_arrays(self, halted: Callable[[], bool] = lambda: False) -> Scan | None:
+        """The same plan run on arrays (arrays.py), or None: numpy missing, or values too wide for int64.
+        `halted()` is read between steps of a block (see `ArraySearch`)."""
         try:
             from smtcrypt.engine.digits.arrays import ArraySearch, NotVectorizable
         except ImportError:
             return None
         try:
-            return ArraySearch(self.problem, self.steps).run
+            return ArraySearch(self.problem, self.steps, halted).run
         except (NotVectorizable, NotCompilable):
             return None
 
 
-def digit_plan(problem: Problem, products_only: bool = False) -> DigitPlan | None:
+def digit_plan(problem: Problem, products_only: bool = False,
+               halted: Callable[[], bool] = lambda: False) -> DigitPlan | None:
     """The digit search for this problem, or None where it does not fit: no equation between
     polynomials in words, integer unknowns, letters in no such equation, code too deep to compile
-    (and, with `products_only`, no product or power of words in those equations)."""
+    (and, with `products_only`, no product or power of words in those equations). Planning reads
+    `halted()` (the search's stop and clock) and raises `Halted` once it is true."""
     if problem.unknowns or not problem.letters:
         return None
     found = polynomial_equations(problem)
@@ -88,7 +91,7 @@ def digit_plan(problem: Problem, products_only: bool = False) -> DigitPlan | Non
     if products_only and not any(nonlinear(side, problem) for _, equation in found
                                  for side in (equation.left, equation.right)):
         return None
-    steps = Planner(problem, dict(found)).plan()
+    steps = Planner(problem, dict(found), halted).plan()
     try:
         generator = LoopWriter(problem, steps)
         scan = define_scan(generator.source, generator.writer.constants, generator.tables, "<smtcrypt digits>")
@@ -134,7 +137,7 @@ class DigitSearch(Backend):
             yield from self._drive(loops, hits, reported, time.monotonic() + LOOPS_FIRST if self.arrays else None)
             if self.end is not None:
                 return
-        on_arrays = self.plan.on_arrays()
+        on_arrays = self.plan.on_arrays(self._stopping)
         if on_arrays is None:  # the loops go on
             self.ran[:] = ["loops"]
             yield from self._drive(loops, hits, None, None)
@@ -156,6 +159,8 @@ class DigitSearch(Backend):
             except StopIteration as finished:
                 self.nodes = done + finished.value
                 self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
+            except Halted:  # the arrays looked at `_stopping()` inside a block: `end` says why
+                return
             if skip:  # solutions the loops reported before the arrays took over
                 hits[:] = [digits for digits in hits if digits not in skip]
             if reported is not None:

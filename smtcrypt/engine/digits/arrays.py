@@ -5,7 +5,9 @@ is a few numpy operations over a block of them (a column of int64 per letter), w
 nanoseconds an assignment. `Try` repeats each row once per digit still free, `Solve` looks the
 letter's digits up in the table of `c * x = t (mod base)` and repeats each row once per root,
 `Congruence`, `RangeCut` and `Holds` keep the rows that pass. Blocks are cut to at most BLOCK rows
-before a step that multiplies them, so memory stays bounded, and the clock is read between blocks.
+before a step that multiplies them, so memory stays bounded. The caller reads the clock between
+steps (each yields), and `halted()` is read within a constraint checked row by row (a second per
+quarter-million rows), so that a search ends on time and when stopped.
 
 Exactness: every value is an int64 that cannot overflow. A congruence is computed modulo
 M = base**k with each operation reduced modulo M, so no intermediate exceeds M**2 < 2**63 (a plan
@@ -25,6 +27,7 @@ import numpy as np
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, BoolOp, Compare, Expr, Not, Number, Unary, Word
+from smtcrypt.engine.base import Halted
 from smtcrypt.engine.compiled import define_scan
 from smtcrypt.engine.compiled_writer import NotCompilable, Writer
 from smtcrypt.engine.digits.equations import WordEquation
@@ -33,6 +36,7 @@ from smtcrypt.engine.digits.plan import Congruence, Holds, RangeCut, Solve, Step
 from smtcrypt.engine.join import letters_of
 
 BLOCK = 1 << 18  # rows at most after a step that multiplies them (about 20 MB of columns)
+ROWS_BETWEEN_LOOKS = 1 << 13  # rows a constraint checked row by row evaluates between two looks at `halted()`
 LARGEST_MODULUS = 3_000_000_000  # M with M * M < 2**63: the congruences' arithmetic cannot overflow
 SAFE = 1 << 62  # bound on any value evaluated exactly on arrays
 
@@ -117,8 +121,9 @@ class ArraySearch:
     appends each solution's digits (letters alphabetically) to `hits`, yields the rows handled so
     far between blocks, and returns their number."""
 
-    def __init__(self, problem: Problem, steps: list[Step]):
+    def __init__(self, problem: Problem, steps: list[Step], halted: Callable[[], bool] = lambda: False):
         self.problem = problem
+        self.halted = halted  # read inside a long step; `Halted` is raised once it is true
         self.base = problem.rules.base
         self.steps = steps
         self.letters = sorted(problem.letters)
@@ -157,6 +162,7 @@ class ArraySearch:
             rows, count = self._apply(index, step, rows, count)
             self.rows_handled += count
             index += 1
+            yield self.rows_handled  # a step over a block may take a while: the caller reads the clock
         if count:  # sorted here, where it costs least
             columns = [rows[letter] for letter in self.letters]
             order = np.lexsort(columns[::-1])
@@ -388,8 +394,15 @@ class ArraySearch:
         scan = define_scan(source, writer.constants, {"bool": bool})
 
         def test_rows(rows: AssignmentBlock, count: int) -> Array:
-            return np.array(scan(zip(*(rows[letter].tolist() for letter in letters))) if letters else
-                            scan([()]) * count, dtype=bool)
+            if not letters:
+                return np.array(scan([()]) * count, dtype=bool)
+            kept: list[bool] = []
+            for begin in range(0, count, ROWS_BETWEEN_LOOKS):
+                if self.halted():
+                    raise Halted
+                end = begin + ROWS_BETWEEN_LOOKS
+                kept += scan(zip(*(rows[letter][begin:end].tolist() for letter in letters)))
+            return np.array(kept, dtype=bool)
         return test_rows
 
 

@@ -7,10 +7,12 @@ Steps, in order: `Try` a letter's digits, `Solve` a letter from an equation's co
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import Expr
+from smtcrypt.engine.base import Halted
 from smtcrypt.engine.digits.equations import WordEquation, monotone
 from smtcrypt.engine.join import conjuncts, letters_of
 
@@ -62,10 +64,15 @@ class Planner:
     """Orders the letters and places each check as early as its letters allow. Each equation goes
     right to left at its own pace: its next column is checked (a congruence) once its letters have
     digits, or solves its one letter without a digit yet; where no equation can, a letter of some
-    equation's next column is tried, the one after which the most letters are solved."""
+    equation's next column is tried, the one after which the most letters are solved.
+
+    Looking ahead costs about the cube of the letters (each candidate solves what it can), which
+    for a long division's skeleton of a hundred columns is minutes: `halted()` (the search's stop
+    and clock) is read at each step, and `Halted` raised once it is true."""
 
     problem: Problem
     equations: dict[Expr, WordEquation]  # constraint -> its columns, for the polynomial equations
+    halted: Callable[[], bool] = lambda: False
     steps: list[Step] = field(default_factory=list)
     assigned: set[str] = field(default_factory=set)
     pending: list[Expr] = field(default_factory=list)  # constraints not yet checked exactly
@@ -77,6 +84,7 @@ class Planner:
         self.reached = {id(equation): 0 for equation in self.equations.values()}
         self._checks()  # constraints without letters
         while True:
+            self._look()
             self._advance(self.assigned, self.reached, self.steps)
             solving = self._solvable(self.assigned, self.reached)
             if solving is not None:
@@ -138,6 +146,7 @@ class Planner:
         assigned, reached = self.assigned | {letter}, dict(self.reached)
         solved = 0
         while True:
+            self._look()
             self._advance(assigned, reached, None)
             solving = self._solvable(assigned, reached)
             if solving is None:
@@ -148,6 +157,10 @@ class Planner:
         factors = sum(not equation.solvable(letter, equation.length) for equation in self.equations.values()
                       if any(letter in word for word, _ in equation.words))
         return solved, factors, -len(self.problem.allowed[letter])
+
+    def _look(self) -> None:
+        if self.halted():
+            raise Halted
 
     def _assign(self, step: Try | Solve) -> None:
         self.steps.append(step)

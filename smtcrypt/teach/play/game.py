@@ -58,6 +58,7 @@ class Game:
         self.marks: dict[str, tuple[int, ...]] = {}
         self.history: list[Move] = []  # the accepted moves, undone from the end
         self._pools: list[_Pool] = []
+        self._running: Search | None = None  # the search answering the move now, for `request_stop`
         # the letters the puzzle alone fixes: not said to be forced
         # (all of them when that search does not finish: then a letter said to be forced may be one the
         # puzzle alone fixes, which is still true of every solution the decisions allow)
@@ -106,6 +107,15 @@ class Game:
         if steps:
             return Move(decision, MoveVerdict.REJECTED, " ".join(step.text for step in steps), steps=tuple(steps))
         return Move(decision, MoveVerdict.REJECTED, f"no solution has {listed(trial)} (a complete search finds none)")
+
+    def request_stop(self) -> None:
+        """End the move being answered soon: its search stops (the move answers unknown, nothing is
+        kept of it) and its reasons are not looked for any longer. Safe from another thread and from
+        a signal handler (Ctrl-C during a move)."""
+        search = self._running
+        if search is not None:
+            search.request_stop()
+        self.reasons.stop()
 
     def undo(self) -> Decision | None:
         """Take back the last accepted decision (None if there is none)."""
@@ -254,12 +264,15 @@ class Game:
     def _search(self, domains: dict[str, frozenset[int]]) -> _Pool:
         """Every solution with the letters in `domains` (at most MAX_KEPT), each re-checked by the search."""
         problem = dataclasses.replace(self.problem, allowed=domains)
-        search = Search(problem, limit=MAX_KEPT + 1, timeout=self.timeout)
+        search = self._running = Search(problem, limit=MAX_KEPT + 1, timeout=self.timeout)
         solutions = []
-        for solution in search:
-            values = {**solution.mapping, **dict(zip(self.problem.wildcards, solution.wildcards))}
-            values.update(self._carry_values(values))
-            solutions.append((values, str(solution)))
+        try:
+            for solution in search:
+                values = {**solution.mapping, **dict(zip(self.problem.wildcards, solution.wildcards))}
+                values.update(self._carry_values(values))
+                solutions.append((values, str(solution)))
+        finally:
+            self._running = None
         if search.complete:
             return _Pool(domains, solutions, True)
         reason = f"more than {MAX_KEPT:,} solutions" if len(solutions) > MAX_KEPT else (search.reason or "unknown")

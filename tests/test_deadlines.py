@@ -1,0 +1,272 @@
+"""`--timeout T` ends a command within T and a little, whichever stage the time runs out in; Ctrl-C
+ends every stage at once with exit 130 and no traceback; `--max-memory` caps the whole process.
+
+Each case runs `python -m smtcrypt` (or a script that runs the command after making one of its
+stages slow) in a subprocess, so that signals and exits are real. The promise is T + 0.5 s (see
+docs/guarantees.md); the bounds here are T + MARGIN, generous for a loaded machine: the point is
+that nothing runs for tens of seconds, as these inputs did before (figures measured on a loaded
+two-core machine, quoted with each case).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import smtcrypt
+
+ROOT = Path(__file__).resolve().parent.parent
+MARGIN = 3.0  # seconds beyond a time limit that a command may take here: start-up and a loaded machine
+PROMPT = 2.0  # seconds from Ctrl-C to the end of the command here (the promise is 0.5 s)
+PRIMES = "is_prime(ABCDEFGHIJ) and is_prime(JIHGFEDCBA)"  # 9,592 trial divisions each, to encode
+HUGE = "A = ((2 ** 1000) ** 1000) ** 1000"  # a constant of a billion bits
+
+# A stage made slow by a computation in C that holds the interpreter (a power of a billion bits, which
+# only checks for signals as it multiplies): in the reading, and inside the exhaustive search's loop.
+SLOW = "((2 ** 1000) ** 1000) ** 1000"
+SLOW_READING = f"""
+import smtcrypt.cli.solving as solving
+reading = solving.read_puzzle
+def read_puzzle(args):
+    {SLOW}
+    return reading(args)
+solving.read_puzzle = read_puzzle
+"""
+SLOW_SEARCH = f"""
+import smtcrypt.engine.exhaustive as exhaustive
+batch = exhaustive.ExhaustiveSearch._batch
+def slow_batch(self, hits):
+    found = batch(self, hits)
+    if self.tried > 1000:
+        {SLOW}
+    return found
+exhaustive.ExhaustiveSearch._batch = slow_batch
+"""
+# An allocation of 64 GB in the search's loop: only a cap on the process stops it (Z3's cap does not see it)
+GREEDY_SEARCH = """
+import smtcrypt.engine.exhaustive as exhaustive
+batch = exhaustive.ExhaustiveSearch._batch
+def greedy_batch(self, hits):
+    hoard = bytes(64 << 30)
+    return batch(self, hits)
+exhaustive.ExhaustiveSearch._batch = greedy_batch
+"""
+RUN = "\nimport sys\nsys.argv[0] = 'smtcrypt'\nfrom smtcrypt.cli import run\nrun()\n"
+
+
+def command(*args: str, script: str | None = None) -> list[str]:
+    """The command line of `smtcrypt ARGS`, or of a script that runs it after `script`."""
+    if script is None:
+        return [sys.executable, "-m", "smtcrypt", *args]
+    return [sys.executable, "-c", script + RUN, *args]
+
+
+def environment() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def timed(argv: list[str], limit: float = 120) -> tuple[int, str, str, float]:
+    """Exit code, stdout, stderr, and the seconds the command took."""
+    start = time.monotonic()
+    result = subprocess.run(argv, capture_output=True, text=True, env=environment(), timeout=limit, cwd=ROOT)
+    return result.returncode, result.stdout, result.stderr, time.monotonic() - start
+
+
+def interrupted(argv: list[str], after: float, stdin: str | None = None,
+                wait_for_line: bool = False) -> tuple[int, str, str, float]:
+    """Exit code, stdout, stderr of the command sent SIGINT `after` seconds after it starts (after its
+    first line of output, with `wait_for_line`), and the seconds from the signal to its end."""
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=environment(), cwd=ROOT,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert process.stdin is not None and process.stdout is not None
+    first = ""
+    if stdin is not None:  # kept open: the command waits for more, as at a terminal
+        process.stdin.write(stdin)
+        process.stdin.flush()
+    if wait_for_line:
+        first = process.stdout.readline()
+    time.sleep(after)
+    assert process.poll() is None, "the command ended before it could be interrupted"
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    return process.returncode, first + out, err, time.monotonic() - sent
+
+
+def division_skeleton(quotient: str, divisor: int = 97, remainder: int = 5, masked: bool = True) -> str:
+    """A long division as printed, every digit a `?` (`masked`): the quotient's digits all nonzero (a
+    product and a remainder under each), the divisor of two digits."""
+    dividend = str(divisor * int(quotient) + remainder)
+    last, edge = len(dividend) - 1, len(str(divisor)) + 3  # the dividend's last column; its first column
+    rows = [(quotient, last), (str(divisor), -2), (dividend, last)]
+    position = len(dividend) - len(quotient)
+    current = int(dividend[:position + 1])
+    for index, digit in enumerate(int(cell) for cell in quotient):
+        product = divisor * digit
+        rows.append((str(product), position))
+        if index == len(quotient) - 1:
+            rows.append((str(current - product), last))
+            break
+        position += 1
+        current = (current - product) * 10 + int(dividend[position])
+        rows.append((str(current), position))
+    lines = [" " * (edge + rows[0][1] + 1 - len(quotient)) + quotient,
+             " " * (edge - 1) + "-" * (len(dividend) + 1), f" {divisor}) {dividend}"]
+    for number, (text, column) in enumerate(rows[3:]):
+        indent = " " * (edge + column + 1 - len(text))
+        lines.append(indent + text)
+        if number % 2 == 0:
+            lines.append(indent + "-" * len(text))
+    text = "\n".join(lines) + "\n"
+    return "".join("?" if cell.isdigit() else cell for cell in text) if masked else text
+
+
+def test_the_division_skeleton_is_a_long_division_as_printed():
+    printed = division_skeleton("7354", masked=False)
+    assert printed.splitlines()[2] == " 97) 713343"  # 97 * 7354 + 5
+    assert len(list(smtcrypt.Puzzle.read(printed, "layout").solve())) == 1  # the reader takes it, and it holds
+
+
+# --- --timeout: every stage ----------------------------------------------------------------------------
+
+
+def test_a_slow_encoding_ends_at_the_time_limit():
+    # before: 11 s under --timeout 2 in the issue, 33 s here (the trial divisions never read the clock)
+    code, out, err, seconds = timed(command("--timeout", "2", PRIMES))
+    assert code == 3 and "search incomplete (time limit)" in out and "Traceback" not in err
+    assert seconds < 2 + MARGIN
+
+
+def test_a_huge_constant_ends_within_its_time_limit():
+    # before: 45 s under --timeout 5, Ctrl-C ignored (the exhaustive backend computed it per candidate);
+    # the door now refuses it (exit 2), and the time limit holds whatever the door lets through
+    code, out, err, seconds = timed(command("--timeout", "5", HUGE))
+    assert code in (2, 3) and "Traceback" not in err
+    assert seconds < 5 + MARGIN
+
+
+def test_a_long_digit_search_ends_at_the_time_limit(tmp_path):
+    # before: 27 s under --timeout 2 (a step of the array search over a quarter-million rows, unwatched)
+    layout = tmp_path / "division.txt"
+    layout.write_text(division_skeleton("98765432198765432"))
+    code, out, err, seconds = timed(command("--timeout", "2", "--first", "--layout", str(layout)))
+    assert code == 3 and "time limit" in out and "Traceback" not in err
+    assert seconds < 2 + MARGIN
+
+
+def test_a_long_plan_ends_at_the_time_limit(tmp_path):
+    # planning a 23-column skeleton looks ahead for about 1.5 s: under --timeout 0.5 it stops at the limit
+    layout = tmp_path / "division.txt"
+    layout.write_text(division_skeleton("9876543219876543219876"))
+    code, out, err, seconds = timed(command("--timeout", "0.5", "--first", "--layout", str(layout)))
+    assert code == 3 and "time limit" in out and "Traceback" not in err
+    assert seconds < 0.5 + MARGIN
+
+
+def test_the_time_limit_ends_a_computation_in_c_while_reading():
+    # a stage that cannot look at the clock (here the reading, made slow): the guard's last resort
+    code, out, err, seconds = timed(command("--json", "--timeout", "2", "A + B = C", script=SLOW_READING))
+    assert code == 3 and "Traceback" not in err
+    data = json.loads(out)
+    assert (data["status"], data["complete"], data["reason"]) == ("unknown", False, "time limit")
+    assert seconds < 2 + MARGIN
+
+
+def test_the_time_limit_ends_a_computation_in_c_while_searching():
+    code, out, err, seconds = timed(command("--strategy", "exhaustive", "--timeout", "2", "AB + CD = EF",
+                                            script=SLOW_SEARCH))
+    assert code == 3 and "search incomplete (time limit)" in out.splitlines()[-1] and "Traceback" not in err
+    assert seconds < 2 + MARGIN
+
+
+def test_the_library_search_reads_the_clock_while_it_encodes_and_plans():
+    for puzzle, limit in [(smtcrypt.Puzzle(PRIMES), None),
+                          (smtcrypt.Puzzle.read(division_skeleton("98765432198765432"), "layout"), 1)]:
+        start = time.monotonic()
+        verdict = puzzle.search(timeout=1.0, limit=limit).verdict()
+        assert verdict.status is smtcrypt.Status.UNKNOWN and verdict.reason == "time limit"
+        assert time.monotonic() - start < 1.0 + MARGIN
+
+
+# --- Ctrl-C: every stage ------------------------------------------------------------------------------
+
+
+def test_ctrl_c_during_a_long_solver_call():
+    code, out, err, seconds = interrupted(command("--strategy", "z3", "NORTH / SOUTH = EAST / WEST"), after=3.0)
+    assert code == 130 and "Traceback" not in err and seconds < PROMPT
+    # (on a machine so loaded that the search has not begun after 3 s, it is the reading that was interrupted)
+    assert "search incomplete (interrupted)" in out or err.strip() == "interrupted"
+
+
+def test_ctrl_c_during_the_encoding():
+    # before: 12.9 s from Ctrl-C to the end (the trial divisions never read the stop)
+    code, out, err, seconds = interrupted(command(PRIMES), after=2.0)
+    assert code == 130 and "interrupted" in out + err
+    assert "Traceback" not in err and seconds < PROMPT
+
+
+def test_ctrl_c_during_a_computation_in_c_before_the_search():
+    code, out, err, seconds = interrupted(command("A + B = C", script=SLOW_READING), after=1.5)
+    assert code == 130 and err.strip() == "interrupted" and seconds < PROMPT
+
+
+def test_ctrl_c_during_a_computation_in_c_in_the_search():
+    code, out, err, seconds = interrupted(command("--strategy", "exhaustive", "AB + CD = EF", script=SLOW_SEARCH),
+                                          after=3.0)
+    assert code == 130 and "Traceback" not in err and seconds < PROMPT
+    assert "search incomplete (interrupted)" in out or err.strip() == "interrupted"
+
+
+def test_ctrl_c_during_a_play_move():
+    # the first move is answered (its search runs to the 1.5 s limit); Ctrl-C comes during the second
+    code, out, err, seconds = interrupted(command("play", "--timeout", "1.5", PRIMES), after=0.5,
+                                          stdin="A = 1\nB = 2\n", wait_for_line=True)
+    assert code == 130 and "Traceback" not in err and seconds < PROMPT
+    assert len(out.splitlines()) == 1  # the move cut short answers nothing
+
+
+def test_ctrl_c_during_a_batch(tmp_path):
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text("NORTH / SOUTH = EAST / WEST\n" + PRIMES + "\n")
+    code, out, err, seconds = interrupted(command("batch", "--strategy", "z3", str(puzzles)), after=2.5)
+    assert code == 130 and err.rstrip().endswith("; interrupted") and "Traceback" not in err
+    assert seconds < PROMPT
+
+
+def test_ctrl_c_during_an_explanation():
+    code, out, err, seconds = interrupted(command("explain", "NORTH / SOUTH = EAST / WEST"), after=2.5)
+    assert code == 130 and "Traceback" not in err and seconds < PROMPT
+
+
+# --- --max-memory: the whole process ---------------------------------------------------------------------
+
+
+def test_the_memory_cap_holds_for_the_whole_process():
+    # 64 GB asked for in the search's own loop, outside Z3: the process's cap refuses it, and the search
+    # ends as unknown (memory limit) rather than with a MemoryError's traceback
+    code, out, err, seconds = timed(command("--max-memory", "256", "--strategy", "exhaustive", "AB + CD = EF",
+                                            script=GREEDY_SEARCH))
+    assert code == 3 and "search incomplete (memory limit)" in out and "Traceback" not in err
+
+
+def test_normal_puzzles_run_under_the_default_cap():
+    code, out, err, _ = timed(command("--unique", "ODD * ODD = FREAKY", "--strategy", "z3"))
+    assert code == 1 and "2 solutions" in out and "Traceback" not in err  # two: not unique
+
+
+@pytest.mark.slow
+def test_solutions_kept_past_the_memory_cap_end_the_search_as_unknown():
+    # --json keeps every solution for the list: about 760,000 of them fill 256 MB (about 20 s)
+    code, out, err, _ = timed(command("--max-memory", "256", "--json", "--no-distinct", "--allow-leading-zeros",
+                                      "ABCDEFGH + IJ = KLMNOPQR"), limit=300)
+    assert code == 3 and "Traceback" not in err
+    data = json.loads(out)
+    assert (data["status"], data["reason"]) == ("unknown", "memory limit") and data["count"] > 0
