@@ -19,7 +19,7 @@ from typing import Any
 
 from smtcrypt.api import Puzzle
 from smtcrypt.errors import FormulaError
-from smtcrypt.teach.play import DecisionError, Game, Move, Verdict, position_layout
+from smtcrypt.teach.play import DecisionError, Game, Move, MoveVerdict, position_layout
 from smtcrypt.web.query import BadQuery, Values, formula_error
 
 PLAY_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "nonzero_single_letters", "base", "digits", "domain",
@@ -88,7 +88,7 @@ def play(body: Any, timeout: float) -> dict[str, Any]:
             replayed = game.decide(text)
         except DecisionError as error:
             raise decision_error(error, text, index) from None
-        if replayed.verdict not in (Verdict.ACCEPTED, Verdict.SOLVED):
+        if replayed.verdict not in (MoveVerdict.ACCEPTED, MoveVerdict.SOLVED):
             dropped.append(_move_data(replayed))
     if body.get("undo"):
         game.undo()

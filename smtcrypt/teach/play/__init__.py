@@ -36,4 +36,3 @@ from smtcrypt.teach.play.reasons import CASE_DEPTH, REASON_SECONDS, REASON_WORK
 __all__ = ["CASE_DEPTH", "MAX_KEPT", "MOVE_TIMEOUT", "REASON_SECONDS", "REASON_WORK", "Decision", "DecisionError",
            "Game", "Move", "MoveVerdict", "position_layout"]
 
-Verdict = MoveVerdict  # the name web/play.py still imports: remove once it imports MoveVerdict

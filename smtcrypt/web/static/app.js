@@ -361,7 +361,9 @@ function drawBoard() {
       return rule;
     }
     const row = el("div", "row");
-    for (const ch of line) {
+    // a letter with its marks and joiners is one symbol, as the server cuts words (not Intl.Segmenter,
+    // whose conjunct rule would join two consonants the server keeps apart)
+    for (const ch of line.match(/[\s\S][\p{M}\u200c\u200d]*/gu) || []) {
       const letter = ch.toUpperCase();
       if (!letters.has(letter) || !/[\p{L}\p{M}]/u.test(ch)) {  // letters of every script, marks too
         row.append(el("span", "char", ch));
