@@ -25,6 +25,7 @@ from smtcrypt.cli.interrupt import current, owns_process
 from smtcrypt.cli.options import (
     DEFAULT_MEMORY_MB,
     MIN_MEMORY_MB,
+    RESERVE_MB,
     STRATEGIES,
     Exit,
     integer_in,
@@ -145,7 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="how to search each puzzle (default auto)")
     parser.add_argument("--stats", action="store_true", help="add each search's statistics to its object")
     parser.add_argument("--max-memory", type=integer_in(MIN_MEMORY_MB), default=DEFAULT_MEMORY_MB, metavar="MB",
-                        help=f"the solver's memory cap (default {DEFAULT_MEMORY_MB}, at least {MIN_MEMORY_MB})")
+                        help=f"the solver's memory cap, and each process's at MB + {RESERVE_MB} more than at start "
+                             f"(default {DEFAULT_MEMORY_MB}, at least {MIN_MEMORY_MB})")
     parser.add_argument("--jobs", type=positive, default=1, metavar="N", help="processes to use (default 1)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help='solve on the Dask cluster at ADDRESS; needs pip install "smtcrypt[dask]"')

@@ -17,9 +17,10 @@ from typing import Any, NoReturn
 from smtcrypt.core.results import Ending, Status, Verdict
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE
 from smtcrypt.engine.base import STRATEGIES  # the names only: the engine loads with the first search
+from smtcrypt.engine.memory import RESERVE_MB
 from smtcrypt.search import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, MIN_MEMORY_MB
 
-__all__ = ["DEFAULT_MEMORY_MB", "DEFAULT_TIMEOUT", "MIN_MEMORY_MB", "STRATEGIES", "Exit"]
+__all__ = ["DEFAULT_MEMORY_MB", "DEFAULT_TIMEOUT", "MIN_MEMORY_MB", "RESERVE_MB", "STRATEGIES", "Exit"]
 
 
 class Exit(enum.IntEnum):
@@ -166,10 +167,13 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
                       help="decide uniqueness: stop after two; exit 0 only if exactly one is proved")
     parser.add_argument("--stats", action="store_true",
                         help="also report the search space, Z3's counters and the time per stage")
-    parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound the whole search to S seconds")
+    parser.add_argument("--timeout", type=positive_number, metavar="S",
+                        help="bound the whole command to S seconds, reading the puzzle included; past it the search "
+                             "ends as unknown (exit 3)")
     parser.add_argument("--max-memory", type=integer_in(MIN_MEMORY_MB), metavar="MB", default=DEFAULT_MEMORY_MB,
-                        help=f"cap the solver's memory (default {DEFAULT_MEMORY_MB}, at least {MIN_MEMORY_MB}); "
-                             "reaching it ends the search as unknown")
+                        help=f"cap the solver's memory, and the whole process's at MB + {RESERVE_MB} more than at "
+                             f"start (default {DEFAULT_MEMORY_MB}, at least {MIN_MEMORY_MB}); reaching it ends the "
+                             "search as unknown")
     parser.add_argument("--strategy", choices=STRATEGIES, default="auto",
                         help="how to search: z3 (the solver, model by model), linear (a sum's equation, digit "
                              "by digit within its bounds), digits (equations of products, column by column from the "
