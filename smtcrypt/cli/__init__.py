@@ -28,15 +28,15 @@ UNGUARDED = {"serve"}
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the subcommand named first (`generate`, `batch`, ...) or solve; the exit code. Every
-    command but `serve` runs in a `Guard` (cli/interrupt.py): Ctrl-C and the time limit end it at
+    command but `serve` runs in a `CommandGuard` (cli/interrupt.py): Ctrl-C and the time limit end it at
     any stage, and a command says stage by stage how."""
-    from smtcrypt.cli.interrupt import Guard
+    from smtcrypt.cli.interrupt import CommandGuard
 
     argv = list(sys.argv[1:] if argv is None else argv)
     name = argv[0] if argv[:1] and argv[0] in SUBCOMMANDS else None
     if name in UNGUARDED:
         return int(importlib.import_module(SUBCOMMANDS[name]).main(argv[1:]))
-    with Guard():  # its clock starts now: a command's --timeout counts from here
+    with CommandGuard():  # its clock starts now: a command's --timeout counts from here
         if name is not None:
             return int(importlib.import_module(SUBCOMMANDS[name]).main(argv[1:]))
         return int(importlib.import_module("smtcrypt.cli.solve").main(argv))

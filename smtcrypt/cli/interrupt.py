@@ -1,7 +1,7 @@
 """Ctrl-C and the time limit at every stage of a command: reading, encoding, planning, searching.
 
-A command runs inside a `Guard` (cli/__init__.py makes one for every subcommand but `serve`) and
-says, stage by stage, how it can be ended (`Guard.stage`). When Ctrl-C comes or the command's
+A command runs inside a `CommandGuard` (cli/__init__.py makes one for every subcommand but `serve`) and
+says, stage by stage, how it can be ended (`CommandGuard.stage`). When Ctrl-C comes or the command's
 time is up, three layers act, each for what the one before cannot reach:
 
 1. The stage's own stop (a search's `request_stop`): the search ends with what it found, and the
@@ -49,7 +49,7 @@ INTERRUPTED_CODE = 130
 TIME_CODE = 3
 
 _owner = False  # the running program is the `smtcrypt` command: the last resort may end the process
-_current: Guard | None = None
+_current: CommandGuard | None = None
 
 
 @contextlib.contextmanager
@@ -69,10 +69,10 @@ def owns_process() -> bool:
     return _owner
 
 
-def current() -> Guard:
+def current() -> CommandGuard:
     """The guard of the running command; outside one (a function called from Python), a guard that
     installs nothing and whose stages only record what they are given."""
-    return _current if _current is not None else Guard()
+    return _current if _current is not None else CommandGuard()
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def safe_to_raise(frame: FrameType | None) -> bool:
     return True
 
 
-class Guard:
+class CommandGuard:
     """Ctrl-C and the deadline of one command (see the module). Enter it in the main thread; in
     another thread (or not entered) it installs nothing, and only `left()` and the stages' own
     deadlines bound the work."""
@@ -171,7 +171,7 @@ class Guard:
 
     # --- installing ---------------------------------------------------------------------------------
 
-    def __enter__(self) -> Guard:
+    def __enter__(self) -> CommandGuard:
         global _current
         self._previous_guard = _current
         _current = self

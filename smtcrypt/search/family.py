@@ -10,6 +10,7 @@ proves nothing, and the search then ends as `unknown`, as before.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,6 +21,7 @@ from smtcrypt.core.verify import Undefined, evaluate, satisfies
 
 Linear = dict[str, Fraction]  # unknown -> coefficient, and "" -> the constant term
 Assignment = Mapping[str, int]
+FAMILY_SECONDS = 2.0  # the most one check of a family's step may take (they take milliseconds)
 SIGNS = {"==": "=", "!=": "any", "<": "<=", "<=": "<=", ">": ">=", ">=": ">="}  # how a.d must lean
 
 
@@ -106,22 +108,24 @@ def comparisons(node: Expr, assignment: Assignment, base: int,
     return None
 
 
-def find_family(problem: Problem, solution: Assignment) -> Family | None:
+def find_family(problem: Problem, solution: Assignment, deadline: float | None = None) -> Family | None:
     """A proof, from one solution, that infinitely many exist; None if this method finds none.
 
     First with every unknown free; then, for constraints that are not linear in all of them
-    (`x * y = 0`), with all but one unknown fixed at the solution's values."""
+    (`x * y = 0`), with all but one unknown fixed at the solution's values. Each Z3 check takes
+    at most FAMILY_SECONDS, and no more than is left before the search's `deadline`."""
     if not problem.unknowns:
         return None
     everything = frozenset(problem.unknowns)
     for free in [everything, *(frozenset([name]) for name in problem.unknowns if len(everything) > 1)]:
-        family = family_moving(problem, solution, free)
+        family = family_moving(problem, solution, free, deadline)
         if family is not None:
             return family
     return None
 
 
-def family_moving(problem: Problem, solution: Assignment, free: frozenset[str]) -> Family | None:
+def family_moving(problem: Problem, solution: Assignment, free: frozenset[str],
+                  deadline: float | None = None) -> Family | None:
     """A family in which only the `free` unknowns move."""
     import z3  # loaded with the first search, not on import
 
@@ -136,7 +140,10 @@ def family_moving(problem: Problem, solution: Assignment, free: frozenset[str]) 
     context = Context()
     step = {name: z3.Int(name, context) for name in sorted(free)}
     solver = z3.Solver(ctx=context)
-    solver.set("timeout", 2000)
+    left = FAMILY_SECONDS if deadline is None else min(FAMILY_SECONDS, deadline - time.monotonic())
+    if left <= 0:
+        return None
+    solver.set("timeout", max(1, int(left * 1000)))
     solver.set("ctrl_c", False)  # Ctrl-C belongs to the search (see engine/z3search.make_solver)
     solver.add(z3.Or(*[variable != 0 for variable in step.values()]))
     for form, op in rows:

@@ -199,7 +199,7 @@ class Search:
             self.found += 1
             if self._watch_family and self.found == 1:
                 with self.clock("solve"):
-                    self.family = find_family(self.problem, assignment)
+                    self.family = find_family(self.problem, assignment, deadline)
             if self.keep:
                 solution = self._solution(assignment, exact)
                 self.solutions.append(solution)
