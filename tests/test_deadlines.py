@@ -199,6 +199,34 @@ def test_the_library_search_reads_the_clock_while_it_encodes_and_plans():
 # --- Ctrl-C: every stage ------------------------------------------------------------------------------
 
 
+def test_ctrl_c_is_raised_only_where_the_command_can_catch_it():
+    """Not in a finalizer (Python prints it and goes on), nor in Z3's API (ctypes makes it an ArgumentError)."""
+    import z3
+
+    from smtcrypt.cli.interrupt import safe_to_raise
+
+    assert safe_to_raise(sys._getframe())
+    seen = []
+
+    class Finalized:
+        def __del__(self) -> None:
+            seen.append(safe_to_raise(sys._getframe()))
+
+    Finalized()
+    frames: list = []
+
+    def profile(frame, event, arg):  # the first frame of Z3's Python API that the call below enters
+        if event == "call" and not frames and frame.f_code.co_filename.startswith(os.path.dirname(z3.__file__)):
+            frames.append(frame)
+
+    sys.setprofile(profile)
+    try:
+        z3.BoolVal(True)
+    finally:
+        sys.setprofile(None)
+    assert seen == [False] and frames and not safe_to_raise(frames[0])
+
+
 def test_ctrl_c_during_a_long_solver_call():
     code, out, err, seconds = interrupted(command("--strategy", "z3", "NORTH / SOUTH = EAST / WEST"), after=3.0)
     assert code == 130 and "Traceback" not in err and seconds < PROMPT

@@ -99,9 +99,11 @@ def default_words(ending: Ending) -> int:
 
 
 def _unsafe_files() -> tuple[str, ...]:
-    """The directories of code in which KeyboardInterrupt must not be raised: Z3's Python API."""
+    """The directories of code in which KeyboardInterrupt must not be raised: the Python side of
+    libraries called through ctypes (Z3's API; llvmlite's, as numba compiles), which would turn it
+    into an ArgumentError."""
     found = []
-    for name in ("z3", "ctypes"):
+    for name in ("z3", "llvmlite", "ctypes"):
         module = sys.modules.get(name)
         path = getattr(module, "__file__", None)
         if path:
@@ -254,7 +256,7 @@ class CommandGuard:
 
     def _try_raise(self, frame: FrameType | None) -> None:
         """KeyboardInterrupt for a stage that takes it, where it is safe; else again soon (`_next`)."""
-        if not self._raise_pending or self._finishing:
+        if not self._raise_pending or self._finishing or not self._active:  # (not while the guard is left)
             return
         if safe_to_raise(frame):
             self._raise_pending = False
