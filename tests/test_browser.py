@@ -159,6 +159,8 @@ def test_stop_ends_a_long_search(page, base, tmp_path):
     page.click("#stop")
     status = status_of(page, "unknown")
     assert "search incomplete (interrupted)" in status
+    # the verdict shows as it arrives; the page is idle once its stream has closed, a moment later
+    page.wait_for_selector("#busy", state="hidden", timeout=5000)
     assert page.is_hidden("#busy") and page.is_enabled("#solve")
     assert wait_for(lambda: searches_running(base) == 0, seconds=3)
 

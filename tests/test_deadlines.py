@@ -180,6 +180,7 @@ def test_the_time_limit_ends_a_computation_in_c_while_reading():
     assert seconds < 2 + MARGIN
 
 
+@pytest.mark.slow  # the same case while reading runs every run
 def test_the_time_limit_ends_a_computation_in_c_while_searching():
     code, out, err, seconds = timed(command("--strategy", "exhaustive", "--timeout", "2", "AB + CD = EF",
                                             script=SLOW_SEARCH))

@@ -126,6 +126,7 @@ def test_the_generator_finds_what_the_brute_force_finds(expected):
         assert puzzle.solution.mapping == dict(only)
 
 
+@pytest.mark.slow  # a brute force of every grid; the default rules' brute force runs every run
 def test_leading_zeros_allowed_against_the_brute_force():
     words = ["A", "B", "C", "D", "AB", "BA", "AC", "CA", "BC", "DA", "AD", "CD"]
     expected = brute_force(words, leading_zeros=True)

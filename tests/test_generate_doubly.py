@@ -126,6 +126,7 @@ def test_turkish_pairs_up_to_31_against_a_brute_force(num2words):
         counts["none"], counts["unique"], counts["multiple"])
 
 
+@pytest.mark.slow  # a brute force of four-word sums; smaller doubly-true cases run every run
 def test_english_sums_of_three_and_four_against_a_brute_force(num2words):
     """--addends 3-4 over 1-16: the same count of each verdict as the brute force's."""
     spell = functools.partial(spelled_plainly, lang="en")

@@ -117,6 +117,7 @@ def test_a_run_validates_its_rules_once(monkeypatch):
     assert len(made) == 1  # given as `Rules`, they are not made again
 
 
+@pytest.mark.slow  # three whole runs; the other tests here hold the typed rules every run
 def test_rules_or_keywords_give_the_same_run():
     words = ["SEND", "MORE", "MONEY", "ABC"]
     by_keywords = [(p.formula, p.solution.mapping) for p in generate(words, allow_leading_zeros=True, base=10)]

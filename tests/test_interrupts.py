@@ -81,7 +81,7 @@ def test_ctrl_c_stops_a_long_solver_call_at_once():
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("jobs", ["1", pytest.param("2", marks=pytest.mark.slow)])
 def test_ctrl_c_ends_the_generator_with_its_totals(jobs):
     words = str(ROOT / "examples" / "words" / "words200.txt")
     # after the run is under way (numpy and numba load first: a second or two on a busy machine)

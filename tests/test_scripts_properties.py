@@ -41,7 +41,7 @@ def script_cases(draw: st.DrawFn, extras: bool = False) -> Case:
     return renamed_case
 
 
-@settings(max_examples=50, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(script_cases(extras=True))
 @example(Case("0 <= x <= 0, 0 = 0.(0)", {"distinct": False, "digits": [0]}, {"x": (0, 0)}))  # filled in as written
 @example(Case("0.(न्Д) = Д / (न् + 1), नि = 1नि", {"base": 8, "allow_leading_zeros": True}))

@@ -277,7 +277,7 @@ def test_hostile_headers(base):
     raw.close()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 @given(path=st.sampled_from(QUERY_ENDPOINTS),
        pairs=st.lists(st.tuples(st.sampled_from(["formula", "base", "digits", "assign", "domain", "mode", "limit",
                                                  "timeout", "strategy", "syntax", "distinct", "paper", "title", "x"]),
@@ -287,7 +287,7 @@ def test_random_queries_get_a_2xx_or_a_4xx(base, path, pairs):
     assert_answered(status, answer, (path, pairs))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 @given(body=st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
                          lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
                              st.sampled_from(["formula", "decisions", "move", "undo", "hint", "base", "digits",
