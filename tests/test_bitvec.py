@@ -397,7 +397,7 @@ def formulas(draw) -> tuple[str, dict]:
     return text, rules
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(formulas())
 @example(("A ** B = A", {"distinct": True, "allow_leading_zeros": False, "base": 10, "digits": "0-9"}))
 @example(("(A or B) == AB // 0", {"distinct": False, "allow_leading_zeros": True, "base": 10, "digits": "0-9"}))

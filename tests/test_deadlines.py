@@ -247,6 +247,7 @@ def test_ctrl_c_during_a_computation_in_c_before_the_search():
     assert code == 130 and err.strip() == "interrupted" and seconds < PROMPT
 
 
+@pytest.mark.slow  # the same before the search runs every run
 def test_ctrl_c_during_a_computation_in_c_in_the_search():
     code, out, err, seconds = interrupted(command("--strategy", "exhaustive", "AB + CD = EF", script=SLOW_SEARCH),
                                           after=3.0)
@@ -270,6 +271,7 @@ def test_ctrl_c_during_a_batch(tmp_path):
     assert seconds < PROMPT
 
 
+@pytest.mark.slow  # Ctrl-C in a batch and a play move run every run
 def test_ctrl_c_during_an_explanation():
     code, out, err, seconds = interrupted(command("explain", "NORTH / SOUTH = EAST / WEST"), after=2.5)
     assert code == 130 and "Traceback" not in err and seconds < PROMPT

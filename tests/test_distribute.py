@@ -76,6 +76,7 @@ def generate_command(*args):
     return [sys.executable, "-m", "smtcrypt", "generate", "--no-confirm", *args]
 
 
+@pytest.mark.slow  # a killed run resumed; a worker lost mid-run is redone every run
 def test_a_run_killed_in_the_middle_loses_only_unfinished_chunks(tmp_path):
     words = tmp_path / "words.txt"
     words.write_text("\n".join(WORDS40))

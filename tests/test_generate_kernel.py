@@ -106,7 +106,7 @@ def test_a_batch_as_plain_python_finds_what_wordsum_finds(monkeypatch):
     batch_against_wordsum(count_sums, 1, 40)
 
 
-@pytest.mark.parametrize("rounds", [150, pytest.param(600, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("rounds", [100, pytest.param(600, marks=pytest.mark.slow)])
 def test_the_compiled_batch_finds_what_wordsum_finds(rounds):
     _, batch = compiled_or_skip()
     batch_against_wordsum(batch, 2, rounds)

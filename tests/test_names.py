@@ -6,6 +6,7 @@ so that a module moved leaves no reader following a stale name."""
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import io
 import re
@@ -22,7 +23,10 @@ def module_name(path: Path) -> str:
 
 
 SOURCES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
-TREES = {module: ast.parse(path.read_text(encoding="utf-8")) for module, path in SOURCES.items()}
+@functools.cache
+def trees() -> dict[str, ast.Module]:
+    """Every module's syntax tree: parsed once, when a test first asks (not at collection)."""
+    return {module: ast.parse(path.read_text(encoding="utf-8")) for module, path in SOURCES.items()}
 
 def is_private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
@@ -48,7 +52,7 @@ def private_imports(module: str, tree: ast.AST, is_package: bool) -> list[tuple[
 
 
 def test_no_private_name_is_imported_from_another_module():
-    found = {pair for module, tree in TREES.items()
+    found = {pair for module, tree in trees().items()
              for pair in private_imports(module, tree, SOURCES[module].name == "__init__.py")}
     assert sorted(found) == []
 
@@ -64,7 +68,7 @@ def test_the_private_import_finder_finds_them():
 def class_homes() -> dict[str, list[str]]:
     """Each class name in smtcrypt/ with the modules that define a class of that name (nested too)."""
     homes: dict[str, list[str]] = {}
-    for module, tree in TREES.items():
+    for module, tree in trees().items():
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 homes.setdefault(node.name, []).append(module)

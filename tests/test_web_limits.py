@@ -226,7 +226,9 @@ def assert_answered(status: int, answer, what) -> None:
         assert isinstance(answer, dict) and answer.get("error"), (what, status, answer)
 
 
-@pytest.mark.parametrize("path", QUERY_ENDPOINTS)
+# a search, a stream and a check every run; the explanation and the worksheet take the same queries in the slow run
+@pytest.mark.parametrize("path", [pytest.param(path, marks=pytest.mark.slow) if path in ("/api/explain", "/worksheet")
+                                  else path for path in QUERY_ENDPOINTS])
 def test_hostile_queries_get_a_2xx_or_a_4xx(base, path):
     for query in hostile_queries():
         status, answer, headers = request(base, "GET", path, query)
@@ -344,7 +346,8 @@ def test_a_request_waits_for_room_while_it_may():
         first.close()
 
 
-@pytest.mark.parametrize("path", ["/api/solve", "/api/stream", "/api/explain", "/api/check", "/worksheet"])
+@pytest.mark.parametrize("path", ["/api/solve", "/api/stream", pytest.param("/api/explain", marks=pytest.mark.slow),
+                                  "/api/check", pytest.param("/worksheet", marks=pytest.mark.slow)])
 def test_work_that_ignores_its_limit_is_killed_and_the_server_is_idle(path):
     """The time limit holds where the search does not look at the clock: its process is killed."""
     with running_server(timeout=1.0, searches=2) as url:
