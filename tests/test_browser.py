@@ -134,6 +134,9 @@ def test_a_syntax_error_shows_its_caret_as_you_type(page, tmp_path):
     open_page(page)
     page.type("#formula", "SEND + MORE = = MONEY", delay=5)
     page.wait_for_selector("#syntax:not([hidden])")
+    # a loaded machine may check a word typed half-way first: wait for the check of the whole formula
+    page.wait_for_function("document.getElementById('formula').value.endsWith('MONEY') && "
+                           "document.getElementById('syntax').innerText.includes('column 15')")
     message, line, carets = page.inner_text("#syntax").split("\n")
     assert message == "unexpected '=': missing operand at line 1, column 15"
     assert line == "  SEND + MORE = = MONEY" and carets == "  " + " " * 14 + "^"
