@@ -255,6 +255,7 @@ def test_ctrl_c_during_a_computation_in_c_in_the_search():
     assert "search incomplete (interrupted)" in out or err.strip() == "interrupted"
 
 
+@pytest.mark.slow  # a move run to its limit first; Ctrl-C in a batch and a long solver call run every run
 def test_ctrl_c_during_a_play_move():
     # the first move is answered (its search runs to the 1.5 s limit); Ctrl-C comes during the second
     code, out, err, seconds = interrupted(command("play", "--timeout", "1.5", PRIMES), after=0.5,

@@ -322,6 +322,7 @@ def test_truth_values_and_repeating_decimals_match_brute_force(case):
     check_against_brute_force(case)
 
 
+@pytest.mark.slow  # a census of the test generator itself
 def test_the_generator_draws_every_shape_and_rule():
     drawn: list[Case] = []
 

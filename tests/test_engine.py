@@ -277,6 +277,7 @@ def test_a_race_for_the_first_solution_gives_a_true_solution_or_a_proof(monkeypa
         Proof.UNSAT.value, Proof.EXHAUSTIVE.value)  # the join proves as trying every assignment does
 
 
+@pytest.mark.slow  # the planner's costs over 30 formulas; the join lists exactly every run (test_every_strategy_...)
 def test_the_join_takes_an_equation_and_tries_the_other_letters_beside_each_match():
     for formula in ("AB < CD", "A + x = 3", "A = B or C = D"):
         assert best_plan(problem_of(formula, {})) is None, formula
