@@ -68,6 +68,15 @@ def busy(error: Busy) -> JSONResponse:
     return JSONResponse({"error": str(error)}, status_code=503, headers={"Retry-After": str(error.retry_after)})
 
 
+def refused(error: BadQuery | Busy | Gone) -> JSONResponse:
+    """The answer to work refused or abandoned: a bad query, no slot free in time, or a client gone."""
+    if isinstance(error, BadQuery):
+        return bad(error)
+    if isinstance(error, Busy):
+        return busy(error)
+    return went_away()
+
+
 async def until_disconnected(request: Request) -> None:
     """Returns when the client has gone away (the request's body is read already, so any message but the end is)."""
     while True:
@@ -155,12 +164,8 @@ async def solve(request: Request) -> Response:
     try:
         query = query_of(request)
         running = await run(request, Job("search", query.timeout, query=query))
-    except BadQuery as error:
-        return bad(error)
-    except Busy as error:
-        return busy(error)
-    except Gone:
-        return went_away()
+    except (BadQuery, Busy, Gone) as error:
+        return refused(error)
     if not running.finished.is_set():
         gone = asyncio.ensure_future(until_disconnected(request))
         finished = asyncio.ensure_future(running.finished.wait())
@@ -213,12 +218,8 @@ async def stream(request: Request) -> Response:
     try:
         query = query_of(request)
         running = await run(request, Job("search", query.timeout, query=query, stream=True))
-    except BadQuery as error:
-        return bad(error)
-    except Busy as error:
-        return busy(error)
-    except Gone:
-        return went_away()
+    except (BadQuery, Busy, Gone) as error:
+        return refused(error)
     return StopOnExit(running, events(running))
 
 
@@ -233,12 +234,8 @@ async def answer(request: Request, job: Job) -> Response:
     """The JSON answer of a job run in its process, or its refusal."""
     try:
         result = await work(request, job)
-    except BadQuery as error:
-        return bad(error)
-    except Busy as error:
-        return busy(error)
-    except Gone:
-        return went_away()
+    except (BadQuery, Busy, Gone) as error:
+        return refused(error)
     return result if isinstance(result, Response) else JSONResponse(result)
 
 
@@ -293,12 +290,8 @@ async def worksheet(request: Request) -> Response:
     try:
         formulas, paper, title = worksheet_request(request)
         sheet = await work(request, Job("worksheet", timeout_of(request), body=(formulas, title[:200], paper)))
-    except BadQuery as error:
-        return bad(error)
-    except Busy as error:
-        return busy(error)
-    except Gone:
-        return went_away()
+    except (BadQuery, Busy, Gone) as error:
+        return refused(error)
     return sheet if isinstance(sheet, Response) else HTMLResponse(sheet)
 
 
