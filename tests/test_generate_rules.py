@@ -11,18 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from smtcrypt.core.rules import Rules, make_rules
+import smtcrypt.core.rules
+from smtcrypt.core.rules import Rules, make_rules, rules_of
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters.generate import Totals, generate, generate_crosswords, grid_solutions, sample
-from smtcrypt.setters.generate import rules as edge
 from smtcrypt.setters.generate.decide import Setting
-from smtcrypt.setters.generate.rules import DEFAULT_RULES, given_rules, run_rules
+from smtcrypt.setters.generate.rules import DEFAULT_RULES, given_rules
 
 PACKAGE = Path(__file__).resolve().parent.parent / "smtcrypt"
 BELOW = sorted([*(PACKAGE / "setters" / "generate").glob("*.py"), PACKAGE / "setters" / "wordsum.py",
                 PACKAGE / "setters" / "distribute.py"])
 CLI = [PACKAGE / "cli" / name for name in ("generate.py", "generate_crossword.py", "longmul.py")]
-EDGE = PACKAGE / "setters" / "generate" / "rules.py"  # the one module that makes `Rules` from keywords
 # The public functions: each takes `rules: Rules | None` and the rule keywords, typed as `RuleOptions`.
 PUBLIC = {"generate", "sample", "doubly_true", "generate_crosswords", "crossword_candidates", "grid_solutions"}
 TYPED = {"Rules", "Rules | None"}
@@ -85,12 +84,12 @@ def test_no_dict_of_any_names_rules(path):
 
 @pytest.mark.parametrize("path", BELOW, ids=name)
 def test_rules_are_validated_at_the_edge_only(path):
-    """`make_rules` (the validation) runs in `rules.run_rules`, once per run; a candidate is checked
+    """`make_rules` (the validation) runs in `core.rules.rules_of`, once per run; a candidate is checked
     under the run's `Rules` as they are."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     calls = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call)
              and ast.unparse(node.func).split(".")[-1] == "make_rules"]
-    assert calls == [] or path == EDGE
+    assert calls == []
 
 
 def test_the_public_functions_are_the_ones_that_take_keywords():
@@ -108,7 +107,7 @@ def test_a_run_validates_its_rules_once(monkeypatch):
         made.append(options)
         return make_rules(**options)
 
-    monkeypatch.setattr(edge, "make_rules", counted)
+    monkeypatch.setattr(smtcrypt.core.rules, "make_rules", counted)
     totals = Totals()
     words = ["ODD", "FREAKY", "TWO", "SQUARE", "AB"]
     found = [p.formula for p in generate(words, "A * B = C", totals=totals, domains=["D=7"])]
@@ -161,7 +160,7 @@ def test_a_shapes_variant_is_a_replace_of_the_runs_rules():
     assert run.by_search and run.base == 10
     assert not wide.by_search and wide.base == 16 and Rules() == DEFAULT_RULES
     assert not Setting("A + B = C", make_rules(distinct="AB,CD"), 10.0).by_search  # groups go to the solver
-    assert run_rules(wide.rules, {}) is wide.rules
+    assert rules_of(wide.rules, {}) is wide.rules
 
 
 def test_a_setting_refuses_rules_that_are_not_rules():

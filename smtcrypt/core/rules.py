@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from smtcrypt.core.letters import is_letter, is_wildcard, normal, spelled, symbols
 from smtcrypt.core.numerals import decimal, shown
@@ -174,6 +175,21 @@ def make_rules(*, distinct: bool | str | Iterable[str] = True, allow_leading_zer
     groups = distinct_groups(distinct)
     return Rules(bool(distinct) if groups is None else False, allow_leading_zeros, base, all_digits, letter_domains,
                  fixed, groups, bool(nonzero_single_letters))
+
+
+def rules_of(rules: Rules | None, options: Mapping[str, Any]) -> Rules:
+    """The typed rules at a public door: `rules` as given (made and validated by the caller), or made
+    here from the rule keywords of `Puzzle` (`base=16`, `digits="1-9"`, ...), where bad ones are a
+    `FormulaError` before any work starts. Both at once would leave it unclear which one holds, so that
+    is a `TypeError`. Every door (the readers, the generator's public functions) makes its rules here,
+    once; below the doors the `Rules` travel as they are."""
+    if rules is None:
+        return make_rules(**options)
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules (smtcrypt.core.rules.make_rules), not {type(rules).__name__}")
+    if options:
+        raise TypeError(f"give rules=Rules(...) or rule keywords such as {next(iter(options))}=..., not both")
+    return rules
 
 
 def is_puzzle_letter(symbol: str) -> bool:

@@ -8,19 +8,9 @@ from smtcrypt.core.check import check
 from smtcrypt.core.clock import Clock
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import FormulaText, join
-from smtcrypt.core.rules import Rules, make_rules
+from smtcrypt.core.rules import Rules, rules_of
 from smtcrypt.notations.base import Reading
 from smtcrypt.notations.limits import check_length
-
-
-def rules_of(rules: Rules | None, options: dict[str, Any]) -> Rules:
-    """The typed rules: given ready, or built (and validated) here from the rule keywords of `Puzzle`
-    (`base=16`, `digits="1-9"`, ...); not both."""
-    if rules is None:
-        return make_rules(**options)
-    if options:
-        raise TypeError(f"give rules=Rules(...) or rule keywords such as {next(iter(options))}=..., not both")
-    return rules
 
 
 def read(text: FormulaText, /, *, rules: Rules | None = None, **rule_options: Any) -> Reading:

@@ -8,7 +8,7 @@ from typing import Any
 
 from smtcrypt.core.check import Problem, check
 from smtcrypt.core.clock import Clock
-from smtcrypt.core.numerals import digit_char, read_digits, read_number
+from smtcrypt.core.numerals import digit_char, number_text, read_digits, read_number
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, Status, Verdict, join
 from smtcrypt.core.rules import Rules
@@ -94,19 +94,11 @@ def division_text(filled: str, base: int) -> str:
         current = current * base + digit
         times, remainder = divmod(current, divisor)
         if times:
-            steps.append(f"{number(current, base)} - {number(divisor * times, base)} = {number(remainder, base)}")
+            step = (number_text(current, base), number_text(divisor * times, base), number_text(remainder, base))
+            steps.append("{} - {} = {}".format(*step))
         current = remainder
-    return (f"{dividend_text.strip()} / {divisor_text.strip()} = {quotient} (rem {number(current, base)}) "
+    return (f"{dividend_text.strip()} / {divisor_text.strip()} = {quotient} (rem {number_text(current, base)}) "
             f"[{', '.join(steps)}]")
-
-
-def number(value: int, base: int) -> str:
-    digits = ""
-    while True:
-        value, digit = divmod(value, base)
-        digits = digit_char(digit) + digits
-        if not value:
-            return digits
 
 
 def read(text: str | Sequence[str], /) -> Reading:

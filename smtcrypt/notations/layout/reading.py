@@ -8,9 +8,8 @@ from typing import Any
 from smtcrypt.core.check import Problem
 from smtcrypt.core.clock import Clock
 from smtcrypt.core.results import FormulaText, Solution
-from smtcrypt.core.rules import Rules
+from smtcrypt.core.rules import Rules, rules_of
 from smtcrypt.notations.base import Reading, View
-from smtcrypt.notations.formula import rules_of
 from smtcrypt.notations.layout.conditions import LayoutFormula
 from smtcrypt.notations.layout.formula import PrintedLayout
 from smtcrypt.notations.layout.reader import parse_layout

@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from smtcrypt.core.rules import Rules
+from smtcrypt.core.rules import Rules, rules_of
 from smtcrypt.search import DEFAULT_TIMEOUT
 from smtcrypt.setters.distribute import Checkpoint, run_chunks
 from smtcrypt.setters.generate.crossword import (
@@ -55,7 +55,7 @@ from smtcrypt.setters.generate.kernel import LOAD_FIRST
 from smtcrypt.setters.generate.keys import KEY_SEARCH, Key, Words, WordTable, search_key
 from smtcrypt.setters.generate.longmul import GeneratedLayout, LongMultiplication, LongTotals, long_multiplications
 from smtcrypt.setters.generate.results import VERDICTS, Block, Generated, Totals, hand_out
-from smtcrypt.setters.generate.rules import RuleOptions, given_rules, run_rules
+from smtcrypt.setters.generate.rules import RuleOptions, given_rules
 from smtcrypt.setters.generate.sample import DEFAULT_DRAWS, Sampler
 from smtcrypt.setters.generate.shapes import (
     SHAPES,
@@ -121,7 +121,7 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
     templates = templates_of(shape, addends)  # a bad shape is a FormulaError with a caret
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
-    made = run_rules(rules, options)  # bad rules are refused before any work starts
+    made = rules_of(rules, options)  # bad rules are refused before any work starts
     totals = totals if totals is not None else Totals()
     start = time.monotonic()
     kept, totals.skipped_words = clean(words, any_script=True)
@@ -171,7 +171,7 @@ def sample(words: Iterable[str], shape: str = "A + B = C", count: int = 10, *, s
     templates = templates_of(shape, addends)
     if count < 1 or draws < 1:
         raise ValueError("count and draws must be at least 1")
-    made = run_rules(rules, options)
+    made = rules_of(rules, options)
     totals = totals if totals is not None else Totals()
     start = time.monotonic()
     kept, totals.skipped_words = clean(words, any_script=True)

@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING
 from smtcrypt.core.check import check
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, Status, fill_in
-from smtcrypt.core.rules import Rules
+from smtcrypt.core.rules import Rules, rules_of
 from smtcrypt.core.verify import satisfies
 from smtcrypt.setters.generate.crossword_search import GridSearch, Joined, SumTable, join_line, line_template
 from smtcrypt.setters.generate.decide import SolverProof
 from smtcrypt.setters.generate.keys import WordTable
 from smtcrypt.setters.generate.results import VERDICTS
-from smtcrypt.setters.generate.rules import RuleOptions, given_rules, run_rules
+from smtcrypt.setters.generate.rules import RuleOptions, given_rules
 from smtcrypt.setters.generate.shapes import clean
 
 if TYPE_CHECKING:
@@ -131,7 +131,7 @@ class CrosswordTotals:
 def crossword_candidates(words: Sequence[str], size: int = 3, *, rules: Rules | None = None,
                          **options: Unpack[RuleOptions]) -> Iterator[tuple[Grid, int]]:
     """The grids a run decides (each puzzle once, each with a solution) and how many solutions each has."""
-    sums = SumTable(words, size, run_rules(rules, options))
+    sums = SumTable(words, size, rules_of(rules, options))
     for indices, joined in GridSearch(sums, size).grids():
         yield tuple(tuple(sums.words[index] for index in row) for row in indices), len(joined[1])
 
@@ -139,7 +139,7 @@ def crossword_candidates(words: Sequence[str], size: int = 3, *, rules: Rules | 
 def grid_solutions(grid: Grid, *, rules: Rules | None = None, **options: Unpack[RuleOptions]) -> list[dict[str, int]]:
     """Every solution of any grid of words (its lines' solution sets joined), under `rules` or the
     rule keywords (`base`, `allow_leading_zeros`)."""
-    table = WordTable([word for row in grid for word in row], run_rules(rules, options))
+    table = WordTable([word for row in grid for word in row], rules_of(rules, options))
     template = line_template(len(grid))
     joined: Joined | None = None
     for addends, result in grid_equations(grid):
@@ -185,7 +185,7 @@ def generate_crosswords(words: Iterable[str], size: int = 3, *, limit: int | Non
     each one found unique and, with `confirm`, the solver proves it a second time.
     """
     crossword_size(size)
-    ruled = run_rules(rules, options)  # made once: every grid is re-checked under them as they are
+    ruled = rules_of(rules, options)  # made once: every grid is re-checked under them as they are
     crossword_rules(ruled)
     totals = totals if totals is not None else CrosswordTotals()
     start = time.monotonic()

@@ -41,7 +41,7 @@ class Setting:
     """What every candidate of a run shares."""
 
     shape: str  # the template's text
-    rules: Rules  # made once per run, at the edge (`rules.run_rules`): never validated again per candidate
+    rules: Rules  # made once per run, at the edge (`core.rules.rules_of`): never validated again per candidate
     timeout: float  # seconds for each call to the solver
     confirm: bool = False  # Z3 proves each puzzle the search found unique a second time (--confirm)
     distinct_words: bool = False  # no word twice in a puzzle

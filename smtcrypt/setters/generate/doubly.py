@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING
 
 from smtcrypt.core.letters import is_letter, spelled
 from smtcrypt.core.results import Status
-from smtcrypt.core.rules import Rules
+from smtcrypt.core.rules import Rules, rules_of
 from smtcrypt.search import DEFAULT_TIMEOUT
 from smtcrypt.setters.generate.decide import Decider, Setting
 from smtcrypt.setters.generate.results import TALLY, Generated, Totals
-from smtcrypt.setters.generate.rules import RuleOptions, run_rules
+from smtcrypt.setters.generate.rules import RuleOptions
 from smtcrypt.setters.generate.shapes import first_of_mirror, fits
 from smtcrypt.setters.generate.template import MAX_ADDENDS, Template, addend_templates, parse_template
 
@@ -389,7 +389,7 @@ def doubly_true(lang: str, numbers: range, addends: range | None = None, *, shap
     Without `shape` or `addends`, sums of any number of distinct words onto one more; `addends=range(2, 4)`
     keeps sums of 2 and 3 words, and `shape` is a template of slots (`A * B = C`: the numbers
     multiply). `rules` (a `Rules`), or the rule keywords, are the puzzle's rules, as for `generate`."""
-    made = run_rules(rules, options)  # bad rules are refused before any work starts, and made once
+    made = rules_of(rules, options)  # bad rules are refused before any work starts, and made once
     if shape is not None or addends is not None:
         doubly_templates(shape, addends)  # a bad shape is refused before any word is spelled
     totals = totals if totals is not None else Totals()

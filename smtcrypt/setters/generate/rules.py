@@ -1,5 +1,6 @@
 """The puzzle's rules at the generator's edge: a public function's rule keywords (those of `Puzzle`)
-made into one typed `Rules` per run, and what a run's rules change from the defaults.
+made into one typed `Rules` per run (by `core.rules.rules_of`, as at every door), and what a run's
+rules change from the defaults.
 
 `make_rules` validates the keywords once, before any work starts; below the public functions every
 part takes the `Rules` as they are, so a candidate is checked under its run's rules without
@@ -12,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TypedDict
 
-from smtcrypt.core.rules import DigitSpec, Rules, make_rules
+from smtcrypt.core.rules import DigitSpec, Rules
 
-__all__ = ["DEFAULT_RULES", "RuleOptions", "given_rules", "run_rules"]
+__all__ = ["DEFAULT_RULES", "RuleOptions", "given_rules"]
 
 DEFAULT_RULES = Rules()  # distinct letters, no leading zero, base 10
 
@@ -30,19 +31,6 @@ class RuleOptions(TypedDict, total=False):
     domains: Mapping[str, DigitSpec] | Iterable[str] | None
     assign: Mapping[str, int] | Iterable[str] | None
     nonzero_single_letters: bool
-
-
-def run_rules(rules: Rules | None, options: RuleOptions) -> Rules:
-    """A run's rules: `rules` as given (made and validated by the caller), or made from the
-    keywords, where bad ones are a `FormulaError` before any work starts. Both at once would leave
-    it unclear which one holds, so that is a `TypeError`."""
-    if rules is None:
-        return make_rules(**options)
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a Rules (smtcrypt.core.rules.make_rules), not {type(rules).__name__}")
-    if options:
-        raise TypeError(f"give the rules as `rules` or as keywords, not both: {', '.join(sorted(options))}")
-    return rules
 
 
 def given_rules(rules: Rules) -> dict[str, object]:
