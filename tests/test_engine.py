@@ -21,6 +21,7 @@ from reference import brute_force
 from test_properties import cases
 
 import smtcrypt
+from smtcrypt.analysis.linear import integer_equation
 from smtcrypt.core.check import check
 from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.core.parse import parse
@@ -35,7 +36,6 @@ from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.cubes import CubeSearch
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, candidates
 from smtcrypt.engine.join import SIDE_HELPERS, JoinSearch, best_plan
-from smtcrypt.engine.linear import integer_equation
 from smtcrypt.engine.z3search import watchdog
 
 STRATEGIES = ("z3", "linear", "join", "cubes", "exhaustive", "auto")

@@ -11,109 +11,14 @@ each solution of the equation by the compiled formula (see compiled.py).
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterator, Mapping
-from fractions import Fraction
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from smtcrypt.core.check import Problem, constant
-from smtcrypt.core.numerals import place_values
-from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Number, Unary, Word
+from smtcrypt.core.check import Problem
 from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
 from smtcrypt.engine.compiled import Compiled
 
-LinearForm = tuple[dict[str, Fraction], Fraction]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
 BATCH = 4096
-
-
-def linear_form(node: Expr, base: int, allowed: Mapping[str, frozenset[int]] | None = None) -> LinearForm | None:
-    """The value of `node` as sum(weight * letter) + constant, or None if it is not one. With each
-    letter's `allowed` digits, `dsum` of a word and `rev` of a word that cannot start with 0 are too."""
-    if isinstance(node, Word):
-        weights, fixed = place_values(node.letters, base)
-        return {letter: Fraction(weight) for letter, weight in weights.items()}, Fraction(fixed)
-    if isinstance(node, Number):
-        return {}, node.value
-    if isinstance(node, Call) and allowed is not None and len(node.args) == 1 and isinstance(node.args[0], Word):
-        return _word_function(node.name, node.args[0].letters, base, allowed)
-    if isinstance(node, Unary):
-        inner = linear_form(node.operand, base, allowed)
-        return inner if inner is None or node.op == "+" else _scale(inner, Fraction(-1))
-    if isinstance(node, BinOp) and node.op in ("+", "-"):
-        left, right = linear_form(node.left, base, allowed), linear_form(node.right, base, allowed)
-        if left is None or right is None:
-            return None
-        return _add(left, _scale(right, Fraction(-1)) if node.op == "-" else right)
-    if isinstance(node, BinOp) and node.op == "*":
-        for factor, other in ((node.left, node.right), (node.right, node.left)):
-            value = constant(factor)
-            if value is not None:
-                inner = linear_form(other, base, allowed)
-                return None if inner is None else _scale(inner, value)
-    return None
-
-
-def _word_function(name: str, cells: str, base: int, allowed: Mapping[str, frozenset[int]]) -> LinearForm | None:
-    """dsum of a word's cells (its letters and literal digits added); rev of them where the first cell
-    is not 0 (`rev(ABCD)` = 1000D + 100C + 10B + A when A cannot be 0), so that its digits read backwards
-    are its reversal; else None."""
-    if name == "dsum":
-        weights: dict[str, Fraction] = {}
-        for cell in cells:
-            if not cell.isdigit():
-                weights[cell] = weights.get(cell, Fraction(0)) + 1
-        return weights, Fraction(sum(int(cell) for cell in cells if cell.isdigit()))
-    first = cells.lstrip("0")[:1]
-    if name != "rev" or not first or (not first.isdigit() and 0 in allowed[first]):
-        return None
-    reversed_weights, fixed = place_values(cells.lstrip("0")[::-1], base)
-    return {letter: Fraction(weight) for letter, weight in reversed_weights.items()}, Fraction(fixed)
-
-
-def _scale(form: LinearForm, factor: Fraction) -> LinearForm:
-    return {letter: weight * factor for letter, weight in form[0].items()}, form[1] * factor
-
-
-def _add(first: LinearForm, second: LinearForm) -> LinearForm:
-    weights = dict(first[0])
-    for letter, weight in second[0].items():
-        weights[letter] = weights.get(letter, Fraction(0)) + weight
-    return weights, first[1] + second[1]
-
-
-def equations(problem: Problem) -> Iterator[tuple[Expr, Expr]]:
-    """Both sides of every `==` of a top-level constraint (looking inside `and`)."""
-    pending = list(problem.formula.constraints)
-    while pending:
-        node = pending.pop(0)
-        if isinstance(node, BoolOp) and node.op == "and":
-            pending[:0] = node.operands
-        elif isinstance(node, Compare) and all(op == "==" for op in node.ops):
-            yield from zip(node.operands, node.operands[1:])
-
-
-def integer_equation(problem: Problem) -> tuple[dict[str, int], int] | None:
-    """The equation (integer weights and constant, = 0) that fixes the most letters, or None."""
-    best = None
-    for left, right in equations(problem):
-        first = linear_form(left, problem.rules.base, problem.allowed)
-        second = linear_form(right, problem.rules.base, problem.allowed)
-        if first is None or second is None:
-            continue
-        weights, fixed = _add(first, _scale(second, Fraction(-1)))
-        scale = 1
-        for value in [*weights.values(), fixed]:
-            scale = scale * value.denominator // math.gcd(scale, value.denominator)
-        form = ({letter: int(weight * scale) for letter, weight in weights.items() if weight}, int(fixed * scale))
-        if best is None or len(form[0]) > len(best[0]):
-            best = form
-    return best
-
-
-def only_equation(problem: Problem) -> bool:
-    """True if the formula is one `A == B` and nothing else: its solutions need no further check."""
-    constraints = problem.formula.constraints
-    return len(constraints) == 1 and isinstance(constraints[0], Compare) and constraints[0].ops == ("==",)
 
 
 class LinearSearch(Backend):

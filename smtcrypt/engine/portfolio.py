@@ -438,8 +438,10 @@ class Portfolio:
         return self.linear
 
     def _make_linear(self, deadline: float | None) -> LinearSearch | None:
+        from smtcrypt.analysis.equations import only_equation
         from smtcrypt.analysis.fold import fold
-        from smtcrypt.engine.linear import LinearSearch, integer_equation, only_equation
+        from smtcrypt.analysis.linear import integer_equation
+        from smtcrypt.engine.linear import LinearSearch
 
         if self.problem.unknowns or self.problem.distinctness == "some":  # its digit mask is all or nothing
             return None

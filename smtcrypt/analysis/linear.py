@@ -1,0 +1,193 @@
+"""Linear forms: an expression as sum(weight * variable) + constant, read by one walk of the tree.
+
+`SEND + MORE - MONEY` is 1000*S + 91*E - 90*N + D - 9000*M - 900*O + 10*R - Y. What a variable
+is depends on the reader: a letter (the linear backend's one equation), a letter in a column
+(the column encoding and the explainer's column rules), or an integer unknown with the letters
+fixed (the proof of an infinite family); the walk over signs, sums, differences and constant
+factors is the same for all of them, so it is written once (`linear`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Mapping
+from fractions import Fraction
+from typing import TypeVar
+
+from smtcrypt.analysis.equations import equation_chains, equation_sides
+from smtcrypt.core.check import Problem, constant
+from smtcrypt.core.numerals import place_values
+from smtcrypt.core.tree import BinOp, Call, Expr, Number, Unary, Word
+
+Variable = TypeVar("Variable", bound=Hashable)
+Form = tuple[dict[Variable, Fraction], Fraction]  # (weights, constant)
+LinearForm = tuple[dict[str, Fraction], Fraction]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
+Cell = tuple[str, int]  # a letter in a column (0 the units)
+ColumnForm = dict[Cell, int]  # (letter, column) -> coefficient; ("", 0) holds the constant
+
+
+def linear(node: Expr, leaf: Callable[[Expr], Form[Variable] | None], factor: Callable[[Expr], Fraction | None],
+           divide: bool = False) -> Form[Variable] | None:
+    """The node as a linear form: signs, sums, differences and products by a `factor` (a constant,
+    on either side) walked here, quotients by one too if `divide`; every other node is a `leaf`
+    (None: not linear)."""
+    if isinstance(node, Unary):
+        inner = linear(node.operand, leaf, factor, divide)
+        return inner if inner is None or node.op == "+" else _scale(inner, Fraction(-1))
+    if isinstance(node, BinOp) and node.op in ("+", "-"):
+        left, right = linear(node.left, leaf, factor, divide), linear(node.right, leaf, factor, divide)
+        if left is None or right is None:
+            return None
+        return _add(left, _scale(right, Fraction(-1)) if node.op == "-" else right)
+    if isinstance(node, BinOp) and node.op == "*":
+        for first, other in ((node.left, node.right), (node.right, node.left)):
+            value = factor(first)
+            if value is not None:
+                inner = linear(other, leaf, factor, divide)
+                return None if inner is None else _scale(inner, value)
+        return None
+    if isinstance(node, BinOp) and node.op == "/" and divide:
+        value = factor(node.right)
+        if value is None or value == 0:
+            return None
+        inner = linear(node.left, leaf, factor, divide)
+        return None if inner is None else _scale(inner, 1 / value)
+    return leaf(node)
+
+
+def _scale(form: Form[Variable], factor: Fraction) -> Form[Variable]:
+    return {variable: weight * factor for variable, weight in form[0].items()}, form[1] * factor
+
+
+def _add(first: Form[Variable], second: Form[Variable]) -> Form[Variable]:
+    weights = dict(first[0])
+    for variable, weight in second[0].items():
+        weights[variable] = weights.get(variable, Fraction(0)) + weight
+    return weights, first[1] + second[1]
+
+
+def difference(first: Form[Variable], second: Form[Variable]) -> Form[Variable]:
+    """first - second: an equation `first == second` as one form that must be 0."""
+    return _add(first, _scale(second, Fraction(-1)))
+
+
+# --- letters: the linear backend's equation ----------------------------------------------------------
+
+
+def linear_form(node: Expr, base: int, allowed: Mapping[str, frozenset[int]] | None = None) -> LinearForm | None:
+    """The value of `node` as sum(weight * letter) + constant, or None if it is not one. With each
+    letter's `allowed` digits, `dsum` of a word and `rev` of a word that cannot start with 0 are too."""
+    def leaf(part: Expr) -> LinearForm | None:
+        if isinstance(part, Word):
+            weights, fixed = place_values(part.letters, base)
+            return {letter: Fraction(weight) for letter, weight in weights.items()}, Fraction(fixed)
+        if isinstance(part, Number):
+            return {}, part.value
+        if isinstance(part, Call) and allowed is not None and len(part.args) == 1 and isinstance(part.args[0], Word):
+            return _word_function(part.name, part.args[0].letters, base, allowed)
+        return None
+    return linear(node, leaf, constant)
+
+
+def _word_function(name: str, cells: str, base: int, allowed: Mapping[str, frozenset[int]]) -> LinearForm | None:
+    """dsum of a word's cells (its letters and literal digits added); rev of them where the first cell
+    is not 0 (`rev(ABCD)` = 1000D + 100C + 10B + A when A cannot be 0), so that its digits read backwards
+    are its reversal; else None."""
+    if name == "dsum":
+        weights: dict[str, Fraction] = {}
+        for cell in cells:
+            if not cell.isdigit():
+                weights[cell] = weights.get(cell, Fraction(0)) + 1
+        return weights, Fraction(sum(int(cell) for cell in cells if cell.isdigit()))
+    first = cells.lstrip("0")[:1]
+    if name != "rev" or not first or (not first.isdigit() and 0 in allowed[first]):
+        return None
+    reversed_weights, fixed = place_values(cells.lstrip("0")[::-1], base)
+    return {letter: Fraction(weight) for letter, weight in reversed_weights.items()}, Fraction(fixed)
+
+
+def integer_equation(problem: Problem) -> tuple[dict[str, int], int] | None:
+    """The equation (integer weights and constant, = 0) that fixes the most letters, or None."""
+    best = None
+    for left, right in equation_sides(problem):
+        first = linear_form(left, problem.rules.base, problem.allowed)
+        second = linear_form(right, problem.rules.base, problem.allowed)
+        if first is None or second is None:
+            continue
+        weights, fixed = difference(first, second)
+        scale = 1
+        for value in [*weights.values(), fixed]:
+            scale = scale * value.denominator // math.gcd(scale, value.denominator)
+        form = ({letter: int(weight * scale) for letter, weight in weights.items() if weight}, int(fixed * scale))
+        if best is None or len(form[0]) > len(best[0]):
+            best = form
+    return best
+
+
+# --- letters in columns: the column encoding's and the explainer's sums ----------------------------------
+
+
+def integer(node: Expr) -> Fraction | None:
+    """A literal integer, or one with signs (`-3`); anything else is no column factor."""
+    if isinstance(node, Number) and node.value.denominator == 1:
+        return node.value
+    if isinstance(node, Unary):
+        inner = integer(node.operand)
+        return None if inner is None else (-inner if node.op == "-" else inner)
+    return None
+
+
+def column_form(node: Expr, base: int) -> ColumnForm | None:
+    """`2*TWO - 1` as {("T", 2): 2, ("W", 1): 2, ("O", 0): 2, ("", 0): -1}: each letter by its
+    column, literal digits in the constant; None if not a sum of integer multiples of words."""
+    def leaf(part: Expr) -> Form[Cell] | None:
+        if isinstance(part, Word):
+            weights: dict[Cell, Fraction] = {}
+            fixed = 0
+            for column, char in enumerate(reversed(part.letters)):
+                if char.isdigit():  # a literal digit inside a word, as in 7AB
+                    fixed += int(char) * base ** column
+                else:
+                    weights[(char, column)] = weights.get((char, column), Fraction(0)) + 1
+            return weights, Fraction(fixed)
+        if isinstance(part, Number) and part.value.denominator == 1:
+            return {}, part.value
+        return None
+    found = linear(node, leaf, integer)
+    if found is None:
+        return None
+    form = {cell: int(weight) for cell, weight in found[0].items()}
+    if found[1]:
+        form[("", 0)] = int(found[1])
+    return form
+
+
+def column_equations(problem: Problem) -> list[ColumnForm] | None:
+    """Each constraint as column forms that must equal zero (a chain `A = B = C` gives A - B and
+    B - C), or None if any constraint is not of that shape."""
+    chains = equation_chains(problem)
+    if chains is None:
+        return None
+    base = problem.rules.base
+    result: list[ColumnForm] = []
+    for chain in chains:
+        found = [column_form(operand, base) for operand in chain.operands]
+        forms = [form for form in found if form is not None]
+        if len(forms) != len(found):
+            return None
+        for first, second in zip(forms, forms[1:]):
+            total = dict(first)
+            for cell, coefficient in second.items():
+                total[cell] = total.get(cell, 0) - coefficient
+            result.append(total)
+    return result
+
+
+def letter_weights(form: ColumnForm, base: int) -> dict[str, int]:
+    """The form as one weighted sum of letters, their columns' place values added up, zero weights
+    left out: SEND + MORE - MONEY -> {"S": 1000, "E": 91, ..., "M": -9000, ...}."""
+    weight: dict[str, int] = {}
+    for (letter, column), coefficient in form.items():
+        if letter:
+            weight[letter] = weight.get(letter, 0) + coefficient * base ** column
+    return {letter: w for letter, w in weight.items() if w}
