@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from reference import brute_force
 
-from smtcrypt.analysis.arithmetic import euclid_steps, floordiv_bounds, mod_bounds, power_bounds, signed_width
+from smtcrypt.analysis.arithmetic import euclid_steps, signed_width
+from smtcrypt.analysis.bounds import floordiv_bounds, mod_bounds, power_bounds
 from smtcrypt.analysis.fold import fold
 from smtcrypt.core.check import Problem, check
 from smtcrypt.core.parse import parse

@@ -4,12 +4,13 @@ import pytest
 import z3
 from reference import brute_force
 
+from smtcrypt.analysis.linear import column_equations
 from smtcrypt.core.check import check
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import Rules
 from smtcrypt.core.verify import satisfies
 from smtcrypt.encode import allowed_digits
-from smtcrypt.encode.columns import ColumnsEncoding, determined, equations, interchangeable
+from smtcrypt.encode.columns import ColumnsEncoding, determined, interchangeable
 from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.engine.z3search import ModelSearch
 
@@ -66,13 +67,13 @@ def test_columns_decline_what_is_not_a_linear_equation(formula):
 
 def test_interchangeable_letters_of_num_ber_play():
     problem = check(parse("NUM + BER = PLAY"))
-    groups = {frozenset(group) for group in interchangeable(equations(problem), problem)}
+    groups = {frozenset(group) for group in interchangeable(column_equations(problem), problem)}
     assert groups == {frozenset("NB"), frozenset("UE"), frozenset("MR")}
 
 
 def test_letters_with_different_domains_are_not_interchangeable():
     problem = check(parse("NUM + BER = PLAY"), Rules(domains={"N": frozenset({1, 2})}))
-    groups = {frozenset(group) for group in interchangeable(equations(problem), problem)}
+    groups = {frozenset(group) for group in interchangeable(column_equations(problem), problem)}
     assert frozenset("NB") not in groups and frozenset("UE") in groups
 
 
@@ -83,7 +84,7 @@ def test_columns_decline_other_bases_and_integer_unknowns():
 
 def test_leading_letters_are_not_interchangeable_with_others():
     problem = check(parse("AB + CB = DE"))
-    groups = {frozenset(group) for group in interchangeable(equations(problem), problem)}
+    groups = {frozenset(group) for group in interchangeable(column_equations(problem), problem)}
     assert frozenset("AC") in groups and all("B" not in group or len(group) == 1 for group in groups)
 
 
@@ -92,10 +93,10 @@ def test_propagation_narrows_digits_by_bounds_alone():
 
     problem = check(parse("SEND + MORE = MONEY"), Rules())
     allowed = {letter: frozenset(range(1 if letter in "SM" else 0, 10)) for letter in problem.letters}
-    narrowed = propagate(equations(problem), allowed)
+    narrowed = propagate(column_equations(problem), allowed)
     assert narrowed["M"] == {1} and narrowed["S"] == {9}  # M = 1 leaves S no digit but 9
     assert all(narrowed[letter] <= allowed[letter] for letter in allowed)
-    assert propagate(equations(check(parse("A + B = CDE"), Rules())), {
+    assert propagate(column_equations(check(parse("A + B = CDE"), Rules())), {
         "A": frozenset(range(10)), "B": frozenset(range(10)), "C": frozenset(range(1, 10)),
         "D": frozenset(range(10)), "E": frozenset(range(10))}) is None  # two digits never reach 100
 
@@ -108,7 +109,7 @@ def test_propagation_narrows_digits_by_bounds_alone():
 ])
 def test_determined_letters(formula, letters):
     problem = check(parse(formula), Rules())
-    forms = equations(problem)
+    forms = column_equations(problem)
     assert "".join(sorted(determined(forms, {letter: allowed_digits(problem, letter) for letter in problem.letters}))) == letters
 
 

@@ -174,7 +174,7 @@ def test_the_cli_page_uses_the_generated_reference():
 
 
 @pytest.mark.parametrize("module", ["smtcrypt", "smtcrypt.api", "smtcrypt.errors", "smtcrypt.setters.generate",
-                                    "smtcrypt.teach.explain", "smtcrypt.teach.longhand", "smtcrypt.setters.answers",
+                                    "smtcrypt.teach.explain", "smtcrypt.core.longhand", "smtcrypt.setters.answers",
                                     "smtcrypt.notations.layout", "smtcrypt.cli.batch"])
 def test_docstring_examples(module):
     """The API reference shows the docstrings: their `>>>` examples run too."""

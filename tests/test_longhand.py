@@ -5,7 +5,7 @@ from __future__ import annotations
 import smtcrypt
 from smtcrypt.api import Puzzle
 from smtcrypt.cli import main
-from smtcrypt.teach.longhand import layout
+from smtcrypt.core.longhand import layout
 
 
 def long_hand(formula: str, mapping: dict[str, int], **rules) -> str:

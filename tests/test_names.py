@@ -143,7 +143,7 @@ def test_docstrings_and_comments_name_modules_and_files_that_exist():
 def test_the_name_finders_tell_real_names_from_stale_ones():
     here = PACKAGE / "encode" / "general.py"
     assert dotted_name_exists("smtcrypt.core.tree") and dotted_name_exists("smtcrypt.solve")
-    assert dotted_name_exists("smtcrypt.teach.longhand.Layout.text")
+    assert dotted_name_exists("smtcrypt.core.longhand.Layout.text")
     assert not dotted_name_exists("smtcrypt.longhand") and not dotted_name_exists("smtcrypt.no_such_name")
     assert file_exists("core/verify.py", here) and file_exists("walk.py", here)
     assert file_exists("bitvec/rationals.py", here) and file_exists("tests/test_names.py", here)

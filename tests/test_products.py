@@ -4,12 +4,13 @@ import pytest
 import z3
 
 import smtcrypt
+from smtcrypt.analysis.polynomials import analyse
 from smtcrypt.core.check import check
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import Rules
 from smtcrypt.core.verify import satisfies
 from smtcrypt.encode.general import GeneralEncoding
-from smtcrypt.encode.products import ProductsEncoding, analyse
+from smtcrypt.encode.products import ProductsEncoding
 from smtcrypt.engine.z3search import ModelSearch
 
 PRODUCTS = [

@@ -233,7 +233,7 @@ def smtcrypt_paths(case: Case, plain: bool, seconds: float = SECONDS) -> dict[st
     search was complete."""
     problem = check(parse(case.text), make_rules(**case.rules))
     paths = {encoding.name: (encoding, problem, SPLIT_AFTER_CONFLICTS) for encoding in encodings() if encoding.accepts(problem)}
-    if "products" in paths:  # the products search split into cases from the start (see encode/split.py)
+    if "products" in paths:  # the products search split into cases from the start (see analysis/split.py)
         paths["split"] = (paths["products"][0], problem, 0)
     folded = fold(problem)
     if folded is not problem:  # the logic folded by bounds, in the encoding that then accepts it

@@ -1,16 +1,17 @@
-"""Leading-digit bounds (encode/split.py): narrowing and cases drop no solution, and a search split
+"""Leading-digit bounds (analysis/split.py): narrowing and cases drop no solution, and a search split
 into cases finds exactly the solutions of the brute-force reference."""
 
 import pytest
 import z3
 from reference import brute_force
 
+from smtcrypt.analysis.polynomials import analyse
+from smtcrypt.analysis.split import Bounds, Case
 from smtcrypt.core.check import check
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import Rules
 from smtcrypt.encode import allowed_digits
-from smtcrypt.encode.products import ProductsEncoding, analyse
-from smtcrypt.encode.split import Bounds, Case
+from smtcrypt.encode.products import ProductsEncoding
 from smtcrypt.engine.z3search import ModelSearch
 
 PUZZLES = [  # formula, rules: small enough for brute force

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import smtcrypt
-from smtcrypt.encode import products, split
+from smtcrypt.analysis import split
+from smtcrypt.encode import products
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from stop_latency import latency  # noqa: E402  (the benchmark's harness: a search on a thread, stopped, timed)

@@ -1,53 +1,21 @@
-"""Integer facts the encoders build on, without Z3: the bounds of an operation's result over
-intervals of its operands, the width that holds them, Lamé's bound on Euclid's steps, a
-constant's divisors, the step between the candidates of a rational root, and the bounds of a
-repeating decimal's numerator."""
+"""Integer facts the encoders build on, without Z3: the width that holds an interval, Lamé's bound
+on Euclid's steps, a constant's divisors, the step between the candidates of a rational root, the
+bounds of a repeating decimal's numerator, and the number-theory words over intervals (the bounds
+of an operation's result over intervals of its operands are analysis/bounds.py's)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
 
+from smtcrypt.core.intervals import Interval
 from smtcrypt.core.numerals import place_values, root_floor
 from smtcrypt.core.tree import Repeating
-
-Bounds = tuple[int, int]  # lowest, highest
 
 
 def signed_width(lo: int, hi: int) -> int:
     """The fewest bits whose two's complement holds every integer in [lo, hi]: [0, 9] -> 5, [-8, 7] -> 4."""
     return max((v if v >= 0 else ~v).bit_length() for v in (lo, hi)) + 1
-
-
-def power_bounds(lo: int, hi: int, k: int) -> Bounds:
-    """Bounds of x**k for x in [lo, hi] and k >= 1."""
-    if k % 2 or lo >= 0:
-        return lo ** k, hi ** k
-    if hi <= 0:
-        return hi ** k, lo ** k
-    return 0, max(lo ** k, hi ** k)
-
-
-def floordiv_bounds(x: Bounds, y: Bounds) -> Bounds:
-    """Bounds of x // y over x in x, y in y, y != 0. For a fixed sign of y, x / y is monotone in
-    each argument, so its extremes lie at the ends of x and of y's nonzero parts (nearest 0: +-1)."""
-    divisors = [d for d in (y[0], y[1]) if d != 0]
-    divisors += [d for d in (-1, 1) if y[0] <= d <= y[1]]
-    if not divisors:  # y is always 0: never defined
-        return 0, 0
-    values = [a // d for a in x for d in divisors]
-    return min(values), max(values)
-
-
-def mod_bounds(x: Bounds, y: Bounds) -> Bounds:
-    """Bounds of Python's x % y, y != 0: the sign of y, smaller than |y|, and no larger than |x|
-    where x and y share a sign."""
-    lo = hi = 0
-    if y[1] >= 1:
-        hi = y[1] - 1 if x[0] < 0 else min(y[1] - 1, x[1])
-    if y[0] <= -1:
-        lo = y[0] + 1 if x[1] > 0 else max(y[0] + 1, x[0])
-    return lo, hi
 
 
 def euclid_steps(bound: int) -> int:
@@ -91,7 +59,7 @@ def divisors(n: int) -> list[int]:
     return small + [n // d for d in reversed(small) if d * d != n]
 
 
-def repeating_numerator_bounds(node: Repeating, base: int, allowed: Mapping[str, frozenset[int]]) -> Bounds | None:
+def repeating_numerator_bounds(node: Repeating, base: int, allowed: Mapping[str, frozenset[int]]) -> Interval | None:
     """Bounds of a repeating decimal's numerator over its constant denominator: whole.fixed period
     minus whole.fixed (see verify.repeating_value), each letter within its allowed digits; None if
     a letter has none."""

@@ -15,8 +15,9 @@ import math
 from collections.abc import Iterator
 from fractions import Fraction
 
+from smtcrypt.analysis.equations import conjuncts
 from smtcrypt.core.check import Problem, constant
-from smtcrypt.core.tree import BoolOp, Call, Collection, Compare, Expr, Name
+from smtcrypt.core.tree import Call, Collection, Compare, Expr, Name
 
 MAX_VALUES = 100_000  # values of one unknown beyond which it counts as unbounded (a loop over them would be long)
 Values = range | tuple[int, ...]  # increasing
@@ -63,12 +64,8 @@ MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
 def _links(problem: Problem) -> Iterator[tuple[str, str, Fraction | frozenset[int]]]:
     """(unknown, op, constant) for every link `unknown op constant` (or `constant op unknown`,
     mirrored) that every solution meets; op "in set" with the integers a `range` or literal holds."""
-    pending = list(problem.formula.constraints)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, BoolOp) and node.op == "and":
-            pending.extend(node.operands)
-        elif isinstance(node, Compare):
+    for node in conjuncts(problem):
+        if isinstance(node, Compare):
             for left, op, right in zip(node.operands, node.ops, node.operands[1:]):
                 yield from _link(left, op, right)
 

@@ -1,48 +1,98 @@
-"""Intervals: the integer bounds a term's digits imply under the puzzle's rules.
+"""Intervals: the integer bounds a term's digits imply under the puzzle's rules, and the arithmetic
+of intervals they are made with.
 
 The checker bounds variable exponents with them, and the encoders size their terms with them, so
 they live beside the language rather than in `analysis/`: the checker (in `core`) needs them.
+The operations on intervals here take integers or fractions alike; `analysis/bounds.py` builds
+the rest of interval arithmetic (powers, quotients, remainders, a formula's values over boxes of
+digits) on them.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import TypeVar
 
 from smtcrypt.core.rules import Rules
 from smtcrypt.core.tree import BinOp, Call, Expr, Number, Unary, Word
 
 Interval = tuple[int, int]  # [low, high], both included
+Value = TypeVar("Value", int, Fraction)
 
 
 def interval(node: Expr, rules: Rules) -> Interval | None:
     """Integer bounds [lo, hi] of an integer-valued expression, or None if unknown or not integral."""
     if isinstance(node, Word):
-        low = high = 0
-        for position, ch in enumerate(node.letters):
-            if ch.isdigit():
-                digit_low = digit_high = int(ch)
-            else:
-                heads = position == 0 and not rules.allow_leading_zeros and (
-                    len(node.letters) > 1 or rules.nonzero_single_letters)
-                digit_low, digit_high = (1 if heads else 0), rules.base - 1
-            low, high = low * rules.base + digit_low, high * rules.base + digit_high
-        return (low, high)
+        def digits(position: int, _letter: str) -> Interval:
+            heads = position == 0 and not rules.allow_leading_zeros and (
+                len(node.letters) > 1 or rules.nonzero_single_letters)
+            return (1 if heads else 0), rules.base - 1
+        return word_interval(node.letters, rules.base, digits)
     if isinstance(node, Number):
         return (int(node.value), int(node.value)) if node.value.denominator == 1 else None
     if isinstance(node, Unary):
         inner = interval(node.operand, rules)
-        return inner if inner is None or node.op == "+" else (-inner[1], -inner[0])
+        return inner if inner is None or node.op == "+" else negated(inner)
     if isinstance(node, Call):
         return _call_interval(node, rules)
     if isinstance(node, BinOp) and node.op in ("+", "-", "*"):
         left, right = interval(node.left, rules), interval(node.right, rules)
         if left is None or right is None:
             return None
-        if node.op == "+":
-            return (left[0] + right[0], left[1] + right[1])
-        if node.op == "-":
-            return (left[0] - right[1], left[1] - right[0])
-        corners = [a * b for a in left for b in right]
-        return (min(corners), max(corners))
+        return ARITHMETIC[node.op](left, right)
     return None
+
+
+def word_interval(cells: str, base: int, digits: Callable[[int, str], Interval]) -> Interval:
+    """Bounds of a numeral whose letters each lie within `digits(position, letter)` (literal digits
+    are themselves): "7AB" with A, B in [0, 9] -> [700, 799]."""
+    low = high = 0
+    for position, ch in enumerate(cells):
+        digit_low, digit_high = (int(ch), int(ch)) if ch.isdigit() else digits(position, ch)
+        low, high = low * base + digit_low, high * base + digit_high
+    return low, high
+
+
+def plus(a: tuple[Value, Value], b: tuple[Value, Value]) -> tuple[Value, Value]:
+    """x + y for x in a, y in b."""
+    return a[0] + b[0], a[1] + b[1]
+
+
+def minus(a: tuple[Value, Value], b: tuple[Value, Value]) -> tuple[Value, Value]:
+    """x - y for x in a, y in b."""
+    return a[0] - b[1], a[1] - b[0]
+
+
+def times(a: tuple[Value, Value], b: tuple[Value, Value]) -> tuple[Value, Value]:
+    """x * y for x in a, y in b: the least and greatest of the corners' products."""
+    corners = [x * y for x in a for y in b]
+    return min(corners), max(corners)
+
+
+ARITHMETIC = {"+": plus, "-": minus, "*": times}
+
+
+def negated(a: tuple[Value, Value]) -> tuple[Value, Value]:
+    """-x for x in a."""
+    return -a[1], -a[0]
+
+
+def absolute(a: tuple[Value, Value]) -> tuple[Value, Value]:
+    """|x| for x in a: 0 at least where a holds 0, else its end nearest 0."""
+    low, high = a
+    nearest = low * 0 if low <= 0 <= high else min(abs(low), abs(high))  # 0 of the ends' own type
+    return nearest, max(abs(low), abs(high))
+
+
+def least(parts: Sequence[tuple[Value, Value]]) -> tuple[Value, Value]:
+    """min(x, y, ...) for each argument in its interval."""
+    return min(p[0] for p in parts), min(p[1] for p in parts)
+
+
+def greatest(parts: Sequence[tuple[Value, Value]]) -> tuple[Value, Value]:
+    """max(x, y, ...) for each argument in its interval."""
+    return max(p[0] for p in parts), max(p[1] for p in parts)
 
 
 def _call_interval(node: Call, rules: Rules) -> Interval | None:
@@ -53,20 +103,18 @@ def _call_interval(node: Call, rules: Rules) -> Interval | None:
     if len(known) < len(node.args) or not known:
         return None
     if node.name == "min":
-        return (min(p[0] for p in known), min(p[1] for p in known))
+        return least(known)
     if node.name == "max":
-        return (max(p[0] for p in known), max(p[1] for p in known))
+        return greatest(known)
     if node.name != "abs":
         return (digit_sum_interval if node.name == "dsum" else reversal_interval)(known[0], rules.base)
-    low, high = known[0]
-    return (0 if low <= 0 <= high else min(abs(low), abs(high)), max(abs(low), abs(high)))
+    return absolute(known[0])
 
 
 def scaled(coefficient: int, bounds: Interval) -> Interval:
     """coefficient * x for x in bounds."""
     low, high = coefficient * bounds[0], coefficient * bounds[1]
     return (low, high) if low <= high else (high, low)
-
 
 
 def digit_count(value: int, base: int) -> int:

@@ -13,13 +13,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from smtcrypt.core import longhand
 from smtcrypt.core.letters import is_letter, shown, spelled
 from smtcrypt.core.numerals import digit_char, digit_writer
 from smtcrypt.core.tree import Name, Repeating, Word, walk
 
 if TYPE_CHECKING:  # the checker is only named here: the options read the result types without it
     from smtcrypt.core.check import Problem
-    from smtcrypt.teach.longhand import Layout
 
 FormulaText = str | Sequence[str]  # "NUM + BER = PLAY", or several constraints
 
@@ -73,14 +73,12 @@ class Solution:
     def __hash__(self) -> int:  # the mapping is a dict: hash what it holds
         return hash((tuple(self.mapping.items()), self.text, self.base, self.wildcards))
 
-    def layout(self) -> Layout:
-        """The long-hand layout (see `smtcrypt.teach.longhand`): rows a page can draw."""
-        from smtcrypt.teach.longhand import Layout, Row, layout
-
+    def layout(self) -> longhand.Layout:
+        """The long-hand layout (see `smtcrypt.core.longhand`): rows a page can draw."""
         if self.problem is None:
-            return Layout("line", (Row(self.text, "number"),))
+            return longhand.Layout("line", (longhand.Row(self.text, "number"),))
         digits = {**self.mapping, **dict(zip(self.problem.wildcards, self.wildcards))}  # `?`s are digits too
-        return layout(self.problem, digits, self.text)
+        return longhand.layout(self.problem, digits, self.text)
 
     def long_hand(self) -> str:
         """The solution as written on paper: a sum with its carries, long multiplication or long

@@ -21,7 +21,6 @@ from smtcrypt.encode.base import (
     Unsupported,
     allowed_digits,
     checkpoint,
-    equation_chains,
     indicator,
     indicator_name,
     letter_variables,
@@ -36,7 +35,7 @@ from smtcrypt.encode.products import ProductsEncoding
 
 __all__ = [
     "Encoded", "Encoding", "EncodingStopped", "FormulaTerms", "Ok", "Unsupported", "allowed_digits", "checkpoint",
-    "choose", "encode", "encodings", "equation_chains", "indicator", "indicator_name", "letter_variables",
+    "choose", "encode", "encodings", "indicator", "indicator_name", "letter_variables",
     "rule_constraints", "stop_encoding", "watched",
 ]
 

@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING, Protocol, TypeAlias
 import z3
 
 from smtcrypt.core.check import Problem
-from smtcrypt.core.tree import BoolOp, Compare
 
 if TYPE_CHECKING:
-    from smtcrypt.encode.split import Case
+    from smtcrypt.analysis.split import Case
 
 Ok: TypeAlias = z3.BoolRef | bool  # where a term is defined: Python True when always
 
@@ -179,18 +178,3 @@ def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef]) -> list[
     for group in problem.groups:
         constraints.append(z3.Distinct(*(letters[letter] for letter in group)))
     return constraints
-
-
-def equation_chains(problem: Problem) -> list[Compare] | None:
-    """The constraints as `==` chains (looking inside `and`), or None if any constraint is something else."""
-    chains: list[Compare] = []
-    pending = list(problem.formula.constraints)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, BoolOp) and node.op == "and":
-            pending.extend(node.operands)
-        elif isinstance(node, Compare) and all(op == "==" for op in node.ops):
-            chains.append(node)
-        else:
-            return None
-    return chains

@@ -16,75 +16,11 @@ from collections import defaultdict
 import z3
 
 from smtcrypt.analysis.carries import columns_by_carries
+from smtcrypt.analysis.linear import ColumnForm, column_equations, letter_weights
 from smtcrypt.core.check import Problem
-from smtcrypt.core.tree import BinOp, Expr, Number, Unary, Word
-from smtcrypt.encode.base import Encoded, allowed_digits, equation_chains, indicator_name, letter_variables
+from smtcrypt.encode.base import Encoded, allowed_digits, indicator_name, letter_variables
 
-Linear = dict[tuple[str, int], int]  # (letter, column) -> coefficient; ("", 0) holds the constant
-
-
-def linear_form(node: Expr) -> Linear | None:
-    """`2*TWO - 1` as {("T", 2): 2, ("W", 1): 2, ("O", 0): 2, ("", 0): -1}; None if not integer-linear."""
-    if isinstance(node, Word):
-        form: Linear = defaultdict(int)
-        for column, char in enumerate(reversed(node.letters)):
-            if char.isdigit():  # a literal digit inside a word, as in 7AB
-                form[("", 0)] += int(char) * 10 ** column
-            else:
-                form[(char, column)] += 1
-        return form
-    if isinstance(node, Number):
-        return {("", 0): int(node.value)} if node.value.denominator == 1 else None
-    if isinstance(node, Unary):
-        inner = linear_form(node.operand)
-        return None if inner is None else scaled(inner, -1 if node.op == "-" else 1)
-    if isinstance(node, BinOp) and node.op in ("+", "-"):
-        left, right = linear_form(node.left), linear_form(node.right)
-        if left is None or right is None:
-            return None
-        return added(left, scaled(right, 1 if node.op == "+" else -1))
-    if isinstance(node, BinOp) and node.op == "*":
-        for factor, other in ((node.left, node.right), (node.right, node.left)):
-            value = constant_integer(factor)
-            if value is not None:
-                inner = linear_form(other)
-                return None if inner is None else scaled(inner, value)
-    return None
-
-
-def constant_integer(node: Expr) -> int | None:
-    if isinstance(node, Number) and node.value.denominator == 1:
-        return int(node.value)
-    if isinstance(node, Unary):
-        inner = constant_integer(node.operand)
-        return None if inner is None else (-inner if node.op == "-" else inner)
-    return None
-
-
-def scaled(form: Linear, factor: int) -> Linear:
-    return {key: factor * value for key, value in form.items()}
-
-
-def added(first: Linear, second: Linear) -> Linear:
-    total: Linear = defaultdict(int, first)
-    for key, value in second.items():
-        total[key] += value
-    return total
-
-
-def equations(problem: Problem) -> list[Linear] | None:
-    """Each constraint as forms that must equal zero, or None if any constraint is not of that shape."""
-    chains = equation_chains(problem)
-    if chains is None:
-        return None
-    result: list[Linear] = []
-    for chain in chains:
-        found = [linear_form(operand) for operand in chain.operands]
-        forms = [form for form in found if form is not None]
-        if len(forms) != len(found):
-            return None
-        result += [added(a, scaled(b, -1)) for a, b in zip(forms, forms[1:])]
-    return result
+BASE = 10  # the column encoding is decimal: `accepts` refuses other bases
 
 
 class ColumnsEncoding:
@@ -93,14 +29,14 @@ class ColumnsEncoding:
     name = "columns"
 
     def accepts(self, problem: Problem) -> bool:
-        return problem.rules.base == 10 and not problem.unknowns and equations(problem) is not None
+        return problem.rules.base == BASE and not problem.unknowns and column_equations(problem) is not None
 
     def encode(self, problem: Problem, context: z3.Context) -> Encoded:
         # The whole model is written as SMT-LIB text and parsed in one call: building its few
         # hundred terms through the Python API costs several times more.
         letters = letter_variables(problem, context)
         allowed = {letter: allowed_digits(problem, letter) for letter in letters}
-        forms = equations(problem) or []
+        forms = column_equations(problem) or []
         # bounds first, in Python: faster on SEND + MORE = MONEY and on the 199-addend sum
         narrowed = None if not all(allowed.values()) else propagate(forms, allowed)
         if narrowed is None:
@@ -159,23 +95,13 @@ def number(value: int) -> str:
     return str(value) if value >= 0 else f"(- {-value})"
 
 
-def letter_weights(form: Linear) -> dict[str, int]:
-    """The form as one weighted sum of letters, their columns' place values added up, zero weights
-    left out: SEND + MORE - MONEY -> {"S": 1000, "E": 91, ..., "M": -9000, ...}."""
-    weight: dict[str, int] = {}
-    for (letter, column), coefficient in form.items():
-        if letter:
-            weight[letter] = weight.get(letter, 0) + coefficient * 10 ** column
-    return {letter: w for letter, w in weight.items() if w}
-
-
-def propagate(forms: list[Linear], allowed: dict[str, frozenset[int]]) -> dict[str, frozenset[int]] | None:
+def propagate(forms: list[ColumnForm], allowed: dict[str, frozenset[int]]) -> dict[str, frozenset[int]] | None:
     """Each equation read as one weighted sum (SEND + MORE - MONEY: 1000*S + 91*E - ... - 9000*M ...):
     drop the digits of a letter that the other letters' least and greatest totals cannot balance,
     until nothing changes. Distinctness is ignored, so nothing true is lost; None if a letter has
     no digit left. SEND + MORE = MONEY: M must be 1, and then S 9."""
     domains = {letter: sorted(digits) for letter, digits in allowed.items()}
-    sums = [(letter_weights(form), form.get(("", 0), 0)) for form in forms]
+    sums = [(letter_weights(form, BASE), form.get(("", 0), 0)) for form in forms]
     changed = True
     while changed:
         changed = False
@@ -216,7 +142,7 @@ def digit_cardinality(model: Text, allowed: dict[str, frozenset[int]]) -> None:
             model.claim(f"(or {' '.join(named)})")
 
 
-def determined(forms: list[Linear], allowed: dict[str, frozenset[int]]) -> frozenset[str]:
+def determined(forms: list[ColumnForm], allowed: dict[str, frozenset[int]]) -> frozenset[str]:
     """Letters whose digits the other letters' digits fix, so a blocking clause may leave them out
     (shorter clauses: TWO + TWENTY = TWELVE + TEN is faster). In one equation sum(w * letter) = 0,
     take letters by increasing |w| while each |w| exceeds the most the letters taken before can
@@ -224,7 +150,7 @@ def determined(forms: list[Linear], allowed: dict[str, frozenset[int]]) -> froze
     and the other letters fix that sum. WELL - DO + YOU = PUNK: K, D, U, W."""
     best: frozenset[str] = frozenset()
     for form in forms:
-        weight = letter_weights(form)
+        weight = letter_weights(form, BASE)
         taken, reach = set(), 0
         for letter in sorted(weight, key=lambda letter: abs(weight[letter])):
             if abs(weight[letter]) > reach:
@@ -235,7 +161,7 @@ def determined(forms: list[Linear], allowed: dict[str, frozenset[int]]) -> froze
     return best
 
 
-def interchangeable(forms: list[Linear], problem: Problem) -> tuple[tuple[str, ...], ...]:
+def interchangeable(forms: list[ColumnForm], problem: Problem) -> tuple[tuple[str, ...], ...]:
     """Letters with the same coefficient in every column of every equation and the same rules
     (digits, and the groups of letters they must differ from).
 
@@ -251,7 +177,7 @@ def interchangeable(forms: list[Linear], problem: Problem) -> tuple[tuple[str, .
     return tuple(tuple(group) for group in profiles.values() if len(group) > 1)
 
 
-def column_constraints(model: Text, form: Linear, allowed: dict[str, frozenset[int]], stem: str) -> None:
+def column_constraints(model: Text, form: ColumnForm, allowed: dict[str, frozenset[int]], stem: str) -> None:
     """The equation form == 0, one constraint per column with integer carries bounded by what
     the column can hold."""
     columns: dict[int, list[tuple[int, str]]] = defaultdict(list)

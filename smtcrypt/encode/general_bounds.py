@@ -12,9 +12,20 @@ import math
 from fractions import Fraction
 
 from smtcrypt.analysis.arithmetic import repeating_numerator_bounds
+from smtcrypt.analysis.bounds import RationalInterval, power_bounds, quotient_bounds, remainder_bounds
 from smtcrypt.analysis.unknowns import Values
 from smtcrypt.core.check import Problem
-from smtcrypt.core.intervals import Interval, digit_sum_interval, interval, reversal_interval
+from smtcrypt.core.intervals import (
+    ARITHMETIC,
+    Interval,
+    absolute,
+    digit_sum_interval,
+    greatest,
+    interval,
+    least,
+    negated,
+    reversal_interval,
+)
 from smtcrypt.core.numerals import repeating_scale
 from smtcrypt.core.rules import PREDICATES
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Name, Not, Number, Repeating, Unary, children
@@ -29,7 +40,7 @@ class TermBounds:
     problem: Problem
     unknown_values: dict[str, Values] | None  # the integer unknowns' values, where the formula bounds every one
 
-    def value_bounds(self, node: Expr) -> tuple[Fraction, Fraction] | None:
+    def value_bounds(self, node: Expr) -> RationalInterval | None:
         """Exact bounds of a rational term's value, where each of its terms has them."""
         whole = interval(node, self.problem.rules)
         if whole is not None:
@@ -45,19 +56,13 @@ class TermBounds:
             return Fraction(numerator[0], scale), Fraction(numerator[1], scale)
         if isinstance(node, Unary):
             inner = self.value_bounds(node.operand)
-            return inner if inner is None or node.op == "+" else (-inner[1], -inner[0])
-        if isinstance(node, BinOp) and node.op in ("+", "-", "*"):
+            return inner if inner is None or node.op == "+" else negated(inner)
+        if isinstance(node, BinOp) and node.op in ARITHMETIC:
             left, right = self.value_bounds(node.left), self.value_bounds(node.right)
             if left is None or right is None:
                 return None
-            if node.op == "+":
-                return left[0] + right[0], left[1] + right[1]
-            if node.op == "-":
-                return left[0] - right[1], left[1] - right[0]
-            corners = [x * y for x in left for y in right]
-            return min(corners), max(corners)
+            return ARITHMETIC[node.op](left, right)
         return None
-
 
     def whole_bounds(self, node: Expr) -> Interval | None:
         """Bounds of the integer a term's value is taken as (a fraction's floor, which the word then
@@ -68,7 +73,7 @@ class TermBounds:
         value = self.term_bounds(node)
         return None if value is None else (math.floor(value[0]), math.floor(value[1]))
 
-    def term_bounds(self, node: Expr) -> tuple[Fraction, Fraction] | None:
+    def term_bounds(self, node: Expr) -> RationalInterval | None:
         """Exact bounds of a term's value wherever it is defined: those of `value_bounds`, and of
         bounded unknowns, constant powers, quotients, the functions and truth values."""
         known = self.value_bounds(node)
@@ -79,59 +84,45 @@ class TermBounds:
             return (Fraction(values[0]), Fraction(values[-1])) if values else None
         if isinstance(node, (Compare, Not)) or (isinstance(node, Call) and node.name in PREDICATES):
             return Fraction(0), Fraction(1)
-        parts = [self.term_bounds(child) for child in children(node)]
-        if any(part is None for part in parts) or not parts:
+        found = [self.term_bounds(child) for child in children(node)]
+        parts = [part for part in found if part is not None]
+        if len(parts) < len(found) or not parts:
             return None
-        ends = [end for part in parts if part is not None for end in part]
         if isinstance(node, Unary):
-            return (-ends[1], -ends[0]) if node.op == "-" else (ends[0], ends[1])
+            return negated(parts[0]) if node.op == "-" else parts[0]
         if isinstance(node, BoolOp):  # the value of one of the operands
-            return min(ends), max(ends)
+            return least(parts)[0], greatest(parts)[1]
         if isinstance(node, Call) and node.name in ("abs", "min", "max", "dsum", "rev", "gcd"):
-            return self.call_bounds(node.name, ends)
+            return self.call_bounds(node.name, parts)
         if isinstance(node, BinOp):
-            return self.binary_bounds(node, ends)
+            return self.binary_bounds(node, parts[0], parts[1])
         return None
 
-    def call_bounds(self, name: str, ends: list[Fraction]) -> tuple[Fraction, Fraction] | None:
-        pairs = list(zip(ends[::2], ends[1::2]))
-        if name in ("min", "max"):
-            pick = min if name == "min" else max
-            return pick(low for low, _ in pairs), pick(high for _, high in pairs)
-        largest = max(abs(end) for end in ends)
+    def call_bounds(self, name: str, parts: list[RationalInterval]) -> RationalInterval:
+        if name == "min":
+            return least(parts)
+        if name == "max":
+            return greatest(parts)
         if name == "abs":
-            low, high = pairs[0]
-            return (Fraction(0) if low <= 0 <= high else min(abs(low), abs(high))), largest
+            return absolute(parts[0])
         if name == "gcd":
-            return Fraction(0), Fraction(math.floor(largest))
-        whole = (math.floor(pairs[0][0]), math.floor(pairs[0][1]))
+            return Fraction(0), Fraction(math.floor(max(abs(end) for part in parts for end in part)))
+        whole = (math.floor(parts[0][0]), math.floor(parts[0][1]))
         word = digit_sum_interval if name == "dsum" else reversal_interval
         bounds = word(whole, self.problem.rules.base)
         return Fraction(bounds[0]), Fraction(bounds[1])
 
-    def binary_bounds(self, node: BinOp, ends: list[Fraction]) -> tuple[Fraction, Fraction] | None:
-        left, right = (ends[0], ends[1]), (ends[2], ends[3])
-        if node.op in ("+", "-", "*"):
-            corners = ([a + b for a, b in zip(left, right)] if node.op == "+" else
-                       [a - b for a, b in zip(left, right[::-1])] if node.op == "-" else
-                       [a * b for a in left for b in right])
-            return min(corners), max(corners)
+    def binary_bounds(self, node: BinOp, left: RationalInterval, right: RationalInterval) -> RationalInterval | None:
+        if node.op in ARITHMETIC:
+            return ARITHMETIC[node.op](left, right)
         if node.op == "**":
             exponent = self.problem.constant_exponents.get(node)
             if exponent is None or exponent.denominator != 1 or not 1 <= exponent <= MAX_BOUNDED_POWER:
                 return None
-            k, (low, high) = int(exponent), left
-            if k % 2 or low >= 0:
-                return low ** k, high ** k
-            return (high ** k, low ** k) if high <= 0 else (Fraction(0), max(low ** k, high ** k))
-        if right[0] <= 0 <= right[1]:  # a divisor that may be 0 or near it: no bound
-            return None
-        quotients = [a / b for a in left for b in right]
-        low, high = min(quotients), max(quotients)
-        if node.op == "/":
-            return low, high
+            return power_bounds(left[0], left[1], int(exponent))
+        quotient = quotient_bounds(left, right)  # None: a divisor that may be 0 or near it
+        if quotient is None or node.op == "/":
+            return quotient
         if node.op == "//":
-            return Fraction(math.floor(low)), Fraction(math.floor(high))
-        largest = max(abs(right[0]), abs(right[1]))  # a % b lies between 0 and b
-        return (Fraction(0), largest) if right[0] > 0 else (-largest, Fraction(0))
-
+            return Fraction(math.floor(quotient[0])), Fraction(math.floor(quotient[1]))
+        return remainder_bounds(right)

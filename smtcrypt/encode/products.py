@@ -6,7 +6,8 @@ between polynomials of words with rational constants, such as
 words, such as `NORTH / SOUTH = EAST / WEST`. Each equation is brought to one
 integer polynomial that must be zero: both sides over a common denominator
 (a product of words, each required to be nonzero, exactly when Python would
-divide by it), cross-multiplied, the rational coefficients cleared.
+divide by it), cross-multiplied, the rational coefficients cleared (see
+analysis/polynomials.py).
 
 The polynomial is then written as a person multiplies by hand, and stays linear
 in bounded integers, which is what the finite-domain solver (QF_FD) needs:
@@ -21,247 +22,23 @@ in bounded integers, which is what the finite-domain solver (QF_FD) needs:
   nothing carried out of the top one.
 
 Long multiplication reasons from the last digits up; the magnitudes come from the
-leading digits, which split.py reads as intervals: they narrow each letter's digits
+leading digits, which analysis/split.py reads as intervals: they narrow each letter's digits
 before encoding, and split a search that runs long into cases.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 from collections import defaultdict
-from dataclasses import dataclass, field
-from fractions import Fraction
+from dataclasses import dataclass
 
 import z3
 
 from smtcrypt.analysis.carries import columns_by_carries
+from smtcrypt.analysis.polynomials import Monomial, analyse, product_length
+from smtcrypt.analysis.split import Bounds, Domains
 from smtcrypt.core.check import Problem
-from smtcrypt.core.tree import BinOp, Expr, Number, Repeating, Unary, Word
-from smtcrypt.encode.base import (
-    Encoded,
-    Unsupported,
-    allowed_digits,
-    checkpoint,
-    equation_chains,
-    indicator,
-    letter_variables,
-)
-from smtcrypt.encode.split import Bounds, Domains
-
-Monomial = tuple[str, ...]  # a product of words, as the sorted tuple of their letters: ("ODD", "ODD")
-Poly = dict[Monomial, Fraction]  # monomial -> coefficient; () holds the constant
-
-MAX_EXPONENT = 8  # largest |k| of a word power W ** k
-MAX_DEGREE = 8  # most words multiplied in one term
-MAX_TERMS = 64  # most terms of an expanded polynomial
-MAX_PARTIALS = 6000  # most digit-by-digit products of all multiplications together
-
-
-@dataclass
-class Quotient:
-    """num / den: a polynomial over a product of words (each known to be nonzero where defined)."""
-
-    num: Poly
-    den: Monomial = ()
-
-
-@dataclass
-class Analysis:
-    """The problem as integer polynomials equal to zero, and the words that must be nonzero."""
-
-    polynomials: list[dict[Monomial, int]]
-    nonzero: set[str] = field(default_factory=set)
-
-
-# --- polynomials ------------------------------------------------------------------------------------
-
-
-def monomial(*parts: Monomial) -> Monomial:
-    return tuple(sorted(itertools.chain(*parts)))
-
-
-def trimmed(poly: Poly) -> Poly:
-    result = {key: value for key, value in poly.items() if value}
-    if len(result) > MAX_TERMS or any(len(key) > MAX_DEGREE for key in result):
-        raise Unsupported("too large")
-    return result
-
-
-def poly_add(first: Poly, second: Poly, factor: Fraction = Fraction(1)) -> Poly:
-    total: dict[Monomial, Fraction] = defaultdict(Fraction, first)
-    for key, value in second.items():
-        total[key] += factor * value
-    return trimmed(total)
-
-
-def poly_times(first: Poly, second: Poly) -> Poly:
-    total: dict[Monomial, Fraction] = defaultdict(Fraction)
-    for (a, x), (b, y) in itertools.product(first.items(), second.items()):
-        total[monomial(a, b)] += x * y
-    return trimmed(total)
-
-
-def poly_times_words(poly: Poly, words: Monomial) -> Poly:
-    return trimmed({monomial(key, words): value for key, value in poly.items()})
-
-
-def multiset_minus(first: Monomial, second: Monomial) -> Monomial:
-    """first / second for products of words, where second divides first."""
-    rest = list(first)
-    for word in second:
-        rest.remove(word)
-    return tuple(rest)
-
-
-def multiset_lcm(first: Monomial, second: Monomial) -> Monomial:
-    counts = {word: max(first.count(word), second.count(word)) for word in set(first) | set(second)}
-    return tuple(sorted(word for word, count in counts.items() for _ in range(count)))
-
-
-def cancel(value: Quotient) -> Quotient:
-    """Divide num and den by every word of den that divides each term of num (den is nonzero)."""
-    if not value.num:
-        return Quotient({}, ())
-    num, den = dict(value.num), list(value.den)
-    for word in sorted(set(den)):
-        while word in den and all(word in key for key in num):
-            den.remove(word)
-            num = {multiset_minus(key, (word,)): coefficient for key, coefficient in num.items()}
-    return Quotient(num, tuple(den))
-
-
-# --- the tree -> quotients of polynomials -----------------------------------------------------------
-
-
-class _Reader:
-    def __init__(self, problem: Problem):
-        self.problem = problem
-        self.nonzero: set[str] = set()
-
-    def analyse(self) -> Analysis:
-        polynomials: list[dict[Monomial, int]] = []
-        chains = equation_chains(self.problem)
-        if chains is None:
-            raise Unsupported("not an equation")
-        for node in chains:
-            sides = [self.read(operand) for operand in node.operands]
-            polynomials += [difference(a, b) for a, b in zip(sides, sides[1:])]
-        return Analysis(polynomials, self.nonzero)
-
-    def read(self, node: Expr) -> Quotient:
-        if isinstance(node, Word):
-            return Quotient({(node.letters,): Fraction(1)})
-        if isinstance(node, Number):
-            return Quotient(trimmed({(): node.value}))
-        if isinstance(node, Repeating):
-            return self.repeating(node)
-        if isinstance(node, Unary):
-            inner = self.read(node.operand)
-            return inner if node.op == "+" else Quotient(poly_add({}, inner.num, Fraction(-1)), inner.den)
-        if not isinstance(node, BinOp) or node.op not in ("+", "-", "*", "/", "**"):
-            raise Unsupported(f"{type(node).__name__} is not a polynomial")
-        if node.op == "**":
-            return self.power(node)
-        left, right = self.read(node.left), self.read(node.right)
-        if node.op == "/":
-            right = self.inverse(right)
-        if node.op in ("*", "/"):
-            return cancel(Quotient(poly_times(left.num, right.num), monomial(left.den, right.den)))
-        common = multiset_lcm(left.den, right.den)
-        num = poly_add(poly_times_words(left.num, multiset_minus(common, left.den)),
-                       poly_times_words(right.num, multiset_minus(common, right.den)),
-                       Fraction(1 if node.op == "+" else -1))
-        return cancel(Quotient(num, common))
-
-    def repeating(self, node: Repeating) -> Quotient:
-        """whole.fixed(period) = (whole * B^f * (B^p - 1) + fixed * (B^p - 1) + period) / (B^f * (B^p - 1)),
-        with the fixed and repeating digits read as words (which may start with 0)."""
-        base = self.problem.rules.base
-        if any(ch.islower() for ch in node.fixed + node.period):
-            raise Unsupported("digits beyond 9 in a repeating decimal")
-        scale, cycle = base ** len(node.fixed), base ** len(node.period) - 1
-        num: dict[Monomial, Fraction] = defaultdict(Fraction)
-        num[()] += Fraction(int(node.whole, base) * scale * cycle)
-        if node.fixed:
-            num[(node.fixed,)] += cycle
-        num[(node.period,)] += 1
-        return Quotient(trimmed({key: value / (scale * cycle) for key, value in num.items()}))
-
-    def inverse(self, value: Quotient) -> Quotient:
-        """1 / value, which Python defines only where value != 0: value must be one term c * words."""
-        if len(value.num) != 1:
-            raise Unsupported("division by a sum (or by zero)")
-        ((words, coefficient),) = value.num.items()
-        self.nonzero.update(words)
-        return Quotient({value.den: 1 / coefficient}, words)
-
-    def power(self, node: BinOp) -> Quotient:
-        exponent = self.problem.constant_exponents.get(node)
-        if exponent is None or exponent.denominator != 1 or abs(exponent.numerator) > MAX_EXPONENT:
-            raise Unsupported("not a small integer power")
-        base = self.read(node.left)
-        k = exponent.numerator
-        if k < 0:
-            base, k = self.inverse(base), -k
-        result = Quotient({(): Fraction(1)})
-        for _ in range(k):
-            result = Quotient(poly_times(result.num, base.num), monomial(result.den, base.den))
-        return cancel(result)
-
-
-def difference(left: Quotient, right: Quotient) -> dict[Monomial, int]:
-    """left == right as one integer polynomial that must be zero (both denominators are nonzero)."""
-    common = multiset_lcm(left.den, right.den)
-    poly = poly_add(poly_times_words(left.num, multiset_minus(common, left.den)),
-                    poly_times_words(right.num, multiset_minus(common, right.den)), Fraction(-1))
-    scale = math.lcm(*[value.denominator for value in poly.values()]) if poly else 1
-    integral = {key: int(value * scale) for key, value in poly.items()}
-    divisor = math.gcd(*integral.values()) if integral else 1
-    return {key: value // divisor for key, value in integral.items()}
-
-
-def analyse(problem: Problem) -> Analysis | None:
-    """The problem's equations as integer polynomials, or None if it is not of that shape or too big."""
-    try:
-        analysis = _Reader(problem).analyse()
-    except (Unsupported, ZeroDivisionError):
-        return None
-    if getattr(problem, "unknowns", ()):
-        return None
-    if partial_count(analysis, problem.rules.base) > MAX_PARTIALS:
-        return None
-    return analysis
-
-
-def digit_count(value: int, base: int) -> int:
-    """How many base-`base` digits `value` > 0 takes."""
-    count = 0
-    while value:
-        value //= base
-        count += 1
-    return max(count, 1)
-
-
-def product_length(words: Monomial, base: int) -> int:
-    """Enough digits for any value of the product of these words."""
-    return digit_count(math.prod(base ** len(word) - 1 for word in words), base)
-
-
-def partial_count(analysis: Analysis, base: int) -> int:
-    """How many digit-by-digit products the long multiplications take (shared prefixes counted once)."""
-    def length(words: Monomial) -> int:
-        return len(words[0]) if len(words) == 1 else product_length(words, base)
-
-    steps: set[Monomial] = set()
-    for poly in analysis.polynomials:
-        for words in poly:
-            for size in range(2, len(words) + 1):
-                steps.add(words[:size])
-    return sum(length(words[:-1]) * len(words[-1]) for words in steps)
-
-
-# --- Z3 ---------------------------------------------------------------------------------------------
+from smtcrypt.encode.base import Encoded, allowed_digits, checkpoint, indicator, letter_variables
 
 
 @dataclass(frozen=True)
@@ -438,7 +215,7 @@ class ProductsEncoding:
             raise ValueError(f"the products encoding does not accept {problem.source!r}")
         bounds = Bounds(analysis.polynomials, problem.rules.base, problem.distinctness == "all")
         allowed = {letter: tuple(sorted(allowed_digits(problem, letter))) for letter in problem.letters}
-        # leading-digit bounds first, in Python (see split.py): faster on NAUGHT ** 2 = ZERO ** 3, unsplit
+        # leading-digit bounds first, in Python (see analysis/split.py): faster on NAUGHT ** 2 = ZERO ** 3, unsplit
         domains = bounds.narrow(allowed) if all(allowed.values()) else None
         if domains is None:
             return Encoded(context, letter_variables(problem, context), [z3.BoolVal(False, context)], "linear")

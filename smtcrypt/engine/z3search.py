@@ -5,7 +5,7 @@ solution exists) or on `unknown` (time limit or the solver gave up: never read
 as "no more solutions"). A specialised solver that gives up is replaced by Z3's
 general solver, with the blocking clauses so far, before `unknown` is reported.
 A search whose checks run long may go on case by case (cases from the encoding,
-see encode/split.py); it is complete only once every case is `unsat`.
+see analysis/split.py); it is complete only once every case is `unsat`.
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ class ModelSearch(Backend):
         self.spent: dict[str, float] = {}  # statistics of solvers replaced during the search
         self.capped = False  # stopped after `cap` models over unbounded unknowns
         # Splitting: a finite-domain check that needs more than `split_after` conflicts (0: split at
-        # once; None: never) makes the search go on case by case (see encode/split.py), each case
+        # once; None: never) makes the search go on case by case (see analysis/split.py), each case
         # decided by the solver under assumptions: a hard search proves "nothing more" much sooner.
         self.split_after = split_after if encoded.split is not None and encoded.indicators else None
         # once split: the cases still open, each as its literals and the conflicts its next check may take

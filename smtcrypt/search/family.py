@@ -15,11 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from smtcrypt.analysis.equations import and_parts
+from smtcrypt.analysis.linear import difference, linear
 from smtcrypt.core.check import Problem
-from smtcrypt.core.tree import BinOp, BoolOp, Compare, Expr, Name, Unary, walk
+from smtcrypt.core.tree import Compare, Expr, Name, walk
 from smtcrypt.core.verify import Undefined, evaluate, satisfies
 
-Linear = dict[str, Fraction]  # unknown -> coefficient, and "" -> the constant term
+Linear = tuple[dict[str, Fraction], Fraction]  # (unknown -> coefficient, the constant term)
 Assignment = Mapping[str, int]
 FAMILY_SECONDS = 2.0  # the most one check of a family's step may take (they take milliseconds)
 SIGNS = {"==": "=", "!=": "any", "<": "<=", "<=": "<=", ">": ">=", ">=": ">="}  # how a.d must lean
@@ -47,65 +49,39 @@ class Family:
         return "infinitely many solutions: " + ", ".join(terms) + " for t = 0, 1, 2, ..."
 
 
-def linear(node: Expr, assignment: Assignment, base: int, free: frozenset[str]) -> Linear | None:
-    """The node as a linear form of the `free` unknowns, everything else fixed by `assignment`;
-    None if it is not linear (or not defined)."""
-    if not any(isinstance(inner, Name) and inner.name in free for inner in walk(node)):
+def linear_form(node: Expr, assignment: Assignment, base: int, free: frozenset[str]) -> Linear | None:
+    """The node as a linear form of the `free` unknowns, everything else fixed by `assignment`
+    (a product by a constant, a quotient by a nonzero one); None if it is not linear (or not defined)."""
+    def fixed(part: Expr) -> Fraction | None:
+        """The value of a part without a free unknown, where it is defined."""
+        if any(isinstance(inner, Name) and inner.name in free for inner in walk(part)):
+            return None
         try:
-            return {"": Fraction(evaluate(node, assignment, base))}
+            return Fraction(evaluate(part, assignment, base))
         except Undefined:
             return None
-    if isinstance(node, Name):
-        return {node.name: Fraction(1)}
-    if isinstance(node, Unary):
-        inner = linear(node.operand, assignment, base, free)
-        return None if inner is None else scale(inner, Fraction(-1 if node.op == "-" else 1))
-    if isinstance(node, BinOp) and node.op in "+-*/":
-        left, right = linear(node.left, assignment, base, free), linear(node.right, assignment, base, free)
-        if left is None or right is None:
-            return None
-        if node.op in "+-":
-            return add(left, scale(right, Fraction(1 if node.op == "+" else -1)))
-        if node.op == "*":
-            if set(left) <= {""}:
-                return scale(right, left.get("", Fraction(0)))
-            if set(right) <= {""}:
-                return scale(left, right.get("", Fraction(0)))
-            return None
-        if set(right) <= {""} and right.get("", 0) != 0:  # "/" by a constant
-            return scale(left, 1 / right[""])
-    return None
 
-
-def scale(form: Linear, factor: Fraction) -> Linear:
-    return {name: coefficient * factor for name, coefficient in form.items()}
-
-
-def add(left: Linear, right: Linear) -> Linear:
-    total = dict(left)
-    for name, coefficient in right.items():
-        total[name] = total.get(name, Fraction(0)) + coefficient
-    return total
+    def leaf(part: Expr) -> Linear | None:
+        if isinstance(part, Name) and part.name in free:
+            return {part.name: Fraction(1)}, Fraction(0)
+        value = fixed(part)
+        return None if value is None else ({}, value)
+    return linear(node, leaf, fixed, divide=True)
 
 
 def comparisons(node: Expr, assignment: Assignment, base: int,
                 free: frozenset[str]) -> list[tuple[Linear, str]] | None:
     """A constraint as comparisons `form op 0`, if it is a conjunction of linear ones."""
-    if isinstance(node, BoolOp) and node.op == "and":
-        found: list[tuple[Linear, str]] = []
-        for operand in node.operands:
-            inner = comparisons(operand, assignment, base, free)
-            if inner is None:
-                return None
-            found += inner
-        return found
-    if isinstance(node, Compare) and all(op in SIGNS for op in node.ops):
-        forms = [form for operand in node.operands if (form := linear(operand, assignment, base, free)) is not None]
-        if len(forms) < len(node.operands):
+    found: list[tuple[Linear, str]] = []
+    for part in and_parts(node):
+        if not (isinstance(part, Compare) and all(op in SIGNS for op in part.ops)):
             return None
-        return [(add(left, scale(right, Fraction(-1))), op)
-                for left, right, op in zip(forms, forms[1:], node.ops)]
-    return None
+        forms = [form for operand in part.operands
+                 if (form := linear_form(operand, assignment, base, free)) is not None]
+        if len(forms) < len(part.operands):
+            return None
+        found += [(difference(left, right), op) for left, right, op in zip(forms, forms[1:], part.ops)]
+    return found
 
 
 def find_family(problem: Problem, solution: Assignment, deadline: float | None = None) -> Family | None:
@@ -148,7 +124,7 @@ def family_moving(problem: Problem, solution: Assignment, free: frozenset[str],
     solver.add(z3.Or(*[variable != 0 for variable in step.values()]))
     for form, op in rows:
         lean = z3.Sum(z3.IntVal(0, context), *[z3.RealVal(coefficient, context) * step[name]
-                                                for name, coefficient in form.items() if name and coefficient])
+                                                for name, coefficient in form[0].items() if coefficient])
         sign = SIGNS[op]
         if sign == "=":
             solver.add(lean == 0)

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 import z3
 
-from smtcrypt.analysis.arithmetic import euclid_steps, floordiv_bounds, mod_bounds, power_bounds, signed_width
+from smtcrypt.analysis.arithmetic import euclid_steps, signed_width
+from smtcrypt.analysis.bounds import floordiv_bounds, mod_bounds, power_bounds
+from smtcrypt.core.intervals import times
 from smtcrypt.encode.base import Unsupported
 from smtcrypt.encode.walk import COMPARISONS
 
@@ -125,8 +127,7 @@ class BoundedInts:
             if first.value == -1:
                 return self.z_neg(second)
         if bounds is None:
-            corners = [x * y for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
-            bounds = (min(corners), max(corners))
+            bounds = times((a.lo, a.hi), (b.lo, b.hi))
         return self.ring(lambda x, y: x * y, a, b, *bounds)
 
     def scale(self, a: Z, factor: int) -> Z:

@@ -7,7 +7,7 @@ A puzzle is cut into *local rules*, each small enough for a person to hold in mi
   columns of the long multiplication, each the products of a digit of one factor by a digit of
   the other that land in it (the rows' digits in that column) with the carries
   (`2·D·D + c2 = K + 10·c3`), the last digit first, and pairs of neighbouring columns; and the
-  sizes of the numbers (every word an interval, as `encode/split.py` reads them);
+  sizes of the numbers (every word an interval, as `analysis/split.py` reads them);
 - anything else: each constraint's bounds, read with every word an interval, and a constraint over
   few letters by trying their digits.
 
@@ -24,9 +24,10 @@ assumption (cases inside cases if needed). The search's own solutions only choos
 to show; every case shown is refuted by proved steps.
 
 The modules, one job each: `steps` (what an explanation is made of, and its difficulty), `rules`
-(the local rules), `bounds` (a formula's values with every letter in an interval),
-`digit_search` (applying a rule), `prover` (Z3's proofs and the budget of work), `reasoner`
-(propagation and case splits).
+(the local rules), `digit_search` (applying a rule), `prover` (Z3's proofs and the budget of
+work), `reasoner` (propagation and case splits). What they read of the puzzle is worked out in
+`analysis/` (a sum's columns, a product's polynomials, a formula's values with every letter in an
+interval), and the formula's own Z3 term comes from the search layer (search/terms.py).
 """
 
 from __future__ import annotations

@@ -19,8 +19,7 @@ import z3
 from smtcrypt.core.check import Problem
 from smtcrypt.core.rules import is_wildcard
 from smtcrypt.core.verify import satisfies
-from smtcrypt.encode.base import Context
-from smtcrypt.encode.general import formula_terms
+from smtcrypt.search.terms import formula_term, proof_context
 from smtcrypt.teach.explain.digit_search import RuleSearch
 from smtcrypt.teach.explain.prover import MAX_WORK, Budget, OutOfTime, ProofBasis, Prover
 from smtcrypt.teach.explain.rules import Facts, Rule, Variables, local_rules
@@ -67,7 +66,7 @@ class Explainer:
 
     def __init__(self, problem: Problem, budget: float | None = None, max_work: int = MAX_WORK):
         self.problem = problem
-        self.variables = Variables(problem, Context())
+        self.variables = Variables(problem, proof_context())
         self.rules = local_rules(problem, self.variables)
         self.distinct_text = distinct_text(problem)
         self.letters = problem.letters
@@ -222,11 +221,10 @@ class Explainer:
         distinct = all(len({mapping[letter] for letter in group}) == len(group) for group in self.groups)
         if distinct and satisfies(self.problem, mapping):  # else distinctness is part of every proof below
             return
-        terms = formula_terms(self.problem, self.variables.ctx)
-        if terms is None:
+        term = formula_term(self.problem, self.variables.ctx)
+        if term is None:
             raise OutOfTime
-        whole = Rule("the formula", self.problem.source.replace("\n", ", "), self.letters,
-                     z3.And(terms.formula, *terms.side) if terms.side else terms.formula, 1)
+        whole = Rule("the formula", self.problem.source.replace("\n", ", "), self.letters, term, 1)
         steps = self.contradiction(whole, facts, assuming, depth)
         if not steps:
             raise OutOfTime

@@ -18,18 +18,18 @@ from typing import Any
 
 import z3
 
+from smtcrypt.analysis.bounds import Box, truth_bounds
+from smtcrypt.analysis.linear import column_equations
+from smtcrypt.analysis.polynomials import Polynomial, analyse
+from smtcrypt.analysis.split import Bounds
 from smtcrypt.core.check import Problem
+from smtcrypt.core.intervals import times
 from smtcrypt.core.letters import shown
 from smtcrypt.core.rules import is_wildcard
 from smtcrypt.core.tree import Constraints, Expr, to_text
 from smtcrypt.core.tree import letters as tree_letters
 from smtcrypt.core.verify import Undefined, evaluate
-from smtcrypt.encode import allowed_digits
-from smtcrypt.encode.columns import equations
-from smtcrypt.encode.general import formula_terms
-from smtcrypt.encode.products import analyse
-from smtcrypt.encode.split import Bounds
-from smtcrypt.teach.explain.bounds import Box, truth_bounds
+from smtcrypt.search.terms import formula_term
 from smtcrypt.teach.explain.steps import TRYING
 
 # a constraint (not a sum or a product) over letters with at most this many digit combinations is also tried
@@ -39,7 +39,6 @@ PAIR_LETTERS = 6  # two columns of a long multiplication are taken together only
 
 Monomial = tuple[str, ...]  # a product of variables (letters, carries), repeats allowed; () is 1
 Equation = tuple[dict[Monomial, int], int]  # sum(coefficient * product) + constant == 0
-Poly = Mapping[tuple[str, ...], int]  # a product of words (digits and letters) -> its coefficient; () is 1
 Naming = Callable[[int], tuple[str, str]]  # a column's number -> its name, and its name without what it belongs to
 
 
@@ -85,12 +84,11 @@ class Facts:
 
 def span(monomial: Monomial, coefficient: int, domains: Mapping[str, Sequence[int]]) -> tuple[int, int]:
     """The least and greatest value of coefficient * product over the variables' digits (ends of each)."""
-    low = high = coefficient
+    bounds = coefficient, coefficient
     for var in monomial:
         digits = domains[var]
-        corners = [x * d for x in (low, high) for d in (digits[0], digits[-1])]
-        low, high = min(corners), max(corners)
-    return low, high
+        bounds = times(bounds, (digits[0], digits[-1]))
+    return bounds
 
 
 class Variables:
@@ -108,7 +106,7 @@ class Variables:
         cells = {letter: f"?{index + 1}" for index, letter in enumerate(problem.wildcards)}
         for letter in problem.letters:
             self.vars[letter] = z3.Int(letter, context)
-            self.domains[letter] = tuple(sorted(allowed_digits(problem, letter)))
+            self.domains[letter] = tuple(sorted(problem.allowed[letter]))
             # a `?` by its place (?1 is the first), a combining mark alone on a dotted circle (◌्)
             self.display[letter] = cells.get(letter) or shown(letter)
 
@@ -132,7 +130,7 @@ class Variables:
             total = total * self.base + (int(ch) if ch.isdigit() else self.vars[ch])
         return total
 
-    def poly(self, poly: Poly) -> z3.ArithRef:
+    def poly(self, poly: Polynomial) -> z3.ArithRef:
         terms = []
         for monomial, coefficient in poly.items():
             product: Any = z3.IntVal(coefficient, self.ctx)
@@ -258,7 +256,7 @@ def sum_rules(problem: Problem, variables: Variables) -> list[Rule] | None:
     """A sum's columns, the leftmost first (where a person starts on a sum), then pairs; None if not a sum."""
     if variables.base != 10:
         return None
-    forms = equations(problem)
+    forms = column_equations(problem)
     if forms is None:
         return None
     singles: list[list[Rule]] = []
@@ -310,7 +308,7 @@ def _long_column_name(suffix: str, k: int) -> tuple[str, str]:
     return f"column {k} of the long multiplication{suffix}", f"column {k}"
 
 
-def _products_left(poly: Poly) -> Poly:
+def _products_left(poly: Polynomial) -> Polynomial:
     """The products on the left, making the carries, and the words they equal on the right (ABC / DE = F
     as E·F = C + 10·c2, not C = E·F + 10·c2 with carries below zero)."""
     degree = max(len(words) for words in poly)
@@ -319,7 +317,7 @@ def _products_left(poly: Poly) -> Poly:
     return poly
 
 
-def _long_multiplication(poly: Poly, order: Mapping[str, int],
+def _long_multiplication(poly: Polynomial, order: Mapping[str, int],
                          variables: Variables) -> tuple[dict[int, dict[Monomial, int]], dict[int, int]]:
     """The equation's digit columns as in a long multiplication: in column k, every product of a
     digit of one factor by a digit of the other whose places add up to k (the rows' digits in that
@@ -347,7 +345,7 @@ def _long_multiplication(poly: Poly, order: Mapping[str, int],
     return columns, fixed
 
 
-def _sizes_rule(variables: Variables, poly: Poly, nonzero: Sequence[str], suffix: str) -> Rule:
+def _sizes_rule(variables: Variables, poly: Polynomial, nonzero: Sequence[str], suffix: str) -> Rule:
     """The equation with every word an interval (its leading digits): how large the numbers can be."""
     bounds = Bounds([poly], variables.base, distinct=False)
     letters = tuple(dict.fromkeys(ch for monomial in poly for word in monomial for ch in word if not ch.isdigit()))
@@ -361,7 +359,7 @@ def _sizes_possible(bounds: Bounds, box: Box) -> bool:
     return bounds.possible({letter: (low, high) for letter, (low, high) in box.items()})
 
 
-def _poly_text(poly: Poly) -> str:
+def _poly_text(poly: Polynomial) -> str:
     parts = []
     for monomial, coefficient in poly.items():
         words = ["".join("?" if is_wildcard(ch) else ch for ch in word) for word in monomial]
@@ -384,10 +382,9 @@ def constraint_rules(problem: Problem, variables: Variables) -> list[Rule]:
         letters = tree_letters(Constraints((constraint,), problem.source))
         if not letters:
             continue
-        terms = formula_terms(_alone(problem, constraint, letters), variables.ctx)
-        if terms is None:
+        term = formula_term(_alone(problem, constraint, letters), variables.ctx)
+        if term is None:
             continue
-        term = z3.And(terms.formula, *terms.side) if terms.side else terms.formula
         name = "the bounds" if len(constraints) == 1 else f"the bounds of constraint {index + 1}"
         rules.append(Rule(name, to_text(constraint), letters, term, 1,
                           possible=partial(_bounds_possible, constraint, variables.base)))

@@ -11,9 +11,9 @@ from collections.abc import Callable, Mapping
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.letters import char_width, display_width, is_letter, is_wildcard, shown
+from smtcrypt.core.longhand import Layout, Row
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.tree import BinOp, Compare, Expr, Word
-from smtcrypt.teach.longhand import Layout, Row
 
 
 def _cell(text: str, wide: bool) -> str:

@@ -15,11 +15,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from smtcrypt.core.check import Problem
+from smtcrypt.core.longhand import Layout
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.rules import is_wildcard
 from smtcrypt.search import DEFAULT_TIMEOUT, Search
 from smtcrypt.teach.explain.rules import Equation
-from smtcrypt.teach.longhand import Layout
 from smtcrypt.teach.play.decisions import Decision, Move, MoveVerdict, digits_text, listed, parse_decision, parse_marks
 from smtcrypt.teach.play.drawing import filled_in, lines_layout, position_layout
 from smtcrypt.teach.play.reasons import Reasons

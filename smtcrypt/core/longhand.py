@@ -18,10 +18,13 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from smtcrypt.core.check import Problem
 from smtcrypt.core.letters import display_width, pad_left
 from smtcrypt.core.tree import BinOp, Compare, Expr, Number, Word
+
+if TYPE_CHECKING:  # only named: a solution draws itself without loading the checker
+    from smtcrypt.core.check import Problem
 
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 

@@ -14,13 +14,12 @@ Only digits that no solution can take are dropped, so the cases together hold ev
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from smtcrypt.analysis.polynomials import Polynomial
 from smtcrypt.core.numerals import place_values
 
-Monomial = tuple[str, ...]  # a product of words: ("NORTH", "WEST")
-Polynomial = Mapping[Monomial, int]  # monomial -> integer coefficient; () holds the constant
 Domains = dict[str, tuple[int, ...]]  # letter -> the digits it may still take, ascending
 
 MAX_CASES = 600  # most cases a search is split into

@@ -1,0 +1,204 @@
+"""Interval arithmetic beyond core's: powers, roots, quotients and remainders, and the exact bounds
+of a formula's values with every letter in a box of digits.
+
+The sums, differences, products, signs, `abs`, `min` and `max` of intervals are core's
+(core/intervals.py: the checker needs them); what is built on them is here, once, for the
+encoders that size their terms (the bit-vector encoding's integers, the general encoding's
+fractions) and for the explainer's rule for a constraint that is neither a sum nor a product:
+what a person reads from the sizes alone (a three-digit word is at least 100). Fractions where
+values are rational, so that a quotient's bounds are exact.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+
+from smtcrypt.core.intervals import (
+    ARITHMETIC,
+    Interval,
+    Value,
+    absolute,
+    greatest,
+    least,
+    negated,
+    word_interval,
+)
+from smtcrypt.core.numerals import root_floor
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Not, Number, Unary, Word
+
+Box = Mapping[str, tuple[int, int]]  # each letter's least and greatest digit
+RationalInterval = tuple[Fraction, Fraction]
+
+# A power p/q is bounded only for small p and q: the bounds' integers grow with p, their roots with q.
+MAX_ROOT_PARTS = 64
+
+
+# --- operations ------------------------------------------------------------------------------------------
+
+
+def power_bounds(lo: Value, hi: Value, k: int) -> tuple[Value, Value]:
+    """Bounds of x**k for x in [lo, hi] and k >= 0 (k >= 1 where lo < 0)."""
+    if k % 2 or lo >= 0:
+        return lo ** k, hi ** k
+    if hi <= 0:
+        return hi ** k, lo ** k
+    return lo * 0, max(lo ** k, hi ** k)
+
+
+def root_power_bounds(base: RationalInterval, p: int, q: int) -> RationalInterval:
+    """Bounds of x ** (p/q) for x in a non-negative interval, p, q >= 1: the ends made whole (outwards),
+    raised to p, and their q-th roots to the next integer."""
+    low = math.floor(base[0]) ** p
+    high = math.ceil(base[1]) ** p
+    return Fraction(root_floor(low, q)), Fraction(root_floor(high, q) + 1)
+
+
+def quotient_bounds(x: RationalInterval, y: RationalInterval) -> RationalInterval | None:
+    """Bounds of x / y, where y cannot be 0 (else None): the corners' quotients, as y keeps one sign."""
+    if y[0] <= 0 <= y[1]:
+        return None
+    quotients = [a / b for a in x for b in y]
+    return min(quotients), max(quotients)
+
+
+def floordiv_bounds(x: Interval, y: Interval) -> Interval:
+    """Bounds of x // y over x in x, y in y, y != 0. For a fixed sign of y, x / y is monotone in
+    each argument, so its extremes lie at the ends of x and of y's nonzero parts (nearest 0: +-1)."""
+    divisors = [d for d in (y[0], y[1]) if d != 0]
+    divisors += [d for d in (-1, 1) if y[0] <= d <= y[1]]
+    if not divisors:  # y is always 0: never defined
+        return 0, 0
+    values = [a // d for a in x for d in divisors]
+    return min(values), max(values)
+
+
+def mod_bounds(x: Interval, y: Interval) -> Interval:
+    """Bounds of Python's x % y for integers, y != 0: the sign of y, smaller than |y|, and no larger
+    than |x| where x and y share a sign."""
+    lo = hi = 0
+    if y[1] >= 1:
+        hi = y[1] - 1 if x[0] < 0 else min(y[1] - 1, x[1])
+    if y[0] <= -1:
+        lo = y[0] + 1 if x[1] > 0 else max(y[0] + 1, x[0])
+    return lo, hi
+
+
+def remainder_bounds(y: RationalInterval) -> RationalInterval:
+    """Bounds of x % y for rationals, where y keeps one sign: between 0 and y's largest magnitude, on y's side."""
+    largest = max(abs(y[0]), abs(y[1]))
+    return (Fraction(0), largest) if y[0] > 0 else (-largest, Fraction(0))
+
+
+# --- a formula's values over a box of digits ---------------------------------------------------------------
+
+
+def value_bounds(node: Expr, box: Box, base: int) -> RationalInterval | None:
+    """Exact bounds of a value with every letter within its box; None where not worked out."""
+    if isinstance(node, Word):
+        return _word_bounds(node, box, base)
+    if isinstance(node, Number):
+        return node.value, node.value
+    if isinstance(node, Unary):
+        inner = value_bounds(node.operand, box, base)
+        return inner if inner is None or node.op == "+" else negated(inner)
+    if isinstance(node, BinOp):
+        left, right = value_bounds(node.left, box, base), value_bounds(node.right, box, base)
+        if left is None or right is None:
+            return None
+        return _binop_bounds(node.op, left, right)
+    if isinstance(node, Call):
+        parts = [value_bounds(arg, box, base) for arg in node.args]
+        known = [part for part in parts if part is not None]
+        return _call_bounds(node.name, known) if len(known) == len(parts) else None
+    return None
+
+
+def _word_bounds(word: Word, box: Box, base: int) -> RationalInterval:
+    low, high = word_interval(word.letters, base, lambda _position, letter: box[letter])
+    return Fraction(low), Fraction(high)
+
+
+def _binop_bounds(op: str, left: RationalInterval, right: RationalInterval) -> RationalInterval | None:
+    if op in ARITHMETIC:
+        return ARITHMETIC[op](left, right)
+    if op == "/":
+        return quotient_bounds(left, right)
+    if op == "**" and right[0] == right[1] and left[0] >= 0:
+        return _power_bounds(left, right[0])
+    return None
+
+
+def _power_bounds(base: RationalInterval, exponent: Fraction) -> RationalInterval | None:
+    """A non-negative interval to a constant power: whole powers exactly, roots to the next integer."""
+    if exponent.denominator == 1 and exponent >= 0:
+        return power_bounds(base[0], base[1], int(exponent))
+    if exponent > 0 and exponent.numerator <= MAX_ROOT_PARTS and exponent.denominator <= MAX_ROOT_PARTS:
+        return root_power_bounds(base, exponent.numerator, exponent.denominator)
+    return None
+
+
+def _call_bounds(name: str, parts: list[RationalInterval]) -> RationalInterval | None:
+    if name == "min":
+        return least(parts)
+    if name == "max":
+        return greatest(parts)
+    if name == "abs":
+        return absolute(parts[0])
+    return None
+
+
+def truth_bounds(node: Expr, box: Box, base: int) -> bool | None:
+    """True or False if the bounds decide the condition for every value in the box, else None."""
+    if isinstance(node, Compare):
+        operands = [value_bounds(op, box, base) for op in node.operands]
+        results = [None if left is None or right is None else compare_bounds(op, left, right)
+                   for op, left, right in zip(node.ops, operands, operands[1:])]
+        if any(r is False for r in results):
+            return False
+        return True if all(r is True for r in results) else None
+    if isinstance(node, BoolOp):
+        parts = [truth_bounds(op, box, base) for op in node.operands]
+        if node.op == "and":
+            return False if False in parts else (True if all(p is True for p in parts) else None)
+        return True if True in parts else (False if all(p is False for p in parts) else None)
+    if isinstance(node, Not):
+        inner = truth_bounds(node.operand, box, base)
+        return None if inner is None else not inner
+    return None
+
+
+def _equal(a: RationalInterval, b: RationalInterval) -> bool | None:
+    if a[1] < b[0] or b[1] < a[0]:
+        return False
+    return True if a[0] == a[1] == b[0] == b[1] else None
+
+
+def _less(a: RationalInterval, b: RationalInterval) -> bool | None:
+    return True if a[1] < b[0] else (False if a[0] >= b[1] else None)
+
+
+def _at_most(a: RationalInterval, b: RationalInterval) -> bool | None:
+    return True if a[1] <= b[0] else (False if a[0] > b[1] else None)
+
+
+def _not(decided: bool | None) -> bool | None:
+    return None if decided is None else not decided
+
+
+# the parser writes every comparison with one of these; membership (`in`) is not decided by bounds
+COMPARISONS: dict[str, Callable[[RationalInterval, RationalInterval], bool | None]] = {
+    "==": _equal,
+    "!=": lambda a, b: _not(_equal(a, b)),
+    "<": _less,
+    "<=": _at_most,
+    ">": lambda a, b: _less(b, a),
+    ">=": lambda a, b: _at_most(b, a),
+}
+
+
+def compare_bounds(op: str, a: RationalInterval, b: RationalInterval) -> bool | None:
+    """Whether `a op b` holds for every value in the intervals (True), for none (False), or depends (None)."""
+    compare = COMPARISONS.get(op)
+    return None if compare is None else compare(a, b)
