@@ -4,7 +4,7 @@
 is depends on the reader: a letter (the linear backend's one equation), a letter in a column
 (the column encoding and the explainer's column rules), or an integer unknown with the letters
 fixed (the proof of an infinite family); the walk over signs, sums, differences and constant
-factors is the same for all of them, so it is written once (`linear`).
+factors is the same for all of them, so it is written once (`walk_linear`).
 """
 
 from __future__ import annotations
@@ -20,55 +20,62 @@ from smtcrypt.core.numerals import place_values
 from smtcrypt.core.tree import BinOp, Call, Expr, Number, Unary, Word
 
 Variable = TypeVar("Variable", bound=Hashable)
-Form = tuple[dict[Variable, Fraction], Fraction]  # (weights, constant)
-LinearForm = tuple[dict[str, Fraction], Fraction]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
+Weight = TypeVar("Weight", int, Fraction)  # integers where every factor is one (the columns), else fractions
+Form = tuple[dict[Variable, Weight], Weight]  # (weights, constant)
+LinearForm = Form[str, Fraction]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
 Cell = tuple[str, int]  # a letter in a column (0 the units)
 ColumnForm = dict[Cell, int]  # (letter, column) -> coefficient; ("", 0) holds the constant
 
 
-def linear(node: Expr, leaf: Callable[[Expr], Form[Variable] | None], factor: Callable[[Expr], Fraction | None],
-           divide: bool = False) -> Form[Variable] | None:
+def walk_linear(node: Expr, leaf: Callable[[Expr], Form[Variable, Weight] | None],
+                factor: Callable[[Expr], Weight | None],
+                reciprocal: Callable[[Weight], Weight] | None = None) -> Form[Variable, Weight] | None:
     """The node as a linear form: signs, sums, differences and products by a `factor` (a constant,
-    on either side) walked here, quotients by one too if `divide`; every other node is a `leaf`
-    (None: not linear)."""
+    on either side) walked here, and quotients by one where a `reciprocal` is given; every other
+    node is a `leaf` (None: not linear)."""
     if isinstance(node, Unary):
-        inner = linear(node.operand, leaf, factor, divide)
-        return inner if inner is None or node.op == "+" else _scale(inner, Fraction(-1))
+        inner = walk_linear(node.operand, leaf, factor, reciprocal)
+        return inner if inner is None or node.op == "+" else _negated(inner)
     if isinstance(node, BinOp) and node.op in ("+", "-"):
-        left, right = linear(node.left, leaf, factor, divide), linear(node.right, leaf, factor, divide)
+        left = walk_linear(node.left, leaf, factor, reciprocal)
+        right = walk_linear(node.right, leaf, factor, reciprocal)
         if left is None or right is None:
             return None
-        return _add(left, _scale(right, Fraction(-1)) if node.op == "-" else right)
+        return _add(left, _negated(right) if node.op == "-" else right)
     if isinstance(node, BinOp) and node.op == "*":
         for first, other in ((node.left, node.right), (node.right, node.left)):
             value = factor(first)
             if value is not None:
-                inner = linear(other, leaf, factor, divide)
+                inner = walk_linear(other, leaf, factor, reciprocal)
                 return None if inner is None else _scale(inner, value)
         return None
-    if isinstance(node, BinOp) and node.op == "/" and divide:
+    if isinstance(node, BinOp) and node.op == "/" and reciprocal is not None:
         value = factor(node.right)
         if value is None or value == 0:
             return None
-        inner = linear(node.left, leaf, factor, divide)
-        return None if inner is None else _scale(inner, 1 / value)
+        inner = walk_linear(node.left, leaf, factor, reciprocal)
+        return None if inner is None else _scale(inner, reciprocal(value))
     return leaf(node)
 
 
-def _scale(form: Form[Variable], factor: Fraction) -> Form[Variable]:
+def _scale(form: Form[Variable, Weight], factor: Weight) -> Form[Variable, Weight]:
     return {variable: weight * factor for variable, weight in form[0].items()}, form[1] * factor
 
 
-def _add(first: Form[Variable], second: Form[Variable]) -> Form[Variable]:
+def _negated(form: Form[Variable, Weight]) -> Form[Variable, Weight]:
+    return {variable: -weight for variable, weight in form[0].items()}, -form[1]
+
+
+def _add(first: Form[Variable, Weight], second: Form[Variable, Weight]) -> Form[Variable, Weight]:
     weights = dict(first[0])
     for variable, weight in second[0].items():
-        weights[variable] = weights.get(variable, Fraction(0)) + weight
+        weights[variable] = weights[variable] + weight if variable in weights else weight
     return weights, first[1] + second[1]
 
 
-def difference(first: Form[Variable], second: Form[Variable]) -> Form[Variable]:
+def difference(first: Form[Variable, Weight], second: Form[Variable, Weight]) -> Form[Variable, Weight]:
     """first - second: an equation `first == second` as one form that must be 0."""
-    return _add(first, _scale(second, Fraction(-1)))
+    return _add(first, _negated(second))
 
 
 # --- letters: the linear backend's equation ----------------------------------------------------------
@@ -86,7 +93,7 @@ def linear_form(node: Expr, base: int, allowed: Mapping[str, frozenset[int]] | N
         if isinstance(part, Call) and allowed is not None and len(part.args) == 1 and isinstance(part.args[0], Word):
             return _word_function(part.name, part.args[0].letters, base, allowed)
         return None
-    return linear(node, leaf, constant)
+    return walk_linear(node, leaf, constant)
 
 
 def _word_function(name: str, cells: str, base: int, allowed: Mapping[str, frozenset[int]]) -> LinearForm | None:
@@ -127,12 +134,12 @@ def integer_equation(problem: Problem) -> tuple[dict[str, int], int] | None:
 # --- letters in columns: the column encoding's and the explainer's sums ----------------------------------
 
 
-def integer(node: Expr) -> Fraction | None:
+def integer_factor(node: Expr) -> int | None:
     """A literal integer, or one with signs (`-3`); anything else is no column factor."""
     if isinstance(node, Number) and node.value.denominator == 1:
-        return node.value
+        return int(node.value)
     if isinstance(node, Unary):
-        inner = integer(node.operand)
+        inner = integer_factor(node.operand)
         return None if inner is None else (-inner if node.op == "-" else inner)
     return None
 
@@ -140,25 +147,25 @@ def integer(node: Expr) -> Fraction | None:
 def column_form(node: Expr, base: int) -> ColumnForm | None:
     """`2*TWO - 1` as {("T", 2): 2, ("W", 1): 2, ("O", 0): 2, ("", 0): -1}: each letter by its
     column, literal digits in the constant; None if not a sum of integer multiples of words."""
-    def leaf(part: Expr) -> Form[Cell] | None:
+    def leaf(part: Expr) -> Form[Cell, int] | None:
         if isinstance(part, Word):
-            weights: dict[Cell, Fraction] = {}
+            weights: dict[Cell, int] = {}
             fixed = 0
             for column, char in enumerate(reversed(part.letters)):
                 if char.isdigit():  # a literal digit inside a word, as in 7AB
                     fixed += int(char) * base ** column
                 else:
-                    weights[(char, column)] = weights.get((char, column), Fraction(0)) + 1
-            return weights, Fraction(fixed)
+                    weights[(char, column)] = weights.get((char, column), 0) + 1
+            return weights, fixed
         if isinstance(part, Number) and part.value.denominator == 1:
-            return {}, part.value
+            return {}, int(part.value)
         return None
-    found = linear(node, leaf, integer)
+    found = walk_linear(node, leaf, integer_factor)
     if found is None:
         return None
-    form = {cell: int(weight) for cell, weight in found[0].items()}
-    if found[1]:
-        form[("", 0)] = int(found[1])
+    form, fixed = found
+    if fixed:
+        form[("", 0)] = fixed
     return form
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from smtcrypt.analysis.equations import and_parts
-from smtcrypt.analysis.linear import difference, linear
+from smtcrypt.analysis.linear import difference, walk_linear
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import Compare, Expr, Name, walk
 from smtcrypt.core.verify import Undefined, evaluate, satisfies
@@ -66,7 +66,7 @@ def linear_form(node: Expr, assignment: Assignment, base: int, free: frozenset[s
             return {part.name: Fraction(1)}, Fraction(0)
         value = fixed(part)
         return None if value is None else ({}, value)
-    return linear(node, leaf, fixed, divide=True)
+    return walk_linear(node, leaf, fixed, reciprocal=lambda value: 1 / value)
 
 
 def comparisons(node: Expr, assignment: Assignment, base: int,
