@@ -3,11 +3,14 @@
 A backend yields the solutions it finds as batches (lists of letter assignments: one per model
 from Z3, many from the others), can be stopped from another thread, reports what it cost, and
 says how it ended as data: a `SearchEnd` with an `Ending` and, for a complete search, the `Proof`.
+Each backend also says for itself whether it takes a problem (`fit`, as CPMpy's solvers answer
+`supported()`): a `Fit`, yes with what it worked out to decide, or no with the reason a user reads.
 The portfolio (portfolio.py) reads only what `Backend` declares here.
 
-A new backend is a new module: subclass `Backend`, give it a `name`, write `batches()` (read
-`_stopping()` between steps, set `end` before returning), and say whether its solutions are
-`exact` (proved without the re-check) or a solver's models.
+A new backend is a new module: subclass `Backend`, give it a `name`, write `fit()` and
+`batches()` (read `_stopping()` between steps, set `end` before returning), say whether its
+solutions are `exact` (proved without the re-check) or a solver's models, and add it to the
+portfolio's table (`BACKENDS`).
 """
 
 from __future__ import annotations
@@ -15,17 +18,26 @@ from __future__ import annotations
 import abc
 import enum
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from smtcrypt.core.results import Ending, Proof
+from smtcrypt.core.tree import Expr, Repeating, Word, walk
+
+if TYPE_CHECKING:  # z3 loads with the backends that need it; compiled.py imports this module
+    import z3
+
+    from smtcrypt.core.check import Problem
+    from smtcrypt.engine.compiled import Compiled
 
 Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
+Clock = Callable[[str], AbstractContextManager[Any]]  # times a stage: `with clock("compile"): ...`
 DEADLINE_SLACK = 0.01  # seconds: this close to a deadline, no new solver check (nor a switch of backend) starts
 
-__all__ = ["DEADLINE_SLACK", "STRATEGIES", "Assignment", "Backend", "Ending", "Halted", "Proof", "SearchEnd",
-           "Strategy", "past"]
+__all__ = ["DEADLINE_SLACK", "STRATEGIES", "Assignment", "Backend", "Clock", "Ending", "Fit", "Halted", "Means",
+           "Proof", "SearchEnd", "Strategy", "letters_of", "never", "past", "untimed"]
 
 
 class Halted(Exception):
@@ -37,6 +49,13 @@ class Halted(Exception):
 def past(deadline: float | None) -> bool:
     """True once `deadline` (a time.monotonic() value; None: none) has passed."""
     return deadline is not None and time.monotonic() >= deadline
+
+
+def letters_of(node: Expr) -> set[str]:
+    """The letters of the words and repeating decimals under `node`: those a backend must give
+    digits before it can evaluate the node (`AB * C` -> A, B, C)."""
+    return {char for part in walk(node) if isinstance(part, (Word, Repeating))
+            for char in part.text_of_digits() if not char.isdigit()}
 
 
 class Strategy(str, enum.Enum):
@@ -78,6 +97,62 @@ class SearchEnd:
         return self.ending.value
 
 
+def never() -> bool:
+    """A `halted()` for work that nothing stops."""
+    return False
+
+
+def untimed(stage: str) -> AbstractContextManager[Any]:
+    """A `Clock` that times nothing."""
+    return nullcontext()
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A backend's answer to whether it takes a problem, asked before it searches, so that a
+    strategy forced by name is refused at once with words a user can act on, and `auto` passes
+    over a backend without knowing its conditions.
+
+    `made` is what the answer took to work out, so that the search does not work it out again: the
+    backend itself where making it is most of the test (its equation read, its plan made, its sides
+    compiled), or what the search makes it from (Z3 terms, the compiled formula). A refusal says
+    what the backend needs (`reason`) and, where it knows, which strategy takes the problem
+    (`instead`)."""
+
+    ok: bool
+    reason: str = ""
+    instead: str = ""
+    made: Any = None
+
+    @classmethod
+    def taken(cls, made: Any = None) -> Fit:
+        return cls(True, made=made)
+
+    @classmethod
+    def refused(cls, reason: str, instead: str = "") -> Fit:
+        return cls(False, reason, instead)
+
+    def refusal(self, strategy: str) -> str:
+        """The refusal as a user reads it: `the join strategy cannot search this puzzle: it needs ...`."""
+        text = f"the {strategy} strategy cannot search this puzzle: {self.reason}"
+        return f"{text}; {self.instead}" if self.instead else text
+
+
+@dataclass(frozen=True)
+class Means:
+    """What a fit test may use besides the problem, lent by the search that asks, so that the work
+    of deciding is bounded, timed and shared as the search's own: `compiled()` is the formula
+    compiled once (None where it cannot be), `context()` a new Z3 context made under the memory cap
+    and known to the stop, `halted()` is read in long loops (a plan, an encoding; `Halted` ends
+    them), `clock(stage)` times a stage, and `listing` is False where solutions are only counted."""
+
+    compiled: Callable[[], Compiled | None]
+    context: Callable[[], z3.Context]
+    halted: Callable[[], bool] = never
+    clock: Clock = untimed
+    listing: bool = True
+
+
 class Backend(abc.ABC):
     """One way to search: `batches()` yields the solutions as they are found, and `end` is set
     once it finishes. Iterating a backend gives the assignments one by one."""
@@ -91,6 +166,12 @@ class Backend(abc.ABC):
     deadline: float | None = None  # time.monotonic() by which the search ends as Ending.TIME
     end: SearchEnd | None = None
     stop_requested: bool = False
+
+    @classmethod
+    @abc.abstractmethod
+    def fit(cls, problem: Problem, means: Means) -> Fit:
+        """Whether this backend takes `problem`: `Fit.taken(made)`, or `Fit.refused(reason)` with
+        what it needs that the problem lacks. May raise `Halted` once `means.halted()` is true."""
 
     @abc.abstractmethod
     def batches(self) -> Iterator[list[Assignment]]:

@@ -22,11 +22,21 @@ from typing import Any
 
 import z3
 
+from smtcrypt.analysis.fold import fold
 from smtcrypt.core.check import Problem
-from smtcrypt.core.tree import Repeating, Word, numerals
+from smtcrypt.core.tree import BoolOp, Compare, Not, Repeating, Word, numerals, walk
+from smtcrypt.encode import EncodingStopped, bitvec, general, watched
 from smtcrypt.encode.general import FormulaTerms
-from smtcrypt.engine.base import DEADLINE_SLACK, Assignment, Backend, Ending, Proof, SearchEnd
-from smtcrypt.engine.z3search import Unknown, interrupt_until, make_solver, time_left, unknown_reason, watchdog
+from smtcrypt.engine.base import DEADLINE_SLACK, Assignment, Backend, Ending, Fit, Halted, Means, Proof, SearchEnd
+from smtcrypt.engine.z3search import (
+    ModelSearch,
+    Unknown,
+    interrupt_until,
+    make_solver,
+    time_left,
+    unknown_reason,
+    watchdog,
+)
 
 BATCH = 4096  # a cube's solutions handed over this many at a time
 TRIAL_CUBES = 8  # cubes shrunk before judging whether shrinking pays
@@ -83,6 +93,39 @@ class CubeSearch(Backend):
         self.refuter.add(*terms.rules, *terms.side, z3.Not(terms.formula))
         self.literals: dict[tuple[str, int], z3.BoolRef] = {}
         self.order = significance(problem)
+
+    @classmethod
+    def fit(cls, problem: Problem, means: Means) -> Fit:
+        """Takes what Z3 takes, where the formula and the rules can be encoded apart without
+        quantifiers (the refuter needs the formula's negation) and all letters differ or none (a
+        cube's completions are counted so); `made` is those terms, in a context of `means`."""
+        encodable = ModelSearch.fit(problem, means)
+        if not encodable.ok:
+            return encodable
+        refused = Fit.refused("it has integer unknowns, terms whose negation would need a quantifier, or letters "
+                              "of which only some must differ")
+        if problem.distinctness == "some":
+            return refused
+        try:
+            with means.clock("encode"), watched(means.halted):
+                folded, context = fold(problem), means.context()
+                terms = bitvec.formula_terms(folded, context) or general.formula_terms(folded, context)
+        except EncodingStopped:  # stopped or out of time: no answer to whether cubes fit
+            raise Halted from None
+        return refused if terms is None else Fit.taken(terms)
+
+    @staticmethod
+    def may_cube(problem: Problem) -> bool:
+        """True if some constraint is more than equations: an inequality, `not`, `or` or `in` leaves
+        letters free to vary (`ABC < DEF`); where every letter is pinned by an equation, cubes are
+        single models and not worth the checks that shrink them."""
+        for constraint in problem.formula.constraints:
+            for node in walk(constraint):
+                if isinstance(node, Not) or (isinstance(node, BoolOp) and node.op == "or"):
+                    return True
+                if isinstance(node, Compare) and any(op != "==" for op in node.ops):
+                    return True
+        return False
 
     def request_stop(self) -> None:
         """End the search soon: the running check is interrupted. Safe from a signal handler and

@@ -15,10 +15,14 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from smtcrypt.engine.base import Assignment, Backend, Ending, Halted, Proof, SearchEnd
-from smtcrypt.engine.compiled import Compiled, Digits, candidate_digits
+from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Halted, Means, Proof, SearchEnd
+from smtcrypt.engine.compiled import Compiled, Digits, candidate_digits, compile_problem
+from smtcrypt.engine.compiled_writer import NotCompilable
+
+if TYPE_CHECKING:
+    from smtcrypt.core.check import Problem
 
 OVERHEAD = 0.25e-6  # seconds per candidate beyond the formula: making and handing over the tuples
 CHUNK_SECONDS = 0.01  # seconds of work between two looks at the clock and the stop flag
@@ -74,6 +78,17 @@ class ExhaustiveSearch(Backend):
         self.stop_requested = False
         self.tried = 0  # candidate tuples evaluated
         self.total = candidates(compiled)[1]
+
+    @classmethod
+    def fit(cls, problem: Problem, means: Means) -> Fit:
+        """Takes every problem the formula compiles for: letters, and integer unknowns the formula
+        bounds (each looped over its values); `made` is the compiled formula, which the others
+        share (`Means.compiled`)."""
+        try:
+            with means.clock("compile"):
+                return Fit.taken(compile_problem(problem))
+        except NotCompilable as error:
+            return Fit.refused(str(error))
 
     def statistics(self) -> dict[str, Any]:
         return {"candidates": self.total, "candidates_tried": self.tried}

@@ -30,24 +30,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from smtcrypt.analysis.equations import conjuncts
 from smtcrypt.core.check import Problem
-from smtcrypt.core.tree import BinOp, BoolOp, Collection, Compare, Expr, Repeating, Word, walk
-from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
-from smtcrypt.engine.compiled import compile_problem, define_scan, filters
+from smtcrypt.core.tree import BinOp, Collection, Compare, Expr, Word
+from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, letters_of
+from smtcrypt.engine.compiled import Compiled, compile_problem, define_scan, filters
 from smtcrypt.engine.compiled_runtime import exact_root
 from smtcrypt.engine.compiled_writer import NotCompilable, Writer
 
 CHUNK = 4096  # side assignments evaluated between looks at the clock and the stop flag
 MAX_TABLE = 2_000_000  # values of the smaller side held at once, at most (memory)
-SPLIT = 2  # `auto` joins where the join evaluates at most 1/SPLIT of all the assignments
 
 Key = Any  # an int, or a reduced (numerator, denominator) pair for a value that is not an integer
-
-
-def letters_of(node: Expr) -> set[str]:
-    texts = [part.letters if isinstance(part, Word) else part.whole + part.fixed + part.period
-             for part in walk(node) if isinstance(part, (Word, Repeating))]
-    return {letter for text in texts for letter in text if not letter.isdigit()}
 
 
 def _ratio(numerator: int, denominator: int) -> Key:
@@ -70,18 +64,6 @@ def _key(value: Any) -> Key:
 
 
 SIDE_HELPERS = {"_ratio": _ratio, "_key": _key}
-
-
-def conjuncts(problem: Problem) -> list[Expr]:
-    """The formula's constraints with top-level `and`s taken apart: each must hold."""
-    parts, stack = [], list(reversed(problem.formula.constraints))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, BoolOp) and node.op == "and":
-            stack.extend(reversed(node.operands))
-        else:
-            parts.append(node)
-    return parts
 
 
 def equations(problem: Problem) -> Iterator[tuple[Expr, Expr]]:
@@ -292,8 +274,9 @@ class JoinSearch(Backend):
     name = "join"
     exact = True  # solutions are the compiled sides' own exact evaluation
 
-    def __init__(self, problem: Problem, deadline: float | None = None, listing: bool = True):
-        plan = best_plan(problem)
+    def __init__(self, problem: Problem, deadline: float | None = None, listing: bool = True,
+                 plan: Plan | None = None, compiled: Compiled | None = None):
+        plan = best_plan(problem) if plan is None else plan
         if plan is None:
             raise NotCompilable("no equation with a letter")
         self.plan = plan
@@ -329,8 +312,24 @@ class JoinSearch(Backend):
         letters += plan.rest
         self.order = sorted(range(len(letters)), key=letters.__getitem__)  # to alphabetical
         self.names = [letters[index] for index in self.order]
-        # the rest of the formula (other conjuncts), checked by the whole formula compiled
-        self.rest = compile_problem(problem) if len(conjuncts(problem)) > 1 else None
+        # the rest of the formula (other conjuncts), checked by the whole formula compiled (`compiled`, where made)
+        self.rest = (compiled or compile_problem(problem)) if len(conjuncts(problem)) > 1 else None
+
+    @classmethod
+    def fit(cls, problem: Problem, means: Means) -> Fit:
+        """Takes a formula with an equation to join (`best_plan`) whose sides compile and whose
+        smaller side's values fit in memory; `made` is the backend, its sides compiled."""
+        refused = Fit.refused("it needs an equation with a letter, no integer unknowns, and all letters distinct "
+                              "or none")
+        plan = best_plan(problem)
+        if plan is None:
+            return refused
+        try:
+            with means.clock("compile"):
+                compiled = means.compiled() if len(conjuncts(problem)) > 1 else None
+                return Fit.taken(cls(problem, listing=means.listing, plan=plan, compiled=compiled))
+        except NotCompilable:
+            return refused
 
     @property
     def sources(self) -> list[str]:

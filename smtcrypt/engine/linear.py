@@ -11,11 +11,15 @@ each solution of the equation by the compiled formula (see compiled.py).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from smtcrypt.analysis.equations import only_equation
+from smtcrypt.analysis.fold import fold
+from smtcrypt.analysis.linear import integer_equation
 from smtcrypt.core.check import Problem
-from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
+from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
 from smtcrypt.engine.compiled import Compiled
 
 BATCH = 4096
@@ -27,6 +31,31 @@ class LinearSearch(Backend):
 
     name = "linear"
     exact = True  # integer arithmetic on the equation, the compiled formula for the rest
+    FREE_TUPLES = 100  # digit tuples tried beside each solution for the letters without a weight, at most
+
+    @classmethod
+    def fit(cls, problem: Problem, means: Means) -> Fit:
+        """Takes an equation of sums in which every letter but a few has a weight (those few tried
+        last, each digit tuple beside each solution of the equation; the rest of the formula, if
+        any, checked by the compiled formula); `made` is the backend, its equation read."""
+        refused = Fit.refused("it needs an equation of sums and integer multiples of words holding all but two "
+                              "letters at most, no integer unknowns, and all letters distinct or none")
+        if problem.unknowns or problem.distinctness == "some":  # its digit mask is all or nothing
+            return refused
+        with means.clock("compile"):
+            equation = integer_equation(fold(problem))
+        if equation is None or not equation[0]:
+            return refused
+        # letters without a weight (`SAINT + GEORGE = DRAGON`: A) or outside the equation: a few, all letters
+        # distinct (where they need not differ, as the `?` cells of a layout, the equation may be a loose one)
+        free = set(problem.letters) - set(equation[0])
+        if free and (problem.distinctness != "all" or math.perm(
+                len(set().union(*(problem.allowed[letter] for letter in free))), len(free)) > cls.FREE_TUPLES):
+            return refused
+        if only_equation(problem):
+            return Fit.taken(cls(problem, equation, None))
+        compiled = means.compiled()
+        return refused if compiled is None else Fit.taken(cls(problem, equation, compiled))
 
     def __init__(self, problem: Problem, equation: tuple[dict[str, int], int], compiled: Compiled | None,
                  deadline: float | None = None):

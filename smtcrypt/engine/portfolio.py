@@ -1,14 +1,19 @@
 """The portfolio: per puzzle, the cheapest sound way to the complete answer, switching while running.
 
-The cost model compares prices. Trying every assignment costs the number of candidates times
-what one costs, measured on a random sample of them by the compiled formula itself, plus what
-each solution costs to hand over (the sample's share of solutions tells how many to expect).
-Z3 costs little per puzzle where an encoding fits it (sums by columns, products by long
-multiplication) but a check per model, which loses wherever solutions are dense. So:
+The backends are in one table (`BACKENDS`, a strategy's name to its backend), and each says for
+itself whether it takes a problem (`Backend.fit`): a strategy forced by name that cannot search
+the puzzle is refused with its backend's own reason, and `auto` asks the backends it considers.
+What stays here is the cost model, which compares prices. Trying every assignment costs the
+number of candidates times what one costs, measured on a random sample of them by the compiled
+formula itself, plus what each solution costs to hand over (the sample's share of solutions
+tells how many to expect). Z3 costs little per puzzle where an encoding fits it (sums by
+columns, products by long multiplication) but a check per model, which loses wherever
+solutions are dense. So:
 
 - a problem with integer unknowns that the formula leaves unbounded, or too deep to compile, goes
   to Z3 alone (unknowns it bounds, as in `1 <= x <= 3`, are priced and searched like letters);
-- a sum whose equation gives every letter a weight goes to the linear backend;
+- a sum that the linear backend takes (an equation that gives every letter but a few a weight)
+  goes to it;
 - a product (equations of sums, products and powers of words, at least one of them not linear,
   holding every letter: layouts too) goes to the digits backend, which searches column by column;
 - one whose exhaustive price is small goes straight to the exhaustive backend, or to the join
@@ -25,50 +30,49 @@ puzzles Z3 is fast on keep its speed. docs/engine.md has the measurements behind
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
-from smtcrypt.core.check import MAX_EXPONENT_CASES, Problem, large_exponents
+from smtcrypt.core.check import Problem, large_exponents
 from smtcrypt.core.outcomes import StrategyError
-from smtcrypt.core.tree import BoolOp, Compare, Not, walk
 from smtcrypt.engine.base import (
     DEADLINE_SLACK,
     STRATEGIES,
     Assignment,
     Backend,
+    Clock,
     Ending,
+    Fit,
     Halted,
+    Means,
     SearchEnd,
     Strategy,
     past,
+    untimed,
 )
-from smtcrypt.engine.compiled import Compiled, compile_problem
-from smtcrypt.engine.compiled_writer import NotCompilable
+from smtcrypt.engine.compiled import Compiled
+from smtcrypt.engine.digits import DigitSearch
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, sample_costs
+from smtcrypt.engine.join import JoinSearch, best_plan, space
+from smtcrypt.engine.linear import LinearSearch
 from smtcrypt.engine.memory import cap_z3_memory
 from smtcrypt.engine.race import race
 
 if TYPE_CHECKING:  # these modules load z3: imported where a search first needs them
     import z3
 
-    from smtcrypt.encode.general import FormulaTerms
     from smtcrypt.engine.cubes import CubeSearch
-    from smtcrypt.engine.digits import DigitSearch
-    from smtcrypt.engine.join import JoinSearch
-    from smtcrypt.engine.linear import LinearSearch
     from smtcrypt.engine.z3search import ModelSearch
 
-FREE_TUPLES = 100  # digit tuples the linear backend tries beside each solution for its letters without a weight
 SMALL_SPACE = 20_000  # candidates: tried at once, without measuring
 SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price
 EXHAUSTIVE_AT_ONCE = 0.05  # seconds: below this exhaustive price, Z3 is not even started
 # For one solution, below this price: racing Z3 on a second thread would slow the Python side by
 # sharing the interpreter more than Z3 could gain
 FIRST_AT_ONCE = 0.5
+JOIN_SPLIT = 2  # `auto` joins where the join evaluates at most 1/JOIN_SPLIT of all the assignments
 Z3_SHARE = {"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5}  # of the exhaustive price, before switching
 # seconds Z3 gets on sums and products (where it usually answers fast), however cheap the exhaustive price
 Z3_AT_LEAST = 0.15
@@ -78,19 +82,31 @@ RACE_AFTER = 0.5  # seconds of Z3 alone, at most half the exhaustive price, befo
 # handing one solution over: listed (a Solution made) or counted; measured, see docs/engine.md
 SECONDS_PER_SOLUTION = {True: 6e-6, False: 2.5e-6}
 
-Clock = Callable[[str], AbstractContextManager[Any]]
+
+def z3_backend() -> type[ModelSearch]:
+    """Z3's model search, imported when first asked for (it loads z3)."""
+    from smtcrypt.engine.z3search import ModelSearch
+
+    return ModelSearch
 
 
-def may_cube(problem: Problem) -> bool:
-    """True if some constraint is more than equations: an inequality, `not`, `or` or `in` leaves
-    letters free to vary (`ABC < DEF`); where every letter is pinned by an equation, cubes are single models."""
-    for constraint in problem.formula.constraints:
-        for node in walk(constraint):
-            if isinstance(node, Not) or (isinstance(node, BoolOp) and node.op == "or"):
-                return True
-            if isinstance(node, Compare) and any(op != "==" for op in node.ops):
-                return True
-    return False
+def cubes_backend() -> type[CubeSearch]:
+    """The cube search, imported when first asked for (it loads z3)."""
+    from smtcrypt.engine.cubes import CubeSearch
+
+    return CubeSearch
+
+
+# Every backend, by the strategy that forces it (the order of `Strategy`): `--strategy NAME` and
+# `auto` find a backend here and ask it whether it takes the problem. A new backend is one row.
+BACKENDS: dict[Strategy, Callable[[], type[Backend]]] = {
+    Strategy.Z3: z3_backend,
+    Strategy.LINEAR: lambda: LinearSearch,
+    Strategy.DIGITS: lambda: DigitSearch,
+    Strategy.JOIN: lambda: JoinSearch,
+    Strategy.CUBES: cubes_backend,
+    Strategy.EXHAUSTIVE: lambda: ExhaustiveSearch,
+}
 
 
 def strategy_named(name: str | Strategy) -> Strategy:
@@ -104,9 +120,9 @@ def strategy_named(name: str | Strategy) -> Strategy:
 class Portfolio:
     """The solutions of a problem by the strategy asked for ("auto": chosen and switched by cost).
 
-    It reads its backends only through `Backend`. `listing=False` (counting) lets the cubes, join
-    and exhaustive backends count solutions without listing them: they are added to `bulk`
-    instead of being yielded.
+    It reads its backends only through `Backend`, and finds them in `BACKENDS`. `listing=False`
+    (counting) lets the cubes, join and exhaustive backends count solutions without listing them:
+    they are added to `bulk` instead of being yielded.
 
     The deadline and the stop reach the work before any backend runs, too: choosing an encoding
     builds its terms, a plan looks ahead, a sample evaluates the formula; each reads `halted()` in
@@ -125,22 +141,24 @@ class Portfolio:
         self.deadline = deadline
         self.limit = limit
         self.listing = listing
-        self.clock: Clock = clock or (lambda stage: nullcontext())
+        self.clock: Clock = clock or untimed
         self.end: SearchEnd | None = None
         self.used: list[str] = []  # the backends that searched, in order
         self.running: Backend | None = None  # the backend searching now
         self.z3: ModelSearch | None = None  # the Z3 model search, once started
         self.cubes: CubeSearch | None = None
         self.exhaustive: ExhaustiveSearch | None = None
-        self.compiled: Compiled | None = None
         self.price: float | None = None  # estimated seconds to try every assignment
         self.expected = 0.0  # solutions expected, from the sample
         self.stop_requested = False
         self.contexts: list[z3.Context] = []  # the Z3 contexts made for encodings, told when the search is stopped
         self.memory_mb: int | None = None  # Z3's memory cap, set before each context is made (None: as it is)
-        self.made: set[str] = set()  # the optional backends (and terms) already made, or found not to fit
-        self.terms: FormulaTerms | None = None  # the formula and the rules apart, for the cubes backend
+        self.fits: dict[Strategy, Fit] = {}  # each backend's answer, once asked
+        # what the backends' fit tests use: this search's compiled formula, contexts, stop and clock
+        self.means = Means(compiled=self._compiled, context=self._context, halted=self.halted, clock=self.clock,
+                           listing=listing)
         self.join: JoinSearch | None = None
+        self.join_pays: bool | None = None  # the join's plan is cheap enough for `auto` (once priced)
         self.joining = False  # the join backend stands in for the exhaustive one (cheaper)
         self.linear: LinearSearch | None = None
         self.digits: DigitSearch | None = None
@@ -159,35 +177,28 @@ class Portfolio:
         return Ending.INTERRUPTED if self.stop_requested or not past(self.deadline) else Ending.TIME
 
     def _refuse_what_cannot_search(self) -> None:
-        """A forced strategy that cannot search this puzzle is refused now, before iterating."""
-        if self.strategy is Strategy.EXHAUSTIVE:
-            self._compile(required=True)
-        large = large_exponents(self.problem)
-        if large and self.strategy in (Strategy.Z3, Strategy.CUBES, Strategy.AUTO):
-            low, high = self.problem.exponent_ranges[large[0]]
-            reason = (f"a variable exponent takes values {low}..{high}, more than the {MAX_EXPONENT_CASES} cases "
-                      "Z3's encodings split a power into")
-            if self.strategy is not Strategy.AUTO:
-                raise StrategyError(f"the {self.strategy.value} strategy cannot search this puzzle: {reason}; the "
-                                    "exhaustive strategy (and auto) computes it")
-            if self._compile() is None:
-                raise StrategyError(f"no strategy can search this puzzle: {reason}, and integer unknowns that the "
-                                    "formula does not bound (such as 0 <= x <= 9) leave no finite set of "
+        """A forced strategy that cannot search this puzzle is refused now, before iterating, in its
+        backend's own words; `auto` only where no backend can search it."""
+        if self.strategy is not Strategy.AUTO:
+            fit = self._fit(self.strategy)
+            if not fit.ok:
+                raise StrategyError(fit.refusal(self.strategy.value))
+            return
+        # Z3 refuses only a power too large for its encodings, which the check has found (asking Z3
+        # itself would load it); the exhaustive backend, only a formula it cannot compile
+        if large_exponents(self.problem) and self._compiled() is None:
+            fit = self._fit(Strategy.Z3)
+            if not fit.ok:
+                raise StrategyError(f"no strategy can search this puzzle: {fit.reason}, and integer unknowns that "
+                                    "the formula does not bound (such as 0 <= x <= 9) leave no finite set of "
                                     "assignments to compute it on")
-        if self.strategy is Strategy.CUBES and self._terms() is None:
-            raise StrategyError("the cubes strategy cannot search this puzzle: it has integer unknowns, "
-                                "terms whose negation would need a quantifier, or letters of which only "
-                                "some must differ")
-        if self.strategy is Strategy.JOIN and self._join() is None:
-            raise StrategyError("the join strategy cannot search this puzzle: it needs an equation with a letter, "
-                                "no integer unknowns, and all letters distinct or none")
-        if self.strategy is Strategy.DIGITS and self._digits() is None:
-            raise StrategyError("the digits strategy cannot search this puzzle: it needs equations between sums, "
-                                "products and constant powers of words that hold every letter, and no integer unknowns")
-        if self.strategy is Strategy.LINEAR and self._linear(self.deadline) is None:
-            raise StrategyError("the linear strategy cannot search this puzzle: it needs an equation of sums "
-                                "and integer multiples of words holding all but two letters at most, no integer "
-                                "unknowns, and all letters distinct or none")
+
+    def _fit(self, strategy: Strategy) -> Fit:
+        """The answer of the strategy's backend (see `Backend.fit`), asked once; a fit test that is
+        stopped (`Halted`) gave no answer, and a later call asks again."""
+        if strategy not in self.fits:
+            self.fits[strategy] = BACKENDS[strategy]().fit(self.problem, self.means)
+        return self.fits[strategy]
 
     # --- what callers read ------------------------------------------------------------------
 
@@ -244,9 +255,9 @@ class Portfolio:
         `exact` tells whether the current batch needs the exact re-check."""
         if self.end is not None:  # ended before it began (see `__init__`)
             return
-        forced: dict[Strategy, Callable[[], Iterator[list[Assignment]]]] = {
+        starts: dict[Strategy, Callable[[], Iterator[list[Assignment]]]] = {
             Strategy.AUTO: self._auto,
-            Strategy.LINEAR: lambda: self._run(self._linear(self.deadline)),
+            Strategy.LINEAR: lambda: self._run(self._linear()),
             Strategy.DIGITS: lambda: self._run(self._digits()),
             Strategy.JOIN: lambda: self._run(self._join()),
             Strategy.Z3: lambda: self._z3(self.deadline),
@@ -254,7 +265,7 @@ class Portfolio:
             Strategy.EXHAUSTIVE: lambda: self._exhaustive(None),
         }
         try:
-            yield from forced[self.strategy]()
+            yield from starts[self.strategy]()
         except Halted:  # long work before (or between) the backends gave up: a stop, or the time limit
             self.end = SearchEnd(self._ending())
             return
@@ -264,32 +275,35 @@ class Portfolio:
     def _auto(self) -> Iterator[list[Assignment]]:
         """The backend the cost model picks (see the module), switching from Z3 to trying every
         assignment where Z3 overruns its share."""
-        if self._linear(self.deadline) is not None:
+        if self._linear() is not None:
             return self._run(self.linear)
         if self._digits(products_only=True) is not None:
             return self._run(self.digits)
-        if self._compile() is not None and self._cheap():
+        if self._compiled() is not None and self._cheap():
             return self._exhaustive(None)
         if self.compiled is None:
             return self._z3(self.deadline)
-        if large_exponents(self.problem):  # Z3 cannot take it: every assignment computed (or the join)
+        # Z3 cannot take it (as its fit says; asking would load Z3): every assignment computed (or the join)
+        if large_exponents(self.problem):
             return self._exhaustive(None)
         return self._z3_then_exhaustive()
 
-    def _compile(self, required: bool = False) -> Compiled | None:
-        try:
-            with self.clock("compile"):
-                self.compiled = compile_problem(self.problem)
-        except NotCompilable as error:
-            if required:
-                raise StrategyError(f"the exhaustive strategy cannot search this puzzle: {error}") from None
+    @property
+    def compiled(self) -> Compiled | None:
+        """The formula compiled, once the exhaustive backend's fit has made it; None before, or where
+        it cannot be."""
+        fit = self.fits.get(Strategy.EXHAUSTIVE)
+        return fit.made if fit is not None and fit.ok else None
+
+    def _compiled(self) -> Compiled | None:
+        """The formula compiled (None where it cannot be): made once, by the exhaustive backend's fit,
+        and shared by the prices, the race and the backends that check the rest of a formula with it."""
+        self._fit(Strategy.EXHAUSTIVE)
         return self.compiled
 
     def _cheap(self) -> bool:
         """Prices trying every assignment (`price`, by the join where that is cheaper); True if it is
         cheap enough to do at once."""
-        from smtcrypt.engine.join import SPLIT
-
         assert self.compiled is not None
         with self.clock("compile"):
             total = ExhaustiveSearch(self.compiled).total
@@ -300,7 +314,7 @@ class Portfolio:
             self.expected = total * hits
             self.price = total * (seconds + hits * SECONDS_PER_SOLUTION[self.listing])
             join = self._join()
-            evaluations = join.evaluations(most=total // SPLIT) if join is not None else None
+            evaluations = join.evaluations(most=total // JOIN_SPLIT) if join is not None else None
             if evaluations is not None:  # each side alone: about the same cost per evaluation, far fewer of them
                 price = evaluations * seconds + self.expected * SECONDS_PER_SOLUTION[self.listing]
                 if price < self.price:
@@ -325,7 +339,7 @@ class Portfolio:
         # cubes are worth trying wherever the bit-vector or general encoding is used (their cost is per
         # cube, not per solution); the solver is given a share of the exhaustive price
         search = None
-        if encoding in ("bitvec", "general") and may_cube(self.problem):
+        if encoding in ("bitvec", "general") and cubes_backend().may_cube(self.problem):
             search = self._cubes(self.deadline, budget=share)
         if search is None:
             if self.limit == 1 and (os.cpu_count() or 1) > 1:
@@ -426,101 +440,48 @@ class Portfolio:
         elif first and winner is solver:
             yield first
 
-    def _linear(self, deadline: float | None) -> LinearSearch | None:
-        """The linear backend, made once, or None: it takes an equation of sums in which every
-        letter but a few has a weight (those few tried last, each digit tuple beside each solution of
-        the equation; the rest of the formula, if any, checked by the compiled formula)."""
-        if "linear" not in self.made:
-            self.made.add("linear")
-            self.linear = self._make_linear(deadline)
+    def _linear(self) -> LinearSearch | None:
+        """The linear backend, where it takes the problem (its fit makes it), or None."""
+        fit = self._fit(Strategy.LINEAR)
+        self.linear = fit.made if fit.ok else None
         if self.linear is not None:
-            self.linear.deadline = deadline
+            self.linear.deadline = self.deadline
         return self.linear
 
-    def _make_linear(self, deadline: float | None) -> LinearSearch | None:
-        from smtcrypt.analysis.equations import only_equation
-        from smtcrypt.analysis.fold import fold
-        from smtcrypt.analysis.linear import integer_equation
-        from smtcrypt.engine.linear import LinearSearch
-
-        if self.problem.unknowns or self.problem.distinctness == "some":  # its digit mask is all or nothing
-            return None
-        with self.clock("compile"):
-            equation = integer_equation(fold(self.problem))
-        if equation is None or not equation[0]:
-            return None
-        # letters without a weight (`SAINT + GEORGE = DRAGON`: A) or outside the equation: a few, all letters
-        # distinct (where they need not differ, as the `?` cells of a layout, the equation may be a loose one)
-        free = set(self.problem.letters) - set(equation[0])
-        if free and (self.problem.distinctness != "all" or math.perm(
-                len(set().union(*(self.problem.allowed[letter] for letter in free))), len(free)) > FREE_TUPLES):
-            return None
-        if only_equation(self.problem):
-            return LinearSearch(self.problem, equation, None, deadline)
-        compiled = self._compile()
-        return None if compiled is None else LinearSearch(self.problem, equation, compiled, deadline)
-
     def _digits(self, products_only: bool = False) -> DigitSearch | None:
-        """The digits backend, made once, or None where it does not fit (see `smtcrypt.engine.digits`); `auto`
-        takes it for products only (`products_only`), the linear backend being faster on sums."""
-        if "digits" not in self.made:
-            from smtcrypt.engine.digits import DigitSearch, digit_plan
-
-            self.made.add("digits")
-            with self.clock("compile"):
-                plan = digit_plan(self.problem, products_only=products_only, halted=self.halted)
-            if plan is not None:
-                self.digits = DigitSearch(plan, self.deadline, listing=self.listing)
+        """The digits backend, where it takes the problem (its fit makes it), or None; `auto` takes
+        it for products only (`products_only`), the linear backend being faster on sums."""
+        if Strategy.DIGITS not in self.fits:
+            self.fits[Strategy.DIGITS] = DigitSearch.fit(self.problem, self.means, products_only=products_only)
+        fit = self.fits[Strategy.DIGITS]
+        self.digits = fit.made if fit.ok else None
         if self.digits is not None:
             self.digits.deadline = self.deadline
         return self.digits
 
     def _join(self) -> JoinSearch | None:
-        """The join backend, made once, or None: it takes an equation (the letters it does not hold
-        tried beside each match), and `auto` uses it where it evaluates at most a SPLIT-th of the
-        assignments that trying every assignment does."""
-        if "join" not in self.made:
-            from smtcrypt.engine.join import SPLIT, JoinSearch, best_plan, space
-
-            self.made.add("join")
-            plan = best_plan(self.problem)
-            if plan is not None and (self.strategy is Strategy.JOIN or plan.guess * SPLIT <= space(self.problem)):
-                try:
-                    with self.clock("compile"):
-                        self.join = JoinSearch(self.problem, self.deadline, listing=self.listing)
-                except NotCompilable:
-                    return None
+        """The join backend, where it takes the problem (its fit makes it), or None. `auto` asks it
+        only where its plan evaluates at most a JOIN_SPLIT-th of the assignments that trying every
+        assignment does (a price read off the plan, before any side is compiled)."""
+        if self.strategy is not Strategy.JOIN:
+            if self.join_pays is None:
+                plan = best_plan(self.problem)
+                self.join_pays = plan is not None and plan.guess * JOIN_SPLIT <= space(self.problem)
+            if not self.join_pays:
+                return None
+        fit = self._fit(Strategy.JOIN)
+        self.join = fit.made if fit.ok else None
         if self.join is not None:
             self.join.deadline = self.deadline
         return self.join
 
-    def _terms(self) -> FormulaTerms | None:
-        """The formula and the rules apart (None when its negation would need quantifiers, or when only
-        some letters must differ: cubes count their completions with all letters distinct or none)."""
-        if self.problem.distinctness == "some":
-            return None
-        if "terms" not in self.made:
-            from smtcrypt.analysis.fold import fold
-            from smtcrypt.encode import EncodingStopped, bitvec, general, watched
-
-            try:
-                with self.clock("encode"), watched(self.halted):
-                    folded, context = fold(self.problem), self._context()
-                    self.terms = bitvec.formula_terms(folded, context) or general.formula_terms(folded, context)
-            except EncodingStopped:  # stopped or out of time: no answer to whether cubes fit (a later call tries again)
-                raise Halted from None
-            self.made.add("terms")
-        return self.terms
-
     def _cubes(self, deadline: float | None, budget: float | None = None) -> Iterator[list[Assignment]] | None:
-        """The cube search, or None when the formula's negation cannot be encoded without quantifiers."""
-        from smtcrypt.engine.cubes import CubeSearch
-
-        terms = self._terms()
-        if terms is None:
+        """The cube search, or None where the cubes backend does not take the problem."""
+        fit = self._fit(Strategy.CUBES)
+        if not fit.ok:
             return None
-        self.cubes = CubeSearch(self.problem, terms, deadline, listing=self.listing, budget=budget,
-                                expected=self.expected if budget is not None else None)
+        self.cubes = cubes_backend()(self.problem, fit.made, deadline, listing=self.listing, budget=budget,
+                                     expected=self.expected if budget is not None else None)
         return self._run(self.cubes)
 
     def _exhaustive(self, seen: Callable[[tuple[int, ...]], bool] | None) -> Iterator[list[Assignment]]:

@@ -21,8 +21,9 @@ from typing import Any
 
 import z3
 
+from smtcrypt.core.check import MAX_EXPONENT_CASES, Problem, large_exponents
 from smtcrypt.encode import Encoded, indicator
-from smtcrypt.engine.base import Assignment, Backend, Ending, Proof, SearchEnd
+from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
 from smtcrypt.engine.memory import retain_freed_memory as retain_freed_memory
 from smtcrypt.engine.memory import retain_freed_memory_once as retain_freed_memory_once
 
@@ -149,6 +150,17 @@ class ModelSearch(Backend):
         # once split: the cases still open, each as its literals and the conflicts its next check may take
         self.cases: CaseSchedule | None = None
         self.budgets = False  # the solver takes a conflict budget per check (the finite-domain one does)
+
+    @classmethod
+    def fit(cls, problem: Problem, means: Means) -> Fit:
+        """Takes every problem its encodings can write: all but a power whose variable exponent takes
+        more values than they split a power into (the compiled formula computes those)."""
+        large = large_exponents(problem)
+        if not large:
+            return Fit.taken()
+        low, high = problem.exponent_ranges[large[0]]
+        return Fit.refused(f"a variable exponent takes values {low}..{high}, more than the {MAX_EXPONENT_CASES} "
+                           "cases Z3's encodings split a power into", "the exhaustive strategy (and auto) computes it")
 
     def request_stop(self) -> None:
         """End the search: before the next check, and the running check at once. Safe from a signal

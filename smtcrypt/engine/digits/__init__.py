@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from smtcrypt.core.check import Problem
-from smtcrypt.engine.base import Assignment, Backend, Ending, Halted, Proof, SearchEnd
+from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Halted, Means, Proof, SearchEnd
 from smtcrypt.engine.compiled import define_scan
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
@@ -124,6 +124,17 @@ class DigitSearch(Backend):
         self.ran: list[str] = []  # "loops", then "arrays" if they took over
         self.end: SearchEnd | None = None
         self.stop_requested = False
+
+    @classmethod
+    def fit(cls, problem: Problem, means: Means, *, products_only: bool = False) -> Fit:
+        """Takes what `digit_plan` plans (with `products_only`, products alone: on sums the linear
+        backend is faster); `made` is the backend, its plan made."""
+        with means.clock("compile"):
+            plan = digit_plan(problem, products_only=products_only, halted=means.halted)
+        if plan is None:
+            return Fit.refused("it needs equations between sums, products and constant powers of words that hold "
+                               "every letter, and no integer unknowns")
+        return Fit.taken(cls(plan, listing=means.listing))
 
     def statistics(self) -> dict[str, Any]:
         return {"digit_search_steps": self.nodes, "digit_search": " -> ".join(self.ran)}

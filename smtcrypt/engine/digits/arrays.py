@@ -27,13 +27,12 @@ import numpy as np
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, BoolOp, Compare, Expr, Not, Number, Unary, Word
-from smtcrypt.engine.base import Halted
+from smtcrypt.engine.base import Halted, letters_of
 from smtcrypt.engine.compiled import define_scan
 from smtcrypt.engine.compiled_writer import NotCompilable, Writer
 from smtcrypt.engine.digits.equations import WordEquation
 from smtcrypt.engine.digits.generated import congruence_roots
 from smtcrypt.engine.digits.plan import Congruence, Holds, RangeCut, Solve, Step, Try
-from smtcrypt.engine.join import letters_of
 
 BLOCK = 1 << 18  # rows at most after a step that multiplies them (about 20 MB of columns)
 ROWS_BETWEEN_LOOKS = 1 << 13  # rows a constraint checked row by row evaluates between two looks at `halted()`

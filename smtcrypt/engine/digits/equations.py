@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from smtcrypt.analysis.equations import conjuncts
 from smtcrypt.core.check import Problem, constant
 from smtcrypt.core.tree import BinOp, Compare, Expr, Number, Unary, Word, walk
-from smtcrypt.engine.join import conjuncts, letters_of
+from smtcrypt.engine.base import letters_of
 
 
 def polynomial(node: Expr, problem: Problem) -> bool:

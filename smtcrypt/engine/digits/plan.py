@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from smtcrypt.analysis.equations import conjuncts
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import Expr
-from smtcrypt.engine.base import Halted
+from smtcrypt.engine.base import Halted, letters_of
 from smtcrypt.engine.digits.equations import WordEquation, monotone
-from smtcrypt.engine.join import conjuncts, letters_of
 
 
 @dataclass(frozen=True)
