@@ -10,9 +10,11 @@ AbstractModelerNodeConsumer.java`, `CryptaModeler.java`, `CryptaOperator.java`,
 - `/` must divide exactly (its quotient q is posted as q * b = a); `//` truncates toward zero
   (Java's `BigInteger.divide`, Choco's `div`); `%` is a remainder, `^` a power;
 - quoted constants are decimal; assignments fix symbols to digits.
-Each symbol becomes a capital letter of ours: a capital stays itself, a lowercase letter becomes
-its capital where that is free, any other symbol (a digit, a letter of another script) the first
-letter left.
+Every character of a word is a symbol, as Cryptator reads it (its generator makes the collection's
+puzzles so: a Devanagari vowel sign or virama is a symbol of its own), and the text is read as
+written, not normalised. Each symbol becomes a capital letter of ours: a capital stays itself, a
+lowercase letter becomes its capital where that is free, any other symbol (a digit, a letter or
+mark of another script) the first letter left.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from smtcrypt.core.letters import normal, symbols
 from smtcrypt.core.numerals import decimal, digit_char, shown
 from smtcrypt.core.parse import MAX_SOURCE_LENGTH
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE, Rules, make_rules
@@ -83,8 +84,7 @@ class CryptatorPuzzle:
         pieces, position = [], 0
         for start, end in self.spans:
             pieces.append(self.text[position:start])
-            word = symbols(self.text[start:end])
-            pieces.append("".join(digit_char(mapping[self.letters[symbol]]) for symbol in word))
+            pieces.append("".join(digit_char(mapping[self.letters[symbol]]) for symbol in self.text[start:end]))
             position = end
         pieces.append(self.text[position:])
         return "".join(pieces)
@@ -107,7 +107,6 @@ def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
     if base > MAX_BASE:
         raise FormulaError(f"base {shown(base)}: smtcrypt reads bases up to {MAX_BASE}")
     check_length(text, "Cryptator formula")
-    text = normal(text)
     equations = read(text)
     found = [word for equation in equations for word in words(equation)]
     letters = letter_map(text, found)
@@ -115,7 +114,7 @@ def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
     written = [translation.equation(equation) for equation in equations]
     ours, conditions = [rope.text() for rope in written], [rope.text() for rope in translation.conditions]
     distinct, counts = _occurrences(list(letters.values()), base, relax_min, relax_max)
-    leading = None if allow_leading_zeros else {letters[symbols(word.text)[0]]: range(1, base) for word in found}
+    leading = None if allow_leading_zeros else {letters[word.text[0]]: range(1, base) for word in found}
     rules = make_rules(base=base, allow_leading_zeros=True, distinct=distinct, domains=leading,
                        assign=_assignments(assign or {}, letters, base))
     return CryptatorPuzzle(text, ours, conditions + counts, rules, letters,
@@ -124,7 +123,7 @@ def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
 
 def letter_map(text: str, found: list[CryptatorWord]) -> dict[str, str]:
     """Each symbol, in the order it first appears, to a capital letter of ours."""
-    written = list(dict.fromkeys(symbol for word in found for symbol in symbols(word.text)))
+    written = list(dict.fromkeys(symbol for word in found for symbol in word.text))
     if len(written) > len(LETTERS):
         raise FormulaError(f"{len(written)} symbols: smtcrypt reads at most {len(LETTERS)} "
                            f"(the symbols: {''.join(written)})", text, found[0].start if found else None)
@@ -189,7 +188,7 @@ def inline(text: str, options: Mapping[str, Any]) -> str:
     if read_.counted:
         raise FormulaError(f"{text.strip()}: more symbols than the base, so digits repeat; here every symbol "
                            "must take its own digit")
-    words = [symbols(read_.text[start:end]) for start, end in read_.spans]
+    words = [read_.text[start:end] for start, end in read_.spans]
     multi = {read_.letters[word[0]] for word in words if len(word) > 1}
     lone = [] if options.get("allow_leading_zeros") else sorted(
         {letter for letter in read_.rules.domains if letter not in multi})
@@ -210,8 +209,7 @@ def _assignments(assign: Mapping[str, int] | Iterable[str], letters: Mapping[str
                 raise FormulaError(f"assignment {item!r}: expected SYMBOL=DIGIT such as a=1")
             pairs[symbol.strip()] = value
     fixed: dict[str, int] = {}
-    for written, value in pairs.items():
-        symbol = normal(written) if isinstance(written, str) else written
+    for symbol, value in pairs.items():
         given = shown(value) if isinstance(value, int) else repr(value)
         if symbol not in letters:
             raise FormulaError(f"assignment {symbol}={given}: {symbol!r} is not a symbol of the formula")
@@ -304,7 +302,7 @@ class _Translation:
     def node(self, node: Node, done: Mapping[int, _Ours]) -> _Ours:
         """One node of ours from its operands' (in `done`); an exact division adds its condition."""
         if isinstance(node, CryptatorWord):
-            return _Ours(_cat("".join(self.letters[symbol] for symbol in symbols(node.text))), False, True)
+            return _Ours(_cat("".join(self.letters[symbol] for symbol in node.text)), False, True)
         if isinstance(node, Constant):
             return _Ours(_cat(str(node.value)), False, True)
         if isinstance(node, Negation):
