@@ -29,11 +29,7 @@ from smtcrypt.core.tree import (
     Unary,
     Word,
     children,
-    letters,
-    numerals,
-    unknowns,
     walk,
-    words,
 )
 from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaNameError
 
@@ -92,40 +88,48 @@ def _error(kind: type[FormulaError], message: str, formula: Constraints, node: E
 
 
 def check(formula: Constraints, rules: Rules | None = None) -> Problem:
-    """Check "NUM + BER = PLAY" under `rules` (by default the usual ones) and annotate what the encoder needs."""
+    """Check "NUM + BER = PLAY" under `rules` (by default the usual ones) and annotate what the encoder needs.
+
+    Each constraint is walked once; every pass below reads the nodes of that walk, in the order, and with
+    the errors, of a walk of its own."""
     rules = Rules() if rules is None else rules
-    for constraint in formula.constraints:
-        for node in walk(constraint):
+    parts = [tuple(walk(constraint)) for constraint in formula.constraints]  # each constraint's nodes, in order
+    for constraint, nodes in zip(formula.constraints, parts):
+        for node in nodes:
             _check_node(node, formula)
         if not (isinstance(constraint, (Compare, BoolOp, Not)) or is_predicate(constraint)):
             raise _error(FormulaError, "a constraint needs a comparison such as '=' (this part is only a number)",
                          formula, constraint)
-    _check_containers(formula)
-    _check_literal_digits(formula, rules.base)
-    all_letters = letters(formula)
+    _check_containers(formula, parts)
+    numeral_nodes = [node for nodes in parts for node in nodes if isinstance(node, (Word, Repeating))]
+    _check_literal_digits(formula, rules.base, numeral_nodes)
+    all_letters = tuple(dict.fromkeys(  # as tree.letters: in order of first appearance
+        ch for node in numeral_nodes for ch in node.text_of_digits() if not ch.isdigit()))
     groups = _groups(formula, rules, all_letters)
     for group in groups:
         if len(group) > rules.base:
             extra = group[rules.base]
-            where = next(node for node in numerals(formula) if extra in node.text_of_digits())
+            where = next(node for node in numeral_nodes if extra in node.text_of_digits())
             raise FormulaLimitError(
                 f"{len(group)} distinct letters cannot take distinct digits 0-{rules.base - 1} "
                 f"(at most {rules.base}; use --no-distinct to allow repeats)",
                 formula.source, where.span.start + formula.source[where.span.start:where.span.end].index(extra))
     shortest = 1 if rules.nonzero_single_letters else 2
     leading = frozenset() if rules.allow_leading_zeros else frozenset(
-        w.letters[0] for w in words(formula) if len(w.letters) >= shortest and not w.letters[0].isdigit())
+        w.letters[0] for w in numeral_nodes if isinstance(w, Word) and len(w.letters) >= shortest
+        and not w.letters[0].isdigit())
     allowed = _allowed_digits(formula, rules, all_letters, leading)
     constant_exponents: dict[BinOp, Fraction] = {}
     exponent_ranges: dict[BinOp, Interval] = {}
-    for constraint in formula.constraints:
-        for node in walk(constraint):
+    for nodes in parts:
+        for node in nodes:
             if isinstance(node, BinOp) and node.op == "**":
                 _check_exponent(node, formula, rules, constant_exponents, exponent_ranges)
             elif isinstance(node, Call) and node.name == "is_prime":
                 _check_prime_size(node, formula, rules)
-    check_size(formula, rules)
-    return Problem(formula, rules, all_letters, leading, constant_exponents, exponent_ranges, unknowns(formula),
+    check_size(formula, rules, parts)
+    names = tuple(dict.fromkeys(node.name for nodes in parts for node in nodes if isinstance(node, Name)))
+    return Problem(formula, rules, all_letters, leading, constant_exponents, exponent_ranges, names,
                    allowed, groups)
 
 
@@ -143,9 +147,9 @@ def _groups(formula: Constraints, rules: Rules, all_letters: tuple[str, ...]) ->
     return tuple(dict.fromkeys(group for group in groups if len(group) > 1))
 
 
-def _check_literal_digits(formula: Constraints, base: int) -> None:
+def _check_literal_digits(formula: Constraints, base: int, numeral_nodes: list[Word | Repeating]) -> None:
     """Literal digits inside words and repeating decimals must be digits of the base."""
-    for node in numerals(formula):
+    for node in numeral_nodes:
         text = formula.source[node.span.start:node.span.end]
         for offset, ch in enumerate(text):
             if ch.isdigit() and int(ch) >= base:
@@ -244,11 +248,14 @@ def _is_range(node: Expr) -> bool:
     return isinstance(node, Call) and node.name == "range"
 
 
-def _check_containers(formula: Constraints) -> None:
-    """`{...}`, `(a, b)` and `range(...)` may stand only where Python could use them here."""
+def _check_containers(formula: Constraints, parts: list[tuple[Expr, ...]] | None = None) -> None:
+    """`{...}`, `(a, b)` and `range(...)` may stand only where Python could use them here. `parts`: each
+    constraint's nodes, walked already."""
+    if parts is None:
+        parts = [tuple(walk(constraint)) for constraint in formula.constraints]
     allowed: set[int] = set()
-    for constraint in formula.constraints:
-        for node in walk(constraint):
+    for nodes in parts:
+        for node in nodes:
             if isinstance(node, Compare):
                 for index, (op, right) in enumerate(zip(node.ops, node.operands[1:])):
                     if op in ("in", "not in"):
@@ -261,8 +268,8 @@ def _check_containers(formula: Constraints) -> None:
                         allowed.add(id(right))
             elif isinstance(node, Call) and node.name == "sum":
                 allowed.add(id(node.args[0]))
-    for constraint in formula.constraints:
-        for node in walk(constraint):
+    for nodes in parts:
+        for node in nodes:
             if (isinstance(node, Collection) or _is_range(node)) and id(node) not in allowed:
                 what = "range(...)" if isinstance(node, Call) else "a {...} or (...) literal"
                 raise _error(FormulaError, f"{what} may only follow 'in' or 'not in'"
@@ -345,12 +352,16 @@ def _check_power_size(node: BinOp, exponent: Interval, formula: Constraints, rul
                      formula, node)
 
 
-def check_size(formula: Constraints, rules: Rules) -> None:
+def check_size(formula: Constraints, rules: Rules, parts: list[tuple[Expr, ...]] | None = None) -> None:
     """Refuse, with a caret under it, any part of the formula whose value may have more than
     MAX_POWER_DIGITS digits, estimated from the sizes of its parts, innermost first, before any of it
     is computed: `((2 ** 1000) ** 1000) ** 1000` is refused at `(2 ** 1000) ** 1000` rather than
     computed for minutes, though each exponent alone is within MAX_EXPONENT. Also for expressions
-    that are not constraints (a reader's answer to a puzzle), where nothing else bounds an exponent."""
+    that are not constraints (a reader's answer to a puzzle), where nothing else bounds an exponent.
+    `parts`: each constraint's nodes, walked already (in that order read backwards, each node's parts
+    come before it); only a formula with a part too large is walked again, to name the innermost first."""
+    if parts is not None and all(_sizes_fit(nodes, rules) for nodes in parts):
+        return
     for constraint in formula.constraints:
         sizes: dict[int, int | None] = {}  # by id of node: its value's bits at most (None: not known)
         stack: list[tuple[Expr, bool]] = [(constraint, False)]
@@ -367,6 +378,17 @@ def check_size(formula: Constraints, rules: Rules) -> None:
                 raise _error(FormulaLimitError, f"this {what} may take values of {digits:,} digits: more than the "
                              f"{MAX_POWER_DIGITS:,} digits smtcrypt computes", formula, node)
             sizes[id(node)] = bits
+
+
+def _sizes_fit(nodes: tuple[Expr, ...], rules: Rules) -> bool:
+    """Whether no part of a constraint (its nodes as `walk` gives them) may pass MAX_VALUE_BITS."""
+    sizes: dict[int, int | None] = {}
+    for node in reversed(nodes):
+        bits = _bits(node, [sizes[id(kid)] for kid in children(node)], rules)
+        if bits is not None and bits > MAX_VALUE_BITS:
+            return False
+        sizes[id(node)] = bits
+    return True
 
 
 def _is_constant(node: Expr) -> bool:

@@ -15,8 +15,10 @@ As Cryptator's grammar (`src/main/antlr4/Cryptator.g4` of arnaud-m/cryptator) re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from smtcrypt.core.numerals import MAX_NUMBER_DIGITS, decimal, too_many_digits
 from smtcrypt.core.parse import MAX_DEPTH
@@ -86,52 +88,40 @@ class _Begun:
     token: Token | None = None  # the bracket or minus
 
 
-@dataclass(frozen=True)
-class Token:
-    kind: str  # "word", "number", "op", "cmp", "and", "(", ")", "quote", "end"
+class Token(NamedTuple):
+    kind: str  # "word", "op", "cmp", "and", "(", ")", "quote", "end"
     text: str
     start: int
 
 
-def is_symbol(ch: str) -> bool:
-    """Cryptator's SYMBOL and DIGIT: ASCII letters, digits, and every character from U+0080 to U+FFFF."""
-    return ("a" <= ch <= "z") or ("A" <= ch <= "Z") or ("0" <= ch <= "9") or 0x80 <= ord(ch) <= 0xFFFF
+# Cryptator's tokens, each a group named by its kind: a word is a run of its SYMBOL and DIGIT (ASCII letters,
+# digits and every character from U+0080 to U+FFFF); of two operators that begin alike the longer is read
+# (`//` before `/`, `<=` before `<`); `&` alone, `!` alone and every other character match nothing.
+_TOKEN = re.compile("|".join((
+    f"(?P<space>[{re.escape(SPACES)}]+)",
+    "(?P<word>[a-zA-Z0-9\u0080-\uffff]+)",
+    "(?P<and>" + "|".join(map(re.escape, SEPARATORS)) + ")",
+    "(?P<cmp>" + "|".join(map(re.escape, COMPARATORS)) + ")",
+    "(?P<op>//|[-+*/^%])",
+    "(?P<bracket>[()])",
+    "(?P<quote>['\"])",
+)))
 
 
 def tokenize(text: str) -> list[Token]:
     """The tokens of a Cryptator formula; a `FormulaError` under a character Cryptator does not read."""
-    tokens, i = [], 0
-    while i < len(text):
-        ch = text[i]
-        if ch in SPACES:
-            i += 1
-            continue
-        two = text[i:i + 2]
-        if is_symbol(ch):
-            j = i
-            while j < len(text) and is_symbol(text[j]):
-                j += 1
-            tokens.append(Token("word", text[i:j], i))
-            i = j
-        elif two in SEPARATORS or ch in SEPARATORS:
-            size = 2 if two in SEPARATORS else 1
-            tokens.append(Token("and", text[i:i + size], i))
-            i += size
-        elif two in COMPARATORS or ch in COMPARATORS:
-            size = 2 if two in COMPARATORS else 1
-            tokens.append(Token("cmp", text[i:i + size], i))
-            i += size
-        elif two == "//" or ch in "+-*/^%":
-            size = 2 if two == "//" else 1
-            tokens.append(Token("op", text[i:i + size], i))
-            i += size
-        elif ch in "()'\"":
-            tokens.append(Token(ch if ch in "()" else "quote", ch, i))
-            i += 1
-        else:
-            raise FormulaError(f"unexpected character {ch!r} (Cryptator reads letters, digits, + - * / // % ^, "
+    tokens, i, size = [], 0, len(text)
+    while i < size:
+        match = _TOKEN.match(text, i)
+        if match is None:
+            raise FormulaError(f"unexpected character {text[i]!r} (Cryptator reads letters, digits, + - * / // % ^, "
                                "= != < > <= >=, quotes, parentheses, ; and &&)", text, i)
-    tokens.append(Token("end", "", len(text)))
+        kind = str(match.lastgroup)
+        if kind != "space":
+            piece = match.group()
+            tokens.append(Token(piece if kind == "bracket" else kind, piece, i))
+        i = match.end()
+    tokens.append(Token("end", "", size))
     return tokens
 
 

@@ -114,7 +114,8 @@ def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
     written = [translation.equation(equation) for equation in equations]
     ours, conditions = [rope.text() for rope in written], [rope.text() for rope in translation.conditions]
     distinct, counts = _occurrences(list(letters.values()), base, relax_min, relax_max)
-    leading = None if allow_leading_zeros else {letters[word.text[0]]: range(1, base) for word in found}
+    nonzero = f"1-{base - 1}"  # the digits but 0, written as make_rules reads a range fastest
+    leading = None if allow_leading_zeros else {letters[word.text[0]]: nonzero for word in found}
     rules = make_rules(base=base, allow_leading_zeros=True, distinct=distinct, domains=leading,
                        assign=_assignments(assign or {}, letters, base))
     return CryptatorPuzzle(text, ours, conditions + counts, rules, letters,
