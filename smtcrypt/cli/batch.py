@@ -53,7 +53,8 @@ def read_puzzles(lines: Iterable[str]) -> list[tuple[int, str]]:
 
 @dataclass(frozen=True)
 class BatchTask:
-    """The puzzles of one batch and how to search each; `task(i)` answers the i-th as JSON data."""
+    """The puzzles of one batch and how to search each; `task(c)` answers the puzzles of chunk c (`group` a
+    chunk) as JSON data."""
 
     puzzles: tuple[tuple[int, str], ...]
     rules: dict[str, Any] = field(default_factory=dict)
@@ -68,13 +69,24 @@ class BatchTask:
     # max_memory caps the whole process too: where it is ours (the command's, and its pool's), not a
     # host's that called `main()` nor a Dask worker's, which other work shares
     cap_process: bool = False
+    group: int = 1  # puzzles a chunk: several a chunk spare a process pool one exchange per puzzle
 
     @cached_property
     def door(self) -> dict[str, Any]:
         """The notation's options for the shared rules, built once a batch (typed rules for ours)."""
         return shared_options(self.syntax, self.rules)
 
-    def __call__(self, index: int) -> dict[str, Any]:
+    @property
+    def chunks(self) -> int:
+        return -(-len(self.puzzles) // self.group)
+
+    def __call__(self, chunk: int) -> list[dict[str, Any]]:
+        """The answers to the puzzles of one chunk, in order."""
+        return [self.answer(index) for index in range(chunk * self.group,
+                                                      min(len(self.puzzles), (chunk + 1) * self.group))]
+
+    def answer(self, index: int) -> dict[str, Any]:
+        """The i-th puzzle's answer, as JSON data."""
         line, formula = self.puzzles[index]
         set_memory_limit(self.max_memory)
         if self.cap_process:  # in each process that solves puzzles, from its size when first capped
@@ -123,12 +135,19 @@ class BatchTotals:
                 f"unknown {self.unknown:,} ({wall:.2f} s, median {median:.3f} s per puzzle)")
 
 
+GROUP = 8  # puzzles a chunk at most, where other processes solve them
+SHARES = 16  # chunks a process at least, so that a few slow puzzles still spread over the processes
+
+
 def batch(puzzles: Sequence[tuple[int, str]], *, jobs: int = 1, scheduler: Any = None,
           **options: Any) -> Iterator[dict[str, Any]]:
-    """Each puzzle's answer (JSON data), in input order; `options` as for `BatchTask`."""
-    task = BatchTask(tuple(puzzles), **options)
-    for _, answer in run_chunks(task, len(puzzles), jobs=jobs, scheduler=scheduler):
-        yield answer
+    """Each puzzle's answer (JSON data), in input order; `options` as for `BatchTask`. Solved elsewhere
+    (`jobs` > 1, a scheduler), the puzzles go GROUP a chunk where there are many of them."""
+    elsewhere = scheduler is not None or jobs > 1
+    group = max(1, min(GROUP, len(puzzles) // (max(jobs, 2) * SHARES))) if elsewhere else 1
+    task = BatchTask(tuple(puzzles), group=group, **options)
+    for _, answers in run_chunks(task, task.chunks, jobs=jobs, scheduler=scheduler):
+        yield from answers
 
 
 def build_parser() -> argparse.ArgumentParser:
