@@ -1,6 +1,6 @@
-"""The generator's compiled sum search (`kernel.search_codes`, and `kernel.count_sums` for a batch of
-sums that differ in one word): the same answers as `wordsum`'s search, run as plain Python and
-compiled by numba, and the same puzzles from a whole run either way."""
+"""The generator's use of the sum kernel (engine/sums/compiled.py): `count_sums` for a batch of sums that
+differ in one word, run as plain Python and compiled by numba, against an independent search; the
+choice of plain Python or compiled (`KeySearch`); and the same puzzles from a whole run either way."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ import random
 
 import numpy as np
 import pytest
+from test_sums_kernel import magnitude_search
 
-from smtcrypt.setters.generate import Totals, generate, kernel
+from smtcrypt.engine.sums import compiled as kernel
+from smtcrypt.engine.sums.compiled import compiled_available, count_sums, search_codes, search_masks
+from smtcrypt.setters.generate import Totals, generate
 from smtcrypt.setters.generate import decide as decide_module
 from smtcrypt.setters.generate import keys as keys_module
-from smtcrypt.setters.generate.kernel import KeySearch, compiled_available, count_sums, fits_int64, search_codes
-from smtcrypt.setters.wordsum import solve_weights, weights
+from smtcrypt.setters.generate.keys import KeySearch
 
 WORDS = ["SEND", "MORE", "MONEY", "EAT", "THAT", "APPLE", "CROSS", "ROADS", "DANGER", "TEN", "NINE", "FORTY",
          "SIXTY", "ODD", "EVEN", "TWO", "FOUR", "SIX", "GREEN", "ORANGE", "COLOR", "BASE", "BALL", "GAMES"]
@@ -24,47 +26,12 @@ def compiled_or_skip():
     return kernel.compiled()
 
 
-def random_sums(seed: int, count: int, base: int = 10):
-    """(codes, weights, lowest) of random word sums over ten letters, some with cancelling letters."""
-    rng = random.Random(seed)
-    found = 0
-    while found < count:
-        words = ["".join(rng.choice("ABCDEFGHIJ") for _ in range(rng.randint(1, 6))) for _ in range(rng.randint(3, 5))]
-        weight = weights(words[:-1], words[-1], base)
-        if len(weight) < 4:
-            continue
-        letters = sorted(weight, key=lambda letter: -abs(weight[letter]))
-        w = [weight[letter] for letter in letters]
-        lowest = [rng.randint(0, 1) for _ in letters]
-        found += 1
-        yield [2 * x + low for x, low in zip(w, lowest)], w, lowest
-
-
 def expected(w: list[int], lowest: list[int], base: int) -> tuple[int, tuple[int, ...] | None]:
-    every = solve_weights(w, lowest, base=base)
+    every = magnitude_search(w, lowest, base=base)
     return min(2, len(every)), every[0] if len(every) == 1 else None
 
 
-def answer(counter, codes: list[int], base: int) -> tuple[int, tuple[int, ...] | None]:
-    out = np.zeros(len(codes), np.int64)
-    found = counter(np.array(codes, np.int64), base, 2, out)
-    return found, tuple(int(digit) for digit in out) if found == 1 else None
-
-
-@pytest.mark.parametrize("base", [10, 16])
-def test_the_search_as_plain_python_finds_what_wordsum_finds(base):
-    for codes, w, lowest in random_sums(base, 150, base):
-        assert answer(search_codes, codes, base) == expected(w, lowest, base), codes
-
-
-@pytest.mark.parametrize("base", [10, 12])
-def test_the_compiled_search_finds_what_wordsum_finds(base):
-    counter, _ = compiled_or_skip()
-    for codes, w, lowest in random_sums(100 + base, 2000, base):
-        assert answer(counter, codes, base) == expected(w, lowest, base), codes
-
-
-def batch_against_wordsum(batch, seed: int, rounds: int, base: int = 10) -> None:
+def batch_against_a_magnitude_search(batch, seed: int, rounds: int, base: int = 10) -> None:
     """Sums OTHERS + coefficient * WORD = 0 for random other words and a batch of last words."""
     rng = random.Random(seed)
     alphabet = "ABCDEFGHIJ"
@@ -94,22 +61,23 @@ def batch_against_wordsum(batch, seed: int, rounds: int, base: int = 10) -> None
                     weight[letter] = weight.get(letter, 0) + sign * base ** position
             heads = {w[0] for w in [*others, word] if len(w) > 1} if leading else set()
             names = sorted(weight)
-            every = solve_weights([weight[name] for name in names], [int(name in heads) for name in names], base=base)
+            every = magnitude_search([weight[name] for name in names], [int(name in heads) for name in names],
+                                     base=base)
             assert counts[j] == min(2, len(every)), (others, signs, coefficient, word)
             if len(every) == 1:
                 assert {name: int(digits[j, alphabet.index(name)]) for name in names} == dict(zip(names, every[0]))
                 assert all(digits[j, k] == -1 for k, name in enumerate(alphabet) if name not in weight)
 
 
-def test_a_batch_as_plain_python_finds_what_wordsum_finds(monkeypatch):
-    monkeypatch.setattr(kernel, "SEARCH", search_codes)  # the plain search, even after another test compiled it
-    batch_against_wordsum(count_sums, 1, 40)
+def test_a_batch_as_plain_python_finds_what_a_magnitude_search_finds(monkeypatch):
+    monkeypatch.setattr(kernel, "SEARCH", search_masks)  # the plain search, even after another test compiled it
+    batch_against_a_magnitude_search(count_sums, 1, 40)
 
 
 @pytest.mark.parametrize("rounds", [100, pytest.param(600, marks=pytest.mark.slow)])
-def test_the_compiled_batch_finds_what_wordsum_finds(rounds):
-    _, batch = compiled_or_skip()
-    batch_against_wordsum(batch, 2, rounds)
+def test_the_compiled_batch_finds_what_a_magnitude_search_finds(rounds):
+    batch = compiled_or_skip().batch
+    batch_against_a_magnitude_search(batch, 2, rounds)
 
 
 KEY = (2000, -1000, 3, -4)  # weights 1000, -500, 1, -2; the third letter may not be zero
@@ -120,13 +88,11 @@ def key_answer(key):
 
 
 def test_sums_too_large_for_64_bits_stay_in_python():
-    assert fits_int64((2 * 10**9, -(10**9), 3, -4), 10)
-    assert not fits_int64((2 * 10**18, -(10**18), 3, -4), 10)
     search = KeySearch(after=0, allowed=True)
     search.counter = search_codes  # as if compiled: no numba needed to test the choice
     assert search.count((2 * 10**18, -(10**18), 3, -4), 10) is None
     assert search.count(KEY, 10) == key_answer(KEY)
-    assert search.count((4, -2, 1), 10) is None  # fewer than four letters: `wordsum`'s search
+    assert search.count((4, -2, 1), 10) is None  # fewer than four letters: the plain search
 
 
 def test_python_first_then_compiled_after_enough_sums():
@@ -165,23 +131,6 @@ def test_a_run_gives_the_same_puzzles_compiled_or_not(monkeypatch, shape, option
     assert runs[0][1]["none"] > 0
 
 
-def test_ctrl_c_while_the_search_compiles_is_held_until_it_is_compiled():
-    """numba interrupted halfway keeps a library without code (every later call fails), so the
-    compile runs with Ctrl-C held back and delivered after it."""
-    import signal
-
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # an earlier test may have set another
-    try:
-        done = []
-        with pytest.raises(KeyboardInterrupt), kernel.interrupts_held():
-            signal.raise_signal(signal.SIGINT)
-            done.append("the block ran to its end")
-        assert done == ["the block ran to its end"]
-        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    finally:
-        signal.signal(signal.SIGINT, before)
-
-
 def test_the_totals_say_which_search_decided_the_sums(monkeypatch):
     """`Totals.work` (what `generate --stats` prints): the sums searched in plain Python before numba
     is loaded, by the compiled search after (one at a time or a batch at a time)."""
@@ -196,25 +145,3 @@ def test_the_totals_say_which_search_decided_the_sums(monkeypatch):
         assert totals.work[way] > 0, totals.work
         assert totals.work[other] < totals.work[way]  # sums of fewer than four letters stay in Python
     keys_module.search_key_cached.cache_clear()
-
-
-def double(x):
-    return 2 * x
-
-
-def test_no_writable_cache_directory_compiles_without_one(monkeypatch):
-    """A read-only install run by a user without a writable home: numba finds nowhere to cache and
-    refuses `cache=True`; the search is then compiled in each process, without a warning."""
-    import warnings
-
-    numba = pytest.importorskip("numba")
-    config = numba.core.config
-    if not hasattr(config, "CACHE_LOCATOR_CLASSES"):
-        pytest.skip("this numba has no NUMBA_CACHE_LOCATOR_CLASSES to stand for a read-only install")
-    monkeypatch.setattr(config, "CACHE_DIR", "")
-    monkeypatch.setattr(config, "CACHE_LOCATOR_CLASSES", "UserProvidedCacheLocator")  # with no CACHE_DIR: none
-    with pytest.raises(RuntimeError, match="cannot cache"):
-        numba.njit(cache=True)(double)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert kernel.jit(double)(21) == 42

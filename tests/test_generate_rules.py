@@ -19,8 +19,7 @@ from smtcrypt.setters.generate.decide import Setting
 from smtcrypt.setters.generate.rules import DEFAULT_RULES, given_rules
 
 PACKAGE = Path(__file__).resolve().parent.parent / "smtcrypt"
-BELOW = sorted([*(PACKAGE / "setters" / "generate").glob("*.py"), PACKAGE / "setters" / "wordsum.py",
-                PACKAGE / "setters" / "distribute.py"])
+BELOW = sorted([*(PACKAGE / "setters" / "generate").glob("*.py"), PACKAGE / "setters" / "distribute.py"])
 CLI = [PACKAGE / "cli" / name for name in ("generate.py", "generate_crossword.py", "longmul.py")]
 # The public functions: each takes `rules: Rules | None` and the rule keywords, typed as `RuleOptions`.
 PUBLIC = {"generate", "sample", "doubly_true", "generate_crosswords", "crossword_candidates", "grid_solutions"}

@@ -234,10 +234,13 @@ def test_command_line_shapes(capsys):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_the_sum_search_finds_what_wordsum_finds(seed):
-    """The generator's search of a sum (its letters reordered, cut by divisibility) against `wordsum`'s."""
-    from smtcrypt.setters.generate.sums import solve_sum_key
-    from smtcrypt.setters.wordsum import solve_weights, weights
+def test_the_sum_search_finds_what_a_magnitude_search_finds(seed):
+    """The generator's search of a key (the sum kernel: its letters reordered, cut by divisibility)
+    against an independent search by magnitude alone."""
+    from test_sums_kernel import magnitude_search, weights
+
+    from smtcrypt.engine.sums import sum_solutions
+    from smtcrypt.setters.generate.keys import key_plan
 
     rng = random.Random(seed)
     for _ in range(60):
@@ -248,8 +251,9 @@ def test_the_sum_search_finds_what_wordsum_finds(seed):
         letters = sorted(weight, key=lambda letter: -abs(weight[letter]))
         w = [weight[letter] for letter in letters]
         lowest = [rng.randint(0, 1) for _ in letters]
-        assert sorted(solve_sum_key(w, lowest)) == sorted(solve_weights(w, lowest))
-        assert len(solve_sum_key(w, lowest, limit=2)) == min(2, len(solve_weights(w, lowest)))
+        key = tuple(2 * x + low for x, low in zip(w, lowest))
+        assert sorted(sum_solutions(key_plan(key, True, 10))) == sorted(magnitude_search(w, lowest))
+        assert len(sum_solutions(key_plan(key, True, 10), 2)) == min(2, len(magnitude_search(w, lowest)))
 
 
 @pytest.mark.parametrize("text", [*TEMPLATES, "A + B = MONEY", "A + B + C = CHRISTMAS", "A - B - C = D"])

@@ -26,11 +26,12 @@ from smtcrypt.cli.options import (
 from smtcrypt.core.check import check
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import Rules, make_rules
+from smtcrypt.engine.sums.compiled import numba_version
 from smtcrypt.errors import FormulaError
 from smtcrypt.setters.distribute import CheckpointError
 from smtcrypt.setters.generate import Generated, Totals, generate, parse_template, sample
 from smtcrypt.setters.generate.doubly import UnknownLanguage, WordsUnavailable, doubly_true, language_code
-from smtcrypt.setters.generate.kernel import COMPILE_AFTER, LOAD_FIRST, numba_version
+from smtcrypt.setters.generate.keys import COMPILE_AFTER, LOAD_FIRST
 from smtcrypt.setters.generate.sample import DEFAULT_DRAWS
 from smtcrypt.setters.generate.template import MAX_ADDENDS
 

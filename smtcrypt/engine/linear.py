@@ -1,12 +1,13 @@
 """The linear backend: a word sum is one linear equation, solved digit by digit within its bounds.
 
-`SEND + MORE = MONEY` is 1000*S + 91*E - 90*N + D - 9000*M - 900*O + 10*R - Y = 0. Letters are
-tried heaviest first, and each one's digits are cut to the interval that the lighter letters
-could still balance, so the first few letters are nearly forced and the whole search visits a
-few hundred nodes: far less than starting Z3. The 199-addend sum of the corpus is one such
-equation over ten letters. The search is exhaustive: every assignment the rules allow is either
-visited or cut by a bound that proves it cannot balance. Any other constraints are checked on
-each solution of the equation by the compiled formula (see compiled.py).
+`SEND + MORE = MONEY` is 1000*S + 91*E - 90*N + D - 9000*M - 900*O + 10*R - Y = 0. The sum kernel
+(`smtcrypt.engine.sums`) searches it: letters in a greedy order, each one's digits cut to what the
+later letters could still balance and to the residue their weights' gcd leaves, the last two read
+from a table of digit pairs, so the whole search visits a few hundred nodes: far less than starting
+Z3. The 199-addend sum of the corpus is one such equation over ten letters. The search is
+exhaustive: every assignment the rules allow is either visited or cut by a bound that proves it
+cannot balance. Any other constraints are checked on each solution of the equation by the compiled
+formula (see compiled.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from smtcrypt.analysis.linear import integer_equation
 from smtcrypt.core.check import Problem
 from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
 from smtcrypt.engine.compiled import Compiled
+from smtcrypt.engine.sums import Digits, SumSearch, digit_mask, plan_sum
 
 BATCH = 4096
 
@@ -65,80 +67,48 @@ class LinearSearch(Backend):
         self.deadline = deadline
         self.end: SearchEnd | None = None
         self.stop_requested = False
-        self.nodes = 0
+        self.search: SumSearch | None = None
 
     def statistics(self) -> dict[str, Any]:
-        return {"search_nodes": self.nodes}
+        return {"search_nodes": self.search.nodes if self.search is not None else 0}
 
     def batches(self) -> Iterator[list[Assignment]]:
+        """The kernel's solutions of the equation, the rest of the formula checked on each; the kernel
+        asks `_stopping` every 1024 nodes, so a deadline or a stop ends it where no solution comes."""
         letters = sorted(self.problem.letters)
         weights, fixed = self.equation
-        order = sorted(letters, key=lambda letter: -abs(weights.get(letter, 0)))
-        found: list[tuple[int, ...]] = []
-        check = self._checker(order)
-        for digits in self._solve([weights.get(letter, 0) for letter in order],
-                                  [sorted(self.problem.allowed[letter]) for letter in order], fixed):
+        plan = plan_sum([weights.get(letter, 0) for letter in letters],
+                        [digit_mask(self.problem.allowed[letter]) for letter in letters],
+                        distinct=self.problem.distinctness == "all", base=self.problem.rules.base)
+        self.search = search = SumSearch(plan, fixed, poll=self._stopping)
+        check = self._checker(letters)
+        found: list[Digits] = []
+        for digits in search:
             if check is None or check(digits):
                 found.append(digits)
-            if len(found) >= BATCH or self.nodes & 1023 == 0:
-                if self._stopping():
-                    return
                 if len(found) >= BATCH:
-                    yield self._assignments(found, order, letters)
+                    if self._stopping():
+                        return
+                    yield [dict(zip(letters, digits)) for digits in found]
                     found = []
-        if self._stopping():
+        if search.stopped:  # `end` says why
             return
         if found:
-            yield self._assignments(found, order, letters)
+            yield [dict(zip(letters, digits)) for digits in found]
         self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
 
-    @staticmethod
-    def _assignments(found: list[tuple[int, ...]], order: list[str], letters: list[str]) -> list[Assignment]:
-        return [{letter: values[letter] for letter in letters}
-                for values in (dict(zip(order, digits)) for digits in found)]
-
-    def _checker(self, order: list[str]) -> Callable[[tuple[int, ...]], bool] | None:
-        """The compiled formula on one solution of the equation (in `order`), or None if not needed."""
+    def _checker(self, letters: list[str]) -> Callable[[Digits], bool] | None:
+        """The compiled formula on one solution of the equation (a digit per letter of `letters`), or
+        None if not needed."""
         if self.compiled is None:
             return None
         compiled = self.compiled
-        position = {letter: index for index, letter in enumerate(order)}
+        position = {letter: index for index, letter in enumerate(letters)}
         picks = [position[letter] for letter in compiled.free]
         fixed = compiled.fixed
 
-        def check(digits: tuple[int, ...]) -> bool:
+        def check(digits: Digits) -> bool:
             if any(digits[position[letter]] != digit for letter, digit in fixed.items()):
                 return False
             return bool(compiled.scan([tuple(digits[index] for index in picks)]))
         return check
-
-    def _solve(self, weights: list[int], domains: list[list[int]], fixed: int) -> Iterator[tuple[int, ...]]:
-        """Digit tuples d (d[i] from domains[i], all different if the rules say so) with
-        sum(weights[i] * d[i]) + fixed = 0; weights heaviest first search fastest."""
-        count = len(weights)
-        if any(not domain for domain in domains):
-            return
-        # the least and the most that letters k.. can add, ignoring distinctness (a sound bound)
-        low, high = [0] * (count + 1), [0] * (count + 1)
-        for k in range(count - 1, -1, -1):
-            ends = (weights[k] * domains[k][0], weights[k] * domains[k][-1])
-            low[k], high[k] = low[k + 1] + min(ends), high[k + 1] + max(ends)
-        distinct = self.problem.distinctness == "all"
-        values = [0] * count
-
-        def descend(k: int, total: int, used: int) -> Iterator[tuple[int, ...]]:
-            self.nodes += 1
-            if k == count:
-                if total == 0:
-                    yield tuple(values)
-                return
-            w, rest_low, rest_high = weights[k], low[k + 1], high[k + 1]
-            for digit in domains[k]:
-                if distinct and used >> digit & 1:
-                    continue
-                value = total + w * digit
-                if value + rest_low <= 0 <= value + rest_high:
-                    values[k] = digit
-                    yield from descend(k + 1, value, used | 1 << digit)
-
-        yield from descend(0, fixed, 0)

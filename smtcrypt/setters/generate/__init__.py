@@ -4,16 +4,16 @@ A shape is a template (`template`): an equation of word slots and fixed words. C
 come first (more letters than the base has digits, magnitudes that cannot balance): the word
 index (`index`) builds only the candidates that pass them, one chunk per shape and leading word,
 and `distribute` runs the chunks on local processes or a Dask cluster, resumably.
-Sums and differences are then decided by an exhaustive search (`sums`, after `wordsum`),
-which settles a candidate in microseconds and whose "exactly one" is a complete proof; each
+Sums and differences are then decided by an exhaustive search (the sum kernel,
+`smtcrypt.engine.sums`), which settles a candidate in microseconds and whose "exactly one" is a complete proof; each
 puzzle it finds unique is re-checked exactly before it is reported and, with `confirm`, proved
 unique a second time by the solver. Products, and rules the column search does not model (other
 bases, digit domains, groups), go to the solver directly.
 
 The parts: `template` (shapes as templates), `shapes` (candidates and the magnitude filter),
 `index` (only the candidates that pass the filters), `keys` (a sum up to renaming letters),
-`decide` (the search, the solver and the re-check), `kernel` and `batches` (the search compiled
-by numba, where it is installed, and the candidates it decides a batch at a time), `results`
+`decide` (the search, the solver and the re-check), `batches` (the candidates the kernel compiled
+by numba, where it is installed, decides a batch at a time), `results`
 (puzzles and totals), `sample` (random puzzles of a big list). The genres: `doubly`
 (doubly-true puzzles of number words);
 `crossword` and `crossword_search` (grids of sums); long multiplications whose every printed row is
@@ -51,8 +51,7 @@ from smtcrypt.setters.generate.decide import (
     solver_verdict,
 )
 from smtcrypt.setters.generate.doubly import doubly_true
-from smtcrypt.setters.generate.kernel import LOAD_FIRST
-from smtcrypt.setters.generate.keys import KEY_SEARCH, Key, Words, WordTable, search_key
+from smtcrypt.setters.generate.keys import KEY_SEARCH, LOAD_FIRST, Key, Words, WordTable, search_key
 from smtcrypt.setters.generate.longmul import GeneratedLayout, LongMultiplication, LongTotals, long_multiplications
 from smtcrypt.setters.generate.results import VERDICTS, Block, Generated, Totals, hand_out
 from smtcrypt.setters.generate.rules import RuleOptions, given_rules
@@ -110,7 +109,7 @@ def generate(words: Iterable[str], shape: str = "A + B = C", *, limit: int | Non
     side in one go, and `distinct_words` puts no word twice in a puzzle.
     The puzzle's rules are `rules` (a `Rules`, from `smtcrypt.core.rules.make_rules`) or the rule
     keywords, as for `Puzzle` (`base=16`, `allow_leading_zeros=True`, ...): made once for the run.
-    Sums and differences are decided by an exhaustive search (`wordsum`), once per shape of sum
+    Sums and differences are decided by an exhaustive search (the sum kernel), once per shape of sum
     up to renaming letters: a complete proof, and the exact re-check of each solution always
     runs; with `confirm` Z3 proves each puzzle found unique a second time, independently. The
     work is split into chunks, one per shape and word (the candidates it leads); `jobs` processes

@@ -6,7 +6,8 @@ itself (its key built from dictionaries, the call, the verdict: docs/generating.
 figures), and a list of a few hundred words has millions of candidates `A + B = C` past the
 filters. The word index hands out the candidates grouped by all their words but
 the last slot's (`WordIndex.walk_groups`), so the weights of the others are summed once per
-group, in Python, and `kernel.count_sums` adds each last word and searches, all compiled. Only
+group, in Python, and the sum kernel's `count_sums` (engine/sums/compiled.py) adds each last word
+and searches, all compiled. Only
 the few sums found unique come back to Python, to be re-checked exactly and proved.
 """
 
@@ -42,7 +43,7 @@ class LastSlotBatches:
         self.index = index
         self.base = base
         self.leading = leading  # may a word of two or more letters not start with zero?
-        self.batch = batch  # kernel.count_sums, compiled
+        self.batch = batch  # the sum kernel's count_sums, compiled
         alphabet = sorted({letter for word in (*words, *template.fixed) for letter in word})
         self.alphabet = alphabet
         self.number = {letter: position for position, letter in enumerate(alphabet)}

@@ -8,7 +8,7 @@ are placed in an order where each one meets the lines before: row 0, column 0, r
 ... (row k's first k cells are already the columns' words, column k's first k + 1 the rows'),
 and the last row's and last column's common word, the corner, last. Each line is a sum the word
 index found (its letters within the base, its magnitudes able to balance); its solutions (all
-of them, from the column search, once per key) are joined with the set so far on the letters
+of them, from the sum kernel, once per key) are joined with the set so far on the letters
 they share, all letters distinct. A grid that is reached has its whole solution set at hand.
 """
 
@@ -21,10 +21,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from smtcrypt.core.rules import Rules
+from smtcrypt.engine.sums import SumSearch, digit_mask, sum_solutions
 from smtcrypt.setters.generate.index import WordIndex
-from smtcrypt.setters.generate.keys import KEY_CACHE, Key, WordTable, search_key_cached
+from smtcrypt.setters.generate.keys import KEY_CACHE, Key, WordTable, key_plan, search_key_cached
 from smtcrypt.setters.generate.shapes import letter_mask
-from smtcrypt.setters.generate.sums import solve_sum_key
 from smtcrypt.setters.generate.template import Template, parse_template
 
 __all__ = ["GridSearch", "Joined", "SumTable", "join_line", "line_template"]
@@ -42,17 +42,10 @@ def line_template(size: int) -> Template:
     return parse_template(" + ".join(slots[:-1]) + " = " + slots[-1])
 
 
-def digit_mask(digits: Sequence[int]) -> int:
-    mask = 0
-    for digit in digits:
-        mask |= 1 << digit
-    return mask
-
-
 @functools.lru_cache(maxsize=KEY_CACHE)
 def key_solutions(key: Key, base: int = 10) -> tuple[tuple[int, ...], ...]:
     """Every solution of a sum's key (its letters all distinct), in the key's letter order."""
-    return tuple(solve_sum_key([code >> 1 for code in key], [code & 1 for code in key], distinct=True, base=base))
+    return tuple(sum_solutions(key_plan(key, True, base)))
 
 
 @functools.lru_cache(maxsize=KEY_CACHE)
@@ -83,12 +76,11 @@ def join_line(table: WordTable, template: Template, carried: Joined | None, part
     added = known + tuple(letter for letter in letters if letter not in where)
     if len(rows) <= FEW:  # each solution so far: the sum's letters left, solved with the others' digits put in
         picks = [(code >> 1, where[letters[position]]) for position, code in enumerate(key) if position in shared]
-        weight = [code >> 1 for position, code in enumerate(key) if position not in shared]
-        lowest = [code & 1 for position, code in enumerate(key) if position not in shared]
+        plan = key_plan(tuple(code for position, code in enumerate(key) if position not in shared), True, table.base)
         leads = [where[letters[position]] for position in shared if key[position] & 1]
-        return added, [(digits + more, used | bits) for digits, used in rows if all(digits[p] for p in leads)
-                       for more, bits in completions(weight, lowest, sum(w * digits[p] for w, p in picks), used,
-                                                     table.base)]
+        return added, [(digits + more, used | digit_mask(more)) for digits, used in rows
+                       if all(digits[p] for p in leads)
+                       for more in SumSearch(plan, sum(w * digits[p] for w, p in picks), used)]
     extend = solutions_by(key, shared, table.base)
     joined = []
     if shared:
@@ -101,35 +93,6 @@ def join_line(table: WordTable, template: Template, carried: Joined | None, part
         for digits, used in rows:
             joined += [(digits + more, used | bits) for more, bits in extend[()] if not bits & used]
     return added, joined
-
-
-def completions(weight: Sequence[int], lowest: Sequence[int], total: int, used: int, base: int) -> list[Row]:
-    """Digits d, none in `used` and all different, with total + sum(weight[i] * d[i]) = 0 and
-    d[i] >= lowest[i] (the weights heaviest first: each digit is cut to what the lighter letters
-    can still balance)."""
-    count = len(weight)
-    reach = [(0, 0)] * (count + 1)  # the least and the most the letters from i on can add
-    for index in range(count - 1, -1, -1):
-        low, high = weight[index] * lowest[index], weight[index] * (base - 1)
-        reach[index] = (reach[index + 1][0] + min(low, high), reach[index + 1][1] + max(low, high))
-    found: list[Row] = []
-    digits = [0] * count
-
-    def place(index: int, total: int, used: int, bits: int) -> None:
-        if index == count:
-            if total == 0:
-                found.append((tuple(digits), bits))
-            return
-        if not reach[index][0] <= -total <= reach[index][1]:
-            return
-        w = weight[index]
-        for digit in range(lowest[index], base):
-            if not used >> digit & 1:
-                digits[index] = digit
-                place(index + 1, total + w * digit, used | 1 << digit, bits | 1 << digit)
-
-    place(0, total, used, 0)
-    return found
 
 
 class SumTable:

@@ -58,8 +58,9 @@ class Setting:
 
     @property
     def by_search(self) -> bool:
-        """Sums and differences under rules the column-free search models go to `wordsum`: all
-        letters distinct or none (groups of distinct letters go to the solver), leading zeros or not."""
+        """Sums and differences under rules the column-free search models go to the sum kernel
+        (`smtcrypt.engine.sums`): all letters distinct or none (groups of distinct letters go to the
+        solver), leading zeros or not."""
         return (self.template.linear and set(given_rules(self.rules)) <= SUM_RULES
                 and self.rules.groups is None)
 

@@ -151,7 +151,7 @@ class WordIndex:
     def walk_groups(self, first: int) -> Iterator[tuple[list[int], list[int]]]:
         """The candidates of `walk` grouped by all their words but the last slot's: (the others in
         filling order, the words the last slot takes with them). Sums that differ in one word are
-        decided together (`kernel.count_sums`)."""
+        decided together (the sum kernel's `count_sums`)."""
         n, masks, lengths, most = len(self.words), self.masks, self.lengths, self.most
         depth_last = len(self.order) - 1
         chosen: list[int] = []

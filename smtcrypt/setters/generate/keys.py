@@ -1,21 +1,34 @@
 """A sum's key: its shape up to renaming letters. Two sums with one key have the same solutions
-up to the names of their letters, so the column-free search (`wordsum`) decides each key once."""
+up to the names of their letters, so the sum kernel (`smtcrypt.engine.sums`) decides each key once:
+in plain Python, or compiled once a process has searched enough sums for numba's load to pay
+(`KeySearch`)."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+import numpy as np
+
+from smtcrypt.core.numerals import place_values
 from smtcrypt.core.rules import Rules
-from smtcrypt.setters.generate.kernel import KeySearch
+from smtcrypt.engine.sums import SumPlan, plan_sum, sum_solutions
+from smtcrypt.engine.sums.compiled import compiled, compiled_available, fits_int64
 from smtcrypt.setters.generate.results import TALLY
 from smtcrypt.setters.generate.shapes import Parts, first_of_mirror, fits, letter_mask, template_of
-from smtcrypt.setters.generate.sums import solve_sum_key
 from smtcrypt.setters.generate.template import Template
-from smtcrypt.setters.wordsum import weights
 
 Key = tuple[int, ...]  # sorted 2 * weight + (1 if the letter leads a word)
 KEY_CACHE = 1 << 14  # verdicts of keys kept per process: bounded, so memory does not grow with the run
+COMPILE_AFTER = 5000  # sums searched in Python by a process before it loads the compiled search
+LOAD_FIRST = 100_000  # candidates of a run (before the filters) from which it loads the compiled search at once
+
+
+def key_plan(key: Key, distinct: bool, base: int, used: int = 0) -> SumPlan:
+    """The kernel's plan of a key's sum: each letter's weight, and every digit of the base allowed
+    but those in `used` (bits), and 0 where the letter leads a word."""
+    full = ((1 << base) - 1) & ~used
+    return plan_sum([code >> 1 for code in key], [full & ~(code & 1) for code in key], distinct=distinct, base=base)
 
 
 class WordTable:
@@ -46,7 +59,7 @@ class WordTable:
     def weights_of(self, word: str) -> dict[str, int]:
         found = self.weights.get(word)
         if found is None:
-            found = self.weights[word] = weights([word], "", self.base)
+            found = self.weights[word] = place_values(word, self.base)[0]
         return found
 
     def sum_plan(self, template: Template) -> tuple[list[int], dict[str, int], int]:
@@ -95,18 +108,61 @@ class WordTable:
 Words = WordTable  # the name tests and older callers know
 
 
+class KeySearch:
+    """Searches keys in Python until `after` of them, then with the compiled kernel if numba is
+    installed. One per process (KEY_SEARCH). numba costs time to load in each process and memory,
+    so it is loaded only for a large run (`LOAD_FIRST` candidates, before the run forks its
+    processes) or once a process has searched enough sums for the load to pay (the rule of ski
+    rental: switch once the work done equals the switch's cost); and only sums whose sizes fit
+    64-bit integers are searched compiled."""
+
+    def __init__(self, after: int = COMPILE_AFTER, allowed: bool | None = None):
+        self.after = after
+        self.allowed = compiled_available() if allowed is None else allowed
+        self.searched = 0
+        self.counter: Callable[[np.ndarray, int, int, np.ndarray], int] | None = None  # the kernel's search_codes
+        self.batch: Callable[..., None] | None = None  # the kernel's count_sums
+        self.out = np.zeros(64, np.int64)
+
+    def load(self) -> None:
+        """Load the compiled search now, if numba is installed: a run about to fork its processes
+        does it once for all of them, instead of each after its first sums."""
+        if self.counter is None and self.allowed:
+            kernel = compiled()
+            self.counter, self.batch = kernel.codes, kernel.batch
+
+    def ready(self) -> bool:
+        """Is the compiled search loaded (or, once enough sums were searched, now loaded)?"""
+        if self.searched >= self.after:
+            self.load()
+        return self.counter is not None
+
+    def count(self, key: Key, base: int) -> tuple[int, tuple[int, ...] | None] | None:
+        """How many solutions the key has (0, 1 or 2 meaning at least two) and the one's digits, by
+        the compiled search; None where the key is to be searched in Python (numba not loaded yet,
+        fewer than four letters, or sums too large for 64 bits)."""
+        if not self.ready():
+            self.searched += 1
+            return None
+        if self.counter is None or len(key) < 4 or not fits_int64([code >> 1 for code in key], base):
+            return None
+        if len(key) > len(self.out):
+            self.out = np.zeros(len(key), np.int64)
+        found = self.counter(np.array(key, np.int64), base, 2, self.out)
+        return found, tuple(int(digit) for digit in self.out[:len(key)]) if found == 1 else None
+
+
 KEY_SEARCH = KeySearch()  # this process's: Python first, compiled once it has searched enough keys
 
 
 def search_key(key: Key, distinct: bool, base: int = 10) -> tuple[int, tuple[int, ...] | None]:
     """How many solutions a key has (0, 1 or 2 meaning at least two), and the digits of the one."""
-    compiled = KEY_SEARCH.count(key, base) if distinct else None
-    if compiled is not None:
+    decided = KEY_SEARCH.count(key, base) if distinct else None
+    if decided is not None:
         TALLY.add("compiled")
-        return compiled
+        return decided
     TALLY.add("python")
-    found = solve_sum_key([code >> 1 for code in key], [code & 1 for code in key], limit=2, distinct=distinct,
-                          base=base)
+    found = sum_solutions(key_plan(key, distinct, base), 2)
     return len(found), found[0] if len(found) == 1 else None
 
 

@@ -7,6 +7,11 @@ letter with no row (its digit is 0) if any, and for each other multiplier letter
 product. `solutions(rows)` yields every assignment of their letters; the product is then the
 multiplicand times the multiplier, one number per assignment (`product_digits`), so the words
 that can stand for it are looked up rather than tried one by one.
+
+The digits backend (`smtcrypt.engine.digits`) searches the same rows column by column and finds the
+same assignments, but it plans each problem and writes and compiles a Python search for it; the
+generator searches each set of rows once, so the plan would cost more than this whole search does
+(and the rows would first be written as a formula, read and checked).
 """
 
 from __future__ import annotations

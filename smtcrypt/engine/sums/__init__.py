@@ -1,0 +1,21 @@
+"""The sum kernel: every solution of one linear equation over digits, sum(weight * digit) + total = 0.
+
+A word sum is such an equation (SEND + MORE = MONEY: 1000*S + 91*E - 90*N + D - 9000*M - 900*O +
+10*R - Y = 0), and the engine's linear backend, the generator's check of every candidate sum and
+its crossword lines all search one. The search is written once here: a plan per sum (`plan.py`:
+the letters' order, the magnitude and congruence cuts of each step, the table of the last two
+letters' digit pairs), the search over it in plain Python (`plain.py`: streamed, counted, stoppable)
+and the same algorithm compiled by numba over 64-bit integers (`compiled.py`, imported only by
+those who load numba: this package's own names never import numpy).
+
+Each letter takes a digit from its own allowed set (any set, as a bit mask), all different or not,
+in any base, with Python's integers of any size in the plain search. The search is exhaustive:
+every assignment the sets and distinctness allow is either visited or cut by a sound bound (the
+later letters cannot bring the sum back to zero: too far, or the wrong residue modulo the gcd of
+their weights). So "no solution", "exactly one" and a count are proofs, not samples.
+"""
+
+from smtcrypt.engine.sums.plain import Digits, SumSearch, sum_solutions
+from smtcrypt.engine.sums.plan import SumPlan, digit_mask, plan_sum
+
+__all__ = ["Digits", "SumPlan", "SumSearch", "digit_mask", "plan_sum", "sum_solutions"]
