@@ -381,7 +381,22 @@ def check_size(formula: Constraints, rules: Rules, parts: list[tuple[Expr, ...]]
 
 
 def _sizes_fit(nodes: tuple[Expr, ...], rules: Rules) -> bool:
-    """Whether no part of a constraint (its nodes as `walk` gives them) may pass MAX_VALUE_BITS."""
+    """Whether no part of a constraint (its nodes as `walk` gives them) may pass MAX_VALUE_BITS. Without
+    powers and calls no part is larger than its words and numbers together plus a bit a node (`_bits`),
+    which is seen at once; else each part is sized."""
+    digit_bits, bound = (rules.base - 1).bit_length(), 0
+    for node in nodes:
+        if isinstance(node, Word):
+            bound += len(node.letters) * digit_bits
+        elif isinstance(node, Number):
+            bound += abs(node.value.numerator).bit_length() + (node.value.denominator - 1).bit_length()
+        elif isinstance(node, (Compare, Unary)) or (isinstance(node, BinOp) and node.op != "**"):
+            bound += 1
+        else:
+            break
+    else:
+        if bound <= MAX_VALUE_BITS:
+            return True
     sizes: dict[int, int | None] = {}
     for node in reversed(nodes):
         bits = _bits(node, [sizes[id(kid)] for kid in children(node)], rules)

@@ -394,7 +394,10 @@ class _PlainReader:
 
     def __init__(self, source: str):
         self.source = source
-        self.tokens: list[tuple[str, str, int]] = []  # kind ("word", "number", "op", "end"), text, start
+        # the tokens, as three lists: an operator's tag is its text, a word's "w", a number's "n", the end's "$"
+        self.tags: list[str] = []
+        self.texts: list[str] = []
+        self.starts: list[int] = []
         self.index = 0
         self.nesting = 0
         self.line_starts = [0] + [match.end() for match in re.finditer("\n", source)]
@@ -406,13 +409,15 @@ class _PlainReader:
             found = self._start()
         except _NotPlain:
             return None
-        if any(_depth(constraint) > _PLAIN_DEPTH for constraint in found):
+        # a node holds a token of its own, so only a formula of more tokens than the limit can be that deep
+        if len(self.tags) > _PLAIN_DEPTH and any(_depth(constraint) > _PLAIN_DEPTH for constraint in found):
             return None
         return found
 
     def _tokenize(self) -> None:
         """Lark's tokens, newlines inside brackets dropped as `_BracketNewlines` drops them."""
         position, brackets, source = 0, 0, self.source
+        tags, texts, starts = self.tags, self.texts, self.starts
         while position < len(source):
             match = _PLAIN_TOKEN.match(source, position)
             if match is None:
@@ -422,7 +427,7 @@ class _PlainReader:
             if match.lastgroup == "run":
                 if len(text) > MAX_NUMBER_DIGITS:  # Lark's path refuses it, with its message
                     raise _NotPlain
-                self.tokens.append(("number" if text.isdigit() else "word", text, start))
+                tag = "n" if text.isdigit() else "w"
             elif match.lastgroup == "op":
                 if text == "(":
                     brackets += 1
@@ -430,38 +435,42 @@ class _PlainReader:
                     brackets = max(0, brackets - 1)
                 elif text == "\n" and brackets:
                     continue
-                self.tokens.append(("op", text, start))
-        self.tokens.append(("end", "", len(source)))
+                tag = text
+            else:
+                continue
+            tags.append(tag)
+            texts.append(text)
+            starts.append(start)
+        tags.append("$")
+        texts.append("")
+        starts.append(len(source))
 
     def _span(self, start: int, end: int) -> Span:
+        if len(self.line_starts) == 1:
+            return Span(start, end, 1, start + 1)
         line = _line_of(self.line_starts, start)
         return Span(start, end, line + 1, start - self.line_starts[line] + 1)
 
-    def _op(self) -> str | None:
-        """The operator at hand, if the token at hand is one."""
-        kind, text, _ = self.tokens[self.index]
-        return text if kind == "op" else None
-
     def _start(self) -> tuple[Expr, ...]:
-        found = []
-        while self._op() in _SEPARATORS:
+        found, tags = [], self.tags
+        while tags[self.index] in _SEPARATORS:
             self.index += 1
         while True:
             found.append(self._comparison()[0])
-            if self.tokens[self.index][0] == "end":
+            if tags[self.index] == "$":
                 return tuple(found)
-            if self._op() not in _SEPARATORS:
+            if tags[self.index] not in _SEPARATORS:
                 raise _NotPlain
-            while self._op() in _SEPARATORS:
+            while tags[self.index] in _SEPARATORS:
                 self.index += 1
-            if self.tokens[self.index][0] == "end":
+            if tags[self.index] == "$":
                 return tuple(found)
 
     def _comparison(self) -> tuple[Expr, Span]:
         first, reach = self._sum()
         operands, ops, last = [first], [], reach
-        while self._op() in _COMPARATORS:
-            ops.append(COMPARISON_OPS[self.tokens[self.index][1]])
+        while self.tags[self.index] in _COMPARATORS:
+            ops.append(COMPARISON_OPS[self.tags[self.index]])
             self.index += 1
             operand, last = self._sum()
             operands.append(operand)
@@ -471,52 +480,61 @@ class _PlainReader:
         return Compare(tuple(operands), tuple(ops), span), span
 
     def _sum(self) -> tuple[Expr, Span]:
-        return self._chain(self._product, ("+", "-"))
+        """Products joined by + and -, folded left as `_ToTree._fold` folds them."""
+        left, reach = self._product()
+        last, tags = reach, self.tags
+        while tags[self.index] in ("+", "-"):
+            op = tags[self.index]
+            self.index += 1
+            right, last = self._product()
+            left = BinOp(op, left, right, _joined_span(left, right))
+        return left, (reach if last is reach else Span(reach.start, last.end, reach.line, reach.column))
 
     def _product(self) -> tuple[Expr, Span]:
-        return self._chain(self._factor, ("*", "/", "//", "%"))
-
-    def _chain(self, operand: Callable[[], tuple[Expr, Span]], operators: tuple[str, ...]) -> tuple[Expr, Span]:
-        """Operands joined by `operators`, folded left as `_ToTree._fold` folds them."""
-        left, reach = operand()
-        last = reach
-        while self._op() in operators:
-            op = self.tokens[self.index][1]
+        """Factors joined by * / // %, folded left."""
+        left, reach = self._factor()
+        last, tags = reach, self.tags
+        while tags[self.index] in ("*", "/", "//", "%"):
+            op = tags[self.index]
             self.index += 1
-            right, last = operand()
+            right, last = self._factor()
             left = BinOp(op, left, right, _joined_span(left, right))
-        return left, Span(reach.start, last.end, reach.line, reach.column)
+        return left, (reach if last is reach else Span(reach.start, last.end, reach.line, reach.column))
 
     def _factor(self) -> tuple[Expr, Span]:
-        sign = self._op()
-        if sign in ("+", "-"):
-            start = self.tokens[self.index][2]
+        index = self.index
+        tag = self.tags[index]
+        if tag == "w" or tag == "n":  # the usual operand: a word or a number, with no power
+            self.index = index + 1
+            text, start = self.texts[index], self.starts[index]
+            span = self._span(start, start + len(text))
+            base: Expr = Word(text, span) if tag == "w" else Number(Fraction(int(text)), text, span)
+            if self.tags[index + 1] != "**":
+                return base, span
+            return self._power(base, span)
+        if tag == "+" or tag == "-":
             self.index += 1
             operand, last = self._nested(self._factor)
-            span = self._span(start, last.end)
-            return Unary(sign, operand, span), span
-        base, reach = self._primary()
-        if self._op() != "**":
-            return base, reach
+            span = self._span(self.starts[index], last.end)
+            return Unary(tag, operand, span), span
+        if tag == "(":
+            self.index += 1
+            inner, _ = self._nested(self._comparison)
+            if self.tags[self.index] != ")":
+                raise _NotPlain
+            self.index += 1
+            reach = self._span(self.starts[index], self.starts[self.index - 1] + 1)
+            if self.tags[self.index] != "**":
+                return inner, reach
+            return self._power(inner, reach)
+        raise _NotPlain
+
+    def _power(self, base: Expr, reach: Span) -> tuple[Expr, Span]:
+        """`base ** factor`, the `**` at hand."""
         self.index += 1
         exponent, last = self._nested(self._factor)
         span = Span(reach.start, last.end, reach.line, reach.column)
         return BinOp("**", base, exponent, span), span
-
-    def _primary(self) -> tuple[Expr, Span]:
-        kind, text, start = self.tokens[self.index]
-        self.index += 1
-        if kind in ("word", "number"):
-            span = self._span(start, start + len(text))
-            return (Word(text, span) if kind == "word" else Number(Fraction(int(text)), text, span)), span
-        if (kind, text) == ("op", "("):
-            inner, _ = self._nested(self._comparison)
-            if self._op() != ")":
-                raise _NotPlain
-            end = self.tokens[self.index][2] + 1
-            self.index += 1
-            return inner, self._span(start, end)
-        raise _NotPlain
 
     def _nested(self, read: Callable[[], tuple[Expr, Span]]) -> tuple[Expr, Span]:
         """`read()` one level deeper; too deep for this reader's recursion, Lark reads the text."""

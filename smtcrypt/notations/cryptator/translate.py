@@ -23,7 +23,7 @@ import re
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from smtcrypt.core.numerals import decimal, digit_char, shown
 from smtcrypt.core.parse import MAX_SOURCE_LENGTH
@@ -220,8 +220,7 @@ def _assignments(assign: Mapping[str, int] | Iterable[str], letters: Mapping[str
     return fixed
 
 
-@dataclass(frozen=True)
-class _Rope:
+class _Rope(NamedTuple):
     """Formula text of ours kept in pieces: an operand that Cryptator's `//` or `%` repeats is one
     piece shared, not copied, so its size is known (and bounded) before any of it is written out."""
 
@@ -242,11 +241,13 @@ class _Rope:
 
 
 def _cat(*pieces: str | _Rope) -> _Rope:
-    return _Rope(pieces, sum(len(piece) if isinstance(piece, str) else piece.length for piece in pieces))
+    length = 0
+    for piece in pieces:
+        length += len(piece) if isinstance(piece, str) else piece.length
+    return _Rope(pieces, length)
 
 
-@dataclass(frozen=True)
-class _Ours:
+class _Ours(NamedTuple):
     """An expression of ours: `inner`, in parentheses if `wrapped` (all but words and constants are,
     so that `inner` is the expression without its outer parentheses); `natural`: never negative."""
 
@@ -257,6 +258,11 @@ class _Ours:
     @property
     def full(self) -> _Rope:
         return _cat("(", self.inner, ")") if self.wrapped else self.inner
+
+    @property
+    def size(self) -> int:
+        """The length of `full`, without making it."""
+        return self.inner.length + 2 if self.wrapped else self.inner.length
 
 
 class _Translation:
@@ -296,7 +302,8 @@ class _Translation:
                                                         else (node.right, node.left)))
                 continue
             ours = self.node(node, done)
-            self.counted(ours.full, node.start, node_only=True)
+            if ours.size > MAX_SOURCE_LENGTH:
+                self.counted(ours.full, node.start, node_only=True)
             done[id(node)] = ours
         return done[id(root)]
 
