@@ -139,6 +139,7 @@ class _Parser:
         self.tokens = tokenize(text)
         self.index = 0
         self.depths: dict[int, int] = {}  # by id of node: its depth
+        self.comparisons = 0  # comparisons made so far: an equation that made one has none inside a side
 
     @property
     def token(self) -> Token:
@@ -168,9 +169,12 @@ class _Parser:
         return found
 
     def equation(self) -> CryptatorEquation:
+        before = self.comparisons
         node = self.expression()
         if not isinstance(node, CryptatorEquation):
             raise self.fail("a comparison (= != < > <= >=)")
+        if self.comparisons - before == 1:  # the equation's own comparison only
+            return node
         for side in (node.left, node.right):
             inner = next((part for part in _parts(side) if isinstance(part, CryptatorEquation)), None)
             if inner is not None:
@@ -181,8 +185,9 @@ class _Parser:
     def expression(self) -> Part:
         """One expression, comparisons included, up to a token that cannot continue it."""
         stack = [_Begun("expr")]
+        tokens = self.tokens
         while True:
-            token = self.token
+            token = tokens[self.index]
             if token.kind == "op" and token.text == "-":  # an operand: a unary minus, whose operand holds ^ and %
                 self.index += 1
                 stack += [_Begun("-", token=token), _Begun("expr", NEGATION)]
@@ -196,7 +201,7 @@ class _Parser:
                 begun = stack[-1]  # an expression: the whole, a bracket's, a minus's operand or a right operand
                 if begun.left is not None and begun.op is not None:
                     value, begun.left, begun.op = self.node(begun.op, begun.left, value), None, None
-                token = self.token
+                token = tokens[self.index]
                 precedence = BINARY.get(token.text, -1) if token.kind == "op" else 0 if token.kind == "cmp" else -1
                 if precedence >= begun.least and not (token.kind == "cmp" and isinstance(value, CryptatorEquation)):
                     self.index += 1
@@ -219,12 +224,16 @@ class _Parser:
         """`left op right`, a comparison or an operation (whose operands are no comparisons: a
         comparison binds loosest), no deeper than MAX_DEPTH."""
         if op.kind == "cmp":
+            self.comparisons += 1
             return self.deeper(CryptatorEquation(op.text, left, right, op.start), left, right)  # type: ignore[arg-type]
         return self.deeper(Binary(op.text, left, right, op.start), left, right)  # type: ignore[arg-type]
 
-    def deeper(self, node: Part, *parts: Part) -> Part:
-        """`node`, if it is no deeper than MAX_DEPTH: one more than the deepest of its `parts`."""
-        depth = 1 + max(self.depths.get(id(part), 1) for part in parts)
+    def deeper(self, node: Part, first: Part, second: Part | None = None) -> Part:
+        """`node`, if it is no deeper than MAX_DEPTH: one more than the deepest of its parts."""
+        depths = self.depths
+        depth = 1 + depths.get(id(first), 1)
+        if second is not None:
+            depth = max(depth, 1 + depths.get(id(second), 1))
         if depth > MAX_DEPTH:
             raise FormulaLimitError(f"formula nested more than {MAX_DEPTH} levels deep (long chains of one "
                                     "operator count as nesting)", self.text, node.start)
