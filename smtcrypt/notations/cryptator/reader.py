@@ -110,18 +110,18 @@ _TOKEN = re.compile("|".join((
 
 def tokenize(text: str) -> list[Token]:
     """The tokens of a Cryptator formula; a `FormulaError` under a character Cryptator does not read."""
-    tokens, i, size = [], 0, len(text)
-    while i < size:
-        match = _TOKEN.match(text, i)
-        if match is None:
-            raise FormulaError(f"unexpected character {text[i]!r} (Cryptator reads letters, digits, + - * / // % ^, "
-                               "= != < > <= >=, quotes, parentheses, ; and &&)", text, i)
-        kind = str(match.lastgroup)
-        if kind != "space":
-            piece = match.group()
-            tokens.append(Token(piece if kind == "bracket" else kind, piece, i))
-        i = match.end()
-    tokens.append(Token("end", "", size))
+    matches = list(_TOKEN.finditer(text))
+    if sum(match.end() - match.start() for match in matches) != len(text):  # a character no token takes
+        position = 0
+        for match in matches:
+            if match.start() != position:
+                break
+            position = match.end()
+        raise FormulaError(f"unexpected character {text[position]!r} (Cryptator reads letters, digits, + - * / // % "
+                           "^, = != < > <= >=, quotes, parentheses, ; and &&)", text, position)
+    tokens = [Token(match.group() if kind == "bracket" else kind, match.group(), match.start())
+              for match in matches if (kind := str(match.lastgroup)) != "space"]
+    tokens.append(Token("end", "", len(text)))
     return tokens
 
 
