@@ -80,6 +80,18 @@ def test_a_backend_refuses_with_its_reason_and_the_forced_strategy_says_it_word_
     assert str(refused.value) == said
 
 
+@pytest.mark.parametrize("strategy", [Strategy.CUBES, Strategy.LINEAR])
+def test_backends_without_room_for_integer_unknowns_say_so_and_where_to_go(strategy):
+    """The refusal is the backend's own, the same through the portfolio and the public door: no check
+    before the portfolio words it otherwise."""
+    formula = "A + x = 3, 0 <= x <= 3"
+    fit = fit_of(strategy, formula)
+    assert not fit.ok and "integer unknowns" in fit.reason and "z3 and exhaustive" in fit.instead
+    with pytest.raises(StrategyError) as refused:
+        smtcrypt.Puzzle(formula).search(strategy=strategy.value)
+    assert str(refused.value) == fit.refusal(strategy.value)
+
+
 @pytest.mark.parametrize("strategy", list(TAKEN), ids=[strategy.value for strategy in TAKEN])
 def test_a_backend_takes_a_puzzle_it_fits(strategy):
     formula, made = TAKEN[strategy]

@@ -107,6 +107,10 @@ def untimed(stage: str) -> AbstractContextManager[Any]:
     return nullcontext()
 
 
+# Where a backend that has no place for integer unknowns sends a user (its refusal's `instead`)
+UNKNOWNS_ELSEWHERE = "the z3 and exhaustive strategies take unknowns that the formula bounds, such as 0 <= x <= 3"
+
+
 @dataclass(frozen=True)
 class Fit:
     """A backend's answer to whether it takes a problem, asked before it searches, so that a

@@ -27,7 +27,18 @@ from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BoolOp, Compare, Not, Repeating, Word, numerals, walk
 from smtcrypt.encode import EncodingStopped, bitvec, general, watched
 from smtcrypt.encode.general import FormulaTerms
-from smtcrypt.engine.base import DEADLINE_SLACK, Assignment, Backend, Ending, Fit, Halted, Means, Proof, SearchEnd
+from smtcrypt.engine.base import (
+    DEADLINE_SLACK,
+    UNKNOWNS_ELSEWHERE,
+    Assignment,
+    Backend,
+    Ending,
+    Fit,
+    Halted,
+    Means,
+    Proof,
+    SearchEnd,
+)
 from smtcrypt.engine.z3search import (
     ModelSearch,
     Unknown,
@@ -99,6 +110,9 @@ class CubeSearch(Backend):
         """Takes what Z3 takes, where the formula and the rules can be encoded apart without
         quantifiers (the refuter needs the formula's negation) and all letters differ or none (a
         cube's completions are counted so); `made` is those terms, in a context of `means`."""
+        if problem.unknowns:
+            return Fit.refused("a cube fixes some letters' digits and counts the other letters' completions, of "
+                               "which integer unknowns are no part", UNKNOWNS_ELSEWHERE)
         encodable = ModelSearch.fit(problem, means)
         if not encodable.ok:
             return encodable

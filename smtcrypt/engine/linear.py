@@ -20,7 +20,7 @@ from smtcrypt.analysis.equations import only_equation
 from smtcrypt.analysis.fold import fold
 from smtcrypt.analysis.linear import integer_equation
 from smtcrypt.core.check import Problem
-from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
+from smtcrypt.engine.base import UNKNOWNS_ELSEWHERE, Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
 from smtcrypt.engine.compiled import Compiled
 from smtcrypt.engine.sums import Digits, SumSearch, digit_mask, plan_sum
 
@@ -42,7 +42,10 @@ class LinearSearch(Backend):
         any, checked by the compiled formula); `made` is the backend, its equation read."""
         refused = Fit.refused("it needs an equation of sums and integer multiples of words holding all but two "
                               "letters at most, no integer unknowns, and all letters distinct or none")
-        if problem.unknowns or problem.distinctness == "some":  # its digit mask is all or nothing
+        if problem.unknowns:
+            return Fit.refused("it solves one equation over the letters' digits, and integer unknowns are none "
+                               "of them", UNKNOWNS_ELSEWHERE)
+        if problem.distinctness == "some":  # its digit mask is all or nothing
             return refused
         with means.clock("compile"):
             equation = integer_equation(fold(problem))

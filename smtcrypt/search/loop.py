@@ -40,7 +40,7 @@ from typing import Any
 from smtcrypt.analysis.stats import search_space
 from smtcrypt.core.check import Problem
 from smtcrypt.core.clock import Clock
-from smtcrypt.core.outcomes import IncompleteSearch, InfinitelyMany, StrategyError
+from smtcrypt.core.outcomes import IncompleteSearch, InfinitelyMany
 from smtcrypt.core.results import INTERRUPTED, Ending, Proof, Solution, Status, Verdict, filler
 from smtcrypt.core.verify import confirm, satisfies
 from smtcrypt.engine.base import Assignment, Strategy
@@ -53,20 +53,6 @@ PROCESS_WIDE = {"memory", "max memory", "num allocs"}  # Z3 counters about the p
 RECHECKED_EXACT = 100  # solutions of every search re-checked, even those a backend proved (see the module)
 SHOWN_OF_INFINITE = 10  # solutions listed once a search has proved there are infinitely many
 STOP_LOOK = 1024  # solutions of a batch between two looks at the stop flag and the clock
-
-
-def _strategy(strategy: str | Strategy, problem: Problem) -> Strategy:
-    """The strategy asked for; `StrategyError` for an unknown one, or one that cannot take integer
-    unknowns (the exhaustive one says for itself: bounded unknowns it takes)."""
-    chosen = strategy_named(strategy)
-    if chosen in (Strategy.CUBES, Strategy.LINEAR) and problem.unknowns:
-        what = ("a cube fixes some letters' digits and counts the other letters' completions, of which "
-                "integer unknowns are no part" if chosen is Strategy.CUBES else
-                "it solves one equation over the letters' digits")
-        raise StrategyError(f"the {chosen.value} strategy cannot search a puzzle with integer unknowns: {what} "
-                            "(the z3 and exhaustive strategies take unknowns that the formula bounds, "
-                            "such as 0 <= x <= 3)")
-    return chosen
 
 
 class Search:
@@ -82,7 +68,7 @@ class Search:
                  keep: bool = True, fill: Callable[[dict[str, int]], str] | None = None):
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
             raise ValueError(f"limit must be a positive integer, not {limit!r}")
-        chosen = _strategy(strategy, problem)
+        chosen = strategy_named(strategy)  # a backend that cannot take the problem says why (its `fit`)
         self.problem = problem
         self.clock = Clock() if clock is None else clock
         self.limit = 2 if decide else limit
