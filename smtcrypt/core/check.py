@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 
 from smtcrypt.core.intervals import Interval, interval
 from smtcrypt.core.rules import FUNCTIONS, PREDICATES, PRIME_LIMIT, Rules, is_unknown_name, is_wildcard
@@ -76,10 +77,11 @@ class Problem:
             return "none"
         return "all" if len(groups) == 1 and len(groups[0]) == len(self.letters) else "some"
 
-    @property
+    @cached_property
     def wildcards(self) -> tuple[str, ...]:
         """The letters that stand for the formula's `?`s (or a layout's), in order of appearance: the
-        parser names them in that order, by increasing code point."""
+        parser names them in that order, by increasing code point. Worked out once: a search asks it
+        for each letter."""
         return tuple(sorted(letter for letter in self.letters if is_wildcard(letter)))
 
 
