@@ -1,21 +1,15 @@
 """Stage 1: formula text -> typed tree (`Constraints`), with positioned syntax errors.
 
 Lark parses with the LALR grammar in grammar/smtcrypt.lark; a Transformer turns
-Lark's tree into the dataclasses of `smtcrypt.core.tree` in one pass, leaves up.
-
-Most formulas a program writes are plain arithmetic: words of capitals, whole numbers, `+ - * / // %
-**`, brackets and comparisons, one a line (every Cryptator puzzle, most sums). Those are read by a
-small reader of that subset (`_PlainReader`), which builds the very tree Lark's path builds, spans
-included, several times faster; anything else it does not take (a name, a call, `and`, a letter of
-another script, a mistake) goes to Lark, which alone words the errors. tests/test_parse_plain.py
-holds the two to the same trees.
+Lark's tree into the dataclasses of `smtcrypt.core.tree` in one pass, leaves up. Lark is the one
+reader of the language: a faster hand-written reader of its plain subset would be a second grammar
+to keep in step with this one.
 """
 
 from __future__ import annotations
 
-import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -287,11 +281,6 @@ def parse(source: Formula, named_cells: bool = False) -> Constraints:
                                 source, MAX_SOURCE_LENGTH)
     if not source.isascii():
         _check_characters(source, named_cells)
-    elif _PLAIN_TEXT.fullmatch(source):
-        plain = _PlainReader(source).constraints()
-        if plain is not None:
-            _make_room()
-            return Constraints(plain, source)
     try:
         lark_tree = parser().parse(source)
     except UnexpectedInput as error:
@@ -363,207 +352,3 @@ def _syntax_error(source: str, error: UnexpectedInput) -> FormulaSyntaxError:
             label = None
     message = f"unexpected {found}" + (f": {label}" if label else "")
     return FormulaSyntaxError(message, source, position, length)
-
-
-# --- the plain reader: the grammar's arithmetic subset, read without Lark --------------------------------
-
-# What the plain reader takes: capitals, digits, spaces, newlines and the operators of plain arithmetic. A
-# `!` alone, a `\r`, a lowercase letter, `_`, `.`, `?`, braces and every character outside ASCII go to Lark.
-_PLAIN_TEXT = re.compile(r"[A-Z0-9 \t\f\n+\-*/%<>=!(),;]*")
-# Lark's terminals on that text: a run of capitals and digits is a WORD if it holds a capital, else a NUMBER
-# (WORD.2 outranks NUMBER and NAME); the longer operator wins (`**` over `*`, `//` over `/`, `<=` over `<`).
-_PLAIN_TOKEN = re.compile(r"(?P<run>[A-Z0-9]+)|(?P<op>\*\*|//|==|!=|<=|>=|[-+*/%<>=(),;\n])|[ \t\f]+")
-_PLAIN_RECURSION = 100  # brackets, signs and powers nested deeper go to Lark
-_PLAIN_DEPTH = MAX_DEPTH - 10  # a tree about as deep as the limit goes to Lark, whose checks word the error
-_SEPARATORS = (",", ";", "\n")
-_COMPARATORS = ("=", "==", "!=", "<", "<=", ">", ">=")
-
-
-class _NotPlain(Exception):
-    """The text is outside the plain reader's subset, or not a formula: Lark reads it."""
-
-
-class _PlainReader:
-    """Recursive descent over the grammar's arithmetic: constraint (separator constraint)*, where a
-    constraint is a comparison chain of sums, a sum of products, a product of signed powers, and a power's
-    base a word, a whole number or a bracketed comparison. Each node is made as `_ToTree` makes it from
-    Lark's tree: a chain of one operator folded left, with spans joined from its operands' spans; a sign,
-    a power and a comparison spanning what Lark's positions give their rule, which reach out to the
-    brackets around an operand. Each method returns the node and that reach (its "container" in Lark's
-    words: the node's own text, or the brackets around it)."""
-
-    def __init__(self, source: str):
-        self.source = source
-        # the tokens, as three lists: an operator's tag is its text, a word's "w", a number's "n", the end's "$"
-        self.tags: list[str] = []
-        self.texts: list[str] = []
-        self.starts: list[int] = []
-        self.index = 0
-        self.nesting = 0
-        self.line_starts = [0] + [match.end() for match in re.finditer("\n", source)]
-
-    def constraints(self) -> tuple[Expr, ...] | None:
-        """The constraints, or None when Lark must read the text."""
-        try:
-            self._tokenize()
-            found = self._start()
-        except _NotPlain:
-            return None
-        # a node holds a token of its own, so only a formula of more tokens than the limit can be that deep
-        if len(self.tags) > _PLAIN_DEPTH and any(_depth(constraint) > _PLAIN_DEPTH for constraint in found):
-            return None
-        return found
-
-    def _tokenize(self) -> None:
-        """Lark's tokens, newlines inside brackets dropped as `_BracketNewlines` drops them."""
-        position, brackets, source = 0, 0, self.source
-        tags, texts, starts = self.tags, self.texts, self.starts
-        while position < len(source):
-            match = _PLAIN_TOKEN.match(source, position)
-            if match is None:
-                raise _NotPlain
-            text, start = match.group(), position
-            position = match.end()
-            if match.lastgroup == "run":
-                if len(text) > MAX_NUMBER_DIGITS:  # Lark's path refuses it, with its message
-                    raise _NotPlain
-                tag = "n" if text.isdigit() else "w"
-            elif match.lastgroup == "op":
-                if text == "(":
-                    brackets += 1
-                elif text == ")":
-                    brackets = max(0, brackets - 1)
-                elif text == "\n" and brackets:
-                    continue
-                tag = text
-            else:
-                continue
-            tags.append(tag)
-            texts.append(text)
-            starts.append(start)
-        tags.append("$")
-        texts.append("")
-        starts.append(len(source))
-
-    def _span(self, start: int, end: int) -> Span:
-        if len(self.line_starts) == 1:
-            return Span(start, end, 1, start + 1)
-        line = _line_of(self.line_starts, start)
-        return Span(start, end, line + 1, start - self.line_starts[line] + 1)
-
-    def _start(self) -> tuple[Expr, ...]:
-        found, tags = [], self.tags
-        while tags[self.index] in _SEPARATORS:
-            self.index += 1
-        while True:
-            found.append(self._comparison()[0])
-            if tags[self.index] == "$":
-                return tuple(found)
-            if tags[self.index] not in _SEPARATORS:
-                raise _NotPlain
-            while tags[self.index] in _SEPARATORS:
-                self.index += 1
-            if tags[self.index] == "$":
-                return tuple(found)
-
-    def _comparison(self) -> tuple[Expr, Span]:
-        first, reach = self._sum()
-        operands, ops, last = [first], [], reach
-        while self.tags[self.index] in _COMPARATORS:
-            ops.append(COMPARISON_OPS[self.tags[self.index]])
-            self.index += 1
-            operand, last = self._sum()
-            operands.append(operand)
-        if not ops:
-            return first, reach
-        span = Span(reach.start, last.end, reach.line, reach.column)
-        return Compare(tuple(operands), tuple(ops), span), span
-
-    def _sum(self) -> tuple[Expr, Span]:
-        """Products joined by + and -, folded left as `_ToTree._fold` folds them."""
-        left, reach = self._product()
-        last, tags = reach, self.tags
-        while tags[self.index] in ("+", "-"):
-            op = tags[self.index]
-            self.index += 1
-            right, last = self._product()
-            left = BinOp(op, left, right, _joined_span(left, right))
-        return left, (reach if last is reach else Span(reach.start, last.end, reach.line, reach.column))
-
-    def _product(self) -> tuple[Expr, Span]:
-        """Factors joined by * / // %, folded left."""
-        left, reach = self._factor()
-        last, tags = reach, self.tags
-        while tags[self.index] in ("*", "/", "//", "%"):
-            op = tags[self.index]
-            self.index += 1
-            right, last = self._factor()
-            left = BinOp(op, left, right, _joined_span(left, right))
-        return left, (reach if last is reach else Span(reach.start, last.end, reach.line, reach.column))
-
-    def _factor(self) -> tuple[Expr, Span]:
-        index = self.index
-        tag = self.tags[index]
-        if tag == "w" or tag == "n":  # the usual operand: a word or a number, with no power
-            self.index = index + 1
-            text, start = self.texts[index], self.starts[index]
-            span = self._span(start, start + len(text))
-            base: Expr = Word(text, span) if tag == "w" else Number(Fraction(int(text)), text, span)
-            if self.tags[index + 1] != "**":
-                return base, span
-            return self._power(base, span)
-        if tag == "+" or tag == "-":
-            self.index += 1
-            operand, last = self._nested(self._factor)
-            span = self._span(self.starts[index], last.end)
-            return Unary(tag, operand, span), span
-        if tag == "(":
-            self.index += 1
-            inner, _ = self._nested(self._comparison)
-            if self.tags[self.index] != ")":
-                raise _NotPlain
-            self.index += 1
-            reach = self._span(self.starts[index], self.starts[self.index - 1] + 1)
-            if self.tags[self.index] != "**":
-                return inner, reach
-            return self._power(inner, reach)
-        raise _NotPlain
-
-    def _power(self, base: Expr, reach: Span) -> tuple[Expr, Span]:
-        """`base ** factor`, the `**` at hand."""
-        self.index += 1
-        exponent, last = self._nested(self._factor)
-        span = Span(reach.start, last.end, reach.line, reach.column)
-        return BinOp("**", base, exponent, span), span
-
-    def _nested(self, read: Callable[[], tuple[Expr, Span]]) -> tuple[Expr, Span]:
-        """`read()` one level deeper; too deep for this reader's recursion, Lark reads the text."""
-        self.nesting += 1
-        if self.nesting > _PLAIN_RECURSION:
-            raise _NotPlain
-        try:
-            return read()
-        finally:
-            self.nesting -= 1
-
-
-def _line_of(line_starts: list[int], position: int) -> int:
-    """The 0-based line of `position`, given where each line starts."""
-    low, high = 0, len(line_starts) - 1
-    while low < high:
-        middle = (low + high + 1) // 2
-        if line_starts[middle] <= position:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _depth(root: Expr) -> int:
-    """How deep the tree under `root` goes (`root` at 1), without recursing."""
-    deepest, stack = 0, [(root, 1)]
-    while stack:
-        node, depth = stack.pop()
-        deepest = max(deepest, depth)
-        stack.extend((kid, depth + 1) for kid in children(node))
-    return deepest
