@@ -111,7 +111,7 @@ def value_bounds(node: Expr, box: Box, base: int) -> RationalInterval | None:
     if isinstance(node, Call):
         parts = [value_bounds(arg, box, base) for arg in node.args]
         known = [part for part in parts if part is not None]
-        return _call_bounds(node.name, known) if len(known) == len(parts) else None
+        return call_bounds(node.name, known) if len(known) == len(parts) else None
     return None
 
 
@@ -139,7 +139,9 @@ def _power_bounds(base: RationalInterval, exponent: Fraction) -> RationalInterva
     return None
 
 
-def _call_bounds(name: str, parts: list[RationalInterval]) -> RationalInterval | None:
+def call_bounds(name: str, parts: list[RationalInterval]) -> RationalInterval | None:
+    """The bounds of `min`, `max` or `abs` of the parts' bounds (None for other calls, whose bounds
+    depend on what their caller knows: the general encoding's digit sums and reversals, say)."""
     if name == "min":
         return least(parts)
     if name == "max":

@@ -12,13 +12,12 @@ import math
 from fractions import Fraction
 
 from smtcrypt.analysis.arithmetic import repeating_numerator_bounds
-from smtcrypt.analysis.bounds import RationalInterval, power_bounds, quotient_bounds, remainder_bounds
+from smtcrypt.analysis.bounds import RationalInterval, call_bounds, power_bounds, quotient_bounds, remainder_bounds
 from smtcrypt.analysis.unknowns import Values
 from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import (
     ARITHMETIC,
     Interval,
-    absolute,
     digit_sum_interval,
     greatest,
     interval,
@@ -99,12 +98,9 @@ class TermBounds:
         return None
 
     def call_bounds(self, name: str, parts: list[RationalInterval]) -> RationalInterval:
-        if name == "min":
-            return least(parts)
-        if name == "max":
-            return greatest(parts)
-        if name == "abs":
-            return absolute(parts[0])
+        known = call_bounds(name, parts)  # min, max, abs
+        if known is not None:
+            return known
         if name == "gcd":
             return Fraction(0), Fraction(math.floor(max(abs(end) for part in parts for end in part)))
         whole = (math.floor(parts[0][0]), math.floor(parts[0][1]))
