@@ -22,7 +22,8 @@ LIMITS = [
 
 @pytest.mark.parametrize("formula, message", LIMITS, ids=range(len(LIMITS)))
 def test_limits_are_clear_errors_and_fast(formula, message):
-    start = time.monotonic()
+    # the work done, in CPU seconds: other jobs on a shared machine stretch the wall clock, not this
+    start = time.process_time()
     if message is None:
         assert smtcrypt.verdict(formula, timeout=10).status is smtcrypt.Status.NONE
     else:
@@ -30,7 +31,7 @@ def test_limits_are_clear_errors_and_fast(formula, message):
             smtcrypt.verdict(formula, timeout=10)
         assert message in caught.value.message
         assert caught.value.line >= 1 and "^" in str(caught.value)
-        assert time.monotonic() - start < 1.0
+        assert time.process_time() - start < 1.0
 
 
 def test_the_deepest_allowed_chain_is_solved():
