@@ -10,6 +10,8 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -44,9 +46,20 @@ def test_each_kept_file_is_the_one_its_manifest_records() -> None:
     assert sum(puzzles for _, puzzles in recorded.values()) == 2_755
 
 
-def test_every_puzzle_reads_through_the_cryptator_door() -> None:
+def test_every_kind_reads_through_the_cryptator_door() -> None:
+    """Every tenth puzzle each run, of every kind and file; all of them in the slow run."""
     entries = load(SAMPLE)
     assert len(entries) == 2_755
+    assert {entry.kind for entry in entries} == {"sums", "multiplications", "long multiplications", "crosswords"}
+    reads_through_the_door(entries[::10])
+
+
+@pytest.mark.slow  # 2,755 readings, about 5 s
+def test_every_puzzle_reads_through_the_cryptator_door() -> None:
+    reads_through_the_door(load(SAMPLE))
+
+
+def reads_through_the_door(entries: list) -> None:
     assert {entry.kind for entry in entries} == {"sums", "multiplications", "long multiplications", "crosswords"}
     for entry in entries:
         reading = read(entry.text, "cryptator")
