@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, Any
 
 from smtcrypt.core.check import Problem, large_exponents
@@ -250,7 +250,7 @@ class Portfolio:
 
     # --- the search ---------------------------------------------------------------------------
 
-    def batches(self) -> Iterator[list[Assignment]]:
+    def batches(self) -> Generator[list[Assignment], None, None]:
         """The solutions in batches (a list each): one per model from Z3, many from the others;
         `exact` tells whether the current batch needs the exact re-check."""
         if self.end is not None:  # ended before it began (see `__init__`)

@@ -33,6 +33,7 @@ the cube.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -125,6 +126,16 @@ class Search:
         engine.deadline = deadline
         self._watch_family = engine.unbounded and (self.limit is None or self.decide)
         batches = engine.batches()
+        try:
+            yield from self._run(batches, deadline)
+        finally:
+            # closed here, not when the collector finds it: past the memory cap, the engine's generators
+            # may fail to unwind, and Python prints a traceback for such a failure in a finalizer
+            with contextlib.suppress(MemoryError):
+                batches.close()
+
+    def _run(self, batches: Iterator[list[Assignment]], deadline: float | None) -> Iterator[Solution]:
+        engine = self.engine
         clock = time.perf_counter  # the solve stage timed by hand: a with-block per solution costs
         while not self._finished:
             before = clock()
