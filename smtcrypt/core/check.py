@@ -30,6 +30,8 @@ from smtcrypt.core.tree import (
     Unary,
     Word,
     children,
+    letters_in,
+    unknowns_in,
     walk,
 )
 from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaNameError
@@ -105,8 +107,7 @@ def check(formula: Constraints, rules: Rules | None = None) -> Problem:
     _check_containers(formula, parts)
     numeral_nodes = [node for nodes in parts for node in nodes if isinstance(node, (Word, Repeating))]
     _check_literal_digits(formula, rules.base, numeral_nodes)
-    all_letters = tuple(dict.fromkeys(  # as tree.letters: in order of first appearance
-        ch for node in numeral_nodes for ch in node.text_of_digits() if not ch.isdigit()))
+    all_letters = letters_in(numeral_nodes)
     groups = _groups(formula, rules, all_letters)
     for group in groups:
         if len(group) > rules.base:
@@ -130,7 +131,7 @@ def check(formula: Constraints, rules: Rules | None = None) -> Problem:
             elif isinstance(node, Call) and node.name == "is_prime":
                 _check_prime_size(node, formula, rules)
     check_size(formula, rules, parts)
-    names = tuple(dict.fromkeys(node.name for nodes in parts for node in nodes if isinstance(node, Name)))
+    names = unknowns_in(node for nodes in parts for node in nodes)
     return Problem(formula, rules, all_letters, leading, constant_exponents, exponent_ranges, names,
                    allowed, groups)
 

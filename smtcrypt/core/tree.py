@@ -8,7 +8,7 @@ two `A`s at different places are different nodes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -193,13 +193,23 @@ def numerals(formula: Constraints) -> Iterator[Word | Repeating]:
 
 def letters(formula: Constraints) -> tuple[str, ...]:
     """The distinct letters, in order of first appearance: "ODD * ODD" gives ('O', 'D')."""
-    return tuple(dict.fromkeys(ch for node in numerals(formula) for ch in node.text_of_digits() if not ch.isdigit()))
+    return letters_in(numerals(formula))
+
+
+def letters_in(nodes: Iterable[Expr]) -> tuple[str, ...]:
+    """`letters` of nodes walked already (the checker walks each constraint once for all its passes)."""
+    return tuple(dict.fromkeys(ch for node in nodes if isinstance(node, (Word, Repeating))
+                               for ch in node.text_of_digits() if not ch.isdigit()))
 
 
 def unknowns(formula: Constraints) -> tuple[str, ...]:
     """The lowercase names (integer unknowns), in order of first appearance."""
-    return tuple(dict.fromkeys(node.name for constraint in formula.constraints for node in walk(constraint)
-                               if isinstance(node, Name)))
+    return unknowns_in(node for constraint in formula.constraints for node in walk(constraint))
+
+
+def unknowns_in(nodes: Iterable[Expr]) -> tuple[str, ...]:
+    """`unknowns` of nodes walked already."""
+    return tuple(dict.fromkeys(node.name for node in nodes if isinstance(node, Name)))
 
 
 def to_text(node: Expr) -> str:
