@@ -19,12 +19,12 @@ from smtcrypt.core.results import FormulaText, Solution, Verdict, join
 from smtcrypt.core.rules import DigitSpec, make_rules
 from smtcrypt.core.verify import satisfies
 from smtcrypt.notations import Reading, View, read
-from smtcrypt.notations.cryptator import CryptatorPuzzle
-from smtcrypt.notations.layout import PrintedLayout
 from smtcrypt.search import Search
 from smtcrypt.setters.answers import Answers, answers
 
 if TYPE_CHECKING:
+    from smtcrypt.notations.cryptator import CryptatorPuzzle
+    from smtcrypt.notations.layout import PrintedLayout
     from smtcrypt.teach.explain import Explanation
     from smtcrypt.teach.play import Game
 

@@ -89,3 +89,29 @@ def test_the_memory_cap_reaches_z3_however_it_loads():
             "smtcrypt.set_memory_limit(400)\nassert smtcrypt.count('SEND + MORE = MONEY') == 1\n"
             "assert z3.get_param('memory_max_size') == '400'\n")
     assert heavy_modules_after(code) - WITH_LARK == {"lark", "z3"}
+
+
+def modules_after(code: str, prefix: str) -> set[str]:
+    """The modules under `prefix` loaded in a fresh process once `code` has run."""
+    report = (f"import json, sys\nprint(json.dumps(sorted(name for name in sys.modules "
+              f"if name.startswith({prefix!r}))))\n")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    result = subprocess.run([sys.executable, "-c", code + "\n" + report], capture_output=True, text=True,
+                            env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return set(json.loads(result.stdout.splitlines()[-1]))
+
+
+def test_a_formula_loads_no_other_notation():
+    """The readers of layouts, enigma.py command lines and Cryptator's notation load with their first
+    use: a formula, the common case, does not wait for three more parsers to import."""
+    code = ("import contextlib, io\nfrom smtcrypt.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    assert main(['SEND + MORE = MONEY']) == 0\n")
+    others = ("smtcrypt.notations.layout", "smtcrypt.notations.enigma", "smtcrypt.notations.cryptator")
+    loaded = modules_after(code, "smtcrypt.notations")
+    assert "smtcrypt.notations.formula" in loaded
+    assert not {name for name in loaded if name.startswith(others)}
+    code = "import smtcrypt\nassert smtcrypt.Puzzle.from_cryptator('send+more=money').count() == 1\n"
+    assert "smtcrypt.notations.cryptator" in modules_after(code, "smtcrypt.notations")

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
 from lark import Tree as LarkTree
@@ -79,6 +79,22 @@ ERROR_EXAMPLES = {
 }
 
 
+def check_length(text: Any, what: str) -> None:
+    """Refuse a puzzle's text (a string, or a list of them: lines, arguments) of more than
+    MAX_SOURCE_LENGTH characters, before any work on it, with a caret where the limit falls: a
+    translation may make a text larger, never a text too large smaller."""
+    if isinstance(text, str):
+        size = len(text)
+    elif isinstance(text, (list, tuple)) and all(isinstance(item, str) for item in text):
+        size = sum(map(len, text)) + max(len(text) - 1, 0)
+    else:
+        return  # not text: the reader says what it expected
+    if size > MAX_SOURCE_LENGTH:
+        source = text if isinstance(text, str) else "\n".join(text)
+        raise FormulaLimitError(f"{what} of {size:,} characters: the limit is {MAX_SOURCE_LENGTH:,}", source,
+                                MAX_SOURCE_LENGTH)
+
+
 class _BracketNewlines:
     """Drops newlines inside brackets, so a parenthesised formula may span lines (as in Python)."""
 
@@ -100,10 +116,11 @@ class _BracketNewlines:
 
 def grammar_text() -> str:
     """The grammar, from the installed package or, in a source checkout, from grammar/."""
-    packaged = resources.files("smtcrypt") / "grammar" / GRAMMAR_NAME
+    here = Path(__file__).resolve().parents[1]  # the package: the wheel puts the grammar in it
+    packaged = here / "grammar" / GRAMMAR_NAME
     if packaged.is_file():
         return packaged.read_text(encoding="utf-8")
-    return (Path(__file__).resolve().parents[2] / "grammar" / GRAMMAR_NAME).read_text(encoding="utf-8")
+    return (here.parent / "grammar" / GRAMMAR_NAME).read_text(encoding="utf-8")
 
 
 def build_parser(strict: bool = False) -> Lark:

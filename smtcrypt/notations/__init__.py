@@ -28,17 +28,35 @@ from typing import Any
 from smtcrypt.core.rules import make_rules
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations.base import Reader, Reading, View
-from smtcrypt.notations.cryptator import keywords
-from smtcrypt.notations.cryptator import reading as cryptator
-from smtcrypt.notations.enigma import reading as enigma
 from smtcrypt.notations.formula import read as formula
-from smtcrypt.notations.layout import reading as layout
+
+# The other notations' readers load on their first use: a formula, the common case, need not wait
+# for three more parsers to import (see tests/test_startup.py).
+
+
+def layout(text: Any, /, **options: Any) -> Reading:
+    """A long multiplication or division as printed (`smtcrypt.notations.layout.reading`)."""
+    from smtcrypt.notations.layout import reading
+    return reading.read(text, **options)
+
+
+def enigma(text: Any, /, **options: Any) -> Reading:
+    """An enigma.py command line or run file (`smtcrypt.notations.enigma.reading`)."""
+    from smtcrypt.notations.enigma import reading
+    return reading.read(text, **options)
+
+
+def cryptator(text: Any, /, **options: Any) -> Reading:
+    """A formula in Cryptator's notation (`smtcrypt.notations.cryptator.reading`)."""
+    from smtcrypt.notations.cryptator import reading
+    return reading.read(text, **options)
+
 
 READERS: dict[str, Reader] = {
     "smtcrypt": formula,
-    "layout": layout.read,
-    "enigma": enigma.read,
-    "cryptator": cryptator.read,
+    "layout": layout,
+    "enigma": enigma,
+    "cryptator": cryptator,
 }
 SYNTAXES = tuple(READERS)  # the names `--syntax` and the web page's `syntax` take
 
@@ -49,6 +67,7 @@ def shared_options(syntax: str, options: Mapping[str, Any]) -> dict[str, Any]:
     `--assign` names the puzzle's own symbols); or, for enigma.py, whose command line holds its own
     rules, nothing, and any rule option given is refused by name."""
     if syntax == "cryptator":
+        from smtcrypt.notations.cryptator import keywords
         return keywords(options)
     if syntax == "enigma":
         given = sorted(name for name, value in options.items() if value not in (None, False, DEFAULTS.get(name)))

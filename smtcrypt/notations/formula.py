@@ -6,11 +6,10 @@ from typing import Any
 
 from smtcrypt.core.check import check
 from smtcrypt.core.clock import Clock
-from smtcrypt.core.parse import parse
+from smtcrypt.core.parse import check_length, parse
 from smtcrypt.core.results import FormulaText, join
 from smtcrypt.core.rules import Rules, rules_of
 from smtcrypt.notations.base import Reading
-from smtcrypt.notations.limits import check_length
 
 
 def read(text: FormulaText, /, *, rules: Rules | None = None, **rule_options: Any) -> Reading:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from smtcrypt.core.numerals import decimal, digit_char, shown
-from smtcrypt.core.parse import MAX_SOURCE_LENGTH
+from smtcrypt.core.parse import MAX_SOURCE_LENGTH, check_length
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE, Rules, make_rules
 from smtcrypt.errors import FormulaError, FormulaLimitError
 from smtcrypt.notations.cryptator.reader import (
@@ -39,7 +39,6 @@ from smtcrypt.notations.cryptator.reader import (
     read,
     words,
 )
-from smtcrypt.notations.limits import check_length
 
 # our letters for the user's symbols: A-Z, then capitals of other scripts that no Latin capital looks like
 LETTERS = string.ascii_uppercase + "ΓΔΘΛΞΠΣΦΨΩ" + "БДЖЗИЙЦЧШЩЪЫЬЭЮЯ"

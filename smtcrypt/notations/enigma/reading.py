@@ -9,7 +9,7 @@ from typing import Any
 from smtcrypt.core.check import Problem, check
 from smtcrypt.core.clock import Clock
 from smtcrypt.core.numerals import digit_char, number_text, read_digits, read_number
-from smtcrypt.core.parse import parse
+from smtcrypt.core.parse import check_length, parse
 from smtcrypt.core.results import Solution, Status, Verdict, join
 from smtcrypt.core.rules import Rules
 from smtcrypt.notations.base import Reading, View
@@ -17,7 +17,6 @@ from smtcrypt.notations.enigma.command import EnigmaPuzzle, read_command
 from smtcrypt.notations.enigma.runfile import read_runfile
 from smtcrypt.notations.layout import parse_layout
 from smtcrypt.notations.layout import reading as layout_reading
-from smtcrypt.notations.limits import check_length
 
 NEVER = "0 = 1"  # the formula of a puzzle enigma.py's own check shows has no solution (`impossible`)
 

@@ -7,13 +7,13 @@ from typing import Any
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.clock import Clock
+from smtcrypt.core.parse import check_length
 from smtcrypt.core.results import FormulaText, Solution
 from smtcrypt.core.rules import Rules, rules_of
 from smtcrypt.notations.base import Reading, View
 from smtcrypt.notations.layout.conditions import LayoutFormula
 from smtcrypt.notations.layout.formula import PrintedLayout
 from smtcrypt.notations.layout.reader import parse_layout
-from smtcrypt.notations.limits import check_length
 
 
 class LayoutView(View):
