@@ -6,7 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from smtcrypt.cli import batch as batch_module
 from smtcrypt.cli.batch import BatchTotals, batch, read_puzzles
+from smtcrypt.engine import sums
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -92,3 +96,17 @@ def test_batch_takes_every_rule_option_of_the_solver(tmp_path, capsys):
             assert stop.code == 2, bad
         else:
             raise AssertionError(f"{bad} was accepted")
+
+
+def test_many_puzzles_a_process_load_the_compiled_sum_kernel(monkeypatch):
+    """From COMPILED_FROM puzzles a process, each process loads the compiled sum kernel (where numba is
+    installed) and the linear backend decides unique sums with it; the answers are the same."""
+    pytest.importorskip("numba", reason="the compiled sum kernel needs numba")
+    monkeypatch.setattr(sums, "ENGINE_KERNEL", [])  # loaded for this test alone
+    puzzles = read_puzzles(LINES)
+    plain = list(batch(puzzles, count=True, stats=True))
+    assert not sums.ENGINE_KERNEL and plain[0]["stats"]["sum_kernel"] == "plain"
+    monkeypatch.setattr(batch_module, "COMPILED_FROM", len(puzzles))
+    compiled = list(batch(puzzles, count=True, stats=True))
+    assert sums.ENGINE_KERNEL and compiled[0]["stats"]["sum_kernel"] == "compiled"
+    assert [answer.get("count") for answer in compiled] == [answer.get("count") for answer in plain]

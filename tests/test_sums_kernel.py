@@ -15,6 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import brute_force
 
+from smtcrypt import Puzzle
+from smtcrypt.engine import sums
 from smtcrypt.engine.sums import SumSearch, digit_mask, plan_sum, sum_solutions
 from smtcrypt.engine.sums import compiled as kernel
 from smtcrypt.engine.sums.compiled import fits_int64, search_codes, search_masks
@@ -364,3 +366,32 @@ def test_no_writable_cache_directory_compiles_without_one(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert kernel.jit(double)(21) == 42
+
+
+def test_the_engine_counts_with_the_compiled_kernel_as_with_the_plain_one(monkeypatch):
+    """Loaded for the engine (as a batch of many puzzles loads it), the compiled kernel settles a sum with
+    no solution or one, and hands a sum with more to the plain search: the same solutions either way,
+    for sums with free letters, other bases, rules and conditions beside the equation."""
+    pytest.importorskip("numba", reason="the compiled search needs numba: pip install 'smtcrypt[fast]'")
+    puzzles = [("SEND + MORE = MONEY", {}), ("ALPHA + BETA + DELTA + ETA + PHI = KAPPA", {}),
+               ("SAINT + GEORGE = DRAGON", {}), ("A + B = C", {}), ("SEND + MORE = MONEY and S < 9", {}),
+               ("SEND + MORE = MONEY and S < 8", {}), ("AB + BA = CC", {"distinct": False}),
+               ("SIX + SEVEN + SEVEN = TWENTY", {"base": 10}), ("EIN + EIN = ZWEI", {"base": 8}),
+               ("ABC + DEF = GHIJ", {"allow_leading_zeros": True, "assign": {"A": 1}}), ("TO + GO = OUT", {}),
+               ("NINE + NINE = EIGHTEEN", {})]
+
+    def solve_all():
+        found = {}
+        for formula, rules in puzzles:
+            search = Puzzle(formula, **rules).search(strategy="linear")
+            found[formula, str(rules)] = ([solution.mapping for solution in search], search.statistics().get("sum_kernel"))
+        return found
+
+    plain = solve_all()
+    assert {kernel for _, kernel in plain.values()} == {"plain"}
+    monkeypatch.setattr(sums, "ENGINE_KERNEL", [])  # loaded for this test alone
+    assert sums.load_compiled()
+    compiled = solve_all()
+    for key, (solutions, kernel_used) in compiled.items():
+        assert solutions == plain[key][0], key
+        assert kernel_used == ("compiled" if len(solutions) < 2 else "plain"), key

@@ -360,6 +360,20 @@ def fits_int64(weights: Sequence[int], base: int, total: int = 0) -> bool:
     return base <= 62 and most * len(weights) * base + abs(total) < 1 << 62
 
 
+UNPOLLED_SPACE = 10**7  # assignments at most for a search that never looks at the clock (well under 0.1 s)
+
+
+def space(masks: Sequence[int], distinct: bool) -> int:
+    """The assignments the masks allow (distinct or not): a bound on the nodes a search visits."""
+    sizes = sorted(mask.bit_count() for mask in masks)
+    total = 1
+    for taken, size in enumerate(sizes):  # fewest choices first: each later letter loses one per earlier one
+        total *= max(size - taken, 0) if distinct else size
+        if total > UNPOLLED_SPACE:
+            break
+    return total
+
+
 def compiled_available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
@@ -385,6 +399,16 @@ class CompiledSums:
     search: Search  # search_masks
     codes: Callable[[np.ndarray, int, int, np.ndarray], int]  # search_codes
     batch: Callable[..., None]  # count_sums
+
+    def count_first(self, weights: Sequence[int], masks: Sequence[int], total: int, base: int, distinct: bool,
+                    limit: int) -> tuple[int, tuple[int, ...]] | None:
+        """How many solutions (up to `limit`) and the first (in the plain search's order), or None where
+        the sum does not fit 64 bits or its space is too large to search without a look at the clock."""
+        if not fits_int64(weights, base, total) or space(masks, distinct) > UNPOLLED_SPACE:
+            return None
+        out = np.zeros(len(weights), np.int64)
+        count = self.search(np.array(weights, np.int64), np.array(masks, np.int64), total, base, distinct, limit, out)
+        return int(count), tuple(int(digit) for digit in out)
 
 
 _compiled: list[CompiledSums] = []
