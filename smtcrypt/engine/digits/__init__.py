@@ -30,7 +30,6 @@ import itertools
 import sys
 import time
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from smtcrypt.core.check import Problem
@@ -51,27 +50,53 @@ LOOPS_FIRST = 0.03
 Scan = Callable[[list[tuple[int, ...]]], Generator[int, None, int]]
 
 
-@dataclass
 class DigitPlan:
-    """What the digits backend runs: the plan, as generated loops (and, on demand, on arrays)."""
+    """What the digits backend runs: the plan, as generated loops or on arrays, each made on first use
+    (a process with numpy loaded runs the arrays and never needs the loops' code, whose compiling costs
+    more than most products take to search)."""
 
-    problem: Problem
-    steps: list[Step]
-    source: str  # the generated loops' code
-    scan: Scan  # the generated loops
-    letters: list[str]  # the letters of a solution tuple, alphabetically
+    def __init__(self, problem: Problem, steps: list[Step]):
+        self.problem = problem
+        self.steps = steps
+        self.letters = sorted(problem.letters)  # the letters of a solution tuple, alphabetically
+        self._loops: tuple[str, Scan] | None = None
+        self._arrays: list[Any] = []  # the ArraySearch once tried: [search] or [None]
+
+    def loops(self) -> tuple[str, Scan]:
+        """The generated loops' code and function; `NotCompilable` if Python cannot compile them."""
+        if self._loops is None:
+            generator = LoopWriter(self.problem, self.steps)
+            self._loops = generator.source, define_scan(generator.source, generator.writer.constants,
+                                                        generator.tables, "<smtcrypt digits>")
+        return self._loops
+
+    @property
+    def source(self) -> str:
+        """The generated loops' code."""
+        return self.loops()[0]
+
+    @property
+    def scan(self) -> Scan:
+        """The generated loops."""
+        return self.loops()[1]
 
     def on_arrays(self, halted: Callable[[], bool] = lambda: False) -> Scan | None:
         """The same plan run on arrays (arrays.py), or None: numpy missing, or values too wide for int64.
         `halted()` is read between steps of a block (see `ArraySearch`)."""
-        try:
-            from smtcrypt.engine.digits.arrays import ArraySearch, NotVectorizable
-        except ImportError:
+        if not self._arrays:
+            try:
+                from smtcrypt.engine.digits.arrays import ArraySearch, NotVectorizable
+            except ImportError:
+                return None
+            try:
+                self._arrays.append(ArraySearch(self.problem, self.steps, halted))
+            except (NotVectorizable, NotCompilable):
+                self._arrays.append(None)
+        search = self._arrays[0]
+        if search is None:
             return None
-        try:
-            return ArraySearch(self.problem, self.steps, halted).run
-        except (NotVectorizable, NotCompilable):
-            return None
+        search.halted = halted
+        return search.run
 
 
 def digit_plan(problem: Problem, products_only: bool = False,
@@ -79,7 +104,8 @@ def digit_plan(problem: Problem, products_only: bool = False,
     """The digit search for this problem, or None where it does not fit: no equation between
     polynomials in words, integer unknowns, letters in no such equation, code too deep to compile
     (and, with `products_only`, no product or power of words in those equations). Planning reads
-    `halted()` (the search's stop and clock) and raises `Halted` once it is true."""
+    `halted()` (the search's stop and clock) and raises `Halted` once it is true. With numpy loaded,
+    the plan is made ready on arrays, and the loops only where the arrays cannot take it."""
     if problem.unknowns or not problem.letters:
         return None
     found = polynomial_equations(problem)
@@ -91,13 +117,14 @@ def digit_plan(problem: Problem, products_only: bool = False,
     if products_only and not any(nonlinear(side, problem) for _, equation in found
                                  for side in (equation.left, equation.right)):
         return None
-    steps = Planner(problem, dict(found), halted).plan()
+    plan = DigitPlan(problem, Planner(problem, dict(found), halted).plan())
+    if numpy_loaded() and plan.on_arrays(halted) is not None:
+        return plan
     try:
-        generator = LoopWriter(problem, steps)
-        scan = define_scan(generator.source, generator.writer.constants, generator.tables, "<smtcrypt digits>")
+        plan.loops()
     except NotCompilable:  # a part the compiled formula does not write, or code too deep for Python
         return None
-    return DigitPlan(problem, steps, generator.source, scan, generator.letters)
+    return plan
 
 
 def numpy_loaded() -> bool:
@@ -141,19 +168,21 @@ class DigitSearch(Backend):
 
     def batches(self) -> Iterator[list[Assignment]]:
         hits: list[tuple[int, ...]] = []
-        loops = self.plan.scan(hits)
+        loops = None
         reported: set[tuple[int, ...]] = set()
         if not self.arrays or not numpy_loaded():  # the loops first (numpy's import is dear)
             self.ran.append("loops")
+            loops = self.plan.scan(hits)
             yield from self._drive(loops, hits, reported, time.monotonic() + LOOPS_FIRST if self.arrays else None)
             if self.end is not None:
                 return
         on_arrays = self.plan.on_arrays(self._stopping)
         if on_arrays is None:  # the loops go on
             self.ran[:] = ["loops"]
-            yield from self._drive(loops, hits, None, None)
+            yield from self._drive(loops or self.plan.scan(hits), hits, None, None)
             return
-        loops.close()
+        if loops is not None:
+            loops.close()
         self.ran.append("arrays")
         yield from self._drive(on_arrays(hits), hits, None, None, skip=reported)
 

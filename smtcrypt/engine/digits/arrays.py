@@ -142,6 +142,7 @@ class ArraySearch:
     # --- running -----------------------------------------------------------------------------
 
     def run(self, hits: list[tuple[int, ...]]) -> Generator[int, None, int]:
+        self.rows_handled = 0
         columns = {name: index for index, name in enumerate([*self.letters, ""])}
         start = AssignmentBlock(np.zeros((1, len(columns)), dtype=np.int64), columns, frozenset())
         yield from self._steps(0, start, 1, hits)
