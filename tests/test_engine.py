@@ -110,7 +110,22 @@ def test_linear_takes_sums_and_leaves_the_rest():
     assert not accepts("ODD * ODD = FREAKY", {}, "linear")
     assert not accepts("A - A = B - B", {}, "linear")  # no letter with a weight: not a bounded search
     assert accepts("AB + C = DE, F + G = 7", {}, "linear")  # two letters outside the sum: 90 tuples beside each solution
-    assert not accepts("AB + C = DE, F + G = H", {}, "linear")  # three: 10P3, more than the linear search tries
+    assert not accepts("AB + C = DE, F * G = H", {}, "linear")  # three: 10P3, more than the linear search tries
+    assert accepts("AB + C = DE, F + G = H", {}, "linear")  # two sums: one equation (analysis.linear.combined)
+
+
+def test_several_sums_are_one_equation_with_the_same_solutions():
+    """A system of sums (a crossword) is searched as one equation that holds exactly where all of them do:
+    the same solutions as every assignment tried, beside other constraints and under other rules."""
+    systems = [("AB + C = DE, F + G = H", {}), ("CC + A = CL, ON + D = GO, CC + ON = NI, A + D = E", {}),
+               ("AB + BA = CC, A + B = C", {"distinct": False}), ("A + B = C, C + D = E, E + F = 12", {}),
+               ("TO + GO = OUT, T + O = G + 1", {}), ("AB + CD = EF, A - C = 1, B * D > 10", {}),
+               ("A + B = C, D + E = F", {"base": 7}), ("2*A + B = C, A + 2*B = D, C + D = 3*E", {"distinct": False})]
+    for formula, rules in systems:
+        assert accepts(formula, rules, "linear"), formula
+        linear = [solution.text for solution in smtcrypt.solve(formula, strategy="linear", **rules)]
+        exhaustive = [solution.text for solution in smtcrypt.solve(formula, strategy="exhaustive", **rules)]
+        assert sorted(linear) == sorted(exhaustive) and len(set(linear)) == len(linear), formula
 
 
 def test_the_199_addend_sum_is_linear_and_unique():
