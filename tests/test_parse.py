@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 
+from smtcrypt.core import parse as parsing
 from smtcrypt.core.parse import build_parser, parse
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Name, Not, Number, Unary, Word, to_text, words
 from smtcrypt.errors import FormulaError, FormulaSyntaxError
@@ -383,3 +384,21 @@ def test_importing_the_parser_leaves_the_interpreter_alone() -> None:
             "assert sys.getrecursionlimit() == before; p.parse('A + B = C'); "
             "assert sys.getrecursionlimit() >= p.STACK_ROOM")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60).returncode == 0
+
+
+def test_a_text_of_one_line_reads_alike_without_the_bracket_newline_step():
+    """A text without a newline is parsed without the step that drops newlines inside brackets: the
+    same trees (spans included) and the same syntax errors as with it."""
+    texts = [formula for formula, _ in ARITHMETIC] + [
+        "SEND + MORE = MONEY", "A**N + B**N = C**N and N > 1", "NORTH / SOUTH = EAST / WEST",
+        "not (A < B) or gcd(AB, C) in {1, 2, 3}", "0.(TALK) = (A, B)[0]", "A = -B ** -2, C != 3; D >= 1",
+        *(text for texts in parsing.ERROR_EXAMPLES.values() for text in texts), "A = B $ C", "A = B @", "A ** ** B"]
+
+    def read(text: str, lines: bool) -> str:
+        try:
+            return repr(parsing._ToTree(text).transform(parsing.parser(lines).parse(text)))
+        except parsing.UnexpectedInput as error:
+            return str(parsing._syntax_error(text, error))
+
+    for text in texts:
+        assert read(text, lines=False) == read(text, lines=True), text
