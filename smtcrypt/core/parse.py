@@ -16,9 +16,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token
 from lark import Tree as LarkTree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.tree import Meta
 
 from smtcrypt.core.letters import (
@@ -52,7 +52,7 @@ from smtcrypt.core.tree import (
     Word,
     children,
 )
-from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaSyntaxError
+from smtcrypt.errors import FormulaLimitError, FormulaSyntaxError
 
 GRAMMAR_NAME = "smtcrypt.lark"
 MAX_SOURCE_LENGTH = 100_000  # characters in one formula
@@ -164,16 +164,33 @@ def _joined_span(first: Expr, last: Expr) -> Span:
     return Span(first.span.start, last.span.end, first.span.line, first.span.column)
 
 
-@v_args(meta=True)
-class _ToTree(Transformer):
-    """Lark tree -> smtcrypt.core.tree, one method per grammar rule. Lark transforms leaves left to right, so
-    the wildcards are named in order of appearance."""
+class _ToTree:
+    """Lark tree -> smtcrypt.core.tree, one method per grammar rule, each given the rule's position
+    (`meta`) and its children made already. The walk goes leaves first, left to right, so the
+    wildcards are named in order of appearance; it is a loop, not Lark's `Transformer`, whose
+    wrappers for the position cost more than the methods (a fifth of a parse)."""
 
     def __init__(self, source: str = "", named_cells: bool = False) -> None:
-        super().__init__()
         self.source = source
         self.wildcards = 0
         self.named_cells = named_cells  # a formula made by smtcrypt: its hidden cells are named, not `?`
+
+    def transform(self, root: LarkTree) -> Any:
+        """The tree made from `root` bottom up, without recursion (the depth was checked, not bounded)."""
+        frames: list[tuple[LarkTree, Iterator[Any], list[Any]]] = [(root, iter(root.children), [])]
+        while True:
+            tree, pending, made = frames[-1]
+            for child in pending:
+                if isinstance(child, LarkTree):
+                    frames.append((child, iter(child.children), []))
+                    break
+                made.append(child)
+            else:
+                frames.pop()
+                value = getattr(self, tree.data)(tree.meta, made)
+                if not frames:
+                    return value
+                frames[-1][2].append(value)
 
     def start(self, meta, items):
         return tuple(item for item in items if not isinstance(item, Token))
@@ -306,12 +323,7 @@ def parse(source: Formula, named_cells: bool = False) -> Constraints:
     except UnexpectedInput as error:
         raise _syntax_error(source, error) from None
     _check_depth(source, lark_tree)
-    try:
-        constraints = _ToTree(source, named_cells).transform(lark_tree)
-    except VisitError as error:
-        if isinstance(error.orig_exc, FormulaError):
-            raise error.orig_exc from None
-        raise
+    constraints = _ToTree(source, named_cells).transform(lark_tree)
     for constraint in constraints:
         _check_depth(source, constraint)
     return Constraints(constraints, source)
