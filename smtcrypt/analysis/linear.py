@@ -20,9 +20,11 @@ from smtcrypt.core.numerals import place_values
 from smtcrypt.core.tree import BinOp, Call, Expr, Number, Unary, Word
 
 Variable = TypeVar("Variable", bound=Hashable)
-Weight = TypeVar("Weight", int, Fraction)  # integers where every factor is one (the columns), else fractions
+Exact = int | Fraction  # an integer where it is one: Python's ints add far faster than fractions
+# integers where every factor is one (the columns), fractions (the unknowns), or either as it comes (letters)
+Weight = TypeVar("Weight", int, Fraction, Exact)
 Form = tuple[dict[Variable, Weight], Weight]  # (weights, constant)
-LinearForm = Form[str, Fraction]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
+LinearForm = Form[str, Exact]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
 Cell = tuple[str, int]  # a letter in a column (0 the units)
 ColumnForm = dict[Cell, int]  # (letter, column) -> coefficient; ("", 0) holds the constant
 
@@ -87,13 +89,22 @@ def linear_form(node: Expr, base: int, allowed: Mapping[str, frozenset[int]] | N
     def leaf(part: Expr) -> LinearForm | None:
         if isinstance(part, Word):
             weights, fixed = place_values(part.letters, base)
-            return {letter: Fraction(weight) for letter, weight in weights.items()}, Fraction(fixed)
+            return dict(weights), fixed
         if isinstance(part, Number):
-            return {}, part.value
+            return {}, _exact(part.value)
         if isinstance(part, Call) and allowed is not None and len(part.args) == 1 and isinstance(part.args[0], Word):
             return _word_function(part.name, part.args[0].letters, base, allowed)
         return None
-    return walk_linear(node, leaf, constant)
+
+    def factor(part: Expr) -> Exact | None:
+        value = constant(part)
+        return None if value is None else _exact(value)
+    return walk_linear(node, leaf, factor)
+
+
+def _exact(value: Fraction) -> Exact:
+    """An integral fraction as an int."""
+    return value.numerator if value.denominator == 1 else value
 
 
 def _word_function(name: str, cells: str, base: int, allowed: Mapping[str, frozenset[int]]) -> LinearForm | None:
@@ -101,16 +112,16 @@ def _word_function(name: str, cells: str, base: int, allowed: Mapping[str, froze
     is not 0 (`rev(ABCD)` = 1000D + 100C + 10B + A when A cannot be 0), so that its digits read backwards
     are its reversal; else None."""
     if name == "dsum":
-        weights: dict[str, Fraction] = {}
+        weights: dict[str, Exact] = {}
         for cell in cells:
             if not cell.isdigit():
-                weights[cell] = weights.get(cell, Fraction(0)) + 1
-        return weights, Fraction(sum(int(cell) for cell in cells if cell.isdigit()))
+                weights[cell] = weights.get(cell, 0) + 1
+        return weights, sum(int(cell) for cell in cells if cell.isdigit())
     first = cells.lstrip("0")[:1]
     if name != "rev" or not first or (not first.isdigit() and 0 in allowed[first]):
         return None
     reversed_weights, fixed = place_values(cells.lstrip("0")[::-1], base)
-    return {letter: Fraction(weight) for letter, weight in reversed_weights.items()}, Fraction(fixed)
+    return dict(reversed_weights), fixed
 
 
 def integer_equation(problem: Problem) -> tuple[dict[str, int], int] | None:
