@@ -3,9 +3,13 @@
 import time
 
 import pytest
+import z3
 
 import smtcrypt
 from smtcrypt.core.parse import MAX_DEPTH, MAX_SOURCE_LENGTH
+from smtcrypt.core.results import Ending, Status
+from smtcrypt.encode import base
+from smtcrypt.encode.base import Context
 
 LIMITS = [
     ("(" * 10_000 + "A" + ")" * 10_000 + " = B", None),  # brackets alone add no depth: solved
@@ -45,3 +49,22 @@ def test_sum_of_a_range_of_a_ten_letter_word_costs_nothing():
     verdict = smtcrypt.verdict("sum(range(ABCDEFGHIJ)) = 45", timeout=30)
     assert verdict.status is smtcrypt.Status.NONE  # the closed form n(n-1)/2, never a loop over n values
     assert time.monotonic() - start < 5
+
+
+def test_z3_past_its_memory_cap_ends_the_search_as_memory_not_the_process(monkeypatch):
+    """Past `memory_max_size` (counted over the process), Z3 makes no context and returns none; its
+    Python binding then went on to a segmentation fault (a slow fuzz run's worker died so). Our contexts
+    look, and the search ends `unknown` for memory; the portfolio answers by another backend."""
+    monkeypatch.setattr(base, "_fresh_context", lambda: None)
+    verdict = smtcrypt.Puzzle("ODD * ODD = FREAKY").search(strategy="z3").verdict()
+    assert verdict.status is Status.UNKNOWN and verdict.ending is Ending.MEMORY
+    assert smtcrypt.Puzzle("ODD * ODD = FREAKY").search().verdict().status is Status.MULTIPLE
+
+
+def test_a_fresh_z3_context_is_made_as_z3_makes_one():
+    context = Context()
+    x = z3.Int("x", context)
+    solver = z3.Solver(ctx=context)
+    solver.add(x * x == 49, x > 0)
+    assert solver.check() == z3.sat and solver.model()[x].as_long() == 7
+    assert "(* x x)" in solver.sexpr()  # printed as SMT-LIB, as z3.Context sets it

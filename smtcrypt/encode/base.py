@@ -33,12 +33,30 @@ class Context(z3.Context):
     """
 
     def __init__(self) -> None:
+        self.ctx, self.owner = None, False  # what `__del__` reads, should the context not be made
         with _CONTEXTS:
-            super().__init__()
+            ready = _fresh_context()
+            if ready is None:  # z3 calls on without looking, and the process ends in a segmentation fault
+                raise MemoryError("Z3 could not make a context: the memory it may use (--max-memory) is taken")
+            self.ctx = ready
+            self.owner = True
+            self.eh = z3.Z3_set_error_handler(ready, z3.z3.z3_error_handler)
+            z3.Z3_set_ast_print_mode(ready, z3.Z3_PRINT_SMTLIB2_COMPLIANT)
 
     def __del__(self) -> None:
         with _CONTEXTS:
             super().__del__()
+
+
+def _fresh_context() -> z3.ContextObj | None:
+    """A new Z3 context as `z3.Context` makes one, or None where Z3 made none: past its memory cap
+    (`memory_max_size`, counted over the whole process) it returns no context rather than an error."""
+    config = z3.Z3_mk_config()
+    try:
+        made = z3.Z3_mk_context_rc(config)
+    finally:
+        z3.Z3_del_config(config)
+    return made or None
 
 
 class Unsupported(Exception):
