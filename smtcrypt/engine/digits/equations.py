@@ -6,7 +6,8 @@ base (`ABC * 10`, a layout's shifted partial product) starts that many columns f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, field
 
 from smtcrypt.analysis.equations import conjuncts
 from smtcrypt.core.check import Problem, constant
@@ -80,27 +81,33 @@ class WordEquation:
     right: Expr
     words: list[tuple[str, int]]  # each word's digits as written (letters and literal digits) and its shift
     shifts: dict[int, int]  # by id of the word node
+    # the planner asks the same few questions many times while it looks ahead: each answered once
+    _columns: dict[int, list[str]] = field(default_factory=dict, repr=False)
+    _solvable: dict[tuple[str, int], bool] = field(default_factory=dict, repr=False)
 
-    @property
+    @functools.cached_property
     def length(self) -> int:
         """Its last column: past it, nothing more to learn modulo base**k."""
         return max(len(word) + shift for word, shift in self.words)
 
     def column(self, k: int) -> list[str]:
-        """The letters in column k (1 = units) of its words, each once, in order."""
-        found = [word[-(k - shift)] for word, shift in self.words
-                 if 0 < k - shift <= len(word) and not word[-(k - shift)].isdigit()]
-        return list(dict.fromkeys(found))
+        """The letters in column k (1 = units) of its words, each once, in order (a list not to change)."""
+        if k not in self._columns:
+            found = [word[-(k - shift)] for word, shift in self.words
+                     if 0 < k - shift <= len(word) and not word[-(k - shift)].isdigit()]
+            self._columns[k] = list(dict.fromkeys(found))
+        return self._columns[k]
 
     def solvable(self, letter: str, k: int) -> bool:
         """True if, modulo base**k, the equation is of degree one in the letter (its first column being
         k): then the letter is solved, not tried. Past the units column that holds where the letter's
         words carry a shift of at most k - 2 (the module explains why); anywhere, where the letter
         enters the equation linearly."""
-        shifts = [shift for word, shift in self.words if letter in word]
-        if k >= 2 + max(shifts):
-            return True
-        return max(self._degree(self.left, letter, k), self._degree(self.right, letter, k)) == 1
+        if (letter, k) not in self._solvable:
+            shifts = [shift for word, shift in self.words if letter in word]
+            self._solvable[letter, k] = k >= 2 + max(shifts) or max(
+                self._degree(self.left, letter, k), self._degree(self.right, letter, k)) == 1
+        return self._solvable[letter, k]
 
     def _degree(self, node: Expr, letter: str, k: int) -> int:
         """The degree of the letter in the expression (counting only the words where it is in the

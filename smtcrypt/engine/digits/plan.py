@@ -78,6 +78,7 @@ class Planner:
     pending: list[Expr] = field(default_factory=list)  # constraints not yet checked exactly
     reached: dict[int, int] = field(default_factory=dict)  # by id of equation: its columns checked so far
     bounded: dict[int, int] = field(default_factory=dict)  # by id of equation: letters with digits at its last RangeCut
+    letters: dict[int, set[str]] = field(default_factory=dict)  # by id of constraint: its letters
 
     def plan(self) -> list[Step]:
         self.pending = conjuncts(self.problem)
@@ -158,6 +159,13 @@ class Planner:
                       if any(letter in word for word, _ in equation.words))
         return solved, factors, -len(self.problem.allowed[letter])
 
+    def _letters(self, constraint: Expr) -> set[str]:
+        """The constraint's letters, walked once."""
+        key = id(constraint)
+        if key not in self.letters:
+            self.letters[key] = letters_of(constraint)
+        return self.letters[key]
+
     def _look(self) -> None:
         if self.halted():
             raise Halted
@@ -170,6 +178,6 @@ class Planner:
     def _checks(self) -> None:
         """Each constraint whose letters all have digits now, checked exactly (and no longer by congruences)."""
         for constraint in list(self.pending):
-            if letters_of(constraint) <= self.assigned:
+            if self._letters(constraint) <= self.assigned:
                 self.pending.remove(constraint)
                 self.steps.append(Holds(constraint))
