@@ -227,8 +227,9 @@ class ArraySearch:
         """The letter's digits x with c * x + t = 0 (mod base): the table of roots flattened, each row
         repeated once per root, less the roots another letter that must differ has."""
         base, below = self.base, self.base ** (step.column - 1)
-        at_zero = self._residue_of_difference(step.equation, step.column, rows, (step.letter, 0))
-        at_one = self._residue_of_difference(step.equation, step.column, rows, (step.letter, 1))
+        words: dict[int, Array] = {}  # the words without the letter: the same at 0 and at 1
+        at_zero = self._residue_of_difference(step.equation, step.column, rows, (step.letter, 0), words)
+        at_one = self._residue_of_difference(step.equation, step.column, rows, (step.letter, 1), words)
         slope = (at_one - at_zero) % base ** step.column // below
         key = np.broadcast_to(slope * base + (-(at_zero // below)) % base, (count,))
         flat, sizes = root_table(tuple(sorted(self.problem.allowed[step.letter])), base)
@@ -251,15 +252,15 @@ class ArraySearch:
     # --- values ----------------------------------------------------------------------------------
 
     def _residue_of_difference(self, equation: WordEquation, k: int, rows: AssignmentBlock,
-                               solved: tuple[str, int] | None) -> Array:
+                               solved: tuple[str, int] | None, words: dict[int, Array] | None = None) -> Array:
         modulus = self.base ** k
         key = (id(equation), k)
         if key not in self.reduce:  # each operation reduced only where the values could overflow
             largest = sum(self._truncated_bound(side, equation, k) for side in (equation.left, equation.right))
             self.reduce[key] = modulus if largest >= SAFE else None
         reduce = self.reduce[key]
-        return (self._residue(equation.left, equation, k, rows, solved, reduce)
-                - self._residue(equation.right, equation, k, rows, solved, reduce)) % modulus
+        return (self._residue(equation.left, equation, k, rows, solved, reduce, words)
+                - self._residue(equation.right, equation, k, rows, solved, reduce, words)) % modulus
 
     def _truncated_bound(self, node: Expr, equation: WordEquation, k: int) -> int:
         """A bound on every value met evaluating the polynomial with its words cut to their last k digits."""
@@ -277,14 +278,19 @@ class ArraySearch:
         return left * right if node.op == "*" else left + right
 
     def _residue(self, node: Expr, equation: WordEquation, k: int, rows: AssignmentBlock,
-                 solved: tuple[str, int] | None, reduce: int | None) -> Array:
+                 solved: tuple[str, int] | None, reduce: int | None, words: dict[int, Array] | None = None) -> Array:
         """The value of a polynomial, its words cut to their last k digits: modulo base**k where
-        `reduce` says so (each operation reduced, see the module), else exact (the bound holds)."""
+        `reduce` says so (each operation reduced, see the module), else exact (the bound holds).
+        `words` keeps the values of the words without the solved letter, for another call alike."""
         modulus = reduce or 0
         if isinstance(node, Word):
             kept = k - equation.shifts[id(node)]
+            cells = node.letters[-kept:] if kept > 0 else ""
+            kept_words = words if words is not None and (solved is None or solved[0] not in cells) else None
+            if kept_words is not None and id(node) in kept_words:
+                return kept_words[id(node)]
             value: Array = 0
-            for place, char in enumerate(reversed(node.letters[-kept:] if kept > 0 else "")):
+            for place, char in enumerate(reversed(cells)):
                 weight = self.base ** place
                 if char.isdigit():
                     value = value + int(char) * weight
@@ -292,20 +298,22 @@ class ArraySearch:
                     value = value + solved[1] * weight
                 else:
                     value = value + rows[char] * weight
+            if kept_words is not None:
+                kept_words[id(node)] = value
             return value
         if isinstance(node, Number):
             return int(node.value) % modulus if reduce else int(node.value)
         if isinstance(node, Unary):
-            inner = self._residue(node.operand, equation, k, rows, solved, reduce)
+            inner = self._residue(node.operand, equation, k, rows, solved, reduce, words)
             return -inner if node.op == "-" else inner
         assert isinstance(node, BinOp)
-        left = self._residue(node.left, equation, k, rows, solved, reduce)
+        left = self._residue(node.left, equation, k, rows, solved, reduce, words)
         if node.op == "**":
             result: Array = 1
             for _ in range(int(self.problem.constant_exponents[node])):
                 result = result * left % modulus if reduce else result * left
             return result
-        right = self._residue(node.right, equation, k, rows, solved, reduce)
+        right = self._residue(node.right, equation, k, rows, solved, reduce, words)
         value = left * right if node.op == "*" else left + right if node.op == "+" else left - right
         return value % modulus if reduce else value
 
