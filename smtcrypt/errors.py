@@ -39,9 +39,9 @@ class FormulaError(ValueError):
         an excerpt around the fault, so that a 100,000-character formula gives a short message."""
         if self.position is None:
             return ""
-        line_text = self.source.splitlines()[self.line - 1] if self.source.strip() else ""
-        if self.source.endswith("\n") and self.line > len(self.source.splitlines()):
-            line_text = ""
+        # lines as `line` counts them, at "\n" alone (splitlines also breaks at "\r", "\x0b", "\x85", ...,
+        # and has no line after a final newline: where "0\n" ends, `line` is 2)
+        line_text = self.source.split("\n")[self.line - 1].rstrip("\r") if self.source.strip() else ""
         column = self.column
         if len(line_text) > SHORT_LINE:
             start = max(0, column - 1 - EXCERPT)

@@ -86,6 +86,21 @@ def test_every_door_ends_cleanly(syntax: str) -> None:
     door_test(syntax, EVERY_RUN)()
 
 
+# found by the slow run: an error where "0\n" ends, on the line after the last, raised IndexError making
+# its message; and "\x0b", "\x85" or "\u2028" split lines where the error's line counted none
+LINE_ENDS = ["0\n", "A +\n", "A\n\n", "send +\r\n", "A \x0b= B", "A\x85+", "A\u2028=", "\n", "= \r"]
+
+
+@pytest.mark.parametrize("syntax", ["smtcrypt", "cryptator", "layout"])
+@pytest.mark.parametrize("text", LINE_ENDS)
+def test_an_error_on_a_last_or_odd_line_has_its_caret(syntax: str, text: str) -> None:
+    try:
+        read(text, syntax)
+    except FormulaError as error:
+        if error.position is not None:
+            assert "^" in str(error) and f"line {error.line}," in str(error)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("syntax", sorted(DOORS))
 def test_every_door_ends_cleanly_on_thousands(syntax: str) -> None:
