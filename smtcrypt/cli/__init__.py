@@ -9,7 +9,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from smtcrypt.cli.options import Exit
+from smtcrypt._version import VERSION_LINE
+from smtcrypt.cli.exits import Exit
 
 # Each subcommand's module, imported only when it runs, so that `smtcrypt --help` stays fast.
 SUBCOMMANDS = {
@@ -30,9 +31,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the subcommand named first (`generate`, `batch`, ...) or solve; the exit code. Every
     command but `serve` runs in a `CommandGuard` (cli/interrupt.py): Ctrl-C and the time limit end it at
     any stage, and a command says stage by stage how."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if version_only(argv):
+        return Exit.FOUND
     from smtcrypt.cli.interrupt import CommandGuard
 
-    argv = list(sys.argv[1:] if argv is None else argv)
     name = argv[0] if argv[:1] and argv[0] in SUBCOMMANDS else None
     if name in UNGUARDED:
         return int(importlib.import_module(SUBCOMMANDS[name]).main(argv[1:]))
@@ -42,9 +45,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(importlib.import_module("smtcrypt.cli.solve").main(argv))
 
 
+def version_only(argv: Sequence[str]) -> bool:
+    """`smtcrypt --version` alone is answered (VERSION_LINE, as solve's parser prints it) before the
+    options, the guard and the formula's types load: half the start-up."""
+    if list(argv) != ["--version"]:
+        return False
+    print(VERSION_LINE)
+    return True
+
+
 def run() -> None:
     """The console entry point: the program is ours, so that Ctrl-C and the time limit may end it
     (cli/interrupt.py)."""
+    if version_only(sys.argv[1:]):
+        sys.exit(Exit.FOUND)
     try:
         from smtcrypt.cli.interrupt import owning_process
 

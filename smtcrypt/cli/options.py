@@ -9,11 +9,11 @@ parsed options into the keyword rules of `Puzzle`, `make_rules` and `generate`.
 from __future__ import annotations
 
 import argparse
-import enum
 import json
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+from smtcrypt.cli.exits import Exit
 from smtcrypt.core.results import Ending, Status, Verdict
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE
 from smtcrypt.engine.base import STRATEGIES  # the names only: the engine loads with the first search
@@ -21,18 +21,6 @@ from smtcrypt.engine.memory import RESERVE_MB
 from smtcrypt.search import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, MIN_MEMORY_MB
 
 __all__ = ["DEFAULT_MEMORY_MB", "DEFAULT_TIMEOUT", "MIN_MEMORY_MB", "RESERVE_MB", "STRATEGIES", "Exit"]
-
-
-class Exit(enum.IntEnum):
-    """The exit status of every subcommand."""
-
-    FOUND = 0  # a solution (with --unique: exactly one, proved), a puzzle generated, a page served
-    NONE = 1  # no solution (with --unique: none or several)
-    USAGE = 2  # bad input or usage
-    UNKNOWN = 3  # the search could not finish (time limit, the solver gave up)
-    INTERRUPTED = 130  # Ctrl-C ended the run (what was found is printed)
-    BROKEN_PIPE = 141  # the reader of stdout went away
-
 
 
 # --- argparse types ---------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import argparse
 from collections.abc import Sequence
 from typing import NoReturn
 
-from smtcrypt._version import __version__
+from smtcrypt._version import VERSION_LINE
 from smtcrypt.cli.options import (
     FLAGS,
     VALUED,
@@ -97,7 +97,7 @@ def build_parser() -> JsonErrorParser:
                              "with how many give it; with --unique, only prove it unique or show two")
     add_search_options(parser)
     syntax_help(parser)
-    parser.add_argument("--version", action="version", version=f"smtcrypt {__version__}")
+    parser.add_argument("--version", action="version", version=VERSION_LINE)
     parser.usage = (parser.format_usage().removeprefix("usage: ").rstrip() + "\n" + SUBCOMMANDS)
     return parser
 
