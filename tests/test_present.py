@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import smtcrypt
+from smtcrypt.engine import sums
+from smtcrypt.engine.sums.compiled import CompiledSums, count_sums, search_codes, search_masks
 from smtcrypt.present.data import explanation, long_hand, solution_data
+from smtcrypt.present.text import stats_lines
 
 
 def test_a_solution_for_the_page_has_its_long_hand_layout_where_its_shape_has_one():
@@ -22,3 +25,14 @@ def test_an_explanation_for_the_page_is_its_steps_as_data():
     assert data == {"difficulty": explained.difficulty, "complete": True,
                     "steps": [{"kind": step.kind, "text": step.text} for step in explained.steps]}
     assert puzzle.difficulty() == explained.difficulty == 1
+
+
+def test_stats_say_which_sum_kernel_decided(monkeypatch):
+    """--stats names the search that decided a sum: the plain one with its nodes, or the compiled kernel
+    (loaded for the engine by a batch of many puzzles; here its code run as plain Python)."""
+    first = stats_lines(smtcrypt.Puzzle("SEND + MORE = MONEY").search().verdict())[0]
+    assert "nodes of the linear search" in first
+    monkeypatch.setattr(sums, "ENGINE_KERNEL", [CompiledSums(search_masks, search_codes, count_sums)])
+    first = stats_lines(smtcrypt.Puzzle("SEND + MORE = MONEY").search().verdict())[0]
+    assert first.endswith("(decided by the compiled sum kernel)")
+    assert "nodes of the linear search" in stats_lines(smtcrypt.Puzzle("NUM + BER = PLAY").search().verdict())[0]

@@ -48,7 +48,9 @@ def stats_lines(verdict: Verdict) -> list[str]:
         how += f" ({tried:,} of {stats.get('candidates', 0):,} candidates evaluated)"
     if stats.get("cubes") is not None:
         how += f" ({stats['cubes']:,} cubes, {stats.get('cube_checks', 0):,} checks to shrink them)"
-    if stats.get("search_nodes") is not None:
+    if stats.get("sum_kernel") == "compiled":
+        how += " (decided by the compiled sum kernel)"
+    elif stats.get("search_nodes") is not None:
         how += f" ({stats['search_nodes']:,} nodes of the linear search)"
     lines = [how, f"search space: {shown} candidate assignments; models found: {stats.get('models', 0):,}"]
     if stats.get("solver_checks") or z3_counters:
