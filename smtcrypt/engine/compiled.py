@@ -21,10 +21,8 @@ its only globals, are in compiled_runtime.py.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from types import CodeType
 from typing import Any
 
 from smtcrypt.analysis.unknowns import Values, unknown_values
@@ -58,20 +56,13 @@ class Compiled:
         return values
 
 
-@functools.lru_cache(maxsize=512)
-def _code(source: str, filename: str) -> CodeType:
-    """The source compiled, once per source: puzzles of one shape (the same letters' pattern, read as
-    `v0`, `v1`, ... in alphabetical order) make the same code, and a collection holds many of them."""
-    return compile(source, filename, "exec")
-
-
 def define_scan(source: str, constants: list[Any], helpers: dict[str, Any] | None = None,
                 filename: str = "<smtcrypt formula>") -> Callable[..., Any]:
     """The function `_scan` that `source` defines, run with only the helpers and the constants `_K`
     as its globals (no builtins); `NotCompilable` if Python cannot compile code that deep."""
     namespace: dict[str, Any] = dict(HELPERS, **(helpers or {}), _K=tuple(constants), __builtins__={})
     try:
-        exec(_code(source, filename), namespace)
+        exec(compile(source, filename, "exec"), namespace)
     except (SyntaxError, RecursionError, MemoryError) as error:  # too deep for Python's own parser
         raise NotCompilable(f"the formula is too deeply nested to compile ({type(error).__name__})") from None
     return namespace["_scan"]
