@@ -21,7 +21,7 @@ from reference import brute_force
 from test_properties import cases
 
 import smtcrypt
-from smtcrypt.analysis.linear import integer_equation
+from smtcrypt.analysis.linear import combined, integer_equation
 from smtcrypt.core.check import check
 from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.core.parse import parse
@@ -112,6 +112,21 @@ def test_linear_takes_sums_and_leaves_the_rest():
     assert accepts("AB + C = DE, F + G = 7", {}, "linear")  # two letters outside the sum: 90 tuples beside each solution
     assert not accepts("AB + C = DE, F * G = H", {}, "linear")  # three: 10P3, more than the linear search tries
     assert accepts("AB + C = DE, F + G = H", {}, "linear")  # two sums: one equation (analysis.linear.combined)
+
+
+def test_the_combined_equation_is_zero_exactly_where_every_equation_is():
+    """`combined` against every assignment of small random systems (weights, constants, allowed digits)."""
+    rng = random.Random(39)
+    for _ in range(300):
+        letters = "ABCD"[:rng.randint(1, 4)]
+        allowed = {letter: frozenset(rng.sample(range(10), rng.randint(1, 4))) for letter in letters}
+        forms = [({letter: rng.randint(-12, 12) for letter in rng.sample(letters, rng.randint(1, len(letters)))},
+                  rng.randint(-30, 30)) for _ in range(rng.randint(2, 4))]
+        weights, fixed = combined(forms, allowed)
+        for digits in itertools.product(*(sorted(allowed[letter]) for letter in letters)):
+            value = dict(zip(letters, digits))
+            each = all(sum(w * value[x] for x, w in form.items()) + c == 0 for form, c in forms)
+            assert (sum(w * value[x] for x, w in weights.items()) + fixed == 0) == each, (forms, value)
 
 
 def test_several_sums_are_one_equation_with_the_same_solutions():

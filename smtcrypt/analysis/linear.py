@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from smtcrypt.analysis.equations import equation_chains, equation_sides
 from smtcrypt.core.check import Problem, constant
+from smtcrypt.core.intervals import plus, scaled
 from smtcrypt.core.numerals import place_values
 from smtcrypt.core.tree import BinOp, Call, Expr, Number, Unary, Word
 
@@ -147,10 +148,10 @@ def integer_equation(problem: Problem) -> tuple[dict[str, int], int] | None:
 def combined(forms: list[tuple[dict[str, int], int]],
              allowed: Mapping[str, frozenset[int]]) -> tuple[dict[str, int], int]:
     """Equations e1 = 0, e2 = 0, ... over digits as one: e1 + m1 * e2 + m1 * m2 * e3 + ... = 0, where
-    m = 2 * B + 1 and B bounds |e| over the allowed digits. Read in the mixed radix m1, m2, ..., the
-    sum is zero only where every e is (e1 is the sum modulo m1, and |e1| < m1 / 2; then the rest), so
+    m = B + 1 and B bounds |e| over the allowed digits (`core.intervals`). The sum is zero only where
+    every e is: then e1 is a multiple of m1 smaller than m1 in size, so 0, and so on with the rest; so
     the one equation holds exactly where they all do, and the sum kernel cuts by all of them at once: a
-    crossword's six sums of two-letter words take it 100 to 500 nodes."""
+    crossword's six sums of two-letter words take it about 220 nodes (21 to 3,408 on Cryptator's 86)."""
     weights: dict[str, int] = {}
     fixed = 0
     scale = 1
@@ -158,9 +159,11 @@ def combined(forms: list[tuple[dict[str, int], int]],
         for letter, weight in form.items():
             weights[letter] = weights.get(letter, 0) + scale * weight
         fixed += scale * constant_term
-        bound = abs(constant_term) + sum(abs(weight) * max(allowed[letter], default=0)
-                                         for letter, weight in form.items())
-        scale *= 2 * bound + 1
+        low, high = constant_term, constant_term
+        for letter, weight in form.items():  # the values e takes over the allowed digits lie within low..high
+            digits = allowed[letter] or frozenset({0})
+            low, high = plus((low, high), scaled(weight, (min(digits), max(digits))))
+        scale *= max(-low, high, 0) + 1
     return {letter: weight for letter, weight in weights.items() if weight}, fixed
 
 
