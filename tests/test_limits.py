@@ -62,9 +62,14 @@ def test_z3_past_its_memory_cap_ends_the_search_as_memory_not_the_process(monkey
 
 
 def test_a_fresh_z3_context_is_made_as_z3_makes_one():
-    context = Context()
-    x = z3.Int("x", context)
-    solver = z3.Solver(ctx=context)
-    solver.add(x * x == 49, x > 0)
-    assert solver.check() == z3.sat and solver.model()[x].as_long() == 7
-    assert "(* x x)" in solver.sexpr()  # printed as SMT-LIB, as z3.Context sets it
+    solvers = []
+    for context in (Context(), z3.Context()):
+        x = z3.Int("x", context)
+        solver = z3.Solver(ctx=context)
+        solver.add(x * x == 49, x > 0)
+        solvers.append((solver, x))
+    (ours, x), (theirs, _) = solvers
+    assert ours.sexpr() == theirs.sexpr()
+    assert ours.check() == z3.sat and ours.model()[x].as_long() == 7
+    with pytest.raises(z3.Z3Exception):  # an error in the context raised in Python, as z3.Context's are
+        z3.Z3_get_numeral_string(ours.ctx.ref(), x.as_ast())
