@@ -29,15 +29,13 @@ compiled().count_first([1, 10, -11], [1022, 1022, 1022], 0, 10, True, 2)
 def pytest_configure(config: pytest.Config) -> None:
     """Compile the sum kernel into numba's cache once, before the workers start: a fresh clone
     otherwise compiles it (about 10 s of CPU) in each worker and in many of the commands the tests
-    run. Both copies of the package are warmed, where they differ: the installed one, which the
-    tests import, and the checkout's, which `python -m smtcrypt` run from the checkout imports.
-    Nothing is compiled where numba is not installed, or in a worker (its controller did it)."""
+    run. Both copies of the package are warmed: the installed one, which commands run from elsewhere
+    import, and the checkout's, which the tests and the commands run from the checkout import. Nothing is compiled where numba is not installed, or in a worker (its controller did it)."""
     if hasattr(config, "workerinput") or importlib.util.find_spec("numba") is None:
         return
-    places = [config.rootpath]  # where `python -m smtcrypt` finds the checkout's copy
-    spec = importlib.util.find_spec("smtcrypt")
-    if spec is not None and spec.origin is not None and config.rootpath not in Path(spec.origin).parents:
-        places.append(Path(tempfile.gettempdir()))  # where it finds the installed copy, the tests' own
+    # the checkout's copy (found first from the checkout) and the installed one (found from elsewhere),
+    # warmed side by side; where they are one copy (an editable install), numba writes its cache twice
+    places = [config.rootpath, Path(tempfile.gettempdir())]
     warming = [subprocess.Popen([sys.executable, "-c", WARM_UP], cwd=place, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL) for place in places]
     for process in warming:
