@@ -3,7 +3,8 @@
 It shares only the parser and the tree's node classes with smtcrypt: the evaluator below is
 written from the README's semantics, not from `smtcrypt.verify`, and it never touches the
 encoders or Z3 (nor `eval`/`exec`). Each formula is compiled once into Python closures over a
-tuple of digits (words become precomputed weighted sums), then every digit assignment is tried.
+tuple of digits (words, and sums of words and integers, become precomputed weighted sums), then
+every digit assignment is tried.
 
 Semantics (README, "Rules and exact semantics"):
 - arithmetic is exact: ints and `Fraction`s; `/` is rational division; `//` and `%` floor as in Python;
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -131,10 +133,10 @@ def _mod(a: Value, b: Value) -> Value:
     return _norm(a % b)
 
 
+# + - * of two ints is an int: only a Fraction needs `_norm` (checked in the compiled closure)
+RING = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
 ARITHMETIC = {
-    "+": lambda a, b: _norm(a + b),
-    "-": lambda a, b: _norm(a - b),
-    "*": lambda a, b: _norm(a * b),
     "/": _divide,
     "//": _floordiv,
     "%": _mod,
@@ -142,12 +144,12 @@ ARITHMETIC = {
 }
 
 COMPARE = {
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
 }
 
 
@@ -302,13 +304,52 @@ class Compiled:
                 weights[i] = weights.get(i, 0) + scale
         return sorted(weights.items()), literal
 
-    def _compile(self, node: Expr) -> Evaluator:
+    def _linear(self, node: Expr) -> tuple[dict[int, int], int] | None:
+        """`node` as integer weights on the letters and unknowns (by index) and an integer constant,
+        if it is words, names and integers added, subtracted, negated and multiplied by an integer;
+        otherwise None. Such a term is computed as one weighted sum."""
         if isinstance(node, Word):
             pairs, literal = self._weights(self.cells(node))
+            return dict(pairs), literal
+        if isinstance(node, Name):
+            return {self.index[node.name]: 1}, 0
+        if isinstance(node, Number):
+            value = _norm(Fraction(node.value))
+            return ({}, value) if type(value) is int else None
+        if isinstance(node, Unary):
+            inner = self._linear(node.operand)
+            if inner is None or node.op != "-":  # `+x` is x
+                return inner
+            return {i: -w for i, w in inner[0].items()}, -inner[1]
+        if not isinstance(node, BinOp) or node.op not in RING:
+            return None
+        left, right = self._linear(node.left), self._linear(node.right)
+        if left is None or right is None:
+            return None
+        if node.op == "*":
+            if left[0] and right[0]:
+                return None  # a product of two terms of letters
+            (weights, constant), scale = (right, left[1]) if not left[0] else (left, right[1])
+            return {i: scale * w for i, w in weights.items()}, scale * constant
+        sign = 1 if node.op == "+" else -1
+        weights = dict(left[0])
+        for i, w in right[0].items():
+            weights[i] = weights.get(i, 0) + sign * w
+        return weights, left[1] + sign * right[1]
+
+    def _compile(self, node: Expr) -> Evaluator:
+        linear = self._linear(node) if isinstance(node, (Word, Name, Unary, BinOp)) else None
+        if linear is not None:
+            pairs, constant = [(i, w) for i, w in linear[0].items() if w], linear[1]
+            if not pairs:
+                return lambda d: constant
             if len(pairs) == 1:
                 (i, w), = pairs
-                return lambda d: w * d[i] + literal
-            return lambda d: sum(w * d[i] for i, w in pairs) + literal
+                return lambda d: w * d[i] + constant
+            # the weighted sum in C: itemgetter picks the digits, map multiplies them by their weights
+            indices, weights = zip(*pairs)
+            pick = operator.itemgetter(*indices)
+            return lambda d: sum(map(operator.mul, weights, pick(d))) + constant
         if isinstance(node, Repeating):
             head_pairs, head_literal = self._weights([cell for _, cell in marked(node.whole + node.fixed)])
             all_pairs, all_literal = self._weights([cell for _, cell in marked(node.whole + node.fixed + node.period)])
@@ -332,7 +373,15 @@ class Compiled:
             inner = self._compile(node.operand)
             return lambda d: 1 if inner(d) == 0 else 0
         if isinstance(node, BinOp):
-            left, right, op = self._compile(node.left), self._compile(node.right), ARITHMETIC[node.op]
+            left, right = self._compile(node.left), self._compile(node.right)
+            if node.op in RING:
+                ring = RING[node.op]
+
+                def exact(d: Digits) -> Value:
+                    value = ring(left(d), right(d))
+                    return value if type(value) is int else _norm(value)
+                return exact
+            op = ARITHMETIC[node.op]
             return lambda d: op(left(d), right(d))
         if isinstance(node, BoolOp):
             parts = [self._compile(operand) for operand in node.operands]
@@ -387,6 +436,9 @@ class Compiled:
                 steps.append((op, self._compile_membership(operand)))
             else:
                 steps.append((op, self._compile(operand)))
+        if len(steps) == 1 and steps[0][0] in COMPARE:  # one comparison, the most common constraint
+            test, second = COMPARE[steps[0][0]], steps[0][1]
+            return lambda d: 1 if test(first(d), second(d)) else 0
 
         def chain(d):
             left = first(d)
@@ -494,7 +546,11 @@ class Compiled:
         if self.wildcards or not isinstance(distinct, bool):  # every tuple of the pools, each group checked
             groups = self.groups(distinct)
             pools = self.pools(allow_leading_zeros, digits, domains, assign)
-            return (c for c in itertools.product(*pools) if all(len({c[i] for i in g}) == len(g) for g in groups))
+            tuples: Iterable[Digits] = itertools.product(*pools)
+            for group in groups:
+                if len(group) > 1:  # a group of one letter differs within itself
+                    tuples = filter(_all_differ(group), tuples)
+            return tuples
         if domains or assign:  # letters with pools of their own
             pools = self.pools(allow_leading_zeros, digits, domains, assign)
             return _distinct_product(pools) if distinct else itertools.product(*pools)
@@ -503,28 +559,32 @@ class Compiled:
         every = itertools.permutations(pool, n) if distinct else itertools.product(pool, repeat=n)
         if allow_leading_zeros or not self.leading:
             return every
-        heads = [i for i, letter in enumerate(self.letters) if letter in self.leading]
-        return (c for c in every if all(c[i] for i in heads))
+        for i, letter in enumerate(self.letters):
+            if letter in self.leading:
+                every = filter(operator.itemgetter(i), every)  # the digit at a word's head is not 0
+        return every
+
+
+def _all_differ(positions: list[int]) -> Callable[[Digits], bool]:
+    """Whether a candidate's digits at (two or more) `positions` all differ."""
+    pick = operator.itemgetter(*positions)
+    return lambda c: len(set(pick(c))) == len(positions)
 
 
 def _distinct_product(pools: list[list[int]]) -> Iterable[Digits]:
-    """Every choice of one digit from each pool, no digit twice."""
+    """Every choice of one digit from each pool, no digit twice: the choices for all pools but the
+    last are built pool by pool (a list), the last pool's digit added as each choice is taken."""
     if not pools:
         yield ()
         return
-    chosen: list[int] = []
-
-    def extend(position: int) -> Iterable[Digits]:
-        for digit in pools[position]:
-            if digit in chosen:
-                continue
-            chosen.append(digit)
-            if position + 1 == len(pools):
-                yield tuple(chosen)
-            else:
-                yield from extend(position + 1)
-            chosen.pop()
-    yield from extend(0)
+    chosen: list[Digits] = [()]
+    for pool in pools[:-1]:
+        chosen = [prefix + (digit,) for prefix in chosen for digit in pool if digit not in prefix]
+    last = pools[-1]
+    for prefix in chosen:
+        for digit in last:
+            if digit not in prefix:
+                yield prefix + (digit,)
 
 
 Bounds = Mapping[str, tuple[int, int]]  # integer unknown -> (lowest, highest) value the formula allows
@@ -550,7 +610,11 @@ def brute_force(formula: str, distinct: bool = True, allow_leading_zeros: bool =
     letters = compiled.letters
     ranges = [range(unknowns[name][0] - 1, unknowns[name][1] + 2) for name in compiled.names]
     found = set()
-    for values in compiled.candidates(distinct, allow_leading_zeros, digits, domains, assign):
+    candidates = compiled.candidates(distinct, allow_leading_zeros, digits, domains, assign)
+    if not ranges:  # letters only: each candidate is the whole assignment
+        holds = compiled.holds
+        return {tuple(sorted(zip(letters, values))) for values in candidates if holds(values)}
+    for values in candidates:
         for extra in itertools.product(*ranges):
             if compiled.holds(values + extra):
                 for name, value in zip(compiled.names, extra):
