@@ -46,8 +46,11 @@ def brute_force(words: tuple[str, ...]) -> dict[Key, set[tuple[tuple[str, int], 
         value = dict(zip(letters, digits))
         numbers = {word: int("".join(str(value[ch]) for ch in word)) for word in words if value[word[0]] != 0}
         spelled = {amount: word for word, amount in numbers.items()}
-        for (top, a), (multiplier, b) in itertools.product(numbers.items(), repeat=2):
-            rows = printed(a, b, spelled) if len(multiplier) >= 2 else None
+        multipliers = [(word, amount) for word, amount in numbers.items() if len(word) >= 2]
+        for (top, a), (multiplier, b) in itertools.product(numbers.items(), multipliers):
+            if a * b not in spelled:  # the product is no word: nothing printed (`printed` would say None)
+                continue
+            rows = printed(a, b, spelled)
             if rows is None:
                 continue
             key = (top, multiplier, *rows)
