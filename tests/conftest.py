@@ -2,7 +2,7 @@
 again, the slow one (`pytest -m slow`) included. To draw new examples, run with
 `--hypothesis-profile=explore`, and keep a formula that fails as an `@example` of its test.
 
-Before the workers start, the controller compiles the sum kernel into numba's cache (`pytest_configure`)."""
+Before the workers start, the controller compiles the kernels into numba's cache (`pytest_configure`)."""
 
 from __future__ import annotations
 
@@ -21,13 +21,15 @@ settings.load_profile("fixed")
 
 
 WARM_UP = """
-from smtcrypt.engine.sums.compiled import compiled
-compiled().count_first([1, 10, -11], [1022, 1022, 1022], 0, 10, True, 2)
+from smtcrypt.engine.kernels import load_compiled
+from smtcrypt.engine.sums import loaded_compiled
+load_compiled()
+loaded_compiled().count_first([1, 10, -11], [1022, 1022, 1022], 0, 10, True, 2)
 """
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Compile the sum kernel into numba's cache once, before the workers start: a fresh clone
+    """Compile the kernels (the sums' and the digit search's) into numba's cache once, before the workers start: a fresh clone
     otherwise compiles it (about 10 s of CPU) in each worker and in many of the commands the tests
     run. Both copies of the package are warmed: the installed one, which commands run from elsewhere
     import, and the checkout's, which the tests and the commands run from the checkout import. Nothing is compiled where numba is not installed, or in a worker (its controller did it)."""

@@ -151,7 +151,7 @@ def warm_up(entries: Sequence[Entry], timeout: float) -> float:
     counted twice, and the compiled sum kernel loaded where `smtcrypt batch` would load it for this many
     puzzles in one process. Wall seconds."""
     from smtcrypt.cli.batch import COMPILED_FROM
-    from smtcrypt.engine.sums import load_compiled
+    from smtcrypt.engine.kernels import load_compiled
 
     started = time.perf_counter()
     if len(entries) >= COMPILED_FROM:

@@ -37,8 +37,9 @@ from smtcrypt.cli.options import (
     take_syntax,
 )
 from smtcrypt.core.results import Ending, Status, Verdict
+from smtcrypt.engine.kernels import load_compiled
 from smtcrypt.engine.memory import cap_process_memory
-from smtcrypt.engine.sums import load_compiled, loaded_compiled
+from smtcrypt.engine.sums import loaded_compiled
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations import shared_options
 from smtcrypt.present.data import to_dict

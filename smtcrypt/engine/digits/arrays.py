@@ -115,6 +115,23 @@ def magnitude(node: Expr, problem: Problem) -> int | None:
     return None
 
 
+def truncated_bound(node: Expr, equation: WordEquation, k: int, problem: Problem) -> int:
+    """A bound on every value met evaluating the polynomial with its words cut to their last k digits."""
+    base = problem.rules.base
+    if isinstance(node, Word):
+        return base ** max(0, k - equation.shifts[id(node)])
+    if isinstance(node, Number):
+        return abs(int(node.value)) + 1
+    if isinstance(node, Unary):
+        return truncated_bound(node.operand, equation, k, problem)
+    assert isinstance(node, BinOp)
+    left = truncated_bound(node.left, equation, k, problem)
+    if node.op == "**":
+        return left ** int(problem.constant_exponents[node]) + 1
+    right = truncated_bound(node.right, equation, k, problem)
+    return left * right if node.op == "*" else left + right
+
+
 class ArraySearch:
     """The plan's steps over blocks of rows; `run(hits)` has the generated function's protocol: it
     appends each solution's digits (letters alphabetically) to `hits`, yields the rows handled so
@@ -256,26 +273,11 @@ class ArraySearch:
         modulus = self.base ** k
         key = (id(equation), k)
         if key not in self.reduce:  # each operation reduced only where the values could overflow
-            largest = sum(self._truncated_bound(side, equation, k) for side in (equation.left, equation.right))
+            largest = sum(truncated_bound(side, equation, k, self.problem) for side in (equation.left, equation.right))
             self.reduce[key] = modulus if largest >= SAFE else None
         reduce = self.reduce[key]
         return (self._residue(equation.left, equation, k, rows, solved, reduce, words)
                 - self._residue(equation.right, equation, k, rows, solved, reduce, words)) % modulus
-
-    def _truncated_bound(self, node: Expr, equation: WordEquation, k: int) -> int:
-        """A bound on every value met evaluating the polynomial with its words cut to their last k digits."""
-        if isinstance(node, Word):
-            return self.base ** max(0, k - equation.shifts[id(node)])
-        if isinstance(node, Number):
-            return abs(int(node.value)) + 1
-        if isinstance(node, Unary):
-            return self._truncated_bound(node.operand, equation, k)
-        assert isinstance(node, BinOp)
-        left = self._truncated_bound(node.left, equation, k)
-        if node.op == "**":
-            return left ** int(self.problem.constant_exponents[node]) + 1
-        right = self._truncated_bound(node.right, equation, k)
-        return left * right if node.op == "*" else left + right
 
     def _residue(self, node: Expr, equation: WordEquation, k: int, rows: AssignmentBlock,
                  solved: tuple[str, int] | None, reduce: int | None, words: dict[int, Array] | None = None) -> Array:

@@ -414,18 +414,19 @@ class CompiledSums:
 _compiled: list[CompiledSums] = []
 
 
-def jit(function: Callable[..., Any]) -> Any:
+def jit(function: Callable[..., Any], **options: Any) -> Any:
     """`function` compiled by numba and cached on disk where numba finds a writable directory
     (NUMBA_CACHE_DIR if set, else `__pycache__` beside this file, else the user's cache directory):
     a later process loads it instead of compiling it again. Where there is none (a read-only
     install run by a user without a writable home), numba refuses to cache, and each process
-    compiles it anew rather than failing."""
+    compiles it anew rather than failing. `options` go to numba (`inline="always"`: a helper whose
+    calls are cheaper inlined than passed a dozen arrays)."""
     import numba  # imported only by a process that chose to load the compiled search
 
     try:
-        return numba.njit(cache=True, nogil=True)(function)
+        return numba.njit(cache=True, nogil=True, **options)(function)
     except RuntimeError:  # "cannot cache function ...: no locator available for file ..."
-        return numba.njit(nogil=True)(function)
+        return numba.njit(nogil=True, **options)(function)
 
 
 def compiled() -> CompiledSums:
