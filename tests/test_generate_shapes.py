@@ -6,8 +6,10 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import operator
 import random
 import re
+from collections.abc import Iterable
 
 import pytest
 
@@ -42,14 +44,14 @@ def brute_count(formula: str) -> tuple[int, tuple[tuple[str, int], ...] | None]:
     words = re.findall(r"[A-Z]+", formula)
     letters = sorted(set("".join(words)))
     heads = sorted({letters.index(word[0]) for word in words if len(word) > 1})
-    sides = []  # each side: [(sign, [[(letter index, place value), ...] for each factor])]
+    sides = []  # each side: [(sign, [(letter indices, place values) for each factor])]
     for side in formula.split(" = "):
         terms, sign = [], 1
         for term in re.split(r" ([-+]) ", side):
             if term in "+-":
                 sign = 1 if term == "+" else -1
                 continue
-            terms.append((sign, [[(letters.index(letter), 10 ** place) for place, letter in enumerate(reversed(word))]
+            terms.append((sign, [([letters.index(letter) for letter in reversed(word)], [10 ** place for place in range(len(word))])
                                  for word in term.split(" * ")]))
         sides.append(terms)
 
@@ -57,16 +59,25 @@ def brute_count(formula: str) -> tuple[int, tuple[tuple[str, int], ...] | None]:
         total = 0
         for sign, factors in terms:
             product = 1
-            for factor in factors:
-                product *= sum(digits[index] * place for index, place in factor)
+            for indices, places in factors:
+                product *= sum(map(operator.mul, map(digits.__getitem__, indices), places))
             total += sign * product
         return total
 
+    # sums only: the two sides are equal where one linear form (the left side minus the right) is zero
+    linear = all(len(factors) == 1 for side in sides for _, factors in side)
+    weights = [0] * len(letters)
+    for side, outer in zip(sides, (1, -1)) if linear else ():
+        for sign, ((indices, places),) in side:
+            for index, place in zip(indices, places):
+                weights[index] += outer * sign * place
+
     found, count = None, 0
-    for digits in itertools.permutations(range(10), len(letters)):
-        if any(digits[head] == 0 for head in heads):
-            continue
-        if value(sides[0], digits) == value(sides[1], digits):
+    every: Iterable[tuple[int, ...]] = itertools.permutations(range(10), len(letters))
+    for head in heads:
+        every = filter(operator.itemgetter(head), every)  # no 0 at the head of a word
+    for digits in every:
+        if sum(map(operator.mul, weights, digits)) == 0 if linear else value(sides[0], digits) == value(sides[1], digits):
             count += 1
             found = tuple(zip(letters, digits))
             if count == 2:
