@@ -29,11 +29,13 @@ def run_cli(capsys, *argv):
 
 @functools.cache
 def brute_7ab():
-    """7AB * CD = EFGHJ by trying every permutation: 4 s, so computed once, when a test first needs it."""
+    """7AB * CD = EFGHJ by trying every permutation of A, B, C, D and reading E, F, G, H, J off the
+    product: five digits (E not 0), all different and none of A, B, C, D's (the 7 is no letter)."""
     found = []
-    for a, b, c, d, e, f, g, h, j in itertools.permutations(range(10), 9):
-        if c and e and (700 + 10 * a + b) * (10 * c + d) == int(f"{e}{f}{g}{h}{j}"):
-            found.append(f"7{a}{b} * {c}{d} = {e}{f}{g}{h}{j}")
+    for a, b, c, d in itertools.permutations(range(10), 4):
+        product = str((700 + 10 * a + b) * (10 * c + d))
+        if c and len(product) == 5 and len(set(product)) == 5 and not set(product) & {str(a), str(b), str(c), str(d)}:
+            found.append(f"7{a}{b} * {c}{d} = {product}")
     return sorted(found)
 
 
