@@ -22,6 +22,7 @@ kept in the state arrays, so that the caller can read the clock, drain the solut
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
@@ -68,6 +69,7 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
     count, which cost more than the search itself."""
     base = powers[1]
     values = np.zeros(4, np.int64)
+    other = np.zeros(len(stack), np.int64)
     level = state[0]
     taken = state[1]
     mask = state[2]
@@ -111,47 +113,64 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
             equation = steps[level, 2]
             k = steps[level, 3] if kind in (CONGRUENCE, SOLVE) else 0
             modulus = powers[k] if k > 0 and equations[equation, 4 + k] else 0
-            evaluations = 4 if kind in (SOLVE, RANGE) else 2
-            for which in range(evaluations):
-                side = which & 1  # left, right, left, right
-                value = which >> 1 if kind == SOLVE else 0  # Solve: the letter at 0, then at 1
-                reading = DIGITS if kind != RANGE else GREATEST if which == 0 or which == 3 else LEAST
-                solving = letter if kind == SOLVE else -1
+            paired = kind in (SOLVE, RANGE)  # two values a side, in one pass: `stack` and `other`
+            solving = letter if kind == SOLVE else -1
+            for side in range(2):
+                first_reading = DIGITS if kind != RANGE else GREATEST if side == 0 else LEAST
+                second_reading = LEAST if side == 0 else GREATEST  # a range cut's
                 top = 0
                 for index in range(equations[equation, 2 * side], equations[equation, 2 * side + 1]):
                     op = ops[index, 0]
                     if op == WORD:
                         word = ops[index, 1]
                         if k == 0:
-                            stack[top] = now[word, reading]
-                        else:
+                            stack[top] = now[word, first_reading]
+                            other[top] = now[word, second_reading]
+                        else:  # the letter solved read as 0 (`stack`) and as 1 (`other`: `lift` more)
                             total = 0
+                            lift = 0
                             for place in range(min(lengths[word], k - ops[index, 2])):
                                 cell = cells[starts[word] + place]
-                                total += (-cell - 1 if cell < 0 else value if cell == solving
-                                          else digits[cell]) * powers[place]
+                                if cell < 0:
+                                    total += (-cell - 1) * powers[place]
+                                elif cell == solving:
+                                    lift += powers[place]
+                                else:
+                                    total += digits[cell] * powers[place]
                             stack[top] = total
+                            other[top] = total + lift
                         top += 1
                     elif op == CONSTANT:
                         stack[top] = ops[index, 1] % modulus if modulus else ops[index, 1]
+                        other[top] = stack[top]
                         top += 1
                     elif op == NEGATE:
                         stack[top - 1] = -stack[top - 1]
+                        other[top - 1] = -other[top - 1]
                     elif op == POWER:
                         result = 1
+                        second = 1
                         for _ in range(ops[index, 1]):
                             result = result * stack[top - 1] % modulus if modulus else result * stack[top - 1]
+                            if paired:
+                                second = second * other[top - 1] % modulus if modulus else second * other[top - 1]
                         stack[top - 1] = result
+                        other[top - 1] = second
                     else:
                         top -= 1
                         if op == ADD:
                             result = stack[top - 1] + stack[top]
+                            second = other[top - 1] + other[top]
                         elif op == SUBTRACT:
                             result = stack[top - 1] - stack[top]
+                            second = other[top - 1] - other[top]
                         else:
                             result = stack[top - 1] * stack[top]
+                            second = other[top - 1] * other[top] if paired else 0
                         stack[top - 1] = result % modulus if modulus else result
-                values[which] = stack[0]
+                        other[top - 1] = second % modulus if modulus else second
+                values[side] = stack[0]
+                values[2 + side] = other[0]
             if kind == SOLVE:  # the digits x with c * x + t = 0 (mod base) in column k
                 below = powers[k - 1]
                 at_zero = (values[0] - values[1]) % powers[k]
@@ -262,6 +281,8 @@ class _Encoder:
         self.depth = 1
         self.columns = 1  # the furthest column a step reads
         self.ranged: dict[int, bool] = {}  # by id of equation: whether its range cuts are made
+        self.least = [min(problem.allowed[letter], default=0) for letter in self.letters]
+        self.greatest = [max(problem.allowed[letter], default=0) for letter in self.letters]
         self.places: dict[int, list[tuple[int, int]]] = {}  # by letter: its (word, weight) in whole words
         self.totals: list[tuple[int, int, int]] = []  # by word: its running totals before any digit
 
@@ -270,8 +291,6 @@ class _Encoder:
             raise NotKernel("distinct groups, or a base past a mask's bits")
         for step in steps:
             self._step(step)
-        least = [min(self.problem.allowed[letter], default=0) for letter in self.letters]
-        greatest = [max(self.problem.allowed[letter], default=0) for letter in self.letters]
         width = max((len(row) for row in self.equation_rows), default=4)
         equations = np.zeros((max(1, len(self.equation_rows)), width), np.int64)
         for number, row in enumerate(self.equation_rows):
@@ -291,7 +310,7 @@ class _Encoder:
                           array(self.starts), array(self.lengths), array(self.allowed), array(self.roots),
                           array(self.root_starts), array(self.root_sizes), array(uses), array(use_words),
                           array(use_weights), np.array(self.totals or [(0, 0, 0)], np.int64).reshape(-1, 3),
-                          array(least), array(greatest),
+                          array(self.least), array(self.greatest),
                           np.array([self.base ** k for k in range(max(2, self.columns + 1))], np.int64), self.base,
                           self.problem.distinctness == "all", self.letters, self.depth)
 
@@ -388,28 +407,35 @@ class _Encoder:
         self.cells += [-1 - int(char) if char.isdigit() else self.index[char] for char in reversed(letters)]
         totals = [0, 0, 0]
         if self.base ** len(letters) < SAFE:
-            for power, char in enumerate(reversed(letters)):
-                weight = self.base ** power
+            weight = 1
+            for char in reversed(letters):
                 if char.isdigit():
                     totals = [total + int(char) * weight for total in totals]
                 else:
-                    allowed = self.problem.allowed[char]
-                    totals[LEAST] += min(allowed, default=0) * weight
-                    totals[GREATEST] += max(allowed, default=0) * weight
-                    self.places.setdefault(self.index[char], []).append((number, weight))
+                    position = self.index[char]
+                    totals[LEAST] += self.least[position] * weight
+                    totals[GREATEST] += self.greatest[position] * weight
+                    self.places.setdefault(position, []).append((number, weight))
+                weight *= self.base
         self.totals.append((totals[0], totals[1], totals[2]))
         return number
 
     def _table(self, digits: tuple[int, ...]) -> int:
         """The offset of the keys of this set of digits' root table (made once a set)."""
         if digits not in self.tables:
-            flat, sizes = root_table(digits, self.base)
+            flat, starts, sizes = root_lists(digits, self.base)
             self.tables[digits] = len(self.root_starts)
-            starts = np.cumsum(sizes) - sizes + len(self.roots)
-            self.root_starts += starts.tolist()
-            self.root_sizes += sizes.tolist()
-            self.roots += flat.tolist()
+            self.root_starts += [start + len(self.roots) for start in starts]
+            self.root_sizes += sizes
+            self.roots += flat
         return self.tables[digits]
+
+
+@functools.cache
+def root_lists(digits: tuple[int, ...], base: int) -> tuple[list[int], list[int], list[int]]:
+    """`root_table` as lists: the roots flattened, where each key's start, how many it has."""
+    flat, sizes = root_table(digits, base)
+    return flat.tolist(), (np.cumsum(sizes) - sizes).tolist(), sizes.tolist()
 
 
 OPERATIONS = {"+": ADD, "-": SUBTRACT, "*": MULTIPLY}
