@@ -154,7 +154,7 @@ def numpy_loaded() -> bool:
 
 class DigitSearch(Backend):
     """The plan run in slices between looks at the clock and the stop flag: by the compiled kernel
-    where it is loaded and takes the plan (kernel.py: as fast as the arrays on the longest products,
+    where it is loaded and takes the plan (kernel.py: faster than the arrays on the longest products,
     ten times faster on a product of a few thousand steps); else by the generated loops for
     LOOPS_FIRST seconds, then (`arrays`) on arrays, less the solutions the loops reported.
     `listing=False` (counting) yields the first YIELDED_WHEN_COUNTING solutions and counts the rest."""
