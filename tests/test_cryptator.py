@@ -4,11 +4,14 @@ language and its solver."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
+import operator
 import re
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -66,9 +69,16 @@ def truncated(a: int, b: int) -> int:
     return quotient if (a >= 0) == (b >= 0) else -quotient
 
 
+@functools.cache
+def places(text: str, base: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """A word's symbols, the last first, and their place values: 1, base, base ** 2, ..."""
+    return tuple(reversed(text)), tuple(base ** power for power in range(len(text)))
+
+
 def value(node: Node, digits: dict[str, int], base: int) -> int:
     if isinstance(node, CryptatorWord):
-        return sum(digits[ch] * base ** power for power, ch in enumerate(reversed(node.text)))
+        symbols, values = places(node.text, base)
+        return sum(map(operator.mul, map(digits.__getitem__, symbols), values))
     if isinstance(node, Constant):
         return node.value
     if isinstance(node, Negation):
@@ -87,9 +97,12 @@ def value(node: Node, digits: dict[str, int], base: int) -> int:
     return a - b * quotient if node.op == "%" else quotient
 
 
+COMPARE = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge}
+
+
 def holds(equation: CryptatorEquation, digits: dict[str, int], base: int) -> bool:
     a, b = value(equation.left, digits, base), value(equation.right, digits, base)
-    return {"=": a == b, "!=": a != b, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[equation.op]
+    return COMPARE[equation.op](a, b)
 
 
 def brute_count(formula: str, base: int, zeros: bool, assign: dict[str, int], relax: tuple[int, int]) -> int | None:
@@ -105,12 +118,16 @@ def brute_count(formula: str, base: int, zeros: bool, assign: dict[str, int], re
     if tries > BRUTE_LIMIT:
         return None
     leading = set() if zeros else {word.text[0] for word in found}
-    candidates = itertools.permutations(range(base), n) if most == 1 else itertools.product(range(base), repeat=n)
+    candidates: Iterable[tuple[int, ...]] = (
+        itertools.permutations(range(base), n) if most == 1 else itertools.product(range(base), repeat=n))
+    for symbol in leading:  # no 0 at a word's head
+        candidates = filter(operator.itemgetter(symbols.index(symbol)), candidates)
+    for symbol, digit in assign.items():
+        at = symbols.index(symbol)
+        candidates = filter(lambda candidate, at=at, digit=digit: candidate[at] == digit, candidates)
     count = 0
     for candidate in candidates:
         digits = dict(zip(symbols, candidate))
-        if any(digits[s] == 0 for s in leading) or any(digits[s] != d for s, d in assign.items()):
-            continue
         if most > 1:
             used = Counter(candidate)
             if any(not least <= used[d] <= most for d in range(base)):
