@@ -425,7 +425,8 @@ class _Encoder:
         if digits not in self.tables:
             flat, starts, sizes = root_lists(digits, self.base)
             self.tables[digits] = len(self.root_starts)
-            self.root_starts += [start + len(self.roots) for start in starts]
+            offset = len(self.roots)
+            self.root_starts += [start + offset for start in starts]
             self.root_sizes += sizes
             self.roots += flat
         return self.tables[digits]
