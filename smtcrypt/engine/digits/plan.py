@@ -79,6 +79,7 @@ class Planner:
     reached: dict[int, int] = field(default_factory=dict)  # by id of equation: its columns checked so far
     bounded: dict[int, int] = field(default_factory=dict)  # by id of equation: letters with digits at its last RangeCut
     letters: dict[int, set[str]] = field(default_factory=dict)  # by id of constraint: its letters
+    opened: list[WordEquation] | None = None  # `_open()`'s list, until a constraint is checked
 
     def plan(self) -> list[Step]:
         self.pending = conjuncts(self.problem)
@@ -116,8 +117,10 @@ class Planner:
                 self.steps.append(RangeCut(equation))
 
     def _open(self) -> list[WordEquation]:
-        """The equations not yet checked exactly."""
-        return [self.equations[constraint] for constraint in self.pending if constraint in self.equations]
+        """The equations not yet checked exactly (worked out again only once one is: asked very often)."""
+        if self.opened is None:
+            self.opened = [self.equations[constraint] for constraint in self.pending if constraint in self.equations]
+        return self.opened
 
     @staticmethod
     def _next(equation: WordEquation, assigned: set[str], reached: dict[int, int]) -> list[str]:
@@ -127,10 +130,13 @@ class Planner:
     def _advance(self, assigned: set[str], reached: dict[int, int], steps: list[Step] | None) -> None:
         """Each equation's next columns checked while their letters all have digits."""
         for equation in self._open():
-            while reached[id(equation)] < equation.length and not self._next(equation, assigned, reached):
-                reached[id(equation)] += 1
+            key = id(equation)
+            column = reached[key]
+            while column < equation.length and all(x in assigned for x in equation.column(column + 1)):
+                column += 1
                 if steps is not None:
-                    steps.append(Congruence(equation, reached[id(equation)]))
+                    steps.append(Congruence(equation, column))
+            reached[key] = column
 
     def _solvable(self, assigned: set[str], reached: dict[int, int]) -> tuple[WordEquation, str, int] | None:
         """An equation whose next column solves its one letter without a digit yet: it, the letter, the column."""
@@ -180,4 +186,5 @@ class Planner:
         for constraint in list(self.pending):
             if self._letters(constraint) <= self.assigned:
                 self.pending.remove(constraint)
+                self.opened = None
                 self.steps.append(Holds(constraint))
