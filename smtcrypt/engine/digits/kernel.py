@@ -1,20 +1,21 @@
 """The plan run depth first by one function of integers and arrays, which numba compiles.
 
 On arrays (arrays.py) a step costs a few numpy calls, a few microseconds each however few rows
-the block has; a product of the published collection has a few hundred partial assignments, so
+the block has; a product of the published collection has a few thousand partial assignments, so
 most of its search was those calls. Here the plan is data: a table of steps, each side of each
-equation a short program for a stack machine (`program`), and one function (`search_plan`)
-walks the steps depth first, as the generated loops do, without the interpreter in between once
-numba has compiled it. A process loads it with the sum kernel (`engine.kernels.load_compiled`),
-where a batch of many puzzles pays for the load.
+equation a short program for a stack machine, and one function (`search_plan`) walks the steps
+depth first, as the generated loops do, without the interpreter in between once numba has
+compiled it. A process loads it with the sum kernel (`engine.kernels.load_compiled`), where a
+batch of many puzzles pays for the load.
 
 It runs the plans it can run exactly: every letter in one distinctness (all different, or none),
 every constraint checked exactly one comparison of polynomials as written (`LEFT = RIGHT`,
-`A < B`; no quotient) whose values stay below 2**62, and every congruence's modulus below 3 * 10**9, so that no
-intermediate overflows int64 (the bounds are arrays.py's, computed once for both). Any other plan
-runs on arrays. Its arithmetic is the arrays' step for step: a congruence reduces each operation
-modulo base**k where the values could overflow, `Solve` looks the letter's digits up in the same
-table of roots, a range cut puts each letter without a digit at its least and greatest digit.
+`A < B`; no quotient) whose values stay below 2**62, and every congruence's modulus below
+3 * 10**9, so that no intermediate overflows int64 (the bounds are arrays.py's). Any other plan
+runs on arrays (`NotKernel` says why). Its arithmetic is the arrays' step for step: a congruence
+reduces each operation modulo base**k where the values could overflow, `Solve` looks the letter's
+digits up in the same table of roots, a range cut puts each letter without a digit at its least
+and greatest digit.
 
 The search stops after a budget of steps, or when its buffer of solutions is full, with its place
 kept in the state arrays, so that the caller can read the clock, drain the solutions and go on.
@@ -41,7 +42,7 @@ __all__ = ["KernelPlan", "NotKernel", "kernel_plan", "kernel_scan", "load", "sea
 TRY, SOLVE, CONGRUENCE, RANGE, HOLDS = 0, 1, 2, 3, 4
 # stack machine operations (column 0 of a program)
 WORD, CONSTANT, ADD, SUBTRACT, MULTIPLY, NEGATE, POWER = 0, 1, 2, 3, 4, 5, 6
-# how `evaluate` reads a word's letters
+# the columns of a whole word's running totals (`now`): letters without a digit as 0, least, greatest
 DIGITS, LEAST, GREATEST = 0, 1, 2
 # what `search_plan` returns
 FINISHED, BUDGET_SPENT, BUFFER_FULL = 0, 1, 2
@@ -62,9 +63,11 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
     the letter's places in words, a word and a weight each): column DIGITS its value with the
     letters without a digit as 0, LEAST and GREATEST with them at their least and greatest digit.
 
-    A check or a Solve evaluates two or four programs (`Evaluations` below), each by the same stack
-    machine: a word is read off its running totals where whole (k = 0), else digit by digit cut to
-    its last k digits; each operation is reduced modulo base**k where the equation's row says so.
+    A check or a Solve evaluates its equation's two sides by one stack machine, each side once for
+    two values at a time where it needs four (`stack` and `other`: a Solve's letter at 0 and at 1, a
+    range cut's least and greatest): a word is read off its running totals where whole (k = 0),
+    else digit by digit cut to its last k digits; each operation is reduced modulo base**k where
+    the equation's row says so.
     One function, without calls: numba passes each array to a function it calls with a reference
     count, which cost more than the search itself."""
     base = powers[1]
