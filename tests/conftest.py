@@ -20,25 +20,33 @@ settings.register_profile("explore", derandomize=False)
 settings.load_profile("fixed")
 
 
-WARM_UP = """
-from smtcrypt.engine.kernels import load_compiled
-from smtcrypt.engine.sums import loaded_compiled
+# what compiles each kernel into numba's cache (or loads it from there): one call with the argument types
+# of every later call
+SUMS = """
+from smtcrypt.engine.sums import load_compiled, loaded_compiled
 load_compiled()
 loaded_compiled().count_first([1, 10, -11], [1022, 1022, 1022], 0, 10, True, 2)
+"""
+DIGITS = """
+from smtcrypt.engine.digits.kernel import load
+load()
 """
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Compile the kernels (the sums' and the digit search's) into numba's cache once, before the workers start: a fresh clone
-    otherwise compiles it (about 10 s of CPU) in each worker and in many of the commands the tests
-    run. Both copies of the package are warmed: the installed one, which commands run from elsewhere
-    import, and the checkout's, which the tests and the commands run from the checkout import. Nothing is compiled where numba is not installed, or in a worker (its controller did it)."""
+    """Compile the kernels into numba's cache once, before the workers start: a fresh clone otherwise
+    compiles them (about 5 s of CPU each) in each worker and in the commands the tests run. numba
+    keeps a cache for each copy of the package: the installed one, which the tests import and the
+    commands run from elsewhere, gets both kernels; the checkout's, which `python -m smtcrypt` run from
+    the checkout imports, the sum kernel (the generator's commands load it; no command run from the
+    checkout loads the digit search's). Three processes side by side: about 8 s on two cores, where
+    one process a copy took 12 s. Nothing is compiled where numba is not installed, or in a worker
+    (its controller did it)."""
     if hasattr(config, "workerinput") or importlib.util.find_spec("numba") is None:
         return
-    # the checkout's copy (found first from the checkout) and the installed one (found from elsewhere),
-    # warmed side by side; where they are one copy (an editable install), numba writes its cache twice
-    places = [config.rootpath, Path(tempfile.gettempdir())]
-    warming = [subprocess.Popen([sys.executable, "-c", WARM_UP], cwd=place, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL) for place in places]
+    elsewhere = Path(tempfile.gettempdir())  # where `python -c` finds the installed copy, not the checkout's
+    warming = [subprocess.Popen([sys.executable, "-c", code], cwd=place, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+               for code, place in [(SUMS, elsewhere), (DIGITS, elsewhere), (SUMS, config.rootpath)]]
     for process in warming:
         process.wait()
