@@ -144,6 +144,19 @@ def test_plans_it_does_not_run_exactly_go_to_the_arrays():
             kernel_plan(problem, plan.steps)
 
 
+def test_a_plan_it_refuses_runs_on_the_arrays_with_the_kernel_loaded(monkeypatch):
+    """Distinct groups are not the kernel's: with it loaded, the digits backend runs the plan on the
+    arrays, and finds what the brute force finds."""
+    monkeypatch.setattr(digits, "COMPILED_PLAN", [search_plan])
+    rules = {"distinct": ["AB", "CD"], "digits": range(1, 7)}
+    plan = digit_plan(smtcrypt.Puzzle("AB * C = DA", **rules).problem)
+    assert plan is not None
+    search = DigitSearch(plan)
+    found = {tuple(sorted(assignment.items())) for batch in search.batches() for assignment in batch}
+    assert search.ran == ["arrays"] and search.end is not None and search.end.complete
+    assert found == brute_force("AB * C = DA", **rules)
+
+
 def test_a_range_cut_cuts_only_what_cannot_meet():
     """Without its range cuts the kernel takes more steps, and finds the same solutions."""
     problem = smtcrypt.Puzzle("AB * CD = 1000 + EF").problem

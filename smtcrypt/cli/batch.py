@@ -72,7 +72,7 @@ class BatchTask:
     # host's that called `main()` nor a Dask worker's, which other work shares
     cap_process: bool = False
     group: int = 1  # puzzles a chunk: several a chunk spare a process pool one exchange per puzzle
-    compiled_sums: bool = False  # each process loads the compiled sum kernel before its first puzzle
+    compiled_kernels: bool = False  # each process loads the compiled kernels before its first puzzle
 
     @cached_property
     def door(self) -> dict[str, Any]:
@@ -91,7 +91,7 @@ class BatchTask:
     def answer(self, index: int) -> dict[str, Any]:
         """The i-th puzzle's answer, as JSON data."""
         line, formula = self.puzzles[index]
-        if self.compiled_sums and loaded_compiled() is None:
+        if self.compiled_kernels and loaded_compiled() is None:
             load_compiled()
         set_memory_limit(self.max_memory)
         if self.cap_process:  # in each process that solves puzzles, from its size when first capped
@@ -141,9 +141,10 @@ class BatchTotals:
 
 
 GROUP = 8  # puzzles a chunk at most, where other processes solve them
-# puzzles a process from which it loads the compiled sum kernel: 0.7 s to load from numba's cache (10 to
-# 20 s to compile the first time after an install), against the solve stage of a collection's sum: 0.71 ms
-# at the median and 2.6 ms on average in plain Python, 0.17 and 0.28 ms compiled (docs/batch.md)
+# puzzles a process from which it loads the compiled kernels (the sums' and the digit search's): 0.6-0.7 s
+# from numba's cache (10 to 20 s to compile the first time after an install), against the solve stage of a
+# collection's sum: 0.71 ms at the median and 2.6 ms on average in plain Python, 0.17 and 0.28 ms compiled;
+# a multiplication's count 0.68-0.74 of the arrays' time at the median (docs/batch.md, docs/engine.md)
 COMPILED_FROM = 1000
 SHARES = 16  # chunks a process at least, so that a few slow puzzles still spread over the processes
 
@@ -155,7 +156,7 @@ def batch(puzzles: Sequence[tuple[int, str]], *, jobs: int = 1, scheduler: Any =
     elsewhere = scheduler is not None or jobs > 1
     group = max(1, min(GROUP, len(puzzles) // (max(jobs, 2) * SHARES))) if elsewhere else 1
     processes = max(jobs, 1) if scheduler is None else 1  # a cluster's size unknown here: one is the safe guess
-    options.setdefault("compiled_sums", len(puzzles) >= COMPILED_FROM * processes)
+    options.setdefault("compiled_kernels", len(puzzles) >= COMPILED_FROM * processes)
     task = BatchTask(tuple(puzzles), group=group, **options)
     for _, answers in run_chunks(task, task.chunks, jobs=jobs, scheduler=scheduler):
         yield from answers

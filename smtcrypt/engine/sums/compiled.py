@@ -419,8 +419,8 @@ def jit(function: Callable[..., Any], **options: Any) -> Any:
     (NUMBA_CACHE_DIR if set, else `__pycache__` beside this file, else the user's cache directory):
     a later process loads it instead of compiling it again. Where there is none (a read-only
     install run by a user without a writable home), numba refuses to cache, and each process
-    compiles it anew rather than failing. `options` go to numba (`inline="always"`: a helper whose
-    calls are cheaper inlined than passed a dozen arrays)."""
+    compiles it anew rather than failing. `options` go to numba (the digit kernel's
+    `error_model="numpy"`: no check of a divisor, none being 0)."""
     import numba  # imported only by a process that chose to load the compiled search
 
     try:
