@@ -271,7 +271,8 @@ class _Encoder:
         self.index = {letter: position for position, letter in enumerate(self.letters)}
         self.rows: list[list[int]] = []
         self.equation_rows: list[list[int]] = []
-        self.equation_index: dict[int, int] = {}
+        self.equation_index: dict[tuple[int, int], int] = {}  # by ids of an equation's sides: its row
+        self.reducing: dict[tuple[int, int], bool] = {}  # by ids of an equation's sides: whether any column reduces
         self.ops: list[tuple[int, int, int]] = []
         self.cells: list[int] = []
         self.starts: list[int] = []
@@ -295,9 +296,7 @@ class _Encoder:
         for step in steps:
             self._step(step)
         width = max((len(row) for row in self.equation_rows), default=4)
-        equations = np.zeros((max(1, len(self.equation_rows)), width), np.int64)
-        for number, row in enumerate(self.equation_rows):
-            equations[number, :len(row)] = row
+        equations = np.array([row + [0] * (width - len(row)) for row in self.equation_rows] or [[0] * width], np.int64)
 
         uses, use_words, use_weights = [0], [], []
         for letter in range(len(self.letters)):
@@ -345,14 +344,19 @@ class _Encoder:
         if column and self.base ** column > LARGEST_MODULUS:
             raise NotKernel("a column's modulus too large for int64 arithmetic")
         self.columns = max(self.columns, column)
-        if id(equation) not in self.equation_index:
-            self.equation_index[id(equation)] = len(self.equation_rows)
+        key = (id(equation.left), id(equation.right))
+        if key not in self.equation_index:
+            self.equation_index[key] = len(self.equation_rows)
             self.equation_rows.append([*self._programs(equation.left, equation.right, equation), 0])
-        row = self.equation_rows[self.equation_index[id(equation)]]
+            # the bound grows with k: below 2**62 in the last column, no column's congruence reduces
+            self.reducing[key] = self._truncated(equation, equation.length) >= SAFE
+        row = self.equation_rows[self.equation_index[key]]
         for k in range(len(row) - 4, column + 1):
-            row.append(int(sum(truncated_bound(side, equation, k, self.problem)
-                               for side in (equation.left, equation.right)) >= SAFE))
-        return self.equation_index[id(equation)]
+            row.append(int(self.reducing[key] and self._truncated(equation, k) >= SAFE))
+        return self.equation_index[key]
+
+    def _truncated(self, equation: WordEquation, k: int) -> int:
+        return sum(truncated_bound(side, equation, k, self.problem) for side in (equation.left, equation.right))
 
     def _holds(self, constraint: Expr) -> int:
         """The row of a constraint checked exactly: a comparison of polynomials below the bound."""
@@ -361,6 +365,9 @@ class _Encoder:
         left, right = constraint.operands
         if any((magnitude(side, self.problem) or SAFE) >= SAFE for side in (left, right)):
             raise NotKernel("values past 2**62, or not a polynomial")
+        written = self.equation_index.get((id(left), id(right)))
+        if written is not None:  # the equation's row, written for its columns, serves for its exact check (k = 0)
+            return written
         self.equation_rows.append([*self._programs(left, right, None), 0])
         return len(self.equation_rows) - 1
 
