@@ -142,7 +142,7 @@ class Puzzle:
         clock = Clock()
         clock.seconds.update(self.clock.seconds)
         search = Search(self.problem, limit=limit, timeout=timeout, decide=decide, clock=clock, strategy=strategy,
-                        keep=keep, fill=self.view.fill(self.problem))
+                        keep=keep, fill=self.view.fill(self.problem) if keep else None)  # a count shows none
         if self.view.formula is not None:  # a layout as given, then its conditions, one a line
             search.formula = self.view.formula
         return search

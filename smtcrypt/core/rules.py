@@ -6,6 +6,7 @@ then applies them to a formula's letters.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,6 +78,12 @@ def digit_set(spec: DigitSpec, what: str = "digits", base: int = MAX_BASE) -> fr
                 raise FormulaError(f"{what}: expected integers, not {value!r}")
             values |= _within_base([value], what, base)
         return frozenset(values)
+    return _text_digits(spec, what, base)
+
+
+@functools.lru_cache(maxsize=256)
+def _text_digits(spec: str, what: str, base: int) -> frozenset[int]:
+    """`digit_set` of a text, read once for each (a notation gives every leading letter `1-9`)."""
     text = spec.replace(" ", "")
     spans, position = [], 0
     for part in text.split(","):

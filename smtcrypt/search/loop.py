@@ -121,7 +121,8 @@ class Search:
         retain_freed_memory_once()
         self.engine.memory_mb = memory_limit()  # Z3's cap, set as the engine makes a context (if it needs Z3)
         cap_loaded_z3_memory(self.engine.memory_mb)  # and now, where Z3 is loaded: one cap for the whole process
-        self._fill = self.fill or filler(self.problem)
+        if self.keep:  # a count makes no `Solution`, and needs no text
+            self._fill = self.fill or filler(self.problem)
         engine = self.engine
         engine.deadline = deadline
         self._watch_family = engine.unbounded and (self.limit is None or self.decide)
