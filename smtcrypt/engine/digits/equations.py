@@ -82,7 +82,6 @@ class WordEquation:
     words: list[tuple[str, int]]  # each word's digits as written (letters and literal digits) and its shift
     shifts: dict[int, int]  # by id of the word node
     # the planner asks the same few questions many times while it looks ahead: each answered once
-    _columns: dict[int, list[str]] = field(default_factory=dict, repr=False)
     _solvable: dict[tuple[str, int], bool] = field(default_factory=dict, repr=False)
 
     @functools.cached_property
@@ -90,24 +89,41 @@ class WordEquation:
         """Its last column: past it, nothing more to learn modulo base**k."""
         return max(len(word) + shift for word, shift in self.words)
 
+    @functools.cached_property
+    def column_letters(self) -> list[list[str]]:
+        """By column k (0 and length + 1 hold none): `column(k)`, all read in one pass over the words."""
+        found: list[list[str]] = [[] for _ in range(self.length + 2)]
+        for word, shift in self.words:
+            for k, char in enumerate(reversed(word), start=shift + 1):
+                if not char.isdigit() and char not in found[k]:
+                    found[k].append(char)
+        return found
+
     def column(self, k: int) -> list[str]:
         """The letters in column k (1 = units) of its words, each once, in order (a list not to change)."""
-        if k not in self._columns:
-            found = [word[-(k - shift)] for word, shift in self.words
-                     if 0 < k - shift <= len(word) and not word[-(k - shift)].isdigit()]
-            self._columns[k] = list(dict.fromkeys(found))
-        return self._columns[k]
+        return self.column_letters[k] if 0 <= k < len(self.column_letters) else []
+
+    @functools.cached_property
+    def _widest(self) -> dict[str, int]:
+        """Each letter's largest shift among the words it is in (`solvable()` asks it for every letter)."""
+        found: dict[str, int] = {}
+        for word, shift in self.words:
+            for char in word:
+                found[char] = max(shift, found.get(char, shift))
+        return found
 
     def solvable(self, letter: str, k: int) -> bool:
         """True if, modulo base**k, the equation is of degree one in the letter (its first column being
         k): then the letter is solved, not tried. Past the units column that holds where the letter's
         words carry a shift of at most k - 2 (the module explains why); anywhere, where the letter
         enters the equation linearly."""
-        if (letter, k) not in self._solvable:
-            shifts = [shift for word, shift in self.words if letter in word]
-            self._solvable[letter, k] = k >= 2 + max(shifts) or max(
+        if k >= 2 + self._widest[letter]:
+            return True
+        answer = self._solvable.get((letter, k))
+        if answer is None:
+            answer = self._solvable[letter, k] = max(
                 self._degree(self.left, letter, k), self._degree(self.right, letter, k)) == 1
-        return self._solvable[letter, k]
+        return answer
 
     def _degree(self, node: Expr, letter: str, k: int) -> int:
         """The degree of the letter in the expression (counting only the words where it is in the

@@ -7,7 +7,9 @@ Steps, in order: `Try` a letter's digits, `Solve` a letter from an equation's co
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import operator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from smtcrypt.analysis.equations import conjuncts
@@ -59,6 +61,22 @@ class RangeCut:
 Step = Try | Solve | Congruence | Holds | RangeCut
 
 
+@dataclass(eq=False)
+class _Track:
+    """An equation as the planner follows it, its letters as bits of the planner's masks: the same
+    columns are asked about at every step of every lookahead, so each is read once."""
+
+    equation: WordEquation
+    index: int  # its place in the lists of the columns reached
+    length: int  # its last column
+    order: list[list[str]]  # by column (1 = units, to length + 1, which has none): its letters, in order
+    columns: list[int]  # by column: its letters' bits
+    letters: int  # the bits of all its letters
+    count: int  # how many letters it has
+    monotone: bool  # both sides grow with each digit: its sides' ranges bound it
+    bounded: int = 0  # its letters with digits at its last RangeCut
+
+
 @dataclass
 class Planner:
     """Orders the letters and places each check as early as its letters allow. Each equation goes
@@ -68,123 +86,150 @@ class Planner:
 
     Looking ahead costs about the cube of the letters (each candidate solves what it can), which
     for a long division's skeleton of a hundred columns is minutes: `halted()` (the search's stop
-    and clock) is read at each step, and `Halted` raised once it is true."""
+    and clock) is read at each step, and `Halted` raised once it is true.
+
+    A set of letters is an int, a bit each (`bits`): the lookahead asks, many times a plan, which
+    letters of a column have no digit yet, and a mask answers in one operation."""
 
     problem: Problem
     equations: dict[Expr, WordEquation]  # constraint -> its columns, for the polynomial equations
     halted: Callable[[], bool] = lambda: False
     steps: list[Step] = field(default_factory=list)
-    assigned: set[str] = field(default_factory=set)
-    pending: list[Expr] = field(default_factory=list)  # constraints not yet checked exactly
-    reached: dict[int, int] = field(default_factory=dict)  # by id of equation: its columns checked so far
-    bounded: dict[int, int] = field(default_factory=dict)  # by id of equation: letters with digits at its last RangeCut
-    letters: dict[int, set[str]] = field(default_factory=dict)  # by id of constraint: its letters
-    opened: list[WordEquation] | None = None  # `_open()`'s list, until a constraint is checked
+    assigned: int = 0  # the letters with digits so far, as bits
+    pending: list[tuple[Expr, int]] = field(default_factory=list)  # constraints not checked exactly yet, their letters
+    bits: dict[str, int] = field(default_factory=dict)  # by letter: its bit
+    names: list[str] = field(default_factory=list)  # by bit's place: its letter
+    tracks: dict[Expr, _Track] = field(default_factory=dict)  # by constraint: its equation as followed
+    reached: list[int] = field(default_factory=list)  # by track's index: its columns checked so far
+    opened: list[_Track] = field(default_factory=list)  # the tracks of the equations not yet checked exactly
+    ties: dict[str, tuple[int, int]] = field(default_factory=dict)  # `_ties()`'s answers, by letter
 
     def plan(self) -> list[Step]:
-        self.pending = conjuncts(self.problem)
-        self.reached = {id(equation): 0 for equation in self.equations.values()}
+        self._start()
         self._checks()  # constraints without letters
         while True:
-            self._look()
-            self._advance(self.assigned, self.reached, self.steps)
-            solving = self._solvable(self.assigned, self.reached)
+            self._advance()
+            solving = self._solving(self.assigned, self.reached)
             if solving is not None:
-                equation, letter, column = solving
-                self.reached[id(equation)] = column
-                self._assign(Solve(letter, equation, column))
+                track, letter, column = solving
+                self.reached[track.index] = column
+                self._assign(Solve(letter, track.equation, column))
                 continue
-            frontier = list(dict.fromkeys(letter for equation in self._open()
-                                          for letter in self._next(equation, self.assigned, self.reached)))
+            frontier = self._frontier()
             if not frontier:
                 break
             self._bounds()
             self._assign(Try(max(frontier, key=self._worth_trying)))
-        rest = [letter for letter in self.problem.letters if letter not in self.assigned]
+        rest = [letter for letter in self.problem.letters if not self.bits[letter] & self.assigned]
         for letter in sorted(rest, key=lambda letter: len(self.problem.allowed[letter])):
             self._assign(Try(letter))
         return self.steps
 
+    def _start(self) -> None:
+        """Each letter's bit (the problem's letters are all the formula's), each equation's track, each
+        constraint's letters: an equation's are its track's (its sides are the constraint's,
+        cross-multiplied), the others' walked."""
+        self.names = list(self.problem.letters)
+        self.bits = {letter: 1 << place for place, letter in enumerate(self.names)}
+        for index, (constraint, equation) in enumerate(self.equations.items()):
+            columns = [self._mask(letters) for letters in equation.column_letters]
+            letters = functools.reduce(operator.or_, columns)
+            self.tracks[constraint] = _Track(equation, index, equation.length, equation.column_letters, columns,
+                                             letters, letters.bit_count(),
+                                             monotone(equation.left) and monotone(equation.right))
+        self.reached = [0] * len(self.tracks)
+        self.pending = [(constraint, self.tracks[constraint].letters if constraint in self.tracks
+                         else self._mask(letters_of(constraint))) for constraint in conjuncts(self.problem)]
+        self.opened = [self.tracks[constraint] for constraint, _ in self.pending if constraint in self.tracks]
+
+    def _mask(self, letters: Iterable[str]) -> int:
+        """The letters' bits."""
+        mask = 0
+        for letter in letters:
+            mask |= self.bits[letter]
+        return mask
+
     def _bounds(self) -> None:
         """Before a letter is tried: the ranges of each monotone equation that has letters with digits
         and letters without, if it has more letters with digits than at its last such check."""
-        for equation in self._open():
-            letters = {x for word, _ in equation.words for x in word if not x.isdigit()}
-            known = len(letters & self.assigned)
-            if monotone(equation.left) and monotone(equation.right) and 0 < known < len(letters) and (
-                    known > self.bounded.get(id(equation), 0)):
-                self.bounded[id(equation)] = known
-                self.steps.append(RangeCut(equation))
+        for track in self.opened:
+            known = (track.letters & self.assigned).bit_count()
+            if track.monotone and 0 < known < track.count and known > track.bounded:
+                track.bounded = known
+                self.steps.append(RangeCut(track.equation))
 
-    def _open(self) -> list[WordEquation]:
-        """The equations not yet checked exactly (worked out again only once one is: asked very often)."""
-        if self.opened is None:
-            self.opened = [self.equations[constraint] for constraint in self.pending if constraint in self.equations]
-        return self.opened
+    def _frontier(self) -> list[str]:
+        """The letters without digits yet of each equation's next column, each once, in order."""
+        frontier: dict[str, None] = {}
+        for track in self.opened:
+            for letter in track.order[self.reached[track.index] + 1]:
+                if not self.bits[letter] & self.assigned:
+                    frontier[letter] = None
+        return list(frontier)
 
-    @staticmethod
-    def _next(equation: WordEquation, assigned: set[str], reached: dict[int, int]) -> list[str]:
-        """The letters of the equation's next column without digits yet."""
-        return [x for x in equation.column(reached[id(equation)] + 1) if x not in assigned]
-
-    def _advance(self, assigned: set[str], reached: dict[int, int], steps: list[Step] | None) -> None:
+    def _advance(self) -> None:
         """Each equation's next columns checked while their letters all have digits."""
-        for equation in self._open():
-            key = id(equation)
-            column = reached[key]
-            while column < equation.length and all(x in assigned for x in equation.column(column + 1)):
+        for track in self.opened:
+            column = self.reached[track.index]
+            while column < track.length and not track.columns[column + 1] & ~self.assigned:
                 column += 1
-                if steps is not None:
-                    steps.append(Congruence(equation, column))
-            reached[key] = column
+                self.steps.append(Congruence(track.equation, column))
+            self.reached[track.index] = column
 
-    def _solvable(self, assigned: set[str], reached: dict[int, int]) -> tuple[WordEquation, str, int] | None:
-        """An equation whose next column solves its one letter without a digit yet: it, the letter, the column."""
-        for equation in self._open():
-            letters, column = self._next(equation, assigned, reached), reached[id(equation)] + 1
-            if len(letters) == 1 and equation.solvable(letters[0], column):
-                return equation, letters[0], column
+    def _solving(self, assigned: int, reached: list[int]) -> tuple[_Track, str, int] | None:
+        """The first equation whose next column, once past the columns whose letters all have digits,
+        solves its one letter without a digit yet: it, the letter, the column. (Each equation is
+        moved on as it is reached: past the first that solves, the next call does it, to the same
+        columns, as its letters only gain digits.)"""
+        if self.halted():
+            raise Halted
+        for track in self.opened:
+            column, columns = reached[track.index] + 1, track.columns
+            while not columns[column] & ~assigned and column <= track.length:
+                column += 1
+            reached[track.index] = column - 1
+            missing = columns[column] & ~assigned
+            if missing and not missing & (missing - 1):  # a single bit: one letter
+                letter = self.names[missing.bit_length() - 1]
+                if track.equation.solvable(letter, column):
+                    return track, letter, column
         return None
 
     def _worth_trying(self, letter: str) -> tuple[int, int, int]:
-        """How good a letter is to try next: by the letters then solved (looked ahead), then by the
-        products it is a factor of (a factor is seldom solved: better tried), then by how few digits
-        it may take."""
-        assigned, reached = self.assigned | {letter}, dict(self.reached)
+        """How good a letter is to try next: by the letters then solved (looked ahead), then `_ties()`."""
+        assigned, reached = self.assigned | self.bits[letter], list(self.reached)
         solved = 0
-        while True:
-            self._look()
-            self._advance(assigned, reached, None)
-            solving = self._solvable(assigned, reached)
-            if solving is None:
-                break
-            assigned.add(solving[1])
-            reached[id(solving[0])] = solving[2]
+        while (solving := self._solving(assigned, reached)) is not None:
+            track, solved_letter, column = solving
+            assigned |= self.bits[solved_letter]
+            reached[track.index] = column
             solved += 1
-        factors = sum(not equation.solvable(letter, equation.length) for equation in self.equations.values()
-                      if any(letter in word for word, _ in equation.words))
-        return solved, factors, -len(self.problem.allowed[letter])
+        return (solved, *self._ties(letter))
 
-    def _letters(self, constraint: Expr) -> set[str]:
-        """The constraint's letters, walked once."""
-        key = id(constraint)
-        if key not in self.letters:
-            self.letters[key] = letters_of(constraint)
-        return self.letters[key]
-
-    def _look(self) -> None:
-        if self.halted():
-            raise Halted
+    def _ties(self, letter: str) -> tuple[int, int]:
+        """Between letters that solve as many: by the products it is a factor of (a factor is seldom
+        solved: better tried), then by how few digits it may take. Worked out once a letter: neither
+        changes as letters get digits."""
+        if letter not in self.ties:
+            factors = 0
+            for track in self.tracks.values():
+                if track.letters & self.bits[letter] and not track.equation.solvable(letter, track.length):
+                    factors += 1
+            self.ties[letter] = factors, -len(self.problem.allowed[letter])
+        return self.ties[letter]
 
     def _assign(self, step: Try | Solve) -> None:
         self.steps.append(step)
-        self.assigned.add(step.letter)
+        self.assigned |= self.bits[step.letter]
         self._checks()
 
     def _checks(self) -> None:
         """Each constraint whose letters all have digits now, checked exactly (and no longer by congruences)."""
-        for constraint in list(self.pending):
-            if self._letters(constraint) <= self.assigned:
-                self.pending.remove(constraint)
-                self.opened = None
-                self.steps.append(Holds(constraint))
+        for _, letters in self.pending:
+            if not letters & ~self.assigned:
+                break
+        else:
+            return  # none yet, the usual answer
+        self.steps.extend(Holds(constraint) for constraint, letters in self.pending if not letters & ~self.assigned)
+        self.pending = [(constraint, letters) for constraint, letters in self.pending if letters & ~self.assigned]
+        self.opened = [self.tracks[constraint] for constraint, _ in self.pending if constraint in self.tracks]
