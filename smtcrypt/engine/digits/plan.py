@@ -74,6 +74,7 @@ class _Track:
     letters: int  # the bits of all its letters
     count: int  # how many letters it has
     monotone: bool  # both sides grow with each digit: its sides' ranges bound it
+    leading: int  # the bits of its words' first letters
     bounded: int = 0  # its letters with digits at its last RangeCut
 
 
@@ -136,7 +137,8 @@ class Planner:
             letters = functools.reduce(operator.or_, columns)
             self.tracks[constraint] = _Track(equation, index, equation.length, equation.column_letters, columns,
                                              letters, letters.bit_count(),
-                                             monotone(equation.left) and monotone(equation.right))
+                                             monotone(equation.left) and monotone(equation.right),
+                                             self._mask(word[0] for word, _ in equation.words if not word[0].isdigit()))
         self.reached = [0] * len(self.tracks)
         self.pending = [(constraint, self.tracks[constraint].letters if constraint in self.tracks
                          else self._mask(letters_of(constraint))) for constraint in conjuncts(self.problem)]
@@ -151,10 +153,12 @@ class Planner:
 
     def _bounds(self) -> None:
         """Before a letter is tried: the ranges of each monotone equation that has letters with digits
-        and letters without, if it has more letters with digits than at its last such check."""
+        and letters without, if it has more letters with digits than at its last such check, one of
+        them a word's first (the ranges of words whose first letters have no digit yet are too wide
+        to cut: such cuts cut none of 61,000 assignments of the collection's products)."""
         for track in self.opened:
             known = (track.letters & self.assigned).bit_count()
-            if track.monotone and 0 < known < track.count and known > track.bounded:
+            if track.monotone and 0 < known < track.count and known > track.bounded and track.leading & self.assigned:
                 track.bounded = known
                 self.steps.append(RangeCut(track.equation))
 
