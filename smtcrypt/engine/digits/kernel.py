@@ -51,7 +51,7 @@ FINISHED, BUDGET_SPENT, BUFFER_FULL = 0, 1, 2
 def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, lengths: Any,  # noqa: C901, PLR0912, PLR0913, PLR0915
                 allowed: Any, roots: Any, root_starts: Any, root_sizes: Any, uses: Any, use_words: Any,
                 use_weights: Any, least: Any, greatest: Any, powers: Any, distinct: bool, state: Any, position: Any,
-                choices: Any, digits: Any, now: Any, stack: Any, found: Any, budget: int) -> int:
+                choices: Any, digits: Any, now: Any, stack: Any, found: Any, corners: Any, budget: int) -> int:
     """Walk the plan depth first from where `state` says (state[0]: the step; state[1]: steps taken;
     state[2]: the mask of digits taken; state[3]: solutions in `found`), for at most `budget` more
     steps, writing each solution's digits (letters alphabetically) into a row of `found`. Returns
@@ -68,10 +68,17 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
     range cut's least and greatest): a word is read off its running totals where whole (k = 0),
     else digit by digit cut to its last k digits; each operation is reduced modulo base**k where
     the equation's row says so.
+
+    A Solve right after a Try whose letter x enters its congruence linearly (steps[., 5]: on the Try's
+    row how many rows on the Solve is, on the Solve's the Try's letter) is evaluated once for all of x's digits: on
+    entering the Try, the sides' difference modulo base**k at x = 0 and 1 (and the Solve's letter at
+    0 and 1) go to `corners`, and each digit's difference is read off the line through them. Most
+    Solves follow a Try, and most find no digit: each then costs a few operations, not the programs.
     One function, without calls: numba passes each array to a function it calls with a reference
     count, which cost more than the search itself."""
     base = powers[1]
     values = np.zeros(4, np.int64)
+    at_zero = at_one = 0
     other = np.zeros(len(stack), np.int64)
     level = state[0]
     taken = state[1]
@@ -109,78 +116,84 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
                 status = BUDGET_SPENT
                 break
             choices[level, 0], choices[level, 1] = steps[level, 2], steps[level, 3]
-        else:  # a check, or a Solve: evaluate its programs
-            if kind == SOLVE and taken >= stop:
-                status = BUDGET_SPENT
-                break
-            equation = steps[level, 2]
-            k = steps[level, 3] if kind in (CONGRUENCE, SOLVE) else 0
+        elif kind == SOLVE and taken >= stop:
+            status = BUDGET_SPENT
+            break
+        if entering and (kind != TRY or steps[level, 5] >= 0) and not (kind == SOLVE and steps[level, 5] >= 0):
+            # a check, a Solve, or a Try's Solve to come: evaluate the programs
+            target = level + steps[level, 5] if kind == TRY else level  # the step whose equation is evaluated
+            equation = steps[target, 2]
+            k = steps[target, 3] if kind != RANGE and kind != HOLDS else 0
             modulus = powers[k] if k > 0 and equations[equation, 4 + k] else 0
-            paired = kind in (SOLVE, RANGE)  # two values a side, in one pass: `stack` and `other`
-            solving = letter if kind == SOLVE else -1
-            for side in range(2):
-                first_reading = DIGITS if kind != RANGE else GREATEST if side == 0 else LEAST
-                second_reading = LEAST if side == 0 else GREATEST  # a range cut's
-                top = 0
-                for index in range(equations[equation, 2 * side], equations[equation, 2 * side + 1]):
-                    op = ops[index, 0]
-                    if op == WORD:
-                        word = ops[index, 1]
-                        if k == 0:
-                            stack[top] = now[word, first_reading]
-                            other[top] = now[word, second_reading]
-                        else:  # the letter solved read as 0 (`stack`) and as 1 (`other`: `lift` more)
-                            total = 0
-                            lift = 0
-                            for place in range(min(lengths[word], k - ops[index, 2])):
-                                cell = cells[starts[word] + place]
-                                if cell < 0:
-                                    total += (-cell - 1) * powers[place]
-                                elif cell == solving:
-                                    lift += powers[place]
-                                else:
-                                    total += digits[cell] * powers[place]
-                            stack[top] = total
-                            other[top] = total + lift
-                        top += 1
-                    elif op == CONSTANT:
-                        stack[top] = ops[index, 1] % modulus if modulus else ops[index, 1]
-                        other[top] = stack[top]
-                        top += 1
-                    elif op == NEGATE:
-                        stack[top - 1] = -stack[top - 1]
-                        other[top - 1] = -other[top - 1]
-                    elif op == POWER:
-                        result = 1
-                        second = 1
-                        for _ in range(ops[index, 1]):
-                            result = result * stack[top - 1] % modulus if modulus else result * stack[top - 1]
-                            if paired:
-                                second = second * other[top - 1] % modulus if modulus else second * other[top - 1]
-                        stack[top - 1] = result
-                        other[top - 1] = second
-                    else:
-                        top -= 1
-                        if op == ADD:
-                            result = stack[top - 1] + stack[top]
-                            second = other[top - 1] + other[top]
-                        elif op == SUBTRACT:
-                            result = stack[top - 1] - stack[top]
-                            second = other[top - 1] - other[top]
+            paired = kind != HOLDS and kind != CONGRUENCE  # two values a side, in one pass: `stack` and `other`
+            solving = steps[target, 1] if kind in (SOLVE, TRY) else -1
+            varied = letter if kind == TRY else -1  # the Try's letter, at 0 and then at 1
+            for at in range(2 if kind == TRY else 1):
+                for side in range(2):
+                    first_reading = DIGITS if kind != RANGE else GREATEST if side == 0 else LEAST
+                    second_reading = LEAST if side == 0 else GREATEST  # a range cut's
+                    top = 0
+                    for index in range(equations[equation, 2 * side], equations[equation, 2 * side + 1]):
+                        op = ops[index, 0]
+                        if op == WORD:
+                            word = ops[index, 1]
+                            if k == 0:
+                                stack[top] = now[word, first_reading]
+                                other[top] = now[word, second_reading]
+                            else:  # the letter solved read as 0 (`stack`) and as 1 (`other`: `lift` more)
+                                total = 0
+                                lift = 0
+                                for place in range(min(lengths[word], k - ops[index, 2])):
+                                    cell = cells[starts[word] + place]
+                                    if cell < 0:
+                                        total += (-cell - 1) * powers[place]
+                                    elif cell == solving:
+                                        lift += powers[place]
+                                    elif cell == varied:
+                                        total += at * powers[place]
+                                    else:
+                                        total += digits[cell] * powers[place]
+                                stack[top] = total
+                                other[top] = total + lift
+                            top += 1
+                        elif op == CONSTANT:
+                            stack[top] = ops[index, 1] % modulus if modulus else ops[index, 1]
+                            other[top] = stack[top]
+                            top += 1
+                        elif op == NEGATE:
+                            stack[top - 1] = -stack[top - 1]
+                            other[top - 1] = -other[top - 1]
+                        elif op == POWER:
+                            result = 1
+                            second = 1
+                            for _ in range(ops[index, 1]):
+                                result = result * stack[top - 1] % modulus if modulus else result * stack[top - 1]
+                                if paired:
+                                    second = second * other[top - 1] % modulus if modulus else second * other[top - 1]
+                            stack[top - 1] = result
+                            other[top - 1] = second
                         else:
-                            result = stack[top - 1] * stack[top]
-                            second = other[top - 1] * other[top] if paired else 0
-                        stack[top - 1] = result % modulus if modulus else result
-                        other[top - 1] = second % modulus if modulus else second
-                values[side] = stack[0]
-                values[2 + side] = other[0]
-            if kind == SOLVE:  # the digits x with c * x + t = 0 (mod base) in column k
-                below = powers[k - 1]
+                            top -= 1
+                            if op == ADD:
+                                result = stack[top - 1] + stack[top]
+                                second = other[top - 1] + other[top]
+                            elif op == SUBTRACT:
+                                result = stack[top - 1] - stack[top]
+                                second = other[top - 1] - other[top]
+                            else:
+                                result = stack[top - 1] * stack[top]
+                                second = other[top - 1] * other[top] if paired else 0
+                            stack[top - 1] = result % modulus if modulus else result
+                            other[top - 1] = second % modulus if modulus else second
+                    values[side] = stack[0]
+                    values[2 + side] = other[0]
+                if kind == TRY:  # the differences at x = at: the Solve's letter at 0, at 1
+                    corners[target, 2 * at] = (values[0] - values[1]) % powers[k]
+                    corners[target, 2 * at + 1] = (values[2] - values[3]) % powers[k]
+            if kind == SOLVE:  # the sides' differences modulo base**k, the letter at 0 and at 1
                 at_zero = (values[0] - values[1]) % powers[k]
-                slope = ((values[2] - values[3]) % powers[k] - at_zero) % powers[k] // below
-                key = steps[level, 4] + slope * base + (-(at_zero // below)) % base
-                choices[level, 0], choices[level, 1] = root_starts[key], root_sizes[key]
-            else:
+                at_one = (values[2] - values[3]) % powers[k]
+            elif kind != TRY:
                 if kind == CONGRUENCE:
                     passed = (values[0] - values[1]) % powers[k] == 0
                 elif kind == RANGE:  # the sides' ranges meet
@@ -196,6 +209,16 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
                 else:
                     level -= 1
                 continue
+        if entering and kind == SOLVE:  # the digits x with c * x + t = 0 (mod base) in column k
+            k = steps[level, 3]
+            if steps[level, 5] >= 0:  # on the line through the corners its Try wrote, at the Try's digit
+                tried = digits[steps[level, 5]]
+                at_zero = (corners[level, 0] + tried * (corners[level, 2] - corners[level, 0])) % powers[k]
+                at_one = (corners[level, 1] + tried * (corners[level, 3] - corners[level, 1])) % powers[k]
+            below = powers[k - 1]
+            slope = (at_one - at_zero) % powers[k] // below
+            key = steps[level, 4] + slope * base + (-(at_zero // below)) % base
+            choices[level, 0], choices[level, 1] = root_starts[key], root_sizes[key]
         # a Try or Solve: its letter's next digit, if any
         next_choice = 0 if entering else position[level] + 1
         first, size = choices[level, 0], choices[level, 1]
@@ -203,7 +226,21 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
         while next_choice < size:
             digit = allowed[first + next_choice] if kind == TRY else roots[first + next_choice]
             if not distinct or (mask >> digit) & 1 == 0:
-                break
+                if kind == SOLVE or steps[level, 5] < 0:
+                    break
+                # a Try whose Solve comes next: the digit only if that Solve then has a digit left to give
+                solve = level + steps[level, 5]
+                k = steps[solve, 3]
+                below = powers[k - 1]
+                at_zero = (corners[solve, 0] + digit * (corners[solve, 2] - corners[solve, 0])) % powers[k]
+                at_one = (corners[solve, 1] + digit * (corners[solve, 3] - corners[solve, 1])) % powers[k]
+                key = steps[solve, 4] + (at_one - at_zero) % powers[k] // below * base + (-(at_zero // below)) % base
+                without = mask | (1 << digit) if distinct else 0
+                root = root_starts[key]
+                while root < root_starts[key] + root_sizes[key] and (without >> roots[root]) & 1:
+                    root += 1
+                if root < root_starts[key] + root_sizes[key]:
+                    break
             next_choice += 1
         if next_choice == size:
             position[level] = -1
@@ -228,7 +265,8 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
 class KernelPlan:
     """The plan as the arrays `search_plan` reads (its docstring and the module's say what each holds)."""
 
-    steps: Any  # a row per step: kind, letter, first (Try) or equation, count (Try) or column, root table (Solve)
+    steps: Any  # a row per step: kind, letter, first (Try) or equation, count (Try) or column, root table (Solve),
+    # and a Try's Solve (rows on) or a Solve's Try (its letter) evaluated together, or -1 (see `search_plan`)
     equations: Any  # a row per equation: its programs' bounds, then at 4 + k whether column k's congruence reduces
     ops: Any  # the programs: operation, word or constant or exponent, the word's shift
     cells: Any  # each word's letters, units first: a letter's index, or -1 - digit for a literal digit
@@ -289,6 +327,7 @@ class _Encoder:
         self.greatest = [max(problem.allowed[letter], default=0) for letter in self.letters]
         self.places: dict[int, list[tuple[int, int]]] = {}  # by letter: its (word, weight) in whole words
         self.totals: list[tuple[int, int, int]] = []  # by word: its running totals before any digit
+        self.tried: tuple[int, str] | None = None  # the last step that gave a letter digits, if a Try: its row, letter
 
     def encode(self, steps: list[Step]) -> KernelPlan:
         if self.problem.distinctness == "some" or self.base > 62:
@@ -307,7 +346,7 @@ class _Encoder:
 
         def array(values: list[int]) -> Any:
             return np.array(values or [0], np.int64)
-        return KernelPlan(np.array(self.rows, np.int64).reshape(len(self.rows), 5), equations,
+        return KernelPlan(np.array(self.rows, np.int64).reshape(len(self.rows), 6), equations,
                           np.array(self.ops or [(CONSTANT, 0, 0)], np.int64).reshape(-1, 3), array(self.cells),
                           array(self.starts), array(self.lengths), array(self.allowed), array(self.roots),
                           array(self.root_starts), array(self.root_sizes), array(uses), array(use_words),
@@ -319,23 +358,28 @@ class _Encoder:
     def _step(self, step: Step) -> None:
         if isinstance(step, Try):
             digits = sorted(self.problem.allowed[step.letter])
-            self.rows.append([TRY, self.index[step.letter], len(self.allowed), len(digits), 0])
+            self.tried = (len(self.rows), step.letter)
+            self.rows.append([TRY, self.index[step.letter], len(self.allowed), len(digits), 0, -1])
             self.allowed += digits
         elif isinstance(step, Solve):
             table = self._table(tuple(sorted(self.problem.allowed[step.letter])))
-            self.rows.append([SOLVE, self.index[step.letter], self._equation(step.equation, step.column), step.column,
-                              table])
+            row = [SOLVE, self.index[step.letter], self._equation(step.equation, step.column), step.column, table, -1]
+            if self.tried is not None and step.equation.linear(self.tried[1], step.column):  # see `search_plan`
+                self.rows[self.tried[0]][5] = len(self.rows) - self.tried[0]
+                row[5] = self.index[self.tried[1]]
+            self.tried = None
+            self.rows.append(row)
         elif isinstance(step, Congruence):
-            self.rows.append([CONGRUENCE, -1, self._equation(step.equation, step.column), step.column, 0])
+            self.rows.append([CONGRUENCE, -1, self._equation(step.equation, step.column), step.column, 0, -1])
         elif isinstance(step, RangeCut):
             if id(step.equation) not in self.ranged:  # its values below 2**62 (else no cut, as on arrays)
                 self.ranged[id(step.equation)] = all((magnitude(side, self.problem) or SAFE) < SAFE
                                                      for side in (step.equation.left, step.equation.right))
             if self.ranged[id(step.equation)]:
-                self.rows.append([RANGE, -1, self._equation(step.equation, 0), 0, 0])
+                self.rows.append([RANGE, -1, self._equation(step.equation, 0), 0, 0, -1])
         elif isinstance(step, Holds):
             relation = step.constraint.ops[0] if isinstance(step.constraint, Compare) else ""
-            self.rows.append([HOLDS, -1, self._holds(step.constraint), RELATIONS.get(relation, -1), 0])
+            self.rows.append([HOLDS, -1, self._holds(step.constraint), RELATIONS.get(relation, -1), 0, -1])
 
     def _equation(self, equation: WordEquation, column: int) -> int:
         """The equation's row (written once): its programs' bounds, 0, then for each column k up to
@@ -469,11 +513,12 @@ def kernel_scan(plan: KernelPlan, search: Callable[..., int]) -> Scan:
         position, choices = np.full(size, -1, np.int64), np.zeros((size, 2), np.int64)
         digits, now = np.zeros(width, np.int64), plan.now.copy()
         stack, found = np.zeros(plan.depth + 1, np.int64), np.zeros((CAPACITY, width), np.int64)
+        corners = np.zeros((size, 4), np.int64)
         while True:
             status = search(plan.steps, plan.equations, plan.ops, plan.cells, plan.starts, plan.lengths, plan.allowed,
                             plan.roots, plan.root_starts, plan.root_sizes, plan.uses, plan.use_words, plan.use_weights,
                             plan.least, plan.greatest, plan.powers, bool(plan.distinct), state, position, choices,
-                            digits, now, stack, found, BUDGET)
+                            digits, now, stack, found, corners, BUDGET)
             if state[3]:
                 hits.extend(tuple(row) for row in found[:state[3]].tolist())
                 state[3] = 0
@@ -492,10 +537,10 @@ def load() -> Callable[..., int]:
         with interrupts_held():
             search = jit(search_plan, error_model="numpy")  # no check of a divisor: none is 0
             one, pair = np.zeros(1, np.int64), np.zeros((1, 2), np.int64)  # the argument types of every later call
-            search(np.zeros((0, 5), np.int64), np.zeros((1, 5), np.int64), np.zeros((1, 3), np.int64), one, one, one,
+            search(np.zeros((0, 6), np.int64), np.zeros((1, 5), np.int64), np.zeros((1, 3), np.int64), one, one, one,
                    one, one, one, one, one, one, one, one, one, np.array([1, 10], np.int64), True,
                    np.zeros(4, np.int64), one, pair, one, np.zeros((1, 3), np.int64), one, np.zeros((1, 1), np.int64),
-                   BUDGET)
+                   np.zeros((1, 4), np.int64), BUDGET)
         _compiled.append(search)
     return _compiled[0]
 
