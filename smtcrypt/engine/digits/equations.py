@@ -127,23 +127,18 @@ class WordEquation:
 
     @functools.cached_property
     def _first(self) -> dict[str, int]:
-        """Each letter's first column (`linear()` asks it)."""
+        """Each letter's first column (`first_linear()` asks it)."""
         found: dict[str, int] = {}
         for word, shift in self.words:
             for k, char in enumerate(reversed(word), start=shift + 1):
                 found[char] = min(k, found.get(char, k))
         return found
 
-    def linear(self, letter: str, k: int) -> bool:
-        """True if, modulo base**k and the other letters fixed, the equation is of degree at most one in
-        the letter: not in its first k columns, first met in column k and `solvable` there, or in
-        words of those columns no two of which are multiplied."""
-        first = self._first.get(letter)
-        if first is None or first > k:
-            return True
-        if first == k:
-            return self.solvable(letter, k)
-        return max(self._degree(self.left, letter, k), self._degree(self.right, letter, k)) <= 1
+    def first_linear(self, letter: str, k: int) -> bool:
+        """True if the letter is first met in column k and enters the equation linearly modulo base**k
+        (`solvable` there): then, the columns before checked, the equation's column k is affine in its
+        digit, the rest fixed."""
+        return self._first.get(letter) == k and self.solvable(letter, k)
 
     def _degree(self, node: Expr, letter: str, k: int) -> int:
         """The degree of the letter in the expression (counting only the words where it is in the

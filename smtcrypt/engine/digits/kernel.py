@@ -69,11 +69,14 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
     else digit by digit cut to its last k digits; each operation is reduced modulo base**k where
     the equation's row says so.
 
-    A Solve right after a Try whose letter x enters its congruence linearly (steps[., 5]: on the Try's
-    row how many rows on the Solve is, on the Solve's the Try's letter) is evaluated once for all of x's digits: on
-    entering the Try, the sides' difference modulo base**k at x = 0 and 1 (and the Solve's letter at
-    0 and 1) go to `corners`, and each digit's difference is read off the line through them. Most
-    Solves follow a Try, and most find no digit: each then costs a few operations, not the programs.
+    A Solve right after a Try whose letter x is first met in the Solve's column k and enters it
+    linearly (steps[., 5]: on the Try's row how many rows on the Solve is, on the Solve's the Try's
+    letter) is evaluated once for all of x's digits: on entering the Try, the sides' differences
+    modulo base**k at x = 0 and 1 (the Solve's letter at 0 and 1) give column k's digit of the
+    difference and the Solve's slope, each c + x * d modulo the base, into `corners`; a digit of x
+    is read off them, and not given where the Solve would have no digit to give. Most Solves follow
+    a Try, and most found no digit: each such digit now costs a few operations, not the programs.
+
     One function, without calls: numba passes each array to a function it calls with a reference
     count, which cost more than the search itself."""
     base = powers[1]
@@ -190,6 +193,14 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
                 if kind == TRY:  # the differences at x = at: the Solve's letter at 0, at 1
                     corners[target, 2 * at] = (values[0] - values[1]) % powers[k]
                     corners[target, 2 * at + 1] = (values[2] - values[3]) % powers[k]
+            if kind == TRY:  # column k's digit of the difference, less, and its slope, each of x: c + x * d
+                below = powers[k - 1]
+                at_zero, at_one = corners[target, 0], corners[target, 1]
+                moved, turned = corners[target, 2] - at_zero, corners[target, 3] - corners[target, 2] - at_one + at_zero
+                corners[target, 0] = (-(at_zero // below)) % base
+                corners[target, 1] = (-(moved % powers[k] // below)) % base
+                corners[target, 2] = (at_one - at_zero) % powers[k] // below
+                corners[target, 3] = turned % powers[k] // below
             if kind == SOLVE:  # the sides' differences modulo base**k, the letter at 0 and at 1
                 at_zero = (values[0] - values[1]) % powers[k]
                 at_one = (values[2] - values[3]) % powers[k]
@@ -210,14 +221,15 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
                     level -= 1
                 continue
         if entering and kind == SOLVE:  # the digits x with c * x + t = 0 (mod base) in column k
-            k = steps[level, 3]
-            if steps[level, 5] >= 0:  # on the line through the corners its Try wrote, at the Try's digit
+            if steps[level, 5] >= 0:  # read off what its Try wrote, at the Try's digit
                 tried = digits[steps[level, 5]]
-                at_zero = (corners[level, 0] + tried * (corners[level, 2] - corners[level, 0])) % powers[k]
-                at_one = (corners[level, 1] + tried * (corners[level, 3] - corners[level, 1])) % powers[k]
-            below = powers[k - 1]
-            slope = (at_one - at_zero) % powers[k] // below
-            key = steps[level, 4] + slope * base + (-(at_zero // below)) % base
+                key = (steps[level, 4] + (corners[level, 2] + tried * corners[level, 3]) % base * base
+                       + (corners[level, 0] + tried * corners[level, 1]) % base)
+            else:
+                k = steps[level, 3]
+                below = powers[k - 1]
+                slope = (at_one - at_zero) % powers[k] // below
+                key = steps[level, 4] + slope * base + (-(at_zero // below)) % base
             choices[level, 0], choices[level, 1] = root_starts[key], root_sizes[key]
         # a Try or Solve: its letter's next digit, if any
         next_choice = 0 if entering else position[level] + 1
@@ -230,11 +242,8 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
                     break
                 # a Try whose Solve comes next: the digit only if that Solve then has a digit left to give
                 solve = level + steps[level, 5]
-                k = steps[solve, 3]
-                below = powers[k - 1]
-                at_zero = (corners[solve, 0] + digit * (corners[solve, 2] - corners[solve, 0])) % powers[k]
-                at_one = (corners[solve, 1] + digit * (corners[solve, 3] - corners[solve, 1])) % powers[k]
-                key = steps[solve, 4] + (at_one - at_zero) % powers[k] // below * base + (-(at_zero // below)) % base
+                key = (steps[solve, 4] + (corners[solve, 2] + digit * corners[solve, 3]) % base * base
+                       + (corners[solve, 0] + digit * corners[solve, 1]) % base)
                 without = mask | (1 << digit) if distinct else 0
                 root = root_starts[key]
                 while root < root_starts[key] + root_sizes[key] and (without >> roots[root]) & 1:
@@ -364,7 +373,7 @@ class _Encoder:
         elif isinstance(step, Solve):
             table = self._table(tuple(sorted(self.problem.allowed[step.letter])))
             row = [SOLVE, self.index[step.letter], self._equation(step.equation, step.column), step.column, table, -1]
-            if self.tried is not None and step.equation.linear(self.tried[1], step.column):  # see `search_plan`
+            if self.tried is not None and step.equation.first_linear(self.tried[1], step.column):  # `search_plan`
                 self.rows[self.tried[0]][5] = len(self.rows) - self.tried[0]
                 row[5] = self.index[self.tried[1]]
             self.tried = None
