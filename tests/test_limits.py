@@ -4,10 +4,15 @@ import time
 
 import pytest
 import z3
+from lark import Token
+from lark import Tree as LarkTree
+from test_fuzz import random_inputs
 
 import smtcrypt
-from smtcrypt.core.parse import MAX_DEPTH, MAX_SOURCE_LENGTH
+from smtcrypt.core.letters import normal
+from smtcrypt.core.parse import MAX_DEPTH, MAX_SOURCE_LENGTH, parse, parser
 from smtcrypt.core.results import Ending, Status
+from smtcrypt.core.tree import children
 from smtcrypt.encode import base
 from smtcrypt.encode.base import Context
 
@@ -42,6 +47,38 @@ def test_the_deepest_allowed_chain_is_solved():
     formula = " + ".join(["A"] * (MAX_DEPTH - 2)) + " = BCD"  # 998 * A = BCD has no distinct solution
     assert smtcrypt.verdict(formula, timeout=30).status is smtcrypt.Status.NONE
     assert MAX_SOURCE_LENGTH >= 100_000
+
+
+def tree_depth(root) -> int:
+    """The depth `parse` checks, of a Lark tree or of ours (trees and nodes counted, tokens not)."""
+    deepest, stack = 0, [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        kids = node.children if isinstance(node, LarkTree) else () if isinstance(node, Token) else children(node)
+        stack.extend((kid, depth + 1) for kid in kids if isinstance(kid, LarkTree) or hasattr(kid, "span"))
+    return deepest
+
+
+def test_no_tree_is_deeper_than_its_text_is_long():
+    """`parse` walks the trees for their depth only where the text has MAX_DEPTH characters or more:
+    every node but the root takes a token of its own, so a tree is at most one deeper than its text
+    is long. Here on the deepest short constructs and the fuzz inputs that parse."""
+    texts = ["-" * 40 + "A = B", "not " * 20 + "A", "A" + "**A" * 30 + " = B", "(" * 30 + "A" + ")" * 30,
+             "f(" * 20 + "A" + ")" * 20 + " = B", "((" * 10 + "A," + ")," * 10 + ") = B", "{" * 10 + "A" + "}" * 10,
+             " + ".join("A" * 50) + " = B", "A < B < C < D < E", "-A ** -B ** -C = D", *random_inputs(4_000, 11)]
+    checked = 0
+    for text in texts:
+        source = normal(text)
+        try:
+            tree = parse(text)
+        except smtcrypt.FormulaError:
+            continue
+        lark_tree = parser("\n" in source).parse(source)
+        assert tree_depth(lark_tree) <= len(source) + 1, text
+        assert all(tree_depth(constraint) <= len(source) + 1 for constraint in tree.constraints), text
+        checked += 1
+    assert checked > 400  # the fuzz inputs that parse, and the constructs above
 
 
 def test_sum_of_a_range_of_a_ten_letter_word_costs_nothing():

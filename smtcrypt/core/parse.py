@@ -322,10 +322,13 @@ def parse(source: Formula, named_cells: bool = False) -> Constraints:
         lark_tree = parser("\n" in source).parse(source)
     except UnexpectedInput as error:
         raise _syntax_error(source, error) from None
-    _check_depth(source, lark_tree)
+    deep = len(source) >= MAX_DEPTH  # else no tree is that deep (see `_check_depth`): the walks are left out
+    if deep:
+        _check_depth(source, lark_tree)
     constraints = _ToTree(source, named_cells).transform(lark_tree)
-    for constraint in constraints:
-        _check_depth(source, constraint)
+    if deep:
+        for constraint in constraints:
+            _check_depth(source, constraint)
     return Constraints(constraints, source)
 
 
@@ -345,7 +348,9 @@ def _check_characters(source: str, named_cells: bool) -> None:
 
 
 def _check_depth(source: str, root: LarkTree | Expr) -> None:
-    """Refuse trees nested deeper than MAX_DEPTH (later stages recurse over the tree), without recursing."""
+    """Refuse trees nested deeper than MAX_DEPTH (later stages recurse over the tree), without recursing.
+    Every node of either tree but the root takes a token of its own (an operator, a bracket, a word),
+    so a tree is at most one more deep than the text has characters: a shorter text needs no walk."""
     stack = [(root, 1)]
     while stack:
         node, depth = stack.pop()
