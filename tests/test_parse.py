@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -402,3 +403,59 @@ def test_a_text_of_one_line_reads_alike_without_the_bracket_newline_step():
 
     for text in texts:
         assert read(text, lines=False) == read(text, lines=True), text
+
+
+# --- the shape's tree -----------------------------------------------------------------------------
+
+def same_tree(one: object, other: object) -> bool:
+    """Node by node: the same classes, fields and spans (nodes compare by identity otherwise)."""
+    if type(one) is not type(other):
+        return False
+    if isinstance(one, tuple):
+        return len(one) == len(other) and all(same_tree(a, b) for a, b in zip(one, other))  # type: ignore[arg-type]
+    if hasattr(one, "__dataclass_fields__") and not isinstance(one, parsing.Span):
+        return all(same_tree(getattr(one, name), getattr(other, name)) for name in one.__dataclass_fields__)
+    return one == other and str(one) == str(other)
+
+
+def formulas_of_every_kind() -> list[str]:
+    """Norvig's formulas, every construct of this file's tables, Cryptator's translated, and the fuzz
+    inputs (most of which fail to parse)."""
+    from test_fuzz import SEEDS, random_inputs
+
+    from smtcrypt.core.results import join
+    from smtcrypt.notations.cryptator.translate import translate
+
+    data = Path(__file__).parent / "data" / "cryptator_barker.db.txt"
+    cryptator = [join(translate(line).formulas) for line in data.read_text().splitlines()[:300]
+                 if line.strip() and not line.startswith("#")]
+    tables = [text for table in (ARITHMETIC, COMPARISONS, LOGIC, CALLS, SEPARATED) for text, _ in table]
+    tables += [f"{name} + A = B" for name, _ in NAMES] + [error[0] for error in ERRORS]
+    return [*SEEDS, *tables, *cryptator, "0.(TALK) = AB / CD", "1.2(3A) = B", "Ab + Ba = C", "abs(A - B) = C",
+            "A in {B, C}, (A, B) != (C, D)", "not A or B and C", "Xy_Z + A = B", *random_inputs(500, 5)]
+
+
+def test_a_tree_of_a_shape_is_the_text_parsed_itself(monkeypatch):
+    """A text parsed by its shape (its capitals as A) has the tree Lark makes of the text itself,
+    field by field and span by span; a text that does not parse gives its own error."""
+    texts = formulas_of_every_kind()
+
+    def parsed() -> list[object]:
+        found: list[object] = []
+        for text in texts:
+            try:
+                found.append(parse(text))
+            except FormulaError as error:
+                found.append(str(error))
+        return found
+
+    shaped = parsed()
+    monkeypatch.setattr(parsing, "SHAPED_LENGTH", -1)  # every text parsed itself
+    for text, by_shape, itself in zip(texts, shaped, parsed()):
+        if isinstance(itself, str):
+            assert by_shape == itself, text
+        else:
+            assert not isinstance(by_shape, str) and by_shape.source == itself.source, text
+            assert same_tree(by_shape.constraints, itself.constraints), text
+    assert sum(not isinstance(tree, str) and tree.source.translate(parsing.SHAPE) != tree.source
+               for tree in shaped) > 300

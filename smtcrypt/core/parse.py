@@ -52,7 +52,7 @@ from smtcrypt.core.tree import (
     Word,
     children,
 )
-from smtcrypt.errors import FormulaLimitError, FormulaSyntaxError
+from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaSyntaxError
 
 GRAMMAR_NAME = "smtcrypt.lark"
 MAX_SOURCE_LENGTH = 100_000  # characters in one formula
@@ -284,9 +284,7 @@ class _ToTree:
             raise FormulaSyntaxError(f"{text[lowercase]!r}: the digits of a repeating decimal are digits and "
                                      "puzzle letters, not lowercase letters", self.source,
                                      _token_span(token).start + lowercase)
-        whole, rest = text.split(".", 1)
-        fixed, period = rest[:-1].split("(", 1)
-        return Repeating(whole or "0", spelled(fixed), spelled(period), text, _token_span(token))
+        return _repeating(text, _token_span(token))
 
     def number(self, meta, children):
         (token,) = children
@@ -306,16 +304,85 @@ class _ToTree:
         return Collection("set", tuple(items), _span(meta))
 
 
+def _repeating(text: str, span: Span) -> Repeating:
+    whole, rest = text.split(".", 1)
+    fixed, period = rest[:-1].split("(", 1)
+    return Repeating(whole or "0", spelled(fixed), spelled(period), text, span)
+
+
+# A formula's shape: its text with every capital A-Z as A. Texts of one shape lex to the same tokens
+# (a capital is a capital to every terminal and every check of the parse), so their trees differ only
+# in the text of their words, names and repeating decimals, read off their spans.
+SHAPE = str.maketrans(dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "A"))
+SHAPED_LENGTH = 400  # the longest text whose shape's tree is kept
+SHAPES_KEPT = 1024  # trees of shapes kept (each of a text of at most SHAPED_LENGTH characters)
+
+
 def parse(source: Formula, named_cells: bool = False) -> Constraints:
     """Parse a formula such as "NUM + BER = PLAY" into its typed tree. `named_cells`: the formula was
     made by smtcrypt (from a layout) and names its hidden cells by the characters of WILDCARD_NAMES.
-    The text is read in its composed form (NFC): spans point into `normal(source)`."""
+    The text is read in its composed form (NFC): spans point into `normal(source)`.
+
+    A short text of ASCII without wildcards is parsed by its shape (`SHAPE`), once a shape: a
+    collection of puzzles repeats a few thousand shapes (`SEND + MORE = MONEY` is `AAAA + AAAA =
+    AAAAA`), and each tree is the shape's with the text's own words, a tenth of Lark's time. A text
+    whose shape does not parse is parsed itself, for its own error message."""
     source = normal(source)
     if not source.strip(" \t\r\n;,"):
         raise FormulaSyntaxError("empty formula: expected a constraint such as 'SEND + MORE = MONEY'", source, 0)
     if len(source) > MAX_SOURCE_LENGTH:
         raise FormulaLimitError(f"formula of {len(source):,} characters: the limit is {MAX_SOURCE_LENGTH:,}",
                                 source, MAX_SOURCE_LENGTH)
+    if len(source) <= SHAPED_LENGTH and source.isascii() and "?" not in source and not named_cells:
+        try:
+            shaped = _shape_tree(source.translate(SHAPE))
+        except FormulaError:  # parsed below, for the message in the text's own words
+            pass
+        else:
+            return Constraints(tuple(_dressed(constraint, source) for constraint in shaped.constraints), source)
+    return _parse(source, named_cells)
+
+
+@lru_cache(maxsize=SHAPES_KEPT)
+def _shape_tree(shape: str) -> Constraints:
+    return _parse(shape, False)
+
+
+def forget_shapes() -> None:
+    """Empty the memo of shapes' trees (for a measure of texts all of new shapes)."""
+    _shape_tree.cache_clear()
+
+
+def _dressed(node: Expr, source: str) -> Expr:  # noqa: PLR0911
+    """A new tree of the shape's tree `node`, its words, names and repeating decimals read from `source`
+    at their spans (the rest of the tree, operators and numbers, is the same in both texts)."""
+    span = node.span
+    if isinstance(node, Word):
+        return Word(spelled(source[span.start:span.end]), span)
+    if isinstance(node, Name):
+        return Name(source[span.start:span.end], span)
+    if isinstance(node, Number):
+        return Number(node.value, node.text, span)
+    if isinstance(node, Repeating):
+        return _repeating(source[span.start:span.end], span)
+    if isinstance(node, BinOp):
+        return BinOp(node.op, _dressed(node.left, source), _dressed(node.right, source), span)
+    if isinstance(node, Compare):
+        return Compare(tuple(_dressed(operand, source) for operand in node.operands), node.ops, span)
+    if isinstance(node, Unary):
+        return Unary(node.op, _dressed(node.operand, source), span)
+    if isinstance(node, BoolOp):
+        return BoolOp(node.op, tuple(_dressed(operand, source) for operand in node.operands), span)
+    if isinstance(node, Not):
+        return Not(_dressed(node.operand, source), span)
+    if isinstance(node, Call):
+        return Call(source[span.start:span.start + len(node.name)], tuple(_dressed(arg, source) for arg in node.args),
+                    span)
+    return Collection(node.kind, tuple(_dressed(item, source) for item in node.items), span)
+
+
+def _parse(source: str, named_cells: bool) -> Constraints:
+    """`parse` by Lark, for a text already checked for emptiness and length."""
     if not source.isascii():
         _check_characters(source, named_cells)
     try:
