@@ -15,7 +15,8 @@ every constraint checked exactly one comparison of polynomials as written (`LEFT
 runs on arrays (`NotKernel` says why). Its arithmetic is the arrays' step for step: a congruence
 reduces each operation modulo base**k where the values could overflow, `Solve` looks the letter's
 digits up in the same table of roots, a range cut puts each letter without a digit at its least
-and greatest digit.
+and greatest digit (and, letters all different, within the least and greatest digit no letter
+has: the arrays do not, so the kernel cuts a little more).
 
 The search stops after a budget of steps, or when its buffer of solutions is full, with its place
 kept in the state arrays, so that the caller can read the clock, drain the solutions and go on.
@@ -43,7 +44,7 @@ TRY, SOLVE, CONGRUENCE, RANGE, HOLDS = 0, 1, 2, 3, 4
 # stack machine operations (column 0 of a program)
 WORD, CONSTANT, ADD, SUBTRACT, MULTIPLY, NEGATE, POWER = 0, 1, 2, 3, 4, 5, 6
 # the columns of a whole word's running totals (`now`): letters without a digit as 0, least, greatest
-DIGITS, LEAST, GREATEST = 0, 1, 2
+DIGITS, LEAST, GREATEST, UNSET = 0, 1, 2, 3  # UNSET: the weights of the places without a digit
 # what `search_plan` returns
 FINISHED, BUDGET_SPENT, BUFFER_FULL = 0, 1, 2
 
@@ -61,7 +62,8 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
     choices[i] = (first, count) of `allowed` (Try) or of `roots` (Solve). `now` holds each whole
     word's running totals, kept as letters get and lose digits (uses[letter]..uses[letter + 1] are
     the letter's places in words, a word and a weight each): column DIGITS its value with the
-    letters without a digit as 0, LEAST and GREATEST with them at their least and greatest digit.
+    letters without a digit as 0, LEAST and GREATEST with them at their least and greatest digit,
+    UNSET the weights of its places without a digit (a range cut bounds them by the digits free).
 
     A check or a Solve evaluates its equation's two sides by one stack machine, each side once for
     two values at a time where it needs four (`stack` and `other`: a Solve's letter at 0 and at 1, a
@@ -112,6 +114,7 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
                 now[word, DIGITS] -= digit * weight
                 now[word, LEAST] -= (digit - least[letter]) * weight
                 now[word, GREATEST] -= (digit - greatest[letter]) * weight
+                now[word, UNSET] += weight
             if distinct:
                 mask ^= 1 << digit
         elif kind == TRY:
@@ -131,6 +134,12 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
             paired = kind != HOLDS and kind != CONGRUENCE  # two values a side, in one pass: `stack` and `other`
             solving = steps[target, 1] if kind in (SOLVE, TRY) else -1
             varied = letter if kind == TRY else -1  # the Try's letter, at 0 and then at 1
+            lowest, highest = 0, base - 1  # the least and greatest digit not taken (any, letters not distinct)
+            if kind == RANGE and distinct:
+                while lowest < base - 1 and (mask >> lowest) & 1:
+                    lowest += 1
+                while highest > 0 and (mask >> highest) & 1:
+                    highest -= 1
             for at in range(2 if kind == TRY else 1):
                 for side in range(2):
                     first_reading = DIGITS if kind != RANGE else GREATEST if side == 0 else LEAST
@@ -143,6 +152,15 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
                             if k == 0:
                                 stack[top] = now[word, first_reading]
                                 other[top] = now[word, second_reading]
+                                if kind == RANGE:  # no place without a digit above the greatest digit free
+                                    low = now[word, DIGITS] + lowest * now[word, UNSET]  # nor below the least
+                                    high = now[word, DIGITS] + highest * now[word, UNSET]
+                                    if side == 0:
+                                        stack[top] = min(stack[top], high)
+                                        other[top] = max(other[top], low)
+                                    else:
+                                        stack[top] = max(stack[top], low)
+                                        other[top] = min(other[top], high)
                             else:  # the letter solved read as 0 (`stack`) and as 1 (`other`: `lift` more)
                                 total = 0
                                 lift = 0
@@ -262,6 +280,7 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
             now[word, DIGITS] += digit * weight
             now[word, LEAST] += (digit - least[letter]) * weight
             now[word, GREATEST] += (digit - greatest[letter]) * weight
+            now[word, UNSET] -= weight
         if distinct:
             mask |= 1 << digit
         taken += 1
@@ -288,7 +307,7 @@ class KernelPlan:
     uses: Any  # where each letter's places in whole words start in use_words and use_weights (and end)
     use_words: Any
     use_weights: Any
-    now: Any  # each word's running totals before any letter has a digit: literal digits, least, greatest
+    now: Any  # each word's running totals before any letter has a digit: literal digits, least, greatest, weights
     least: Any  # each letter's least and greatest digit
     greatest: Any
     powers: Any  # base**k, for k up to the furthest column
@@ -335,7 +354,7 @@ class _Encoder:
         self.least = [min(problem.allowed[letter], default=0) for letter in self.letters]
         self.greatest = [max(problem.allowed[letter], default=0) for letter in self.letters]
         self.places: dict[int, list[tuple[int, int]]] = {}  # by letter: its (word, weight) in whole words
-        self.totals: list[tuple[int, int, int]] = []  # by word: its running totals before any digit
+        self.totals: list[tuple[int, int, int, int]] = []  # by word: its running totals before any digit
         self.tried: tuple[int, str] | None = None  # the last step that gave a letter digits, if a Try: its row, letter
 
     def encode(self, steps: list[Step]) -> KernelPlan:
@@ -359,7 +378,7 @@ class _Encoder:
                           np.array(self.ops or [(CONSTANT, 0, 0)], np.int64).reshape(-1, 3), array(self.cells),
                           array(self.starts), array(self.lengths), array(self.allowed), array(self.roots),
                           array(self.root_starts), array(self.root_sizes), array(uses), array(use_words),
-                          array(use_weights), np.array(self.totals or [(0, 0, 0)], np.int64).reshape(-1, 3),
+                          array(use_weights), np.array(self.totals or [(0, 0, 0, 0)], np.int64).reshape(-1, 4),
                           array(self.least), array(self.greatest),
                           np.array([self.base ** k for k in range(max(2, self.columns + 1))], np.int64), self.base,
                           self.problem.distinctness == "all", self.letters, self.depth)
@@ -468,19 +487,22 @@ class _Encoder:
         self.starts.append(len(self.cells))
         self.lengths.append(len(letters))
         self.cells += [-1 - int(char) if char.isdigit() else self.index[char] for char in reversed(letters)]
-        totals = [0, 0, 0]
+        totals = [0, 0, 0, 0]
         if self.base ** len(letters) < SAFE:
             weight = 1
             for char in reversed(letters):
                 if char.isdigit():
-                    totals = [total + int(char) * weight for total in totals]
+                    totals[DIGITS] += int(char) * weight
+                    totals[LEAST] += int(char) * weight
+                    totals[GREATEST] += int(char) * weight
                 else:
                     position = self.index[char]
                     totals[LEAST] += self.least[position] * weight
                     totals[GREATEST] += self.greatest[position] * weight
+                    totals[UNSET] += weight
                     self.places.setdefault(position, []).append((number, weight))
                 weight *= self.base
-        self.totals.append((totals[0], totals[1], totals[2]))
+        self.totals.append((totals[0], totals[1], totals[2], totals[3]))
         return number
 
     def _table(self, digits: tuple[int, ...]) -> int:
@@ -548,7 +570,7 @@ def load() -> Callable[..., int]:
             one, pair = np.zeros(1, np.int64), np.zeros((1, 2), np.int64)  # the argument types of every later call
             search(np.zeros((0, 6), np.int64), np.zeros((1, 5), np.int64), np.zeros((1, 3), np.int64), one, one, one,
                    one, one, one, one, one, one, one, one, one, np.array([1, 10], np.int64), True,
-                   np.zeros(4, np.int64), one, pair, one, np.zeros((1, 3), np.int64), one, np.zeros((1, 1), np.int64),
+                   np.zeros(4, np.int64), one, pair, one, np.zeros((1, 4), np.int64), one, np.zeros((1, 1), np.int64),
                    np.zeros((1, 4), np.int64), BUDGET)
         _compiled.append(search)
     return _compiled[0]
