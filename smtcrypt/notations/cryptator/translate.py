@@ -30,6 +30,7 @@ from smtcrypt.core.parse import MAX_SOURCE_LENGTH, check_length
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE, Rules, make_rules
 from smtcrypt.errors import FormulaError, FormulaLimitError
 from smtcrypt.notations.cryptator.reader import (
+    SHORT,
     Binary,
     Constant,
     CryptatorEquation,
@@ -42,7 +43,9 @@ from smtcrypt.notations.cryptator.reader import (
 
 # our letters for the user's symbols: A-Z, then capitals of other scripts that no Latin capital looks like
 LETTERS = string.ascii_uppercase + "ΓΔΘΛΞΠΣΦΨΩ" + "БДЖЗИЙЦЧШЩЪЫЬЭЮЯ"
+_CAPITALS, _LOWERCASE = frozenset(string.ascii_uppercase), frozenset(string.ascii_lowercase)
 CHAINS = {("+", "+"), ("+", "-"), ("-", "+"), ("-", "-"), ("*", "*")}  # left-associative alike in both
+_PLAIN = {"+": " + ", "-": " - ", "*": " * ", "^": " ** "}  # the operators `_Translation.plain` writes, as ours
 OURS = {"=": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 
 
@@ -123,22 +126,30 @@ def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
 
 def letter_map(text: str, found: list[CryptatorWord]) -> dict[str, str]:
     """Each symbol, in the order it first appears, to a capital letter of ours."""
-    written = list(dict.fromkeys(symbol for word in found for symbol in word.text))
+    written = dict.fromkeys("".join([word.text for word in found]))
+    symbols = "".join(written)
     if len(written) > len(LETTERS):
         raise FormulaError(f"{len(written)} symbols: smtcrypt reads at most {len(LETTERS)} "
-                           f"(the symbols: {''.join(written)})", text, found[0].start if found else None)
+                           f"(the symbols: {symbols})", text, found[0].start if found else None)
+    capitals = symbols.upper()
+    if symbols.isascii() and symbols.isalpha() and len(set(capitals)) == len(symbols):
+        return dict(zip(symbols, capitals))  # letters, none beside its own capital or lowercase: each its capital
+    taken = written.keys() & _CAPITALS  # capitals keep themselves first, then lowercase letters take their capital
     letters: dict[str, str] = {}
-    for symbol in written:  # capitals keep themselves first, then lowercase letters take their capital
-        if symbol in string.ascii_uppercase:
+    others = []  # the symbols left, in order, for the letters no symbol took
+    for symbol in written:
+        if symbol in taken:
             letters[symbol] = symbol
-    for symbol in written:
-        if symbol.isascii() and symbol.islower() and symbol.upper() not in letters.values():
-            letters[symbol] = symbol.upper()
-    free = iter(letter for letter in LETTERS if letter not in letters.values())
-    for symbol in written:
-        if symbol not in letters:
-            letters[symbol] = next(free)
-    return {symbol: letters[symbol] for symbol in written}
+        elif symbol in _LOWERCASE and (capital := symbol.upper()) not in taken:
+            letters[symbol] = capital
+        else:
+            letters[symbol] = ""  # its place in the order, its letter below
+            others.append(symbol)
+    if others:
+        used = set(letters.values())
+        for symbol, letter in zip(others, [letter for letter in LETTERS if letter not in used]):
+            letters[symbol] = letter
+    return letters
 
 
 def _occurrences(letters: list[str], base: int, relax_min: int, relax_max: int) -> tuple[bool, list[str]]:
@@ -272,12 +283,42 @@ class _Translation:
 
     def __init__(self, text: str, letters: Mapping[str, str]):
         self.text, self.letters = text, letters
+        self.table = str.maketrans(dict(letters))  # a word's symbols to our letters, in one `str.translate`
         self.conditions: list[_Rope] = []  # ours, for exact divisions
         self.total = 0  # characters of ours so far
 
     def equation(self, equation: CryptatorEquation) -> _Rope:
+        plain = self.plain(equation) if len(self.text) < SHORT else None
+        if plain is not None:
+            return self.counted(_cat(plain), equation.start)
         left, right = self.expression(equation.left), self.expression(equation.right)
         return self.counted(_cat(left.inner, f" {OURS[equation.op]} ", right.inner), equation.start)
+
+    def plain(self, equation: CryptatorEquation) -> str | None:
+        """The equation as ours, as `expression` writes it, if its sides hold only words, numbers and + - * ^
+        (as nearly every puzzle's do), or else None. Such sides repeat nothing and make no condition: from a
+        text shorter than SHORT they come to a few thousand characters at most, written left to right in one
+        pass with no size to check (an operation in parentheses, but as a side or as the left operand of an
+        operation it chains with: `A + B - C`)."""
+        out: list[str] = []
+        stack: list[Node | str] = [equation.right, f" {OURS[equation.op]} ", equation.left]  # taken from the end
+        while stack:
+            part = stack.pop()
+            if isinstance(part, str):
+                out.append(part)
+            elif isinstance(part, CryptatorWord):
+                out.append(part.text.translate(self.table))
+            elif isinstance(part, Binary) and part.op in _PLAIN:
+                left, right = part.left, part.right
+                stack += (")", right, "(") if isinstance(right, Binary) else (right,)
+                stack.append(_PLAIN[part.op])
+                chained = isinstance(left, Binary) and (part.op, left.op) in CHAINS
+                stack += (")", left, "(") if isinstance(left, Binary) and not chained else (left,)
+            elif isinstance(part, Constant):
+                out.append(str(part.value))
+            else:
+                return None
+        return "".join(out)
 
     def counted(self, rope: _Rope, start: int, node_only: bool = False) -> _Rope:
         """`rope`, if it and everything written so far fit MAX_SOURCE_LENGTH; otherwise refused at `start`."""
@@ -309,7 +350,7 @@ class _Translation:
     def node(self, node: Node, done: Mapping[int, _Ours]) -> _Ours:
         """One node of ours from its operands' (in `done`); an exact division adds its condition."""
         if isinstance(node, CryptatorWord):
-            return _Ours(_cat("".join(self.letters[symbol] for symbol in node.text)), False, True)
+            return _Ours(_cat(node.text.translate(self.table)), False, True)
         if isinstance(node, Constant):
             return _Ours(_cat(str(node.value)), False, True)
         if isinstance(node, Negation):
