@@ -280,56 +280,7 @@ def read(text: str) -> list[CryptatorEquation]:
     """The equations of a Cryptator formula, as its grammar reads them."""
     if not text.strip():
         raise FormulaError("the formula is empty")
-    if len(text) < SHORT and _PLAIN.fullmatch(text):
-        return _plain(text)
     return _Parser(text).equations()
-
-
-# A plain formula: equations of words and quoted numbers joined by + - and *, as nearly every puzzle is written
-# (`send + more = money`, `in * '1' + km * '10' = kan && in * g = km`). Shorter than SHORT characters, it has no
-# word or number too long and no tree too deep (each node but the root takes a token of its own), and nothing in
-# it can be wrong: `_plain` makes the tree `_Parser` would, from its tokens alone, without checks.
-SHORT = min(MAX_DEPTH, MAX_NUMBER_DIGITS)
-_SPACE = f"[{re.escape(SPACES)}]*"
-_OPERAND = "[a-zA-Z0-9\u0080-\uffff]+|'[0-9]+'|\"[0-9]+\""
-_SIDE = f"(?:{_OPERAND})(?:{_SPACE}[-+*]{_SPACE}(?:{_OPERAND}))*"
-_EQUATION = f"{_SIDE}{_SPACE}(?:<=|>=|!=|=|<|>){_SPACE}{_SIDE}"
-_PLAIN = re.compile(f"{_SPACE}{_EQUATION}(?:{_SPACE}(?:;|&&){_SPACE}{_EQUATION})*(?:{_SPACE}(?:;|&&))?{_SPACE}")
-_PIECE = re.compile(f"({_SPACE})({_OPERAND}|<=|>=|!=|&&|[-+*=<>;])")  # the spaces before a token, the token
-_JOINS = frozenset(("+", "-", "*", *COMPARATORS, *SEPARATORS))  # the tokens of a plain formula but its operands
-
-
-def _plain(text: str) -> list[CryptatorEquation]:
-    """The equations of a text `_PLAIN` matches, in one pass over its tokens and a `;` put after them: a
-    product grows until a `+`, `-`, comparator or separator ends it, a sum of products until a comparator
-    or separator does."""
-    equations: list[CryptatorEquation] = []
-    position, times_at = 0, -1  # times_at: where the `*` before the next operand is, or -1
-    product: Node | None = None  # the product being read (None once ended), the sum before it and the + or -
-    total: Node | None = None
-    added, added_at = "", 0
-    left: Node | None = None  # the equation's left side, once its comparator is read
-    compared, compared_at = "", 0
-    for spaces, token in _PIECE.findall(text + ";"):
-        position += len(spaces)
-        if token not in _JOINS:
-            operand: Node = (Constant(int(token[1:-1]), position) if token[0] in "'\""
-                             else CryptatorWord(token, position, position + len(token)))
-            product = operand if times_at < 0 else Binary("*", product, operand, times_at)  # type: ignore[arg-type]
-            times_at = -1
-        elif token == "*":
-            times_at = position
-        elif product is not None:  # (None at the `;` put after the text's own last separator)
-            total = Binary(added, total, product, added_at) if added else product  # type: ignore[arg-type]
-            product, added = None, ""
-            if token in ("+", "-"):
-                added, added_at = token, position
-            elif token in COMPARATORS:
-                left, compared, compared_at = total, token, position
-            else:
-                equations.append(CryptatorEquation(compared, left, total, compared_at))  # type: ignore[arg-type]
-        position += len(token)
-    return equations
 
 
 def words(node: Part) -> list[CryptatorWord]:

@@ -30,7 +30,6 @@ from smtcrypt.core.parse import MAX_SOURCE_LENGTH, check_length
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE, Rules, make_rules
 from smtcrypt.errors import FormulaError, FormulaLimitError
 from smtcrypt.notations.cryptator.reader import (
-    SHORT,
     Binary,
     Constant,
     CryptatorEquation,
@@ -45,7 +44,6 @@ from smtcrypt.notations.cryptator.reader import (
 LETTERS = string.ascii_uppercase + "ΓΔΘΛΞΠΣΦΨΩ" + "БДЖЗИЙЦЧШЩЪЫЬЭЮЯ"
 _CAPITALS, _LOWERCASE = frozenset(string.ascii_uppercase), frozenset(string.ascii_lowercase)
 CHAINS = {("+", "+"), ("+", "-"), ("-", "+"), ("-", "-"), ("*", "*")}  # left-associative alike in both
-_PLAIN = {"+": " + ", "-": " - ", "*": " * ", "^": " ** "}  # the operators `_Translation.plain` writes, as ours
 OURS = {"=": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 
 
@@ -288,37 +286,8 @@ class _Translation:
         self.total = 0  # characters of ours so far
 
     def equation(self, equation: CryptatorEquation) -> _Rope:
-        plain = self.plain(equation) if len(self.text) < SHORT else None
-        if plain is not None:
-            return self.counted(_cat(plain), equation.start)
         left, right = self.expression(equation.left), self.expression(equation.right)
         return self.counted(_cat(left.inner, f" {OURS[equation.op]} ", right.inner), equation.start)
-
-    def plain(self, equation: CryptatorEquation) -> str | None:
-        """The equation as ours, as `expression` writes it, if its sides hold only words, numbers and + - * ^
-        (as nearly every puzzle's do), or else None. Such sides repeat nothing and make no condition: from a
-        text shorter than SHORT they come to a few thousand characters at most, written left to right in one
-        pass with no size to check (an operation in parentheses, but as a side or as the left operand of an
-        operation it chains with: `A + B - C`)."""
-        out: list[str] = []
-        stack: list[Node | str] = [equation.right, f" {OURS[equation.op]} ", equation.left]  # taken from the end
-        while stack:
-            part = stack.pop()
-            if isinstance(part, str):
-                out.append(part)
-            elif isinstance(part, CryptatorWord):
-                out.append(part.text.translate(self.table))
-            elif isinstance(part, Binary) and part.op in _PLAIN:
-                left, right = part.left, part.right
-                stack += (")", right, "(") if isinstance(right, Binary) else (right,)
-                stack.append(_PLAIN[part.op])
-                chained = isinstance(left, Binary) and (part.op, left.op) in CHAINS
-                stack += (")", left, "(") if isinstance(left, Binary) and not chained else (left,)
-            elif isinstance(part, Constant):
-                out.append(str(part.value))
-            else:
-                return None
-        return "".join(out)
 
     def counted(self, rope: _Rope, start: int, node_only: bool = False) -> _Rope:
         """`rope`, if it and everything written so far fit MAX_SOURCE_LENGTH; otherwise refused at `start`."""
