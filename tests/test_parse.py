@@ -7,11 +7,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from test_fuzz import SEEDS, random_inputs
 
 from smtcrypt.core import parse as parsing
 from smtcrypt.core.parse import build_parser, parse
+from smtcrypt.core.results import join
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Name, Not, Number, Unary, Word, to_text, words
 from smtcrypt.errors import FormulaError, FormulaSyntaxError
+from smtcrypt.notations.cryptator.translate import translate
 
 
 def shape(formula: str) -> str:
@@ -421,11 +424,6 @@ def same_tree(one: object, other: object) -> bool:
 def formulas_of_every_kind() -> list[str]:
     """Norvig's formulas, every construct of this file's tables, Cryptator's translated, and the fuzz
     inputs (most of which fail to parse)."""
-    from test_fuzz import SEEDS, random_inputs
-
-    from smtcrypt.core.results import join
-    from smtcrypt.notations.cryptator.translate import translate
-
     data = Path(__file__).parent / "data" / "cryptator_barker.db.txt"
     cryptator = [join(translate(line).formulas) for line in data.read_text().splitlines()[:300]
                  if line.strip() and not line.startswith("#")]
