@@ -66,7 +66,7 @@ def test_no_tree_is_deeper_than_its_text_is_long():
     is long. Here on the deepest short constructs and the fuzz inputs that parse."""
     texts = ["-" * 40 + "A = B", "not " * 20 + "A", "A" + "**A" * 30 + " = B", "(" * 30 + "A" + ")" * 30,
              "f(" * 20 + "A" + ")" * 20 + " = B", "((" * 10 + "A," + ")," * 10 + ") = B", "{" * 10 + "A" + "}" * 10,
-             " + ".join("A" * 50) + " = B", "A < B < C < D < E", "-A ** -B ** -C = D", *random_inputs(4_000, 11)]
+             " + ".join("A" * 50) + " = B", "A < B < C < D < E", "-A ** -B ** -C = D", *random_inputs(1_500, 11)]
     checked = 0
     for text in texts:
         source = normal(text)
@@ -78,7 +78,7 @@ def test_no_tree_is_deeper_than_its_text_is_long():
         assert tree_depth(lark_tree) <= len(source) + 1, text
         assert all(tree_depth(constraint) <= len(source) + 1 for constraint in tree.constraints), text
         checked += 1
-    assert checked > 400  # the fuzz inputs that parse, and the constructs above
+    assert checked > 150  # the fuzz inputs that parse, and the constructs above
 
 
 def test_sum_of_a_range_of_a_ten_letter_word_costs_nothing():

@@ -334,18 +334,21 @@ def parse(source: Formula, named_cells: bool = False) -> Constraints:
         raise FormulaLimitError(f"formula of {len(source):,} characters: the limit is {MAX_SOURCE_LENGTH:,}",
                                 source, MAX_SOURCE_LENGTH)
     if len(source) <= SHAPED_LENGTH and source.isascii() and "?" not in source and not named_cells:
-        try:
-            shaped = _shape_tree(source.translate(SHAPE))
-        except FormulaError:  # parsed below, for the message in the text's own words
-            pass
-        else:
+        shaped = _shape_tree(source.translate(SHAPE))
+        if shaped is not None:
             return Constraints(tuple(_dressed(constraint, source) for constraint in shaped.constraints), source)
     return _parse(source, named_cells)
 
 
 @lru_cache(maxsize=SHAPES_KEPT)
-def _shape_tree(shape: str) -> Constraints:
-    return _parse(shape, False)
+def _shape_tree(shape: str) -> Constraints | None:
+    """The shape's tree, or None where it does not parse: the text is then parsed itself, for the
+    message in its own words (a message made for the shape would be thrown away, and making one
+    costs more than a parse)."""
+    try:
+        return _parse(shape, False, explain=False)
+    except (UnexpectedInput, FormulaError):
+        return None
 
 
 def forget_shapes() -> None:
@@ -381,13 +384,16 @@ def _dressed(node: Expr, source: str) -> Expr:  # noqa: PLR0911
     return Collection(node.kind, tuple(_dressed(item, source) for item in node.items), span)
 
 
-def _parse(source: str, named_cells: bool) -> Constraints:
-    """`parse` by Lark, for a text already checked for emptiness and length."""
+def _parse(source: str, named_cells: bool, explain: bool = True) -> Constraints:
+    """`parse` by Lark, for a text already checked for emptiness and length; `explain=False` lets
+    Lark's own error through, without the message `_syntax_error` makes of it."""
     if not source.isascii():
         _check_characters(source, named_cells)
     try:
         lark_tree = parser("\n" in source).parse(source)
     except UnexpectedInput as error:
+        if not explain:
+            raise
         raise _syntax_error(source, error) from None
     deep = len(source) >= MAX_DEPTH  # else no tree is that deep (see `_check_depth`): the walks are left out
     if deep:

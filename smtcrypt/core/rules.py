@@ -78,7 +78,12 @@ def digit_set(spec: DigitSpec, what: str = "digits", base: int = MAX_BASE) -> fr
                 raise FormulaError(f"{what}: expected integers, not {value!r}")
             values |= _within_base([value], what, base)
         return frozenset(values)
+    if len(spec) > KEPT_SPEC:  # a long text is read each time: the memo holds only short ones
+        return _text_digits.__wrapped__(spec, what, base)
     return _text_digits(spec, what, base)
+
+
+KEPT_SPEC = 40  # the longest digit text `_text_digits` keeps
 
 
 @functools.lru_cache(maxsize=256)

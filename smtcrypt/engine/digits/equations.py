@@ -91,17 +91,14 @@ class WordEquation:
 
     @functools.cached_property
     def column_letters(self) -> list[list[str]]:
-        """By column k (0 and length + 1 hold none): `column(k)`, all read in one pass over the words."""
+        """By column k (1 = units; 0 and length + 1 hold none): the letters of its words in that column,
+        each once, in order (lists not to change), all read in one pass over the words."""
         found: list[list[str]] = [[] for _ in range(self.length + 2)]
         for word, shift in self.words:
             for k, char in enumerate(reversed(word), start=shift + 1):
                 if not char.isdigit() and char not in found[k]:
                     found[k].append(char)
         return found
-
-    def column(self, k: int) -> list[str]:
-        """The letters in column k (1 = units) of its words, each once, in order (a list not to change)."""
-        return self.column_letters[k] if 0 <= k < len(self.column_letters) else []
 
     @functools.cached_property
     def _widest(self) -> dict[str, int]:
@@ -129,9 +126,9 @@ class WordEquation:
     def _first(self) -> dict[str, int]:
         """Each letter's first column (`first_linear()` asks it)."""
         found: dict[str, int] = {}
-        for word, shift in self.words:
-            for k, char in enumerate(reversed(word), start=shift + 1):
-                found[char] = min(k, found.get(char, k))
+        for k, letters in enumerate(self.column_letters):
+            for letter in letters:
+                found.setdefault(letter, k)
         return found
 
     def first_linear(self, letter: str, k: int) -> bool:

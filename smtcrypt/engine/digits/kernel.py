@@ -75,15 +75,14 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
     linearly (steps[., 5]: on the Try's row how many rows on the Solve is, on the Solve's the Try's
     letter) is evaluated once for all of x's digits: on entering the Try, the sides' differences
     modulo base**k at x = 0 and 1 (the Solve's letter at 0 and 1) give column k's digit of the
-    difference and the Solve's slope, each c + x * d modulo the base, into `corners`; a digit of x
-    is read off them, and not given where the Solve would have no digit to give. Most Solves follow
+    difference and the Solve's slope, each c + x * d modulo the base, into `corners`; at each digit
+    of x the Try reads off them the Solve's digits, and gives no digit that leaves it none. Most Solves follow
     a Try, and most found no digit: each such digit now costs a few operations, not the programs.
 
     One function, without calls: numba passes each array to a function it calls with a reference
     count, which cost more than the search itself."""
     base = powers[1]
     values = np.zeros(4, np.int64)
-    at_zero = at_one = 0
     other = np.zeros(len(stack), np.int64)
     level = state[0]
     taken = state[1]
@@ -125,8 +124,8 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
         elif kind == SOLVE and taken >= stop:
             status = BUDGET_SPENT
             break
-        if entering and (kind != TRY or steps[level, 5] >= 0) and not (kind == SOLVE and steps[level, 5] >= 0):
-            # a check, a Solve, or a Try's Solve to come: evaluate the programs
+        if entering and (kind == TRY) == (steps[level, 5] >= 0):
+            # a check, a Solve its Try did not pair with, or a Try's paired Solve: evaluate the programs
             target = level + steps[level, 5] if kind == TRY else level  # the step whose equation is evaluated
             equation = steps[target, 2]
             k = steps[target, 3] if kind != RANGE and kind != HOLDS else 0
@@ -219,9 +218,12 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
                 corners[target, 1] = (-(moved % powers[k] // below)) % base
                 corners[target, 2] = (at_one - at_zero) % powers[k] // below
                 corners[target, 3] = turned % powers[k] // below
-            if kind == SOLVE:  # the sides' differences modulo base**k, the letter at 0 and at 1
+            if kind == SOLVE:  # the digits x with c * x + t = 0 (mod base) in column k
+                below = powers[k - 1]
                 at_zero = (values[0] - values[1]) % powers[k]
-                at_one = (values[2] - values[3]) % powers[k]
+                slope = ((values[2] - values[3]) % powers[k] - at_zero) % powers[k] // below
+                key = steps[level, 4] + slope * base + (-(at_zero // below)) % base
+                choices[level, 0], choices[level, 1] = root_starts[key], root_sizes[key]
             elif kind != TRY:
                 if kind == CONGRUENCE:
                     passed = (values[0] - values[1]) % powers[k] == 0
@@ -238,17 +240,6 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
                 else:
                     level -= 1
                 continue
-        if entering and kind == SOLVE:  # the digits x with c * x + t = 0 (mod base) in column k
-            if steps[level, 5] >= 0:  # read off what its Try wrote, at the Try's digit
-                tried = digits[steps[level, 5]]
-                key = (steps[level, 4] + (corners[level, 2] + tried * corners[level, 3]) % base * base
-                       + (corners[level, 0] + tried * corners[level, 1]) % base)
-            else:
-                k = steps[level, 3]
-                below = powers[k - 1]
-                slope = (at_one - at_zero) % powers[k] // below
-                key = steps[level, 4] + slope * base + (-(at_zero // below)) % base
-            choices[level, 0], choices[level, 1] = root_starts[key], root_sizes[key]
         # a Try or Solve: its letter's next digit, if any
         next_choice = 0 if entering else position[level] + 1
         first, size = choices[level, 0], choices[level, 1]
@@ -258,7 +249,8 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
             if not distinct or (mask >> digit) & 1 == 0:
                 if kind == SOLVE or steps[level, 5] < 0:
                     break
-                # a Try whose Solve comes next: the digit only if that Solve then has a digit left to give
+                # a Try whose Solve comes next: the digit only if that Solve then has a digit left to
+                # give, its digits set here (read off the corners: the Solve evaluates nothing)
                 solve = level + steps[level, 5]
                 key = (steps[solve, 4] + (corners[solve, 2] + digit * corners[solve, 3]) % base * base
                        + (corners[solve, 0] + digit * corners[solve, 1]) % base)
@@ -267,6 +259,7 @@ def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, l
                 while root < root_starts[key] + root_sizes[key] and (without >> roots[root]) & 1:
                     root += 1
                 if root < root_starts[key] + root_sizes[key]:
+                    choices[solve, 0], choices[solve, 1] = root_starts[key], root_sizes[key]
                     break
             next_choice += 1
         if next_choice == size:
