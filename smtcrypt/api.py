@@ -18,6 +18,7 @@ from smtcrypt.core.clock import Clock
 from smtcrypt.core.results import FormulaText, Solution, Verdict, join
 from smtcrypt.core.rules import DigitSpec, make_rules
 from smtcrypt.core.verify import satisfies
+from smtcrypt.engine.base import Executor
 from smtcrypt.notations import Reading, View, read
 from smtcrypt.search import Search
 from smtcrypt.setters.answers import Answers, answers
@@ -130,19 +131,22 @@ class Puzzle:
         return f"Puzzle({self.formula!r})"
 
     def search(self, *, limit: int | None = None, timeout: float | None = None, decide: bool = False,
-               strategy: str = "auto", keep: bool = True) -> Search:
+               strategy: str = "auto", keep: bool = True, executor: Executor = Executor.AUTO) -> Search:
         """A search to iterate; `strategy` (a name, or a `smtcrypt.engine.Strategy`) forces one
         backend: "z3" (the solver, model by model), "cubes" (the solver, a cube of solutions at a
         time), "linear" (a sum's equation, digit by digit), "digits" (equations of products, column
         by column from the right), "join" (an equation's two sides apart),
         "exhaustive" (every assignment, compiled), or "auto" (by cost, switching while running;
-        a notation may prefer another: Cryptator's digit counts go to Z3 alone, far faster)."""
+        a notation may prefer another: Cryptator's digit counts go to Z3 alone, far faster).
+        `executor` says how the kernel searches run: by each plan's size (`Executor.AUTO`), or all in
+        plain Python, or all compiled (worth numba's load for many puzzles)."""
         if strategy == "auto":
             strategy = self.reading.strategy
         clock = Clock()
         clock.seconds.update(self.clock.seconds)
         search = Search(self.problem, limit=limit, timeout=timeout, decide=decide, clock=clock, strategy=strategy,
-                        keep=keep, fill=self.view.fill(self.problem) if keep else None)  # a count shows none
+                        keep=keep, fill=self.view.fill(self.problem) if keep else None,  # a count shows none
+                        executor=executor)
         if self.view.formula is not None:  # a layout as given, then its conditions, one a line
             search.formula = self.view.formula
         return search

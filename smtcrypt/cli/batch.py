@@ -37,6 +37,7 @@ from smtcrypt.cli.options import (
     take_syntax,
 )
 from smtcrypt.core.results import Ending, Status, Verdict
+from smtcrypt.engine.base import Executor
 from smtcrypt.engine.kernels import load_compiled
 from smtcrypt.engine.memory import cap_process_memory
 from smtcrypt.engine.sums import loaded_compiled
@@ -99,7 +100,8 @@ class BatchTask:
         try:
             puzzle = Puzzle.read(formula, self.syntax, **self.door)
             search = puzzle.search(limit=self.limit, timeout=self.timeout, decide=self.decide,
-                                                          strategy=self.strategy, keep=not self.count)
+                                   strategy=self.strategy, keep=not self.count,
+                                   executor=Executor.COMPILED if self.compiled_kernels else Executor.AUTO)
             verdict = search.verdict()
         except (FormulaError, ValueError) as error:  # a bad formula, or a strategy that cannot search it
             return {"line": line, "formula": formula, "error": str(error)}

@@ -36,7 +36,7 @@ Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
 Clock = Callable[[str], AbstractContextManager[Any]]  # times a stage: `with clock("compile"): ...`
 DEADLINE_SLACK = 0.01  # seconds: this close to a deadline, no new solver check (nor a switch of backend) starts
 
-__all__ = ["DEADLINE_SLACK", "STRATEGIES", "Assignment", "Backend", "Clock", "Ending", "Fit", "Halted", "Means",
+__all__ = ["DEADLINE_SLACK", "STRATEGIES", "Assignment", "Backend", "Clock", "Ending", "Executor", "Fit", "Halted", "Means",
            "Proof", "SearchEnd", "Strategy", "letters_of", "never", "past", "untimed"]
 
 
@@ -71,6 +71,22 @@ class Strategy(str, enum.Enum):
 
 
 STRATEGIES = tuple(strategy.value for strategy in Strategy)  # the names a caller may pass
+
+
+class Executor(str, enum.Enum):
+    """How a kernel search (the sums', the digit plan's) runs its one source: each is written once,
+    as a function of integers and arrays that numba compiles and plain Python runs unchanged.
+    A value handed down to the backends (in `Means`), never held by a module, so that the same
+    puzzle asked the same way always takes the same path.
+
+    PLAIN runs the source in the interpreter (no numba, no numpy: the browser's path); COMPILED
+    runs numba's copy of it (loaded once a process: worth it for many puzzles, a batch or the
+    generator); AUTO decides per plan, by its estimated size: plain Python for the small plans that
+    most puzzles have, compiled for a plan whose size outweighs numba's load, where it is installed."""
+
+    AUTO = "auto"
+    PLAIN = "plain"
+    COMPILED = "compiled"
 
 
 @dataclass(frozen=True)
@@ -148,13 +164,15 @@ class Means:
     of deciding is bounded, timed and shared as the search's own: `compiled()` is the formula
     compiled once (None where it cannot be), `context()` a new Z3 context made under the memory cap
     and known to the stop, `halted()` is read in long loops (a plan, an encoding; `Halted` ends
-    them), `clock(stage)` times a stage, and `listing` is False where solutions are only counted."""
+    them), `clock(stage)` times a stage, `listing` is False where solutions are only counted, and
+    `executor` says how the kernel searches run (see `Executor`)."""
 
     compiled: Callable[[], Compiled | None]
     context: Callable[[], z3.Context]
     halted: Callable[[], bool] = never
     clock: Clock = untimed
     listing: bool = True
+    executor: Executor = Executor.AUTO
 
 
 class Backend(abc.ABC):

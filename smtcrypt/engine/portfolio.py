@@ -44,6 +44,7 @@ from smtcrypt.engine.base import (
     Backend,
     Clock,
     Ending,
+    Executor,
     Fit,
     Halted,
     Means,
@@ -135,7 +136,8 @@ class Portfolio:
     name = "portfolio"
 
     def __init__(self, problem: Problem, *, deadline: float | None = None, limit: int | None = None,
-                 strategy: str | Strategy = Strategy.AUTO, listing: bool = True, clock: Clock | None = None):
+                 strategy: str | Strategy = Strategy.AUTO, listing: bool = True, clock: Clock | None = None,
+                 executor: Executor = Executor.AUTO):
         self.strategy = strategy_named(strategy)
         self.problem = problem
         self.deadline = deadline
@@ -156,7 +158,7 @@ class Portfolio:
         self.fits: dict[Strategy, Fit] = {}  # each backend's answer, once asked
         # what the backends' fit tests use: this search's compiled formula, contexts, stop and clock
         self.means = Means(compiled=self._compiled, context=self._context, halted=self.halted, clock=self.clock,
-                           listing=listing)
+                           listing=listing, executor=Executor(executor))
         self.join: JoinSearch | None = None
         self.join_pays: bool | None = None  # the join's plan is cheap enough for `auto` (once priced)
         self.joining = False  # the join backend stands in for the exhaustive one (cheaper)

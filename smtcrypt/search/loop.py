@@ -44,7 +44,7 @@ from smtcrypt.core.clock import Clock
 from smtcrypt.core.outcomes import IncompleteSearch, InfinitelyMany
 from smtcrypt.core.results import INTERRUPTED, Ending, Proof, Solution, Status, Verdict, filler
 from smtcrypt.core.verify import confirm, satisfies
-from smtcrypt.engine.base import Assignment, Strategy
+from smtcrypt.engine.base import Assignment, Executor, Strategy
 from smtcrypt.engine.memory import cap_loaded_z3_memory, retain_freed_memory_once
 from smtcrypt.engine.portfolio import Portfolio, strategy_named
 from smtcrypt.search.family import Family, find_family
@@ -62,11 +62,14 @@ class Search:
     `limit` stops after that many solutions (status `found`); `decide` stops after two, which is
     enough to decide uniqueness (status `multiple`); `timeout` bounds the whole search in seconds.
     `ending` says how it ended (an `Ending`), `reason` the same in words for an incomplete search.
+    `executor` says how the kernel searches run (`engine.base.Executor`: by the plan's size unless
+    asked; a batch of many puzzles asks for them compiled).
     """
 
     def __init__(self, problem: Problem, *, limit: int | None = None, timeout: float | None = None,
                  decide: bool = False, clock: Clock | None = None, strategy: str | Strategy = Strategy.AUTO,
-                 keep: bool = True, fill: Callable[[dict[str, int]], str] | None = None):
+                 keep: bool = True, fill: Callable[[dict[str, int]], str] | None = None,
+                 executor: Executor = Executor.AUTO):
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
             raise ValueError(f"limit must be a positive integer, not {limit!r}")
         chosen = strategy_named(strategy)  # a backend that cannot take the problem says why (its `fit`)
@@ -78,7 +81,7 @@ class Search:
         # the work of refusing a strategy (it may build terms or a plan) is bounded by the timeout too
         refusing = None if timeout is None else time.monotonic() + timeout
         self.engine: Portfolio = Portfolio(problem, deadline=refusing, limit=self.limit, strategy=chosen,
-                                           listing=keep, clock=self.clock)
+                                           listing=keep, clock=self.clock, executor=executor)
         self.stop_requested = False
         self.stop_ending = Ending.INTERRUPTED  # how a requested stop ends the search (see `request_stop`)
         self.decide = decide
