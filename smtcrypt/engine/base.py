@@ -36,8 +36,8 @@ Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
 Clock = Callable[[str], AbstractContextManager[Any]]  # times a stage: `with clock("compile"): ...`
 DEADLINE_SLACK = 0.01  # seconds: this close to a deadline, no new solver check (nor a switch of backend) starts
 
-__all__ = ["DEADLINE_SLACK", "STRATEGIES", "Assignment", "Backend", "Clock", "Ending", "Executor", "Fit", "Halted", "Means",
-           "Proof", "SearchEnd", "Strategy", "letters_of", "never", "past", "untimed"]
+__all__ = ["DEADLINE_SLACK", "STRATEGIES", "Assignment", "Backend", "Clock", "Ending", "Executor", "Fit", "Halted",
+           "Means", "Proof", "SearchEnd", "Strategy", "letters_of", "never", "past", "untimed"]
 
 
 class Halted(Exception):
