@@ -121,15 +121,15 @@ def test_the_root_of_an_irrational_repeating_decimal_bounded_by_x_finishes_from_
 
 
 def test_the_exhaustive_backend_takes_over_from_z3_without_losing_or_repeating(monkeypatch):
-    from smtcrypt.engine import portfolio
+    from smtcrypt.engine import prices
 
     # Z3 searches first, for twenty times the exhaustive price (a few hundred models here), then the
     # exhaustive backend takes over and must skip the models Z3 reported
-    monkeypatch.setattr(portfolio, "SMALL_SPACE", 0)
-    monkeypatch.setattr(portfolio, "EXHAUSTIVE_AT_ONCE", 0.0)
-    monkeypatch.setattr(portfolio, "Z3_SHARE", dict.fromkeys(portfolio.Z3_SHARE, 20.0))
-    monkeypatch.setattr(portfolio, "Z3_PER_MODEL", dict.fromkeys(portfolio.Z3_PER_MODEL, 0.0))
-    monkeypatch.setattr(portfolio, "Z3_AT_LEAST", 0.0)
+    monkeypatch.setattr(prices, "SMALL_SPACE", 0)
+    monkeypatch.setattr(prices, "EXHAUSTIVE_AT_ONCE", 0.0)
+    monkeypatch.setattr(prices, "Z3_SHARE", dict.fromkeys(prices.Z3_SHARE, 20.0))
+    monkeypatch.setattr(prices, "Z3_PER_MODEL", dict.fromkeys(prices.Z3_PER_MODEL, 0.0))
+    monkeypatch.setattr(prices, "Z3_AT_LEAST", 0.0)
     for formula, rules, bounds in [("AB + x = CD, 0 <= x <= 60, y in {-1, 1}, A * y != 3", {"assign": {"A": 1}},
                                     {"x": (0, 60), "y": (-1, 1)}),
                                    ("x * A + y = BC, -9 <= x < 9, 0 <= y <= 9", {}, {"x": (-9, 8), "y": (0, 9)})]:

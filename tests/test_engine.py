@@ -28,7 +28,7 @@ from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import make_rules
 from smtcrypt.core.verify import satisfies
 from smtcrypt.encode.general import formula_terms
-from smtcrypt.engine import Ending, Proof
+from smtcrypt.engine import Ending, Proof, prices
 from smtcrypt.engine import portfolio as portfolio_module
 from smtcrypt.engine.compiled import compile_problem
 from smtcrypt.engine.compiled_runtime import HELPERS
@@ -180,11 +180,11 @@ def test_cubes_need_a_formula_whose_negation_is_quantifier_free():
 
 def test_the_portfolio_switches_without_losing_or_repeating(monkeypatch):
     # Z3 (and cubes) get almost no time: the exhaustive backend must take over mid-way
-    monkeypatch.setattr(portfolio_module, "SMALL_SPACE", 0)
-    monkeypatch.setattr(portfolio_module, "EXHAUSTIVE_AT_ONCE", 0.0)
-    monkeypatch.setattr(portfolio_module, "Z3_SHARE", dict.fromkeys(portfolio_module.Z3_SHARE, 1e-4))
-    monkeypatch.setattr(portfolio_module, "Z3_PER_MODEL", dict.fromkeys(portfolio_module.Z3_PER_MODEL, 0.0))
-    monkeypatch.setattr(portfolio_module, "Z3_AT_LEAST", 0.0)
+    monkeypatch.setattr(prices, "SMALL_SPACE", 0)
+    monkeypatch.setattr(prices, "EXHAUSTIVE_AT_ONCE", 0.0)
+    monkeypatch.setattr(prices, "Z3_SHARE", dict.fromkeys(prices.Z3_SHARE, 1e-4))
+    monkeypatch.setattr(prices, "Z3_PER_MODEL", dict.fromkeys(prices.Z3_PER_MODEL, 0.0))
+    monkeypatch.setattr(prices, "Z3_AT_LEAST", 0.0)
     # products go to the digits backend, which never switches: kept out, so the switch is what is tested
     monkeypatch.setattr(portfolio_module.Portfolio, "_digits", lambda self, products_only=False: None)
     for formula, taker in [("AB * C = DE + F", "join"), ("AB * C = DE + F + A", "join"), ("AB * C - DE - F - A = 0", "exhaustive"),
@@ -286,10 +286,10 @@ CORPUS_FILE = Path(__file__).resolve().parents[1] / "benchmarks" / "corpus.tsv"
 
 def test_a_race_for_the_first_solution_gives_a_true_solution_or_a_proof(monkeypatch):
     # the exhaustive backend joins at once, so that either side may win
-    monkeypatch.setattr(portfolio_module, "RACE_AFTER", 0.0)
-    monkeypatch.setattr(portfolio_module, "FIRST_AT_ONCE", 0.0)
-    monkeypatch.setattr(portfolio_module, "SMALL_SPACE", 0)
-    monkeypatch.setattr(portfolio_module, "EXHAUSTIVE_AT_ONCE", 0.0)
+    monkeypatch.setattr(prices, "RACE_AFTER", 0.0)
+    monkeypatch.setattr(prices, "FIRST_AT_ONCE", 0.0)
+    monkeypatch.setattr(prices, "SMALL_SPACE", 0)
+    monkeypatch.setattr(prices, "EXHAUSTIVE_AT_ONCE", 0.0)
     monkeypatch.setattr(portfolio_module.Portfolio, "_digits", lambda self, products_only=False: None)  # the race itself
     winners = set()
     for formula, texts in [("ODD * ODD = FREAKY", {"677 * 677 = 458329", "799 * 799 = 638401"}),
@@ -380,7 +380,7 @@ def test_auto_counts_the_matches_before_it_joins_an_equation_short_of_letters(mo
 
 def test_a_first_solution_below_the_price_bound_is_not_raced(monkeypatch):
     # the join alone, no Z3 thread sharing the interpreter with it
-    monkeypatch.setattr(portfolio_module, "FIRST_AT_ONCE", 60.0)
+    monkeypatch.setattr(prices, "FIRST_AT_ONCE", 60.0)
     monkeypatch.setattr(portfolio_module.Portfolio, "_digits", lambda self, products_only=False: None)  # the join's test
     verdict = smtcrypt.Puzzle("NORTH / SOUTH = EAST / WEST").search(limit=1).verdict()
     assert verdict.stats["strategy"] == "join" and verdict.stats["solver_checks"] == 0

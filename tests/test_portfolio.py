@@ -123,3 +123,47 @@ def test_the_formula_is_compiled_once_for_the_backends_that_share_it():
     assert portfolio.fits[Strategy.LINEAR].made.compiled is compiled
     assert Fit.refused("it needs X", "Y takes it").refusal("some") == "the some strategy cannot search this puzzle: " \
                                                                       "it needs X; Y takes it"
+
+
+# The classic puzzle whose letters are worth 1 to 26: twenty sums of letters, one combined equation for
+# the sum search, which cuts it too late (a hundred million nodes); the digit search, sum by sum, at once
+LETTER_VALUES = ["B + A + L + L + E + T = 45", "C + E + L + L + O = 43", "C + O + N + C + E + R + T = 74",
+                 "F + L + U + T + E = 30", "F + U + G + U + E = 50", "G + L + E + E = 66", "J + A + Z + Z = 58",
+                 "L + Y + R + E = 47", "O + B + O + E = 53", "O + P + E + R + A = 65", "P + O + L + K + A = 59",
+                 "Q + U + A + R + T + E + T = 50", "S + A + X + O + P + H + O + N + E = 134", "S + C + A + L + E = 51",
+                 "S + O + L + O = 37", "S + O + N + G = 61", "S + O + P + R + A + N + O = 82",
+                 "T + H + E + M + E = 72", "V + I + O + L + I + N = 100", "W + A + L + T + Z = 34"]
+
+
+def test_a_system_of_sums_the_sum_search_would_take_ages_on_goes_to_the_digit_search():
+    search = smtcrypt.Puzzle(LETTER_VALUES, base=27, digits="1-26").search(decide=True)
+    solutions = list(search)
+    verdict = search.verdict()
+    assert verdict.status is smtcrypt.Status.UNIQUE and verdict.complete
+    assert verdict.stats["strategy"] == "digits"
+    value = solutions[0].mapping
+    assert len(set(value.values())) == len(value) == 25 and set(value.values()) <= set(range(1, 27))
+    for equation in LETTER_VALUES:  # each sum of letters as stated
+        letters, total = equation.split(" = ")
+        assert sum(value[letter] for letter in letters.split(" + ")) == int(total)
+
+
+def test_a_sum_search_taken_back_from_the_solver_loses_and_repeats_nothing(monkeypatch):
+    from smtcrypt.engine import prices
+
+    # the sum search judged after a few nodes and always found slow, the share of the search taking over
+    # (the solver for one sum, the digit search for a system) over before it starts or soon after: the
+    # sum search starts again and must skip what the other reported
+    monkeypatch.setattr(prices, "LINEAR_FIRST", 1024)
+    monkeypatch.setattr(prices, "Z3_PER_MODEL", dict.fromkeys(prices.Z3_PER_MODEL, 0.0))
+    for share in (-1.0, 0.05):
+        monkeypatch.setattr(prices, "Z3_AT_LEAST", share)
+        for formula, rules in [("ABC + DEF = GHI", {}),
+                               ("A + B + C + D + E + F + G + H = 30, A + 2 * B = C", {"base": 16})]:
+            puzzle = smtcrypt.Puzzle(formula, **rules)
+            search = puzzle.search()
+            found = [tuple(sorted(solution.mapping.items())) for solution in search]
+            verdict = search.verdict()
+            assert verdict.complete and verdict.stats["strategy"].startswith(("linear -> cubes", "linear -> digits"))
+            expected = {tuple(sorted(solution.mapping.items())) for solution in puzzle.search(strategy="linear")}
+            assert len(found) == len(set(found)) and set(found) == expected

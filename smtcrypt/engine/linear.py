@@ -12,6 +12,7 @@ formula (see compiled.py).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -23,8 +24,10 @@ from smtcrypt.core.check import Problem
 from smtcrypt.engine.base import UNKNOWNS_ELSEWHERE, Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
 from smtcrypt.engine.compiled import Compiled
 from smtcrypt.engine.sums import Digits, SumSearch, digit_mask, loaded_compiled, plan_sum
+from smtcrypt.engine.sums.plan import estimated_nodes
 
 BATCH = 4096
+POLL_EVERY = 1024  # nodes of the sum search between two looks at the stop, the clock and `hand_over`
 
 
 class LinearSearch(Backend):
@@ -72,6 +75,22 @@ class LinearSearch(Backend):
         self.stop_requested = False
         self.search: SumSearch | None = None
         self.kernel = "plain"  # or "compiled": which of the kernel's searches decided the sum
+        self.found = 0  # solutions of the equation the rest of the formula accepted, so far
+        # Asked as the search goes (every POLL_EVERY nodes, with the nodes so far and `found`): True
+        # ends it early, `end` left None, so that the portfolio can hand the puzzle to another
+        # backend when the search's progress belies the plan's estimate (see portfolio.py)
+        self.hand_over: Callable[[int, int], bool] | None = None
+        self.polls = 0
+
+    @functools.cached_property
+    def estimate(self) -> float:
+        """About how many nodes the sum search takes: its plan's own guess (`estimated_nodes`)."""
+        letters = sorted(self.problem.letters)
+        weights = self.equation[0]
+        plan = plan_sum([weights.get(letter, 0) for letter in letters],
+                        [digit_mask(self.problem.allowed[letter]) for letter in letters],
+                        distinct=self.problem.distinctness == "all", base=self.problem.rules.base)
+        return estimated_nodes(plan)
 
     def statistics(self) -> dict[str, Any]:
         return {"search_nodes": self.search.nodes if self.search is not None else 0, "sum_kernel": self.kernel}
@@ -99,10 +118,12 @@ class LinearSearch(Backend):
             self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
             return
         plan = plan_sum(row, masks, distinct=distinct, base=self.problem.rules.base)
-        self.search = search = SumSearch(plan, fixed, poll=self._stopping)
+        self.found = self.polls = 0
+        self.search = search = SumSearch(plan, fixed, poll=self._polled, every=POLL_EVERY)
         found: list[Digits] = []
         for digits in search:
             if check is None or check(digits):
+                self.found += 1
                 found.append(digits)
                 if len(found) >= BATCH:
                     if self._stopping():
@@ -114,6 +135,13 @@ class LinearSearch(Backend):
         if found:
             yield [dict(zip(letters, digits)) for digits in found]
         self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
+
+    def _polled(self) -> bool:
+        """The sum search's look between steps: stopped, out of time, or handed over."""
+        self.polls += 1
+        if self.hand_over is not None and self.hand_over(self.polls * POLL_EVERY, self.found):
+            return True
+        return self._stopping()
 
     def _checker(self, letters: list[str]) -> Callable[[Digits], bool] | None:
         """The compiled formula on one solution of the equation (a digit per letter of `letters`), or

@@ -35,8 +35,10 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, Any
 
+from smtcrypt.analysis.equations import equation_sides
 from smtcrypt.core.check import Problem, large_exponents
 from smtcrypt.core.outcomes import StrategyError
+from smtcrypt.engine import prices
 from smtcrypt.engine.base import (
     DEADLINE_SLACK,
     STRATEGIES,
@@ -67,21 +69,6 @@ if TYPE_CHECKING:  # these modules load z3: imported where a search first needs 
     from smtcrypt.engine.cubes import CubeSearch
     from smtcrypt.engine.z3search import ModelSearch
 
-SMALL_SPACE = 20_000  # candidates: tried at once, without measuring
-SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price
-EXHAUSTIVE_AT_ONCE = 0.05  # seconds: below this exhaustive price, Z3 is not even started
-# For one solution, below this price: racing Z3 on a second thread would slow the Python side by
-# sharing the interpreter more than Z3 could gain
-FIRST_AT_ONCE = 0.5
-JOIN_SPLIT = 2  # `auto` joins where the join evaluates at most 1/JOIN_SPLIT of all the assignments
-Z3_SHARE = {"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5}  # of the exhaustive price, before switching
-# seconds Z3 gets on sums and products (where it usually answers fast), however cheap the exhaustive price
-Z3_AT_LEAST = 0.15
-# seconds per model, by encoding: measured, see docs/engine.md (the cost model's figures)
-Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3}
-RACE_AFTER = 0.5  # seconds of Z3 alone, at most half the exhaustive price, before the exhaustive backend races it
-# handing one solution over: listed (a Solution made) or counted; measured, see docs/engine.md
-SECONDS_PER_SOLUTION = {True: 6e-6, False: 2.5e-6}
 
 
 def z3_backend() -> type[ModelSearch]:
@@ -278,7 +265,7 @@ class Portfolio:
         """The backend the cost model picks (see the module), switching from Z3 to trying every
         assignment where Z3 overruns its share."""
         if self._linear() is not None:
-            return self._run(self.linear)
+            return self._linear_first()
         if self._digits(products_only=True) is not None:
             return self._run(self.digits)
         if self._compiled() is not None and self._cheap():
@@ -289,6 +276,60 @@ class Portfolio:
         if large_exponents(self.problem):
             return self._exhaustive(None)
         return self._z3_then_exhaustive()
+
+    def _linear_first(self) -> Iterator[list[Assignment]]:
+        """The sum search, judged by its plan's estimate, then by its progress. A system of several sums
+        is one combined equation for it (`analysis.linear.combined`), whose cuts come late; the digit
+        search takes the sums column by column, all at once. So where the estimate says the sum search
+        is hopeless (past LINEAR_HOPELESS nodes) and the digit search takes the system, it searches
+        alone. Otherwise the sum search runs, and once past LINEAR_FIRST nodes, where its plan promised
+        a long search and solutions come rarer than a solver's price per model, the digit search (where
+        it takes the system) or the solver takes over for about as long as the sum search has run, so
+        that the switch costs at most that again; if it does not finish by then, the sum search starts
+        again, no longer judged. A solution reported by one is not reported again by the next."""
+        linear = self.linear
+        assert linear is not None
+        started = time.monotonic()
+        if linear.estimate <= prices.LINEAR_FIRST:
+            yield from self._run(linear)
+            return
+        several = len(list(equation_sides(self.problem))) > 1
+        digits = self._digits() if several else None
+        if digits is not None and linear.estimate > prices.LINEAR_HOPELESS:
+            yield from self._run(digits)
+            return
+        linear.hand_over = lambda nodes, found: (
+            nodes >= prices.LINEAR_FIRST
+            and found * prices.Z3_PER_MODEL["columns"] < nodes * prices.SECONDS_PER_NODE)
+        seen: set[tuple[int, ...]] = set()
+        letters = sorted(self.problem.letters)
+        yield from self._unseen(self._run(linear), seen, letters)
+        linear.hand_over = None
+        if self.end is not None or self.stop_requested or past(self.deadline):
+            return
+        share = time.monotonic() + (time.monotonic() - started) + prices.Z3_AT_LEAST
+        deadline = share if self.deadline is None else min(share, self.deadline)
+        if digits is not None:
+            digits.deadline = deadline
+            yield from self._unseen(self._run(digits), seen, letters)
+        else:  # the cube search's encoding is the cheaper to build on such systems; its cubes are single models
+            yield from self._unseen(self._cubes(deadline) or self._z3(deadline), seen, letters)
+        if self._switches():  # (the cubes may have counted solutions without listing them: they cover those)
+            covered = self.cubes.covering() if self.cubes is not None else None
+            yield from self._unseen(self._run(linear), seen, letters, covered)
+
+    @staticmethod
+    def _unseen(batches: Iterator[list[Assignment]], seen: set[tuple[int, ...]], letters: list[str],
+                covered: Callable[[tuple[int, ...]], bool] | None = None) -> Iterator[list[Assignment]]:
+        """The batches less the solutions already in `seen` (digit tuples of `letters`, alphabetical),
+        which takes theirs, and less those `covered` says were reported."""
+        for batch in batches:
+            keys = [tuple(assignment[letter] for letter in letters) for assignment in batch]
+            fresh = [assignment for assignment, key in zip(batch, keys)
+                     if key not in seen and not (covered is not None and covered(key))]
+            seen.update(keys)
+            if fresh:
+                yield fresh
 
     @property
     def compiled(self) -> Compiled | None:
@@ -309,19 +350,19 @@ class Portfolio:
         assert self.compiled is not None
         with self.clock("compile"):
             total = ExhaustiveSearch(self.compiled).total
-            if total <= SMALL_SPACE:
+            if total <= prices.SMALL_SPACE:
                 self.price = 0.0
                 return True
-            seconds, hits = sample_costs(self.compiled, SAMPLE, self.halted)
+            seconds, hits = sample_costs(self.compiled, prices.SAMPLE, self.halted)
             self.expected = total * hits
-            self.price = total * (seconds + hits * SECONDS_PER_SOLUTION[self.listing])
+            self.price = total * (seconds + hits * prices.SECONDS_PER_SOLUTION[self.listing])
             join = self._join()
-            evaluations = join.evaluations(most=total // JOIN_SPLIT) if join is not None else None
+            evaluations = join.evaluations(most=total // prices.JOIN_SPLIT) if join is not None else None
             if evaluations is not None:  # each side alone: about the same cost per evaluation, far fewer of them
-                price = evaluations * seconds + self.expected * SECONDS_PER_SOLUTION[self.listing]
+                price = evaluations * seconds + self.expected * prices.SECONDS_PER_SOLUTION[self.listing]
                 if price < self.price:
                     self.price, self.joining = price, True
-        return self.price <= (FIRST_AT_ONCE if self.limit == 1 else EXHAUSTIVE_AT_ONCE)
+        return self.price <= (prices.FIRST_AT_ONCE if self.limit == 1 else prices.EXHAUSTIVE_AT_ONCE)
 
     def _z3_then_exhaustive(self) -> Iterator[list[Assignment]]:
         """Z3 (or cubes) for a share of the exhaustive price, then every assignment less those reported."""
@@ -335,9 +376,9 @@ class Portfolio:
                 encoding = choose(fold(self.problem)).name
         except EncodingStopped:
             raise Halted from None
-        share = Z3_SHARE.get(encoding, Z3_SHARE["general"]) * self.price
+        share = prices.Z3_SHARE.get(encoding, prices.Z3_SHARE["general"]) * self.price
         if encoding in ("columns", "products"):  # where Z3 usually answers fast
-            share = max(share, Z3_AT_LEAST)
+            share = max(share, prices.Z3_AT_LEAST)
         # cubes are worth trying wherever the bit-vector or general encoding is used (their cost is per
         # cube, not per solution); the solver is given a share of the exhaustive price
         search = None
@@ -347,7 +388,7 @@ class Portfolio:
             if self.limit == 1 and (os.cpu_count() or 1) > 1:
                 yield from self._race()
                 return
-            if self.expected * Z3_PER_MODEL.get(encoding, Z3_PER_MODEL["general"]) > self.price:
+            if self.expected * prices.Z3_PER_MODEL.get(encoding, prices.Z3_PER_MODEL["general"]) > self.price:
                 yield from self._exhaustive(None)  # too many solutions for a check each
                 return
             switch_at = time.monotonic() + share
@@ -426,7 +467,7 @@ class Portfolio:
         else:
             exhaustive = self.exhaustive = ExhaustiveSearch(self.compiled, self.deadline, listing=self.listing)
         first: list[Assignment] = []
-        alone = min(RACE_AFTER, self.price / 2 if self.price is not None else RACE_AFTER)
+        alone = min(prices.RACE_AFTER, self.price / 2 if self.price is not None else prices.RACE_AFTER)
         found = race(solver, exhaustive, first, alone)
         winner: Backend
         if found:
@@ -468,7 +509,7 @@ class Portfolio:
         if self.strategy is not Strategy.JOIN:
             if self.join_pays is None:
                 plan = best_plan(self.problem)
-                self.join_pays = plan is not None and plan.guess * JOIN_SPLIT <= space(self.problem)
+                self.join_pays = plan is not None and plan.guess * prices.JOIN_SPLIT <= space(self.problem)
             if not self.join_pays:
                 return None
         fit = self._fit(Strategy.JOIN)

@@ -1,0 +1,34 @@
+"""What the portfolio's choices cost: the prices its `auto` policy compares, in one place.
+
+Each is a rough rate or budget, set from measurements on the project's benchmarks (the figures,
+and how they were taken, are in docs/engine.md, "The cost model"): what a candidate costs to try
+with the compiled formula is measured per puzzle on a sample, but what a solver's model, a node
+of the sum search or a solution handed over costs varies little from puzzle to puzzle, so it is
+a constant here. The policy (portfolio.py) reads them through this module at the moment it
+decides, so that a test can move a price and see the decision move with it.
+"""
+
+from __future__ import annotations
+
+SMALL_SPACE = 20_000  # candidates: tried at once, without measuring
+SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price
+EXHAUSTIVE_AT_ONCE = 0.05  # seconds: below this exhaustive price, Z3 is not even started
+# For one solution, below this price: racing Z3 on a second thread would slow the Python side by
+# sharing the interpreter more than Z3 could gain
+FIRST_AT_ONCE = 0.5
+JOIN_SPLIT = 2  # `auto` joins where the join evaluates at most 1/JOIN_SPLIT of all the assignments
+Z3_SHARE = {"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5}  # of the exhaustive price, before switching
+# seconds Z3 gets on sums and products (where it usually answers fast), however cheap the exhaustive price
+Z3_AT_LEAST = 0.15
+# seconds per model, by encoding
+Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3}
+RACE_AFTER = 0.5  # seconds of Z3 alone, at most half the exhaustive price, before the exhaustive backend races it
+SECONDS_PER_SOLUTION = {True: 6e-6, False: 2.5e-6}  # handing one solution over: listed (a Solution made) or counted
+
+# The sum search (the linear backend): a node's cost in plain Python, and the nodes it takes before
+# its progress is judged against its plan's estimate (engine/sums/plan.py, `estimated_nodes`)
+SECONDS_PER_NODE = 0.7e-6
+LINEAR_FIRST = 1 << 18
+LINEAR_HOPELESS = 1e9  # estimated nodes past which a system of sums goes to the digit search at once
+# seconds Z3 gets on a system of sums the sum search found slow, before the search takes it back
+Z3_ON_SUMS = 1.0
