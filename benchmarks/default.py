@@ -24,8 +24,9 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:  # the `bench` package, however this file is run
     sys.path.insert(0, str(HERE))
 
-import smtcrypt  # noqa: E402
 from bench.corpus import load_corpus  # noqa: E402
+
+import smtcrypt  # noqa: E402
 from smtcrypt.engine.base import STRATEGIES  # noqa: E402
 
 SLACK = 0.2  # seconds: the target is auto <= 2 x best + SLACK
