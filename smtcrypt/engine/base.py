@@ -9,8 +9,12 @@ The portfolio (portfolio.py) reads only what `Backend` declares here.
 
 A new backend is a new module: subclass `Backend`, give it a `name`, write `fit()` and
 `batches()` (read `_stopping()` between steps, set `end` before returning), say whether its
-solutions are `exact` (proved without the re-check) or a solver's models, and add it to the
-portfolio's table (`BACKENDS`).
+solutions are `exact` (proved without the re-check) or a solver's models, and add one row to the
+portfolio's table (`BACKENDS`): `--strategy NAME` then runs it. What the portfolio may ask of any
+backend beyond that has a default here: `start()` (the backend made from what its fit made),
+`skip` (solutions reported before a switch, where the backend can pass over them itself),
+`reported()`, `estimate()` and `progress` (a search's size before and as it runs), `checks` and
+`statistics()`.
 """
 
 from __future__ import annotations
@@ -165,7 +169,9 @@ class Means:
     compiled once (None where it cannot be), `context()` a new Z3 context made under the memory cap
     and known to the stop, `halted()` is read in long loops (a plan, an encoding; `Halted` ends
     them), `clock(stage)` times a stage, `listing` is False where solutions are only counted, and
-    `executor` says how the kernel searches run (see `Executor`)."""
+    `executor` says how the kernel searches run (see `Executor`). `limit`, `budget` and `expected` are
+    what a backend's `start()` may read: the solutions wanted, a share of time, the solutions
+    expected (a cube search gives up early where covering them would overrun its budget)."""
 
     compiled: Callable[[], Compiled | None]
     context: Callable[[], z3.Context]
@@ -173,6 +179,9 @@ class Means:
     clock: Clock = untimed
     listing: bool = True
     executor: Executor = Executor.AUTO
+    limit: int | None = None  # the solutions wanted (None: all): a solver splits no search for one
+    budget: float | None = None  # seconds of solver time before a backend gives up as TIME (None: no share)
+    expected: float | None = None  # solutions expected in all, where the caller estimated them
 
 
 class Backend(abc.ABC):
@@ -188,6 +197,34 @@ class Backend(abc.ABC):
     deadline: float | None = None  # time.monotonic() by which the search ends as Ending.TIME
     end: SearchEnd | None = None
     stop_requested: bool = False
+    checks: int = 0  # solver checks made (a search of its own makes none)
+    # Solutions reported before a switch (alphabetical digit tuples: True to pass over), where the
+    # backend can pass over them in its own loop (the exhaustive and join backends do); the portfolio
+    # drops them from any other backend's batches itself
+    skip: Callable[[tuple[int, ...]], bool] | None = None
+    # Asked as the search goes, with its steps and solutions so far, where the backend supports it (the
+    # linear one does): True ends it early with `end` left None, so that the portfolio can hand the
+    # puzzle on when the search's progress belies its estimate (see portfolio.py)
+    progress: Callable[[int, int], bool] | None = None
+
+    @classmethod
+    def start(cls, problem: Problem, made: Any, means: Means) -> Backend:
+        """The backend ready to search, from what its fit made (`Fit.made`): by default that is the
+        backend itself; a backend whose fit made only its material (Z3 terms, the compiled formula)
+        makes itself here from it, with what `means` lends (its listing, its limit, a budget)."""
+        assert isinstance(made, Backend)
+        return made
+
+    def estimate(self, most: float | None = None) -> float | None:
+        """About how many steps the search takes, worked out before it runs (from its plan, or by
+        counting); None where it has no such guess, or where the guess is over `most` (which bounds
+        the work of counting)."""
+        return None
+
+    def reported(self) -> Callable[[tuple[int, ...]], bool] | None:
+        """A test of the solutions this search has reported (alphabetical digit tuples), where it
+        keeps them more compactly than a set of them (a cube covers many); None: the caller keeps them."""
+        return None
 
     @classmethod
     @abc.abstractmethod

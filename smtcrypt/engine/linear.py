@@ -12,7 +12,6 @@ formula (see compiled.py).
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -27,7 +26,7 @@ from smtcrypt.engine.sums import Digits, SumSearch, digit_mask, loaded_compiled,
 from smtcrypt.engine.sums.plan import estimated_nodes
 
 BATCH = 4096
-POLL_EVERY = 1024  # nodes of the sum search between two looks at the stop, the clock and `hand_over`
+POLL_EVERY = 1024  # nodes of the sum search between two looks at the stop, the clock and `progress`
 
 
 class LinearSearch(Backend):
@@ -76,21 +75,19 @@ class LinearSearch(Backend):
         self.search: SumSearch | None = None
         self.kernel = "plain"  # or "compiled": which of the kernel's searches decided the sum
         self.found = 0  # solutions of the equation the rest of the formula accepted, so far
-        # Asked as the search goes (every POLL_EVERY nodes, with the nodes so far and `found`): True
-        # ends it early, `end` left None, so that the portfolio can hand the puzzle to another
-        # backend when the search's progress belies the plan's estimate (see portfolio.py)
-        self.hand_over: Callable[[int, int], bool] | None = None
         self.polls = 0
+        self._estimate: float | None = None
 
-    @functools.cached_property
-    def estimate(self) -> float:
-        """About how many nodes the sum search takes: its plan's own guess (`estimated_nodes`)."""
-        letters = sorted(self.problem.letters)
-        weights = self.equation[0]
-        plan = plan_sum([weights.get(letter, 0) for letter in letters],
-                        [digit_mask(self.problem.allowed[letter]) for letter in letters],
-                        distinct=self.problem.distinctness == "all", base=self.problem.rules.base)
-        return estimated_nodes(plan)
+    def estimate(self, most: float | None = None) -> float:
+        """About how many nodes the sum search takes: its plan's own guess (`estimated_nodes`), made once."""
+        if self._estimate is None:
+            letters = sorted(self.problem.letters)
+            weights = self.equation[0]
+            plan = plan_sum([weights.get(letter, 0) for letter in letters],
+                            [digit_mask(self.problem.allowed[letter]) for letter in letters],
+                            distinct=self.problem.distinctness == "all", base=self.problem.rules.base)
+            self._estimate = estimated_nodes(plan)
+        return self._estimate
 
     def statistics(self) -> dict[str, Any]:
         return {"search_nodes": self.search.nodes if self.search is not None else 0, "sum_kernel": self.kernel}
@@ -139,7 +136,7 @@ class LinearSearch(Backend):
     def _polled(self) -> bool:
         """The sum search's look between steps: stopped, out of time, or handed over."""
         self.polls += 1
-        if self.hand_over is not None and self.hand_over(self.polls * POLL_EVERY, self.found):
+        if self.progress is not None and self.progress(self.polls * POLL_EVERY, self.found):
             return True
         return self._stopping()
 

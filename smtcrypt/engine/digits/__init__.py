@@ -40,7 +40,7 @@ from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
 from smtcrypt.engine.digits.generated import LoopWriter
 from smtcrypt.engine.digits.plan import Planner, Step
 
-__all__ = ["DigitPlan", "DigitSearch", "digit_plan"]
+__all__ = ["DigitPlan", "DigitSearch", "digit_plan", "has_products"]
 
 YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
 # seconds the generated loops search before the arrays take over, unless numpy is loaded already:
@@ -118,11 +118,16 @@ class DigitPlan:
         return None if self._kernel[0] is None else kernel_scan(self._kernel[0], COMPILED_PLAN[0])
 
 
-def digit_plan(problem: Problem, products_only: bool = False,
-               halted: Callable[[], bool] = lambda: False) -> DigitPlan | None:
+def has_products(problem: Problem) -> bool:
+    """True if some equation between polynomials in words multiplies words or raises one to a power
+    (`ODD * ODD = FREAKY`): where `auto` runs the digit search, the linear one being faster on sums."""
+    return any(nonlinear(side, problem) for _, equation in polynomial_equations(problem)
+               for side in (equation.left, equation.right))
+
+
+def digit_plan(problem: Problem, halted: Callable[[], bool] = lambda: False) -> DigitPlan | None:
     """The digit search for this problem, or None where it does not fit: no equation between
-    polynomials in words, integer unknowns, letters in no such equation, code too deep to compile
-    (and, with `products_only`, no product or power of words in those equations). Planning reads
+    polynomials in words, integer unknowns, letters in no such equation, code too deep to compile. Planning reads
     `halted()` (the search's stop and clock) and raises `Halted` once it is true. With numpy loaded,
     the plan is made ready for the compiled kernel (where loaded) or on arrays, and the loops only
     where neither can take it."""
@@ -133,9 +138,6 @@ def digit_plan(problem: Problem, products_only: bool = False,
         return None
     covered = {letter for _, equation in found for word, _ in equation.words for letter in word if not letter.isdigit()}
     if covered != set(problem.letters):
-        return None
-    if products_only and not any(nonlinear(side, problem) for _, equation in found
-                                 for side in (equation.left, equation.right)):
         return None
     plan = DigitPlan(problem, Planner(problem, dict(found), halted).plan())
     if numpy_loaded() and (plan.compiled() is not None or plan.on_arrays(halted) is not None):
@@ -175,11 +177,10 @@ class DigitSearch(Backend):
         self.stop_requested = False
 
     @classmethod
-    def fit(cls, problem: Problem, means: Means, *, products_only: bool = False) -> Fit:
-        """Takes what `digit_plan` plans (with `products_only`, products alone: on sums the linear
-        backend is faster); `made` is the backend, its plan made."""
+    def fit(cls, problem: Problem, means: Means) -> Fit:
+        """Takes what `digit_plan` plans; `made` is the backend, its plan made."""
         with means.clock("compile"):
-            plan = digit_plan(problem, products_only=products_only, halted=means.halted)
+            plan = digit_plan(problem, halted=means.halted)
         if plan is None:
             return Fit.refused("it needs equations between sums, products and constant powers of words that hold "
                                "every letter, and no integer unknowns")
