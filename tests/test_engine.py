@@ -436,11 +436,11 @@ def test_a_digit_search_of_many_letters_stops_at_its_deadline():
 
 @pytest.mark.slow  # a whole listing twice, switched and not
 def test_the_digit_search_switching_to_arrays_mid_way_loses_and_repeats_nothing(monkeypatch):
-    # the generated loops get a few microseconds, then the arrays go on and skip what the loops reported
+    # the generated loops get a few steps, then the arrays go on and skip what the loops reported
     import smtcrypt.engine.digits as digits_module
 
     monkeypatch.setattr(digits_module, "numpy_loaded", lambda: False)
-    monkeypatch.setattr(digits_module, "LOOPS_FIRST", 2e-5)
+    monkeypatch.setattr(digits_module, "LOOP_STEPS", 64)
     for formula in ["AB * C * D = EC * FG", "?A * B? = C??", "AB * CD = EF * GH"]:
         problem = check(parse(formula))
         search = digits_module.DigitSearch(digits_module.digit_plan(problem))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import abc
 import enum
+import importlib.util
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, nullcontext
@@ -41,6 +42,7 @@ Clock = Callable[[str], AbstractContextManager[Any]]  # times a stage: `with clo
 DEADLINE_SLACK = 0.01  # seconds: this close to a deadline, no new solver check (nor a switch of backend) starts
 
 __all__ = ["DEADLINE_SLACK", "STRATEGIES", "Assignment", "Backend", "Clock", "Ending", "Executor", "Fit", "Halted",
+           "compiled_available",
            "Means", "Proof", "SearchEnd", "Strategy", "letters_of", "never", "past", "untimed"]
 
 
@@ -78,19 +80,25 @@ STRATEGIES = tuple(strategy.value for strategy in Strategy)  # the names a calle
 
 
 class Executor(str, enum.Enum):
-    """How a kernel search (the sums', the digit plan's) runs its one source: each is written once,
-    as a function of integers and arrays that numba compiles and plain Python runs unchanged.
-    A value handed down to the backends (in `Means`), never held by a module, so that the same
-    puzzle asked the same way always takes the same path.
+    """How the kernel searches (the sums', the digit plan's) run: a value handed down to the
+    backends (in `Means`), never held by a module, so that what runs is what the caller asked.
 
-    PLAIN runs the source in the interpreter (no numba, no numpy: the browser's path); COMPILED
-    runs numba's copy of it (loaded once a process: worth it for many puzzles, a batch or the
-    generator); AUTO decides per plan, by its estimated size: plain Python for the small plans that
-    most puzzles have, compiled for a plan whose size outweighs numba's load, where it is installed."""
+    PLAIN runs them in the interpreter alone, no numba and no numpy (the browser's path): the plain
+    sum search, the digit plan's generated loops. COMPILED runs the kernels numba compiles, where it
+    is installed (each loaded once a process, at its first use: worth it for many puzzles, a batch
+    or the generator), and the plain searches for what they do not take. AUTO runs the plain sum
+    search, and the digit plan's loops, then its numpy arrays past `digits.LOOP_STEPS` steps (at
+    once where numpy is loaded already)."""
 
     AUTO = "auto"
     PLAIN = "plain"
     COMPILED = "compiled"
+
+
+def compiled_available() -> bool:
+    """True where numba is installed, so that `Executor.COMPILED` can run the compiled kernels
+    (found without importing it: the import alone costs a good part of a second)."""
+    return importlib.util.find_spec("numba") is not None
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,9 @@ from smtcrypt.analysis.equations import only_equation
 from smtcrypt.analysis.fold import fold
 from smtcrypt.analysis.linear import integer_equation
 from smtcrypt.core.check import Problem
-from smtcrypt.engine.base import UNKNOWNS_ELSEWHERE, Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
+from smtcrypt.engine.base import UNKNOWNS_ELSEWHERE, Assignment, Backend, Ending, Executor, Fit, Means, Proof, SearchEnd
 from smtcrypt.engine.compiled import Compiled
-from smtcrypt.engine.sums import Digits, SumSearch, digit_mask, loaded_compiled, plan_sum
+from smtcrypt.engine.sums import Digits, SumSearch, compiled_kernel, digit_mask, plan_sum
 from smtcrypt.engine.sums.plan import estimated_nodes
 
 BATCH = 4096
@@ -60,13 +60,14 @@ class LinearSearch(Backend):
                 len(set().union(*(problem.allowed[letter] for letter in free))), len(free)) > cls.FREE_TUPLES):
             return refused
         if only_equation(problem):
-            return Fit.taken(cls(problem, equation, None))
+            return Fit.taken(cls(problem, equation, None, executor=means.executor))
         compiled = means.compiled()
-        return refused if compiled is None else Fit.taken(cls(problem, equation, compiled))
+        return refused if compiled is None else Fit.taken(cls(problem, equation, compiled, executor=means.executor))
 
     def __init__(self, problem: Problem, equation: tuple[dict[str, int], int], compiled: Compiled | None,
-                 deadline: float | None = None):
+                 deadline: float | None = None, executor: Executor = Executor.AUTO):
         self.problem = problem
+        self.executor = executor  # COMPILED: the compiled kernel decides what it can (see `batches`)
         self.equation = equation
         self.compiled = compiled  # None: the equation is the whole formula
         self.deadline = deadline
@@ -96,16 +97,16 @@ class LinearSearch(Backend):
         """The kernel's solutions of the equation, the rest of the formula checked on each; the kernel
         asks `_stopping` every 1024 nodes, so a deadline or a stop ends it where no solution comes.
 
-        Where the process loaded the compiled kernel (a batch of many puzzles does), it counts the
-        solutions first, up to two: none or one, and that settles it, in microseconds; more, and the
-        plain search lists them, each as it comes."""
+        Where the executor is the compiled one (a batch of many puzzles asks for it), the compiled
+        kernel counts the solutions first, up to two: none or one, and that settles it, in
+        microseconds; more, and the plain search lists them, each as it comes."""
         letters = sorted(self.problem.letters)
         weights, fixed = self.equation
         row = [weights.get(letter, 0) for letter in letters]
         masks = [digit_mask(self.problem.allowed[letter]) for letter in letters]
         distinct = self.problem.distinctness == "all"
         check = self._checker(letters)
-        sums = loaded_compiled()
+        sums = compiled_kernel(self.executor)
         counted = None if sums is None else sums.count_first(row, masks, fixed, self.problem.rules.base, distinct, 2)
         if counted is not None and counted[0] < 2:
             self.kernel = "compiled"
