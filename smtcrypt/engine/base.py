@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import abc
 import enum
+import functools
 import importlib.util
 import time
 from collections.abc import Callable, Iterator
@@ -95,9 +96,10 @@ class Executor(str, enum.Enum):
     COMPILED = "compiled"
 
 
+@functools.cache
 def compiled_available() -> bool:
     """True where numba is installed, so that `Executor.COMPILED` can run the compiled kernels
-    (found without importing it: the import alone costs a good part of a second)."""
+    (found without importing it, whose import alone is dear; looked up once a process)."""
     return importlib.util.find_spec("numba") is not None
 
 

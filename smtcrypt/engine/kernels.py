@@ -2,9 +2,9 @@
 installed: the sum kernel (engine/sums/compiled.py) and the digit search's (engine/digits/kernel.py).
 
 A search runs them where its executor says so (`Executor.COMPILED`, handed down in `Means`): each
-is loaded once a process, on that first use. Loading costs about a second from numba's cache (10
-to 20 s to compile once an install), which pays for a batch of many puzzles or a generator's run,
-not for one puzzle; a caller about to time many searches, or to fork processes that will, loads
+is loaded once a process, on that first use. Loading costs more than most single puzzles take
+(docs/batch.md has the figures), which pays for a batch of many puzzles or a generator's run, not
+for one puzzle; a caller about to time many searches, or to fork processes that will, loads
 them here first."""
 
 from __future__ import annotations

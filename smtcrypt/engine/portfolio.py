@@ -308,31 +308,37 @@ class Portfolio:
         """The sum search, judged by its plan's estimate, then by its progress. A system of several sums
         is one combined equation for it (`analysis.linear.combined`), whose cuts come late; the digit
         search takes the sums column by column, all at once. So where the estimate says the sum search
-        is hopeless (past LINEAR_HOPELESS nodes) and the digit search takes the system, it searches
-        alone. Otherwise the sum search runs, and once past LINEAR_FIRST nodes, where its plan promised
-        a long search and solutions come rarer than a solver's price per model, the digit search (where
-        it takes the system) or the solver takes over for about as long as the sum search has run, so
-        that the switch costs at most that again; if it does not finish by then, the sum search starts
-        again, no longer judged. A solution reported by one is not reported again by the next."""
+        is hopeless on a system (past LINEAR_HOPELESS nodes) and the digit search takes the system, it
+        searches alone, and where the estimate is small (LINEAR_FIRST nodes at most), the sum search
+        does. Otherwise, and on every single sum (whose estimate would cost as much as most such
+        searches), the sum search runs, and once past LINEAR_FIRST nodes, where solutions come rarer
+        than a solver's price per model, the digit search (where it takes the system) or the solver
+        takes over for about as long as the sum search has run, so that the switch costs at most that
+        again; if it does not finish by then, the sum search starts again, no longer judged. A
+        solution reported by one is not reported again by the next."""
         started = time.monotonic()
-        estimate = linear.estimate()
-        if estimate is None or estimate <= prices.LINEAR_FIRST:
-            yield from self._run(linear)
-            return
-        several = len(list(equation_sides(self.problem))) > 1
-        digits = self._start(Strategy.DIGITS, self.deadline) if several else None
-        if digits is not None and estimate > prices.LINEAR_HOPELESS:
-            yield from self._run(digits)
-            return
+        digits = None
+        if len(list(equation_sides(self.problem))) > 1:
+            estimate = linear.estimate()
+            if estimate is None or estimate <= prices.LINEAR_FIRST:
+                yield from self._run(linear)
+                return
+            digits = self._start(Strategy.DIGITS, self.deadline)
+            if digits is not None and estimate > prices.LINEAR_HOPELESS:
+                yield from self._run(digits)
+                return
         linear.progress = lambda nodes, found: (
             nodes >= prices.LINEAR_FIRST
             and found * prices.Z3_PER_MODEL["columns"] < nodes * prices.SECONDS_PER_NODE)
-        seen: set[tuple[int, ...]] = set()
-        letters = sorted(self.problem.letters)
-        yield from self._unseen(self._run(linear), seen, letters)
+        reported: list[list[Assignment]] = []  # the batches as they go: keyed only if the search hands over
+        for batch in self._run(linear):
+            reported.append(batch)
+            yield batch
         linear.progress = None
         if self.end is not None or self.stop_requested or past(self.deadline):
             return
+        letters = sorted(self.problem.letters)
+        seen = {tuple(assignment[letter] for letter in letters) for batch in reported for assignment in batch}
         share = time.monotonic() + (time.monotonic() - started) + prices.Z3_AT_LEAST
         deadline = share if self.deadline is None else min(share, self.deadline)
         # the cube search's encoding is the cheaper to build on such systems; its cubes are single models

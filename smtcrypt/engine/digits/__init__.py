@@ -176,7 +176,7 @@ def numpy_loaded() -> bool:
 class DigitSearch(Backend):
     """The plan run in slices between looks at the clock and the stop flag: by the compiled kernel
     where the executor is the compiled one and the kernel takes the plan (kernel.py: faster than
-    the arrays on the longest products, ten times faster on a product of a few thousand steps);
+    the arrays, most of all on short products; docs/engine.md has the figures);
     else by the generated loops for LOOP_STEPS steps, then (`arrays`) on arrays, less the solutions
     the loops reported (on arrays at once where numpy is loaded already). `listing=False`
     (counting) yields the first YIELDED_WHEN_COUNTING solutions and counts the rest."""

@@ -31,7 +31,7 @@ __all__ = ["Digits", "SumPlan", "SumSearch", "compiled_kernel", "digit_mask", "p
 
 def compiled_kernel(executor: Executor) -> CompiledSums | None:
     """The compiled kernel where the executor asks for it (`Executor.COMPILED`: a batch of many
-    puzzles, whose load, 0.7 s from numba's cache on disk, pays for them all) and numba is
+    puzzles, whose load pays for them all: docs/batch.md has the figures) and numba is
     installed; None for the plain search. Loaded once a process (`compiled.compiled`)."""
     if executor is not Executor.COMPILED or not compiled_available():
         return None
