@@ -6,6 +6,7 @@ from __future__ import annotations
 import inspect
 
 import pytest
+from interrupting import stop_once_started
 from reference import as_solution, brute_force, is_solution
 
 import smtcrypt
@@ -319,12 +320,11 @@ def test_verdict_says_how_the_search_ended_as_enums():
 
 
 def test_an_interrupted_search_ends_as_interrupted():
-    import threading
 
     from smtcrypt.engine import Ending
 
     search = Puzzle(HARD).search()
-    threading.Timer(0.2, search.request_stop).start()
+    stop_once_started(search)
     verdict = search.verdict()
     assert verdict.ending is Ending.INTERRUPTED and verdict.reason == Ending.INTERRUPTED.value
 
