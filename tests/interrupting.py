@@ -3,8 +3,8 @@
 A fixed delay is wrong both ways: on a fast machine the command may be done before the signal (the
 test then interrupts nothing), on a loaded one it may still be loading modules (the test then
 interrupts the wrong stage). So the command runs after a prelude (`SIGNS`) that writes a line on
-stderr as a stage begins (`test-sign: search`, `test-sign: solution`, `test-sign: explain`,
-`test-sign: move`), and the signal goes once that line, or a number of lines on stdout, has come.
+stderr as a stage begins (`test-sign: search`, `test-sign: solution` at the first and `test-sign: 100000 solutions`,
+`test-sign: explain`, `test-sign: move`), and the signal goes once that line, or a number of lines on stdout, has come.
 The prelude only announces; it changes nothing the command does. Its lines are taken out of the
 stderr that tests see.
 """
@@ -43,6 +43,8 @@ def _searching(self):
     for number, solution in enumerate(_iterate(self)):
         if number == 0:
             _sign("solution")
+        elif number == 99_999:
+            _sign("100000 solutions")
         yield solution
 Search.__iter__ = _searching
 import smtcrypt.api
