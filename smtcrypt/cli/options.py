@@ -197,7 +197,7 @@ def take_syntax(argv: list[str], allowed: tuple[str, ...] = SYNTAXES) -> tuple[s
             rest = argv[:index] + argv[index + (1 if "=" in argument else 2):]
             if name not in allowed:
                 usage = JsonErrorParser(prog="smtcrypt")
-                usage.json_errors = "--json" in argv
+                usage.json_errors = "--json" in argv or "--json-lines" in argv
                 usage.error(f"argument --syntax: invalid choice: {name!r} (choose from {', '.join(allowed)})")
             return name, rest
         if argument == "--":

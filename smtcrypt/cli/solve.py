@@ -50,7 +50,7 @@ examples:
   smtcrypt --first "NORTH / SOUTH = EAST / WEST"  stop at the first solution
   smtcrypt "A**N + B**N = C**N" "N > 1"          several constraints, all must hold
   smtcrypt --json "TWO * TWO = SQUARE"           one JSON object for scripts
-  smtcrypt --json-lines "NUM + BER = PLAY" | jq -c .mapping   a JSON object a solution, then the verdict
+  smtcrypt --json-lines "NUM + BER = PLAY"       a JSON object a solution as found, then the verdict
   smtcrypt "XAB * CD = EFGHJ" --assign X=7       fix a letter (it stays distinct from the others)
   smtcrypt "ABCDE * 4 = EDCBA" --digits 1-9 --no-distinct
   smtcrypt "EVE / DID = 0.(TALK)" "gcd(EVE, DID) = 1"   repeating decimals, gcd
