@@ -223,6 +223,29 @@ def test_ctrl_c_during_a_computation_in_c_before_the_search():
     assert run.code == 130 and run.err.strip() == "interrupted" and run.seconds < PROMPT
 
 
+# The reading made slow in Python: Ctrl-C raises KeyboardInterrupt there (not the last resort)
+SLEEPY_READING = """
+import time
+import smtcrypt.cli.solving as solving
+reading = solving.read_puzzle
+def read_puzzle(args):
+    _sign("slow")
+    time.sleep(60)
+    return reading(args)
+solving.read_puzzle = read_puzzle
+"""
+
+
+@pytest.mark.parametrize("script", [SLOW_READING, SLEEPY_READING], ids=["in C", "in Python"])
+@pytest.mark.parametrize("output", ["--json", "--json-lines"])
+def test_ctrl_c_before_the_search_still_gives_a_program_its_json(script, output):
+    run = interrupt(command(output, "A + B = C", script=script), sign="slow")
+    assert run.code == 130 and run.err.strip() == "interrupted" and run.seconds < PROMPT
+    data = json.loads(run.out)
+    assert (data["status"], data["complete"], data["reason"], data["count"]) == ("unknown", False, "interrupted", 0)
+    assert data.get("solutions", []) == []
+
+
 @pytest.mark.slow  # the same before the search runs every run
 def test_ctrl_c_during_a_computation_in_c_in_the_search():
     run = interrupt(command("--strategy", "exhaustive", "AB + CD = EF", script=SLOW_SEARCH), sign="slow")

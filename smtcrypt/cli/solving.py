@@ -72,6 +72,8 @@ def solve(args: argparse.Namespace) -> int:
         return bad_input(error, machine(args))
     except MemoryError:
         return unfinished(Ending.MEMORY)
+    except KeyboardInterrupt:  # Ctrl-C while reading (the stage takes it at a safe point)
+        return unfinished(Ending.INTERRUPTED)
     if args.answer is not None:
         with guard.stage(words=unfinished, clocked=True):
             args.timeout = guard.left()
@@ -94,6 +96,8 @@ def solve(args: argparse.Namespace) -> int:
         return bad_input(error, machine(args))
     except MemoryError:
         return unfinished(Ending.MEMORY)
+    except KeyboardInterrupt:  # Ctrl-C while the search is made (a plan, a strategy's refusal)
+        return unfinished(Ending.INTERRUPTED)
     return stream(puzzle, search, answer, args)
 
 
@@ -156,10 +160,12 @@ def stream(puzzle: Puzzle, search: Search, answer: Expression | None, args: argp
 
 def unfinished_words(args: argparse.Namespace, started: float, ending: Ending) -> int:
     """The verdict of a command that ran out of time, memory or patience before its search began:
-    unknown, no solutions, the reason; as the summary line (or JSON) says it. Ctrl-C: `interrupted`."""
+    unknown, no solutions, the reason; as the summary line (or JSON) says it. Ctrl-C: `interrupted`
+    on stderr, and for a program reading JSON its verdict too (so that it always gets JSON)."""
     if ending is Ending.INTERRUPTED:
         print("interrupted", file=sys.stderr)
-        return Exit.INTERRUPTED
+        if not machine(args):
+            return Exit.INTERRUPTED
     formula = args.layout if args.layout is not None else \
         args.formula if isinstance(args.formula, str) else " ".join(args.formula)
     verdict = Verdict(formula, Status.UNKNOWN, (), False, ending.value, time.monotonic() - started,
@@ -171,7 +177,7 @@ def unfinished_words(args: argparse.Namespace, started: float, ending: Ending) -
         print(f"smtcrypt: {summary_line(verdict)}", file=sys.stderr)
     else:
         print(summary_line(verdict))
-    return Exit.UNKNOWN
+    return exit_code(verdict)
 
 
 def count_line(verdict: Verdict) -> str:
