@@ -87,6 +87,8 @@ def solve(args: argparse.Namespace) -> int:
         print(f"smtcrypt: {puzzle.reading.impossible}", file=sys.stderr)
         verdict = impossible(puzzle, time.perf_counter() - started)
         return report(puzzle, verdict, [], {}, args)
+    if guard.left() == 0:  # the reading took all the time: no search (the API refuses a timeout of 0)
+        return unfinished(Ending.TIME)
     try:
         with guard.stage(words=unfinished, clocked=True):  # the search's own refusals read its deadline
             search = puzzle.search(limit=1 if (args.first or puzzle.reading.first) else args.limit,
