@@ -164,8 +164,9 @@ class Puzzle:
         by column from the right), "join" (an equation's two sides apart),
         "exhaustive" (every assignment, compiled), or "auto" (by cost, switching while running;
         a notation may prefer another: Cryptator's digit counts go to Z3 alone, far faster).
-        `executor` says how the kernel searches run: by each plan's size (`Executor.AUTO`), or all in
-        plain Python, or all compiled (worth numba's load for many puzzles)."""
+        `executor` says how the kernel searches run (`smtcrypt.engine.Executor`): `AUTO`, `PLAIN`
+        (the interpreter alone, no numba or numpy) or `COMPILED` (numba's kernels, where installed:
+        worth their load, about a second, for many puzzles)."""
         timeout = checked_timeout(timeout)
         if strategy == "auto":
             strategy = self.reading.strategy
@@ -196,10 +197,11 @@ class Puzzle:
         """The first solution, or None if the search proved there is none."""
         return next(self.solve(limit=1, timeout=timeout, strategy=strategy), None)
 
-    def count(self, *, timeout: float | None = None, strategy: str = "auto") -> int:
+    def count(self, *, timeout: float | None = None, strategy: str = "auto",
+              executor: Executor = Executor.AUTO) -> int:
         """The number of solutions; raises `IncompleteSearch` rather than guess (`InfinitelyMany`
-        if there is no end to them, proved)."""
-        search = self.search(timeout=timeout, strategy=strategy, keep=False).run()
+        if there is no end to them, proved). `executor` as for `search`."""
+        search = self.search(timeout=timeout, strategy=strategy, keep=False, executor=executor).run()
         search.raise_if_incomplete()
         return search.found
 

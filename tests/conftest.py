@@ -23,9 +23,8 @@ settings.load_profile("fixed")
 # what compiles each kernel into numba's cache (or loads it from there): one call with the argument types
 # of every later call
 SUMS = """
-from smtcrypt.engine.sums import load_compiled, loaded_compiled
-load_compiled()
-loaded_compiled().count_first([1, 10, -11], [1022, 1022, 1022], 0, 10, True, 2)
+from smtcrypt.engine.sums.compiled import compiled
+compiled().count_first([1, 10, -11], [1022, 1022, 1022], 0, 10, True, 2)
 """
 DIGITS = """
 from smtcrypt.engine.digits.kernel import load

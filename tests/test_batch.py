@@ -1,5 +1,6 @@
 """`smtcrypt batch`: one JSON line per puzzle, in input order; bad lines answered, not fatal."""
 
+import functools
 import json
 import os
 import subprocess
@@ -8,7 +9,7 @@ from pathlib import Path
 
 from smtcrypt.cli import batch as batch_module
 from smtcrypt.cli.batch import BatchTotals, batch, read_puzzles
-from smtcrypt.engine import sums
+from smtcrypt.engine.sums import compiled as sums_compiled
 from smtcrypt.engine.sums.compiled import CompiledSums, count_sums, search_codes, search_masks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,13 +105,12 @@ def test_many_puzzles_a_process_load_the_compiled_sum_kernel(monkeypatch):
     where the engine runs it too): what is tested is when batch loads it and what it answers then."""
     loads = []
 
-    def load_as_plain_python() -> bool:
+    @functools.cache  # once a process, as the compiled one is loaded
+    def load_as_plain_python() -> CompiledSums:
         loads.append(True)
-        sums.ENGINE_KERNEL[:] = [CompiledSums(search_masks, search_codes, count_sums)]
-        return True
+        return CompiledSums(search_masks, search_codes, count_sums)
 
-    monkeypatch.setattr(sums, "ENGINE_KERNEL", [])  # loaded for this test alone
-    monkeypatch.setattr(batch_module, "load_compiled", load_as_plain_python)
+    monkeypatch.setattr(sums_compiled, "compiled", load_as_plain_python)
     puzzles = read_puzzles(LINES)
     plain = list(batch(puzzles, count=True, stats=True))
     assert not loads and plain[0]["stats"]["sum_kernel"] == "plain"

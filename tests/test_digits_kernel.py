@@ -17,7 +17,7 @@ from test_digits import EXAMPLES, SLOW_SPACE, UNSHRUNK, Case, each_example, prod
 import smtcrypt
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, Compare, Expr, Number, Unary, Word, walk
-from smtcrypt.engine import digits
+from smtcrypt.engine import Executor, digits
 from smtcrypt.engine.digits import DigitSearch, digit_plan
 from smtcrypt.engine.digits import kernel as kernel_module
 from smtcrypt.engine.digits.kernel import RANGE, KernelPlan, NotKernel, kernel_plan, kernel_scan, search_plan
@@ -145,13 +145,13 @@ def test_plans_it_does_not_run_exactly_go_to_the_arrays():
 
 
 def test_a_plan_it_refuses_runs_on_the_arrays_with_the_kernel_loaded(monkeypatch):
-    """Distinct groups are not the kernel's: with it loaded, the digits backend runs the plan on the
-    arrays, and finds what the brute force finds."""
-    monkeypatch.setattr(digits, "COMPILED_PLAN", [search_plan])
+    """Distinct groups are not the kernel's: with the compiled executor, the digits backend runs the
+    plan on the arrays, and finds what the brute force finds."""
+    monkeypatch.setattr(digits, "compiled_search", lambda: search_plan)
     rules = {"distinct": ["AB", "CD"], "digits": range(1, 7)}
     plan = digit_plan(smtcrypt.Puzzle("AB * C = DA", **rules).problem)
     assert plan is not None
-    search = DigitSearch(plan)
+    search = DigitSearch(plan, executor=Executor.COMPILED)
     found = {tuple(sorted(assignment.items())) for batch in search.batches() for assignment in batch}
     assert search.ran == ["arrays"] and search.end is not None and search.end.complete
     assert found == brute_force("AB * C = DA", **rules)
@@ -192,15 +192,15 @@ def test_a_solve_read_off_its_trys_corners_solves_as_evaluated(text):
                                                 ("AB * CD = 1000 + EF", {}, 24),
                                                 ("-AB * C + 7 = -DE", {"distinct": False, "base": 5}, 32)])
 def test_the_engine_runs_it_once_loaded(monkeypatch, text, rules, count):
-    """With the kernel loaded (here its plain Python, the compiled one being tested above), the digits
-    backend runs it, not the arrays, and counts and lists what the brute force finds."""
-    monkeypatch.setattr(digits, "COMPILED_PLAN", [search_plan])
+    """With the compiled executor (here the kernel's plain Python, the compiled one being tested above),
+    the digits backend runs the kernel, not the arrays, and counts and lists what the brute force finds."""
+    monkeypatch.setattr(digits, "compiled_search", lambda: search_plan)
     problem = smtcrypt.Puzzle(text, **rules).problem
     plan = digit_plan(problem)
     assert plan is not None
-    search = DigitSearch(plan)
+    search = DigitSearch(plan, executor=Executor.COMPILED)
     found = [assignment for batch in search.batches() for assignment in batch]
     assert search.ran == ["compiled"] and search.end is not None and search.end.complete
     assert {tuple(sorted(assignment.items())) for assignment in found} == brute_force(text, **rules)
     assert len(found) == count
-    assert smtcrypt.Puzzle(text, **rules).count(strategy="digits") == count
+    assert smtcrypt.Puzzle(text, **rules).count(strategy="digits", executor=Executor.COMPILED) == count

@@ -30,13 +30,13 @@ from smtcrypt.core.rules import make_rules
 from smtcrypt.core.verify import satisfies
 from smtcrypt.encode.general import formula_terms
 from smtcrypt.engine import Ending, Proof, prices
-from smtcrypt.engine import portfolio as portfolio_module
 from smtcrypt.engine.compiled import compile_problem
 from smtcrypt.engine.compiled_runtime import HELPERS
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.cubes import CubeSearch
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, candidates
 from smtcrypt.engine.join import SIDE_HELPERS, JoinSearch, best_plan
+from smtcrypt.engine.portfolio import Portfolio
 from smtcrypt.engine.z3search import watchdog
 
 STRATEGIES = ("z3", "linear", "join", "cubes", "exhaustive", "auto")
@@ -85,6 +85,12 @@ def accepts(formula: str, rules: dict, strategy: str) -> bool:
     except StrategyError:
         return False
     return True
+
+
+def without_products(monkeypatch):
+    """`auto` with no stage for products (which the digits backend takes and never switches from)."""
+    stages = [stage for stage in Portfolio.AUTO if stage is not Portfolio._products]
+    monkeypatch.setattr(Portfolio, "AUTO", stages)
 
 
 @pytest.mark.parametrize("formula, rules, expected", CORPUS, ids=[row[0] for row in CORPUS])
@@ -187,7 +193,7 @@ def test_the_portfolio_switches_without_losing_or_repeating(monkeypatch):
     monkeypatch.setattr(prices, "Z3_PER_MODEL", dict.fromkeys(prices.Z3_PER_MODEL, 0.0))
     monkeypatch.setattr(prices, "Z3_AT_LEAST", 0.0)
     # products go to the digits backend, which never switches: kept out, so the switch is what is tested
-    monkeypatch.setattr(portfolio_module.Portfolio, "_digits", lambda self, products_only=False: None)
+    without_products(monkeypatch)
     for formula, taker in [("AB * C = DE + F", "join"), ("AB * C = DE + F + A", "join"), ("AB * C - DE - F - A = 0", "exhaustive"),
                            ("ABC < DEF + 300", "exhaustive")]:
         search = smtcrypt.Puzzle(formula).search()
@@ -291,7 +297,7 @@ def test_a_race_for_the_first_solution_gives_a_true_solution_or_a_proof(monkeypa
     monkeypatch.setattr(prices, "FIRST_AT_ONCE", 0.0)
     monkeypatch.setattr(prices, "SMALL_SPACE", 0)
     monkeypatch.setattr(prices, "EXHAUSTIVE_AT_ONCE", 0.0)
-    monkeypatch.setattr(portfolio_module.Portfolio, "_digits", lambda self, products_only=False: None)  # the race itself
+    without_products(monkeypatch)  # the race itself
     winners = set()
     for formula, texts in [("ODD * ODD = FREAKY", {"677 * 677 = 458329", "799 * 799 = 638401"}),
                            ("TWO * TWO = SQUARE", {"807 * 807 = 651249", "567 * 567 = 321489", "854 * 854 = 729316"}),
@@ -360,7 +366,7 @@ def join_matches_the_reference(cases: list[tuple[str, dict]]) -> None:
 
 def test_the_join_stands_in_for_trying_every_assignment(monkeypatch):
     # products go to the digits backend (test_digits.py): kept out, so the join is what is tested
-    monkeypatch.setattr(portfolio_module.Portfolio, "_digits", lambda self, products_only=False: None)
+    without_products(monkeypatch)
     verdict = smtcrypt.Puzzle("AB * CD = EF * GH").search(keep=False).verdict()
     assert verdict.count == 280 and verdict.stats["strategy"] == "join"
     # each side's digit tuples, not the 1,451,520 of the whole: 10P4 each (those with A or C zero refused by the
@@ -370,7 +376,7 @@ def test_the_join_stands_in_for_trying_every_assignment(monkeypatch):
 
 
 def test_auto_counts_the_matches_before_it_joins_an_equation_short_of_letters(monkeypatch):
-    monkeypatch.setattr(portfolio_module.Portfolio, "_digits", lambda self, products_only=False: None)
+    without_products(monkeypatch)
     verdict = smtcrypt.Puzzle("MA ** D = ENIGMA, is_prime(PRIME)").search(keep=False).verdict()
     # 10P3 sides of MA ** D (ENIGMA read off); two matches, 75 ** 3 = 421875 (P and R from 0, 6, 9, P not 0:
     # 4 tuples) and 25 ** 4 = 390625 (1, 7, 8: 6 tuples)
@@ -382,7 +388,7 @@ def test_auto_counts_the_matches_before_it_joins_an_equation_short_of_letters(mo
 def test_a_first_solution_below_the_price_bound_is_not_raced(monkeypatch):
     # the join alone, no Z3 thread sharing the interpreter with it
     monkeypatch.setattr(prices, "FIRST_AT_ONCE", 60.0)
-    monkeypatch.setattr(portfolio_module.Portfolio, "_digits", lambda self, products_only=False: None)  # the join's test
+    without_products(monkeypatch)  # the join's test
     verdict = smtcrypt.Puzzle("NORTH / SOUTH = EAST / WEST").search(limit=1).verdict()
     assert verdict.stats["strategy"] == "join" and verdict.stats["solver_checks"] == 0
     assert [solution.text for solution in verdict.solutions] == ["51304 / 61904 = 7260 / 8760"]
@@ -431,11 +437,11 @@ def test_a_digit_search_of_many_letters_stops_at_its_deadline():
 
 @pytest.mark.slow  # a whole listing twice, switched and not
 def test_the_digit_search_switching_to_arrays_mid_way_loses_and_repeats_nothing(monkeypatch):
-    # the generated loops get a few microseconds, then the arrays go on and skip what the loops reported
+    # the generated loops get a few steps, then the arrays go on and skip what the loops reported
     import smtcrypt.engine.digits as digits_module
 
     monkeypatch.setattr(digits_module, "numpy_loaded", lambda: False)
-    monkeypatch.setattr(digits_module, "LOOPS_FIRST", 2e-5)
+    monkeypatch.setattr(digits_module, "LOOP_STEPS", 64)
     for formula in ["AB * C * D = EC * FG", "?A * B? = C??", "AB * CD = EF * GH"]:
         problem = check(parse(formula))
         search = digits_module.DigitSearch(digits_module.digit_plan(problem))

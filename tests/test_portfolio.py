@@ -5,11 +5,18 @@ docs show them); the puzzles each takes, it takes."""
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections.abc import Iterator
+
 import pytest
+from reference import brute_force
 
 import smtcrypt
+from smtcrypt.core.check import Problem
 from smtcrypt.core.outcomes import StrategyError
-from smtcrypt.engine.base import Backend, Fit, Means, Strategy
+from smtcrypt.core.verify import satisfies
+from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, Strategy
 from smtcrypt.engine.digits import DigitSearch
 from smtcrypt.engine.join import JoinSearch
 from smtcrypt.engine.linear import LinearSearch
@@ -167,3 +174,57 @@ def test_a_sum_search_taken_back_from_the_solver_loses_and_repeats_nothing(monke
             assert verdict.complete and verdict.stats["strategy"].startswith(("linear -> cubes", "linear -> digits"))
             expected = {tuple(sorted(solution.mapping.items())) for solution in puzzle.search(strategy="linear")}
             assert len(found) == len(set(found)) and set(found) == expected
+
+
+class PermutationSearch(Backend):
+    """A backend as a newcomer would write one, in its own module: every assignment of digits to
+    at most six letters, each tried by the exact evaluation. Its solutions are its own evaluation's."""
+
+    name = "permutations"
+    exact = True
+
+    def __init__(self, problem: Problem):
+        self.problem = problem
+        self.tried = 0
+
+    @classmethod
+    def fit(cls, problem: Problem, means: Means) -> Fit:
+        if problem.unknowns or len(problem.letters) > 6:
+            return Fit.refused("it tries every assignment of at most six letters", "auto takes the others")
+        return Fit.taken(cls(problem))
+
+    def statistics(self) -> dict[str, int]:
+        return {"permutations_tried": self.tried}
+
+    def batches(self) -> Iterator[list[Assignment]]:
+        letters = sorted(self.problem.letters)
+        digits = sorted(set().union(*self.problem.allowed.values()))
+        tuples = (itertools.permutations(digits, len(letters)) if self.problem.distinctness == "all"
+                  else itertools.product(digits, repeat=len(letters)))
+        for values in tuples:
+            if self._stopping():
+                return
+            self.tried += 1
+            assignment = dict(zip(letters, values))
+            if satisfies(self.problem, assignment):
+                yield [assignment]
+        self.end = SearchEnd(Ending.COMPLETE, proof=Proof.EXHAUSTIVE)
+
+
+def test_a_new_backend_is_one_module_and_one_row(monkeypatch):
+    monkeypatch.setitem(BACKENDS, "permutations", lambda: PermutationSearch)
+    for formula, letters in [("AB + BA = CC", 3), ("A * B = CD", 4), ("AB < BA", 2)]:
+        search = smtcrypt.Puzzle(formula).search(strategy="permutations")
+        found = {tuple(sorted(solution.mapping.items())) for solution in search}
+        verdict = search.verdict()
+        assert found == brute_force(formula) and found, formula
+        assert verdict.stats["strategy"] == "permutations" and verdict.stats["proof"] == Proof.EXHAUSTIVE.value
+        digits = set().union(*search.problem.allowed.values())
+        assert verdict.stats["permutations_tried"] == math.perm(len(digits), letters)  # its own statistics, merged
+    with pytest.raises(StrategyError) as refused:
+        smtcrypt.Puzzle("SEND + MORE = MONEY").search(strategy="permutations")
+    assert str(refused.value) == ("the permutations strategy cannot search this puzzle: it tries every assignment "
+                                  "of at most six letters; auto takes the others")
+    with pytest.raises(StrategyError) as unknown:
+        smtcrypt.Puzzle("A + B = C").search(strategy="nonesuch")
+    assert "permutations" in str(unknown.value)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import smtcrypt
-from smtcrypt.engine import sums
+from smtcrypt.engine import Executor
+from smtcrypt.engine.sums import compiled as sums_compiled
 from smtcrypt.engine.sums.compiled import CompiledSums, count_sums, search_codes, search_masks
 from smtcrypt.present.data import explanation, long_hand, solution_data
 from smtcrypt.present.text import stats_lines
@@ -32,7 +33,8 @@ def test_stats_say_which_sum_kernel_decided(monkeypatch):
     (loaded for the engine by a batch of many puzzles; here its code run as plain Python)."""
     first = stats_lines(smtcrypt.Puzzle("SEND + MORE = MONEY").search().verdict())[0]
     assert "nodes of the linear search" in first
-    monkeypatch.setattr(sums, "ENGINE_KERNEL", [CompiledSums(search_masks, search_codes, count_sums)])
-    first = stats_lines(smtcrypt.Puzzle("SEND + MORE = MONEY").search().verdict())[0]
+    monkeypatch.setattr(sums_compiled, "compiled", lambda: CompiledSums(search_masks, search_codes, count_sums))
+    first = stats_lines(smtcrypt.Puzzle("SEND + MORE = MONEY").search(executor=Executor.COMPILED).verdict())[0]
     assert first.endswith("(decided by the compiled sum kernel)")
-    assert "nodes of the linear search" in stats_lines(smtcrypt.Puzzle("NUM + BER = PLAY").search().verdict())[0]
+    many = smtcrypt.Puzzle("NUM + BER = PLAY").search(executor=Executor.COMPILED).verdict()
+    assert "nodes of the linear search" in stats_lines(many)[0]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from reference import brute_force
 
 from smtcrypt import Puzzle
-from smtcrypt.engine import sums
+from smtcrypt.engine import Executor, sums
 from smtcrypt.engine.sums import SumSearch, digit_mask, plan_sum, sum_solutions
 from smtcrypt.engine.sums import compiled as kernel
 from smtcrypt.engine.sums.compiled import fits_int64, search_codes, search_masks
@@ -380,18 +380,17 @@ def test_the_engine_counts_with_the_compiled_kernel_as_with_the_plain_one(monkey
                ("ABC + DEF = GHIJ", {"allow_leading_zeros": True, "assign": {"A": 1}}), ("TO + GO = OUT", {}),
                ("NINE + NINE = EIGHTEEN", {})]
 
-    def solve_all():
+    def solve_all(executor):
         found = {}
         for formula, rules in puzzles:
-            search = Puzzle(formula, **rules).search(strategy="linear")
+            search = Puzzle(formula, **rules).search(strategy="linear", executor=executor)
             found[formula, str(rules)] = ([solution.mapping for solution in search], search.statistics().get("sum_kernel"))
         return found
 
-    plain = solve_all()
+    plain = solve_all(Executor.AUTO)
     assert {kernel for _, kernel in plain.values()} == {"plain"}
-    monkeypatch.setattr(sums, "ENGINE_KERNEL", [])  # loaded for this test alone
-    assert sums.load_compiled()
-    compiled = solve_all()
+    assert sums.compiled_kernel(Executor.COMPILED) is not None
+    compiled = solve_all(Executor.COMPILED)
     for key, (solutions, kernel_used) in compiled.items():
         assert solutions == plain[key][0], key
         assert kernel_used == ("compiled" if len(solutions) < 2 else "plain"), key

@@ -47,6 +47,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from smtcrypt.engine.base import Executor, compiled_available
+
 from . import HERE, ROOT
 
 TAG = "collection"
@@ -133,13 +135,20 @@ def load(directory: Path) -> list[Entry]:
 
 # -- smtcrypt in this process -----------------------------------------------------------------------
 
-def count_one(entry: Entry, timeout: float) -> Timed:
+def executor_for(entries: Sequence[Entry]) -> Executor:
+    """The executor `smtcrypt batch` would run this many puzzles in one process with."""
+    from smtcrypt.cli.batch import COMPILED_FROM
+
+    return Executor.COMPILED if len(entries) >= COMPILED_FROM and compiled_available() else Executor.AUTO
+
+
+def count_one(entry: Entry, timeout: float, executor: Executor = Executor.AUTO) -> Timed:
     """The count of one puzzle through the public door, and its CPU seconds from text to count."""
     from smtcrypt import IncompleteSearch, Puzzle
 
     start = time.process_time()
     try:
-        found = Puzzle.read(entry.text, "cryptator").count(timeout=timeout)
+        found = Puzzle.read(entry.text, "cryptator").count(timeout=timeout, executor=executor)
     except IncompleteSearch as stopped:
         return Timed(entry, None, time.process_time() - start, f"not finished: {stopped}")
     except Exception as problem:  # reported with the puzzle, and the run fails; the others are still timed
@@ -149,18 +158,18 @@ def count_one(entry: Entry, timeout: float) -> Timed:
 
 def warm_up(entries: Sequence[Entry], timeout: float) -> float:
     """Imports, the parser and each backend's set-up paid before the timing: the first puzzle of each kind
-    counted twice, and the compiled sum kernel loaded where `smtcrypt batch` would load it for this many
+    counted twice, and the compiled kernels loaded where `smtcrypt batch` would run them for this many
     puzzles in one process. Wall seconds."""
-    from smtcrypt.cli.batch import COMPILED_FROM
     from smtcrypt.engine.kernels import load_compiled
 
     started = time.perf_counter()
-    if len(entries) >= COMPILED_FROM:
+    executor = executor_for(entries)
+    if executor is Executor.COMPILED:
         load_compiled()
     firsts = {entry.kind: entry for entry in reversed(entries)}
     for entry in firsts.values():
         for _ in range(2):
-            count_one(entry, timeout)
+            count_one(entry, timeout, executor)
     return time.perf_counter() - started
 
 
@@ -173,7 +182,7 @@ def print_unshaped(entries: Sequence[Entry], timeout: float) -> None:
     seconds: dict[str, list[float]] = {}
     for entry in entries:
         forget_shapes()
-        seconds.setdefault(entry.kind, []).append(count_one(entry, timeout).seconds)
+        seconds.setdefault(entry.kind, []).append(count_one(entry, timeout, executor_for(entries)).seconds)
     print("every shape new (the parser's memo of shapes emptied before each puzzle): medians "
           + ", ".join(f"{kind} {show_ms(statistics.median(seconds[kind]))} ms" for kind in ORDER if kind in seconds))
 
@@ -404,12 +413,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not entries:
         parser.error(f"no puzzle in {args.collection} (files *.db.txt)")
     report = Report()
-    from smtcrypt.engine.sums import loaded_compiled
-
+    executor = executor_for(entries)
     print(f"collection: {len(entries):,} puzzles from {args.collection}; warm-up "
-          f"{warm_up(entries, args.timeout):.2f} s; sum kernel "
-          f"{'compiled (as a batch of this size loads it)' if loaded_compiled() else 'plain'}")
-    timed = [count_one(entry, args.timeout) for entry in entries]
+          f"{warm_up(entries, args.timeout):.2f} s; kernels "
+          f"{'compiled (as a batch of this size runs them)' if executor is Executor.COMPILED else 'plain'}")
+    timed = [count_one(entry, args.timeout, executor) for entry in entries]
     for one in timed:
         if one.problem:
             report.errors.append(f"{one.entry.where}: {one.problem}: {one.entry.text}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from smtcrypt.core.check import Problem
-from smtcrypt.core.tree import BoolOp, Compare, Expr
+from smtcrypt.core.tree import BoolOp, Compare, Expr, Not, walk
 
 
 def and_parts(node: Expr) -> list[Expr]:
@@ -55,3 +55,16 @@ def only_equation(problem: Problem) -> bool:
     """True if the formula is one `A == B` and nothing else: its solutions need no further check."""
     constraints = problem.formula.constraints
     return len(constraints) == 1 and isinstance(constraints[0], Compare) and constraints[0].ops == ("==",)
+
+
+def leaves_letters_free(problem: Problem) -> bool:
+    """True if some constraint is more than equations: an inequality, `not`, `or` or `in` leaves
+    letters free to vary (`ABC < DEF`); where every letter is pinned by an equation, a cube search's
+    cubes are single models and not worth the checks that shrink them."""
+    for constraint in problem.formula.constraints:
+        for node in walk(constraint):
+            if isinstance(node, Not) or (isinstance(node, BoolOp) and node.op == "or"):
+                return True
+            if isinstance(node, Compare) and any(op != "==" for op in node.ops):
+                return True
+    return False

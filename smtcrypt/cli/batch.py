@@ -38,9 +38,7 @@ from smtcrypt.cli.options import (
 )
 from smtcrypt.core.results import Ending, Status, Verdict
 from smtcrypt.engine.base import Executor
-from smtcrypt.engine.kernels import load_compiled
 from smtcrypt.engine.memory import cap_process_memory
-from smtcrypt.engine.sums import loaded_compiled
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations import shared_options
 from smtcrypt.present.data import to_dict
@@ -73,7 +71,7 @@ class BatchTask:
     # host's that called `main()` nor a Dask worker's, which other work shares
     cap_process: bool = False
     group: int = 1  # puzzles a chunk: several a chunk spare a process pool one exchange per puzzle
-    compiled_kernels: bool = False  # each process loads the compiled kernels before its first puzzle
+    compiled_kernels: bool = False  # the searches run the compiled kernels (each process loads them once)
 
     @cached_property
     def door(self) -> dict[str, Any]:
@@ -92,8 +90,6 @@ class BatchTask:
     def answer(self, index: int) -> dict[str, Any]:
         """The i-th puzzle's answer, as JSON data."""
         line, formula = self.puzzles[index]
-        if self.compiled_kernels and loaded_compiled() is None:
-            load_compiled()
         set_memory_limit(self.max_memory)
         if self.cap_process:  # in each process that solves puzzles, from its size when first capped
             cap_process_memory(self.max_memory)
@@ -143,10 +139,8 @@ class BatchTotals:
 
 
 GROUP = 8  # puzzles a chunk at most, where other processes solve them
-# puzzles a process from which it loads the compiled kernels (the sums' and the digit search's): 0.6-0.7 s
-# from numba's cache (10 to 20 s to compile the first time after an install), against the solve stage of a
-# collection's sum: 0.71 ms at the median and 2.6 ms on average in plain Python, 0.17 and 0.28 ms compiled;
-# a multiplication's count 0.68-0.74 of the arrays' time at the median (docs/batch.md, docs/engine.md)
+# puzzles a process from which its searches run the compiled kernels (the sums' and the digit search's),
+# where their load pays (the measurements are in docs/batch.md, "Many puzzles a process")
 COMPILED_FROM = 1000
 SHARES = 16  # chunks a process at least, so that a few slow puzzles still spread over the processes
 

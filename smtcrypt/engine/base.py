@@ -9,14 +9,19 @@ The portfolio (portfolio.py) reads only what `Backend` declares here.
 
 A new backend is a new module: subclass `Backend`, give it a `name`, write `fit()` and
 `batches()` (read `_stopping()` between steps, set `end` before returning), say whether its
-solutions are `exact` (proved without the re-check) or a solver's models, and add it to the
-portfolio's table (`BACKENDS`).
+solutions are `exact` (proved without the re-check) or a solver's models, and add one row to the
+portfolio's table (`BACKENDS`): `--strategy NAME` then runs it. What the portfolio may ask of any
+backend beyond that has a default here: `start()` (the backend made from what its fit made),
+`skip` (solutions reported before a switch, where the backend can pass over them itself),
+`reported()`, `estimate()` and `progress` (a search's size before and as it runs), `checks` and
+`statistics()`.
 """
 
 from __future__ import annotations
 
 import abc
 import enum
+import importlib.util
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, nullcontext
@@ -37,6 +42,7 @@ Clock = Callable[[str], AbstractContextManager[Any]]  # times a stage: `with clo
 DEADLINE_SLACK = 0.01  # seconds: this close to a deadline, no new solver check (nor a switch of backend) starts
 
 __all__ = ["DEADLINE_SLACK", "STRATEGIES", "Assignment", "Backend", "Clock", "Ending", "Executor", "Fit", "Halted",
+           "compiled_available",
            "Means", "Proof", "SearchEnd", "Strategy", "letters_of", "never", "past", "untimed"]
 
 
@@ -74,19 +80,25 @@ STRATEGIES = tuple(strategy.value for strategy in Strategy)  # the names a calle
 
 
 class Executor(str, enum.Enum):
-    """How a kernel search (the sums', the digit plan's) runs its one source: each is written once,
-    as a function of integers and arrays that numba compiles and plain Python runs unchanged.
-    A value handed down to the backends (in `Means`), never held by a module, so that the same
-    puzzle asked the same way always takes the same path.
+    """How the kernel searches (the sums', the digit plan's) run: a value handed down to the
+    backends (in `Means`), never held by a module, so that what runs is what the caller asked.
 
-    PLAIN runs the source in the interpreter (no numba, no numpy: the browser's path); COMPILED
-    runs numba's copy of it (loaded once a process: worth it for many puzzles, a batch or the
-    generator); AUTO decides per plan, by its estimated size: plain Python for the small plans that
-    most puzzles have, compiled for a plan whose size outweighs numba's load, where it is installed."""
+    PLAIN runs them in the interpreter alone, no numba and no numpy (the browser's path): the plain
+    sum search, the digit plan's generated loops. COMPILED runs the kernels numba compiles, where it
+    is installed (each loaded once a process, at its first use: worth it for many puzzles, a batch
+    or the generator), and the plain searches for what they do not take. AUTO runs the plain sum
+    search, and the digit plan's loops, then its numpy arrays past `digits.LOOP_STEPS` steps (at
+    once where numpy is loaded already)."""
 
     AUTO = "auto"
     PLAIN = "plain"
     COMPILED = "compiled"
+
+
+def compiled_available() -> bool:
+    """True where numba is installed, so that `Executor.COMPILED` can run the compiled kernels
+    (found without importing it: the import alone costs a good part of a second)."""
+    return importlib.util.find_spec("numba") is not None
 
 
 @dataclass(frozen=True)
@@ -165,7 +177,9 @@ class Means:
     compiled once (None where it cannot be), `context()` a new Z3 context made under the memory cap
     and known to the stop, `halted()` is read in long loops (a plan, an encoding; `Halted` ends
     them), `clock(stage)` times a stage, `listing` is False where solutions are only counted, and
-    `executor` says how the kernel searches run (see `Executor`)."""
+    `executor` says how the kernel searches run (see `Executor`). `limit`, `budget` and `expected` are
+    what a backend's `start()` may read: the solutions wanted, a share of time, the solutions
+    expected (a cube search gives up early where covering them would overrun its budget)."""
 
     compiled: Callable[[], Compiled | None]
     context: Callable[[], z3.Context]
@@ -173,6 +187,9 @@ class Means:
     clock: Clock = untimed
     listing: bool = True
     executor: Executor = Executor.AUTO
+    limit: int | None = None  # the solutions wanted (None: all): a solver splits no search for one
+    budget: float | None = None  # seconds of solver time before a backend gives up as TIME (None: no share)
+    expected: float | None = None  # solutions expected in all, where the caller estimated them
 
 
 class Backend(abc.ABC):
@@ -188,6 +205,34 @@ class Backend(abc.ABC):
     deadline: float | None = None  # time.monotonic() by which the search ends as Ending.TIME
     end: SearchEnd | None = None
     stop_requested: bool = False
+    checks: int = 0  # solver checks made (a search of its own makes none)
+    # Solutions reported before a switch (alphabetical digit tuples: True to pass over), where the
+    # backend can pass over them in its own loop (the exhaustive and join backends do); the portfolio
+    # drops them from any other backend's batches itself
+    skip: Callable[[tuple[int, ...]], bool] | None = None
+    # Asked as the search goes, with its steps and solutions so far, where the backend supports it (the
+    # linear one does): True ends it early with `end` left None, so that the portfolio can hand the
+    # puzzle on when the search's progress belies its estimate (see portfolio.py)
+    progress: Callable[[int, int], bool] | None = None
+
+    @classmethod
+    def start(cls, problem: Problem, made: Any, means: Means) -> Backend:
+        """The backend ready to search, from what its fit made (`Fit.made`): by default that is the
+        backend itself; a backend whose fit made only its material (Z3 terms, the compiled formula)
+        makes itself here from it, with what `means` lends (its listing, its limit, a budget)."""
+        assert isinstance(made, Backend)
+        return made
+
+    def estimate(self, most: float | None = None) -> float | None:
+        """About how many steps the search takes, worked out before it runs (from its plan, or by
+        counting); None where it has no such guess, or where the guess is over `most` (which bounds
+        the work of counting)."""
+        return None
+
+    def reported(self) -> Callable[[tuple[int, ...]], bool] | None:
+        """A test of the solutions this search has reported (alphabetical digit tuples), where it
+        keeps them more compactly than a set of them (a cube covers many); None: the caller keeps them."""
+        return None
 
     @classmethod
     @abc.abstractmethod

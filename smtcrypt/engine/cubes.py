@@ -24,7 +24,7 @@ import z3
 
 from smtcrypt.analysis.fold import fold
 from smtcrypt.core.check import Problem
-from smtcrypt.core.tree import BoolOp, Compare, Not, Repeating, Word, numerals, walk
+from smtcrypt.core.tree import Repeating, Word, numerals
 from smtcrypt.encode import EncodingStopped, bitvec, general, watched
 from smtcrypt.encode.general import FormulaTerms
 from smtcrypt.engine.base import (
@@ -128,18 +128,11 @@ class CubeSearch(Backend):
             raise Halted from None
         return refused if terms is None else Fit.taken(terms)
 
-    @staticmethod
-    def may_cube(problem: Problem) -> bool:
-        """True if some constraint is more than equations: an inequality, `not`, `or` or `in` leaves
-        letters free to vary (`ABC < DEF`); where every letter is pinned by an equation, cubes are
-        single models and not worth the checks that shrink them."""
-        for constraint in problem.formula.constraints:
-            for node in walk(constraint):
-                if isinstance(node, Not) or (isinstance(node, BoolOp) and node.op == "or"):
-                    return True
-                if isinstance(node, Compare) and any(op != "==" for op in node.ops):
-                    return True
-        return False
+    @classmethod
+    def start(cls, problem: Problem, made: Any, means: Means) -> CubeSearch:
+        """A cube search over the terms its fit made, with the budget and the solutions expected
+        that `means` lends (where the portfolio gave the solver a share of the time)."""
+        return cls(problem, made, listing=means.listing, budget=means.budget, expected=means.expected)
 
     def request_stop(self) -> None:
         """End the search soon: the running check is interrupted. Safe from a signal handler and
@@ -239,9 +232,10 @@ class CubeSearch(Backend):
         """True if a proved cube holds this assignment."""
         return any(tuple(values[letter] for letter in letters) in digits for letters, digits in self.by_letters.items())
 
-    def covering(self) -> Callable[[tuple[int, ...]], bool]:
+    def reported(self) -> Callable[[tuple[int, ...]], bool]:
         """`covers` for alphabetical digit tuples, for the cubes proved so far: what the exhaustive
-        backend skips after this search (a lookup per group of letters, no dict per candidate)."""
+        backend skips after this search (a lookup per group of letters, no dict per candidate).
+        Every solution reported, listed or counted, lies in one of them."""
         letters = sorted(self.problem.letters)
         if () in self.by_letters:  # a cube of no letters holds everything
             return lambda values: True

@@ -90,6 +90,11 @@ class ExhaustiveSearch(Backend):
         except NotCompilable as error:
             return Fit.refused(str(error))
 
+    @classmethod
+    def start(cls, problem: Problem, made: Any, means: Means) -> ExhaustiveSearch:
+        """A fresh search over the compiled formula its fit made (the portfolio sets `skip` after a switch)."""
+        return cls(made, listing=means.listing)
+
     def statistics(self) -> dict[str, Any]:
         return {"candidates": self.total, "candidates_tried": self.tried}
 

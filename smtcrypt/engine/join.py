@@ -349,9 +349,11 @@ class JoinSearch(Backend):
         return {"candidates": self.halves + self.rest_tried, "candidates_tried": self.tried + self.rest_tried,
                 "join": how}
 
-    def evaluations(self, most: int) -> int | None:
+    def estimate(self, most: float | None = None) -> int | None:
         """What the join evaluates (the sides, and the rest beside each match), or None where that is
         over `most`. With rest letters, the matches are found here (and kept for the search)."""
+        if most is None:
+            most = float("inf")
         if not self.rest_letters or self.halves > most:
             return self.halves if self.halves <= most else None
         limit = (most - self.halves) // max(self.plan.rest_space, 1)

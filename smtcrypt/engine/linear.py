@@ -12,7 +12,6 @@ formula (see compiled.py).
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -21,13 +20,13 @@ from smtcrypt.analysis.equations import only_equation
 from smtcrypt.analysis.fold import fold
 from smtcrypt.analysis.linear import integer_equation
 from smtcrypt.core.check import Problem
-from smtcrypt.engine.base import UNKNOWNS_ELSEWHERE, Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
+from smtcrypt.engine.base import UNKNOWNS_ELSEWHERE, Assignment, Backend, Ending, Executor, Fit, Means, Proof, SearchEnd
 from smtcrypt.engine.compiled import Compiled
-from smtcrypt.engine.sums import Digits, SumSearch, digit_mask, loaded_compiled, plan_sum
+from smtcrypt.engine.sums import Digits, SumSearch, compiled_kernel, digit_mask, plan_sum
 from smtcrypt.engine.sums.plan import estimated_nodes
 
 BATCH = 4096
-POLL_EVERY = 1024  # nodes of the sum search between two looks at the stop, the clock and `hand_over`
+POLL_EVERY = 1024  # nodes of the sum search between two looks at the stop, the clock and `progress`
 
 
 class LinearSearch(Backend):
@@ -61,13 +60,14 @@ class LinearSearch(Backend):
                 len(set().union(*(problem.allowed[letter] for letter in free))), len(free)) > cls.FREE_TUPLES):
             return refused
         if only_equation(problem):
-            return Fit.taken(cls(problem, equation, None))
+            return Fit.taken(cls(problem, equation, None, executor=means.executor))
         compiled = means.compiled()
-        return refused if compiled is None else Fit.taken(cls(problem, equation, compiled))
+        return refused if compiled is None else Fit.taken(cls(problem, equation, compiled, executor=means.executor))
 
     def __init__(self, problem: Problem, equation: tuple[dict[str, int], int], compiled: Compiled | None,
-                 deadline: float | None = None):
+                 deadline: float | None = None, executor: Executor = Executor.AUTO):
         self.problem = problem
+        self.executor = executor  # COMPILED: the compiled kernel decides what it can (see `batches`)
         self.equation = equation
         self.compiled = compiled  # None: the equation is the whole formula
         self.deadline = deadline
@@ -76,21 +76,19 @@ class LinearSearch(Backend):
         self.search: SumSearch | None = None
         self.kernel = "plain"  # or "compiled": which of the kernel's searches decided the sum
         self.found = 0  # solutions of the equation the rest of the formula accepted, so far
-        # Asked as the search goes (every POLL_EVERY nodes, with the nodes so far and `found`): True
-        # ends it early, `end` left None, so that the portfolio can hand the puzzle to another
-        # backend when the search's progress belies the plan's estimate (see portfolio.py)
-        self.hand_over: Callable[[int, int], bool] | None = None
         self.polls = 0
+        self._estimate: float | None = None
 
-    @functools.cached_property
-    def estimate(self) -> float:
-        """About how many nodes the sum search takes: its plan's own guess (`estimated_nodes`)."""
-        letters = sorted(self.problem.letters)
-        weights = self.equation[0]
-        plan = plan_sum([weights.get(letter, 0) for letter in letters],
-                        [digit_mask(self.problem.allowed[letter]) for letter in letters],
-                        distinct=self.problem.distinctness == "all", base=self.problem.rules.base)
-        return estimated_nodes(plan)
+    def estimate(self, most: float | None = None) -> float:
+        """About how many nodes the sum search takes: its plan's own guess (`estimated_nodes`), made once."""
+        if self._estimate is None:
+            letters = sorted(self.problem.letters)
+            weights = self.equation[0]
+            plan = plan_sum([weights.get(letter, 0) for letter in letters],
+                            [digit_mask(self.problem.allowed[letter]) for letter in letters],
+                            distinct=self.problem.distinctness == "all", base=self.problem.rules.base)
+            self._estimate = estimated_nodes(plan)
+        return self._estimate
 
     def statistics(self) -> dict[str, Any]:
         return {"search_nodes": self.search.nodes if self.search is not None else 0, "sum_kernel": self.kernel}
@@ -99,16 +97,16 @@ class LinearSearch(Backend):
         """The kernel's solutions of the equation, the rest of the formula checked on each; the kernel
         asks `_stopping` every 1024 nodes, so a deadline or a stop ends it where no solution comes.
 
-        Where the process loaded the compiled kernel (a batch of many puzzles does), it counts the
-        solutions first, up to two: none or one, and that settles it, in microseconds; more, and the
-        plain search lists them, each as it comes."""
+        Where the executor is the compiled one (a batch of many puzzles asks for it), the compiled
+        kernel counts the solutions first, up to two: none or one, and that settles it, in
+        microseconds; more, and the plain search lists them, each as it comes."""
         letters = sorted(self.problem.letters)
         weights, fixed = self.equation
         row = [weights.get(letter, 0) for letter in letters]
         masks = [digit_mask(self.problem.allowed[letter]) for letter in letters]
         distinct = self.problem.distinctness == "all"
         check = self._checker(letters)
-        sums = loaded_compiled()
+        sums = compiled_kernel(self.executor)
         counted = None if sums is None else sums.count_first(row, masks, fixed, self.problem.rules.base, distinct, 2)
         if counted is not None and counted[0] < 2:
             self.kernel = "compiled"
@@ -139,7 +137,7 @@ class LinearSearch(Backend):
     def _polled(self) -> bool:
         """The sum search's look between steps: stopped, out of time, or handed over."""
         self.polls += 1
-        if self.hand_over is not None and self.hand_over(self.polls * POLL_EVERY, self.found):
+        if self.progress is not None and self.progress(self.polls * POLL_EVERY, self.found):
             return True
         return self._stopping()
 

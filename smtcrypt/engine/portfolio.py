@@ -33,9 +33,10 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Generator, Iterator
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from smtcrypt.analysis.equations import equation_sides
+from smtcrypt.analysis.equations import equation_sides, leaves_letters_free
 from smtcrypt.core.check import Problem, large_exponents
 from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.engine import prices
@@ -56,7 +57,7 @@ from smtcrypt.engine.base import (
     untimed,
 )
 from smtcrypt.engine.compiled import Compiled
-from smtcrypt.engine.digits import DigitSearch
+from smtcrypt.engine.digits import DigitSearch, has_products
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, sample_costs
 from smtcrypt.engine.join import JoinSearch, best_plan, space
 from smtcrypt.engine.linear import LinearSearch
@@ -85,9 +86,10 @@ def cubes_backend() -> type[CubeSearch]:
     return CubeSearch
 
 
-# Every backend, by the strategy that forces it (the order of `Strategy`): `--strategy NAME` and
-# `auto` find a backend here and ask it whether it takes the problem. A new backend is one row.
-BACKENDS: dict[Strategy, Callable[[], type[Backend]]] = {
+# Every backend, by the name that forces it (`--strategy NAME`; the built-in names are `Strategy`'s):
+# `auto` and a forced strategy find a backend here, ask whether it takes the problem (`fit`) and start
+# it (`start`), through `Backend` alone. A new backend is one module and one row.
+BACKENDS: dict[str, Callable[[], type[Backend]]] = {
     Strategy.Z3: z3_backend,
     Strategy.LINEAR: lambda: LinearSearch,
     Strategy.DIGITS: lambda: DigitSearch,
@@ -97,18 +99,22 @@ BACKENDS: dict[Strategy, Callable[[], type[Backend]]] = {
 }
 
 
-def strategy_named(name: str | Strategy) -> Strategy:
-    """The strategy of that name; `StrategyError` for a name no backend answers to."""
-    try:
-        return Strategy(name)
-    except ValueError:
-        raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})") from None
+def strategy_named(name: str) -> str:
+    """The strategy of that name, as a plain name (a `Strategy` given is its value); `StrategyError`
+    for a name no backend answers to."""
+    if name in STRATEGIES:
+        return Strategy(name).value
+    if name in BACKENDS:
+        return str(name)
+    known = [*STRATEGIES, *(other for other in BACKENDS if other not in STRATEGIES)]
+    raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(known)})")
 
 
 class Portfolio:
     """The solutions of a problem by the strategy asked for ("auto": chosen and switched by cost).
 
-    It reads its backends only through `Backend`, and finds them in `BACKENDS`. `listing=False`
+    It reads its backends only through `Backend`, and finds them in `BACKENDS`; `auto` is a list of
+    stages (`AUTO`), each of which either takes the puzzle or passes it on. `listing=False`
     (counting) lets the cubes, join and exhaustive backends count solutions without listing them:
     they are added to `bulk` instead of being yielded.
 
@@ -123,7 +129,7 @@ class Portfolio:
     name = "portfolio"
 
     def __init__(self, problem: Problem, *, deadline: float | None = None, limit: int | None = None,
-                 strategy: str | Strategy = Strategy.AUTO, listing: bool = True, clock: Clock | None = None,
+                 strategy: str = Strategy.AUTO, listing: bool = True, clock: Clock | None = None,
                  executor: Executor = Executor.AUTO):
         self.strategy = strategy_named(strategy)
         self.problem = problem
@@ -134,23 +140,18 @@ class Portfolio:
         self.end: SearchEnd | None = None
         self.used: list[str] = []  # the backends that searched, in order
         self.running: Backend | None = None  # the backend searching now
-        self.z3: ModelSearch | None = None  # the Z3 model search, once started
-        self.cubes: CubeSearch | None = None
-        self.exhaustive: ExhaustiveSearch | None = None
+        self.made: dict[str, Backend] = {}  # every backend started, by name, in the order started
         self.price: float | None = None  # estimated seconds to try every assignment
         self.expected = 0.0  # solutions expected, from the sample
         self.stop_requested = False
         self.contexts: list[z3.Context] = []  # the Z3 contexts made for encodings, told when the search is stopped
         self.memory_mb: int | None = None  # Z3's memory cap, set before each context is made (None: as it is)
-        self.fits: dict[Strategy, Fit] = {}  # each backend's answer, once asked
-        # what the backends' fit tests use: this search's compiled formula, contexts, stop and clock
+        self.fits: dict[str, Fit] = {}  # each backend's answer, once asked
+        # what the backends' fit tests and starts use: this search's compiled formula, contexts, stop and clock
         self.means = Means(compiled=self._compiled, context=self._context, halted=self.halted, clock=self.clock,
-                           listing=listing, executor=Executor(executor))
-        self.join: JoinSearch | None = None
+                           listing=listing, executor=Executor(executor), limit=limit)
         self.join_pays: bool | None = None  # the join's plan is cheap enough for `auto` (once priced)
         self.joining = False  # the join backend stands in for the exhaustive one (cheaper)
-        self.linear: LinearSearch | None = None
-        self.digits: DigitSearch | None = None
         try:
             self._refuse_what_cannot_search()
         except Halted:  # out of time (or stopped) before knowing: the search ends so, before it begins
@@ -168,10 +169,10 @@ class Portfolio:
     def _refuse_what_cannot_search(self) -> None:
         """A forced strategy that cannot search this puzzle is refused now, before iterating, in its
         backend's own words; `auto` only where no backend can search it."""
-        if self.strategy is not Strategy.AUTO:
+        if self.strategy != Strategy.AUTO:
             fit = self._fit(self.strategy)
             if not fit.ok:
-                raise StrategyError(fit.refusal(self.strategy.value))
+                raise StrategyError(fit.refusal(self.strategy))
             return
         # Z3 refuses only a power too large for its encodings, which the check has found (asking Z3
         # itself would load it); the exhaustive backend, only a formula it cannot compile
@@ -182,12 +183,25 @@ class Portfolio:
                                     "the formula does not bound (such as 0 <= x <= 9) leave no finite set of "
                                     "assignments to compute it on")
 
-    def _fit(self, strategy: Strategy) -> Fit:
-        """The answer of the strategy's backend (see `Backend.fit`), asked once; a fit test that is
+    def _fit(self, name: str) -> Fit:
+        """The answer of the named backend (see `Backend.fit`), asked once; a fit test that is
         stopped (`Halted`) gave no answer, and a later call asks again."""
-        if strategy not in self.fits:
-            self.fits[strategy] = BACKENDS[strategy]().fit(self.problem, self.means)
-        return self.fits[strategy]
+        if name not in self.fits:
+            self.fits[name] = BACKENDS[name]().fit(self.problem, self.means)
+        return self.fits[name]
+
+    def _start(self, name: str, deadline: float | None, means: Means | None = None) -> Backend | None:
+        """The named backend started (see `Backend.start`) with this deadline, where it takes the
+        problem; None where it does not. A stop already asked for reaches it at once."""
+        fit = self._fit(name)
+        if not fit.ok:
+            return None
+        backend = BACKENDS[name]().start(self.problem, fit.made, means or self.means)
+        backend.deadline = deadline
+        if self.stop_requested:
+            backend.request_stop()
+        self.made[name] = backend
+        return backend
 
     # --- what callers read ------------------------------------------------------------------
 
@@ -200,7 +214,7 @@ class Portfolio:
     @property
     def bulk(self) -> int:
         """Solutions counted but not yielded (counting)."""
-        return sum(backend.bulk for backend in self._backends())
+        return sum(backend.bulk for backend in self.made.values())
 
     @property
     def unbounded(self) -> bool:
@@ -209,11 +223,6 @@ class Portfolio:
 
         return bool(self.problem.unknowns) and unknown_values(self.problem) is None
 
-    def _backends(self) -> list[Backend]:
-        """Every backend made so far."""
-        made: list[Backend | None] = [self.z3, self.linear, self.digits, self.join, self.cubes, self.exhaustive]
-        return [backend for backend in made if backend is not None]
-
     def request_stop(self) -> None:
         self.stop_requested = True
         if self.contexts:  # (the encoders load Z3: not from a signal handler for a search that never needed it)
@@ -221,20 +230,23 @@ class Portfolio:
 
             for context in list(self.contexts):  # an encoding being built gives up at its next checkpoint
                 stop_encoding(context)
-        for backend in self._backends():
+        for backend in list(self.made.values()):
             backend.request_stop()
 
     def statistics(self) -> dict[str, Any]:
+        """The portfolio's own figures, then each backend's that was started (its own counters), the
+        solver checks of all of them, and Z3's counters (`z3_counters`, empty where Z3 did not run)."""
         stats: dict[str, Any] = {"strategy": " -> ".join(self.used) or None,
                                  "proof": self.end.proof.value if self.end is not None and self.end.proof else None}
         if self.price is not None:
             stats["exhaustive_estimate_seconds"] = round(self.price, 6)
-        for backend in (self.linear, self.digits, self.join, self.cubes, self.exhaustive):
-            if backend is not None:
-                stats.update(backend.statistics())
-        checks = (self.z3.checks if self.z3 is not None else 0) + (self.cubes.checks if self.cubes is not None else 0)
-        stats["solver_checks"] = checks
-        stats["z3_counters"] = self.z3.statistics() if self.z3 is not None else {}
+        merged: dict[str, Any] = {}
+        for backend in self.made.values():
+            merged.update(backend.statistics())
+        counters = merged.pop("z3_counters", {})
+        stats.update(merged)
+        stats["solver_checks"] = sum(backend.checks for backend in self.made.values())
+        stats["z3_counters"] = counters
         return stats
 
     # --- the search ---------------------------------------------------------------------------
@@ -244,17 +256,11 @@ class Portfolio:
         `exact` tells whether the current batch needs the exact re-check."""
         if self.end is not None:  # ended before it began (see `__init__`)
             return
-        starts: dict[Strategy, Callable[[], Iterator[list[Assignment]]]] = {
-            Strategy.AUTO: self._auto,
-            Strategy.LINEAR: lambda: self._run(self._linear()),
-            Strategy.DIGITS: lambda: self._run(self._digits()),
-            Strategy.JOIN: lambda: self._run(self._join()),
-            Strategy.Z3: lambda: self._z3(self.deadline),
-            Strategy.CUBES: lambda: self._cubes(self.deadline) or iter(()),
-            Strategy.EXHAUSTIVE: lambda: self._exhaustive(None),
-        }
         try:
-            yield from starts[self.strategy]()
+            if self.strategy == Strategy.AUTO:
+                yield from self._auto()
+            else:
+                yield from self._run(self._start(self.strategy, self.deadline))
         except Halted:  # long work before (or between) the backends gave up: a stop, or the time limit
             self.end = SearchEnd(self._ending())
             return
@@ -262,22 +268,43 @@ class Portfolio:
             self.end = SearchEnd(Ending.INTERRUPTED)
 
     def _auto(self) -> Iterator[list[Assignment]]:
-        """The backend the cost model picks (see the module), switching from Z3 to trying every
-        assignment where Z3 overruns its share."""
-        if self._linear() is not None:
-            return self._linear_first()
-        if self._digits(products_only=True) is not None:
-            return self._run(self.digits)
+        """The first of the `AUTO` stages that takes the puzzle (see the module)."""
+        for stage in self.AUTO:
+            batches = stage(self)
+            if batches is not None:
+                return batches
+        raise AssertionError("the last stage takes every puzzle")
+
+    # --- the stages of `auto`, in order: each returns the batches of the search it chose, or None to pass
+
+    def _sums(self) -> Iterator[list[Assignment]] | None:
+        """A sum the linear backend takes: judged by its plan's estimate and its progress (`_linear_first`)."""
+        linear = self._start(Strategy.LINEAR, self.deadline)
+        return None if linear is None else self._linear_first(linear)
+
+    def _products(self) -> Iterator[list[Assignment]] | None:
+        """A product (some equation multiplies words) that the digits backend takes: searched column by column."""
+        if not has_products(self.problem):
+            return None
+        digits = self._start(Strategy.DIGITS, self.deadline)
+        return None if digits is None else self._run(digits)
+
+    def _small(self) -> Iterator[list[Assignment]] | None:
+        """Every assignment tried at once, where that is cheap (`_cheap`: priced by a sample)."""
         if self._compiled() is not None and self._cheap():
             return self._exhaustive(None)
-        if self.compiled is None:
-            return self._z3(self.deadline)
-        # Z3 cannot take it (as its fit says; asking would load Z3): every assignment computed (or the join)
-        if large_exponents(self.problem):
-            return self._exhaustive(None)
-        return self._z3_then_exhaustive()
+        return None
 
-    def _linear_first(self) -> Iterator[list[Assignment]]:
+    def _uncompiled(self) -> Iterator[list[Assignment]] | None:
+        """Z3 alone, where the formula does not compile (unknowns it leaves unbounded, or too deep)."""
+        return self._z3(self.deadline) if self.compiled is None else None
+
+    def _large_powers(self) -> Iterator[list[Assignment]] | None:
+        """Every assignment tried, where a power is too large for Z3's encodings (as its fit says;
+        asking would load Z3)."""
+        return self._exhaustive(None) if large_exponents(self.problem) else None
+
+    def _linear_first(self, linear: Backend) -> Iterator[list[Assignment]]:
         """The sum search, judged by its plan's estimate, then by its progress. A system of several sums
         is one combined equation for it (`analysis.linear.combined`), whose cuts come late; the digit
         search takes the sums column by column, all at once. So where the estimate says the sum search
@@ -287,36 +314,34 @@ class Portfolio:
         it takes the system) or the solver takes over for about as long as the sum search has run, so
         that the switch costs at most that again; if it does not finish by then, the sum search starts
         again, no longer judged. A solution reported by one is not reported again by the next."""
-        linear = self.linear
-        assert linear is not None
         started = time.monotonic()
-        if linear.estimate <= prices.LINEAR_FIRST:
+        estimate = linear.estimate()
+        if estimate is None or estimate <= prices.LINEAR_FIRST:
             yield from self._run(linear)
             return
         several = len(list(equation_sides(self.problem))) > 1
-        digits = self._digits() if several else None
-        if digits is not None and linear.estimate > prices.LINEAR_HOPELESS:
+        digits = self._start(Strategy.DIGITS, self.deadline) if several else None
+        if digits is not None and estimate > prices.LINEAR_HOPELESS:
             yield from self._run(digits)
             return
-        linear.hand_over = lambda nodes, found: (
+        linear.progress = lambda nodes, found: (
             nodes >= prices.LINEAR_FIRST
             and found * prices.Z3_PER_MODEL["columns"] < nodes * prices.SECONDS_PER_NODE)
         seen: set[tuple[int, ...]] = set()
         letters = sorted(self.problem.letters)
         yield from self._unseen(self._run(linear), seen, letters)
-        linear.hand_over = None
+        linear.progress = None
         if self.end is not None or self.stop_requested or past(self.deadline):
             return
         share = time.monotonic() + (time.monotonic() - started) + prices.Z3_AT_LEAST
         deadline = share if self.deadline is None else min(share, self.deadline)
-        if digits is not None:
-            digits.deadline = deadline
-            yield from self._unseen(self._run(digits), seen, letters)
-        else:  # the cube search's encoding is the cheaper to build on such systems; its cubes are single models
-            yield from self._unseen(self._cubes(deadline) or self._z3(deadline), seen, letters)
+        # the cube search's encoding is the cheaper to build on such systems; its cubes are single models
+        other = digits or self._start(Strategy.CUBES, deadline) or self._start(Strategy.Z3, deadline)
+        assert other is not None  # Z3 takes every sum
+        other.deadline = deadline
+        yield from self._unseen(self._run(other), seen, letters)
         if self._switches():  # (the cubes may have counted solutions without listing them: they cover those)
-            covered = self.cubes.covering() if self.cubes is not None else None
-            yield from self._unseen(self._run(linear), seen, letters, covered)
+            yield from self._unseen(self._run(linear), seen, letters, other.reported())
 
     @staticmethod
     def _unseen(batches: Iterator[list[Assignment]], seen: set[tuple[int, ...]], letters: list[str],
@@ -357,7 +382,7 @@ class Portfolio:
             self.expected = total * hits
             self.price = total * (seconds + hits * prices.SECONDS_PER_SOLUTION[self.listing])
             join = self._join()
-            evaluations = join.evaluations(most=total // prices.JOIN_SPLIT) if join is not None else None
+            evaluations = join.estimate(most=total // prices.JOIN_SPLIT) if join is not None else None
             if evaluations is not None:  # each side alone: about the same cost per evaluation, far fewer of them
                 price = evaluations * seconds + self.expected * prices.SECONDS_PER_SOLUTION[self.listing]
                 if price < self.price:
@@ -381,10 +406,11 @@ class Portfolio:
             share = max(share, prices.Z3_AT_LEAST)
         # cubes are worth trying wherever the bit-vector or general encoding is used (their cost is per
         # cube, not per solution); the solver is given a share of the exhaustive price
-        search = None
-        if encoding in ("bitvec", "general") and cubes_backend().may_cube(self.problem):
-            search = self._cubes(self.deadline, budget=share)
-        if search is None:
+        first = None
+        if encoding in ("bitvec", "general") and leaves_letters_free(self.problem):
+            first = self._start(Strategy.CUBES, self.deadline, replace(self.means, budget=share,
+                                                                       expected=self.expected))
+        if first is None:
             if self.limit == 1 and (os.cpu_count() or 1) > 1:
                 yield from self._race()
                 return
@@ -392,17 +418,22 @@ class Portfolio:
                 yield from self._exhaustive(None)  # too many solutions for a check each
                 return
             switch_at = time.monotonic() + share
-            search = self._z3(switch_at if self.deadline is None else min(switch_at, self.deadline))
+            first = self._start(Strategy.Z3, switch_at if self.deadline is None else min(switch_at, self.deadline))
+        assert first is not None  # Z3 takes what its encodings write (a power too large went elsewhere)
         seen: set[tuple[int, ...]] = set()
-        if self.cubes is not None:  # every solution it reported lies in one of its cubes
-            yield from search
+        if first.reported() is not None:  # it keeps what it reported itself (a cube search's cubes)
+            yield from self._run(first)
         else:
             letters = sorted([*self.problem.letters, *self.problem.unknowns])  # as the exhaustive backend's tuples
-            for batch in search:
+            for batch in self._run(first):
                 seen.update(tuple(assignment[letter] for letter in letters) for assignment in batch)
                 yield batch
         if self._switches():
-            yield from self._exhaustive(self.cubes.covering() if self.cubes is not None else seen.__contains__)
+            yield from self._exhaustive(first.reported() or seen.__contains__)
+
+    # the stages of `auto`, in order (the last takes every puzzle that reaches it)
+    AUTO: ClassVar[list[Callable[[Portfolio], Iterator[list[Assignment]] | None]]] = [
+        _sums, _products, _small, _uncompiled, _large_powers, _z3_then_exhaustive]
 
     def _switches(self) -> bool:
         """True if the first backend stopped for its share of the time (or gave up), not for the user's."""
@@ -413,25 +444,7 @@ class Portfolio:
                     and time.monotonic() >= self.deadline - DEADLINE_SLACK)
 
     def _z3(self, deadline: float | None) -> Iterator[list[Assignment]]:
-        yield from self._run(self._model_search(deadline))
-
-    def _model_search(self, deadline: float | None) -> ModelSearch:
-        from smtcrypt.encode import Encoded, EncodingStopped, encode, watched
-        from smtcrypt.engine.z3search import SPLIT_AFTER_CONFLICTS, ModelSearch
-
-        context = self._context()
-        try:
-            with self.clock("encode"), watched(self.halted):
-                encoded = encode(self.problem, context)
-        except EncodingStopped:  # a search that ends before its first check
-            encoded = Encoded(context, {}, [])
-        # Splitting a hard search into cases speeds up proving there is nothing more, but the cases
-        # are searched in a fixed order, so a first solution may come much later: a search for one
-        # solution does not split.
-        self.z3 = ModelSearch(encoded, deadline, split_after=None if self.limit == 1 else SPLIT_AFTER_CONFLICTS)
-        if self.stop_requested:
-            self.z3.request_stop()
-        return self.z3
+        yield from self._run(self._start(Strategy.Z3, deadline))
 
     def _cap_memory(self) -> None:
         """Z3's memory cap (one per process), set before each Z3 context the search makes."""
@@ -459,13 +472,11 @@ class Portfolio:
         widely with the random seed), trying every assignment is not. The race starts after
         RACE_AFTER seconds of Z3 alone (or half the exhaustive price, if less: then no first
         solution costs more than 1.5 times that price), since sharing the interpreter slows Z3 down."""
-        assert self.compiled is not None
-        solver = self._model_search(self.deadline)
-        exhaustive: Backend
-        if self.joining and self.join is not None:  # the join stands in for trying every assignment, here too
-            exhaustive = self.join
-        else:
-            exhaustive = self.exhaustive = ExhaustiveSearch(self.compiled, self.deadline, listing=self.listing)
+        solver = self._start(Strategy.Z3, self.deadline)
+        assert solver is not None
+        # the join stands in for trying every assignment, here too
+        exhaustive = self.made[Strategy.JOIN] if self.joining else self._start(Strategy.EXHAUSTIVE, self.deadline)
+        assert exhaustive is not None
         first: list[Assignment] = []
         alone = min(prices.RACE_AFTER, self.price / 2 if self.price is not None else prices.RACE_AFTER)
         found = race(solver, exhaustive, first, alone)
@@ -483,59 +494,22 @@ class Portfolio:
         elif first and winner is solver:
             yield first
 
-    def _linear(self) -> LinearSearch | None:
-        """The linear backend, where it takes the problem (its fit makes it), or None."""
-        fit = self._fit(Strategy.LINEAR)
-        self.linear = fit.made if fit.ok else None
-        if self.linear is not None:
-            self.linear.deadline = self.deadline
-        return self.linear
-
-    def _digits(self, products_only: bool = False) -> DigitSearch | None:
-        """The digits backend, where it takes the problem (its fit makes it), or None; `auto` takes
-        it for products only (`products_only`), the linear backend being faster on sums."""
-        if Strategy.DIGITS not in self.fits:
-            self.fits[Strategy.DIGITS] = DigitSearch.fit(self.problem, self.means, products_only=products_only)
-        fit = self.fits[Strategy.DIGITS]
-        self.digits = fit.made if fit.ok else None
-        if self.digits is not None:
-            self.digits.deadline = self.deadline
-        return self.digits
-
-    def _join(self) -> JoinSearch | None:
+    def _join(self) -> Backend | None:
         """The join backend, where it takes the problem (its fit makes it), or None. `auto` asks it
         only where its plan evaluates at most a JOIN_SPLIT-th of the assignments that trying every
         assignment does (a price read off the plan, before any side is compiled)."""
-        if self.strategy is not Strategy.JOIN:
-            if self.join_pays is None:
-                plan = best_plan(self.problem)
-                self.join_pays = plan is not None and plan.guess * prices.JOIN_SPLIT <= space(self.problem)
-            if not self.join_pays:
-                return None
-        fit = self._fit(Strategy.JOIN)
-        self.join = fit.made if fit.ok else None
-        if self.join is not None:
-            self.join.deadline = self.deadline
-        return self.join
-
-    def _cubes(self, deadline: float | None, budget: float | None = None) -> Iterator[list[Assignment]] | None:
-        """The cube search, or None where the cubes backend does not take the problem."""
-        fit = self._fit(Strategy.CUBES)
-        if not fit.ok:
-            return None
-        self.cubes = cubes_backend()(self.problem, fit.made, deadline, listing=self.listing, budget=budget,
-                                     expected=self.expected if budget is not None else None)
-        return self._run(self.cubes)
+        if self.join_pays is None:
+            plan = best_plan(self.problem)
+            self.join_pays = plan is not None and plan.guess * prices.JOIN_SPLIT <= space(self.problem)
+        return self._start(Strategy.JOIN, self.deadline) if self.join_pays else None
 
     def _exhaustive(self, seen: Callable[[tuple[int, ...]], bool] | None) -> Iterator[list[Assignment]]:
-        """Every assignment tried: by the join of the equation's sides where that is cheaper."""
-        if self.joining and self.join is not None:
-            self.join.skip = seen
-            yield from self._run(self.join)
-            return
-        assert self.compiled is not None
-        self.exhaustive = ExhaustiveSearch(self.compiled, self.deadline, skip=seen, listing=self.listing)
-        yield from self._run(self.exhaustive)
+        """Every assignment tried, less those `seen` says were reported: by the join of the equation's
+        sides where that is cheaper."""
+        backend = self.made[Strategy.JOIN] if self.joining else self._start(Strategy.EXHAUSTIVE, self.deadline)
+        assert backend is not None
+        backend.skip = seen
+        yield from self._run(backend)
 
     def _run(self, backend: Backend | None) -> Iterator[list[Assignment]]:
         assert backend is not None  # the strategy was refused at the start if its backend cannot search

@@ -9,17 +9,13 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import TYPE_CHECKING
 
 from smtcrypt.engine.base import Assignment, Backend
-
-if TYPE_CHECKING:  # loads z3
-    from smtcrypt.engine.z3search import ModelSearch
 
 RACE_SWITCH_INTERVAL = 2e-4  # seconds: the interpreter's thread switch interval while Z3 races on a helper thread
 
 
-def race(solver: ModelSearch, exhaustive: Backend, first: list[Assignment], alone: float) -> list[Assignment] | None:
+def race(solver: Backend, exhaustive: Backend, first: list[Assignment], alone: float) -> list[Assignment] | None:
     """Runs the race after `alone` seconds of Z3 by itself: Z3's first model lands in `first`; the
     exhaustive side's first batch is returned (None if Z3 answered first or it found none)."""
     answered = threading.Event()

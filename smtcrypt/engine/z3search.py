@@ -22,7 +22,7 @@ from typing import Any
 import z3
 
 from smtcrypt.core.check import MAX_EXPONENT_CASES, Problem, large_exponents
-from smtcrypt.encode import Encoded, indicator
+from smtcrypt.encode import Encoded, EncodingStopped, encode, indicator, watched
 from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
 from smtcrypt.engine.memory import retain_freed_memory as retain_freed_memory
 from smtcrypt.engine.memory import retain_freed_memory_once as retain_freed_memory_once
@@ -162,6 +162,20 @@ class ModelSearch(Backend):
         return Fit.refused(f"a variable exponent takes values {low}..{high}, more than the {MAX_EXPONENT_CASES} "
                            "cases Z3's encodings split a power into", "the exhaustive strategy (and auto) computes it")
 
+    @classmethod
+    def start(cls, problem: Problem, made: Any, means: Means) -> ModelSearch:
+        """The problem encoded in a new context of `means`; an encoding stopped before it is built
+        leaves a search that ends before its first check. Splitting a hard search into cases speeds
+        up proving there is nothing more, but the cases are searched in a fixed order, so a first
+        solution may come much later: a search for one solution (`means.limit`) does not split."""
+        context = means.context()
+        try:
+            with means.clock("encode"), watched(means.halted):
+                encoded = encode(problem, context)
+        except EncodingStopped:
+            encoded = Encoded(context, {}, [])
+        return cls(encoded, split_after=None if means.limit == 1 else SPLIT_AFTER_CONFLICTS)
+
     def request_stop(self) -> None:
         """End the search: before the next check, and the running check at once. Safe from a signal
         handler and from another thread (Z3's interrupt is made for that)."""
@@ -170,12 +184,13 @@ class ModelSearch(Backend):
             interrupt_until(self.encoded.context, lambda: self.end is not None)
 
     def statistics(self) -> dict[str, Any]:
-        """Z3's own counters (conflicts, decisions, ...), summed over every solver the search used."""
+        """Z3's own counters (conflicts, decisions, ...), summed over every solver the search used,
+        as `z3_counters`."""
         totals = dict(self.spent)
         if self.solver is not None:
             for key, value in _statistics(self.solver).items():
                 totals[key] = totals.get(key, 0) + value
-        return totals
+        return {"z3_counters": totals}
 
     def _solver(self, strategy: str) -> z3.Solver:
         solver = make_solver(strategy, self.encoded.context)

@@ -89,7 +89,7 @@ class Search:
         self.stop_ending = Ending.INTERRUPTED  # how a requested stop ends the search (see `request_stop`)
         self.decide = decide
         self.timeout = timeout
-        self.strategy = chosen.value
+        self.strategy = chosen
         self.fill = fill  # how a solution's text is made (a layout's own); by default the formula filled in
         self.formula = problem.source  # as shown in the verdict (a layout's own text)
         self.solutions: list[Solution] = []

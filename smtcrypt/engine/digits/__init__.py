@@ -28,30 +28,47 @@ from __future__ import annotations
 
 import itertools
 import sys
-import time
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from smtcrypt.core.check import Problem
-from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Halted, Means, Proof, SearchEnd
+from smtcrypt.engine.base import (
+    Assignment,
+    Backend,
+    Ending,
+    Executor,
+    Fit,
+    Halted,
+    Means,
+    Proof,
+    SearchEnd,
+    compiled_available,
+)
 from smtcrypt.engine.compiled import define_scan
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
 from smtcrypt.engine.digits.generated import LoopWriter
 from smtcrypt.engine.digits.plan import Planner, Step
 
-__all__ = ["DigitPlan", "DigitSearch", "digit_plan"]
+__all__ = ["DigitPlan", "DigitSearch", "digit_plan", "has_products"]
 
 YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
-# seconds the generated loops search before the arrays take over, unless numpy is loaded already:
-# importing it costs about 0.1 s, once a process, more than most products take in the loops
-LOOPS_FIRST = 0.03
+# steps the generated loops search before the arrays take over, unless numpy is loaded already (its
+# import costs more than most products take in the loops: docs/engine.md, "Products, column by column");
+# a count of steps, not a time, so that a puzzle takes the same path however busy the machine
+LOOP_STEPS = 1 << 16
 
 Scan = Callable[[list[tuple[int, ...]]], Generator[int, None, int]]
 
-# The compiled search of a plan (kernel.py's `search_plan`) once `engine.kernels.load_compiled` loaded it
-# for this process (with the sum kernel: numba's load pays for many puzzles, not one).
-COMPILED_PLAN: list[Callable[..., int]] = []
+
+def compiled_search() -> Callable[..., int] | None:
+    """The compiled kernel's search (kernel.py's `search_plan`, loaded once a process), or None
+    where numba is not installed."""
+    if not compiled_available():
+        return None
+    from smtcrypt.engine.digits.kernel import load  # numpy and numba: only once asked for
+
+    return load()
 
 
 class DigitPlan:
@@ -103,11 +120,9 @@ class DigitPlan:
         search.halted = halted
         return search.run
 
-    def compiled(self) -> Scan | None:
-        """The plan run by the compiled kernel (kernel.py), or None: not loaded in this process, or a
-        plan it does not run exactly."""
-        if not COMPILED_PLAN:
-            return None
+    def compiled(self, search: Callable[..., int]) -> Scan | None:
+        """The plan run by the compiled kernel's `search` (kernel.py), or None: a plan it does not run
+        exactly."""
         from smtcrypt.engine.digits.kernel import NotKernel, kernel_plan, kernel_scan
 
         if not self._kernel:
@@ -115,17 +130,23 @@ class DigitPlan:
                 self._kernel.append(kernel_plan(self.problem, self.steps))
             except NotKernel:
                 self._kernel.append(None)
-        return None if self._kernel[0] is None else kernel_scan(self._kernel[0], COMPILED_PLAN[0])
+        return None if self._kernel[0] is None else kernel_scan(self._kernel[0], search)
 
 
-def digit_plan(problem: Problem, products_only: bool = False,
-               halted: Callable[[], bool] = lambda: False) -> DigitPlan | None:
+def has_products(problem: Problem) -> bool:
+    """True if some equation between polynomials in words multiplies words or raises one to a power
+    (`ODD * ODD = FREAKY`): where `auto` runs the digit search, the linear one being faster on sums."""
+    return any(nonlinear(side, problem) for _, equation in polynomial_equations(problem)
+               for side in (equation.left, equation.right))
+
+
+def digit_plan(problem: Problem, halted: Callable[[], bool] = lambda: False,
+               executor: Executor = Executor.AUTO) -> DigitPlan | None:
     """The digit search for this problem, or None where it does not fit: no equation between
-    polynomials in words, integer unknowns, letters in no such equation, code too deep to compile
-    (and, with `products_only`, no product or power of words in those equations). Planning reads
-    `halted()` (the search's stop and clock) and raises `Halted` once it is true. With numpy loaded,
-    the plan is made ready for the compiled kernel (where loaded) or on arrays, and the loops only
-    where neither can take it."""
+    polynomials in words, integer unknowns, letters in no such equation, code too deep to compile. Planning reads
+    `halted()` (the search's stop and clock) and raises `Halted` once it is true. The plan is made
+    ready for the compiled kernel where the executor is the compiled one and the kernel takes it,
+    else on arrays where numpy is loaded, and the loops only where neither can take it."""
     if problem.unknowns or not problem.letters:
         return None
     found = polynomial_equations(problem)
@@ -134,11 +155,11 @@ def digit_plan(problem: Problem, products_only: bool = False,
     covered = {letter for _, equation in found for word, _ in equation.words for letter in word if not letter.isdigit()}
     if covered != set(problem.letters):
         return None
-    if products_only and not any(nonlinear(side, problem) for _, equation in found
-                                 for side in (equation.left, equation.right)):
-        return None
     plan = DigitPlan(problem, Planner(problem, dict(found), halted).plan())
-    if numpy_loaded() and (plan.compiled() is not None or plan.on_arrays(halted) is not None):
+    search = compiled_search() if executor is Executor.COMPILED else None
+    if search is not None and plan.compiled(search) is not None:
+        return plan
+    if executor is not Executor.PLAIN and numpy_loaded() and plan.on_arrays(halted) is not None:
         return plan
     try:
         plan.loops()
@@ -154,19 +175,22 @@ def numpy_loaded() -> bool:
 
 class DigitSearch(Backend):
     """The plan run in slices between looks at the clock and the stop flag: by the compiled kernel
-    where it is loaded and takes the plan (kernel.py: faster than the arrays on the longest products,
-    ten times faster on a product of a few thousand steps); else by the generated loops for
-    LOOPS_FIRST seconds, then (`arrays`) on arrays, less the solutions the loops reported.
-    `listing=False` (counting) yields the first YIELDED_WHEN_COUNTING solutions and counts the rest."""
+    where the executor is the compiled one and the kernel takes the plan (kernel.py: faster than
+    the arrays on the longest products, ten times faster on a product of a few thousand steps);
+    else by the generated loops for LOOP_STEPS steps, then (`arrays`) on arrays, less the solutions
+    the loops reported (on arrays at once where numpy is loaded already). `listing=False`
+    (counting) yields the first YIELDED_WHEN_COUNTING solutions and counts the rest."""
 
     name = "digits"
     exact = True  # every solution passed each constraint's exact evaluation
 
-    def __init__(self, plan: DigitPlan, deadline: float | None = None, listing: bool = True, arrays: bool = True):
+    def __init__(self, plan: DigitPlan, deadline: float | None = None, listing: bool = True, arrays: bool = True,
+                 executor: Executor = Executor.AUTO):
         self.plan = plan
+        self.executor = executor
         self.deadline = deadline
         self.listing = listing
-        self.arrays = arrays
+        self.arrays = arrays and executor is not Executor.PLAIN  # PLAIN: the interpreter alone, no numpy
         self.bulk = 0
         self.found = 0
         self.nodes = 0
@@ -175,15 +199,14 @@ class DigitSearch(Backend):
         self.stop_requested = False
 
     @classmethod
-    def fit(cls, problem: Problem, means: Means, *, products_only: bool = False) -> Fit:
-        """Takes what `digit_plan` plans (with `products_only`, products alone: on sums the linear
-        backend is faster); `made` is the backend, its plan made."""
+    def fit(cls, problem: Problem, means: Means) -> Fit:
+        """Takes what `digit_plan` plans; `made` is the backend, its plan made."""
         with means.clock("compile"):
-            plan = digit_plan(problem, products_only=products_only, halted=means.halted)
+            plan = digit_plan(problem, halted=means.halted, executor=means.executor)
         if plan is None:
             return Fit.refused("it needs equations between sums, products and constant powers of words that hold "
                                "every letter, and no integer unknowns")
-        return Fit.taken(cls(plan, listing=means.listing))
+        return Fit.taken(cls(plan, listing=means.listing, executor=means.executor))
 
     def statistics(self) -> dict[str, Any]:
         return {"digit_search_steps": self.nodes, "digit_search": " -> ".join(self.ran)}
@@ -192,15 +215,16 @@ class DigitSearch(Backend):
         hits: list[tuple[int, ...]] = []
         loops = None
         reported: set[tuple[int, ...]] = set()
-        compiled = self.plan.compiled() if self.arrays else None
-        if compiled is not None:  # numpy is loaded: neither the loops nor the arrays are needed
+        search = compiled_search() if self.arrays and self.executor is Executor.COMPILED else None
+        compiled = self.plan.compiled(search) if search is not None else None
+        if compiled is not None:  # neither the loops nor the arrays are needed
             self.ran.append("compiled")
             yield from self._drive(compiled(hits), hits, None, None)
             return
         if not self.arrays or not numpy_loaded():  # the loops first (numpy's import is dear)
             self.ran.append("loops")
             loops = self.plan.scan(hits)
-            yield from self._drive(loops, hits, reported, time.monotonic() + LOOPS_FIRST if self.arrays else None)
+            yield from self._drive(loops, hits, reported, LOOP_STEPS if self.arrays else None)
             if self.end is not None:
                 return
         on_arrays = self.plan.on_arrays(self._stopping)
@@ -214,12 +238,12 @@ class DigitSearch(Backend):
         yield from self._drive(on_arrays(hits), hits, None, None, skip=reported)
 
     def _drive(self, steps: Generator[int, None, int], hits: list[tuple[int, ...]],
-               reported: set[tuple[int, ...]] | None, switch_at: float | None,
+               reported: set[tuple[int, ...]] | None, switch_at: int | None,
                skip: set[tuple[int, ...]] | None = None) -> Iterator[list[Assignment]]:
-        """Run a scan until it ends (`end` set), the search is stopped, or `switch_at` (end left None)."""
+        """Run a scan until it ends (`end` set), the search is stopped, or past `switch_at` steps (end left None)."""
         done = self.nodes
         while not self._stopping():
-            if switch_at is not None and time.monotonic() >= switch_at:
+            if switch_at is not None and self.nodes >= switch_at:
                 return
             try:
                 self.nodes = done + next(steps)

@@ -5,8 +5,8 @@ the block has; a product of the published collection has a few thousand partial 
 most of its search was those calls. Here the plan is data: a table of steps, each side of each
 equation a short program for a stack machine, and one function (`search_plan`) walks the steps
 depth first, as the generated loops do, without the interpreter in between once numba has
-compiled it. A process loads it with the sum kernel (`engine.kernels.load_compiled`), where a
-batch of many puzzles pays for the load.
+compiled it. A search runs it where its executor is the compiled one (`Executor.COMPILED`: a
+batch of many puzzles, which pays for the load), loaded once a process (`load`).
 
 It runs the plans it can run exactly: every letter in one distinctness (all different, or none),
 every constraint checked exactly one comparison of polynomials as written (`LEFT = RIGHT`,
@@ -552,21 +552,17 @@ def kernel_scan(plan: KernelPlan, search: Callable[..., int]) -> Scan:
     return run
 
 
+@functools.cache
 def load() -> Callable[..., int]:
     """`search_plan` compiled by numba (or loaded from its cache), once a process. Ctrl-C waits
     until it is done (see `engine.sums.compiled.interrupts_held`)."""
     from smtcrypt.engine.sums.compiled import interrupts_held, jit
 
-    if not _compiled:
-        with interrupts_held():
-            search = jit(search_plan, error_model="numpy")  # no check of a divisor: none is 0
-            one, pair = np.zeros(1, np.int64), np.zeros((1, 2), np.int64)  # the argument types of every later call
-            search(np.zeros((0, 6), np.int64), np.zeros((1, 5), np.int64), np.zeros((1, 3), np.int64), one, one, one,
-                   one, one, one, one, one, one, one, one, one, np.array([1, 10], np.int64), True,
-                   np.zeros(4, np.int64), one, pair, one, np.zeros((1, 4), np.int64), one, np.zeros((1, 1), np.int64),
-                   np.zeros((1, 4), np.int64), BUDGET)
-        _compiled.append(search)
-    return _compiled[0]
-
-
-_compiled: list[Callable[..., int]] = []
+    with interrupts_held():
+        search = jit(search_plan, error_model="numpy")  # no check of a divisor: none is 0
+        one, pair = np.zeros(1, np.int64), np.zeros((1, 2), np.int64)  # the argument types of every later call
+        search(np.zeros((0, 6), np.int64), np.zeros((1, 5), np.int64), np.zeros((1, 3), np.int64), one, one, one,
+               one, one, one, one, one, one, one, one, one, np.array([1, 10], np.int64), True,
+               np.zeros(4, np.int64), one, pair, one, np.zeros((1, 4), np.int64), one, np.zeros((1, 1), np.int64),
+               np.zeros((1, 4), np.int64), BUDGET)
+    return search

@@ -19,34 +19,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from smtcrypt.engine.base import Executor, compiled_available
 from smtcrypt.engine.sums.plain import Digits, SumSearch, sum_solutions
 from smtcrypt.engine.sums.plan import SumPlan, digit_mask, plan_sum
 
 if TYPE_CHECKING:
     from smtcrypt.engine.sums.compiled import CompiledSums
 
-__all__ = ["Digits", "SumPlan", "SumSearch", "digit_mask", "load_compiled", "loaded_compiled", "plan_sum",
-           "sum_solutions"]
+__all__ = ["Digits", "SumPlan", "SumSearch", "compiled_kernel", "digit_mask", "plan_sum", "sum_solutions"]
 
 
-def load_compiled() -> bool:
-    """Load the compiled kernel into this process, where numba is installed: worth its load (0.7 s
-    from numba's cache on disk) for many sums, as a batch of a collection or the generator, not for
-    one. Then the engine's linear backend searches with it (`loaded_compiled`). False where numba
-    is missing."""
-    from smtcrypt.engine.sums.compiled import compiled, compiled_available
+def compiled_kernel(executor: Executor) -> CompiledSums | None:
+    """The compiled kernel where the executor asks for it (`Executor.COMPILED`: a batch of many
+    puzzles, whose load, 0.7 s from numba's cache on disk, pays for them all) and numba is
+    installed; None for the plain search. Loaded once a process (`compiled.compiled`)."""
+    if executor is not Executor.COMPILED or not compiled_available():
+        return None
+    from smtcrypt.engine.sums import compiled  # numpy and numba: only once asked for
 
-    if not compiled_available():
-        return False
-    ENGINE_KERNEL[:] = [compiled()]
-    return True
-
-
-# The compiled kernel once `load_compiled` chose it for the engine. The generator and the tests load it
-# for themselves (`compiled.compiled()`) without changing what the engine's searches run.
-ENGINE_KERNEL: list[CompiledSums] = []
-
-
-def loaded_compiled() -> CompiledSums | None:
-    """The compiled kernel if `load_compiled` loaded it for the engine, else None."""
-    return ENGINE_KERNEL[0] if ENGINE_KERNEL else None
+    return compiled.compiled()

@@ -22,6 +22,7 @@ load pays (the generator's `KeySearch`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.metadata
 import importlib.util
 import signal
@@ -31,6 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from smtcrypt.engine.base import compiled_available
 
 __all__ = ["CompiledSums", "compiled", "compiled_available", "count_sums", "fits_int64", "interrupts_held", "jit",
            "numba_version", "search_codes", "search_masks"]
@@ -374,10 +377,6 @@ def space(masks: Sequence[int], distinct: bool) -> int:
     return total
 
 
-def compiled_available() -> bool:
-    return importlib.util.find_spec("numba") is not None
-
-
 def numba_version() -> str | None:
     """The installed numba's version (without importing it), or None where it is not installed."""
     if not compiled_available():
@@ -411,8 +410,6 @@ class CompiledSums:
         return int(count), tuple(int(digit) for digit in out)
 
 
-_compiled: list[CompiledSums] = []
-
 
 def jit(function: Callable[..., Any], **options: Any) -> Any:
     """`function` compiled by numba and cached on disk where numba finds a writable directory
@@ -429,6 +426,7 @@ def jit(function: Callable[..., Any], **options: Any) -> Any:
         return numba.njit(nogil=True, **options)(function)
 
 
+@functools.cache
 def compiled() -> CompiledSums:
     """The kernel compiled by numba, which caches it on disk (`jit`). `search_codes` and
     `count_sums` call the search by the name SEARCH, bound to the compiled one before they are
@@ -439,18 +437,16 @@ def compiled() -> CompiledSums:
     with no code, and every later call fails ("no compiled object yet") instead of the run stopping
     as interrupted."""
     global SEARCH
-    if not _compiled:
-        with interrupts_held():
-            search = jit(search_masks)
-            SEARCH = search
-            codes = jit(search_codes)
-            batch = jit(count_sums)
-            one = np.zeros(1, np.int64)  # a call of each with the argument types of every later call
-            codes(np.array([2, 4, -6, 10], np.int64), 10, 2, np.zeros(4, np.int64))
-            batch(np.zeros((3, 1), np.int64), 1, 1, one, np.zeros(2, np.int64), one, 10, 2, np.zeros(1, np.int64),
-                  np.zeros((1, 1), np.int64))
-        _compiled.append(CompiledSums(search, codes, batch))
-    return _compiled[0]
+    with interrupts_held():
+        search = jit(search_masks)
+        SEARCH = search
+        codes = jit(search_codes)
+        batch = jit(count_sums)
+        one = np.zeros(1, np.int64)  # a call of each with the argument types of every later call
+        codes(np.array([2, 4, -6, 10], np.int64), 10, 2, np.zeros(4, np.int64))
+        batch(np.zeros((3, 1), np.int64), 1, 1, one, np.zeros(2, np.int64), one, 10, 2, np.zeros(1, np.int64),
+              np.zeros((1, 1), np.int64))
+    return CompiledSums(search, codes, batch)
 
 
 @contextlib.contextmanager
