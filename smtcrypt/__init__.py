@@ -19,20 +19,28 @@ if TYPE_CHECKING:  # the same names, for type checkers: imported on first use be
     from smtcrypt.api import Puzzle, count, solve, solve_all, verdict
     from smtcrypt.core.outcomes import IncompleteSearch, InfinitelyMany, StrategyError, VerificationError
     from smtcrypt.core.results import Ending, Proof, Solution, Status, Verdict
-    from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaNameError, FormulaSyntaxError, LayoutError
+    from smtcrypt.errors import (
+        FormulaError,
+        FormulaLimitError,
+        FormulaNameError,
+        FormulaSyntaxError,
+        LayoutError,
+        ParameterError,
+    )
     from smtcrypt.search import set_memory_limit
 
 __all__ = [
     "Ending", "FormulaError", "FormulaLimitError", "FormulaNameError", "FormulaSyntaxError", "IncompleteSearch",
-    "InfinitelyMany", "LayoutError", "Proof", "Puzzle", "Solution", "Status", "StrategyError", "Verdict",
-    "VerificationError", "count", "set_memory_limit", "solve", "solve_all", "verdict", "__version__",
+    "InfinitelyMany", "LayoutError", "ParameterError", "Proof", "Puzzle", "Solution", "Status", "StrategyError",
+    "Verdict", "VerificationError", "count", "set_memory_limit", "solve", "solve_all", "verdict", "__version__",
 ]
 
 
 _FROM_API = {"Puzzle", "count", "solve", "solve_all", "verdict"}
 _FROM_RESULTS = {"Ending", "Proof", "Solution", "Status", "Verdict"}
 _FROM_OUTCOMES = {"IncompleteSearch", "InfinitelyMany", "StrategyError", "VerificationError"}
-_FROM_ERRORS = {"FormulaError", "FormulaLimitError", "FormulaNameError", "FormulaSyntaxError", "LayoutError"}
+_FROM_ERRORS = {"FormulaError", "FormulaLimitError", "FormulaNameError", "FormulaSyntaxError", "LayoutError",
+                "ParameterError"}
 
 
 def __getattr__(name: str) -> Any:

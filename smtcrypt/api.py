@@ -11,7 +11,9 @@ checked under its rules, and hands the problem to the search loop (`smtcrypt.sea
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from numbers import Real
 from typing import TYPE_CHECKING, Any
 
 from smtcrypt.core.clock import Clock
@@ -19,6 +21,7 @@ from smtcrypt.core.results import FormulaText, Solution, Verdict, join
 from smtcrypt.core.rules import DigitSpec, make_rules
 from smtcrypt.core.verify import satisfies
 from smtcrypt.engine.base import Executor
+from smtcrypt.errors import ParameterError
 from smtcrypt.notations import Reading, View, read
 from smtcrypt.search import Search
 from smtcrypt.setters.answers import Answers, answers
@@ -28,6 +31,29 @@ if TYPE_CHECKING:
     from smtcrypt.notations.layout import PrintedLayout
     from smtcrypt.teach.explain import Explanation
     from smtcrypt.teach.play import Game
+
+
+def checked_timeout(timeout: float | None) -> float | None:
+    """`timeout` if it is None or a positive number of seconds, as the command line's `--timeout`
+    takes; else a `ParameterError` naming it (0 or -1 would end every search at once, as unknown, and
+    look like a puzzle too hard for any time)."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, Real) or math.isnan(timeout) or not timeout > 0:
+        raise ParameterError(f"timeout must be a positive number of seconds (or None: no limit), not {timeout!r}")
+    return timeout
+
+
+def checked_formula(formula: object) -> FormulaText:
+    """`formula` if it is a text or a sequence of texts (one constraint each); else a `ParameterError`
+    naming it, before a reader fails on it somewhere deeper."""
+    if isinstance(formula, str):
+        return formula
+    if isinstance(formula, Sequence) and all(isinstance(part, str) for part in formula):  # (none: the reader says)
+        return list(formula)
+    shown = repr(formula) if len(repr(formula)) <= 60 else repr(formula)[:57] + "..."
+    raise ParameterError(f"formula must be a text such as \"SEND + MORE = MONEY\" or a list of such texts "
+                         f"(one constraint each), not {type(formula).__name__} {shown}")
 
 
 class Puzzle:
@@ -53,7 +79,7 @@ class Puzzle:
                 raise TypeError("a Reading carries its own rules: give no rule keywords with it")
             self.reading = formula
         else:
-            self.reading = read(formula, rules=make_rules(
+            self.reading = read(checked_formula(formula), rules=make_rules(
                 distinct=distinct, allow_leading_zeros=allow_leading_zeros, base=base, digits=digits,
                 domains=domains, assign=assign, nonzero_single_letters=nonzero_single_letters))
         self.rules = self.reading.rules
@@ -141,6 +167,7 @@ class Puzzle:
         `executor` says how the kernel searches run (`smtcrypt.engine.Executor`): `AUTO`, `PLAIN`
         (the interpreter alone, no numba or numpy) or `COMPILED` (numba's kernels, where installed:
         worth their load, about a second, for many puzzles)."""
+        timeout = checked_timeout(timeout)
         if strategy == "auto":
             strategy = self.reading.strategy
         clock = Clock()
@@ -157,7 +184,7 @@ class Puzzle:
         """The values `expression` (a formula expression over the puzzle's letters, or a tuple such as
         "(A, BC)") takes over the solutions, each with how many give it: an `answers.Answers`.
         `unique=True` decides only whether the answer is unique, without listing every solution."""
-        return answers(self.reading, expression, unique=unique, timeout=timeout, strategy=strategy)
+        return answers(self.reading, expression, unique=unique, timeout=checked_timeout(timeout), strategy=strategy)
 
     def solve(self, *, limit: int | None = None, timeout: float | None = None,
               strategy: str = "auto") -> Iterator[Solution]:
@@ -186,7 +213,7 @@ class Puzzle:
         """A step-by-step explanation, every step proved (see `smtcrypt.teach.explain`)."""
         from smtcrypt.teach.explain import explain  # z3 loads with the first search, not on import
 
-        return explain(self.problem, timeout=timeout)
+        return explain(self.problem, timeout=checked_timeout(timeout))
 
     def play(self, *, timeout: float | None = 10.0) -> Game:
         """A game to solve the puzzle by hand (see `smtcrypt.teach.play`): `game.decide("S = 9")`
@@ -194,7 +221,7 @@ class Puzzle:
         seconds); also `undo()`, `hint()`, `mark("S", [1, 2])`; it shows itself long-hand."""
         from smtcrypt.teach.play import Game  # z3 loads with the first search, not on import
 
-        return Game(self.problem, timeout=timeout, drawing=self.view.drawing)
+        return Game(self.problem, timeout=checked_timeout(timeout), drawing=self.view.drawing)
 
     def difficulty(self, *, timeout: float | None = None) -> int:
         """1 (one column at a time) to 5 (cases inside cases), from the explanation."""

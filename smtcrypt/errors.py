@@ -69,5 +69,12 @@ class FormulaLimitError(FormulaError):
     """A formula beyond what smtcrypt decides: too many letters, exponents too big."""
 
 
+class ParameterError(FormulaError, TypeError):
+    """A keyword of the Python API of the wrong type or out of range (`assign={"E": 5.0}`, `solve(123)`,
+    `timeout=0`): the message names the parameter as the caller spelled it, not a command-line flag.
+    Both a `ValueError` (as every bad input is) and a `TypeError` (as Python's own wrong-type errors are),
+    so that either `except` catches it."""
+
+
 class LayoutError(FormulaError):
     """A layout that is not a long multiplication or division as printed; points at line and column."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import inspect
 
 import pytest
+from interrupting import stop_once_started
 from reference import as_solution, brute_force, is_solution
 
 import smtcrypt
@@ -319,12 +320,11 @@ def test_verdict_says_how_the_search_ended_as_enums():
 
 
 def test_an_interrupted_search_ends_as_interrupted():
-    import threading
 
     from smtcrypt.engine import Ending
 
     search = Puzzle(HARD).search()
-    threading.Timer(0.2, search.request_stop).start()
+    stop_once_started(search)
     verdict = search.verdict()
     assert verdict.ending is Ending.INTERRUPTED and verdict.reason == Ending.INTERRUPTED.value
 
@@ -350,3 +350,49 @@ def test_importing_leaves_the_allocator_alone():
               "smtcrypt.count('A + B = C')\n"
               "assert z.retain_freed_memory_once.cache_info().currsize == 1\n")
     subprocess.run([sys.executable, "-c", script], check=True)
+
+
+# --- misuse from Python: an error naming the parameter, never a traceback from deep inside -------------
+
+
+@pytest.mark.parametrize("call, named", [
+    (lambda: list(smtcrypt.solve("SEND + MORE = MONEY", assign={"E": 5.0})), "assign['E']"),
+    (lambda: list(smtcrypt.solve("SEND + MORE = MONEY", domains={"E": 5.0})), "domains['E']"),
+    (lambda: list(smtcrypt.solve("SEND + MORE = MONEY", assign="E=5")), "assign"),
+    (lambda: list(smtcrypt.solve(123)), "formula"),
+    (lambda: smtcrypt.count(["A + B = C", 7]), "formula"),
+    (lambda: smtcrypt.count("A + B = C", timeout=0), "timeout"),
+    (lambda: smtcrypt.count("A + B = C", timeout=-1), "timeout"),
+    (lambda: smtcrypt.verdict("A + B = C", timeout=float("nan")), "timeout"),
+    (lambda: Puzzle("A + B = C").search(timeout="5"), "timeout"),
+    (lambda: Puzzle("A + B = C").explain(timeout=0), "timeout"),
+    (lambda: Puzzle("A + B = C").play(timeout=-1), "timeout"),
+])
+def test_misuse_from_python_names_the_parameter(call, named):
+    # before: "'float' object is not iterable", "can only join an iterable"; timeout=0 ran as unknown
+    with pytest.raises(smtcrypt.ParameterError) as caught:
+        call()
+    assert isinstance(caught.value, TypeError) and isinstance(caught.value, ValueError)
+    message = str(caught.value)
+    assert message.startswith(named) and "--" not in message  # the keyword, not a command-line flag
+
+
+def test_a_value_out_of_range_from_python_names_the_keyword_too():
+    with pytest.raises(FormulaError, match=r"^assign\['E'\]: 12 is not a digit in base 10"):
+        smtcrypt.count("SEND + MORE = MONEY", assign={"E": 12})
+    with pytest.raises(FormulaError, match=r"^domains\['E'\]: expected integers"):
+        smtcrypt.count("SEND + MORE = MONEY", domains={"E": [1.5]})
+
+
+def test_positive_timeouts_of_any_real_type_are_taken():
+    from fractions import Fraction
+
+    assert smtcrypt.count("NUM + BER = PLAY", timeout=Fraction(5, 2)) == smtcrypt.count("NUM + BER = PLAY", timeout=3)
+    assert smtcrypt.count("NUM + BER = PLAY", timeout=None) == 96
+
+
+def test_a_letter_assigned_twice_is_an_error():
+    with pytest.raises(FormulaError, match="--assign S: the letter is assigned twice"):
+        smtcrypt.count("SEND + MORE = MONEY", assign=["S=9", "S=8"])
+    with pytest.raises(FormulaError, match="--domain S: the letter is given twice"):
+        smtcrypt.count("SEND + MORE = MONEY", domains=["S=1-9", "S=8"])

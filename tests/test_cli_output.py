@@ -71,7 +71,8 @@ def test_usage_mentions_generate_and_the_exclusive_modes(capsys):
     assert "at most one of --first, --limit, --count and --unique" in " ".join(out.split())
     groups = build_parser()._mutually_exclusive_groups
     assert [sorted(a.dest for a in group._group_actions) for group in groups] == [
-        ["count", "first", "limit", "unique"]]
+        ["count", "first", "limit", "unique"], ["json", "json_lines"]]
+    assert "[--json | --json-lines]" in " ".join(usage.split())
 
 
 def test_assign_message_shows_a_form_that_is_accepted(capsys):
@@ -120,3 +121,16 @@ def test_explain_json_bad_input_is_json_too(capsys):
     assert json.loads(out)["status"] == "error"
     code, out, err = run(capsys, "explain", "--json", "--hint", "x", "A + B = C")
     assert code == 2 and json.loads(out)["error"] == "usage: argument --hint: invalid integer value: 'x'"
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--assign", "S=9", "--assign", "S=8", "SEND + MORE = MONEY"], "--assign S: the letter is assigned twice ('9' and '8')"),
+    (["--domain", "S=1-3", "--domain", "S=9", "SEND + MORE = MONEY"], "--domain S: the letter is given twice"),
+    (["explain", "--assign", "S=9", "--assign", "S=8", "SEND + MORE = MONEY"], "--assign S: the letter is assigned twice"),
+    (["--syntax", "cryptator", "send+more=money", "--assign", "s=9", "--assign", "s=8"],
+     "the symbol 's' is assigned twice (9 and 8)"),
+])
+def test_a_letter_assigned_twice_is_bad_input(capsys, args, said):
+    # before: the last one silently held (S=8: no solution)
+    code, out, err = run(capsys, *args)
+    assert code == 2 and said in err and out == ""

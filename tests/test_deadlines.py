@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from interrupting import command as signed_command
+from interrupting import environment, interrupt
 
 import smtcrypt
 
@@ -35,6 +36,7 @@ SLOW_READING = f"""
 import smtcrypt.cli.solving as solving
 reading = solving.read_puzzle
 def read_puzzle(args):
+    _sign("slow")
     {SLOW}
     return reading(args)
 solving.read_puzzle = read_puzzle
@@ -45,6 +47,7 @@ batch = exhaustive.ExhaustiveSearch._batch
 def slow_batch(self, hits):
     found = batch(self, hits)
     if self.tried > 1000:
+        _sign("slow")
         {SLOW}
     return found
 exhaustive.ExhaustiveSearch._batch = slow_batch
@@ -58,18 +61,12 @@ def greedy_batch(self, hits):
     return batch(self, hits)
 exhaustive.ExhaustiveSearch._batch = greedy_batch
 """
-RUN = "\nimport sys\nsys.argv[0] = 'smtcrypt'\nfrom smtcrypt.cli import run\nrun()\n"
-
-
 def command(*args: str, script: str | None = None) -> list[str]:
-    """The command line of `smtcrypt ARGS`, or of a script that runs it after `script`."""
+    """The command line of `smtcrypt ARGS`, or of a script that runs it after `script` (and the
+    prelude that announces each stage, for `interrupt`)."""
     if script is None:
         return [sys.executable, "-m", "smtcrypt", *args]
-    return [sys.executable, "-c", script + RUN, *args]
-
-
-def environment() -> dict[str, str]:
-    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return signed_command(*args, script=script)
 
 
 def timed(argv: list[str], limit: float = 120) -> tuple[int, str, str, float]:
@@ -77,28 +74,6 @@ def timed(argv: list[str], limit: float = 120) -> tuple[int, str, str, float]:
     start = time.monotonic()
     result = subprocess.run(argv, capture_output=True, text=True, env=environment(), timeout=limit, cwd=ROOT)
     return result.returncode, result.stdout, result.stderr, time.monotonic() - start
-
-
-def interrupted(argv: list[str], after: float, stdin: str | None = None,
-                wait_for_line: bool = False) -> tuple[int, str, str, float]:
-    """Exit code, stdout, stderr of the command sent SIGINT `after` seconds after it starts (after its
-    first line of output, with `wait_for_line`), and the seconds from the signal to its end."""
-    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=environment(), cwd=ROOT,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    assert process.stdin is not None and process.stdout is not None
-    first = ""
-    if stdin is not None:  # kept open: the command waits for more, as at a terminal
-        process.stdin.write(stdin)
-        process.stdin.flush()
-    if wait_for_line:
-        first = process.stdout.readline()
-    time.sleep(after)
-    assert process.poll() is None, "the command ended before it could be interrupted"
-    sent = time.monotonic()
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
-    return process.returncode, first + out, err, time.monotonic() - sent
 
 
 def division_skeleton(quotient: str, divisor: int = 97, remainder: int = 5, masked: bool = True) -> str:
@@ -229,53 +204,77 @@ def test_ctrl_c_is_raised_only_where_the_command_can_catch_it():
 
 
 def test_ctrl_c_during_a_long_solver_call():
-    code, out, err, seconds = interrupted(command("--strategy", "z3", "NORTH / SOUTH = EAST / WEST"), after=3.0)
-    assert code == 130 and "Traceback" not in err and seconds < PROMPT
-    # (on a machine so loaded that the search has not begun after 3 s, it is the reading that was interrupted)
-    assert "search incomplete (interrupted)" in out or err.strip() == "interrupted"
+    # the search has begun: its first check of this puzzle runs for seconds
+    run = interrupt(signed_command("--strategy", "z3", "NORTH / SOUTH = EAST / WEST"), sign="search")
+    assert run.code == 130 and "Traceback" not in run.err and run.seconds < PROMPT
+    assert "search incomplete (interrupted)" in run.out.splitlines()[-1]
 
 
 def test_ctrl_c_during_the_encoding():
-    # before: 12.9 s from Ctrl-C to the end (the trial divisions never read the stop)
-    code, out, err, seconds = interrupted(command(PRIMES), after=2.0)
-    assert code == 130 and "interrupted" in out + err
-    assert "Traceback" not in err and seconds < PROMPT
+    # before: 12.9 s from Ctrl-C to the end (the trial divisions never read the stop); the search has
+    # begun, and encoding it takes seconds
+    run = interrupt(signed_command(PRIMES), sign="search")
+    assert run.code == 130 and "search incomplete (interrupted)" in run.out
+    assert "Traceback" not in run.err and run.seconds < PROMPT
 
 
 def test_ctrl_c_during_a_computation_in_c_before_the_search():
-    code, out, err, seconds = interrupted(command("A + B = C", script=SLOW_READING), after=1.5)
-    assert code == 130 and err.strip() == "interrupted" and seconds < PROMPT
+    run = interrupt(command("A + B = C", script=SLOW_READING), sign="slow")
+    assert run.code == 130 and run.err.strip() == "interrupted" and run.seconds < PROMPT
+
+
+# The reading made slow in Python: Ctrl-C raises KeyboardInterrupt there (not the last resort)
+SLEEPY_READING = """
+import time
+import smtcrypt.cli.solving as solving
+reading = solving.read_puzzle
+def read_puzzle(args):
+    _sign("slow")
+    time.sleep(60)
+    return reading(args)
+solving.read_puzzle = read_puzzle
+"""
+
+
+@pytest.mark.parametrize("script", [SLOW_READING, SLEEPY_READING], ids=["in C", "in Python"])
+@pytest.mark.parametrize("output", ["--json", "--json-lines"])
+def test_ctrl_c_before_the_search_still_gives_a_program_its_json(script, output):
+    run = interrupt(command(output, "A + B = C", script=script), sign="slow")
+    assert run.code == 130 and run.err.strip() == "interrupted" and run.seconds < PROMPT
+    data = json.loads(run.out)
+    assert (data["status"], data["complete"], data["reason"], data["count"]) == ("unknown", False, "interrupted", 0)
+    assert data.get("solutions", []) == []
 
 
 @pytest.mark.slow  # the same before the search runs every run
 def test_ctrl_c_during_a_computation_in_c_in_the_search():
-    code, out, err, seconds = interrupted(command("--strategy", "exhaustive", "AB + CD = EF", script=SLOW_SEARCH),
-                                          after=3.0)
-    assert code == 130 and "Traceback" not in err and seconds < PROMPT
-    assert "search incomplete (interrupted)" in out or err.strip() == "interrupted"
+    run = interrupt(command("--strategy", "exhaustive", "AB + CD = EF", script=SLOW_SEARCH), sign="slow")
+    assert run.code == 130 and "Traceback" not in run.err and run.seconds < PROMPT
+    assert "search incomplete (interrupted)" in run.out.splitlines()[-1]
 
 
 @pytest.mark.slow  # a move run to its limit first; Ctrl-C in a batch and a long solver call run every run
 def test_ctrl_c_during_a_play_move():
-    # the first move is answered (its search runs to the 1.5 s limit); Ctrl-C comes during the second
-    code, out, err, seconds = interrupted(command("play", "--timeout", "1.5", PRIMES), after=0.5,
-                                          stdin="A = 1\nB = 2\n", wait_for_line=True)
-    assert code == 130 and "Traceback" not in err and seconds < PROMPT
-    assert len(out.splitlines()) == 1  # the move cut short answers nothing
+    # the first move is answered (its search runs to the 1.5 s limit); Ctrl-C comes as the second begins
+    run = interrupt(signed_command("play", "--timeout", "1.5", PRIMES), sign="move", signs=2, lines=1,
+                    stdin="A = 1\nB = 2\n")
+    assert run.code == 130 and "Traceback" not in run.err and run.seconds < PROMPT
+    assert len(run.out.splitlines()) == 1  # the move cut short answers nothing
 
 
 def test_ctrl_c_during_a_batch(tmp_path):
     puzzles = tmp_path / "puzzles.txt"
     puzzles.write_text("NORTH / SOUTH = EAST / WEST\n" + PRIMES + "\n")
-    code, out, err, seconds = interrupted(command("batch", "--strategy", "z3", str(puzzles)), after=2.5)
-    assert code == 130 and err.rstrip().endswith("; interrupted") and "Traceback" not in err
-    assert seconds < PROMPT
+    run = interrupt(signed_command("batch", "--strategy", "z3", str(puzzles)), sign="search")
+    assert run.code == 130 and run.err.rstrip().endswith("; interrupted") and "Traceback" not in run.err
+    assert run.seconds < PROMPT
 
 
 @pytest.mark.slow  # Ctrl-C in a batch and a play move run every run
 def test_ctrl_c_during_an_explanation():
-    code, out, err, seconds = interrupted(command("explain", "NORTH / SOUTH = EAST / WEST"), after=2.5)
-    assert code == 130 and "Traceback" not in err and seconds < PROMPT
+    # an explanation that takes about 20 s: before, one of about 2 s, interrupted 2.5 s after the start
+    run = interrupt(signed_command("explain", PRIMES), sign="explain")
+    assert run.code == 130 and "Traceback" not in run.err and run.seconds < PROMPT
 
 
 # --- --max-memory: the whole process ---------------------------------------------------------------------
@@ -296,9 +295,9 @@ def test_normal_puzzles_run_under_the_default_cap():
 
 @pytest.mark.slow
 def test_solutions_kept_past_the_memory_cap_end_the_search_as_unknown():
-    # --json keeps every solution for the list: about 760,000 of them fill 256 MB (about 20 s)
-    code, out, err, _ = timed(command("--max-memory", "256", "--json", "--no-distinct", "--allow-leading-zeros",
+    # the lines keep every solution for the verdict: about 760,000 of them fill 256 MB (about 20 s; --json
+    # keeps at most 100,000, and counts the rest)
+    code, out, err, _ = timed(command("--max-memory", "256", "--no-distinct", "--allow-leading-zeros",
                                       "ABCDEFGH + IJ = KLMNOPQR"), limit=300)
     assert code == 3 and "Traceback" not in err
-    data = json.loads(out)
-    assert (data["status"], data["reason"]) == ("unknown", "memory limit") and data["count"] > 0
+    assert "search incomplete (memory limit)" in out.splitlines()[-1]

@@ -1,14 +1,11 @@
 """Time limits end the whole search on time; Ctrl-C ends it cleanly with what was found so far."""
 
 import json
-import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from interrupting import command, interrupt, stop_once_started
 
 import smtcrypt
 import smtcrypt.cli
@@ -35,25 +32,9 @@ def test_count_under_a_time_limit_raises_rather_than_guesses():
     assert caught.value.reason == "time limit" and caught.value.found >= 0
 
 
-def run_and_interrupt(*args: str, after: float = 2.0, first_line: bool = False) -> tuple[int, str, str]:
-    """Ctrl-C `after` seconds into a run (with `first_line`: once it has printed its first line, then
-    `after` seconds more: a fresh install compiles the generator's search first, seconds on a busy machine)."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    process = subprocess.Popen([sys.executable, "-m", "smtcrypt", *args], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=env,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    head = ""
-    if first_line:
-        assert process.stdout is not None
-        head = process.stdout.readline()
-    time.sleep(after)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
-    return process.returncode, head + out, err
-
-
 def test_ctrl_c_prints_what_was_found_and_exits_130():
-    code, out, err = run_and_interrupt("--strategy", "z3", ENDLESS)
+    run = interrupt(command("--strategy", "z3", ENDLESS), lines=1)  # a solution printed: the search is under way
+    code, out, err = run.code, run.out, run.err
     assert code == 130
     lines = out.splitlines()
     assert "search incomplete (interrupted)" in lines[-1]
@@ -62,7 +43,9 @@ def test_ctrl_c_prints_what_was_found_and_exits_130():
 
 
 def test_ctrl_c_with_json_is_still_valid_json():
-    code, out, err = run_and_interrupt("--json", "--strategy", "z3", ENDLESS)  # a model per check: still going
+    # a model per check: still going once it has found its first
+    run = interrupt(command("--json", "--strategy", "z3", ENDLESS), sign="solution")
+    code, out, err = run.code, run.out, run.err
     assert code == 130
     data = json.loads(out)
     assert data["status"] == "unknown" and data["complete"] is False and data["reason"] == "interrupted"
@@ -80,18 +63,18 @@ def test_a_time_limit_that_strikes_between_check_and_model_is_still_unknown():
 
 def test_ctrl_c_stops_a_long_solver_call_at_once():
     # One check of this puzzle runs for seconds: Python's own handler would wait for it to end.
-    start = time.monotonic()
-    code, out, err = run_and_interrupt("--strategy", "z3", "NORTH / SOUTH = EAST / WEST", after=1.5)
-    assert code == 130 and "search incomplete (interrupted)" in out.splitlines()[-1]
-    assert time.monotonic() - start < 6, "the running solver call was not interrupted"
-    assert "Traceback" not in err
+    run = interrupt(command("--strategy", "z3", "NORTH / SOUTH = EAST / WEST"), sign="search")
+    assert run.code == 130 and "search incomplete (interrupted)" in run.out.splitlines()[-1]
+    assert run.seconds < 2, "the running solver call was not interrupted"
+    assert "Traceback" not in run.err
 
 
 @pytest.mark.parametrize("jobs", ["1", pytest.param("2", marks=pytest.mark.slow)])
 def test_ctrl_c_ends_the_generator_with_its_totals(jobs):
     words = str(ROOT / "examples" / "words" / "words200.txt")
-    # after the run is under way (numpy and numba load first: a second or two on a busy machine)
-    code, out, err = run_and_interrupt("generate", "--jobs", jobs, "--words", words, after=0.5, first_line=True)
+    # once the run is under way, its first puzzle printed (numpy and numba load first: seconds on a busy machine)
+    run = interrupt(command("generate", "--jobs", jobs, "--words", words), lines=1)
+    code, out, err = run.code, run.out, run.err
     assert code == 130
     assert err.rstrip().endswith("; interrupted") and "Traceback" not in err
     assert all("  /  " in line for line in out.splitlines())
@@ -100,12 +83,10 @@ def test_ctrl_c_ends_the_generator_with_its_totals(jobs):
 def test_request_stop_from_another_thread_ends_a_long_solver_call():
     # From Python, Ctrl-C raises KeyboardInterrupt once the running call returns; a program that
     # wants to stop at once calls request_stop, from any thread.
-    import threading
 
     search = smtcrypt.Puzzle("NORTH / SOUTH = EAST / WEST").search(strategy="z3")
-    timer = threading.Timer(0.5, search.request_stop)
     start = time.monotonic()
-    timer.start()
+    stop_once_started(search)
     verdict = search.verdict()
     assert verdict.status is smtcrypt.Status.UNKNOWN and verdict.reason == "interrupted"
     assert time.monotonic() - start < 5

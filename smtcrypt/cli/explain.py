@@ -54,6 +54,8 @@ def main(argv: Sequence[str]) -> int:
         return Exit.USAGE
     guard = current()
     guard.limit(args.timeout)  # the whole command: the explainer's own budget ends it about then
+    if guard.left() == 0:  # the reading took all the time (the API refuses a timeout of 0)
+        return explain_cut_short(Ending.TIME)
     with guard.stage(words=explain_cut_short, clocked=True):
         explanation = puzzle.explain(timeout=guard.left())
     guard.limit(None)

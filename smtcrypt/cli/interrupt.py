@@ -20,7 +20,9 @@ time is up, three layers act, each for what the one before cannot reach:
    billion bits checks for signals as it multiplies); the helper thread brings it while the main
    thread waits in a call that releases the interpreter (Z3). Only where the command owns the
    process (the `smtcrypt` program, not `main()` called from Python): a library must not end
-   its host.
+   its host. Once the search has ended, writing its verdict is a `final` stage, which the last
+   resort spares: hundreds of thousands of solutions take longer than GRACE to write as JSON, and
+   a document cut off there is no document (a second Ctrl-C still ends it at once).
 
 What neither reaches is a call in C that holds the interpreter and never checks for signals;
 the limits at the door keep inputs from making such calls long.
@@ -85,6 +87,9 @@ class Stage:
     words: Callable[[Ending], int] | None = None
     raises: bool = True  # Ctrl-C raises KeyboardInterrupt in the main thread (at a safe point)
     clocked: bool = False  # the stage reads the same deadline itself (it gets GRACE to end on its own)
+    # the stage writes what is already known (a verdict and the solutions found): the last resort does
+    # not cut it short, for a document cut short is worse than one a little late (a second Ctrl-C still does)
+    final: bool = False
 
 
 def quietly(ending: Ending) -> int:
@@ -155,14 +160,17 @@ class CommandGuard:
 
     @contextlib.contextmanager
     def stage(self, stop: Callable[[Ending], None] | None = None, words: Callable[[Ending], int] | None = None,
-              *, raises: bool = True, clocked: bool = False) -> Iterator[None]:
+              *, raises: bool = True, clocked: bool = False, final: bool = False) -> Iterator[None]:
         """Run a stage that ends as `Stage` says. An event that came before it (Ctrl-C while it was
-        being set up) reaches its stop at once."""
+        being set up) reaches its stop at once; a `final` stage calls off the last resort set for the
+        stage before it (the search it reports has ended)."""
         with self._lock:
             previous = self._stage
-            self._stage = Stage(stop, words, raises, clocked)
+            self._stage = Stage(stop, words, raises and not final, clocked, final)
             pending = self.ending
-            self._raise_pending = self._raise_pending and raises
+            self._raise_pending = self._raise_pending and raises and not final
+            if final:
+                self._cut_at = None
         if pending is not None and stop is not None:
             stop(pending)
         try:
@@ -211,7 +219,7 @@ class CommandGuard:
             self.ending = ending
             stage = self._stage
             waits = stage.stop is not None or (stage.raises if ending is Ending.INTERRUPTED else stage.clocked)
-            self._cut_at = time.monotonic() + (GRACE if waits else 0.0)
+            self._cut_at = None if stage.final else time.monotonic() + (GRACE if waits else 0.0)
             self._raise_pending = ending is Ending.INTERRUPTED and stage.raises
         if stage.stop is not None:
             stage.stop(ending)

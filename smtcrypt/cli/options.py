@@ -18,6 +18,7 @@ from smtcrypt.core.results import Ending, Status, Verdict
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE
 from smtcrypt.engine.base import STRATEGIES  # the names only: the engine loads with the first search
 from smtcrypt.engine.memory import RESERVE_MB
+from smtcrypt.present.data import LISTED
 from smtcrypt.search import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, MIN_MEMORY_MB
 
 __all__ = ["DEFAULT_MEMORY_MB", "DEFAULT_TIMEOUT", "MIN_MEMORY_MB", "RESERVE_MB", "STRATEGIES", "Exit"]
@@ -172,12 +173,18 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--show", choices=("line", "long"), default="line",
                         help="how to show each solution: line (default) or long (written out long-hand: a sum "
                              "with its carries, long multiplication, long division)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true",
+                        help=f"print one JSON object instead of lines (listing at most {LISTED:,} solutions, and "
+                             "counting them all); cut short, it says \"complete\": false and keeps what was found")
+    output.add_argument("--json-lines", action="store_true",
+                        help="print one JSON object a line: each solution as it is found, then the verdict (the "
+                             "--json object without its list), also when cut short")
 
 
 # Our options that take a value, as `search_options` spells them: an enigma.py command line is split by them.
 VALUED = ("--limit", "--timeout", "--max-memory", "--strategy", "--show")
-FLAGS = ("--first", "--count", "--unique", "--stats", "--json")
+FLAGS = ("--first", "--count", "--unique", "--stats", "--json", "--json-lines")
 SYNTAXES = ("smtcrypt", "enigma", "cryptator")  # the notations a command line takes (`--layout FILE` besides)
 
 
@@ -190,7 +197,7 @@ def take_syntax(argv: list[str], allowed: tuple[str, ...] = SYNTAXES) -> tuple[s
             rest = argv[:index] + argv[index + (1 if "=" in argument else 2):]
             if name not in allowed:
                 usage = JsonErrorParser(prog="smtcrypt")
-                usage.json_errors = "--json" in argv
+                usage.json_errors = "--json" in argv or "--json-lines" in argv
                 usage.error(f"argument --syntax: invalid choice: {name!r} (choose from {', '.join(allowed)})")
             return name, rest
         if argument == "--":

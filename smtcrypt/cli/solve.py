@@ -50,6 +50,7 @@ examples:
   smtcrypt --first "NORTH / SOUTH = EAST / WEST"  stop at the first solution
   smtcrypt "A**N + B**N = C**N" "N > 1"          several constraints, all must hold
   smtcrypt --json "TWO * TWO = SQUARE"           one JSON object for scripts
+  smtcrypt --json-lines "NUM + BER = PLAY"       a JSON object a solution as found, then the verdict
   smtcrypt "XAB * CD = EFGHJ" --assign X=7       fix a letter (it stays distinct from the others)
   smtcrypt "ABCDE * 4 = EDCBA" --digits 1-9 --no-distinct
   smtcrypt "EVE / DID = 0.(TALK)" "gcd(EVE, DID) = 1"   repeating decimals, gcd
@@ -208,7 +209,7 @@ def split_enigma(argv: list[str]) -> tuple[list[str], list[str]]:
 
 def main(argv: Sequence[str]) -> int:
     syntax, argv = take_syntax(list(argv))
-    json_errors = "--json" in argv
+    json_errors = "--json" in argv or "--json-lines" in argv
     if syntax == "enigma":
         ours, theirs = split_enigma(argv)
         parser = enigma_parser()
@@ -232,6 +233,8 @@ def main(argv: Sequence[str]) -> int:
         if args.answer is not None and (args.first or args.limit or args.count):
             parser.error("--answer lists every value (or, with --unique, proves one); "
                          "it takes no --first, --limit or --count")
+        if args.answer is not None and args.json_lines:
+            parser.error("--answer prints its values as lines or in one --json object; it takes no --json-lines")
     args.syntax = syntax
     from smtcrypt.cli.solving import solve  # the puzzle's modules, once the command line is valid
 

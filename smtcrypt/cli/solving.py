@@ -25,7 +25,7 @@ from smtcrypt.engine.memory import cap_process_memory
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations.files import read_text
 from smtcrypt.present.answers import value_json, value_text
-from smtcrypt.present.data import to_dict
+from smtcrypt.present.data import LISTED, solution_dict, to_dict
 from smtcrypt.present.text import stats_lines, summary_line
 from smtcrypt.search import Search, set_memory_limit
 from smtcrypt.setters.answers import Expression, Value
@@ -69,9 +69,11 @@ def solve(args: argparse.Namespace) -> int:
             guard.limit(args.timeout)  # (from the command's start)
             puzzle = read_puzzle(args)
     except (FormulaError, OSError) as error:
-        return bad_input(error, args.json)
+        return bad_input(error, machine(args))
     except MemoryError:
         return unfinished(Ending.MEMORY)
+    except KeyboardInterrupt:  # Ctrl-C while reading (the stage takes it at a safe point)
+        return unfinished(Ending.INTERRUPTED)
     if args.answer is not None:
         with guard.stage(words=unfinished, clocked=True):
             args.timeout = guard.left()
@@ -80,29 +82,44 @@ def solve(args: argparse.Namespace) -> int:
     try:
         answer = None if view.answer is None else Expression(view.answer, puzzle.problem)
     except FormulaError as error:
-        return bad_input(error, args.json, "error in --answer")
+        return bad_input(error, machine(args), "error in --answer")
     if puzzle.reading.impossible is not None:  # ruled out before any search, as the notation's own tool does
         print(f"smtcrypt: {puzzle.reading.impossible}", file=sys.stderr)
         verdict = impossible(puzzle, time.perf_counter() - started)
         return report(puzzle, verdict, [], {}, args)
+    if guard.left() == 0:  # the reading took all the time: no search (the API refuses a timeout of 0)
+        return unfinished(Ending.TIME)
     try:
         with guard.stage(words=unfinished, clocked=True):  # the search's own refusals read its deadline
             search = puzzle.search(limit=1 if (args.first or puzzle.reading.first) else args.limit,
                                    timeout=guard.left(), decide=args.unique, strategy=args.strategy,
                                    keep=not args.count)
     except ValueError as error:  # a strategy that cannot search this puzzle
-        return bad_input(error, args.json)
+        return bad_input(error, machine(args))
     except MemoryError:
         return unfinished(Ending.MEMORY)
+    except KeyboardInterrupt:  # Ctrl-C while the search is made (a plan, a strategy's refusal)
+        return unfinished(Ending.INTERRUPTED)
     return stream(puzzle, search, answer, args)
 
 
+def machine(args: argparse.Namespace) -> bool:
+    """Output for programs: one JSON document (`--json`) or a JSON object a line (`--json-lines`)."""
+    return bool(args.json or args.json_lines)
+
+
 def stream(puzzle: Puzzle, search: Search, answer: Expression | None, args: argparse.Namespace) -> int:
-    """Each solution printed as it is found, then the verdict; Ctrl-C and the time limit stop the
-    search (or, if it does not end in time, the guard's last resort reports what it found)."""
+    """Each solution printed as it is found (a line of text, or of JSON with `--json-lines`), then
+    the verdict; Ctrl-C and the time limit stop the search (or, if it does not end in time, the
+    guard's last resort reports what it found). `--json` lists at most LISTED solutions and counts
+    the rest; `--json-lines` keeps none, for it has written each."""
     guard = current()
     view = puzzle.view
-    streaming = not (args.json or args.count)
+    streaming = not (machine(args) or args.count)
+    if args.json:
+        search.retain = LISTED
+    elif args.json_lines:
+        search.retain = 0
     header = view.header()
     if streaming and header is not None:
         print(header, flush=True)
@@ -125,38 +142,54 @@ def stream(puzzle: Puzzle, search: Search, answer: Expression | None, args: argp
                     if args.show == "long":
                         print(solution.long_hand() + "\n", flush=True)
                 fields = view.solution_fields(solution, value)
-                if fields is not None and not args.count:
+                if args.json_lines:
+                    line = fields if fields is not None else solution_dict(solution)
+                    print(json.dumps(line, ensure_ascii=False), flush=True)
+                elif fields is not None and not args.count and len(shown) < LISTED:
                     shown.append(fields)
     except MemoryError:  # the solutions kept for the verdict filled --max-memory: they go, their count stays
         shown.clear()
         search.abandon(Ending.MEMORY)
     guard.limit(None)  # the verdict is known: the clock no longer matters
-    try:
-        return report(puzzle, search.verdict(), shown, tally, args)
-    except MemoryError:  # too many to list within the cap: the verdict without its list
-        shown.clear()
-        search.drop_solutions()
-        return report(puzzle, search.verdict(), [], tally, args)
+    with guard.stage(final=True):  # and Ctrl-C (once) no longer cuts the report short
+        try:
+            return report(puzzle, search.verdict(), shown, tally, args)
+        except MemoryError:  # too many to list within the cap: the verdict without its list
+            shown.clear()
+            search.drop_solutions()
+            return report(puzzle, search.verdict(), [], tally, args)
 
 
 def unfinished_words(args: argparse.Namespace, started: float, ending: Ending) -> int:
     """The verdict of a command that ran out of time, memory or patience before its search began:
-    unknown, no solutions, the reason; as the summary line (or JSON) says it. Ctrl-C: `interrupted`."""
+    unknown, no solutions, the reason; as the summary line (or JSON) says it. Ctrl-C: `interrupted`
+    on stderr, and for a program reading JSON its verdict too (so that it always gets JSON)."""
     if ending is Ending.INTERRUPTED:
         print("interrupted", file=sys.stderr)
-        return Exit.INTERRUPTED
+        if not machine(args):
+            return Exit.INTERRUPTED
     formula = args.layout if args.layout is not None else \
         args.formula if isinstance(args.formula, str) else " ".join(args.formula)
     verdict = Verdict(formula, Status.UNKNOWN, (), False, ending.value, time.monotonic() - started,
                       {"strategy": None, "proof": None}, ending=ending)
-    if args.json:
-        print(json.dumps(to_dict(verdict), ensure_ascii=False))
+    if machine(args):
+        print(json.dumps(to_dict(verdict, solutions=bool(args.json and not args.count)), ensure_ascii=False))
     elif args.count:
-        print(0)
+        print(count_line(verdict))
         print(f"smtcrypt: {summary_line(verdict)}", file=sys.stderr)
     else:
         print(summary_line(verdict))
-    return Exit.UNKNOWN
+    return exit_code(verdict)
+
+
+def count_line(verdict: Verdict) -> str:
+    """`--count`'s line: the number; `infinite`; or, for a search cut short, a lower bound that says
+    so (`at least 136191; search incomplete (time limit)`), never a bare number that looks complete."""
+    if verdict.status is Status.INFINITE:
+        return "infinite"
+    if verdict.status is Status.UNKNOWN:
+        return f"at least {verdict.count}; search incomplete ({verdict.reason})"
+    return str(verdict.count)
 
 
 def impossible(puzzle: Puzzle, seconds: float) -> Verdict:
@@ -168,26 +201,27 @@ def impossible(puzzle: Puzzle, seconds: float) -> Verdict:
 
 def report(puzzle: Puzzle, verdict: Verdict, shown: list[dict[str, Any]], tally: dict[Value, int],
            args: argparse.Namespace) -> int:
-    """The verdict: one JSON object, the count, or the summary lines; then --stats; the exit code."""
+    """The verdict: one JSON object (with `--json-lines`, its last line, without the list), the
+    count, or the summary lines; then --stats; the exit code."""
     view = puzzle.view
     answers = sorted(tally.items(), key=lambda item: str(item[0]))
-    if args.json:
-        data = to_dict(verdict, stats=args.stats, solutions=not args.count)
+    if machine(args):
+        data = to_dict(verdict, stats=args.stats, solutions=not (args.count or args.json_lines), limit=LISTED)
         data.update(view.fields())
-        if shown:
+        if shown and args.json:
             data["solutions"] = shown
         if view.answer is not None:
             data["answers"] = [{"value": value_json(value), "count": count} for value, count in answers]
         print(json.dumps(data, ensure_ascii=False))
     elif args.count:
-        print("infinite" if verdict.status is Status.INFINITE else verdict.count)
+        print(count_line(verdict))
         if verdict.status is Status.UNKNOWN:
             print(f"smtcrypt: {summary_line(verdict)}", file=sys.stderr)
     else:
         lines = view.summary(verdict, [(value_text(value), count) for value, count in answers])
         for line in lines if lines is not None else [summary_line(verdict)]:
             print(line)
-    if args.stats and not args.json:
+    if args.stats and not machine(args):
         for line in stats_lines(verdict):
             print(line)
     return exit_code(verdict, args.unique)

@@ -13,7 +13,7 @@ from typing import Any
 
 from smtcrypt.core.letters import is_letter, is_wildcard, normal, spelled, symbols
 from smtcrypt.core.numerals import decimal, shown
-from smtcrypt.errors import FormulaError
+from smtcrypt.errors import FormulaError, ParameterError
 
 MIN_BASE, MAX_BASE = 2, 64
 FUNCTIONS = {"abs": "abs(x)", "min": "min(x, y, ...)", "max": "max(x, y, ...)", "sum": "sum(range(...))",
@@ -71,6 +71,8 @@ def digit_set(spec: DigitSpec, what: str = "digits", base: int = MAX_BASE) -> fr
         ascending = spec if spec.step > 0 else spec[::-1]
         least = ascending[0] if ascending[0] < 0 else ascending[max(0, -(-(base - ascending[0]) // ascending.step))]
         _within_base([least], what, base)
+    if not isinstance(spec, (str, Iterable)):  # 5.0, None: no digits at all
+        raise ParameterError(f"{what}: expected digits such as 1-9, an int or integers, not {spec!r}")
     if not isinstance(spec, str):
         values: set[int] = set()
         for value in spec:  # each checked as it comes: a lazy iterable is read no further than its first bad value
@@ -119,30 +121,49 @@ def _within_base(values: Iterable[int], what: str, base: int) -> frozenset[int]:
 
 
 def letter_options(options: Mapping[str, DigitSpec] | Iterable[str] | None, what: str,
-                   expected: str = "LETTER=DIGITS such as A=1-5") -> dict[str, DigitSpec]:
+                   expected: str = "LETTER=DIGITS such as A=1-5", twice: str = "given twice",
+                   keyword: str | None = None) -> dict[str, DigitSpec]:
     """{"A": spec} from a mapping, or from "A=1-5" strings as given on the command line. Each letter is one
     symbol of the formula, read as the parser reads it (composed, with its marks: `R̆=3`, `नी=1-4`); a mark
-    alone names no letter."""
+    alone names no letter. A letter named twice (`S=9` and `S=8`, or `R̆` spelled two ways) is an error
+    (`twice` says how), rather than the last one silently holding. Options of another type (a text
+    alone, a number) come from Python only: the error names the `keyword`."""
     if options is None:
         return {}
     if isinstance(options, Mapping):
-        items = dict(options)
+        items = list(options.items())
+    elif isinstance(options, (str, bytes)) or not isinstance(options, Iterable):
+        raise ParameterError(f"{keyword or what}: expected a mapping such as {{'A': 7}} or texts such as "
+                             f"['A=7'], not {options!r}")
     else:
-        items = {}
+        items = []
         for text in options:
             letter, equals, spec = str(text).partition("=")
             if not equals:
                 raise FormulaError(f"{what}: expected {expected}, not {text!r}")
-            items[letter.strip()] = spec.strip()
-    named = {}
-    for letter, spec in items.items():
+            items.append((letter.strip(), spec.strip()))
+    named: dict[str, DigitSpec] = {}
+    for letter, spec in items:
         symbol = normal(letter) if isinstance(letter, str) else letter
         if not (isinstance(symbol, str) and is_puzzle_letter(symbol)):
             raise FormulaError(f"{what}: {letter!r} is not a puzzle letter (an uppercase letter such as A or Д, "
                                "or a letter of a script without case such as न, with any marks on it as one "
                                "symbol: R̆, नी)")
+        if symbol in named:
+            raise FormulaError(f"{what} {symbol}: the letter is {twice} ({named[symbol]!r} and {spec!r})")
         named[symbol] = spec
     return named
+
+
+def option_name(keyword: str, flag: str, given: object) -> str:
+    """How a message names a rule option: as the Python keyword (`domains`) where it was given as a
+    mapping, the API's form, and as the flag (`--domain`) where given as `A=7` texts, the command line's."""
+    return keyword if isinstance(given, Mapping) else flag
+
+
+def letter_label(keyword: str, flag: str, given: object, letter: str) -> str:
+    """One letter's option in a message: `assign['E']` (a mapping) or `--assign E` (texts)."""
+    return f"{keyword}[{letter!r}]" if isinstance(given, Mapping) else f"{flag} {letter}"
 
 
 def distinct_groups(spec: bool | str | Iterable[str]) -> tuple[str, ...] | None:
@@ -173,13 +194,18 @@ def make_rules(*, distinct: bool | str | Iterable[str] = True, allow_leading_zer
                            f"not {shown(base) if isinstance(base, int) else repr(base)}")
 
     all_digits = None if digits is None else digit_set(digits, "--digits", base)
-    letter_domains = {letter: digit_set(spec, f"--domain {letter}", base)
-                      for letter, spec in letter_options(domains, "--domain").items()}
+    letter_domains = {letter: digit_set(spec, letter_label("domains", "--domain", domains, letter), base)
+                      for letter, spec in letter_options(domains, option_name("domains", "--domain", domains),
+                                                         keyword="domains").items()}
     fixed = {}
-    for letter, spec in letter_options(assign, "--assign", "LETTER=DIGIT such as A=7").items():
-        values = digit_set(spec, f"--assign {letter}", base)
+    for letter, spec in letter_options(assign, option_name("assign", "--assign", assign), "LETTER=DIGIT such as A=7",
+                                       "assigned twice", "assign").items():
+        label = letter_label("assign", "--assign", assign, letter)
+        if isinstance(spec, bool) or not isinstance(spec, (int, str)):  # 5.0, [5]: from Python only
+            raise ParameterError(f"{label}: expected one digit (an int), not {spec!r}")
+        values = digit_set(spec, label, base)
         if len(values) != 1:
-            raise FormulaError(f"--assign {letter}: expected one digit, not {spec!r}")
+            raise FormulaError(f"{label}: expected one digit, not {spec!r}")
         fixed[letter] = next(iter(values))
     if nonzero_single_letters and allow_leading_zeros:
         raise FormulaError("--nonzero-single-letters and --allow-leading-zeros contradict each other: "

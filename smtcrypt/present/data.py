@@ -34,12 +34,25 @@ def explanation(puzzle: Puzzle, timeout: float | None = None) -> dict[str, Any]:
             "steps": [{"kind": step.kind, "text": step.text} for step in explained.steps]}
 
 
-def to_dict(verdict: Verdict, stats: bool = False, solutions: bool = True) -> dict[str, Any]:
+# Solutions a JSON document lists at most: past it the search goes on and counts them all, and the
+# document says how many it lists and why (`shown`, `shown_limit`); `--json-lines` writes every one.
+# 100,000 solutions of 25 letters are about 35 MB of JSON.
+LISTED = 100_000
+
+
+def solution_dict(solution: Solution) -> dict[str, Any]:
+    """One solution in a JSON document's list, or as a line of `--json-lines`: mapping, text (and wildcards)."""
+    return {"mapping": solution.mapping, "text": solution.text,
+            **({"wildcards": list(solution.wildcards)} if solution.wildcards else {})}
+
+
+def to_dict(verdict: Verdict, stats: bool = False, solutions: bool = True, limit: int | None = None) -> dict[str, Any]:
     """The verdict as plain data: formula, status, count, complete, solutions, seconds (and reason, stats).
 
     `count` is the number of solutions found; null when there are infinitely many (status
     `infinite`: `shown` says how many are listed). `solutions=False` (for `--count`) leaves the
-    list out."""
+    list out. Where the list holds fewer than `count` (the caller kept at most `limit`, or ran out
+    of memory keeping them), `shown` says how many it holds, and `shown_limit` the limit it reached."""
     infinite = verdict.status is Status.INFINITE
     data: dict[str, Any] = {
         "formula": verdict.formula,
@@ -50,9 +63,11 @@ def to_dict(verdict: Verdict, stats: bool = False, solutions: bool = True) -> di
     if infinite:
         data["shown"] = verdict.count
     if solutions:
-        data["solutions"] = [{"mapping": solution.mapping, "text": solution.text,
-                              **({"wildcards": list(solution.wildcards)} if solution.wildcards else {})}
-                             for solution in verdict.solutions]
+        data["solutions"] = [solution_dict(solution) for solution in verdict.solutions]
+        if not infinite and len(verdict.solutions) < verdict.count:
+            data["shown"] = len(verdict.solutions)
+            if limit is not None and len(verdict.solutions) >= limit:
+                data["shown_limit"] = limit
     data |= {
         "seconds": round(verdict.seconds, 6),
         "strategy": (verdict.stats or {}).get("strategy"),  # "z3", "exhaustive", "z3 -> exhaustive", ...

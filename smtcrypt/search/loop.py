@@ -77,6 +77,9 @@ class Search:
         self.clock = Clock() if clock is None else clock
         self.limit = 2 if decide else limit
         self.keep = keep  # False: count the solutions without making `Solution`s (and yield none)
+        # at most this many solutions kept for the verdict (None: all): past it each is still made, yielded
+        # and counted, so that a caller that writes them as they come (or lists only so many) needs no memory
+        self.retain: int | None = None
         # made here, so that a strategy that cannot search this puzzle is refused before iterating
         # the work of refusing a strategy (it may build terms or a plan) is bounded by the timeout too
         refusing = None if timeout is None else time.monotonic() + timeout
@@ -203,7 +206,7 @@ class Search:
                     self.family = find_family(self.problem, assignment, deadline)
             if self.keep:
                 solution = self._solution(assignment, exact)
-                self.solutions.append(solution)
+                self._kept(solution)
                 yield solution
             if self.family is not None:  # no end to the models: show a few of the family, say why
                 yield from self._family_members(self.family)
@@ -241,8 +244,13 @@ class Search:
             self.found += 1
             if self.keep:
                 solution = self._solution(member, exact=False)
-                self.solutions.append(solution)
+                self._kept(solution)
                 yield solution
+
+    def _kept(self, solution: Solution) -> None:
+        """A solution kept for the verdict, up to `retain`."""
+        if self.retain is None or len(self.solutions) < self.retain:
+            self.solutions.append(solution)
 
     def _stop_in_batch(self, deadline: float | None) -> bool:
         """A large batch is long work for this loop too: stop in it when asked or out of time."""
@@ -277,7 +285,11 @@ class Search:
         seconds = time.monotonic() - self._clock_started if self._started else 0.0
         stats = {"strategy": " -> ".join(self.engine.used) or None, "proof": None, "models": self.found}
         return Verdict(self.formula, Status.UNKNOWN, tuple(self.solutions), False, ending.value, seconds, stats,
-                       None if self.keep else self.found, ending=ending)
+                       self._counted(), ending=ending)
+
+    def _counted(self) -> int | None:
+        """The verdict's `found`: None where it lists every solution it counted."""
+        return None if self.keep and len(self.solutions) == self.found else self.found
 
     def raise_if_incomplete(self) -> None:
         """`IncompleteSearch` (or `InfinitelyMany`) unless the search finished or stopped as asked."""
@@ -305,7 +317,7 @@ class Search:
         else:
             status = Status.NONE if count == 0 else Status.UNIQUE if count == 1 else Status.MULTIPLE
         return Verdict(self.formula, status, tuple(self.solutions), self.complete, self.reason,
-                       self.seconds, self.statistics(), None if self.keep else self.found,
+                       self.seconds, self.statistics(), self._counted(),
                        ending=self.ending, proof=self.proof)
 
     def statistics(self) -> dict[str, Any]:

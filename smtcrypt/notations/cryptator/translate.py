@@ -216,6 +216,9 @@ def _assignments(assign: Mapping[str, int] | Iterable[str], letters: Mapping[str
             value = decimal(digit, str(item), len(symbol) + 1) if equals else None
             if value is None:
                 raise FormulaError(f"assignment {item!r}: expected SYMBOL=DIGIT such as a=1")
+            if symbol.strip() in pairs:  # not the last one silently
+                raise FormulaError(f"assignment {item!r}: the symbol {symbol.strip()!r} is assigned twice "
+                                   f"({shown(pairs[symbol.strip()])} and {shown(value)})")
             pairs[symbol.strip()] = value
     fixed: dict[str, int] = {}
     for symbol, value in pairs.items():
