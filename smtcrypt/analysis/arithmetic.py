@@ -1,10 +1,13 @@
 """Integer facts the encoders build on, without Z3: the width that holds an interval, Lamé's bound
 on Euclid's steps, a constant's divisors, the step between the candidates of a rational root, the
 bounds of a repeating decimal's numerator, and the number-theory words over intervals (the bounds
-of an operation's result over intervals of its operands are analysis/bounds.py's)."""
+of an operation's result over intervals of its operands are analysis/bounds.py's). The one home of
+the integer helpers outside the verifier (exact roots, primes, digit sums, reversals), which the
+encoders and the compiled formula's runtime share; the verifier keeps its own copy, on purpose."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 
@@ -49,7 +52,7 @@ def root_step(den: int, q: int) -> int:
 
 def exact_root(n: int, q: int) -> int | None:
     """The exact q-th root of n >= 0, or None if n is not a q-th power."""
-    root = root_floor(n, q)
+    root = math.isqrt(n) if q == 2 else root_floor(n, q)
     return root if root ** q == n else None
 
 
@@ -104,6 +107,26 @@ def prime_test(n: int) -> bool:
         else:
             return False
     return True
+
+
+SIEVE_SIZE = 1 << 20  # primality below this is looked up in a table (`is_prime`), made at its first use
+
+
+@functools.cache
+def small_primes() -> bytearray:
+    """table[n] is 1 exactly for the primes n < SIEVE_SIZE (Eratosthenes), made once a process:
+    the compiled formula asks `is_prime` of a number per candidate, most of them small."""
+    table = bytearray([1]) * SIEVE_SIZE
+    table[0] = table[1] = 0
+    for p in range(2, math.isqrt(SIEVE_SIZE - 1) + 1):
+        if table[p]:
+            table[p * p::p] = bytes(len(range(p * p, SIEVE_SIZE, p)))
+    return table
+
+
+def is_prime(n: int) -> bool:
+    """n is prime, for n below 3.3 * 10**24: looked up below SIEVE_SIZE, else `prime_test`."""
+    return n >= 2 and bool(small_primes()[n]) if n < SIEVE_SIZE else prime_test(n)
 
 
 def primes_between(low: int, high: int) -> list[int]:

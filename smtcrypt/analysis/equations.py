@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from smtcrypt.analysis.facts import problem_fact
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BoolOp, Compare, Expr, Not, walk
 
@@ -26,6 +27,7 @@ def and_parts(node: Expr) -> list[Expr]:
     return parts
 
 
+@problem_fact
 def conjuncts(problem: Problem) -> list[Expr]:
     """The formula's constraints with their top-level `and`s taken apart, in order: each must hold."""
     return [part for constraint in problem.formula.constraints for part in and_parts(constraint)]

@@ -12,11 +12,13 @@ import dataclasses
 from fractions import Fraction
 from typing import Any, cast
 
+from smtcrypt.analysis.facts import problem_fact
 from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import interval
 from smtcrypt.core.tree import BinOp, BoolOp, Constraints, Expr, Not, Number, walk
 
 
+@problem_fact
 def fold(problem: Problem) -> Problem:
     """The problem with every foldable `or`, `and` and `not` replaced by its value."""
     if not any(isinstance(node, (BoolOp, Not)) for constraint in problem.formula.constraints

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import TypeVar
 
 from smtcrypt.analysis.equations import equation_chains, equation_sides
+from smtcrypt.analysis.facts import problem_fact
 from smtcrypt.core.check import Problem, constant
 from smtcrypt.core.intervals import plus, scaled
 from smtcrypt.core.numerals import place_values
@@ -125,6 +126,7 @@ def _word_function(name: str, cells: str, base: int, allowed: Mapping[str, froze
     return dict(reversed_weights), fixed
 
 
+@problem_fact
 def integer_equation(problem: Problem) -> tuple[dict[str, int], int] | None:
     """The formula's linear equations as one (integer weights and constant, = 0): a single one as it
     is, several `combined` into one that holds exactly where all of them do; None if none is linear."""

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
 from smtcrypt.core.intervals import Interval, interval
 from smtcrypt.core.rules import FUNCTIONS, PREDICATES, PRIME_LIMIT, Rules, is_unknown_name, is_wildcard
@@ -59,6 +60,9 @@ class Problem:
     unknowns: tuple[str, ...] = ()  # lowercase names: unbounded integers, outside the digit rules
     allowed: Mapping[str, frozenset[int]] = field(default_factory=dict)  # the digits each letter may take
     distinct_groups: tuple[tuple[str, ...], ...] | None = None  # None: all letters, or none, as rules.distinct says
+    # What the stages after the check work out about the problem, each fact once (analysis/facts.py):
+    # not a field of the problem (a problem made from this one by `dataclasses.replace` starts empty)
+    memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def source(self) -> str:

@@ -4,8 +4,9 @@ The generated code (compiled.py, compiled_writer.py) has the exact semantics of 
 (core/verify.py) but none of its code: Python ints, a `Fraction` only where `/`, a negative power
 or a root needs one, never a float. Where Python would fail, a helper raises an `ArithmeticError`
 (a zero divisor, or `CandidateUndefined`: an irrational root, a fraction where an integer is needed), and
-the candidate is no solution. The helpers are written for speed per candidate: a prime table made
-once, quotients compared as integer pairs without making Fractions.
+the candidate is no solution. The helpers are written for speed per candidate: quotients compared as
+integer pairs without making Fractions; the integer facts (roots, primes, digit sums) are
+analysis/arithmetic.py's, which the encoders share.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from smtcrypt.core.numerals import root_floor
+from smtcrypt.analysis.arithmetic import digit_sum, exact_root, is_prime, reversal
 from smtcrypt.core.rules import PRIME_LIMIT
 
 Exact = int | Fraction  # a value in the generated code: an int until a division or a root makes a fraction
@@ -42,47 +43,11 @@ def _whole(value: Any) -> int:
     return int(value) if type(value) in (int, bool) else _as_integer(value)
 
 
-SIEVE_SIZE = 1 << 20  # primality below this is looked up in a table made once, at the first is_prime
-_sieve: bytearray | None = None
-MILLER_RABIN_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)  # decide every n < 3.3 * 10**24
-
-
-def _prime_table() -> bytearray:
-    """table[n] is 1 exactly for the primes n < SIEVE_SIZE (Eratosthenes)."""
-    global _sieve
-    if _sieve is None:
-        table = bytearray([1]) * SIEVE_SIZE
-        table[0] = table[1] = 0
-        for p in range(2, math.isqrt(SIEVE_SIZE - 1) + 1):
-            if table[p]:
-                table[p * p::p] = bytes(len(range(p * p, SIEVE_SIZE, p)))
-        _sieve = table
-    return _sieve
-
-
 def _is_prime(value: Any) -> bool:
     n = _whole(value)
-    if n < SIEVE_SIZE:
-        return n >= 2 and bool(_prime_table()[n])
     if n >= PRIME_LIMIT:  # not decided: the candidate is left out, as the re-check does
         raise CandidateUndefined("is_prime() of a number of more than 24 digits")
-    if n % 2 == 0:
-        return False
-    # strong probable prime to every base of MILLER_RABIN_BASES, which no composite below 3.3 * 10**24 is
-    d = n - 1
-    s = (d & -d).bit_length() - 1  # n - 1 = d * 2**s with d odd
-    d >>= s
-    for a in MILLER_RABIN_BASES:
-        x = pow(a, d, n)
-        if x == 1 or x == n - 1:
-            continue
-        for _ in range(s - 1):
-            x = pow(x, 2, n)
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
+    return is_prime(n)
 
 
 def _is_power(value: Any, k: int) -> bool:
@@ -98,20 +63,11 @@ def _is_triangular(value: Any) -> bool:
 
 
 def _dsum(value: Any, base: int) -> int:
-    n, total = abs(_whole(value)), 0
-    while n:
-        n, digit = divmod(n, base)
-        total += digit
-    return total
+    return digit_sum(_whole(value), base)
 
 
 def _rev(value: Any, base: int) -> int:
-    n = _whole(value)
-    rest, reversed_value = abs(n), 0
-    while rest:
-        rest, digit = divmod(rest, base)
-        reversed_value = reversed_value * base + digit
-    return reversed_value if n >= 0 else -reversed_value
+    return reversal(_whole(value), base)
 
 
 def _is_palindrome(value: Any, base: int) -> bool:
@@ -136,12 +92,6 @@ def _in_range(item: Any, *args: Any) -> bool:
 def _sum_range(*args: Any) -> int:
     start, stop = _bounds(args)
     return max(0, stop - start) * (start + stop - 1) // 2
-
-
-def exact_root(n: int, q: int) -> int | None:
-    """The q-th root of n >= 0 if it is a whole number, else None."""
-    root = math.isqrt(n) if q == 2 else root_floor(n, q)
-    return root if root ** q == n else None
 
 
 def _power(base: Exact, exponent: Exact) -> Exact:

@@ -10,6 +10,7 @@ import functools
 from dataclasses import dataclass, field
 
 from smtcrypt.analysis.equations import conjuncts
+from smtcrypt.analysis.facts import problem_fact
 from smtcrypt.core.check import Problem, constant
 from smtcrypt.core.tree import BinOp, Compare, Expr, Number, Unary, Word, walk
 from smtcrypt.engine.base import letters_of
@@ -155,6 +156,7 @@ class WordEquation:
         return 0
 
 
+@problem_fact
 def polynomial_equations(problem: Problem) -> list[tuple[Expr, WordEquation]]:
     """The conjuncts that are equations between polynomials (or quotients of them, cross-multiplied),
     each with its columns."""
