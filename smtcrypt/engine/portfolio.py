@@ -86,6 +86,9 @@ def cubes_backend() -> type[CubeSearch]:
     return CubeSearch
 
 
+REPORTED_KEPT = 100_000  # solutions of a judged sum search kept for a hand-over (see `_linear_first`)
+
+
 # Every backend, by the name that forces it (`--strategy NAME`; the built-in names are `Strategy`'s):
 # `auto` and a forced strategy find a backend here, ask whether it takes the problem (`fit`) and start
 # it (`start`), through `Backend` alone. A new backend is one module and one row.
@@ -330,9 +333,16 @@ class Portfolio:
         linear.progress = lambda nodes, found: (
             nodes >= prices.LINEAR_FIRST
             and found * prices.Z3_PER_MODEL["columns"] < nodes * prices.SECONDS_PER_NODE)
-        reported: list[list[Assignment]] = []  # the batches as they go: keyed only if the search hands over
+        # the batches as they go, keyed only if the search hands over; past REPORTED_KEPT solutions they are
+        # dense enough that it will not, and neither the judging nor the batches are kept any longer
+        reported: list[list[Assignment]] = []
+        kept = 0
         for batch in self._run(linear):
-            reported.append(batch)
+            if linear.progress is not None:
+                reported.append(batch)
+                kept += len(batch)
+                if kept > REPORTED_KEPT:
+                    linear.progress, reported = None, []
             yield batch
         linear.progress = None
         if self.end is not None or self.stop_requested or past(self.deadline):
