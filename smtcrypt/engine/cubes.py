@@ -167,8 +167,11 @@ class CubeSearch(Backend):
             solver.set("timeout", max(1, int(remaining * 1000)))
         self.checks += 1
         started = time.perf_counter()
+        # Z3 reads its timeout only now and then (a bit-blasted gcd can run on for seconds): the budget
+        # is held by interrupting the context, as the deadline is (`batches`)
         try:
-            return solver.check(*assumptions)
+            with watchdog(None if remaining is None else time.monotonic() + remaining, self.terms.context):
+                return solver.check(*assumptions)
         finally:
             self.solving += time.perf_counter() - started
 

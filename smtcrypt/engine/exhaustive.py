@@ -120,19 +120,16 @@ class ExhaustiveSearch(Backend):
         """The hits to hand over: less those reported before a switch, and when counting, only the
         first YIELDED_WHEN_COUNTING of the search (the rest are added to `bulk`)."""
         assignment, skip = self.compiled.assignment, self.skip
-        if not self.listing and skip is None and self.found >= YIELDED_WHEN_COUNTING:
-            self.bulk += len(hits)
-            return []
         if skip is not None:  # on the hits only, as alphabetical tuples
             if self.compiled.fixed or self.compiled.unknowns:  # a hit's own order is not alphabetical
                 hits = [digits for digits in hits if not skip(tuple(assignment(digits).values()))]
             else:
                 hits = [digits for digits in hits if not skip(digits)]
-        batch = [assignment(digits) for digits in hits]
-        if not self.listing and len(batch) > YIELDED_WHEN_COUNTING - self.found:
+        if not self.listing:  # counted in bulk past the first few: no assignment made for those
             keep = max(0, YIELDED_WHEN_COUNTING - self.found)
-            self.bulk += len(batch) - keep
-            batch = batch[:keep]
+            self.bulk += max(0, len(hits) - keep)
+            hits = hits[:keep]
+        batch = [assignment(digits) for digits in hits]
         self.found += len(batch)
         return batch
 

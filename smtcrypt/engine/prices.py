@@ -12,7 +12,7 @@ from __future__ import annotations
 
 SMALL_SPACE = 20_000  # candidates: tried at once, without measuring
 SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price
-EXHAUSTIVE_AT_ONCE = 0.05  # seconds: below this exhaustive price, Z3 is not even started
+EXHAUSTIVE_AT_ONCE = 0.2  # seconds: below this exhaustive price, Z3 is not even started (its start costs about as much)
 # For one solution, below this price: racing Z3 on a second thread would slow the Python side by
 # sharing the interpreter more than Z3 could gain
 FIRST_AT_ONCE = 0.5
@@ -23,7 +23,7 @@ Z3_AT_LEAST = 0.15
 # seconds per model, by encoding
 Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3}
 RACE_AFTER = 0.5  # seconds of Z3 alone, at most half the exhaustive price, before the exhaustive backend races it
-SECONDS_PER_SOLUTION = {True: 6e-6, False: 2.5e-6}  # handing one solution over: listed (a Solution made) or counted
+SECONDS_PER_SOLUTION = {True: 6e-6, False: 0.4e-6}  # handing one solution over: listed (a Solution made) or counted
 
 # The sum search (the linear backend): a node's cost in plain Python, and the nodes it takes before
 # its progress is judged against its plan's estimate (engine/sums/plan.py, `estimated_nodes`)
