@@ -174,7 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="record finished chunks in FILE; a rerun with the same FILE skips them")
     parser.add_argument("--confirm", dest="confirm", action="store_true", default=False,
                         help="have Z3 prove each puzzle unique a second time, independently (its solution "
-                             "blocked, unsat), at a cost per puzzle docs/generating.md gives. By default a puzzle is proved once, by the "
+                             "blocked, unsat), at a cost per puzzle docs/generating.md gives. By default a puzzle is "
+                             "proved once, by the "
                              "search that decides it (for sums, the exhaustive search: every assignment the rules "
                              "allow is covered), and its solution re-checked with exact arithmetic")
     parser.add_argument("--no-confirm", dest="confirm", action="store_false",

@@ -411,6 +411,10 @@ class Portfolio:
         from smtcrypt.encode import EncodingStopped, choose, watched
 
         assert self.price is not None
+        if self.limit == 1 and self.expected >= 1:
+            yield from self._probe()
+            if self.end is not None and (self.end.complete or not self._switches()):
+                return
         self._cap_memory()  # choosing the encoding may make a context
         try:
             with watched(self.halted):  # choosing builds the terms of the encodings it tries
@@ -480,6 +484,14 @@ class Portfolio:
         if self.stop_requested:
             stop_encoding(context)
         return context
+
+    def _probe(self) -> Iterator[list[Assignment]]:
+        """One solution wanted where the sample met some: every assignment tried for PROBE_SECONDS first,
+        since Z3 or the cubes cost more to start than a dense puzzle's first solution takes to meet (the
+        sample's candidates are random, the search's are in order: it may meet none, and Z3 goes next)."""
+        until = time.monotonic() + prices.PROBE_SECONDS
+        deadline = until if self.deadline is None else min(until, self.deadline)
+        yield from self._run(self._start(Strategy.EXHAUSTIVE, deadline))
 
     def _race(self) -> Iterator[list[Assignment]]:
         """One solution wanted: Z3 on a helper thread (its checks release the GIL, so it runs

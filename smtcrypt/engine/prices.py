@@ -16,6 +16,7 @@ EXHAUSTIVE_AT_ONCE = 0.2  # seconds: below this exhaustive price, Z3 is not even
 # For one solution, below this price: racing Z3 on a second thread would slow the Python side by
 # sharing the interpreter more than Z3 could gain
 FIRST_AT_ONCE = 0.5
+PROBE_SECONDS = 0.05  # for one solution where the sample met some: every assignment tried this long first
 JOIN_SPLIT = 2  # `auto` joins where the join evaluates at most 1/JOIN_SPLIT of all the assignments
 Z3_SHARE = {"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5}  # of the exhaustive price, before switching
 # seconds Z3 gets on sums and products (where it usually answers fast), however cheap the exhaustive price
