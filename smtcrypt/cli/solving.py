@@ -191,4 +191,7 @@ def report(output: Report, verdict: Verdict, args: argparse.Namespace) -> int:
     if args.stats and not machine(args):
         for line in stats_lines(verdict):
             print(line)
+    hint = output.hint(verdict)
+    if hint is not None:
+        print(f"smtcrypt: hint: {hint}", file=sys.stderr)
     return exit_code(verdict, args.unique)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from smtcrypt.core.results import Solution, Verdict
+from smtcrypt.core.results import Solution, Status, Verdict
 from smtcrypt.notations import Reading
 from smtcrypt.present.answers import value_json, value_text
 from smtcrypt.present.data import solution_data, solution_dict, to_dict
@@ -33,6 +33,7 @@ class Report:
     bad one, before any search)."""
 
     def __init__(self, reading: Reading):
+        self.reading = reading
         self.view = reading.view
         self.base = reading.rules.base
         self.answer = None if self.view.answer is None else Expression(self.view.answer, reading.problem)
@@ -83,6 +84,17 @@ class Report:
         if self.answer is not None:
             data["answers"] = [{"value": value_json(value), "count": count} for value, count in self.answers()]
         return data
+
+    def hint(self, verdict: Verdict) -> str | None:
+        """What the user most likely meant, where a verdict suggests a slip: lowercase words of our
+        formula language are integer unknowns, not words of digits, and `send + more = money` so read
+        has infinitely many solutions."""
+        problem = self.reading.problem
+        words = [name for name in problem.unknowns if len(name) > 1]
+        if verdict.status is not Status.INFINITE or self.reading.syntax != "smtcrypt" or problem.letters or not words:
+            return None
+        return (f"lowercase names such as {words[0]!r} are whole numbers, not words of digits: write the words in "
+                f"capitals ({words[0].upper()}), or give --syntax cryptator to read lowercase words as Cryptator does")
 
     def summary(self, verdict: Verdict) -> list[str]:
         """The lines that end a run of text output: the notation's own, or the usual summary line."""
