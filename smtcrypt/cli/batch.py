@@ -203,7 +203,7 @@ def read_lines(name: str) -> list[str]:
 def main(argv: Sequence[str]) -> int:
     """`smtcrypt batch FILE`: exit 0 if every puzzle was answered, 3 if some ended unknown, 2 if
     some line was not a valid formula (or bad usage), 130 after Ctrl-C (answers so far printed)."""
-    syntax, argv = take_syntax(list(argv))
+    syntax, argv = take_syntax(list(argv), usage=build_parser)
     parser = build_parser()
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)

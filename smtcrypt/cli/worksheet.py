@@ -139,7 +139,7 @@ def summary(entries: Sequence[Entry], output: str) -> str:
 
 
 def main(argv: Sequence[str]) -> int:
-    syntax, argv = take_syntax(list(argv), WORKSHEET_SYNTAXES)
+    syntax, argv = take_syntax(list(argv), WORKSHEET_SYNTAXES, build_parser)
     parser = build_parser()
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)
