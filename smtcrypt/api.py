@@ -21,7 +21,7 @@ from smtcrypt.core.results import FormulaText, Solution, Verdict, join
 from smtcrypt.core.rules import DigitSpec, make_rules
 from smtcrypt.core.verify import satisfies
 from smtcrypt.engine.base import Executor
-from smtcrypt.errors import ParameterError
+from smtcrypt.errors import FormulaError, ParameterError
 from smtcrypt.notations import Reading, View, read
 from smtcrypt.search import Search
 from smtcrypt.setters.answers import Answers, answers
@@ -248,7 +248,18 @@ def verdict(formula: FormulaText, *, timeout: float | None = None, strategy: str
     return Puzzle(formula, **rules).verdict(timeout=timeout, strategy=strategy)
 
 
-def solve_all(formulas: Iterable[FormulaText], **options: Any) -> Iterator[tuple[str, Verdict]]:
-    """The verdict of each formula in turn: for scripts that work through a list."""
+def solve_all(formulas: Iterable[FormulaText], **options: Any) -> Iterator[tuple[str, Verdict | FormulaError]]:
+    """The verdict of each formula in turn, for scripts that work through a list: a formula that cannot
+    be read gives its `FormulaError` (with its caret) in place of a verdict, and the others go on, as
+    `smtcrypt batch` answers each line. Options that are wrong for every formula (`timeout=0`) are a
+    `ParameterError` at once, before any formula."""
+    checked_timeout(options.get("timeout"))
     for formula in formulas:
-        yield join(formula), verdict(formula, **options)
+        result: Verdict | FormulaError
+        try:
+            result = verdict(formula, **options)
+        except ParameterError:  # misuse (a formula that is no text, a rule of the wrong type): the caller's to fix
+            raise
+        except FormulaError as error:
+            result = error
+        yield join(formula), result

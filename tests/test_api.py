@@ -11,7 +11,7 @@ from reference import as_solution, brute_force, is_solution
 
 import smtcrypt
 import smtcrypt.search.loop
-from smtcrypt import FormulaError, IncompleteSearch, Puzzle, Solution, Status, Verdict
+from smtcrypt import FormulaError, IncompleteSearch, ParameterError, Puzzle, Solution, Status, Verdict
 
 SEND_MAPPING = {"D": 7, "E": 5, "M": 1, "N": 6, "O": 0, "R": 8, "S": 9, "Y": 2}
 HARD = "gcd(ABCDE, FGHIJ) > 500"  # seconds to enumerate (5,994 solutions): far beyond a tiny time limit
@@ -396,3 +396,16 @@ def test_a_letter_assigned_twice_is_an_error():
         smtcrypt.count("SEND + MORE = MONEY", assign=["S=9", "S=8"])
     with pytest.raises(FormulaError, match="--domain S: the letter is given twice"):
         smtcrypt.count("SEND + MORE = MONEY", domains=["S=1-9", "S=8"])
+
+
+def test_solve_all_reports_each_formulas_error_and_goes_on():
+    results = list(smtcrypt.solve_all(["SEND + MORE = MONEY", "SEND + + = MONEY", "AB + AB = AB"]))
+    assert [formula for formula, _ in results] == ["SEND + MORE = MONEY", "SEND + + = MONEY", "AB + AB = AB"]
+    first, bad, last = (result for _, result in results)
+    assert isinstance(first, Verdict) and first.status is Status.UNIQUE
+    assert isinstance(bad, FormulaError) and bad.column == 10 and "^" in bad.snippet
+    assert isinstance(last, Verdict) and last.status is Status.NONE
+    with pytest.raises(ParameterError, match="timeout"):  # wrong for every formula: at once
+        next(smtcrypt.solve_all(["SEND + MORE = MONEY"], timeout=0))
+    with pytest.raises(ParameterError, match="formula"):  # misuse, not a formula's error
+        list(smtcrypt.solve_all(["A = 1", 123]))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -190,6 +191,67 @@ def test_a_shared_link_solves_on_load(page):
     status_of(page, "unique")
     assert page.input_value("#assign") == "X=7"
     assert page.locator("#solutions li .line").all_inner_texts() == ["715 * 46 = 32890"]
+
+
+# Every status the page can show, from a shared link: (the address, its status, what the status says)
+STATUSES = [
+    ("/?formula=x+-+y+%3D+1", "infinite", "10 solutions shown; infinitely many solutions: x = 1 + t"),
+    ("/?formula=A+%2B+B+%3D+C&digits=1-2", "none", "no solution"),
+    ("/?syntax=enigma&formula=SubstitutedSum+-b7+%22SEND+%2B+MORE+%3D+MONEY%22", "none",  # impossible: no search
+     "proved: more symbols that must differ than digits for them"),
+    ("/?formula=SEND+%2B+MORE+%3D+MONEY", "unique", "1 solution, and no other: the puzzle is unique"),
+    ("/?formula=ODD+*+ODD+%3D+FREAKY", "multiple", "2 solutions, and no other"),
+    ("/?formula=ODD+*+ODD+%3D+FREAKY&mode=unique", "multiple", "2 solutions: not unique (stopped after two)"),
+    ("/?formula=NUM+%2B+BER+%3D+PLAY&mode=first", "found", "1 solution (stopped as asked; more may exist)"),
+    ("/?formula=x+-+y+%3D+1&mode=count", "infinite", "shown; infinitely many solutions"),
+    ("/?syntax=cryptator&base=4&formula=nrgy+%3D+MC+%5E+2", "multiple", "2 solutions, and no other"),
+]
+
+
+@pytest.mark.parametrize("address, status, words", STATUSES, ids=[f"{s[1]}: {s[0][2:40]}" for s in STATUSES])
+def test_the_page_renders_every_status(page, address, status, words):
+    open_page(page, address)
+    assert words in status_of(page, status, "error")
+    assert page.get_attribute("#status", "data-status") == status  # not an error, nor "cannot be reached"
+    page.wait_for_selector("#busy", state="hidden")  # the search has ended
+
+
+def test_the_page_shows_a_notations_own_symbols(page):
+    open_page(page, "/?syntax=cryptator&base=4&formula=nrgy+%3D+MC+%5E+2")
+    status_of(page, "multiple")
+    assert page.input_value("#notation") == "cryptator"
+    mappings = page.locator("#solutions li .mapping").all_inner_texts()
+    assert "2=3" in mappings[0].split() and "A=" not in mappings[0]  # the symbol 2, not our letter for it
+
+
+def test_the_page_renders_unknown_at_the_time_limit(browser):
+    with running_server(timeout=1.0) as hurried:
+        context = browser.new_context(base_url=hurried)
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        open_page(page, "/?" + urllib.parse.urlencode({"formula": LONG}))
+        assert "search incomplete (time limit), so more may exist" in status_of(page, "unknown", "error")
+        context.close()
+        assert not errors, errors
+
+
+def test_the_link_follows_the_puzzle(page, base):
+    open_page(page)
+    page.fill("#formula", "TWO + TWO = FOUR")
+    page.click("#share")
+    assert page.input_value("#link") == base + "/?formula=TWO+%2B+TWO+%3D+FOUR"
+    page.fill("#formula", "SEND + MORE = MONEY")  # a new puzzle: the link shown is its own
+    assert page.input_value("#link") == base + "/?formula=SEND+%2B+MORE+%3D+MONEY"
+    assert page.inner_text("#share") == "Copy link"
+    page.select_option("#notation", "cryptator")
+    assert page.input_value("#link") == base + "/?formula=SEND+%2B+MORE+%3D+MONEY&syntax=cryptator"
+    page.select_option("#notation", "smtcrypt")
+    page.fill("#formula", "ODD * ODD = FREAKY")
+    page.click("#solve")
+    status_of(page, "multiple")
+    assert page.input_value("#link") == page.url == base + "/?formula=ODD+*+ODD+%3D+FREAKY"
 
 
 def test_copy_link_puts_the_puzzle_in_the_address(page, base):

@@ -388,7 +388,7 @@ def test_every_subcommand_takes_the_same_rule_options():
 
 
 def test_a_worksheet_under_other_rules(tmp_path):
-    result = run("worksheet", "--base", "16", "ADD + ADD = CAB", "-o", str(tmp_path / "sheet.html"))
+    result = run("worksheet", "--base", "16", "ADD + ADD = CAB", "-o", str(tmp_path / "sheet.html"), "--allow-multiple")
     assert result.returncode == 0 and "1 puzzles (1 multiple)" in result.stderr  # as smtcrypt --unique --base 16
     assert smtcrypt.verdict("ADD + ADD = CAB", base=16).status is smtcrypt.Status.MULTIPLE
     assert run("worksheet", "--base", "8", "ABC9 = D").returncode == 2  # 9 is not a digit in base 8

@@ -83,7 +83,8 @@ def test_command_writes_a_sheet(tmp_path, capsys):
     listing = tmp_path / "puzzles.txt"
     listing.write_text("# this week\nODD * ODD = FREAKY\n\nTWO * TWO = SQUARE\n", encoding="utf-8")
     out = tmp_path / "sheet.html"
-    assert main(["worksheet", "SEND + MORE = MONEY", "--from", str(listing), "--paper", "letter", "-o", str(out)]) == 0
+    assert main(["worksheet", "SEND + MORE = MONEY", "--from", str(listing), "--paper", "letter", "-o", str(out),
+                 "--allow-multiple"]) == 0
     page = out.read_text(encoding="utf-8")
     assert page.count('<div class="puzzle">') == 6 and "size: letter" in page
     assert "3 puzzles (1 unique, 2 multiple) written to" in capsys.readouterr().err
@@ -145,3 +146,14 @@ def test_a_puzzle_out_of_time_is_undecided_in_the_key():
     assert time.monotonic() - started < 3  # the sheet's total, not 5 s a puzzle
     key = page.split('<section class="sheet key">')[1]
     assert key.count("undecided (time limit)") == 2 and "(proved)" not in key
+
+
+def test_a_puzzle_without_exactly_one_solution_is_refused_by_name(tmp_path, capsys):
+    out = tmp_path / "sheet.html"
+    assert main(["worksheet", "SEND + MORE = MONEY", "ODD * ODD = FREAKY", "A + B = A + 10", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "'ODD * ODD = FREAKY' has more than one solution, not exactly one: give --allow-multiple" in err
+    assert "'A + B = A + 10' has no solution" in err and "SEND" not in err and not out.exists()
+    assert main(["worksheet", "--syntax", "cryptator", "A // B = C", "-o", str(out)]) == 2
+    assert "'A // B = C' has more than one solution" in capsys.readouterr().err  # as the user wrote it
+    assert main(["worksheet", "ODD * ODD = FREAKY", "--allow-multiple", "-o", str(out)]) == 0 and out.exists()

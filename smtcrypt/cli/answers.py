@@ -12,7 +12,7 @@ from smtcrypt.cli.options import Exit
 from smtcrypt.core.results import Status
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.answers import lines, to_dict
-from smtcrypt.present.data import to_dict as verdict_dict
+from smtcrypt.present.report import Report
 from smtcrypt.setters.answers import answers
 
 if TYPE_CHECKING:
@@ -32,9 +32,10 @@ def command(puzzle: Puzzle, args: argparse.Namespace) -> int:
         print(f"smtcrypt: error: {error}", file=sys.stderr)
         return Exit.USAGE
     if args.json:
-        data = verdict_dict(result.verdict, stats=args.stats)
+        output = Report(puzzle.reading)
+        data = output.verdict(result.verdict, stats=args.stats)
         if args.unique:  # the first solution, and the one with another answer if there is one
-            shown = verdict_dict(replace(result.verdict, solutions=result.solutions))
+            shown = output.verdict(replace(result.verdict, solutions=result.solutions))
             data.update(solutions=shown["solutions"], count=len(result.solutions))
         data.update(to_dict(result))
         data["seconds"] = round(result.seconds, 6)

@@ -36,13 +36,15 @@ from smtcrypt.cli.options import (
     syntax_help,
     take_syntax,
 )
-from smtcrypt.core.results import Ending, Status, Verdict
+from smtcrypt.core.results import Ending, Status
 from smtcrypt.engine.base import Executor
 from smtcrypt.engine.memory import cap_process_memory
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations import shared_options
 from smtcrypt.present.data import to_dict
+from smtcrypt.present.report import Report
 from smtcrypt.search import set_memory_limit
+from smtcrypt.search.verdicts import impossible, unfinished
 from smtcrypt.setters.distribute import run_chunks
 
 
@@ -93,19 +95,27 @@ class BatchTask:
         set_memory_limit(self.max_memory)
         if self.cap_process:  # in each process that solves puzzles, from its size when first capped
             cap_process_memory(self.max_memory)
+        started = time.monotonic()
+        output: Report | None = None
         try:
             puzzle = Puzzle.read(formula, self.syntax, **self.door)
-            search = puzzle.search(limit=self.limit, timeout=self.timeout, decide=self.decide,
-                                   strategy=self.strategy, keep=not self.count,
-                                   executor=Executor.COMPILED if self.compiled_kernels else Executor.AUTO)
-            verdict = search.verdict()
+            output = Report(puzzle.reading)
+            if puzzle.reading.impossible is not None:  # ruled out before any search, as on the command line
+                verdict = impossible(puzzle.reading.text, time.monotonic() - started)
+            else:
+                search = puzzle.search(limit=self.limit, timeout=self.timeout, decide=self.decide,
+                                       strategy=self.strategy, keep=not self.count,
+                                       executor=Executor.COMPILED if self.compiled_kernels else Executor.AUTO)
+                for solution in search:
+                    output.found(solution)
+                verdict = search.verdict()
         except (FormulaError, ValueError) as error:  # a bad formula, or a strategy that cannot search it
             return {"line": line, "formula": formula, "error": str(error)}
         except MemoryError:  # reading it, or starting its search, took more than --max-memory
-            verdict = Verdict(formula, Status.UNKNOWN, (), False, Ending.MEMORY.value, 0.0,
-                              {"strategy": None, "proof": None}, ending=Ending.MEMORY)
-        extra = {} if self.syntax == "smtcrypt" else {"syntax": self.syntax, self.syntax: formula}
-        return {"line": line, **to_dict(verdict, self.stats, solutions=not self.count), **extra}
+            verdict = unfinished(formula, Ending.MEMORY, time.monotonic() - started)
+        data = to_dict(verdict, self.stats, solutions=not self.count) if output is None else \
+            output.verdict(verdict, stats=self.stats, solutions=not self.count)
+        return {"line": line, **data}
 
 
 @dataclass
@@ -193,7 +203,7 @@ def read_lines(name: str) -> list[str]:
 def main(argv: Sequence[str]) -> int:
     """`smtcrypt batch FILE`: exit 0 if every puzzle was answered, 3 if some ended unknown, 2 if
     some line was not a valid formula (or bad usage), 130 after Ctrl-C (answers so far printed)."""
-    syntax, argv = take_syntax(list(argv))
+    syntax, argv = take_syntax(list(argv), usage=build_parser)
     parser = build_parser()
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)

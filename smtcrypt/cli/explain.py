@@ -40,7 +40,7 @@ def build_parser() -> JsonErrorParser:
 
 def main(argv: Sequence[str]) -> int:
     """`smtcrypt explain`: the steps, the difficulty and the solution; exit codes as for solving."""
-    syntax, argv = take_syntax(list(argv))
+    syntax, argv = take_syntax(list(argv), usage=build_parser)
     parser = build_parser()
     parser.json_errors = "--json" in argv
     args = parser.parse_args(argv)

@@ -188,17 +188,20 @@ FLAGS = ("--first", "--count", "--unique", "--stats", "--json", "--json-lines")
 SYNTAXES = ("smtcrypt", "enigma", "cryptator")  # the notations a command line takes (`--layout FILE` besides)
 
 
-def take_syntax(argv: list[str], allowed: tuple[str, ...] = SYNTAXES) -> tuple[str, list[str]]:
+def take_syntax(argv: list[str], allowed: tuple[str, ...] = SYNTAXES,
+                usage: Callable[[], argparse.ArgumentParser] | None = None) -> tuple[str, list[str]]:
     """The notation `--syntax NAME` (or `--syntax=NAME`) names, wherever it stands, and the command
-    line without it: the one place `--syntax` is read. A usage error (exit 2) for an unknown name."""
+    line without it: the one place `--syntax` is read. A usage error (exit 2) for an unknown name,
+    with the usage of the command's own parser (`usage` makes it: `smtcrypt worksheet`'s, say)."""
     for index, argument in enumerate(argv):
         if argument == "--syntax" or argument.startswith("--syntax="):
             name = argument.partition("=")[2] if "=" in argument else (argv[index + 1] if index + 1 < len(argv) else "")
             rest = argv[:index] + argv[index + (1 if "=" in argument else 2):]
             if name not in allowed:
-                usage = JsonErrorParser(prog="smtcrypt")
-                usage.json_errors = "--json" in argv or "--json-lines" in argv
-                usage.error(f"argument --syntax: invalid choice: {name!r} (choose from {', '.join(allowed)})")
+                parser = usage() if usage is not None else JsonErrorParser(prog="smtcrypt")
+                if isinstance(parser, JsonErrorParser):
+                    parser.json_errors = "--json" in argv or "--json-lines" in argv
+                parser.error(f"argument --syntax: invalid choice: {name!r} (choose from {', '.join(allowed)})")
             return name, rest
         if argument == "--":
             break

@@ -43,7 +43,7 @@ def build_parser() -> JsonErrorParser:
 
 def main(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """`smtcrypt play`: exit 0 once solved, 1 when the input ends first, 2 for a bad formula or options."""
-    syntax, argv = take_syntax(list(argv))
+    syntax, argv = take_syntax(list(argv), usage=build_parser)
     parser = build_parser()
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)

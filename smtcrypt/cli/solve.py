@@ -208,7 +208,7 @@ def split_enigma(argv: list[str]) -> tuple[list[str], list[str]]:
 
 
 def main(argv: Sequence[str]) -> int:
-    syntax, argv = take_syntax(list(argv))
+    syntax, argv = take_syntax(list(argv), usage=build_parser)
     json_errors = "--json" in argv or "--json-lines" in argv
     if syntax == "enigma":
         ours, theirs = split_enigma(argv)

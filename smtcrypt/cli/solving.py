@@ -14,7 +14,6 @@ import functools
 import json
 import sys
 import time
-from typing import Any
 
 from smtcrypt.api import Puzzle
 from smtcrypt.cli.answers import command as answer_command
@@ -24,11 +23,11 @@ from smtcrypt.core.results import Ending, Status, Verdict
 from smtcrypt.engine.memory import cap_process_memory
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations.files import read_text
-from smtcrypt.present.answers import value_json, value_text
-from smtcrypt.present.data import LISTED, solution_dict, to_dict
+from smtcrypt.present.data import LISTED, to_dict
+from smtcrypt.present.report import Report
 from smtcrypt.present.text import stats_lines, summary_line
 from smtcrypt.search import Search, set_memory_limit
-from smtcrypt.setters.answers import Expression, Value
+from smtcrypt.search.verdicts import impossible, unfinished
 
 
 def bad_input(error: Exception, json_errors: bool, what: str = "error") -> Exit:
@@ -78,15 +77,13 @@ def solve(args: argparse.Namespace) -> int:
         with guard.stage(words=unfinished, clocked=True):
             args.timeout = guard.left()
             return answer_command(puzzle, args)
-    view = puzzle.view
     try:
-        answer = None if view.answer is None else Expression(view.answer, puzzle.problem)
+        output = Report(puzzle.reading)
     except FormulaError as error:
         return bad_input(error, machine(args), "error in --answer")
     if puzzle.reading.impossible is not None:  # ruled out before any search, as the notation's own tool does
         print(f"smtcrypt: {puzzle.reading.impossible}", file=sys.stderr)
-        verdict = impossible(puzzle, time.perf_counter() - started)
-        return report(puzzle, verdict, [], {}, args)
+        return report(output, impossible(puzzle.reading.text, time.perf_counter() - started), args)
     if guard.left() == 0:  # the reading took all the time: no search (the API refuses a timeout of 0)
         return unfinished(Ending.TIME)
     try:
@@ -100,7 +97,7 @@ def solve(args: argparse.Namespace) -> int:
         return unfinished(Ending.MEMORY)
     except KeyboardInterrupt:  # Ctrl-C while the search is made (a plan, a strategy's refusal)
         return unfinished(Ending.INTERRUPTED)
-    return stream(puzzle, search, answer, args)
+    return stream(output, search, args)
 
 
 def machine(args: argparse.Namespace) -> bool:
@@ -108,56 +105,43 @@ def machine(args: argparse.Namespace) -> bool:
     return bool(args.json or args.json_lines)
 
 
-def stream(puzzle: Puzzle, search: Search, answer: Expression | None, args: argparse.Namespace) -> int:
+def stream(output: Report, search: Search, args: argparse.Namespace) -> int:
     """Each solution printed as it is found (a line of text, or of JSON with `--json-lines`), then
     the verdict; Ctrl-C and the time limit stop the search (or, if it does not end in time, the
     guard's last resort reports what it found). `--json` lists at most LISTED solutions and counts
     the rest; `--json-lines` keeps none, for it has written each."""
     guard = current()
-    view = puzzle.view
     streaming = not (machine(args) or args.count)
     if args.json:
         search.retain = LISTED
     elif args.json_lines:
         search.retain = 0
-    header = view.header()
+    header = output.view.header()
     if streaming and header is not None:
         print(header, flush=True)
-    tally: dict[Value, int] = {}
-    shown: list[dict[str, Any]] = []
 
     def cut_short(ending: Ending) -> int:  # the last resort's words: what was found so far
-        return report(puzzle, search.verdict_so_far(ending), list(shown), dict(tally), args)
+        return report(output, search.verdict_so_far(ending), args)
 
     try:
         with guard.stage(search.request_stop, cut_short, raises=False):
             for solution in search:
-                value = None
-                if answer is not None:
-                    found = answer.value(solution.mapping, puzzle.rules.base)
-                    tally[found] = tally.get(found, 0) + 1
-                    value = value_text(found)
+                value = output.found(solution)
                 if streaming:
-                    print(view.line(solution, value), flush=True)
+                    print(output.line(solution, value), flush=True)
                     if args.show == "long":
                         print(solution.long_hand() + "\n", flush=True)
-                fields = view.solution_fields(solution, value)
                 if args.json_lines:
-                    line = fields if fields is not None else solution_dict(solution)
-                    print(json.dumps(line, ensure_ascii=False), flush=True)
-                elif fields is not None and not args.count and len(shown) < LISTED:
-                    shown.append(fields)
+                    print(json.dumps(output.entry(solution, value), ensure_ascii=False), flush=True)
     except MemoryError:  # the solutions kept for the verdict filled --max-memory: they go, their count stays
-        shown.clear()
         search.abandon(Ending.MEMORY)
     guard.limit(None)  # the verdict is known: the clock no longer matters
     with guard.stage(final=True):  # and Ctrl-C (once) no longer cuts the report short
         try:
-            return report(puzzle, search.verdict(), shown, tally, args)
+            return report(output, search.verdict(), args)
         except MemoryError:  # too many to list within the cap: the verdict without its list
-            shown.clear()
             search.drop_solutions()
-            return report(puzzle, search.verdict(), [], tally, args)
+            return report(output, search.verdict(), args)
 
 
 def unfinished_words(args: argparse.Namespace, started: float, ending: Ending) -> int:
@@ -170,8 +154,7 @@ def unfinished_words(args: argparse.Namespace, started: float, ending: Ending) -
             return Exit.INTERRUPTED
     formula = args.layout if args.layout is not None else \
         args.formula if isinstance(args.formula, str) else " ".join(args.formula)
-    verdict = Verdict(formula, Status.UNKNOWN, (), False, ending.value, time.monotonic() - started,
-                      {"strategy": None, "proof": None}, ending=ending)
+    verdict = unfinished(formula, ending, time.monotonic() - started)
     if machine(args):
         print(json.dumps(to_dict(verdict, solutions=bool(args.json and not args.count)), ensure_ascii=False))
     elif args.count:
@@ -192,36 +175,23 @@ def count_line(verdict: Verdict) -> str:
     return str(verdict.count)
 
 
-def impossible(puzzle: Puzzle, seconds: float) -> Verdict:
-    """The verdict of a puzzle its reader found has no solution: complete, no search, and why."""
-    stats = {"strategy": None, "proof": "more symbols that must differ than digits for them", "search_space": 0,
-             "search_space_exact": True, "models": 0, "seconds": {"read": seconds}}
-    return Verdict(puzzle.reading.text, Status.NONE, (), True, None, seconds, stats=stats)
-
-
-def report(puzzle: Puzzle, verdict: Verdict, shown: list[dict[str, Any]], tally: dict[Value, int],
-           args: argparse.Namespace) -> int:
+def report(output: Report, verdict: Verdict, args: argparse.Namespace) -> int:
     """The verdict: one JSON object (with `--json-lines`, its last line, without the list), the
     count, or the summary lines; then --stats; the exit code."""
-    view = puzzle.view
-    answers = sorted(tally.items(), key=lambda item: str(item[0]))
     if machine(args):
-        data = to_dict(verdict, stats=args.stats, solutions=not (args.count or args.json_lines), limit=LISTED)
-        data.update(view.fields())
-        if shown and args.json:
-            data["solutions"] = shown
-        if view.answer is not None:
-            data["answers"] = [{"value": value_json(value), "count": count} for value, count in answers]
+        data = output.verdict(verdict, stats=args.stats, solutions=not (args.count or args.json_lines), limit=LISTED)
         print(json.dumps(data, ensure_ascii=False))
     elif args.count:
         print(count_line(verdict))
         if verdict.status is Status.UNKNOWN:
             print(f"smtcrypt: {summary_line(verdict)}", file=sys.stderr)
     else:
-        lines = view.summary(verdict, [(value_text(value), count) for value, count in answers])
-        for line in lines if lines is not None else [summary_line(verdict)]:
+        for line in output.summary(verdict):
             print(line)
     if args.stats and not machine(args):
         for line in stats_lines(verdict):
             print(line)
+    hint = output.hint(verdict)
+    if hint is not None:
+        print(f"smtcrypt: hint: {hint}", file=sys.stderr)
     return exit_code(verdict, args.unique)

@@ -20,6 +20,7 @@ from smtcrypt.cli.options import (
     take_syntax,
 )
 from smtcrypt.cli.options import difficulty_range as difficulties
+from smtcrypt.core.results import Status
 from smtcrypt.core.rules import make_rules
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations.cryptator import inline as inline_cryptator
@@ -86,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep generated puzzles of difficulty A to B (1-5), where smtcrypt rates difficulty")
     parser.add_argument("--title", default="Cryptarithms", help="the sheet's heading")
     parser.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper size (default a4)")
+    parser.add_argument("--allow-multiple", action="store_true",
+                        help="put puzzles without exactly one solution on the sheet too (the key shows the first); "
+                             "without it such a puzzle is refused by name")
     parser.add_argument("--timeout", type=positive_number, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"bound each puzzle's search to S seconds (default {DEFAULT_TIMEOUT:g})")
     syntax_help(parser, WORKSHEET_SYNTAXES)
@@ -109,6 +113,21 @@ def usage_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
+def not_one(entry: Entry, written: str, timeout: float) -> tuple[Exit, str] | None:
+    """Why `entry` (`written` so by the user) does not belong on a sheet whose every puzzle has exactly
+    one solution, with the exit code (2: the puzzle is not one; 3: it was not decided in time), or None
+    where it does: a key that gives one answer of several would mark a right answer wrong."""
+    status = entry.verdict.status
+    if status is Status.UNIQUE:
+        return None
+    if status is Status.UNKNOWN:
+        return Exit.UNKNOWN, (f"{written!r} was not decided within {timeout:g} s ({entry.verdict.reason}): "
+                              f"give it more --timeout, or --allow-multiple to put it on the sheet undecided")
+    has = "no solution" if status is Status.NONE else "more than one solution"
+    return Exit.USAGE, (f"{written!r} has {has}, not exactly one: give --allow-multiple to put it on the "
+                        f"sheet anyway")
+
+
 def summary(entries: Sequence[Entry], output: str) -> str:
     """How many puzzles, by status, and where the page went."""
     counts: dict[str, int] = {}
@@ -120,7 +139,7 @@ def summary(entries: Sequence[Entry], output: str) -> str:
 
 
 def main(argv: Sequence[str]) -> int:
-    syntax, argv = take_syntax(list(argv), WORKSHEET_SYNTAXES)
+    syntax, argv = take_syntax(list(argv), WORKSHEET_SYNTAXES, build_parser)
     parser = build_parser()
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)
@@ -138,6 +157,7 @@ def main(argv: Sequence[str]) -> int:
         return fail(f"cannot read {error.filename}: {error.strerror}")
     except FormulaError as error:  # rules the generator refuses
         return fail(str(error))
+    written = list(formulas)  # as the user wrote them, to name one refused
     if syntax == "cryptator":  # each formula with Cryptator's rules written in, under the shared ones
         try:
             formulas = [inline_cryptator(formula, rules) for formula in formulas]
@@ -151,6 +171,12 @@ def main(argv: Sequence[str]) -> int:
                            rules=make_rules(**rules))
     except FormulaError as error:
         return fail(str(error))
+    refusals = [] if args.allow_multiple else \
+        [why for why in (not_one(entry, text, args.timeout) for entry, text in zip(sheet, written)) if why]
+    if refusals:
+        for _, message in refusals:
+            print(f"smtcrypt worksheet: error: {message}", file=sys.stderr)
+        return Exit.USAGE if any(code is Exit.USAGE for code, _ in refusals) else Exit.UNKNOWN
     page = render(sheet, title=args.title, paper=args.paper)
     if args.output == "-":
         sys.stdout.write(page)

@@ -66,12 +66,17 @@ STACK_ROOM = 12 * MAX_DEPTH
 COMPARISON_OPS = {"=": "==", "==": "==", "is": "==", "!=": "!=", "isnot": "!=", "<": "<", "<=": "<=",
                   ">": ">", ">=": ">=", "in": "in", "notin": "not in"}
 
+# Operators as written on paper or in other tools, which the language spells otherwise: `x` for times
+# (where it stands between two operands, a name would not), `:` for divide (`×` and `÷`: core/letters.py)
+TEXT_OPERATORS = {"x": "*", ":": "/"}
+MISSING_OPERATOR = "missing operator between two operands"
+
 # Small bad inputs, each labelled with what a user should be told (see Lark's match_examples).
 ERROR_EXAMPLES = {
     "missing operand": ["A +", "A + = B", "A * * B", "A ==", "= A", "A = B +", "(", "A = -", "A = (B +)",
                         "A = not", "A and", "A = B or", "A = B and = C", "A + , B", "A + B =",
                         "A = B =", "A = B <", "A * B ="],
-    "missing operator between two operands": ["A B", "A 2", "A = (B) C", "2 A = B", "A = B C", "A(B) C",
+    MISSING_OPERATOR: ["A B", "A 2", "A = (B) C", "2 A = B", "A = B C", "A(B) C",
                                               "A = B not C", "A = {B} C", "A = 2 3",
                                               "A = B 2"],
     "unclosed '('": ["(A + B", "((A) = B", "A = (B", "abs(A", "A in {B", "A = (B, C"],
@@ -445,6 +450,8 @@ def _syntax_error(source: str, error: UnexpectedInput) -> FormulaSyntaxError:
             return FormulaSyntaxError(str(refusal(char)), source, error.pos_in_stream)
         if char == "^":
             hint = " (use ** for powers)"
+        elif char in TEXT_OPERATORS:
+            hint = f" (write {TEXT_OPERATORS[char]!r} for this operator)"
         return FormulaSyntaxError(f"unexpected character {char!r}{hint}", source, error.pos_in_stream)
     position = len(source.rstrip())
     found = "end of formula"
@@ -461,4 +468,6 @@ def _syntax_error(source: str, error: UnexpectedInput) -> FormulaSyntaxError:
         except Exception:  # a failed relabelling must not hide the real error
             label = None
     message = f"unexpected {found}" + (f": {label}" if label else "")
+    if isinstance(error, UnexpectedToken) and str(error.token) in TEXT_OPERATORS and label == MISSING_OPERATOR:
+        message += f" (write {TEXT_OPERATORS[str(error.token)]!r} for this operator)"  # `AB x C`: times, as on paper
     return FormulaSyntaxError(message, source, position, length)

@@ -44,6 +44,7 @@ class Proof(str, enum.Enum):
     EXHAUSTIVE = "every assignment tried"  # the compiled exact evaluator on every assignment the rules allow
     BOUNDED = "every assignment covered by a bounded search"  # a linear equation's digits, cut by its bounds
     CUBES = "unsat, each cube of solutions proved by unsat"  # blocking whole cubes, each proved to hold only solutions
+    SYMBOLS = "more symbols that must differ than digits for them"  # no search: the notation's own check (enigma.py)
 
 
 class Status(str, enum.Enum):
@@ -121,9 +122,8 @@ class Verdict:
     def _repr_html_(self) -> str:
         import html
 
-        proof = (self.stats or {}).get("proof")
         head = f"<p><code>{html.escape(self.formula)}</code>: <b>{self.status.value}</b>"
-        head += f", proved by {html.escape(str(proof))}" if proof and self.complete else ""
+        head += f", proved by {html.escape(self.proof.value)}" if self.proof and self.complete else ""
         head += f" ({html.escape(self.reason)})" if self.reason else ""
         shown = "".join(f"<div style='display:inline-block;margin:0 1em'>{s.svg()}</div>" for s in self.solutions[:10])
         return f"<div class='smtcrypt-verdict'>{head}</p>{shown}</div>"

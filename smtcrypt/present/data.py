@@ -4,6 +4,7 @@ its long-hand layout (where its shape has one), and the explanation of a puzzle.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from smtcrypt.core.results import Solution, Status, Verdict
@@ -20,10 +21,11 @@ def long_hand(solution: Solution) -> str | None:
     return None if layout.kind == "line" else layout.text()
 
 
-def solution_data(solution: Solution) -> dict[str, Any]:
-    """One solution for the page: the line, the mapping, and the long-hand layout where it exists."""
-    return {"text": solution.text, "mapping": solution.mapping, "line": solution_line(solution),
-            "long_hand": long_hand(solution)}
+def solution_data(solution: Solution, entry: dict[str, Any] | None = None, line: str | None = None) -> dict[str, Any]:
+    """One solution for the page: its entry in the JSON object (`solution_dict`, or the notation's:
+    `present.report.Report.page`), its line, and the long-hand layout where it exists."""
+    return {**(solution_dict(solution) if entry is None else entry),
+            "line": solution_line(solution) if line is None else line, "long_hand": long_hand(solution)}
 
 
 def explanation(puzzle: Puzzle, timeout: float | None = None) -> dict[str, Any]:
@@ -46,13 +48,17 @@ def solution_dict(solution: Solution) -> dict[str, Any]:
             **({"wildcards": list(solution.wildcards)} if solution.wildcards else {})}
 
 
-def to_dict(verdict: Verdict, stats: bool = False, solutions: bool = True, limit: int | None = None) -> dict[str, Any]:
+def to_dict(verdict: Verdict, stats: bool = False, solutions: bool = True, limit: int | None = None, *,
+            fields: Mapping[str, Any] | None = None, entries: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The verdict as plain data: formula, status, count, complete, solutions, seconds (and reason, stats).
 
     `count` is the number of solutions found; null when there are infinitely many (status
     `infinite`: `shown` says how many are listed). `solutions=False` (for `--count`) leaves the
     list out. Where the list holds fewer than `count` (the caller kept at most `limit`, or ran out
-    of memory keeping them), `shown` says how many it holds, and `shown_limit` the limit it reached."""
+    of memory keeping them), `shown` says how many it holds, and `shown_limit` the limit it reached.
+    `fields` are what the notation says of the puzzle as written (`View.fields`: its formula, its
+    syntax, ...), in place of ours; `entries` the solutions as the notation shows them, in place of
+    `solution_dict`'s (see `present.report.Report`, which gives both)."""
     infinite = verdict.status is Status.INFINITE
     data: dict[str, Any] = {
         "formula": verdict.formula,
@@ -63,21 +69,34 @@ def to_dict(verdict: Verdict, stats: bool = False, solutions: bool = True, limit
     if infinite:
         data["shown"] = verdict.count
     if solutions:
-        data["solutions"] = [solution_dict(solution) for solution in verdict.solutions]
-        if not infinite and len(verdict.solutions) < verdict.count:
-            data["shown"] = len(verdict.solutions)
-            if limit is not None and len(verdict.solutions) >= limit:
+        listed = entries if entries is not None else [solution_dict(solution) for solution in verdict.solutions]
+        data["solutions"] = list(listed)
+        if not infinite and len(listed) < verdict.count:
+            data["shown"] = len(listed)
+            if limit is not None and len(listed) >= limit:
                 data["shown_limit"] = limit
     data |= {
         "seconds": round(verdict.seconds, 6),
         "strategy": (verdict.stats or {}).get("strategy"),  # "z3", "exhaustive", "z3 -> exhaustive", ...
-        "proof": (verdict.stats or {}).get("proof"),  # how completeness was shown; null if not complete
+        "proof": verdict.proof.value if verdict.proof is not None else None,  # how completeness was shown
     }
     if verdict.reason:
         data["reason"] = verdict.reason
     if stats:
         data["stats"] = verdict.stats
+    data.update(fields or {})
     return data
+
+
+def with_solutions(data: Mapping[str, Any], entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """A verdict's object written without its list (`solutions=False`), with the list where `to_dict`
+    puts it: for a server that received the solutions apart from the verdict."""
+    placed: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "seconds":
+            placed["solutions"] = list(entries)
+        placed[key] = value
+    return placed
 
 
 def to_json(verdict: Verdict, stats: bool = False, solutions: bool = True) -> str:

@@ -41,7 +41,7 @@ def stats_lines(verdict: Verdict) -> list[str]:
                      if key.endswith("conflicts") or key.endswith("decisions")) or "none reported"
     seconds = ", ".join(f"{stage} {value:.3f}" for stage, value in stats.get("seconds", {}).items())
     strategy = stats.get("strategy") or "none"
-    proof = stats.get("proof")
+    proof = verdict.proof.value if verdict.proof is not None else None
     tried = stats.get("candidates_tried")
     how = f"strategy: {strategy}" + (f"; complete by {proof}" if proof else "")
     if tried is not None:

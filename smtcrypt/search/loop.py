@@ -49,6 +49,7 @@ from smtcrypt.engine.memory import cap_loaded_z3_memory, retain_freed_memory_onc
 from smtcrypt.engine.portfolio import Portfolio, strategy_named
 from smtcrypt.search.family import Family, find_family
 from smtcrypt.search.limits import memory_limit
+from smtcrypt.search.verdicts import unfinished
 
 PROCESS_WIDE = {"memory", "max memory", "num allocs"}  # Z3 counters about the process, not the search
 RECHECKED_EXACT = 100  # solutions of every search re-checked, even those a backend proved (see the module)
@@ -283,9 +284,8 @@ class Search:
         line's last resort, when a stage does not end in time): what it found, unknown, `ending` as
         the reason. No solver statistics: the solver may be busy on another thread."""
         seconds = time.monotonic() - self._clock_started if self._started else 0.0
-        stats = {"strategy": " -> ".join(self.engine.used) or None, "proof": None, "models": self.found}
-        return Verdict(self.formula, Status.UNKNOWN, tuple(self.solutions), False, ending.value, seconds, stats,
-                       self._counted(), ending=ending)
+        return unfinished(self.formula, ending, seconds, solutions=self.solutions, found=self._counted(),
+                          strategy=" -> ".join(self.engine.used) or None)
 
     def _counted(self) -> int | None:
         """The verdict's `found`: None where it lists every solution it counted."""

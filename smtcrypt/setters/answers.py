@@ -202,7 +202,7 @@ def _decide(reading: Reading, expression: Expression, start: float, timeout: flo
     if not found:
         status = Status.NONE if verdict.complete else Status.UNKNOWN
         return Answers(expression.text, status, (), (), verdict.complete, verdict.reason,
-                       time.monotonic() - start, verdict.stats.get("proof") if verdict.stats else None, verdict)
+                       time.monotonic() - start, verdict.proof.value if verdict.proof else None, verdict)
     value = expression.value(found[0].mapping, reading.rules.base)
     source = f"{reading.problem.source}\n{expression.differs(value)}"
     other = check(parse(source, named_cells=reading.view.drawing is not None), reading.rules)
@@ -216,7 +216,7 @@ def _decide(reading: Reading, expression: Expression, start: float, timeout: flo
         return Answers(expression.text, Status.MULTIPLE, (Answer(value, None), Answer(second, None)),
                        (found[0], more[0]), False, None, seconds, None, verdict)
     if decided.complete:
-        proof = (decided.stats or {}).get("proof")
+        proof = decided.proof.value if decided.proof else None
         return Answers(expression.text, Status.UNIQUE, (Answer(value, None),), (found[0],), False, None, seconds, proof,
                        verdict)
     return Answers(expression.text, Status.UNKNOWN, (Answer(value, None),), (found[0],), False, decided.reason, seconds,

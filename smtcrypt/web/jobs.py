@@ -11,7 +11,8 @@ client has gone.
 The process talks to the server over one pipe. A spare process, forked before it is needed,
 receives its `Job` first. A process receives `("stop",)`; it sends
 
-    ("start", {"formula", "letters", "timeout"})   a search has read its puzzle and begins
+    ("start", {"formula", "letters", "timeout",    a search has read its puzzle and begins (`fields`: what
+               "fields"})                          its verdict's object says of the puzzle as written)
     ("solution", {...})                          one solution of a stream, as the page shows it
     ("solutions", [{...}, ...])                  solutions of a JSON answer, in batches
     ("found", n)                                 the count so far, every PROGRESS_EVERY seconds
@@ -41,10 +42,11 @@ from typing import Any
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.letters import is_wildcard
-from smtcrypt.core.results import Solution
 from smtcrypt.errors import FormulaError
-from smtcrypt.present.data import explanation, solution_data, to_dict
+from smtcrypt.present.data import explanation
+from smtcrypt.present.report import Report
 from smtcrypt.search import DEFAULT_MEMORY_MB, Search, set_memory_limit
+from smtcrypt.search.verdicts import impossible
 from smtcrypt.teach.worksheet import build_worksheet
 from smtcrypt.web.play import play
 from smtcrypt.web.query import BadQuery, Query, formula_error, puzzle_of
@@ -158,18 +160,18 @@ def named_letters(problem: Problem) -> list[str]:
     return [letter for letter in problem.letters if not is_wildcard(letter)]
 
 
-def solution_entry(solution: Solution) -> dict[str, Any]:
-    """One solution of `smtcrypt --json`'s list (as `to_dict` writes it)."""
-    return {"mapping": solution.mapping, "text": solution.text,
-            **({"wildcards": list(solution.wildcards)} if solution.wildcards else {})}
-
-
 def search(channel: Channel, job: Job) -> None:
-    """Read the puzzle, search within the time left, send the solutions and the verdict."""
+    """Read the puzzle, search within the time left, send the solutions and the verdict, written by
+    the one report of every interface (`present.report`): the object `smtcrypt --json` prints."""
     query = job.query
     assert query is not None
+    started = time.monotonic()
     puzzle = puzzle_of(query)
     mode = query.mode
+    try:
+        output = Report(puzzle.reading)
+    except FormulaError as error:  # the notation's answer expression (enigma.py's --answer)
+        raise formula_error(error) from None
     options = {**query.search_options, "timeout": job.seconds_left()}
     try:
         searching = puzzle.search(**options, keep=mode != "count")  # a count is the number only, as `--count --json`
@@ -180,7 +182,12 @@ def search(channel: Channel, job: Job) -> None:
         searching.request_stop()
     problem = puzzle.problem
     channel.send(("start", {"formula": problem.source, "letters": named_letters(problem),
-                            "timeout": job.timeout}))  # the request's limit; the search has what is left
+                            "timeout": job.timeout,  # the request's limit; the search has what is left
+                            "fields": {"formula": searching.formula, **output.fields()}}))
+    if puzzle.reading.impossible is not None:  # ruled out before any search, as on the command line
+        channel.send(("done", output.verdict(impossible(puzzle.reading.text, time.monotonic() - started),
+                                             stats=query.stats, solutions=False), 0))
+        return
     stopped = threading.Event()
     threading.Thread(target=channel.count, args=(stopped,), name="count", daemon=True).start()
     shown, batch = 0, []
@@ -189,17 +196,17 @@ def search(channel: Channel, job: Job) -> None:
             if job.stream:
                 if shown < STREAMED_SOLUTIONS:
                     shown += 1
-                    channel.send(("solution", {"event": "solution", "index": shown, **solution_data(solution)}))
+                    channel.send(("solution", {"event": "solution", "index": shown, **output.page(solution)}))
                     if shown == STREAMED_SOLUTIONS:  # the page shows no more: count the rest without making them
                         searching.keep = False
             else:
-                batch.append(solution_entry(solution))
+                batch.append(output.entry(solution, output.found(solution)))
                 if len(batch) >= BATCH:
                     channel.send(("solutions", batch))
                     batch = []
         if batch:
             channel.send(("solutions", batch))
-        verdict = to_dict(searching.verdict(), stats=query.stats, solutions=False)
+        verdict = output.verdict(searching.verdict(), stats=query.stats, solutions=False)
     finally:
         stopped.set()
     channel.send(("done", verdict, shown))

@@ -28,9 +28,10 @@ SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair: no text, and
 REPEATABLE = {"formula", "assign", "domain"}  # several constraints; one letter each (or comma-separated)
 KNOWN = ("formula", "mode", "limit", "timeout", "strategy", "stats", "distinct", "allow_leading_zeros",
          "nonzero_single_letters", "base", "digits", "domain", "assign", "syntax")
-# the notations the page reads: cryptator, the formula in Cryptator's notation under its rules; enigma, an
+# the notations the page reads: layout, a long multiplication or division as printed (its lines the formula's),
+# under the rules; cryptator, the formula in Cryptator's notation under its rules; enigma, an
 # enigma.py command line or run file, its rules its own
-SYNTAXES = ("smtcrypt", "cryptator", "enigma")
+SYNTAXES = ("smtcrypt", "layout", "cryptator", "enigma")
 TRUE, FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
 
 

@@ -34,7 +34,10 @@ from multiprocessing.context import ForkServerContext, SpawnContext
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from smtcrypt.core.results import Ending
+from smtcrypt.present.data import to_dict, with_solutions
 from smtcrypt.search import DEFAULT_MEMORY_MB
+from smtcrypt.search.verdicts import unfinished
 from smtcrypt.web.jobs import STREAMED_SOLUTIONS, Job, run
 
 __all__ = ["END", "GRACE", "SPARES", "STOP_GRACE", "STREAMED_SOLUTIONS", "Busy", "Gone", "Running", "Searches",
@@ -288,21 +291,19 @@ class Running:
         self._finish(None)
 
     def _unknown_verdict(self) -> dict[str, Any]:
-        """`smtcrypt --json`'s object for a search ended from outside (the solutions are added after)."""
+        """`smtcrypt --json`'s object for a search ended from outside (the solutions are added after),
+        from the search's fields it sent at its start."""
         assert self.start_info is not None
-        return {"formula": self.start_info["formula"], "status": "unknown", "count": self.found, "complete": False,
-                "seconds": round(self.seconds, 6), "strategy": None, "proof": None, "reason": self.killed}
+        fields = self.start_info.get("fields", {})
+        verdict = unfinished(fields.get("formula", self.start_info["formula"]), Ending(self.killed or "interrupted"),
+                             self.seconds, found=self.found)
+        return to_dict(verdict, solutions=False, fields=fields)
 
     def _with_solutions(self, verdict: dict[str, Any]) -> dict[str, Any]:
         """A JSON answer's verdict with the solutions sent before it, where `to_dict` puts them."""
         if self.job.stream or (self.job.query is not None and self.job.query.mode == "count"):
             return verdict
-        answer: dict[str, Any] = {}
-        for key, value in verdict.items():
-            if key == "seconds":
-                answer["solutions"] = self.solutions
-            answer[key] = value
-        return answer
+        return with_solutions(verdict, self.solutions)
 
 
 class Searches:

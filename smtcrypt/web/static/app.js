@@ -6,6 +6,7 @@ const $ = (id) => document.getElementById(id);
 const RULES = ["mode", "digits", "assign", "base", "distinct", "allow_leading_zeros", "nonzero_single_letters"];
 const DEFAULTS = { mode: "all", digits: "", assign: "", base: "10", distinct: true, allow_leading_zeros: false,
                    nonzero_single_letters: false };
+const NOTATIONS = ["smtcrypt", "layout", "cryptator", "enigma"];  // the `syntax` a puzzle is read in
 const STOP_GRACE_MS = 3000;  // after Stop, the server's last word is awaited this long before the request is dropped
 
 let current = null;  // the running search: {controller, id, started, timeout, found, shown}
@@ -20,11 +21,21 @@ function ruleValue(name) {
 function puzzleParams() {
   const params = new URLSearchParams();
   params.set("formula", $("formula").value);
+  if ($("notation").value !== "smtcrypt") params.set("syntax", $("notation").value);
   for (const name of RULES) {
     const value = ruleValue(name);
     if (value !== DEFAULTS[name]) params.set(name, String(value));
   }
   return params;
+}
+
+function puzzleLink() {
+  return location.origin + "/?" + puzzleParams();
+}
+
+function followLink() {  // a link shown belongs to the puzzle on the page, not to one solved or shared before
+  if (!$("link").hidden) $("link").value = puzzleLink();
+  $("share").textContent = "Copy link";
 }
 
 function ruleParams() {  // what the checker needs: the formula and the rules, not the mode
@@ -37,6 +48,7 @@ function loadFromAddress() {
   const params = new URLSearchParams(location.search);
   if (!params.has("formula")) return false;
   $("formula").value = params.getAll("formula").join("\n");
+  $("notation").value = NOTATIONS.includes(params.get("syntax")) ? params.get("syntax") : "smtcrypt";
   for (const name of RULES) {
     if (!params.has(name)) continue;
     const element = $(name), value = params.get(name);
@@ -117,8 +129,9 @@ function setStatus(kind, text, how) {
   if (how) status.append(el("span", "how", how));
 }
 
+// The verdict in words, for every status: `count` is null for infinitely many (`shown` says how many are listed)
 function describe(verdict, shown) {
-  const n = verdict.count, plural = (k) => `${k.toLocaleString("en")} solution${k === 1 ? "" : "s"}`;
+  const n = verdict.count, plural = (k) => `${(k ?? 0).toLocaleString("en")} solution${k === 1 ? "" : "s"}`;
   const seconds = verdict.seconds < 0.1 ? `${(verdict.seconds * 1000).toFixed(1)} ms` : `${verdict.seconds.toFixed(2)} s`;
   const proof = verdict.proof ? `proved: ${verdict.proof}` : "";
   const how = [verdict.strategy ? `strategy: ${verdict.strategy}` : "", proof, seconds].filter(Boolean).join(" · ");
@@ -127,11 +140,11 @@ function describe(verdict, shown) {
     none: "no solution",
     multiple: verdict.complete ? `${plural(n)}, and no other` : `${plural(n)}: not unique (stopped after two)`,
     found: `${plural(n)} (stopped as asked; more may exist)`,
-    infinite: `${plural(n)} shown; ${verdict.reason}`,
+    infinite: `${plural(verdict.shown ?? shown)} shown; ${verdict.reason}`,
     unknown: `${plural(n)} found; search incomplete (${verdict.reason}), so more may exist`,
   };
   let text = texts[verdict.status] || verdict.status;
-  if (shown < n && verdict.status !== "unknown" && $("mode").value !== "count") text += `; the first ${shown} shown`;
+  if (n !== null && shown < n && verdict.status !== "unknown" && $("mode").value !== "count") text += `; the first ${shown} shown`;
   return [text, how];
 }
 
@@ -189,6 +202,7 @@ async function solve() {
     finish();
   }
   history.replaceState(null, "", "/?" + puzzleParams());
+  followLink();
   clearTimeout(checkTimer);  // the letters line and any error belong to the formula being solved
   checkNow();
   $("result").hidden = false;
@@ -493,7 +507,7 @@ async function shareGame() {
 // ---- sharing and worksheets -----------------------------------------------------------------
 
 async function share() {
-  const link = location.origin + "/?" + puzzleParams();
+  const link = puzzleLink();
   history.replaceState(null, "", "/?" + puzzleParams());
   $("link").value = link;
   $("link").hidden = false;
@@ -529,6 +543,9 @@ function addToWorksheet() {
 async function start() {
   $("form").addEventListener("submit", (event) => { event.preventDefault(); solve(); });
   $("formula").addEventListener("input", checkSoon);
+  $("notation").addEventListener("change", checkSoon);
+  for (const id of ["formula", "notation", ...RULES]) $(id).addEventListener("input", followLink);
+  for (const id of ["notation", ...RULES]) $(id).addEventListener("change", followLink);
   $("formula").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey) { event.preventDefault(); solve(); }
   });
