@@ -139,12 +139,13 @@ def build_parser(strict: bool = False, lines: bool = True) -> Lark:
 def parser(lines: bool = True) -> Lark:
     """The parser, built once per process (for texts of several lines, and of one); the stack made
     room for the trees it makes."""
-    _make_room()
+    make_room()
     return build_parser(lines=lines)
 
 
-def _make_room() -> None:
-    """Room on the stack for the stages after parsing, made by the first parse of either reader."""
+def make_room() -> None:
+    """Room on the stack for the stages after parsing, made by the first parse of either reader, or
+    by the first check of a tree a reader built without parsing (`core/limits.py`)."""
     if sys.getrecursionlimit() < STACK_ROOM:
         sys.setrecursionlimit(STACK_ROOM)
 

@@ -29,6 +29,7 @@ from smtcrypt.core.rules import make_rules
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations.base import Reader, Reading, View
 from smtcrypt.notations.formula import read as formula
+from smtcrypt.notations.limits import check_text
 
 # The other notations' readers load on their first use: a formula, the common case, need not wait
 # for three more parsers to import (see tests/test_startup.py).
@@ -85,6 +86,7 @@ def read(text: Any, syntax: str = "smtcrypt", /, **options: Any) -> Reading:
     """The puzzle `text` read in notation `syntax` with that notation's `options` (see the table above)."""
     if syntax not in READERS:
         raise FormulaError(f"unknown syntax {syntax!r}: expected one of {', '.join(SYNTAXES)}")
+    check_text(text, syntax)  # the one check of the text's length, before any reader's work
     return READERS[syntax](text, **options)
 
 

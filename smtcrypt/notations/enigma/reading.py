@@ -9,7 +9,7 @@ from typing import Any
 from smtcrypt.core.check import Problem, check
 from smtcrypt.core.clock import Clock
 from smtcrypt.core.numerals import digit_char, number_text, read_digits, read_number
-from smtcrypt.core.parse import check_length, parse
+from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, Status, Verdict, join
 from smtcrypt.core.rules import Rules
 from smtcrypt.notations.base import Reading, View
@@ -104,7 +104,6 @@ def read(text: str | Sequence[str], /) -> Reading:
     """The checked problem of an enigma.py command line: the solver's name and its arguments as a
     list (`["SubstitutedSum", "SEND + MORE = MONEY"]`), or as text (one line, or a run file with
     comments and continued lines); its options are the command line's own."""
-    check_length(text, "enigma.py run file" if isinstance(text, str) else "enigma.py command line")
     clock = Clock()
     with clock("parse"):
         argv = read_runfile(text) if isinstance(text, str) else list(text)

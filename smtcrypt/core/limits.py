@@ -1,0 +1,100 @@
+"""The limits of a formula's tree, however it was made: parsed from our text, or built by a reader
+from the user's own notation (Cryptator's, a layout's rows, an added constraint).
+
+A parsed tree is within them by construction (the parser refuses a text over MAX_SOURCE_LENGTH, a
+nesting deeper than MAX_DEPTH and a number of more than MAX_NUMBER_DIGITS digits, each under its
+place). A tree built by code may share a part in several places (Cryptator's `//` of operands that
+may be negative repeats both, to round toward zero), so that its written size can grow faster than
+the user's text: it is measured here, each shared part once, before any stage walks it.
+
+A tree's size is the characters its formula text would take at least: a word, name or number its
+own characters, an operator one. A parsed tree is never larger than its text, so the one limit,
+MAX_SOURCE_LENGTH, holds both.
+"""
+
+from __future__ import annotations
+
+from smtcrypt.core.numerals import MAX_NUMBER_DIGITS, too_many_digits
+from smtcrypt.core.parse import MAX_DEPTH, MAX_SOURCE_LENGTH, make_room
+from smtcrypt.core.tree import (
+    BoolOp,
+    Compare,
+    Constraints,
+    Expr,
+    Name,
+    Number,
+    Repeating,
+    Word,
+    children,
+)
+from smtcrypt.errors import FormulaLimitError
+
+LOG10_2 = 0.30103  # decimal digits a bit: a number of n bits has at most n * LOG10_2 + 1 digits
+
+
+def check_tree(formula: Constraints) -> None:
+    """Refuse, under its innermost part too large, a tree nested more than MAX_DEPTH deep, of a
+    numeral of more than MAX_NUMBER_DIGITS digits, or standing for more than MAX_SOURCE_LENGTH
+    characters of formula text; each shared part is measured once, without recursion. Also makes
+    the stack room the later stages need for a tree that deep (`core.parse.make_room`)."""
+    make_room()
+    sizes: dict[int, int] = {}  # by id of node: the characters it stands for
+    depths: dict[int, int] = {}
+    total = 0
+    for constraint in formula.constraints:
+        stack: list[tuple[Expr, bool]] = [(constraint, False)]
+        while stack:
+            node, ready = stack.pop()
+            key = id(node)
+            if key in sizes:
+                continue
+            kids = children(node)
+            if not ready:
+                stack.append((node, True))
+                stack.extend((kid, False) for kid in reversed(kids) if id(kid) not in sizes)
+                continue
+            size, depth = _own_size(node, formula), 1
+            for kid in kids:
+                size += sizes[id(kid)]
+                depth = max(depth, depths[id(kid)] + 1)
+            if depth > MAX_DEPTH:
+                raise _refused(f"formula nested more than {MAX_DEPTH} levels deep (long chains of one operator "
+                               "count as nesting)", formula, node)
+            if size > MAX_SOURCE_LENGTH:
+                raise _refused(f"this part stands for {size:,} characters of smtcrypt's formulas (a part a reader "
+                               f"repeats counts each time): the limit is {MAX_SOURCE_LENGTH:,}", formula, node)
+            sizes[key], depths[key] = size, depth
+        total += sizes[id(constraint)] + 1  # and a separator
+        if total > MAX_SOURCE_LENGTH + 1:
+            raise _refused(f"the formulas stand for {total - 1:,} characters of smtcrypt's formulas: the limit is "
+                           f"{MAX_SOURCE_LENGTH:,}", formula, constraint)
+
+
+def _own_size(node: Expr, formula: Constraints) -> int:
+    """The characters a node takes of its text without its parts; a numeral's digits checked (a
+    number's from its value, which a reader may have made without writing it)."""
+    if isinstance(node, Word):
+        return _digits(len(node.letters), len(node.letters), "a word", formula, node)
+    if isinstance(node, Number):
+        value = node.value
+        bits = max(abs(value.numerator).bit_length(), value.denominator.bit_length())
+        return _digits(len(node.text), int(bits * LOG10_2) + 1, "a number", formula, node)
+    if isinstance(node, Repeating):
+        return _digits(len(node.text), len(node.text_of_digits()), "a repeating decimal", formula, node)
+    if isinstance(node, Name):
+        return len(node.name)
+    if isinstance(node, Compare):
+        return len(node.ops)
+    if isinstance(node, BoolOp):
+        return len(node.operands) - 1
+    return 1  # an operator, a call's name, a collection's brackets
+
+
+def _digits(size: int, digits: int, what: str, formula: Constraints, node: Expr) -> int:
+    if digits > MAX_NUMBER_DIGITS:
+        raise _refused(too_many_digits(digits, what), formula, node)
+    return size
+
+
+def _refused(message: str, formula: Constraints, node: Expr) -> FormulaLimitError:
+    return FormulaLimitError(message, formula.source, node.span.start, node.span.end - node.span.start)
