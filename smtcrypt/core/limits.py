@@ -29,8 +29,6 @@ from smtcrypt.core.tree import (
 )
 from smtcrypt.errors import FormulaLimitError
 
-LOG10_2 = 0.30103  # decimal digits a bit: a number of n bits has at most n * LOG10_2 + 1 digits
-
 
 def check_tree(formula: Constraints) -> None:
     """Refuse, under its innermost part too large, a tree nested more than MAX_DEPTH deep, of a
@@ -71,14 +69,11 @@ def check_tree(formula: Constraints) -> None:
 
 
 def _own_size(node: Expr, formula: Constraints) -> int:
-    """The characters a node takes of its text without its parts; a numeral's digits checked (a
-    number's from its value, which a reader may have made without writing it)."""
+    """The characters a node takes of its text without its parts; a numeral's digits checked."""
     if isinstance(node, Word):
         return _digits(len(node.letters), len(node.letters), "a word", formula, node)
-    if isinstance(node, Number):
-        value = node.value
-        bits = max(abs(value.numerator).bit_length(), value.denominator.bit_length())
-        return _digits(len(node.text), int(bits * LOG10_2) + 1, "a number", formula, node)
+    if isinstance(node, Number):  # as written (`core.tree.number` writes no value too long)
+        return _digits(len(node.text), len(node.text), "a number", formula, node)
     if isinstance(node, Repeating):
         return _digits(len(node.text), len(node.text_of_digits()), "a repeating decimal", formula, node)
     if isinstance(node, Name):

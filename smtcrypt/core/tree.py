@@ -171,11 +171,14 @@ class Spans:
         return Span(start, start + 1 if end is None else end, line, start - self.starts[line - 1] + 1)
 
 
-NUMBER_TEXT_BITS = 10_000  # a value of more bits is not written out: the limits refuse it by its value
+# A value of more bits than this is not written out (its text is empty): a number a reader computed
+# (an answer's value) is bounded by the checker's size of values, not by the digits a user may write.
+NUMBER_TEXT_BITS = 3_000  # about 900 digits, within MAX_NUMBER_DIGITS (core/numerals.py)
 
 
 def number(value: int | Fraction, span: Span) -> Expr:
-    """A constant as the parser would make it of its text: a negative one as `-n`, a fraction as `p / q`."""
+    """A constant as the parser would make it of its text: a negative one as `-n`, a fraction as `p / q`
+    (for a value a reader worked out: no number of ours is negative or a fraction as written)."""
     value = Fraction(value)
     if value < 0:
         return Unary("-", number(-value, span), span)
