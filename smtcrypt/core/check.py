@@ -100,10 +100,11 @@ def check(formula: Constraints, rules: Rules | None = None) -> Problem:
     """Check "NUM + BER = PLAY" under `rules` (by default the usual ones) and annotate what the encoder needs.
 
     The tree may be parsed or built by a reader, its spans in the user's own text: its limits are
-    checked first (`core.limits`). Each constraint is then walked once; every pass below reads the
-    nodes of that walk, in the order, and with the errors, of a walk of its own."""
+    checked first (`core.limits`; a parsed tree is within them already). Each constraint is then
+    walked once; every pass below reads the nodes of that walk, in the order, and with the errors,
+    of a walk of its own."""
     rules = Rules() if rules is None else rules
-    check_tree(formula)
+    formula = check_tree(formula)
     parts = [tuple(walk(constraint)) for constraint in formula.constraints]  # each constraint's nodes, in order
     for constraint, nodes in zip(formula.constraints, parts):
         for node in nodes:

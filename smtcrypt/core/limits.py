@@ -30,11 +30,14 @@ from smtcrypt.core.tree import (
 from smtcrypt.errors import FormulaLimitError
 
 
-def check_tree(formula: Constraints) -> None:
-    """Refuse, under its innermost part too large, a tree nested more than MAX_DEPTH deep, of a
-    numeral of more than MAX_NUMBER_DIGITS digits, or standing for more than MAX_SOURCE_LENGTH
-    characters of formula text; each shared part is measured once, without recursion. Also makes
-    the stack room the later stages need for a tree that deep (`core.parse.make_room`)."""
+def check_tree(formula: Constraints) -> Constraints:
+    """The formula, marked `measured`; refused, under its innermost part too large, if nested more than
+    MAX_DEPTH deep, with a numeral of more than MAX_NUMBER_DIGITS digits, or standing for more than
+    MAX_SOURCE_LENGTH characters of formula text. Each shared part is measured once, without
+    recursion; a tree measured already (a parsed one) is not walked again. Also makes the stack room
+    the later stages need for a tree that deep (`core.parse.make_room`)."""
+    if formula.measured:
+        return formula
     make_room()
     sizes: dict[int, int] = {}  # by id of node: the characters it stands for
     depths: dict[int, int] = {}
@@ -66,6 +69,7 @@ def check_tree(formula: Constraints) -> None:
         if total > MAX_SOURCE_LENGTH + 1:
             raise _refused(f"the formulas stand for {total - 1:,} characters of smtcrypt's formulas: the limit is "
                            f"{MAX_SOURCE_LENGTH:,}", formula, constraint)
+    return Constraints(formula.constraints, formula.source, measured=True)
 
 
 def _own_size(node: Expr, formula: Constraints) -> int:

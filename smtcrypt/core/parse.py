@@ -337,7 +337,8 @@ def parse(source: Formula, named_cells: bool = False) -> Constraints:
     if len(source) <= SHAPED_LENGTH and source.isascii() and "?" not in source and not named_cells:
         shaped = _shape_tree(source.translate(SHAPE))
         if shaped is not None:
-            return Constraints(tuple(_dressed(constraint, source) for constraint in shaped.constraints), source)
+            return Constraints(tuple(_dressed(constraint, source) for constraint in shaped.constraints), source,
+                               measured=True)
     return _parse(source, named_cells)
 
 
@@ -403,7 +404,7 @@ def _parse(source: str, named_cells: bool, explain: bool = True) -> Constraints:
     if deep:
         for constraint in constraints:
             _check_depth(source, constraint)
-    return Constraints(constraints, source)
+    return Constraints(constraints, source, measured=True)  # within every limit: see core/limits.py
 
 
 def _check_characters(source: str, named_cells: bool) -> None:

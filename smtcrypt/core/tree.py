@@ -150,6 +150,8 @@ class Constraints:
 
     constraints: tuple[Expr, ...]
     source: Formula
+    # within the limits of every tree (core/limits.py), known: made by the parser, or measured once
+    measured: bool = False
 
 
 # -- small constructors for readers that build trees by code (spans into the user's own text) --------

@@ -138,8 +138,8 @@ def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
     translation = _Translation(text, letters)
     ours = [translation.equation(equation) for equation in equations]
     distinct, counts = _occurrences(letters, found, translation.spans, base, relax_min, relax_max)
-    tree = Constraints((*ours, *translation.conditions, *counts), text)
-    check_tree(tree)  # before anything is written out of it: a shared part may stand for much text
+    # measured before anything is written out of it: a shared part may stand for much text
+    tree = check_tree(Constraints((*ours, *translation.conditions, *counts), text))
     nonzero = f"1-{base - 1}"  # the digits but 0, written as make_rules reads a range fastest
     leading = None if allow_leading_zeros else {letters[word.text[0]]: nonzero for word in found}
     rules = make_rules(base=base, allow_leading_zeros=True, distinct=distinct, domains=leading,
