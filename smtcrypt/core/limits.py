@@ -14,8 +14,10 @@ MAX_SOURCE_LENGTH, holds both.
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 from smtcrypt.core.numerals import MAX_NUMBER_DIGITS, too_many_digits
-from smtcrypt.core.parse import MAX_DEPTH, MAX_SOURCE_LENGTH, make_room
 from smtcrypt.core.tree import (
     BoolOp,
     Compare,
@@ -28,6 +30,36 @@ from smtcrypt.core.tree import (
     children,
 )
 from smtcrypt.errors import FormulaLimitError
+
+MAX_SOURCE_LENGTH = 100_000  # characters in one formula, or of any puzzle's text
+MAX_DEPTH = 1_000  # nesting of the tree, including chains such as A + B + C + ...
+
+# The stages after parsing recurse a few Python frames per level of the tree: room for MAX_DEPTH, made
+# by the first parse or check (not on import: importing smtcrypt changes nothing of the interpreter's).
+STACK_ROOM = 12 * MAX_DEPTH
+
+
+def make_room() -> None:
+    """Room on the stack for the stages after parsing, made by the first parse of either reader, or
+    by the first check of a tree a reader built without parsing."""
+    if sys.getrecursionlimit() < STACK_ROOM:
+        sys.setrecursionlimit(STACK_ROOM)
+
+
+def check_length(text: Any, what: str) -> None:
+    """Refuse a puzzle's text (a string, or a list of them: lines, arguments) of more than
+    MAX_SOURCE_LENGTH characters, before any work on it, with a caret where the limit falls: a
+    translation may make a text larger, never a text too large smaller."""
+    if isinstance(text, str):
+        size = len(text)
+    elif isinstance(text, (list, tuple)) and all(isinstance(item, str) for item in text):
+        size = sum(map(len, text)) + max(len(text) - 1, 0)
+    else:
+        return  # not text: the reader says what it expected
+    if size > MAX_SOURCE_LENGTH:
+        source = text if isinstance(text, str) else "\n".join(text)
+        raise FormulaLimitError(f"{what} of {size:,} characters: the limit is {MAX_SOURCE_LENGTH:,}", source,
+                                MAX_SOURCE_LENGTH)
 
 
 def check_tree(formula: Constraints) -> Constraints:

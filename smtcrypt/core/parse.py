@@ -8,7 +8,6 @@ to keep in step with this one.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
@@ -33,6 +32,8 @@ from smtcrypt.core.letters import (
     spelled,
     symbols,
 )
+from smtcrypt.core.limits import MAX_DEPTH, MAX_SOURCE_LENGTH, make_room
+from smtcrypt.core.limits import STACK_ROOM as STACK_ROOM  # the limits every tree keeps, named here too
 from smtcrypt.core.numerals import MAX_NUMBER_DIGITS, too_many_digits
 from smtcrypt.core.tree import (
     BinOp,
@@ -55,12 +56,6 @@ from smtcrypt.core.tree import (
 from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaSyntaxError
 
 GRAMMAR_NAME = "smtcrypt.lark"
-MAX_SOURCE_LENGTH = 100_000  # characters in one formula
-MAX_DEPTH = 1_000  # nesting of the tree, including chains such as A + B + C + ...
-
-# The stages after parsing recurse a few Python frames per level of the tree: room for MAX_DEPTH, made
-# by the first parse (not on import: importing smtcrypt changes nothing of the interpreter's).
-STACK_ROOM = 12 * MAX_DEPTH
 
 # Normalised comparison operators: `=` and `is` mean `==`, `is not` means `!=`.
 COMPARISON_OPS = {"=": "==", "==": "==", "is": "==", "!=": "!=", "isnot": "!=", "<": "<", "<=": "<=",
@@ -77,22 +72,6 @@ ERROR_EXAMPLES = {
     "unclosed '('": ["(A + B", "((A) = B", "A = (B", "abs(A", "A in {B", "A = (B, C"],
     "unmatched closing bracket": ["A + B)", ")", "A = B)", "A = B}", "A = (B))"],
 }
-
-
-def check_length(text: Any, what: str) -> None:
-    """Refuse a puzzle's text (a string, or a list of them: lines, arguments) of more than
-    MAX_SOURCE_LENGTH characters, before any work on it, with a caret where the limit falls: a
-    translation may make a text larger, never a text too large smaller."""
-    if isinstance(text, str):
-        size = len(text)
-    elif isinstance(text, (list, tuple)) and all(isinstance(item, str) for item in text):
-        size = sum(map(len, text)) + max(len(text) - 1, 0)
-    else:
-        return  # not text: the reader says what it expected
-    if size > MAX_SOURCE_LENGTH:
-        source = text if isinstance(text, str) else "\n".join(text)
-        raise FormulaLimitError(f"{what} of {size:,} characters: the limit is {MAX_SOURCE_LENGTH:,}", source,
-                                MAX_SOURCE_LENGTH)
 
 
 class _BracketNewlines:
@@ -141,13 +120,6 @@ def parser(lines: bool = True) -> Lark:
     room for the trees it makes."""
     make_room()
     return build_parser(lines=lines)
-
-
-def make_room() -> None:
-    """Room on the stack for the stages after parsing, made by the first parse of either reader, or
-    by the first check of a tree a reader built without parsing (`core/limits.py`)."""
-    if sys.getrecursionlimit() < STACK_ROOM:
-        sys.setrecursionlimit(STACK_ROOM)
 
 
 def _span(meta: Meta) -> Span:
