@@ -1,4 +1,4 @@
-"""A Cryptator formula and its options into our formulas and the keyword rules of `Puzzle`.
+"""A Cryptator formula and its options into our formula's tree (its nodes under the user's own text) and rules.
 
 Cryptator's rules, as its model posts them (`src/main/java/cryptator/solver/
 AbstractModelerNodeConsumer.java`, `CryptaModeler.java`, `CryptaOperator.java`,
