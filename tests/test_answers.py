@@ -183,3 +183,11 @@ def test_an_answer_longer_than_pythons_integer_text_limit_is_printed() -> None:
     assert value_text(big) == "1" + "0" * 4999 + "7"
     assert value_json(big) == "1" + "0" * 4999 + "7" and value_json(7) == 7
     assert value_text(Fraction(big, 3)) == f"{value_text(big)}/3"
+
+
+def test_an_answers_errors_point_into_the_answer_as_written() -> None:
+    puzzle = Puzzle("A + B = C", base=8)
+    for answer, column, message in [("A ** 1500", 6, "exponent 1500"), ("A9 + 1", 2, "9 is not a digit in base 8")]:
+        with pytest.raises(FormulaError, match=message) as caught:
+            puzzle.answers(answer, unique=True)
+        assert caught.value.source == answer and caught.value.column == column

@@ -413,3 +413,35 @@ def test_more_symbols_than_our_latin_capitals_solved_and_shown_in_the_users_symb
         return total
 
     assert len(set(digits.values())) == 30 and value(word) > value(word[::-1]) and digits["a"] and digits["D"]
+
+
+# --- the translation is our tree, its places in the formula as written --------------------------------
+
+
+@pytest.mark.parametrize(("formula", "options", "column", "message"), [
+    ("a^'2000'=b", {}, 3, "exponent 2000 is beyond"),  # under the constant as written
+    ("'2'^'1000'^'1000' = a", {}, 11, "digits smtcrypt computes"),  # under the ^ whose power is too large
+])
+def test_the_checkers_errors_point_into_the_formula_as_written(formula: str, options: dict, column: int,
+                                                               message: str) -> None:
+    with pytest.raises(FormulaError, match=message) as caught:
+        Puzzle.from_cryptator(formula, **options)
+    assert caught.value.source == formula and caught.value.column == column
+
+
+def test_a_solutions_text_is_the_formula_as_written_filled_in() -> None:
+    puzzle = Puzzle.from_cryptator("send+more=money")
+    (solution,) = puzzle.solve()
+    assert solution.text == "9567+1085=10652"
+    assert puzzle.verdict().formula == "SEND + MORE == MONEY"  # a verdict names our formula, as it is shown
+    # a repeated operand (a // that rounds toward zero) and a condition are filled in once, where written
+    puzzle = Puzzle.from_cryptator("(ab-cd)//e = f && gh/e = f")
+    solution = puzzle.first()
+    assert puzzle.cryptator.conditions == ["GH % E == 0"] and "abs((AB - CD))" in puzzle.cryptator.formula
+    assert solution is not None and solution.text == puzzle.cryptator.substitute(solution.mapping)
+
+
+def test_digit_symbols_are_letters_whatever_the_base() -> None:
+    # the 9s and 7 of the words are symbols, not digits of base 8 or 6 to check
+    assert Puzzle.from_cryptator("77 + b = 9c", base=6).count() == brute_count("77 + b = 9c", 6, False, {}, (0, 0))
+    assert Puzzle.from_cryptator("a9 + b = 9c", base=8).count() == brute_count("a9 + b = 9c", 8, False, {}, (0, 0))

@@ -9,6 +9,7 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +17,11 @@ import pytest
 
 from smtcrypt import Puzzle, Status
 from smtcrypt.cli import main
-from smtcrypt.core.check import MAX_POWER_DIGITS
+from smtcrypt.core.check import MAX_POWER_DIGITS, check
 from smtcrypt.core.numerals import MAX_NUMBER_DIGITS, read_digits, read_number
 from smtcrypt.core.parse import MAX_DEPTH, MAX_SOURCE_LENGTH
 from smtcrypt.core.rules import make_rules
+from smtcrypt.core.tree import BinOp, Constraints, Spans, Word, compare, number
 from smtcrypt.errors import FormulaError, FormulaLimitError
 from smtcrypt.notations import read
 from smtcrypt.notations.cryptator import translate
@@ -326,3 +328,27 @@ def test_each_limit_error_is_a_limit_error() -> None:
                  lambda: Puzzle(f"A = {LONG}")):
         with pytest.raises(FormulaLimitError):
             call()
+
+
+# --- trees built by code meet the limits a parsed one does ------------------------------------------------
+
+
+def test_a_tree_built_by_code_is_checked_against_every_limit() -> None:
+    text = "A + B = C"
+    spans = Spans(text)
+    a, b, c = Word("A", spans(0)), Word("B", spans(4)), Word("C", spans(8))
+    problem = check(Constraints((compare(BinOp("+", a, b, spans(2)), "==", c, spans(6)),), text))
+    assert problem.letters == ("A", "B", "C") and problem.formula.measured
+    shared = a  # each level repeats the one below twice: 40 levels stand for a trillion characters
+    for _ in range(40):
+        shared = BinOp("+", shared, shared, spans(2))
+    error = refused(lambda: check(Constraints((compare(shared, "==", c, spans(6)),), text)),
+                    "characters of smtcrypt's formulas")
+    assert (error.line, error.column, text[error.position]) == (1, 3, "+")  # the innermost part too large
+    deep = a
+    for _ in range(MAX_DEPTH):
+        deep = BinOp("+", deep, b, spans(2))
+    refused(lambda: check(Constraints((compare(deep, "==", c, spans(6)),), text)), f"nested more than {MAX_DEPTH}")
+    refused(lambda: check(Constraints((compare(a, "==", Word("D" * (MAX_NUMBER_DIGITS + 1), spans(8)), spans(6)),),
+                                      text)), f"digits: the limit is {MAX_NUMBER_DIGITS:,}")
+    assert number(-7, spans(0)).op == "-" and number(Fraction(3, 2), spans(0)).op == "/"  # as the parser makes them

@@ -3,7 +3,9 @@ command-line driver taking every notation alike (its options before or after `--
 
 from __future__ import annotations
 
+import argparse
 import ast
+import dataclasses
 import json
 import subprocess
 import sys
@@ -13,10 +15,10 @@ import pytest
 
 from smtcrypt import Puzzle
 from smtcrypt.cli import main
-from smtcrypt.cli.options import take_syntax
+from smtcrypt.cli.options import syntax_help, take_syntax
 from smtcrypt.core.rules import Rules
 from smtcrypt.errors import FormulaError
-from smtcrypt.notations import READERS, SYNTAXES, Reading, read, shared_options
+from smtcrypt.notations import NOTATIONS, READERS, SYNTAXES, Notation, Reading, named_syntaxes, read, shared_options
 
 ROOT = Path(__file__).resolve().parent.parent
 DIVISION = (ROOT / "examples" / "layouts" / "division.txt").read_text(encoding="utf-8")
@@ -71,6 +73,29 @@ def test_shared_rule_options_in_each_notation() -> None:
         shared_options("enigma", {"base": 16})
     with pytest.raises(FormulaError, match="only --base"):
         shared_options("cryptator", {"digits": "1-9"})
+
+
+def shouted(text: str, /, **options: object) -> Reading:
+    """A toy notation: the formula language written in lowercase."""
+    return dataclasses.replace(read(text.upper(), **options), syntax="shouted")
+
+
+def test_a_new_notation_is_its_reader_and_one_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert named_syntaxes() == ("smtcrypt", "enigma", "cryptator")  # a layout comes by --layout FILE
+    monkeypatch.setitem(NOTATIONS, "shouted", Notation("shouted", shouted, "shouted (lowercase formulas)", "formula"))
+    assert read("send + more = money", "shouted").problem.letters == read("SEND + MORE = MONEY").problem.letters
+    assert Puzzle.read("send + more = money", "shouted").count() == 1
+    assert take_syntax(["--syntax", "shouted", "a + b = c"]) == ("shouted", ["a + b = c"])  # the command line's
+    parser = argparse.ArgumentParser()
+    syntax_help(parser)
+    assert "shouted (lowercase formulas)" in parser.format_help()
+    with pytest.raises(FormulaError, match="characters: the limit is"):  # the door's own checks hold for it
+        read("a" * 200_000, "shouted")
+    try:
+        from smtcrypt.web.query import read_query
+    except ImportError:  # the web extra is not installed
+        return
+    assert read_query([("formula", "a = b"), ("syntax", "shouted")], max_timeout=10).syntax == "shouted"
 
 
 def test_syntax_is_read_once_wherever_it_stands() -> None:

@@ -18,6 +18,7 @@ from smtcrypt.core.results import Ending, Status, Verdict
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE
 from smtcrypt.engine.base import STRATEGIES  # the names only: the engine loads with the first search
 from smtcrypt.engine.memory import RESERVE_MB
+from smtcrypt.notations import NOTATIONS, named_syntaxes
 from smtcrypt.present.data import LISTED
 from smtcrypt.search import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, MIN_MEMORY_MB
 
@@ -185,14 +186,15 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
 # Our options that take a value, as `search_options` spells them: an enigma.py command line is split by them.
 VALUED = ("--limit", "--timeout", "--max-memory", "--strategy", "--show")
 FLAGS = ("--first", "--count", "--unique", "--stats", "--json", "--json-lines")
-SYNTAXES = ("smtcrypt", "enigma", "cryptator")  # the notations a command line takes (`--layout FILE` besides)
 
 
-def take_syntax(argv: list[str], allowed: tuple[str, ...] = SYNTAXES,
+def take_syntax(argv: list[str], allowed: tuple[str, ...] | None = None,
                 usage: Callable[[], argparse.ArgumentParser] | None = None) -> tuple[str, list[str]]:
     """The notation `--syntax NAME` (or `--syntax=NAME`) names, wherever it stands, and the command
     line without it: the one place `--syntax` is read. A usage error (exit 2) for an unknown name,
-    with the usage of the command's own parser (`usage` makes it: `smtcrypt worksheet`'s, say)."""
+    with the usage of the command's own parser (`usage` makes it: `smtcrypt worksheet`'s, say).
+    `allowed`: the notations the command takes, by default every one a user names (`--layout FILE` besides)."""
+    allowed = named_syntaxes() if allowed is None else allowed
     for index, argument in enumerate(argv):
         if argument == "--syntax" or argument.startswith("--syntax="):
             name = argument.partition("=")[2] if "=" in argument else (argv[index + 1] if index + 1 < len(argv) else "")
@@ -208,13 +210,10 @@ def take_syntax(argv: list[str], allowed: tuple[str, ...] = SYNTAXES,
     return "smtcrypt", list(argv)
 
 
-NOTATIONS = {"smtcrypt": "smtcrypt (default, the formula language)",
-             "enigma": "enigma (an enigma.py command line or run file, its rules its own)",
-             "cryptator": "cryptator (Cryptator's notation under its rules; --assign names its symbols)"}
-
-
-def syntax_help(parser: argparse.ArgumentParser, allowed: tuple[str, ...] = SYNTAXES) -> None:
-    """`--syntax` in a command's help (it is read before the parser runs, by `take_syntax`)."""
+def syntax_help(parser: argparse.ArgumentParser, allowed: tuple[str, ...] | None = None) -> None:
+    """`--syntax` in a command's help (it is read before the parser runs, by `take_syntax`), each
+    notation as its row of the door's table says."""
+    allowed = named_syntaxes() if allowed is None else allowed
     parser.add_argument("--syntax", choices=allowed, default="smtcrypt",
-                        help="the notation of the puzzle: " + ", ".join(NOTATIONS[name] for name in allowed)
+                        help="the notation of the puzzle: " + ", ".join(NOTATIONS[name].help for name in allowed)
                              + "; our options stand before or after it")

@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from smtcrypt.core.intervals import Interval, interval
+from smtcrypt.core.limits import check_tree
 from smtcrypt.core.rules import FUNCTIONS, PREDICATES, PRIME_LIMIT, Rules, is_unknown_name, is_wildcard
 from smtcrypt.core.tree import (
     BinOp,
@@ -98,9 +99,12 @@ def _error(kind: type[FormulaError], message: str, formula: Constraints, node: E
 def check(formula: Constraints, rules: Rules | None = None) -> Problem:
     """Check "NUM + BER = PLAY" under `rules` (by default the usual ones) and annotate what the encoder needs.
 
-    Each constraint is walked once; every pass below reads the nodes of that walk, in the order, and with
-    the errors, of a walk of its own."""
+    The tree may be parsed or built by a reader, its spans in the user's own text: its limits are
+    checked first (`core.limits`; a parsed tree is within them already). Each constraint is then
+    walked once; every pass below reads the nodes of that walk, in the order, and with the errors,
+    of a walk of its own."""
     rules = Rules() if rules is None else rules
+    formula = check_tree(formula)
     parts = [tuple(walk(constraint)) for constraint in formula.constraints]  # each constraint's nodes, in order
     for constraint, nodes in zip(formula.constraints, parts):
         for node in nodes:
@@ -120,7 +124,7 @@ def check(formula: Constraints, rules: Rules | None = None) -> Problem:
             raise FormulaLimitError(
                 f"{len(group)} distinct letters cannot take distinct digits 0-{rules.base - 1} "
                 f"(at most {rules.base}; use --no-distinct to allow repeats)",
-                formula.source, where.span.start + formula.source[where.span.start:where.span.end].index(extra))
+                formula.source, _place(formula, where, extra))
     shortest = 1 if rules.nonzero_single_letters else 2
     leading = frozenset() if rules.allow_leading_zeros else frozenset(
         w.letters[0] for w in numeral_nodes if isinstance(w, Word) and len(w.letters) >= shortest
@@ -157,10 +161,15 @@ def _groups(formula: Constraints, rules: Rules, all_letters: tuple[str, ...]) ->
 def _check_literal_digits(formula: Constraints, base: int, numeral_nodes: list[Word | Repeating]) -> None:
     """Literal digits inside words and repeating decimals must be digits of the base."""
     for node in numeral_nodes:
-        text = formula.source[node.span.start:node.span.end]
-        for offset, ch in enumerate(text):
+        for ch in node.text_of_digits():
             if ch.isdigit() and int(ch) >= base:
-                raise FormulaError(f"{ch} is not a digit in base {base}", formula.source, node.span.start + offset)
+                raise FormulaError(f"{ch} is not a digit in base {base}", formula.source, _place(formula, node, ch))
+
+
+def _place(formula: Constraints, node: Word | Repeating, ch: str) -> int:
+    """Where `ch` of a numeral stands in the source: under it, where the source writes it so; else at
+    the numeral (a reader's word written in the user's own symbols)."""
+    return node.span.start + max(formula.source.find(ch, node.span.start, node.span.end) - node.span.start, 0)
 
 
 def _allowed_digits(formula: Constraints, rules: Rules, all_letters: tuple[str, ...],

@@ -8,7 +8,6 @@ to keep in step with this one.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
@@ -33,6 +32,8 @@ from smtcrypt.core.letters import (
     spelled,
     symbols,
 )
+from smtcrypt.core.limits import MAX_DEPTH, MAX_SOURCE_LENGTH, make_room
+from smtcrypt.core.limits import STACK_ROOM as STACK_ROOM  # the limits every tree keeps, named here too
 from smtcrypt.core.numerals import MAX_NUMBER_DIGITS, too_many_digits
 from smtcrypt.core.tree import (
     BinOp,
@@ -55,12 +56,6 @@ from smtcrypt.core.tree import (
 from smtcrypt.errors import FormulaError, FormulaLimitError, FormulaSyntaxError
 
 GRAMMAR_NAME = "smtcrypt.lark"
-MAX_SOURCE_LENGTH = 100_000  # characters in one formula
-MAX_DEPTH = 1_000  # nesting of the tree, including chains such as A + B + C + ...
-
-# The stages after parsing recurse a few Python frames per level of the tree: room for MAX_DEPTH, made
-# by the first parse (not on import: importing smtcrypt changes nothing of the interpreter's).
-STACK_ROOM = 12 * MAX_DEPTH
 
 # Normalised comparison operators: `=` and `is` mean `==`, `is not` means `!=`.
 COMPARISON_OPS = {"=": "==", "==": "==", "is": "==", "!=": "!=", "isnot": "!=", "<": "<", "<=": "<=",
@@ -82,22 +77,6 @@ ERROR_EXAMPLES = {
     "unclosed '('": ["(A + B", "((A) = B", "A = (B", "abs(A", "A in {B", "A = (B, C"],
     "unmatched closing bracket": ["A + B)", ")", "A = B)", "A = B}", "A = (B))"],
 }
-
-
-def check_length(text: Any, what: str) -> None:
-    """Refuse a puzzle's text (a string, or a list of them: lines, arguments) of more than
-    MAX_SOURCE_LENGTH characters, before any work on it, with a caret where the limit falls: a
-    translation may make a text larger, never a text too large smaller."""
-    if isinstance(text, str):
-        size = len(text)
-    elif isinstance(text, (list, tuple)) and all(isinstance(item, str) for item in text):
-        size = sum(map(len, text)) + max(len(text) - 1, 0)
-    else:
-        return  # not text: the reader says what it expected
-    if size > MAX_SOURCE_LENGTH:
-        source = text if isinstance(text, str) else "\n".join(text)
-        raise FormulaLimitError(f"{what} of {size:,} characters: the limit is {MAX_SOURCE_LENGTH:,}", source,
-                                MAX_SOURCE_LENGTH)
 
 
 class _BracketNewlines:
@@ -144,14 +123,8 @@ def build_parser(strict: bool = False, lines: bool = True) -> Lark:
 def parser(lines: bool = True) -> Lark:
     """The parser, built once per process (for texts of several lines, and of one); the stack made
     room for the trees it makes."""
-    _make_room()
+    make_room()
     return build_parser(lines=lines)
-
-
-def _make_room() -> None:
-    """Room on the stack for the stages after parsing, made by the first parse of either reader."""
-    if sys.getrecursionlimit() < STACK_ROOM:
-        sys.setrecursionlimit(STACK_ROOM)
 
 
 def _span(meta: Meta) -> Span:
@@ -341,7 +314,8 @@ def parse(source: Formula, named_cells: bool = False) -> Constraints:
     if len(source) <= SHAPED_LENGTH and source.isascii() and "?" not in source and not named_cells:
         shaped = _shape_tree(source.translate(SHAPE))
         if shaped is not None:
-            return Constraints(tuple(_dressed(constraint, source) for constraint in shaped.constraints), source)
+            return Constraints(tuple(_dressed(constraint, source) for constraint in shaped.constraints), source,
+                               measured=True)
     return _parse(source, named_cells)
 
 
@@ -407,7 +381,7 @@ def _parse(source: str, named_cells: bool, explain: bool = True) -> Constraints:
     if deep:
         for constraint in constraints:
             _check_depth(source, constraint)
-    return Constraints(constraints, source)
+    return Constraints(constraints, source, measured=True)  # within every limit: see core/limits.py
 
 
 def _check_characters(source: str, named_cells: bool) -> None:

@@ -147,7 +147,9 @@ def filler(problem: Problem) -> Callable[[dict[str, int]], str]:
     pieces: list[str | tuple[Word | Repeating | Name, str]] = []
     nodes = [node for constraint in problem.formula.constraints for node in walk(constraint)
              if isinstance(node, (Word, Repeating, Name))]
-    for node in sorted(nodes, key=lambda node: node.span.start):
+    for node in sorted(nodes, key=lambda node: (node.span.start, -node.span.end)):
+        if node.span.start < position:  # a part a reader repeats, or points at inside a word: filled once
+            continue
         pieces += [source[position:node.span.start], (node, source[node.span.start:node.span.end])]
         position = node.span.end
     pieces.append(source[position:])

@@ -8,6 +8,7 @@ two `A`s at different places are different nodes.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -149,6 +150,49 @@ class Constraints:
 
     constraints: tuple[Expr, ...]
     source: Formula
+    # within the limits of every tree (core/limits.py), known: made by the parser, or measured once
+    measured: bool = False
+
+
+# -- small constructors for readers that build trees by code (spans into the user's own text) --------
+
+class Spans:
+    """The `Span`s of a reader's nodes in the user's own text, made from offsets: a node built by code
+    points where the user wrote it, so that the checker's carets land in that text."""
+
+    def __init__(self, source: str):
+        self.starts = [0]  # the offset each line starts at
+        position = source.find("\n")
+        while position >= 0:
+            self.starts.append(position + 1)
+            position = source.find("\n", position + 1)
+
+    def __call__(self, start: int, end: int | None = None) -> Span:
+        """The span of `source[start:end]` (one character if `end` is None)."""
+        line = bisect_right(self.starts, start)
+        return Span(start, start + 1 if end is None else end, line, start - self.starts[line - 1] + 1)
+
+
+# A value of more bits than this is not written out (its text is empty): a number a reader computed
+# (an answer's value) is bounded by the checker's size of values, not by the digits a user may write.
+NUMBER_TEXT_BITS = 3_000  # about 900 digits, within MAX_NUMBER_DIGITS (core/numerals.py)
+
+
+def number(value: int | Fraction, span: Span) -> Expr:
+    """A constant as the parser would make it of its text: a negative one as `-n`, a fraction as `p / q`
+    (for a value a reader worked out: no number of ours is negative or a fraction as written)."""
+    value = Fraction(value)
+    if value < 0:
+        return Unary("-", number(-value, span), span)
+    if value.denominator != 1:
+        return BinOp("/", number(value.numerator, span), number(value.denominator, span), span)
+    text = str(value.numerator) if value.numerator.bit_length() <= NUMBER_TEXT_BITS else ""
+    return Number(value, text, span)
+
+
+def compare(left: Expr, op: str, right: Expr, span: Span) -> Compare:
+    """`left op right`, one comparison."""
+    return Compare((left, right), (op,), span)
 
 
 def children(node: Expr) -> tuple[Expr, ...]:

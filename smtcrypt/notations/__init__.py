@@ -27,11 +27,17 @@ from typing import Any
 
 from smtcrypt.core.rules import make_rules
 from smtcrypt.errors import FormulaError
-from smtcrypt.notations.base import Reader, Reading, View
-from smtcrypt.notations.formula import read as formula
+from smtcrypt.notations.base import Notation, Reader, Reading, View
+from smtcrypt.notations.limits import check_text
 
-# The other notations' readers load on their first use: a formula, the common case, need not wait
-# for three more parsers to import (see tests/test_startup.py).
+# Each reader loads on its first use: a formula, the common case, need not wait for three more
+# parsers to import, nor the command line's help for any (see tests/test_startup.py).
+
+
+def formula_language(text: Any, /, **options: Any) -> Reading:
+    """The formula language (`smtcrypt.notations.formula`; a name of its own, which the module's does not shadow)."""
+    from smtcrypt.notations.formula import read
+    return read(text, **options)
 
 
 def layout(text: Any, /, **options: Any) -> Reading:
@@ -52,13 +58,21 @@ def cryptator(text: Any, /, **options: Any) -> Reading:
     return reading.read(text, **options)
 
 
-READERS: dict[str, Reader] = {
-    "smtcrypt": formula,
-    "layout": layout,
-    "enigma": enigma,
-    "cryptator": cryptator,
-}
-SYNTAXES = tuple(READERS)  # the names `--syntax` and the web page's `syntax` take
+NOTATIONS: dict[str, Notation] = {notation.name: notation for notation in (
+    Notation("smtcrypt", formula_language, "smtcrypt (default, the formula language)", "formula"),
+    Notation("layout", layout, "layout (a long multiplication or division as printed)", "layout", named=False),
+    Notation("enigma", enigma, "enigma (an enigma.py command line or run file, its rules its own)",
+             "enigma.py command line or run file"),
+    Notation("cryptator", cryptator, "cryptator (Cryptator's notation under its rules; --assign names its symbols)",
+             "Cryptator formula"),
+)}
+READERS: dict[str, Reader] = {name: notation.read for name, notation in NOTATIONS.items()}
+SYNTAXES = tuple(NOTATIONS)  # every notation `read` takes
+
+
+def named_syntaxes() -> tuple[str, ...]:
+    """The notations a user names: the command line's `--syntax` and the web page's `syntax` take these."""
+    return tuple(name for name, notation in NOTATIONS.items() if notation.named)
 
 
 def shared_options(syntax: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -83,9 +97,11 @@ DEFAULTS = {"distinct": True, "base": 10}  # the shared rule options' defaults t
 
 def read(text: Any, syntax: str = "smtcrypt", /, **options: Any) -> Reading:
     """The puzzle `text` read in notation `syntax` with that notation's `options` (see the table above)."""
-    if syntax not in READERS:
-        raise FormulaError(f"unknown syntax {syntax!r}: expected one of {', '.join(SYNTAXES)}")
-    return READERS[syntax](text, **options)
+    if syntax not in NOTATIONS:
+        raise FormulaError(f"unknown syntax {syntax!r}: expected one of {', '.join(NOTATIONS)}")
+    check_text(text, NOTATIONS[syntax].noun)  # the one check of the text's length, before any reader's work
+    return NOTATIONS[syntax].read(text, **options)
 
 
-__all__ = ["READERS", "SYNTAXES", "Reader", "Reading", "View", "read", "shared_options"]
+__all__ = ["NOTATIONS", "READERS", "SYNTAXES", "Notation", "Reader", "Reading", "View", "named_syntaxes", "read",
+           "shared_options"]

@@ -79,3 +79,18 @@ class Reading:
 
 # The one signature of every notation's door: the text first, then that notation's own options as keywords.
 Reader = Callable[..., Reading]
+
+
+@dataclass(frozen=True)
+class Notation:
+    """A notation's row of the door's table (`notations.NOTATIONS`): its name, its reader, what the
+    command line's `--syntax` help says of it, what its text is called, and whether a user names it (the command line's
+    `--syntax`, the web page's `syntax`; a layout comes by `--layout FILE` instead). The command line
+    and the web page take their lists of notations from the table, so a new notation is its module
+    and one row."""
+
+    name: str
+    read: Reader
+    help: str
+    noun: str  # what its text is called in a message ("Cryptator formula of 100,001 characters")
+    named: bool = True

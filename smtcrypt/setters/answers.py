@@ -10,7 +10,7 @@ tried) proves the answer unique.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -32,6 +32,8 @@ from smtcrypt.core.tree import (
     Repeating,
     Unary,
     Word,
+    compare,
+    number,
     walk,
 )
 from smtcrypt.core.verify import Undefined, evaluate
@@ -89,12 +91,16 @@ class Expression:
         self.tuple = len(items) > 1 or isinstance(tree.constraints[0], Collection)
         self.text, self.items = text, items
         letters, unknowns = set(problem.letters), set(problem.unknowns)
+        loose = replace(problem.rules, distinct=False, groups=None, domains={}, assign={})  # of the letters alone
         for item in items:
             if isinstance(item, Collection):
                 raise FormulaError("an answer is an expression or a tuple of expressions, not a set", text,
                                    item.span.start, item.span.end - item.span.start)
             check_expression(Constraints((item,), text))  # names, calls and containers as a formula's
-            check_size(Constraints((item,), text), problem.rules)  # and no part too large to compute
+            check_size(Constraints((item,), text), problem.rules)  # no part too large to compute, first
+            # and all else a formula's checker asks of its parts (exponents, digits of the base), with
+            # carets in the answer: "the answer is not v" adds it to the puzzle
+            check(Constraints((compare(item, "!=", number(0, item.span), item.span),), text), loose)
             for node in walk(item):
                 if isinstance(node, (Word, Repeating)):
                     for letter in node.text_of_digits():
@@ -114,11 +120,12 @@ class Expression:
             return None
         return values if self.tuple else values[0]
 
-    def differs(self, value: Value) -> str:
-        """The constraint "the answer is not `value`", in the formula language."""
+    def differs(self, value: Value) -> Expr:
+        """The constraint "the answer is not `value`" (of a defined answer), made of the answer's own tree."""
         values = value if isinstance(value, tuple) else (value,)
-        return " or ".join(f"({self.text[item.span.start:item.span.end]}) != {_literal(part)}"
-                           for item, part in zip(self.items, values))
+        parts = [compare(item, "!=", number(part, item.span), item.span) for item, part in zip(self.items, values)
+                 if part is not None]
+        return parts[0] if len(parts) == 1 else BoolOp("or", tuple(parts), parts[0].span)
 
     def total(self) -> bool:
         """True if the expression is defined for every assignment (no divisor that may be 0, no root)."""
@@ -127,10 +134,6 @@ class Expression:
 
 def _plain(value: Any) -> int | Fraction:
     return value.numerator if value.denominator == 1 else Fraction(value)
-
-
-def _literal(value: int | Fraction | None) -> str:
-    return str(value) if isinstance(value, int) and value >= 0 else f"({value})"
 
 
 def _total(node: Expr) -> bool:
@@ -204,8 +207,8 @@ def _decide(reading: Reading, expression: Expression, start: float, timeout: flo
         return Answers(expression.text, status, (), (), verdict.complete, verdict.reason,
                        time.monotonic() - start, verdict.proof.value if verdict.proof else None, verdict)
     value = expression.value(found[0].mapping, reading.rules.base)
-    source = f"{reading.problem.source}\n{expression.differs(value)}"
-    other = check(parse(source, named_cells=reading.view.drawing is not None), reading.rules)
+    formula = reading.problem.formula  # and one constraint more, its nodes the answer's own, checked alike
+    other = check(Constraints((*formula.constraints, expression.differs(value)), formula.source), reading.rules)
     remaining = None if timeout is None else max(timeout - (time.monotonic() - start), 0.01)
     search = searching(reading, other, limit=1, timeout=remaining, strategy=strategy)
     more = list(search)

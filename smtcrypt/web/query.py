@@ -18,7 +18,7 @@ from smtcrypt.api import Puzzle
 from smtcrypt.core.parse import MAX_SOURCE_LENGTH
 from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.errors import FormulaError
-from smtcrypt.notations import shared_options
+from smtcrypt.notations import NOTATIONS, shared_options  # every notation, read from the table (layout too)
 from smtcrypt.search import DEFAULT_TIMEOUT
 
 MODES = ("all", "first", "count", "unique")
@@ -28,10 +28,6 @@ SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair: no text, and
 REPEATABLE = {"formula", "assign", "domain"}  # several constraints; one letter each (or comma-separated)
 KNOWN = ("formula", "mode", "limit", "timeout", "strategy", "stats", "distinct", "allow_leading_zeros",
          "nonzero_single_letters", "base", "digits", "domain", "assign", "syntax")
-# the notations the page reads: layout, a long multiplication or division as printed (its lines the formula's),
-# under the rules; cryptator, the formula in Cryptator's notation under its rules; enigma, an
-# enigma.py command line or run file, its rules its own
-SYNTAXES = ("smtcrypt", "layout", "cryptator", "enigma")
 TRUE, FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
 
 
@@ -209,4 +205,4 @@ def read_query(pairs: Iterable[tuple[str, str]], *, max_timeout: float, known: I
     strategy = values.choice("strategy", STRATEGIES, "auto")
     timeout = values.number("timeout", float, 0.001)
     return Query(formula, values.rules(), mode, limit, max_timeout if timeout is None else min(timeout, max_timeout),
-                 strategy, values.flag("stats", False), values.choice("syntax", SYNTAXES, "smtcrypt"))
+                 strategy, values.flag("stats", False), values.choice("syntax", tuple(NOTATIONS), "smtcrypt"))

@@ -8,7 +8,6 @@ from typing import Any
 from smtcrypt.core.check import check
 from smtcrypt.core.clock import Clock
 from smtcrypt.core.numerals import digit_char
-from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, join
 from smtcrypt.notations.base import Reading, View
 from smtcrypt.notations.cryptator.translate import CryptatorPuzzle, translate
@@ -19,6 +18,11 @@ class CryptatorView(View):
 
     def __init__(self, translated: CryptatorPuzzle):
         self.translated = translated
+
+    @property
+    def formula(self) -> str:  # type: ignore[override]
+        """A verdict names our formulas, one a line (the problem's source is the text as written)."""
+        return join(self.translated.formulas)
 
     def symbols(self, mapping: Mapping[str, int]) -> dict[str, int]:
         return self.translated.user_mapping(mapping)
@@ -52,8 +56,7 @@ def read(text: str, /, *, base: int = 10, allow_leading_zeros: bool = False,
     with clock("parse"):
         translated = translate(text, base=base, allow_leading_zeros=allow_leading_zeros, assign=assign,
                                relax_min=relax_min, relax_max=relax_max)
-        tree = parse(join(translated.formulas))
     with clock("check"):
-        problem = check(tree, translated.rules)
+        problem = check(translated.tree, translated.rules)
     return Reading("cryptator", translated.text, problem, translated.rules, CryptatorView(translated), clock.seconds,
                    strategy=translated.strategy)

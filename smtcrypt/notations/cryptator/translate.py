@@ -1,4 +1,4 @@
-"""A Cryptator formula and its options into our formulas and the keyword rules of `Puzzle`.
+"""A Cryptator formula and its options into our formula's tree (its nodes under the user's own text) and rules.
 
 Cryptator's rules, as its model posts them (`src/main/java/cryptator/solver/
 AbstractModelerNodeConsumer.java`, `CryptaModeler.java`, `CryptaOperator.java`,
@@ -23,12 +23,27 @@ import re
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from functools import cached_property
+from typing import Any
 
+from smtcrypt.core.limits import check_tree
 from smtcrypt.core.numerals import decimal, digit_char, shown
-from smtcrypt.core.parse import MAX_SOURCE_LENGTH, check_length
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE, Rules, make_rules
-from smtcrypt.errors import FormulaError, FormulaLimitError
+from smtcrypt.core.tree import (
+    BinOp,
+    Call,
+    Compare,
+    Constraints,
+    Expr,
+    Number,
+    Span,
+    Spans,
+    Unary,
+    Word,
+    compare,
+    number,
+)
+from smtcrypt.errors import FormulaError
 from smtcrypt.notations.cryptator.reader import (
     Binary,
     Constant,
@@ -49,15 +64,15 @@ OURS = {"=": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 
 @dataclass
 class CryptatorPuzzle:
-    """A Cryptator formula translated: what to search and how to show its solutions in the user's symbols."""
+    """A Cryptator formula translated: our tree to check and search, its spans in the user's text,
+    and how to show its solutions in the user's symbols."""
 
     text: str  # as the user wrote it
-    equations: list[str]  # ours, one per Cryptator equation
-    conditions: list[str]  # ours, the rules that are not keyword rules: exact divisions, digit counts
+    tree: Constraints  # ours: the equations, then the conditions; spans in `text`
+    equation_count: int  # how many of the tree's constraints are Cryptator's equations
     rules: Rules  # the rules our formulas are searched under
     letters: dict[str, str]  # the user's symbol -> our letter
     spans: list[tuple[int, int]]  # where the words are in `text`
-
     counted: bool = False  # whether the digit counts are conditions (more symbols than the base)
 
     @property
@@ -65,6 +80,16 @@ class CryptatorPuzzle:
         """The search to use: with digit counts, Z3 alone (auto picks a cube search that takes far
         longer on `send+more=money; a+b=c`, see docs/cryptator.md); otherwise auto."""
         return "z3" if self.counted else "auto"
+
+    @cached_property
+    def equations(self) -> list[str]:
+        """Ours, one per Cryptator equation, as text (to be shown: the tree is what is searched)."""
+        return [written(node) for node in self.tree.constraints[:self.equation_count]]
+
+    @cached_property
+    def conditions(self) -> list[str]:
+        """Ours, the rules that are not keyword rules (exact divisions, digit counts), as text."""
+        return [written(node) for node in self.tree.constraints[self.equation_count:]]
 
     @property
     def formulas(self) -> list[str]:
@@ -101,25 +126,26 @@ def translate(text: str, *, base: int = 10, allow_leading_zeros: bool = False,
               assign: Mapping[str, int] | Iterable[str] | None = None, relax_min: int = 0,
               relax_max: int = 0) -> CryptatorPuzzle:
     """Our puzzle for a Cryptator formula under Cryptator's options (`-b`, `-z`, the assignments,
-    `-min`, `-max`); a `FormulaError` with a caret under the fault."""
+    `-min`, `-max`): our tree, within the limits of every tree; a `FormulaError` with a caret under
+    the fault in `text`."""
     if isinstance(base, bool) or not isinstance(base, int) or base < MIN_BASE:
         raise FormulaError(f"base must be an integer of at least {MIN_BASE}, not {base!r}")
     if base > MAX_BASE:
         raise FormulaError(f"base {shown(base)}: smtcrypt reads bases up to {MAX_BASE}")
-    check_length(text, "Cryptator formula")
     equations = read(text)
     found = [word for equation in equations for word in words(equation)]
     letters = letter_map(text, found)
     translation = _Translation(text, letters)
-    written = [translation.equation(equation) for equation in equations]
-    ours, conditions = [rope.text() for rope in written], [rope.text() for rope in translation.conditions]
-    distinct, counts = _occurrences(list(letters.values()), base, relax_min, relax_max)
+    ours = [translation.equation(equation) for equation in equations]
+    distinct, counts = _occurrences(letters, found, translation.spans, base, relax_min, relax_max)
+    # measured before anything is written out of it: a shared part may stand for much text
+    tree = check_tree(Constraints((*ours, *translation.conditions, *counts), text))
     nonzero = f"1-{base - 1}"  # the digits but 0, written as make_rules reads a range fastest
     leading = None if allow_leading_zeros else {letters[word.text[0]]: nonzero for word in found}
     rules = make_rules(base=base, allow_leading_zeros=True, distinct=distinct, domains=leading,
                        assign=_assignments(assign or {}, letters, base))
-    return CryptatorPuzzle(text, ours, conditions + counts, rules, letters,
-                           [(word.start, word.end) for word in found], counted=bool(counts))
+    return CryptatorPuzzle(text, tree, len(ours), rules, letters, [(word.start, word.end) for word in found],
+                           counted=bool(counts))
 
 
 def letter_map(text: str, found: list[CryptatorWord]) -> dict[str, str]:
@@ -150,9 +176,11 @@ def letter_map(text: str, found: list[CryptatorWord]) -> dict[str, str]:
     return letters
 
 
-def _occurrences(letters: list[str], base: int, relax_min: int, relax_max: int) -> tuple[bool, list[str]]:
+def _occurrences(letters: Mapping[str, str], found: list[CryptatorWord], spans: Spans, base: int,
+                 relax_min: int, relax_max: int) -> tuple[bool, list[Expr]]:
     """All different (n <= base, no relaxation), or each digit between floor(n/b) and ceil(n/b) times
-    as sums of comparisons; Cryptator's `getMinDigitOccurence` and `getMaxDigitOccurence`."""
+    as sums of comparisons, each letter's span its symbol's first place; Cryptator's
+    `getMinDigitOccurence` and `getMaxDigitOccurence`."""
     n = len(letters)
     most, least = -(-n // base), n // base
     if relax_max > 0:
@@ -165,13 +193,23 @@ def _occurrences(letters: list[str], base: int, relax_min: int, relax_max: int) 
         most = n
     if least <= n - most * (base - 1):  # the most counts already make each digit used the least
         least = 0
-    counts = []
+    first = {}  # each symbol's first place
+    for word in reversed(found):
+        for offset in range(len(word.text) - 1, -1, -1):
+            first[word.text[offset]] = word.start + offset
+    places = {letter: spans(first[symbol]) for symbol, letter in letters.items()}
+    nowhere = spans(0, 0)  # the counts' own constants and operators stand nowhere in the text
+    counts: list[Expr] = []
     for digit in range(base):
-        used = " + ".join(f"({letter} == {digit})" for letter in letters)
+        used: Expr | None = None
+        for letter, place in places.items():
+            term = compare(Word(letter, place), "==", number(digit, nowhere), nowhere)
+            used = term if used is None else BinOp("+", used, term, nowhere)
+        assert used is not None
         if most < n:
-            counts.append(f"{used} <= {most}")
+            counts.append(compare(used, "<=", number(most, nowhere), nowhere))
         if least > 0:
-            counts.append(f"{used} >= {least}")
+            counts.append(compare(used, ">=", number(least, nowhere), nowhere))
     return False, counts
 
 
@@ -231,80 +269,26 @@ def _assignments(assign: Mapping[str, int] | Iterable[str], letters: Mapping[str
     return fixed
 
 
-class _Rope(NamedTuple):
-    """Formula text of ours kept in pieces: an operand that Cryptator's `//` or `%` repeats is one
-    piece shared, not copied, so its size is known (and bounded) before any of it is written out."""
-
-    pieces: tuple[str | _Rope, ...]
-    length: int
-
-    def text(self) -> str:
-        """The text written out, without recursion."""
-        out: list[str] = []
-        stack: list[str | _Rope] = [self]
-        while stack:
-            piece = stack.pop()
-            if isinstance(piece, str):
-                out.append(piece)
-            else:
-                stack.extend(reversed(piece.pieces))
-        return "".join(out)
-
-
-def _cat(*pieces: str | _Rope) -> _Rope:
-    length = 0
-    for piece in pieces:
-        length += len(piece) if isinstance(piece, str) else piece.length
-    return _Rope(pieces, length)
-
-
-class _Ours(NamedTuple):
-    """An expression of ours: `inner`, in parentheses if `wrapped` (all but words and constants are,
-    so that `inner` is the expression without its outer parentheses); `natural`: never negative."""
-
-    inner: _Rope
-    wrapped: bool
-    natural: bool
-
-    @property
-    def full(self) -> _Rope:
-        return _cat("(", self.inner, ")") if self.wrapped else self.inner
-
-    @property
-    def size(self) -> int:
-        """The length of `full`, without making it."""
-        return self.inner.length + 2 if self.wrapped else self.inner.length
-
-
 class _Translation:
-    """Cryptator's equations as ours, node by node from the leaves up (no recursion), the size of each
-    known before it is written: a part that would pass MAX_SOURCE_LENGTH characters (nested `//` of
-    operands that may be negative repeat them, `((abs(L) // abs(R)) * (1 - 2 * (L * R < 0)))`) is
-    refused under its operator in the user's text, at once."""
+    """Cryptator's equations as our tree, node by node from the leaves up (no recursion), each node's
+    span under the user's own text (an operation's under its operator): a word keeps its place, so a
+    solution fills in the formula as written, and an error of the checker points into it. An operand
+    that Cryptator's `//` or `%` repeats (to round toward zero) is one node shared, so the tree grows
+    no faster than the text; its written size is bounded by the checker's limits (`core.limits`)."""
 
     def __init__(self, text: str, letters: Mapping[str, str]):
-        self.text, self.letters = text, letters
+        self.letters = letters
         self.table = str.maketrans(dict(letters))  # a word's symbols to our letters, in one `str.translate`
-        self.conditions: list[_Rope] = []  # ours, for exact divisions
-        self.total = 0  # characters of ours so far
+        self.spans = Spans(text)
+        self.conditions: list[Expr] = []  # ours, for exact divisions
+        self.natural: set[int] = set()  # by id: the nodes of ours never negative
 
-    def equation(self, equation: CryptatorEquation) -> _Rope:
-        left, right = self.expression(equation.left), self.expression(equation.right)
-        return self.counted(_cat(left.inner, f" {OURS[equation.op]} ", right.inner), equation.start)
+    def equation(self, equation: CryptatorEquation) -> Expr:
+        span = self.spans(equation.start, equation.start + len(equation.op))
+        return compare(self.expression(equation.left), OURS[equation.op], self.expression(equation.right), span)
 
-    def counted(self, rope: _Rope, start: int, node_only: bool = False) -> _Rope:
-        """`rope`, if it and everything written so far fit MAX_SOURCE_LENGTH; otherwise refused at `start`."""
-        size = rope.length if node_only else self.total + rope.length
-        if size > MAX_SOURCE_LENGTH:
-            raise FormulaLimitError(f"this part becomes {size:,} characters of smtcrypt's formulas (a // or % whose "
-                                    "operands may be negative repeats them, to round toward zero): the limit is "
-                                    f"{MAX_SOURCE_LENGTH:,}", self.text, start)
-        if not node_only:
-            self.total = size + 2  # and the separator before the next
-        return rope
-
-    def expression(self, root: Node) -> _Ours:
-        done: dict[int, _Ours] = {}  # by id of node
+    def expression(self, root: Node) -> Expr:
+        done: dict[int, Expr] = {}  # by id of Cryptator's node
         stack: list[tuple[Node, bool]] = [(root, False)]
         while stack:
             node, ready = stack.pop()
@@ -313,37 +297,62 @@ class _Translation:
                 stack.extend((part, False) for part in ((node.operand,) if isinstance(node, Negation)
                                                         else (node.right, node.left)))
                 continue
-            ours = self.node(node, done)
-            if ours.size > MAX_SOURCE_LENGTH:
-                self.counted(ours.full, node.start, node_only=True)
-            done[id(node)] = ours
+            done[id(node)] = self.node(node, done)
         return done[id(root)]
 
-    def node(self, node: Node, done: Mapping[int, _Ours]) -> _Ours:
+    def node(self, node: Node, done: Mapping[int, Expr]) -> Expr:
         """One node of ours from its operands' (in `done`); an exact division adds its condition."""
         if isinstance(node, CryptatorWord):
-            return _Ours(_cat(node.text.translate(self.table)), False, True)
+            return self.kept(Word(node.text.translate(self.table), self.spans(node.start, node.end)), True)
         if isinstance(node, Constant):
-            return _Ours(_cat(str(node.value)), False, True)
+            return self.kept(number(node.value, self.spans(node.start)), True)
         if isinstance(node, Negation):
-            return _Ours(_cat("-", done[id(node.operand)].full), True, False)
-        first, second = done[id(node.left)], done[id(node.right)]
-        chained = isinstance(node.left, Binary) and (node.op, node.left.op) in CHAINS  # `A + B + C`, not `(A + B) + C`
-        left, right = (first.inner if chained else first.full), second.full
-        natural = node.op != "-" and first.natural and second.natural
+            return Unary("-", done[id(node.operand)], self.spans(node.start))
+        left, right = done[id(node.left)], done[id(node.right)]
+        span = self.spans(node.start, node.start + len(node.op))
+        natural = node.op != "-" and id(left) in self.natural and id(right) in self.natural
         if node.op == "/":
-            self.conditions.append(self.counted(_cat(left, " % ", right, " == 0"), node.start))
-            return _Ours(_cat(left, " / ", right), True, natural)
-        if node.op == "//":
-            return _Ours(_cat(left, " // ", right), True, natural) if natural else _truncated(left, right)
-        if node.op == "%":
-            if natural:
-                return _Ours(_cat(left, " % ", right), True, natural)
-            return _Ours(_cat(left, " - ", right, " * ", _truncated(left, right).full), True, False)
-        return _Ours(_cat(left, f" {'**' if node.op == '^' else node.op} ", right), True, natural)
+            self.conditions.append(compare(BinOp("%", left, right, span), "==", number(0, span), span))
+        elif node.op in ("//", "%") and not natural:
+            truncated = _truncated(left, right, span)
+            return truncated if node.op == "//" else BinOp("-", left, BinOp("*", right, truncated, span), span)
+        return self.kept(BinOp("**" if node.op == "^" else node.op, left, right, span), natural)
+
+    def kept(self, node: Expr, natural: bool) -> Expr:
+        if natural:
+            self.natural.add(id(node))
+        return node
 
 
-def _truncated(left: _Rope, right: _Rope) -> _Ours:
-    """left / right rounded toward zero, as Java's integer division."""
-    return _Ours(_cat("(abs(", left, ") // abs(", right, ")) * (1 - 2 * (", left, " * ", right, " < 0))"), True,
-                 False)
+def _truncated(left: Expr, right: Expr, span: Span) -> Expr:
+    """left / right rounded toward zero, as Java's integer division: `(abs(L) // abs(R)) * (1 - 2 * (L * R < 0))`."""
+    magnitude = BinOp("//", Call("abs", (left,), span), Call("abs", (right,), span), span)
+    negative = compare(BinOp("*", left, right, span), "<", number(0, span), span)
+    return BinOp("*", magnitude, BinOp("-", number(1, span), BinOp("*", number(2, span), negative, span), span), span)
+
+
+def written(node: Expr) -> str:
+    """Our formula text of a node of the translation, as Cryptator's header shows it: every operand
+    but a word, a constant or a call in parentheses, but for the left one of a chain (`A + B - C`),
+    a comparison's and a product on the right of `+` or `-` (`1 - 2 * (...)`)."""
+    if isinstance(node, Word):
+        return node.letters
+    if isinstance(node, Number):
+        return node.text
+    if isinstance(node, Unary):
+        return node.op + _operand(node.operand)
+    if isinstance(node, BinOp):
+        chained = isinstance(node.left, BinOp) and (node.op, node.left.op) in CHAINS
+        bare = node.op in ("+", "-") and isinstance(node.right, BinOp) and node.right.op == "*"
+        left = written(node.left) if chained else _operand(node.left)
+        return f"{left} {node.op} {written(node.right) if bare else _operand(node.right)}"
+    if isinstance(node, Compare):
+        return " ".join(part for operand, op in zip(node.operands, (*node.ops, "")) for part in
+                        (written(operand), op) if part)
+    if isinstance(node, Call):
+        return f"{node.name}(" + ", ".join(map(_operand, node.args)) + ")"
+    raise TypeError(f"not a node of a translation: {node!r}")
+
+
+def _operand(node: Expr) -> str:
+    return written(node) if isinstance(node, (Word, Number, Call)) else f"({written(node)})"

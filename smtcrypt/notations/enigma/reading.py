@@ -8,8 +8,8 @@ from typing import Any
 
 from smtcrypt.core.check import Problem, check
 from smtcrypt.core.clock import Clock
-from smtcrypt.core.numerals import digit_char, number_text, read_digits, read_number
-from smtcrypt.core.parse import check_length, parse
+from smtcrypt.core.numerals import digit_char, number_text
+from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, Status, Verdict, join
 from smtcrypt.core.rules import Rules
 from smtcrypt.notations.base import Reading, View
@@ -30,6 +30,8 @@ class EnigmaView(View):
         self.drawing = inner.drawing
         self.formula = inner.formula if puzzle.impossible is None else puzzle.text
         self.answer = None if puzzle.answer is None else puzzle.answer.formula  # our formula for enigma's --answer
+        # a division's dividend, divisor and quotient, by their cells' names
+        self.operands = inner.layout.operands if isinstance(inner, layout_reading.LayoutView) else ()
 
     def fill(self, problem: Problem) -> Callable[[dict[str, int]], str]:
         return self.inner.fill(problem)
@@ -41,7 +43,10 @@ class EnigmaView(View):
         puzzle = self.puzzle
         symbols = " ".join(f"{symbol}={digit_char(digit)}" for symbol, digit in puzzle.listed(solution.mapping).items())
         if puzzle.division is not None:
-            head = division_text(solution.text, puzzle.rules.base)
+            digits = dict(solution.mapping)  # and the digits of the `?`s, which a mapping lists apart
+            if solution.problem is not None:
+                digits.update(zip(solution.problem.wildcards, solution.wildcards))
+            head = division_text(self.operands, digits, puzzle.rules.base)
             extra = " ".join(f"({puzzle.substitute(e, solution.mapping)})" for e in puzzle.expressions)
             line = " ".join(part for part in (head, extra) if part)
         elif puzzle.template is not None:  # --template: as written, then filled in
@@ -82,29 +87,30 @@ def solutions(count: int) -> str:
     return f"{count} solution{'' if count == 1 else 's'}"
 
 
-def division_text(filled: str, base: int) -> str:
-    """`a / b = c (rem r) [x - y = z, ...]` from the filled-in long division (its first and third lines)."""
-    lines = filled.split("\n")
-    quotient = lines[0].strip()
-    divisor_text, _, dividend_text = lines[2].partition(")")
-    divisor = read_number(divisor_text.strip(), base)  # bases past 36 too, which `int(text, base)` stops at
+def division_text(operands: Sequence[str], mapping: Mapping[str, int], base: int) -> str:
+    """`a / b = c (rem r) [x - y = z, ...]` of a solution of a long division: its dividend, divisor and
+    quotient (`operands`, by their cells' names) read off the solution's mapping, the steps worked out."""
+    dividend, divisor, quotient = ([int(name) if name.isdigit() else mapping[name] for name in names]
+                                   for names in operands)
+    value = 0
+    for digit in divisor:
+        value = value * base + digit
     steps, current = [], 0
-    for digit in read_digits(dividend_text.strip(), base):
+    for digit in dividend:
         current = current * base + digit
-        times, remainder = divmod(current, divisor)
+        times, remainder = divmod(current, value)
         if times:
-            step = (number_text(current, base), number_text(divisor * times, base), number_text(remainder, base))
+            step = (number_text(current, base), number_text(value * times, base), number_text(remainder, base))
             steps.append("{} - {} = {}".format(*step))
         current = remainder
-    return (f"{dividend_text.strip()} / {divisor_text.strip()} = {quotient} (rem {number_text(current, base)}) "
-            f"[{', '.join(steps)}]")
+    written = ["".join(map(digit_char, digits)) for digits in (dividend, divisor, quotient)]
+    return f"{written[0]} / {written[1]} = {written[2]} (rem {number_text(current, base)}) [{', '.join(steps)}]"
 
 
 def read(text: str | Sequence[str], /) -> Reading:
     """The checked problem of an enigma.py command line: the solver's name and its arguments as a
     list (`["SubstitutedSum", "SEND + MORE = MONEY"]`), or as text (one line, or a run file with
     comments and continued lines); its options are the command line's own."""
-    check_length(text, "enigma.py run file" if isinstance(text, str) else "enigma.py command line")
     clock = Clock()
     with clock("parse"):
         argv = read_runfile(text) if isinstance(text, str) else list(text)

@@ -67,7 +67,8 @@ class Division:
         assert self.remainder is not None
         self.equations.append(written(self.divisor.word, " * ", self.quotient.word, " + ", self.remainder.word, " = ",
                                       self.dividend.word))
-        return self.reader.layout("division", self.equations)
+        return self.reader.layout("division", self.equations,
+                                  (self.dividend.names, self.divisor.names, self.quotient.names))
 
     def step(self, position: int, index: int) -> tuple[int, bool]:
         """The rows of one nonzero quotient digit from the position-th line on: the product, a rule

@@ -87,6 +87,9 @@ class PrintedLayout:
     cells: dict[tuple[int, int], str] = field(default_factory=dict)  # (line, column) -> the cell's name
     spelling: dict[str, str] = field(default_factory=dict)  # a letter -> as the layout first writes it (p for P)
     hidden: int = 0  # how many cells '?' there are: WILDCARD_NAMES[:hidden] name them
+    # a division's dividend, divisor and quotient by their cells' names (a digit names itself), so
+    # that a solution's numbers are read off its mapping, not off the layout filled in
+    operands: tuple[str, ...] = ()
 
     def formula(self, base: int = 10) -> str:
         """The rows' equations, one a line, with the base's powers and literal numbers written out."""

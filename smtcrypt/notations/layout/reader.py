@@ -110,9 +110,9 @@ class LayoutReader:
             raise self.error(f"the layout ends too early: expected {what}", last, max(len(self.lines[last]) - 1, 0))
         return self.rows[position]
 
-    def layout(self, kind: str, equations: list[Formula]) -> PrintedLayout:
+    def layout(self, kind: str, equations: list[Formula], operands: tuple[str, ...] = ()) -> PrintedLayout:
         return PrintedLayout(kind, self.source, list(self.lines), equations, dict(self.cells), dict(self.spelling),
-                      self.hidden)
+                             self.hidden, operands)
 
     # --- long multiplication -----------------------------------------------------------------------
 

@@ -7,7 +7,6 @@ from typing import Any
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.clock import Clock
-from smtcrypt.core.parse import check_length
 from smtcrypt.core.results import FormulaText, Solution
 from smtcrypt.core.rules import Rules, rules_of
 from smtcrypt.notations.base import Reading, View
@@ -37,7 +36,6 @@ def read(text: str | PrintedLayout, /, *, conditions: FormulaText | None = None,
     naming its letters in capitals (a letter the layout lacks is one more letter of the puzzle).
     `nonzero_remainders`: no remainder row of a division starts with 0 (enigma.py's rule; for a text).
     `conditions_allow_leading_zeros`: the conditions' words may start with 0, the rows keep the rule."""
-    check_length(text, "layout")
     typed = rules_of(rules, rule_options)
     clock = Clock()
     with clock("parse"):
