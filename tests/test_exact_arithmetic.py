@@ -4,7 +4,9 @@ a backend, so that one bug cannot pass in both. Copies drift, so both answer one
 here, each in its own way of refusing a candidate: the re-check raises `Undefined` for every
 undefined value; the compiled evaluator raises `CandidateUndefined` for an irrational or negative
 root and Python's own `ZeroDivisionError` for zero to a negative power, as the expression would.
-Both are `ArithmeticError`s, which is what their callers catch."""
+Both are `ArithmeticError`s, which is what their callers catch. The integer helpers the backends
+share (`analysis/arithmetic.py`: roots, primality, digit sums and reversals, which the compiled
+evaluator calls) answer the same tables against the re-check's own copies."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from fractions import Fraction
 
 import pytest
 
+from smtcrypt.analysis import arithmetic
 from smtcrypt.core import verify
 from smtcrypt.core.rules import PRIME_LIMIT
 from smtcrypt.engine import compiled_runtime as runtime
@@ -157,3 +160,26 @@ def test_the_errors_are_arithmetic_errors_that_callers_catch():
     assert issubclass(verify.Undefined, ArithmeticError)
     assert issubclass(runtime.CandidateUndefined, ArithmeticError)
     assert not issubclass(runtime.CandidateUndefined, verify.Undefined)  # two classes: nothing shared
+
+
+@pytest.mark.parametrize(("n", "expected"), [case for case in PRIMES if isinstance(case[1], bool)])
+def test_the_shared_primality(n, expected):
+    """`analysis/arithmetic.py` decides below PRIME_LIMIT as the re-check does, by its sieve and past it."""
+    assert arithmetic.is_prime(n) is expected
+    assert arithmetic.prime_test(n) is expected
+
+
+ROOTS = [(0, 2), (1, 3), (2, 2), (4, 2), (27, 3), (26, 3), (28, 3), (10**30, 3), (10**30 + 1, 3), (2**64, 8),
+         (2**64 - 1, 8), (3**40, 5), (3**40 + 3**20, 5), (99, 2), (100, 2), (101, 2), (7**21, 7), (7**21 - 1, 7)]
+
+
+@pytest.mark.parametrize(("n", "q"), ROOTS)
+def test_the_shared_exact_roots(n, q):
+    assert arithmetic.exact_root(n, q) == verify.integer_root(n, q)
+
+
+@pytest.mark.parametrize("n", [0, 1, 9, 10, 120, -12, -120, 4096, 10**20 + 7, -(2**61 - 1)])
+@pytest.mark.parametrize("base", [2, 10, 16, 36])
+def test_the_shared_digit_sums_and_reversals(n, base):
+    assert arithmetic.digit_sum(n, base) == sum(verify.digits_of(n, base))
+    assert arithmetic.reversal(n, base) == verify.reversal(n, base)

@@ -149,3 +149,28 @@ def test_cli_text_and_refusals(capsys):
 def test_jobs_give_the_same_puzzles(jobs):
     one = [p.formula for p in long_multiplications(WORDS, confirm=False)]
     assert [p.formula for p in long_multiplications(WORDS, confirm=False, jobs=jobs)] == one
+
+
+@pytest.mark.parametrize(("rows", "letters"), [
+    (PartialProducts("AB", (("C", "DB"),), "E"), "ABCDE"),
+    (PartialProducts("AB", (("C", "DB"), ("D", "EFB"))), "ABCDEF"),
+    (PartialProducts("ABC", (("D", "EBC"),)), "ABCDE"),
+    (PartialProducts("A", (("B", "C"), ("C", "DE"))), "ABCDE"),
+    (PartialProducts("AB", (("C", "AB"),)), "ABC"),
+])
+def test_the_rows_search_against_a_brute_force(rows, letters):
+    """Several rows, a zero letter, words of one letter: every assignment, as a brute force finds them."""
+    def spelled(word: str, digits: dict[str, int]) -> int:
+        return int("".join(str(digits[ch]) for ch in word))
+
+    expected = set()
+    for digits in itertools.permutations(range(10), len(letters)):
+        value = dict(zip(letters, digits))
+        words = [rows.multiplicand, *(part for row in rows.rows for part in row)]
+        if any(value[word[0]] == 0 for word in words) or (rows.zero is not None and value[rows.zero] != 0):
+            continue
+        if all(spelled(rows.multiplicand, value) * value[letter] == spelled(word, value) for letter, word in rows.rows):
+            expected.add(tuple(value[ch] for ch in letters))
+    found = [tuple(value[ord(ch) - 65] for ch in letters) for value in solutions(rows)]
+    assert len(found) == len(set(found)) and set(found) == expected
+    assert expected

@@ -3,10 +3,11 @@
 `NAUGHT ** 2 = ZERO ** 3`, `PI * R**2 = AREA` (rational constants) and `NORTH / SOUTH = EAST / WEST`
 (quotients by products of words) are each brought to one integer polynomial that must be zero:
 both sides over a common denominator (a product of words, each required to be nonzero, exactly
-when Python would divide by it), cross-multiplied, the rational coefficients cleared. The long
-multiplication encoding (encode/products.py) writes these polynomials as Z3 terms, the leading-digit
-bounds (split.py) read them as intervals, and the explainer cuts them into the columns of a long
-multiplication.
+when Python would divide by it), cross-multiplied, the rational coefficients cleared. Each equation
+is read once a problem (`equation_polynomials`): the long multiplication encoding
+(encode/products.py) writes these polynomials as Z3 terms, the leading-digit bounds (split.py) read
+them as intervals, the explainer cuts them into the columns of a long multiplication, and the
+digits backend checks them column by column (engine/digits/equations.py).
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from smtcrypt.analysis.equations import equation_chains
+from smtcrypt.analysis.equations import conjuncts, equation_chains, is_equation
+from smtcrypt.analysis.facts import problem_fact
 from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import digit_count
-from smtcrypt.core.tree import BinOp, Expr, Number, Repeating, Unary, Word
+from smtcrypt.core.tree import BinOp, Compare, Expr, Number, Repeating, Unary, Word
 
 Monomial = tuple[str, ...]  # a product of words, as the sorted tuple of their letters: ("ODD", "ODD")
 Poly = dict[Monomial, Fraction]  # monomial -> coefficient; () holds the constant
@@ -47,10 +49,15 @@ class Quotient:
 
 @dataclass
 class Analysis:
-    """The problem as integer polynomials equal to zero, and the words that must be nonzero."""
+    """The problem as integer polynomials equal to zero, the words that must be nonzero, and every
+    word read (a word may vanish from its polynomial: `A ** 0`, `B - B`)."""
 
     polynomials: list[dict[Monomial, int]]
     nonzero: set[str] = field(default_factory=set)
+    words: list[str] = field(default_factory=list)
+    # each side as written an integer polynomial in words, or a quotient of two at its top (`NORTH /
+    # SOUTH`): the shapes whose congruences the digits backend checks (not `AB / C + 1`, `0.(3)`, `PI * R`)
+    plain: bool = True
 
 
 # --- polynomials ------------------------------------------------------------------------------------
@@ -117,23 +124,23 @@ class _Reader:
     def __init__(self, problem: Problem):
         self.problem = problem
         self.nonzero: set[str] = set()
+        self.words: list[str] = []
+        self.plain = True
 
-    def analyse(self) -> Analysis:
-        polynomials: list[dict[Monomial, int]] = []
-        chains = equation_chains(self.problem)
-        if chains is None:
-            raise NotPolynomial("not an equation")
-        for node in chains:
-            sides = [self.read(operand) for operand in node.operands]
-            polynomials += [difference(a, b) for a, b in zip(sides, sides[1:])]
-        return Analysis(polynomials, self.nonzero)
+    def equation(self, node: Compare) -> Analysis:
+        """An equation (or a chain of them) as one polynomial per `==`, with the words it divides by."""
+        sides = [self.read(operand, top=True) for operand in node.operands]
+        return Analysis([difference(a, b) for a, b in zip(sides, sides[1:])], self.nonzero, self.words, self.plain)
 
-    def read(self, node: Expr) -> Quotient:
+    def read(self, node: Expr, top: bool = False) -> Quotient:
         if isinstance(node, Word):
+            self.words.append(node.letters)
             return Quotient({(node.letters,): Fraction(1)})
         if isinstance(node, Number):
+            self.plain = self.plain and node.value.denominator == 1
             return Quotient(trimmed({(): node.value}))
         if isinstance(node, Repeating):
+            self.plain = False
             return self.repeating(node)
         if isinstance(node, Unary):
             inner = self.read(node.operand)
@@ -144,6 +151,7 @@ class _Reader:
             return self.power(node)
         left, right = self.read(node.left), self.read(node.right)
         if node.op == "/":
+            self.plain = self.plain and top
             right = self.inverse(right)
         if node.op in ("*", "/"):
             return cancel(Quotient(poly_times(left.num, right.num), monomial(left.den, right.den)))
@@ -182,6 +190,7 @@ class _Reader:
         base = self.read(node.left)
         k = exponent.numerator
         if k < 0:
+            self.plain = False
             base, k = self.inverse(base), -k
         result = Quotient({(): Fraction(1)})
         for _ in range(k):
@@ -200,14 +209,37 @@ def difference(left: Quotient, right: Quotient) -> dict[Monomial, int]:
     return {key: value // divisor for key, value in integral.items()}
 
 
+@problem_fact
+def equation_polynomials(problem: Problem) -> dict[Expr, Analysis | None]:
+    """Each conjunct that is an equation (or a chain of them), read once as integer polynomials that
+    must be zero, with the words it divides by; None for one not of that shape or too large to expand."""
+    found: dict[Expr, Analysis | None] = {}
+    for part in conjuncts(problem):
+        if isinstance(part, Compare) and is_equation(part):
+            try:
+                found[part] = _Reader(problem).equation(part)
+            except (NotPolynomial, ZeroDivisionError):
+                found[part] = None
+    return found
+
+
+@problem_fact
 def analyse(problem: Problem) -> Analysis | None:
-    """The problem's equations as integer polynomials, or None if it is not of that shape or too big."""
-    try:
-        analysis = _Reader(problem).analyse()
-    except (NotPolynomial, ZeroDivisionError):
+    """The problem's equations as integer polynomials (the last conjunct's first, as the encodings
+    number them), or None if it is not of that shape or too big for a long multiplication."""
+    chains = equation_chains(problem)
+    if chains is None or problem.unknowns:
         return None
-    if problem.unknowns:
-        return None
+    read = equation_polynomials(problem)
+    analysis = Analysis([], set())
+    for chain in chains:
+        equation = read[chain]
+        if equation is None:
+            return None
+        analysis.polynomials += equation.polynomials
+        analysis.nonzero |= equation.nonzero
+        analysis.words += equation.words
+        analysis.plain = analysis.plain and equation.plain
     if partial_count(analysis, problem.rules.base) > MAX_PARTIALS:
         return None
     return analysis

@@ -246,6 +246,12 @@ def letters_in(nodes: Iterable[Expr]) -> tuple[str, ...]:
                                for ch in node.text_of_digits() if not ch.isdigit()))
 
 
+def letters_of(node: Expr) -> set[str]:
+    """The letters under `node`, as a set: those a search must give digits before it can evaluate
+    the node (`AB * C` -> A, B, C)."""
+    return set(letters_in(walk(node)))
+
+
 def unknowns(formula: Constraints) -> tuple[str, ...]:
     """The lowercase names (integer unknowns), in order of first appearance."""
     return unknowns_in(node for constraint in formula.constraints for node in walk(constraint))

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from smtcrypt.core.results import Ending, Proof
-from smtcrypt.core.tree import Expr, Repeating, Word, walk
+from smtcrypt.core.tree import letters_of
 
 if TYPE_CHECKING:  # z3 loads with the backends that need it; compiled.py imports this module
     import z3
@@ -56,13 +56,6 @@ class Halted(Exception):
 def past(deadline: float | None) -> bool:
     """True once `deadline` (a time.monotonic() value; None: none) has passed."""
     return deadline is not None and time.monotonic() >= deadline
-
-
-def letters_of(node: Expr) -> set[str]:
-    """The letters of the words and repeating decimals under `node`: those a backend must give
-    digits before it can evaluate the node (`AB * C` -> A, B, C)."""
-    return {char for part in walk(node) if isinstance(part, (Word, Repeating))
-            for char in part.text_of_digits() if not char.isdigit()}
 
 
 class Strategy(str, enum.Enum):

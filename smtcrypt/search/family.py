@@ -49,7 +49,7 @@ class Family:
         return "infinitely many solutions: " + ", ".join(terms) + " for t = 0, 1, 2, ..."
 
 
-def linear_form(node: Expr, assignment: Assignment, base: int, free: frozenset[str]) -> Linear | None:
+def unknowns_form(node: Expr, assignment: Assignment, base: int, free: frozenset[str]) -> Linear | None:
     """The node as a linear form of the `free` unknowns, everything else fixed by `assignment`
     (a product by a constant, a quotient by a nonzero one); None if it is not linear (or not defined)."""
     def fixed(part: Expr) -> Fraction | None:
@@ -77,7 +77,7 @@ def comparisons(node: Expr, assignment: Assignment, base: int,
         if not (isinstance(part, Compare) and all(op in SIGNS for op in part.ops)):
             return None
         forms = [form for operand in part.operands
-                 if (form := linear_form(operand, assignment, base, free)) is not None]
+                 if (form := unknowns_form(operand, assignment, base, free)) is not None]
         if len(forms) < len(part.operands):
             return None
         found += [(difference(left, right), op) for left, right, op in zip(forms, forms[1:], part.ops)]

@@ -1,36 +1,26 @@
 """The equations the digit search works on: polynomials in words, and what each column of them holds.
 
-An equation's words are read right to left; a word under a constant multiple of a power of the
-base (`ABC * 10`, a layout's shifted partial product) starts that many columns further left.
+Each equation is analysis' one polynomial form of it (analysis/polynomials.py: expanded,
+quotients cross-multiplied, rational coefficients cleared), written back as `LEFT = RIGHT`: the
+terms of positive coefficient on the left, the others negated on the right, each a coefficient
+times a product of words, so both sides grow with every digit. An equation's words are read right
+to left; a word in a term whose coefficient is a multiple of a power of the base (`ABC * 10`, a
+layout's shifted partial product) starts that many columns further left.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from smtcrypt.analysis.equations import conjuncts
 from smtcrypt.analysis.facts import problem_fact
-from smtcrypt.core.check import Problem, constant
-from smtcrypt.core.tree import BinOp, Compare, Expr, Number, Unary, Word, walk
+from smtcrypt.analysis.polynomials import Polynomial, equation_polynomials
+from smtcrypt.core.check import Problem
+from smtcrypt.core.tree import BinOp, Expr, Number, Span, Unary, Word, walk
 from smtcrypt.engine.base import letters_of
-
-
-def polynomial(node: Expr, problem: Problem) -> bool:
-    """True for a sum, difference or product of words and integers, or such a thing to a constant
-    non-negative integer power: an expression whose value modulo base**k its words' last k digits fix."""
-    if isinstance(node, Word):
-        return True
-    if isinstance(node, Number):
-        return node.value.denominator == 1
-    if isinstance(node, Unary):
-        return node.op in ("-", "+") and polynomial(node.operand, problem)
-    if not isinstance(node, BinOp):
-        return False
-    if node.op == "**":
-        exponent = problem.constant_exponents.get(node)
-        return exponent is not None and exponent.denominator == 1 and exponent >= 0 and polynomial(node.left, problem)
-    return node.op in ("+", "-", "*") and polynomial(node.left, problem) and polynomial(node.right, problem)
 
 
 def nonlinear(node: Expr, problem: Problem) -> bool:
@@ -52,26 +42,6 @@ def _valuation(value: int, base: int) -> int:
         value //= base
         shift += 1
     return shift
-
-
-def word_shifts(node: Expr, base: int, shift: int = 0, found: dict[int, int] | None = None) -> dict[int, int]:
-    """Each word's shift, by id: the power of the base that the constant factors over it carry
-    (`ABC * 10`: 1), so that modulo base**k only its last k - shift digits count. A layout's
-    partial products are shifted so."""
-    found = {} if found is None else found
-    if isinstance(node, Word):
-        found[id(node)] = shift
-    elif isinstance(node, Unary):
-        word_shifts(node.operand, base, shift, found)
-    elif isinstance(node, BinOp):
-        for factor, other in ((node.left, node.right), (node.right, node.left)):
-            value = constant(factor) if node.op == "*" else None
-            if value is not None and value.denominator == 1:
-                word_shifts(other, base, shift + _valuation(int(value), base), found)
-                return found
-        word_shifts(node.left, base, shift, found)
-        word_shifts(node.right, base, shift, found)
-    return found
 
 
 @dataclass(eq=False)
@@ -159,40 +129,44 @@ class WordEquation:
 @problem_fact
 def polynomial_equations(problem: Problem) -> list[tuple[Expr, WordEquation]]:
     """The conjuncts that are equations between polynomials (or quotients of them, cross-multiplied),
-    each with its columns."""
+    each with its columns. Where a divisor is 0 the equation is undefined, no solution, so the
+    congruences of the cross-multiplied equation cut no solution; the equation itself is still
+    checked as written."""
     found: list[tuple[Expr, WordEquation]] = []
+    read = equation_polynomials(problem)
     for part in conjuncts(problem):
-        sides = cross_multiplied(part, problem) if isinstance(part, Compare) and part.ops == ("==",) else None
-        if sides is not None:
-            base = problem.rules.base
-            shifts = word_shifts(sides[1], base, 0, word_shifts(sides[0], base))
-            words = [(node.letters, shifts[id(node)]) for side in sides for node in walk(side)
-                     if isinstance(node, Word)]
-            if words:
-                found.append((part, WordEquation(sides[0], sides[1], words, shifts)))
+        analysis = read.get(part)
+        if analysis is not None and analysis.plain and len(analysis.polynomials) == 1:
+            equation = word_equation(analysis.polynomials[0], problem.rules.base, part.span, analysis.words)
+            if equation is not None:
+                found.append((part, equation))
     return found
 
 
-def cross_multiplied(equation: Compare, problem: Problem) -> tuple[Expr, Expr] | None:
-    """The sides of `LEFT = RIGHT` as polynomials: as they are, or, where a side is a quotient of
-    polynomials (`NORTH / SOUTH = EAST / WEST`), multiplied by the other side's divisor. Where a
-    divisor is 0 the equation is undefined, no solution, so the congruences of the cross-multiplied
-    equation cut no solution; the equation itself is still checked as written."""
-    parts: list[tuple[Expr, Expr | None]] = []
-    for side in equation.operands:
-        if isinstance(side, BinOp) and side.op == "/" and polynomial(side.left, problem) and polynomial(side.right,
-                                                                                                         problem):
-            parts.append((side.left, side.right))
-        elif polynomial(side, problem):
-            parts.append((side, None))
-        else:
-            return None
-    (left, left_divisor), (right, right_divisor) = parts
-    if right_divisor is not None:
-        left = BinOp("*", left, right_divisor, equation.span)
-    if left_divisor is not None:
-        right = BinOp("*", right, left_divisor, equation.span)
-    return left, right
+def word_equation(polynomial: Polynomial, base: int, span: Span, read: Sequence[str] = ()) -> WordEquation | None:
+    """The polynomial that must be 0 as `LEFT = RIGHT` (see the module), or None if it holds no word.
+    Words `read` in the equation that its polynomial lost (`A ** 0`) are among its words all the same,
+    in the units column on: their letters are the equation's, tried there, as every letter must be
+    given its digit by some equation."""
+    sides: tuple[list[Expr], list[Expr]] = ([], [])
+    shifts: dict[int, int] = {}
+    for product, coefficient in polynomial.items():
+        size = abs(coefficient)
+        factors: list[Expr] = [Word(letters, span) for letters in product]
+        for node in factors:
+            shifts[id(node)] = _valuation(size, base)
+        if size != 1 or not factors:
+            factors.insert(0, Number(Fraction(size), str(size), span))
+        sides[coefficient < 0].append(functools.reduce(lambda a, b: BinOp("*", a, b, span), factors))
+    if not shifts:
+        return None
+    left, right = (functools.reduce(lambda a, b: BinOp("+", a, b, span), side) if side
+                   else Number(Fraction(0), "0", span) for side in sides)
+    words = [(node.letters, shifts[id(node)]) for side in (left, right) for node in walk(side)
+             if isinstance(node, Word)]
+    kept = {word for word, _ in words}
+    words += [(word, 0) for word in dict.fromkeys(read) if word not in kept]
+    return WordEquation(left, right, words, shifts)
 
 
 def monotone(node: Expr) -> bool:

@@ -17,7 +17,7 @@ by numba, where it is installed, decides a batch at a time), `results`
 (puzzles and totals), `sample` (random puzzles of a big list). The genres: `doubly`
 (doubly-true puzzles of number words);
 `crossword` and `crossword_search` (grids of sums); long multiplications whose every printed row is
-a word: `longmul` (the enumeration and the puzzles), `multiply` (the digit search of their rows),
+a word: `longmul` (the enumeration and the puzzles), `multiply` (their rows, searched by the digits backend),
 `partials` (what a multiplicand times a digit spells).
 """
 

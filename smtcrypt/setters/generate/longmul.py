@@ -14,7 +14,7 @@ The enumeration, for each multiplicand A (one chunk of work):
    digit search that finds A times that letter's digit can spell the word at all (once per A,
    word and the letter's part in them, remembered for the whole chunk);
 3. one word per letter, distinct letters taking distinct words, at most ten letters in all;
-4. the exhaustive digit search of those rows (`multiply`): every assignment, each giving the
+4. the digits backend's search of those rows (`multiply`): every assignment, each giving the
    product's digits, so the product words are looked up by their pattern of letters and counted
    (never tried one by one). A product word spelled by exactly one assignment makes a unique
    puzzle, which the exact evaluator re-checks and, with `confirm`, the solver proves unique

@@ -1,6 +1,6 @@
-"""The exhaustive digit search of a long multiplication's rows: every assignment of distinct
-digits (base 10, no leading zero) under which the multiplicand times each row's multiplier digit
-is that row's partial product, worked column by column from the units with a carry per row.
+"""The digit search of a long multiplication's rows: every assignment of distinct digits (base 10,
+no leading zero) under which the multiplicand times each row's multiplier digit is that row's
+partial product.
 
 A long multiplication's printed rows, without its product, are `PartialProducts`: the multiplicand, the
 letter with no row (its digit is 0) if any, and for each other multiplier letter its partial
@@ -8,10 +8,10 @@ product. `solutions(rows)` yields every assignment of their letters; the product
 multiplicand times the multiplier, one number per assignment (`product_digits`), so the words
 that can stand for it are looked up rather than tried one by one.
 
-The digits backend (`smtcrypt.engine.digits`) searches the same rows column by column and finds the
-same assignments, but it plans each problem and writes and compiles a Python search for it; the
-generator searches each set of rows once, so the plan would cost more than this whole search does
-(and the rows would first be written as a formula, read and checked).
+The rows are searched by the digits backend (`smtcrypt.engine.digits`), which checks products
+column by column from the units as a long multiplication is checked by hand: the rows are written
+as the equations `MULTIPLICAND * LETTER = PARTIAL`, read and checked as any formula is, and its
+plan searched. The generator thus has no digit search of its own to keep in step with the backend's.
 """
 
 from __future__ import annotations
@@ -19,10 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-BASE = 10
-CHOOSE, ROW, TOP = 0, 1, 2  # the search's steps: give a letter a digit, a row's column, a row's last carry
+from smtcrypt.core.check import check
+from smtcrypt.core.parse import parse
+from smtcrypt.core.tree import Constraints
+from smtcrypt.engine.digits import DigitSearch, digit_plan
 
-Op = tuple[int, int, int, int]  # (step, letter or row, partial product's letter or -1, column)
+BASE = 10
 
 
 def letter_id(letter: str) -> int:
@@ -43,97 +45,33 @@ class PartialProducts:
         seen = self.multiplicand + "".join(letter + word for letter, word in self.rows) + (self.zero or "")
         return "".join(dict.fromkeys(seen))
 
-
-class PartialProductSearch:
-    """The depth-first search over one `PartialProducts`: the steps are planned once, then run."""
-
-    def __init__(self, rows: PartialProducts):
-        self.rows = rows
-        top = [letter_id(ch) for ch in reversed(rows.multiplicand)]
-        self.width = len(top)
-        self.nonzero = {top[-1]} | {letter_id(word[0]) for _, word in rows.rows}
-        self.nonzero |= {letter_id(letter) for letter, _ in rows.rows}
-        self.multipliers = [letter_id(letter) for letter, _ in rows.rows]
-        self.partials = [[letter_id(ch) for ch in reversed(word)] for _, word in rows.rows]
-        self.ops: list[Op] = []
-        for column, letter in enumerate(top):
-            self.ops.append((CHOOSE, letter, -1, 0))
-            for row, digit in enumerate(self.multipliers):
-                if column == 0:
-                    self.ops.append((CHOOSE, digit, -1, 0))
-                self.ops.append((ROW, row, self.partials[row][column] if column < len(self.partials[row]) else -1,
-                                 column))
-        self.ops.extend((TOP, row, -1, 0) for row in range(len(self.multipliers)))
-        self.top = top
-        self.value = [-1] * 26
-        self.used = 0
-        self.carry = [[0] * (self.width + 1) for _ in rows.rows]
-        if rows.zero is not None:
-            self.value[letter_id(rows.zero)] = 0
-            self.used = 1
-
-    def solutions(self) -> Iterator[list[int]]:
-        """Every assignment, as the digit of each letter A-Z (-1 for a letter not in the rows); the
-        list yielded is the search's own, valid until the next."""
-        if self.rows.zero is not None and letter_id(self.rows.zero) in self.nonzero:
-            return
-        yield from self.step(0)
-
-    def step(self, index: int) -> Iterator[list[int]]:
-        if index == len(self.ops):
-            yield self.value
-            return
-        kind, subject, letter, column = self.ops[index]
-        if kind == CHOOSE:
-            yield from self.choose(index, subject)
-        elif kind == ROW:
-            total = self.value[self.top[column]] * self.value[self.multipliers[subject]] + self.carry[subject][column]
-            self.carry[subject][column + 1] = total // BASE
-            yield from self.place(index, letter, total % BASE)
-        else:
-            yield from self.finish(index, subject)
-
-    def choose(self, index: int, letter: int) -> Iterator[list[int]]:
-        if self.value[letter] >= 0:
-            yield from self.step(index + 1)
-            return
-        for digit in range(1 if letter in self.nonzero else 0, BASE):
-            if not self.used >> digit & 1:
-                self.value[letter] = digit
-                self.used |= 1 << digit
-                yield from self.step(index + 1)
-                self.used &= ~(1 << digit)
-        self.value[letter] = -1
-
-    def place(self, index: int, letter: int, digit: int) -> Iterator[list[int]]:
-        """The partial product's `letter` must stand for `digit`."""
-        held = self.value[letter]
-        if held >= 0:
-            if held == digit:
-                yield from self.step(index + 1)
-        elif not self.used >> digit & 1 and not (digit == 0 and letter in self.nonzero):
-            self.value[letter] = digit
-            self.used |= 1 << digit
-            yield from self.step(index + 1)
-            self.used &= ~(1 << digit)
-            self.value[letter] = -1
-
-    def finish(self, index: int, row: int) -> Iterator[list[int]]:
-        """The row's last carry: its partial product's extra first letter, or nothing."""
-        carry = self.carry[row][self.width]
-        partial = self.partials[row]
-        if len(partial) == self.width:
-            if carry == 0:
-                yield from self.step(index + 1)
-        elif carry:
-            yield from self.place(index, partial[self.width], carry)
+    def formula(self) -> Constraints | None:
+        """The rows as equations, a word of one letter (each multiplier letter) nonzero as a first
+        letter is, and the zero letter 0; None where no assignment can meet them: more than ten
+        letters, or a partial product neither as long as the multiplicand nor one letter longer.
+        A multiplication prints one row at least, so every letter is in an equation."""
+        if not self.rows or len(self.letters()) > BASE or any(
+                len(word) not in (len(self.multiplicand), len(self.multiplicand) + 1) for _, word in self.rows):
+            return None
+        singles = {word for word in (self.multiplicand, *(part for row in self.rows for part in row)) if len(word) == 1}
+        parts = [f"{self.multiplicand} * {letter} = {word}" for letter, word in self.rows]
+        parts += [f"{letter} != 0" for letter in sorted(singles)]
+        parts += [f"{self.zero} = 0"] if self.zero is not None else []
+        return parse(" and ".join(parts))
 
 
 def solutions(rows: PartialProducts) -> Iterator[list[int]]:
-    """Every assignment of the rows' letters (see `PartialProductSearch.solutions`)."""
-    if any(len(word) not in (len(rows.multiplicand), len(rows.multiplicand) + 1) for _, word in rows.rows):
-        return iter(())
-    return PartialProductSearch(rows).solutions()
+    """Every assignment of the rows' letters, as the digit of each letter A-Z (-1 for a letter not
+    in the rows), found by the digits backend."""
+    formula = rows.formula()
+    plan = None if formula is None else digit_plan(check(formula))
+    if plan is None:
+        return
+    for assignment in DigitSearch(plan):
+        value = [-1] * 26
+        for letter, digit in assignment.items():
+            value[letter_id(letter)] = digit
+        yield value
 
 
 def feasible(rows: PartialProducts) -> bool:
