@@ -111,6 +111,7 @@ def test_a_search_stopped_and_gone_on_finds_the_same(monkeypatch):
     assert plan is not None
     whole = run(plan.machine)
     monkeypatch.setattr(kernel_module, "BUDGET", 7)
+    monkeypatch.setattr(kernel_module, "PLAIN_BUDGET", 5)
     monkeypatch.setattr(kernel_module, "CAPACITY", 2)
     small = digit_plan(problem)
     assert small is not None

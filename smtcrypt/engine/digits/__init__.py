@@ -21,14 +21,16 @@ fails: a bounded search, and its solutions are the exact evaluation's own.
 
 The plan runs as a table of integers walked by one function (kernel.py), as plain Python or
 compiled by numba: the caller's choice (`Means.executor`). Where it leaves the choice
-(`Executor.AUTO`), the walk starts plain and the compiled walk goes on from its state past
-PLAIN_STEPS steps: a count, so that a puzzle always takes the same path.
+(`Executor.AUTO`), a plan estimated large walks compiled; any other starts plain, and the compiled
+walk goes on from its state past PLAIN_STEPS steps: an estimate and a count worked out from the plan,
+so that a puzzle always takes the same path.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Generator, Iterator
+from fractions import Fraction
 from typing import Any
 
 from smtcrypt.core.check import Problem
@@ -46,15 +48,18 @@ from smtcrypt.engine.base import (
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
 from smtcrypt.engine.digits.kernel import Machine, encode, load, scan
-from smtcrypt.engine.digits.plan import Planner, Step
+from smtcrypt.engine.digits.plan import Congruence, Planner, Solve, Step, Try
 
 __all__ = ["DigitPlan", "DigitSearch", "digit_plan", "has_products"]
 
 YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
-# where the caller leaves the choice (`Executor.AUTO`), the steps walked as plain Python before the compiled walk
-# goes on, where numba is installed: a small product ends before numba's load would (docs/engine.md, "Products,
-# column by column"); a count of steps, not a time, so that a puzzle takes the same path however busy the machine
-PLAIN_STEPS = 2048
+# where the caller leaves the choice (`Executor.AUTO`) and numba is installed: plans estimated at COMPILED_FROM
+# steps or more walk compiled from the start; the others walk plain, and compiled past PLAIN_STEPS steps (a count,
+# not a time, so that a puzzle takes the same path however busy the machine). The plain walk is many times slower
+# a step, and numba's load costs more than a small product's whole search: docs/engine.md, "Products, column by
+# column", has the figures
+COMPILED_FROM = 16_000
+PLAIN_STEPS = 4096
 
 Scan = Callable[[list[tuple[int, ...]]], Generator[int, None, int]]
 
@@ -68,16 +73,34 @@ class DigitPlan:
         self.machine = machine
         self.letters = machine.letters  # the letters of a solution tuple, alphabetically
 
+    def estimate(self) -> int:
+        """The steps the plan is expected to take, worked out from it alone: at each letter it gives
+        digits, the assignments so far, each letter tried multiplying them by its digits (less those
+        taken, where every letter differs) and each congruence dividing them by the base."""
+        size, total, given = Fraction(1), Fraction(0), 0
+        distinct = self.problem.distinctness == "all"
+        for step in self.steps:
+            if isinstance(step, Try):
+                size *= max(1, len(self.problem.allowed[step.letter]) - (given if distinct else 0))
+            elif isinstance(step, Congruence):
+                size /= self.problem.rules.base
+            if isinstance(step, (Try, Solve)):
+                given += 1
+                total += size
+        return int(total)
+
     def compiled(self, executor: Executor) -> bool:
         """Whether the compiled walk may run: not PLAIN, numba installed, int64 holding the table."""
         return executor is not Executor.PLAIN and self.machine.int64 and compiled_available()
 
     def scan(self, executor: Executor = Executor.PLAIN, ran: list[str] | None = None) -> Scan:
-        """The walk as the executor runs it: plain; compiled (COMPILED); or plain for PLAIN_STEPS steps,
-        then compiled (AUTO), wherever the compiled walk may run (`compiled()`)."""
+        """The walk as the executor runs it, where the compiled walk may run (`compiled()`): compiled
+        (COMPILED, or AUTO on a plan estimated at COMPILED_FROM steps or more), or plain for PLAIN_STEPS
+        steps, then compiled (AUTO); else plain."""
         if not self.compiled(executor):
             return scan(self.machine, None, 0, ran)
-        return scan(self.machine, load, PLAIN_STEPS if executor is Executor.AUTO else 0, ran)
+        plain_steps = PLAIN_STEPS if executor is Executor.AUTO and self.estimate() < COMPILED_FROM else 0
+        return scan(self.machine, load, plain_steps, ran)
 
 
 def has_products(problem: Problem) -> bool:

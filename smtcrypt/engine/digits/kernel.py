@@ -72,6 +72,7 @@ MEMORY_HEADER = 14
 SAFE = 1 << 62  # bound on any value the machine computes exactly in int64
 LARGEST_MODULUS = 3_000_000_000  # M with M * M < 2**63: a congruence's arithmetic cannot overflow int64
 BUDGET = 1 << 13  # steps between two looks at the clock and the stop flag (about a millisecond compiled)
+PLAIN_BUDGET = 1 << 9  # the same, walked as plain Python (some milliseconds)
 CAPACITY = 256  # solutions the walk writes before the caller drains them
 
 Table = Any  # a list of ints (plain), or an int64 numpy array (compiled)
@@ -223,15 +224,15 @@ def search_plan(table: Table, memory: Table, budget: int) -> int:  # noqa: C901,
                         elif op == NEGATE:
                             memory[stack + top - 1] = -memory[stack + top - 1]
                             memory[other + top - 1] = -memory[other + top - 1]
-                        elif op == POWER:
+                        elif op == POWER and not modulus:
+                            memory[stack + top - 1] = memory[stack + top - 1] ** table[operation + 1]
+                            memory[other + top - 1] = memory[other + top - 1] ** table[operation + 1]
+                        elif op == POWER:  # each product reduced, so that none overflows
                             result = 1
                             second = 1
                             for _ in range(table[operation + 1]):
-                                result = result * memory[stack + top - 1] % modulus if modulus \
-                                    else result * memory[stack + top - 1]
-                                if paired:
-                                    second = second * memory[other + top - 1] % modulus if modulus \
-                                        else second * memory[other + top - 1]
+                                result = result * memory[stack + top - 1] % modulus
+                                second = second * memory[other + top - 1] % modulus
                             memory[stack + top - 1], memory[other + top - 1] = result, second
                         else:
                             top -= 1
@@ -292,11 +293,14 @@ def search_plan(table: Table, memory: Table, budget: int) -> int:  # noqa: C901,
         digit = -1
         while next_choice < size:
             digit = table[allowed + first + next_choice] if kind == TRY else table[roots + first + next_choice]
-            free = True
-            for group in range(table[group_uses + letter], table[group_uses + letter + 1]):
-                if (memory[masks + table[group_ids + group]] >> digit) & 1:
-                    free = False
-                    break
+            if whole:  # one group of every letter: one mask
+                free = (memory[masks] >> digit) & 1 == 0
+            else:
+                free = True
+                for group in range(table[group_uses + letter], table[group_uses + letter + 1]):
+                    if (memory[masks + table[group_ids + group]] >> digit) & 1:
+                        free = False
+                        break
             if free:
                 if kind == SOLVE or table[step + 5] < 0:
                     break
@@ -605,7 +609,8 @@ def root_table(digits: tuple[int, ...], base: int) -> tuple[list[int], list[int]
 def scan(machine: Machine, compiled: Callable[[], Callable[[Table, Table, int], int]] | None = None,
          plain_steps: int = 0, ran: list[str] | None = None) -> Scan:
     """The walk with the protocol the backend drives: each solution's digits appended to `hits`, the
-    steps taken so far yielded between runs of about BUDGET steps, their number returned at the end.
+    steps taken so far yielded between runs of about BUDGET steps (PLAIN_BUDGET plain), their number
+    returned at the end.
     `search_plan` runs as plain Python on lists for `plain_steps` steps, then, where `compiled` is
     given (`load`), compiled on the machine's int64 arrays from the same state; without `compiled`,
     plain to the end. `ran` gets the name of each walk as it starts."""
@@ -618,13 +623,14 @@ def scan(machine: Machine, compiled: Callable[[], Callable[[Table, Table, int], 
             ran.append("plain")
         width, steps, found, looked = len(machine.letters), table[STEPS], memory[FOUND], 0
         while True:
-            budget = BUDGET
+            budget = PLAIN_BUDGET if walk is search_plan else BUDGET
             if walk is search_plan and compiled is not None:
                 if memory[TAKEN] >= plain_steps:  # the compiled walk goes on from here
                     table, start = machine.arrays()
                     state = start.copy()
                     state[:] = memory
                     memory, walk = state, compiled()
+                    budget = BUDGET
                     if ran is not None:
                         ran.append("compiled")
                 else:
@@ -637,7 +643,7 @@ def scan(machine: Machine, compiled: Callable[[], Callable[[Table, Table, int], 
             if status == CHECK:  # the host's check of the constraint at the walk's step
                 check = machine.checks[table[steps + memory[LEVEL] * STEP + 4]]
                 memory[VERDICT] = int(check(plain(memory[memory[DIGIT_AT]:memory[DIGIT_AT] + width])))
-                if memory[TAKEN] - looked < BUDGET:
+                if memory[TAKEN] - looked < budget:
                     continue
             if status == FINISHED:
                 return int(memory[TAKEN])
