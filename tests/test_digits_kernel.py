@@ -19,7 +19,7 @@ import smtcrypt
 from smtcrypt.engine import Executor
 from smtcrypt.engine.digits import DigitPlan, DigitSearch, digit_plan
 from smtcrypt.engine.digits import kernel as kernel_module
-from smtcrypt.engine.digits.kernel import COUNT, HOLDS, HOST, RANGE, STEP, STEPS, Machine, encode, load, scan
+from smtcrypt.engine.digits.kernel import COUNT, HOLDS, HOST, RANGE, STEP, STEPS, TAKEN, Machine, encode, load, scan
 from smtcrypt.engine.digits.plan import RangeCut
 
 NUMBA = importlib.util.find_spec("numba") is not None
@@ -28,9 +28,10 @@ PRODUCTS = Path(__file__).resolve().parent.parent / "benchmarks" / "products.tsv
 
 def run(machine: Machine, compiled: Callable[[], Callable[..., int]] | None = None,
         plain_steps: int = 0) -> tuple[list[tuple[int, ...]], int]:
-    """The walk's solutions (digits, letters alphabetically) in the order found, and its steps."""
+    """The walk's solutions (digits, letters alphabetically) in the order found, and its steps: compiled
+    past `plain_steps`, where `compiled` is given."""
     hits: list[tuple[int, ...]] = []
-    steps = scan(machine, compiled, plain_steps)(hits)
+    steps = scan(machine, compiled, lambda machine, memory: memory[TAKEN] >= plain_steps)(hits)
     while True:
         try:
             next(steps)
@@ -111,7 +112,7 @@ def test_a_search_stopped_and_gone_on_finds_the_same(monkeypatch):
     assert plan is not None
     whole = run(plan.machine)
     monkeypatch.setattr(kernel_module, "BUDGET", 7)
-    monkeypatch.setattr(kernel_module, "PLAIN_BUDGET", 5)
+    monkeypatch.setattr(kernel_module, "PLAIN_BUDGET", 5)  # handed over midway: at a multiple of 5
     monkeypatch.setattr(kernel_module, "CAPACITY", 2)
     small = digit_plan(problem)
     assert small is not None
@@ -199,3 +200,20 @@ def test_the_engine_runs_the_walk_its_executor_says(text, rules, count, executor
     assert {tuple(sorted(assignment.items())) for assignment in found} == brute_force(text, **rules)
     assert len(found) == count
     assert smtcrypt.Puzzle(text, **rules).count(strategy="digits", executor=executor) == count
+
+
+@pytest.mark.skipif(not NUMBA, reason="numba is not installed")
+@pytest.mark.parametrize("text, ran", [("THETA * XI = ETA * NU * PHI", ["compiled"]),
+                                       ("AYH**2 + BEE**2 = SEE**2", ["plain", "compiled"]),
+                                       ("NAUGHT ** 2 = ZERO ** 3", ["plain"])])
+def test_auto_walks_compiled_what_it_estimates_or_projects_large(text, ran):
+    """THETA * XI = ETA * NU * PHI (84,505 steps) is estimated large; AYH**2 + BEE**2 = SEE**2 (2,629)
+    starts plain and goes on compiled once projected large; NAUGHT ** 2 = ZERO ** 3 (812) ends plain.
+    Each takes the steps and finds the solutions of the compiled walk alone."""
+    problem = smtcrypt.Puzzle(text).problem
+    counted = {}
+    for executor in (Executor.AUTO, Executor.COMPILED):
+        search = DigitSearch(digit_plan(problem), executor=executor)
+        counted[executor] = [assignment for batch in search.batches() for assignment in batch], search.nodes
+        assert search.ran == (ran if executor is Executor.AUTO else ["compiled"])
+    assert counted[Executor.AUTO] == counted[Executor.COMPILED] and counted[Executor.AUTO][0]

@@ -22,8 +22,8 @@ fails: a bounded search, and its solutions are the exact evaluation's own.
 The plan runs as a table of integers walked by one function (kernel.py), as plain Python or
 compiled by numba: the caller's choice (`Means.executor`). Where it leaves the choice
 (`Executor.AUTO`), a plan estimated large walks compiled; any other starts plain, and the compiled
-walk goes on from its state past PLAIN_STEPS steps: an estimate and a count worked out from the plan,
-so that a puzzle always takes the same path.
+walk goes on from its state once the plain one projects a large search, or past PLAIN_STEPS steps:
+counts worked out from the plan, so that a puzzle always takes the same path.
 """
 
 from __future__ import annotations
@@ -47,19 +47,21 @@ from smtcrypt.engine.base import (
 )
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
-from smtcrypt.engine.digits.kernel import Machine, encode, load, scan
+from smtcrypt.engine.digits.kernel import TAKEN, Machine, encode, load, projected, scan
 from smtcrypt.engine.digits.plan import Congruence, Planner, Solve, Step, Try
 
 __all__ = ["DigitPlan", "DigitSearch", "digit_plan", "has_products"]
 
 YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
-# where the caller leaves the choice (`Executor.AUTO`) and numba is installed: plans estimated at COMPILED_FROM
-# steps or more walk compiled from the start; the others walk plain, and compiled past PLAIN_STEPS steps (a count,
-# not a time, so that a puzzle takes the same path however busy the machine). The plain walk is many times slower
-# a step, and numba's load costs more than a small product's whole search: docs/engine.md, "Products, column by
+# where the caller leaves the choice (`Executor.AUTO`) and numba is installed: a plan estimated (`DigitPlan.estimate`)
+# at ESTIMATED_LARGE steps or more walks compiled from the start; any other starts plain, and the compiled walk goes
+# on once the steps the plain one projects (`projected`) reach PROJECTED_LARGE, or past PLAIN_STEPS steps: counts,
+# not times, so that a puzzle takes the same path however busy the machine. The plain walk is many times slower a
+# step, and numba's load costs more than a small product's whole search: docs/engine.md, "Products, column by
 # column", has the figures
-COMPILED_FROM = 16_000
-PLAIN_STEPS = 4096
+ESTIMATED_LARGE = 16_000
+PROJECTED_LARGE = 5000
+PLAIN_STEPS = 2048
 
 Scan = Callable[[list[tuple[int, ...]]], Generator[int, None, int]]
 
@@ -95,12 +97,22 @@ class DigitPlan:
 
     def scan(self, executor: Executor = Executor.PLAIN, ran: list[str] | None = None) -> Scan:
         """The walk as the executor runs it, where the compiled walk may run (`compiled()`): compiled
-        (COMPILED, or AUTO on a plan estimated at COMPILED_FROM steps or more), or plain for PLAIN_STEPS
-        steps, then compiled (AUTO); else plain."""
+        (COMPILED, or AUTO on a plan estimated large), or plain until it is projected large or past
+        PLAIN_STEPS steps, then compiled (AUTO); else plain."""
         if not self.compiled(executor):
-            return scan(self.machine, None, 0, ran)
-        plain_steps = PLAIN_STEPS if executor is Executor.AUTO and self.estimate() < COMPILED_FROM else 0
-        return scan(self.machine, load, plain_steps, ran)
+            return scan(self.machine, None, ran=ran)
+        if executor is Executor.COMPILED or self.estimate() >= ESTIMATED_LARGE:
+            return scan(self.machine, load, ran=ran)
+        return scan(self.machine, load, large, ran)
+
+
+def large(machine: Machine, memory: list[int]) -> bool:
+    """Whether the plain walk hands over to the compiled one: past PLAIN_STEPS steps, or projected to
+    take PROJECTED_LARGE or more."""
+    if memory[TAKEN] >= PLAIN_STEPS:
+        return True
+    size = projected(machine, memory)
+    return size is not None and size >= PROJECTED_LARGE
 
 
 def has_products(problem: Problem) -> bool:

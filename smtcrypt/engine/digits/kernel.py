@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from smtcrypt.analysis.bounds import polynomial_bound
@@ -72,7 +73,7 @@ MEMORY_HEADER = 14
 SAFE = 1 << 62  # bound on any value the machine computes exactly in int64
 LARGEST_MODULUS = 3_000_000_000  # M with M * M < 2**63: a congruence's arithmetic cannot overflow int64
 BUDGET = 1 << 13  # steps between two looks at the clock and the stop flag (about a millisecond compiled)
-PLAIN_BUDGET = 1 << 9  # the same, walked as plain Python (some milliseconds)
+PLAIN_BUDGET = 1 << 6  # the same, walked as plain Python (a few milliseconds)
 CAPACITY = 256  # solutions the walk writes before the caller drains them
 
 Table = Any  # a list of ints (plain), or an int64 numpy array (compiled)
@@ -366,7 +367,9 @@ class Machine:
         if self._arrays is None:
             import numpy as np  # only where the compiled walk runs
 
-            self._arrays = np.array(self.table, np.int64), np.array(self.memory, np.int64)
+            memory = np.zeros(len(self.memory), np.int64)  # the solutions' rows left 0
+            memory[:self.memory[FOUND]] = self.memory[:self.memory[FOUND]]
+            self._arrays = np.array(self.table, np.int64), memory
         return self._arrays
 
 
@@ -434,7 +437,7 @@ class _Encoder:
             table += part
         memory = self._memory(table[COUNT], len(self.problem.groups))
         fits = (self.base <= 62 and self.base ** self.columns <= LARGEST_MODULUS
-                and all(-SAFE < value < SAFE for value in table) and all(-SAFE < value < SAFE for value in memory))
+                and min(table) > -SAFE and max(table) < SAFE and max(self.totals, default=0) < SAFE)
         return Machine(table, self.letters, memory, self.checks, self.sources, fits)
 
     def _memory(self, count: int, groups: int) -> list[int]:
@@ -607,34 +610,29 @@ def root_table(digits: tuple[int, ...], base: int) -> tuple[list[int], list[int]
 
 
 def scan(machine: Machine, compiled: Callable[[], Callable[[Table, Table, int], int]] | None = None,
-         plain_steps: int = 0, ran: list[str] | None = None) -> Scan:
+         hand_over: Callable[[Machine, Table], bool] = lambda machine, memory: True,
+         ran: list[str] | None = None) -> Scan:
     """The walk with the protocol the backend drives: each solution's digits appended to `hits`, the
     steps taken so far yielded between runs of about BUDGET steps (PLAIN_BUDGET plain), their number
-    returned at the end.
-    `search_plan` runs as plain Python on lists for `plain_steps` steps, then, where `compiled` is
-    given (`load`), compiled on the machine's int64 arrays from the same state; without `compiled`,
-    plain to the end. `ran` gets the name of each walk as it starts."""
+    returned at the end. `search_plan` runs as plain Python on lists; where `compiled` is given
+    (`load`), it goes on compiled on the machine's int64 arrays from the same state as soon as
+    `hand_over(machine, memory)` says so, asked before each run. `ran` gets the name of each walk as
+    it starts."""
 
     def run(hits: list[tuple[int, ...]]) -> Generator[int, None, int]:
         table: Table = machine.table
         memory: Table = list(machine.memory)
         walk: Callable[[Table, Table, int], int] = search_plan
-        if ran is not None and (compiled is None or plain_steps > 0):
-            ran.append("plain")
         width, steps, found, looked = len(machine.letters), table[STEPS], memory[FOUND], 0
         while True:
+            if walk is search_plan and compiled is not None and hand_over(machine, memory):
+                table, start = machine.arrays()  # the compiled walk goes on from here
+                state = start.copy()
+                state[:] = memory
+                memory, walk = state, compiled()
+            if ran is not None and (not ran or ran[-1] != ("plain" if walk is search_plan else "compiled")):
+                ran.append("plain" if walk is search_plan else "compiled")
             budget = PLAIN_BUDGET if walk is search_plan else BUDGET
-            if walk is search_plan and compiled is not None:
-                if memory[TAKEN] >= plain_steps:  # the compiled walk goes on from here
-                    table, start = machine.arrays()
-                    state = start.copy()
-                    state[:] = memory
-                    memory, walk = state, compiled()
-                    budget = BUDGET
-                    if ran is not None:
-                        ran.append("compiled")
-                else:
-                    budget = min(budget, plain_steps - memory[TAKEN])
             status = walk(table, memory, budget)
             if memory[HITS]:
                 flat = plain(memory[found:found + memory[HITS] * width])
@@ -650,6 +648,21 @@ def scan(machine: Machine, compiled: Callable[[], Callable[[Table, Table, int], 
             looked = memory[TAKEN]
             yield int(looked)
     return run
+
+
+def projected(machine: Machine, memory: Table) -> int | None:
+    """The steps the whole walk is likely to take, from the steps taken and the share of the search it
+    has passed: the digits behind each Try or Solve on the walk's path, as the share of its choices,
+    within the share of the step above (as a tree of equal branches). None while it is on its first
+    path, which tells nothing."""
+    table = machine.table
+    passed, share = Fraction(0), Fraction(1)
+    for level in range(min(memory[LEVEL], table[COUNT])):
+        at, size = memory[memory[POSITION] + level], memory[memory[CHOICES] + 2 * level + 1]
+        if table[table[STEPS] + level * STEP] <= SOLVE and size > 0 and at >= 0:
+            passed += share * Fraction(at, size)
+            share /= size
+    return int(memory[TAKEN] / passed) if passed else None
 
 
 def plain(values: Sequence[int]) -> list[int]:
