@@ -45,7 +45,7 @@ from smtcrypt.engine.compiled_writer import NotCompilable, Writer
 from smtcrypt.engine.digits.equations import WordEquation
 from smtcrypt.engine.digits.plan import Congruence, Holds, RangeCut, Solve, Step, Try
 
-__all__ = ["Machine", "NotCompilable", "encode", "load", "scan", "search_plan"]
+__all__ = ["Machine", "NotCompilable", "encode", "load", "projected", "scan", "search_plan"]
 
 # step kinds (a step row's first cell); a step row is STEP cells: kind, letter, then by kind (see `_Encoder._step`)
 TRY, SOLVE, CONGRUENCE, RANGE, HOLDS = 0, 1, 2, 3, 4  # TRY and SOLVE first: `kind <= SOLVE` gives digits
