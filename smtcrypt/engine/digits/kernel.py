@@ -612,18 +612,19 @@ def root_table(digits: tuple[int, ...], base: int) -> tuple[list[int], list[int]
 def scan(machine: Machine, compiled: Callable[[], Callable[[Table, Table, int], int]] | None = None,
          hand_over: Callable[[Machine, Table], bool] = lambda machine, memory: True,
          ran: list[str] | None = None) -> Scan:
-    """The walk with the protocol the backend drives: each solution's digits appended to `hits`, the
-    steps taken so far yielded between runs of about BUDGET steps (PLAIN_BUDGET plain), their number
-    returned at the end. `search_plan` runs as plain Python on lists; where `compiled` is given
-    (`load`), it goes on compiled on the machine's int64 arrays from the same state as soon as
-    `hand_over(machine, memory)` says so, asked before each run. `ran` gets the name of each walk as
-    it starts."""
+    """The walk with the protocol the backend drives: each solution's digits appended to `hits` (every
+    BUDGET steps or so, at either speed, so that a listing's batches are alike), the steps taken so far
+    yielded between runs of about BUDGET steps (PLAIN_BUDGET plain), their number returned at the end.
+    `search_plan` runs as plain Python on lists; where `compiled` is given (`load`), it goes on
+    compiled on the machine's int64 arrays from the same state as soon as `hand_over(machine,
+    memory)` says so, asked before each run. `ran` gets the name of each walk as it starts."""
 
     def run(hits: list[tuple[int, ...]]) -> Generator[int, None, int]:
         table: Table = machine.table
         memory: Table = list(machine.memory)
         walk: Callable[[Table, Table, int], int] = search_plan
-        width, steps, found, looked = len(machine.letters), table[STEPS], memory[FOUND], 0
+        width, steps, found, looked, handed = len(machine.letters), table[STEPS], memory[FOUND], 0, 0
+        pending: list[tuple[int, ...]] = []  # solutions not yet handed to the caller
         while True:
             if walk is search_plan and compiled is not None and hand_over(machine, memory):
                 table, start = machine.arrays()  # the compiled walk goes on from here
@@ -636,13 +637,17 @@ def scan(machine: Machine, compiled: Callable[[], Callable[[Table, Table, int], 
             status = walk(table, memory, budget)
             if memory[HITS]:
                 flat = plain(memory[found:found + memory[HITS] * width])
-                hits.extend(tuple(flat[at:at + width]) for at in range(0, len(flat), width))
+                pending.extend(tuple(flat[at:at + width]) for at in range(0, len(flat), width))
                 memory[HITS] = 0
             if status == CHECK:  # the host's check of the constraint at the walk's step
                 check = machine.checks[table[steps + memory[LEVEL] * STEP + 4]]
                 memory[VERDICT] = int(check(plain(memory[memory[DIGIT_AT]:memory[DIGIT_AT] + width])))
                 if memory[TAKEN] - looked < budget:
                     continue
+            if status == FINISHED or memory[TAKEN] - handed >= BUDGET:  # in batches of BUDGET steps at either speed
+                hits += pending
+                pending.clear()
+                handed = memory[TAKEN]
             if status == FINISHED:
                 return int(memory[TAKEN])
             looked = memory[TAKEN]
