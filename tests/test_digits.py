@@ -23,7 +23,8 @@ from reference import Compiled, brute_force, is_solution
 
 import smtcrypt
 from smtcrypt.core.outcomes import StrategyError
-from smtcrypt.engine import Proof
+from smtcrypt.engine import Executor, Proof
+from smtcrypt.engine.compiled_runtime import HELPERS
 from smtcrypt.engine.digits import DigitSearch, digit_plan
 
 SECONDS = 60.0  # per search: far beyond what these puzzles need; a search that runs out fails
@@ -224,29 +225,25 @@ def solutions_by(case: Case, strategy: str) -> Solutions:
 
 
 def solutions_of_each_run(case: Case) -> dict[str, Solutions]:
-    """The solutions of the plan run each way the backend has: the generated loops alone (as
-    `DigitSearch(arrays=False)` runs them) and on numpy arrays (where int64 holds the values: the
-    digits strategy takes them, after the loops' first milliseconds, or at once once numpy is loaded)."""
+    """The solutions of the plan walked each way the backend has: as plain Python (as
+    `Executor.PLAIN` runs it) and compiled by numba (where it is installed and int64 holds the plan),
+    in the same steps."""
     problem = smtcrypt.Puzzle(case.text, **case.rules).problem
     plan = digit_plan(problem)
-    assert plan is not None and plan.source, f"no digit plan for {case}"
+    assert plan is not None, f"no digit plan for {case}"
     rename = dict(zip(problem.wildcards, wildcard_cells(case.text)))  # the reference's names of the `?`s
 
     def as_reference(assignment: dict[str, int]) -> tuple[tuple[str, int], ...]:
         return tuple(sorted((rename.get(name, name), digit) for name, digit in assignment.items()))
 
-    search = DigitSearch(plan, time.monotonic() + SECONDS, arrays=False)
-    loops = [as_reference(assignment) for batch in search.batches() for assignment in batch]
-    assert search.end is not None and search.end.complete and search.end.proof is Proof.BOUNDED
-    assert search.ran == ["loops"]
-    found = {"the generated loops": loops}
-    on_arrays = plan.on_arrays()
-    if on_arrays is not None:
-        hits: list[tuple[int, ...]] = []
-        steps = on_arrays(hits)
-        for _ in steps:  # the steps taken so far, between blocks: run to the end
-            pass
-        found["the arrays"] = [as_reference(dict(zip(plan.letters, digits))) for digits in hits]
+    found, steps = {}, {}
+    for executor in (Executor.PLAIN, Executor.COMPILED):
+        search = DigitSearch(plan, time.monotonic() + SECONDS, executor=executor)
+        found[f"the {executor.value} walk"] = [as_reference(assignment) for batch in search.batches()
+                                               for assignment in batch]
+        assert search.end is not None and search.end.complete and search.end.proof is Proof.BOUNDED
+        steps[search.ran[0]] = search.nodes
+    assert len(set(steps.values())) == 1, f"the walks took different steps on {case}: {steps}"
     for way, solutions in found.items():
         assert len(set(solutions)) == len(solutions), f"{way} repeated a solution of {case}"
     return {way: set(solutions) for way, solutions in found.items()}
@@ -466,18 +463,20 @@ def test_the_backend_refuses_what_is_no_polynomial_equation_of_every_letter(form
 
 
 def test_the_generated_code_holds_none_of_the_formula():
-    formula = "QUIRK * JUMPY = WALTZ * VEX + 7, QUIRK > VEX"
+    """The code of a constraint the host checks (a quotient) is written from the checked tree."""
+    formula = "QUIRK * JUMPY = WALTZ * VEX + 7, QUIRK / JUMPY < WALTZ / VEX"
     puzzle = smtcrypt.Puzzle(formula, distinct=False)
     plan = digit_plan(puzzle.problem)
-    assert plan is not None
+    assert plan is not None and plan.machine.sources
+    source = "\n".join(plan.machine.sources)
     words = {"QUIRK", "JUMPY", "WALTZ", "VEX"}
     for word in words:
-        assert word not in plan.source
-    tokens = list(tokenize.generate_tokens(io.StringIO(plan.source).readline))
-    names = {token.string for before, token in zip(tokens, tokens[1:])  # attributes (`_hits.append`) left out
+        assert word not in source
+    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    names = {token.string for before, token in zip(tokens, tokens[1:])  # attributes left out
              if token.type == tokenize.NAME and before.string != "."}
     assert not names & set(puzzle.letters)
-    made = {name for name in names if not keyword.iskeyword(name) and not name.startswith("_")}
+    made = {name for name in names if not keyword.iskeyword(name) and not name.startswith("_")} - {"bool", *HELPERS}
     assert made and all(name[0] == "v" and name[1:].isdigit() for name in made), made
     assert {f"v{index}" for index in range(len(puzzle.letters))} <= made
 
@@ -485,15 +484,12 @@ def test_the_generated_code_holds_none_of_the_formula():
 SKELETON = "   ???\n x  ??\n -----\n  ????\n ????\n -----\n ?????\n"  # every digit a `?`: 45,237 ways
 
 
-def test_a_skeleton_layout_counts_alike_on_arrays_and_in_the_loops():
-    # 20 letters of their own, rows of thousands: the arrays change a block in place where a step keeps every
-    # row once, and must copy where it repeats or cuts rows (a shortcut there once lost solutions)
-    import numpy  # noqa: F401  (loaded: the arrays start at once)
-
+def test_a_skeleton_layout_counts_alike_plain_and_compiled():
+    # 20 letters of their own, thousands of solutions: each walk counts them all, in the same steps
     problem = smtcrypt.Puzzle.from_layout(SKELETON).problem
     counts = {}
-    for arrays, ran in ((False, "loops"), (True, "arrays")):
-        search = DigitSearch(digit_plan(problem), listing=False, arrays=arrays)
-        counts[ran] = sum(1 for _ in search) + search.bulk
-        assert search.end.complete and search.statistics()["digit_search"] == ran
-    assert counts == {"loops": 45237, "arrays": 45237}
+    for executor in (Executor.PLAIN, Executor.COMPILED):
+        search = DigitSearch(digit_plan(problem), listing=False, executor=executor)
+        counts[executor.value] = (sum(1 for _ in search) + search.bulk, search.nodes)
+        assert search.end.complete
+    assert counts["plain"] == counts["compiled"] and counts["plain"][0] == 45237

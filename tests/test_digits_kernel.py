@@ -1,13 +1,14 @@
-"""The digit search's kernel (smtcrypt/engine/digits/kernel.py), as plain Python and as numba compiles
-it, against the independent brute force (tests/reference.py), on test_digits' products: the fixed
-examples and the drawn ones. And where the engine runs it: once loaded, before the arrays."""
+"""The digit plan's one walk (smtcrypt/engine/digits/kernel.py), as plain Python and as numba compiles
+it, against the independent brute force (tests/reference.py), on test_digits' products (the fixed
+examples and the drawn ones) and benchmarks/products.tsv: both speeds take the same steps and find
+the same solutions in the same order. And where the engine runs each."""
 
 from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import math
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,21 +16,22 @@ from reference import brute_force
 from test_digits import EXAMPLES, SLOW_SPACE, UNSHRUNK, Case, each_example, product_cases, wildcard_cells
 
 import smtcrypt
-from smtcrypt.core.check import Problem
-from smtcrypt.core.tree import BinOp, Compare, Expr, Number, Unary, Word, walk
-from smtcrypt.engine import Executor, digits
-from smtcrypt.engine.digits import DigitSearch, digit_plan
+from smtcrypt.engine import Executor
+from smtcrypt.engine.digits import DigitPlan, DigitSearch, digit_plan
 from smtcrypt.engine.digits import kernel as kernel_module
-from smtcrypt.engine.digits.kernel import RANGE, KernelPlan, NotKernel, kernel_plan, kernel_scan, search_plan
-from smtcrypt.engine.digits.plan import Holds, Step
+from smtcrypt.engine.digits.kernel import COUNT, HOLDS, HOST, RANGE, STEP, STEPS, TAKEN, Machine, encode, load, scan
+from smtcrypt.engine.digits.plan import RangeCut
 
 NUMBA = importlib.util.find_spec("numba") is not None
+PRODUCTS = Path(__file__).resolve().parent.parent / "benchmarks" / "products.tsv"
 
 
-def run(plan: KernelPlan, search: Callable[..., int]) -> tuple[list[tuple[int, ...]], int]:
-    """The kernel's solutions (digits, letters alphabetically) in the order found, and its steps."""
+def run(machine: Machine, compiled: Callable[[], Callable[..., int]] | None = None,
+        plain_steps: int = 0) -> tuple[list[tuple[int, ...]], int]:
+    """The walk's solutions (digits, letters alphabetically) in the order found, and its steps: compiled
+    past `plain_steps`, where `compiled` is given."""
     hits: list[tuple[int, ...]] = []
-    steps = kernel_scan(plan, search)(hits)
+    steps = scan(machine, compiled, lambda machine, memory: memory[TAKEN] >= plain_steps)(hits)
     while True:
         try:
             next(steps)
@@ -37,64 +39,29 @@ def run(plan: KernelPlan, search: Callable[..., int]) -> tuple[list[tuple[int, .
             return hits, end.value
 
 
-def compiled_search() -> Callable[..., int]:
-    return kernel_module.load()
+def both_speeds(plan: DigitPlan) -> tuple[list[tuple[int, ...]], int]:
+    """The plain walk's solutions and steps, asserted to be the compiled walk's (where numba is installed
+    and int64 holds the plan), and those of the plain walk handed over to the compiled one midway."""
+    plain = run(plan.machine)
+    if NUMBA and plan.machine.int64:
+        assert run(plan.machine, load) == plain, "the compiled walk differs from the plain one"
+        assert run(plan.machine, load, max(1, plain[1] // 2)) == plain, "the walk handed over midway differs"
+    return plain
 
 
 def check_kernel(case: Case) -> None:
-    """The kernel's solutions, plain and compiled, are the brute force's, each once; a plan it does
-    not take is one of the kinds the module names."""
+    """The walk's solutions, plain and compiled, are the brute force's, each once."""
     problem = smtcrypt.Puzzle(case.text, **case.rules).problem
     plan = digit_plan(problem)
     assert plan is not None, f"no digit plan for {case}"
-    try:
-        encoded = kernel_plan(problem, plan.steps)
-    except NotKernel as refused:
-        assert refused_rightly(str(refused), problem, plan.steps), f"the kernel refused {case}: {refused}"
-        return
     rename = dict(zip(problem.wildcards, wildcard_cells(case.text)))
+    hits, _ = both_speeds(plan)
+    found = [tuple(sorted((rename.get(name, name), digit) for name, digit in zip(plan.letters, digits)))
+             for digits in hits]
+    assert len(set(found)) == len(found), f"the walk repeated a solution of {case}"
     expected = brute_force(case.text, **case.rules)
-    for way, search in [("plain", search_plan), *([("compiled", compiled_search())] if NUMBA else [])]:
-        hits, _ = run(encoded, search)
-        found = [tuple(sorted((rename.get(name, name), digit) for name, digit in zip(plan.letters, digits)))
-                 for digits in hits]
-        assert len(set(found)) == len(found), f"the {way} kernel repeated a solution of {case}"
-        assert set(found) == expected, (f"the {way} kernel differs from brute force on {case}: missing "
-                                        f"{sorted(expected - set(found))}, wrong {sorted(set(found) - expected)}")
-
-
-def bound(node: Expr, base: int) -> float:
-    """A bound on the value of words, integers, + - * and integer powers; infinite for anything else."""
-    if isinstance(node, Word):
-        return base ** len(node.letters)
-    if isinstance(node, Number) and node.value.denominator == 1:
-        return abs(node.value) + 1
-    if isinstance(node, Unary) and node.op == "-":
-        return bound(node.operand, base)
-    if isinstance(node, BinOp) and node.op in ("+", "-"):
-        return bound(node.left, base) + bound(node.right, base)
-    if isinstance(node, BinOp) and node.op == "*":
-        return bound(node.left, base) * bound(node.right, base)
-    if isinstance(node, BinOp) and node.op == "**" and isinstance(node.right, Number):
-        return bound(node.left, base) ** int(node.right.value) if node.right.value.denominator == 1 else math.inf
-    return math.inf
-
-
-def refused_rightly(reason: str, problem: Problem, steps: list[Step]) -> bool:
-    """Whether the plan has what the kernel says it refused it for."""
-    checked = [step.constraint for step in steps if isinstance(step, Holds)]
-    if reason.startswith("distinct groups"):
-        return problem.distinctness == "some"
-    if reason == "a constraint other than one comparison":
-        return any(not (isinstance(constraint, Compare) and len(constraint.ops) == 1
-                        and constraint.ops[0] in ("==", "!=", "<", "<=", ">", ">=")) for constraint in checked)
-    if reason == "values past 2**62, or not a polynomial":  # a quotient, as A / B = C, checked as written
-        return any(bound(side, problem.rules.base) >= 2 ** 62 for constraint in checked
-                   if isinstance(constraint, Compare) for side in constraint.operands)
-    if reason == "a constant past int64, or not an integer":
-        return any(isinstance(node, Number) and (node.value.denominator != 1 or abs(node.value) >= 2 ** 62)
-                   for constraint in checked for node in walk(constraint))
-    return False
+    assert set(found) == expected, (f"the walk differs from brute force on {case}: missing "
+                                    f"{sorted(expected - set(found))}, wrong {sorted(set(found) - expected)}")
 
 
 @pytest.mark.parametrize("case", EXAMPLES, ids=lambda case: case.text)
@@ -109,6 +76,13 @@ def test_random_products_match_brute_force(case):
     check_kernel(case)
 
 
+@settings(max_examples=25, deadline=None, derandomize=True, phases=UNSHRUNK,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(product_cases(truth_values=True))
+def test_random_products_with_checks_for_the_host_match_brute_force(case):
+    check_kernel(case)
+
+
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(product_cases(most=SLOW_SPACE, letters=7))
@@ -117,55 +91,73 @@ def test_random_products_match_brute_force_many(case):
     check_kernel(case)
 
 
+@pytest.mark.skipif(not NUMBA, reason="numba is not installed")
+def test_the_products_corpus_takes_the_same_steps_at_both_speeds():
+    """The benchmark's products (every tenth: the plain walk takes seconds on some), plain and compiled:
+    the same steps, the same solutions, as many as the corpus records."""
+    rows = [line.rstrip("\n").split("\t") for line in PRODUCTS.read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+    for text, _, count in rows[::10]:
+        plan = digit_plan(smtcrypt.Puzzle(text).problem)
+        assert plan is not None and plan.machine.int64, text
+        hits, _ = both_speeds(plan)
+        assert len(hits) == int(count), text
+
+
 def test_a_search_stopped_and_gone_on_finds_the_same(monkeypatch):
-    """Stopped every few steps (the budget) and whenever two solutions fill its buffer, the search
+    """Stopped every few steps (the budget) and whenever two solutions fill its buffer, the walk
     goes on from its state: the same solutions, in the same order, in the same steps."""
     problem = smtcrypt.Puzzle("AB * CD = 1000 + EF").problem
     plan = digit_plan(problem)
     assert plan is not None
-    encoded = kernel_plan(problem, plan.steps)
-    whole = run(encoded, search_plan)
+    whole = run(plan.machine)
     monkeypatch.setattr(kernel_module, "BUDGET", 7)
+    monkeypatch.setattr(kernel_module, "PLAIN_BUDGET", 5)  # handed over midway: at a multiple of 5
     monkeypatch.setattr(kernel_module, "CAPACITY", 2)
-    assert run(encoded, search_plan) == whole
+    small = digit_plan(problem)
+    assert small is not None
+    assert both_speeds(small) == whole
     assert len(whole[0]) == 24
 
 
-def test_plans_it_does_not_run_exactly_go_to_the_arrays():
-    """A quotient (checked as written, not cross-multiplied), distinct groups, a column's modulus
-    past 3 * 10**9 and values past 2**62 are not the kernel's."""
-    for text, rules in [("NORTH / SOUTH = EAST / WEST", {}), ("AB * CD = EF * GH", {"distinct": ["AB", "CD"]}),
-                        ("ABCDEFGHIJ * A = KLMNOPQRSTU", {"distinct": False}),
-                        ("ABCDEFGHIJ ** 2 = KLMNOPQRSTUVWXYZ ** 2 + 1", {"distinct": False})]:
-        problem = smtcrypt.Puzzle(text, **rules).problem
-        plan = digit_plan(problem)
+def test_what_int64_cannot_hold_runs_plain_and_the_rest_compiled():
+    """A column's modulus past 3 * 10**9 or values past 2**62 are the plain walk's alone; a quotient
+    (checked by the host) and distinct groups are both walks'."""
+    for text, rules, int64 in [("ABCDEFGHIJ * A = KLMNOPQRSTU", {"distinct": False}, False),
+                               ("ABCDEFGHIJ ** 2 = KLMNOPQRSTUVWXYZ ** 2 + 1", {"distinct": False}, False),
+                               ("NORTH / SOUTH = EAST / WEST", {}, True),
+                               ("AB * CD = EF * GH", {"distinct": ["AB", "CD"]}, True)]:
+        plan = digit_plan(smtcrypt.Puzzle(text, **rules).problem)
         assert plan is not None
-        with pytest.raises(NotKernel):
-            kernel_plan(problem, plan.steps)
+        assert plan.machine.int64 is int64, text
+        search = DigitSearch(plan, executor=Executor.COMPILED)
+        assert search.plan.compiled(Executor.COMPILED) is (int64 and NUMBA)
 
 
-def test_a_plan_it_refuses_runs_on_the_arrays_with_the_kernel_loaded(monkeypatch):
-    """Distinct groups are not the kernel's: with the compiled executor, the digits backend runs the
-    plan on the arrays, and finds what the brute force finds."""
-    monkeypatch.setattr(digits, "compiled_search", lambda: search_plan)
-    rules = {"distinct": ["AB", "CD"], "digits": range(1, 7)}
-    plan = digit_plan(smtcrypt.Puzzle("AB * C = DA", **rules).problem)
+@pytest.mark.parametrize("text, rules", [("NORTH / SOUTH = EAST / WEST", {}),
+                                         ("AB * C = DA, DA / C > B", {"distinct": ["AB", "CD"], "digits": range(1, 7)}),
+                                         ("AB * C = DEA, AB / C > D", {"base": 12, "digits": range(1, 10)})])
+def test_constraints_the_host_checks_stop_the_walk_and_agree(text, rules):
+    """A quotient is checked by the host (the compiled formula) where the walk stops for it; each walk
+    lists what the brute force finds."""
+    plan = digit_plan(smtcrypt.Puzzle(text, **rules).problem)
     assert plan is not None
-    search = DigitSearch(plan, executor=Executor.COMPILED)
-    found = {tuple(sorted(assignment.items())) for batch in search.batches() for assignment in batch}
-    assert search.ran == ["arrays"] and search.end is not None and search.end.complete
-    assert found == brute_force("AB * C = DA", **rules)
+    table = plan.machine.table
+    kinds = [(table[table[STEPS] + row * STEP], table[table[STEPS] + row * STEP + 3]) for row in range(table[COUNT])]
+    assert (HOLDS, HOST) in kinds and plan.machine.checks
+    hits, _ = both_speeds(plan)
+    assert {tuple(sorted(zip(plan.letters, digits))) for digits in hits} == brute_force(text, **rules)
 
 
 def test_a_range_cut_cuts_only_what_cannot_meet():
-    """Without its range cuts the kernel takes more steps, and finds the same solutions."""
+    """Without its range cuts the walk takes more steps, and finds the same solutions."""
     problem = smtcrypt.Puzzle("AB * CD = 1000 + EF").problem
     plan = digit_plan(problem)
     assert plan is not None
-    encoded = kernel_plan(problem, plan.steps)
-    assert (encoded.steps[:, 0] == RANGE).any()
-    uncut = dataclasses.replace(encoded, steps=encoded.steps[encoded.steps[:, 0] != RANGE])
-    with_cuts, without = run(encoded, search_plan), run(uncut, search_plan)
+    table = plan.machine.table
+    assert any(table[table[STEPS] + row * STEP] == RANGE for row in range(table[COUNT]))
+    uncut = encode(problem, [step for step in plan.steps if not isinstance(step, RangeCut)])
+    with_cuts, without = run(plan.machine), run(uncut)
     assert sorted(with_cuts[0]) == sorted(without[0]) and len(with_cuts[0]) == 24
     assert with_cuts[1] < without[1]  # 1,168 steps against 1,518
 
@@ -178,29 +170,50 @@ def test_a_solve_read_off_its_trys_corners_solves_as_evaluated(text):
     problem = smtcrypt.Puzzle(text).problem
     plan = digit_plan(problem)
     assert plan is not None
-    encoded = kernel_plan(problem, plan.steps)
-    assert (encoded.steps[:, 5] >= 0).any()
-    unpaired = encoded.steps.copy()
-    unpaired[:, 5] = -1
-    for search in [search_plan, *([compiled_search()] if NUMBA else [])]:
-        paired, evaluated = run(encoded, search), run(dataclasses.replace(encoded, steps=unpaired), search)
-        assert paired[0] == evaluated[0] and paired[0]
-        assert paired[1] < evaluated[1]  # AB * CD = 1000 + EF: 1,168 steps against 1,822
+    table = list(plan.machine.table)
+    pairs = [at for at in range(table[STEPS] + 5, table[STEPS] + table[COUNT] * STEP, STEP) if table[at] >= 0]
+    assert pairs
+    for at in pairs:
+        table[at] = -1
+    unpaired = dataclasses.replace(plan.machine, table=table, _arrays=None)
+    paired, evaluated = both_speeds(plan), run(unpaired)
+    assert paired[0] == evaluated[0] and paired[0]
+    assert paired[1] < evaluated[1]  # AB * CD = 1000 + EF: 1,168 steps against 1,822
+    if NUMBA:
+        assert run(unpaired, load) == evaluated
 
 
 @pytest.mark.parametrize("text, rules, count", [("ODD + ODD = EVEN", {}, 2), ("ABC * D = EFGC", {}, 74),
                                                 ("AB * CD = 1000 + EF", {}, 24),
                                                 ("-AB * C + 7 = -DE", {"distinct": False, "base": 5}, 32)])
-def test_the_engine_runs_it_once_loaded(monkeypatch, text, rules, count):
-    """With the compiled executor (here the kernel's plain Python, the compiled one being tested above),
-    the digits backend runs the kernel, not the arrays, and counts and lists what the brute force finds."""
-    monkeypatch.setattr(digits, "compiled_search", lambda: search_plan)
+@pytest.mark.parametrize("executor", list(Executor))
+def test_the_engine_runs_the_walk_its_executor_says(text, rules, count, executor):
+    """PLAIN walks plain; COMPILED compiled, where numba is installed; AUTO plain, handing over to the
+    compiled walk only past `PLAIN_STEPS` steps. Each counts and lists what the brute force finds."""
     problem = smtcrypt.Puzzle(text, **rules).problem
     plan = digit_plan(problem)
     assert plan is not None
-    search = DigitSearch(plan, executor=Executor.COMPILED)
+    search = DigitSearch(plan, executor=executor)
     found = [assignment for batch in search.batches() for assignment in batch]
-    assert search.ran == ["compiled"] and search.end is not None and search.end.complete
+    compiled = executor is Executor.COMPILED and NUMBA
+    assert search.ran == (["compiled"] if compiled else ["plain"]) and search.end is not None and search.end.complete
     assert {tuple(sorted(assignment.items())) for assignment in found} == brute_force(text, **rules)
     assert len(found) == count
-    assert smtcrypt.Puzzle(text, **rules).count(strategy="digits", executor=Executor.COMPILED) == count
+    assert smtcrypt.Puzzle(text, **rules).count(strategy="digits", executor=executor) == count
+
+
+@pytest.mark.skipif(not NUMBA, reason="numba is not installed")
+@pytest.mark.parametrize("text, ran", [("THETA * XI = ETA * NU * PHI", ["compiled"]),
+                                       ("AYH**2 + BEE**2 = SEE**2", ["plain", "compiled"]),
+                                       ("NAUGHT ** 2 = ZERO ** 3", ["plain"])])
+def test_auto_walks_compiled_what_it_estimates_or_projects_large(text, ran):
+    """THETA * XI = ETA * NU * PHI (84,505 steps) is estimated large; AYH**2 + BEE**2 = SEE**2 (2,629)
+    starts plain and goes on compiled once projected large; NAUGHT ** 2 = ZERO ** 3 (812) ends plain.
+    Each takes the steps and finds the solutions of the compiled walk alone."""
+    problem = smtcrypt.Puzzle(text).problem
+    counted = {}
+    for executor in (Executor.AUTO, Executor.COMPILED):
+        search = DigitSearch(digit_plan(problem), executor=executor)
+        counted[executor] = [assignment for batch in search.batches() for assignment in batch], search.nodes
+        assert search.ran == (ran if executor is Executor.AUTO else ["compiled"])
+    assert counted[Executor.AUTO] == counted[Executor.COMPILED] and counted[Executor.AUTO][0]

@@ -5,6 +5,7 @@ repeating a solution."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import itertools
 import keyword
@@ -437,17 +438,19 @@ def test_a_digit_search_of_many_letters_stops_at_its_deadline():
 
 
 @pytest.mark.slow  # a whole listing twice, switched and not
-def test_the_digit_search_switching_to_arrays_mid_way_loses_and_repeats_nothing(monkeypatch):
-    # the generated loops get a few steps, then the arrays go on and skip what the loops reported
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
+def test_the_digit_search_handing_over_to_the_compiled_walk_loses_and_repeats_nothing(monkeypatch):
+    # the plain walk takes a few steps, then the compiled walk goes on from its state
     import smtcrypt.engine.digits as digits_module
 
-    monkeypatch.setattr(digits_module, "numpy_loaded", lambda: False)
-    monkeypatch.setattr(digits_module, "LOOP_STEPS", 64)
+    monkeypatch.setattr(digits_module, "PLAIN_STEPS", 64)
+    monkeypatch.setattr(digits_module, "ESTIMATED_LARGE", 1 << 62)  # every plan starts plain
+    monkeypatch.setattr(digits_module, "PROJECTED_LARGE", 1 << 62)  # and goes on compiled past 64 steps
     for formula in ["AB * C * D = EC * FG", "?A * B? = C??", "AB * CD = EF * GH"]:
         problem = check(parse(formula))
         search = digits_module.DigitSearch(digits_module.digit_plan(problem))
         found = [tuple(assignment.items()) for assignment in search]
-        assert search.statistics()["digit_search"] == "loops -> arrays" and search.end.complete
+        assert search.statistics()["digit_search"] == "plain -> compiled" and search.end.complete
         assert len(found) == len(set(found)) == smtcrypt.count(formula, strategy="exhaustive")
 
 

@@ -79,6 +79,14 @@ def test_the_api_loads_the_solver_only_for_a_search_that_needs_it():
     assert heavy_modules_after(code) - WITH_LARK == {"lark", "z3"}
 
 
+def test_a_small_product_walks_plain_without_numpy_or_numba():
+    """ODD * ODD = FREAKY (72 steps) and NAUGHT ** 2 = ZERO ** 3 (812) end well before numba's load would:
+    the digit search walks them as plain Python."""
+    code = ("import smtcrypt\nassert smtcrypt.count('ODD * ODD = FREAKY') == 2\n"
+            "assert smtcrypt.count('NAUGHT ** 2 = ZERO ** 3') == 1\n")
+    assert heavy_modules_after(code) - WITH_LARK == {"lark"}
+
+
 def test_the_memory_cap_reaches_z3_however_it_loads():
     """Z3 loaded by the search gets the cap before its first context; Z3 loaded already (by another
     tool of the process) gets it as any search starts."""

@@ -115,6 +115,30 @@ def value_bounds(node: Expr, box: Box, base: int) -> RationalInterval | None:
     return None
 
 
+def polynomial_bound(node: Expr, word: Callable[[Word], int], exponents: Mapping[BinOp, Fraction]) -> int | None:
+    """A bound on the absolute value of a polynomial (words, integers, signs, + - * and constant
+    integer powers up to MAX_ROOT_PARTS) and of every value met evaluating it step by step, each word
+    at most `word(node)`: whether fixed-width integers hold it. None for any other expression."""
+    if isinstance(node, Word):
+        return word(node)
+    if isinstance(node, Number):
+        return abs(int(node.value)) + 1 if node.value.denominator == 1 else None
+    if isinstance(node, Unary):
+        return polynomial_bound(node.operand, word, exponents) if node.op in ("-", "+") else None
+    if not isinstance(node, BinOp):
+        return None
+    left = polynomial_bound(node.left, word, exponents)
+    if node.op == "**":
+        exponent = exponents.get(node)
+        if left is None or exponent is None or exponent.denominator != 1 or not 0 <= exponent <= MAX_ROOT_PARTS:
+            return None
+        return max(left, 1) ** int(exponent)
+    right = polynomial_bound(node.right, word, exponents)
+    if left is None or right is None or node.op not in ("+", "-", "*"):
+        return None
+    return left * right if node.op == "*" else left + right
+
+
 def _word_bounds(word: Word, box: Box, base: int) -> RationalInterval:
     low, high = word_interval(word.letters, base, lambda _position, letter: box[letter])
     return Fraction(low), Fraction(high)

@@ -78,11 +78,10 @@ class Executor(str, enum.Enum):
     backends (in `Means`), never held by a module, so that what runs is what the caller asked.
 
     PLAIN runs them in the interpreter alone, no numba and no numpy (the browser's path): the plain
-    sum search, the digit plan's generated loops. COMPILED runs the kernels numba compiles, where it
-    is installed (each loaded once a process, at its first use: worth it for many puzzles, a batch
+    sum search, the digit plan's walk as plain Python. COMPILED runs the kernels numba compiles, where
+    it is installed (each loaded once a process, at its first use: worth it for many puzzles, a batch
     or the generator), and the plain searches for what they do not take. AUTO runs the plain sum
-    search, and the digit plan's loops, then its numpy arrays past `digits.LOOP_STEPS` steps (at
-    once where numpy is loaded already)."""
+    search, and the digit plan's walk plain for `digits.PLAIN_STEPS` steps, then compiled."""
 
     AUTO = "auto"
     PLAIN = "plain"

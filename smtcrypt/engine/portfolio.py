@@ -425,11 +425,12 @@ class Portfolio:
         if encoding in ("columns", "products"):  # where Z3 usually answers fast
             share = max(share, prices.Z3_AT_LEAST)
         # cubes are worth trying wherever the bit-vector or general encoding is used (their cost is per
-        # cube, not per solution); the solver is given a share of the exhaustive price
+        # cube, not per solution: CUBES_SHARE of the exhaustive price); the solver is given a share of it
         first = None
         if encoding in ("bitvec", "general") and leaves_letters_free(self.problem):
-            first = self._start(Strategy.CUBES, self.deadline, replace(self.means, budget=share,
-                                                                       expected=self.expected))
+            budget = prices.CUBES_SHARE * self.price
+            first = self._start(Strategy.CUBES, self.deadline,
+                                replace(self.means, budget=budget, expected=self.expected))
         if first is None:
             if self.limit == 1 and (os.cpu_count() or 1) > 1:
                 yield from self._race()

@@ -19,16 +19,18 @@ checks it (compiled.py), as soon as its letters all have digits; letters in no s
 tried last. Every assignment the rules allow is thus either visited or cut by a congruence it
 fails: a bounded search, and its solutions are the exact evaluation's own.
 
-The search is generated as one Python generator of nested loops, a loop per letter (compiled.py
-explains why generated code: a step costs a fraction of a microsecond); the code holds only names
-it makes (`v3`, `_m2`, `_S4`) and integers it computed, never the formula's text.
+The plan runs as a table of integers walked by one function (kernel.py), as plain Python or
+compiled by numba: the caller's choice (`Means.executor`). Where it leaves the choice
+(`Executor.AUTO`), a plan estimated large walks compiled; any other starts plain, and the compiled
+walk goes on from its state once the plain one projects a large search, or past PLAIN_STEPS steps:
+counts worked out from the plan, so that a puzzle always takes the same path.
 """
 
 from __future__ import annotations
 
 import itertools
-import sys
 from collections.abc import Callable, Generator, Iterator
+from fractions import Fraction
 from typing import Any
 
 from smtcrypt.core.check import Problem
@@ -38,99 +40,79 @@ from smtcrypt.engine.base import (
     Ending,
     Executor,
     Fit,
-    Halted,
     Means,
     Proof,
     SearchEnd,
     compiled_available,
 )
-from smtcrypt.engine.compiled import define_scan
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
-from smtcrypt.engine.digits.generated import LoopWriter
-from smtcrypt.engine.digits.plan import Planner, Step
+from smtcrypt.engine.digits.kernel import TAKEN, Machine, encode, load, projected, scan
+from smtcrypt.engine.digits.plan import Congruence, Planner, Solve, Step, Try
 
 __all__ = ["DigitPlan", "DigitSearch", "digit_plan", "has_products"]
 
 YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
-# steps the generated loops search before the arrays take over, unless numpy is loaded already (its
-# import costs more than most products take in the loops: docs/engine.md, "Products, column by column");
-# a count of steps, not a time, so that a puzzle takes the same path however busy the machine
-LOOP_STEPS = 1 << 16
+# where the caller leaves the choice (`Executor.AUTO`) and numba is installed: a plan estimated (`DigitPlan.estimate`)
+# at ESTIMATED_LARGE steps or more walks compiled from the start; any other starts plain, and the compiled walk goes
+# on once the steps the plain one projects (`projected`) reach PROJECTED_LARGE, or past PLAIN_STEPS steps: counts,
+# not times, so that a puzzle takes the same path however busy the machine. The plain walk is many times slower a
+# step, and numba's load costs more than a small product's whole search: docs/engine.md, "Products, column by
+# column", has the figures
+ESTIMATED_LARGE = 16_000
+PROJECTED_LARGE = 5000
+PLAIN_STEPS = 2048
 
 Scan = Callable[[list[tuple[int, ...]]], Generator[int, None, int]]
 
 
-def compiled_search() -> Callable[..., int] | None:
-    """The compiled kernel's search (kernel.py's `search_plan`, loaded once a process), or None
-    where numba is not installed."""
-    if not compiled_available():
-        return None
-    from smtcrypt.engine.digits.kernel import load  # numpy and numba: only once asked for
-
-    return load()
-
-
 class DigitPlan:
-    """What the digits backend runs: the plan, as generated loops, on arrays or for the compiled
-    kernel, each made on first use (a process with numpy loaded runs the arrays or the kernel and never
-    needs the loops' code, whose compiling costs more than most products take to search)."""
+    """What the digits backend runs: the plan's steps and their table (kernel.py)."""
 
-    def __init__(self, problem: Problem, steps: list[Step]):
+    def __init__(self, problem: Problem, steps: list[Step], machine: Machine):
         self.problem = problem
         self.steps = steps
-        self.letters = sorted(problem.letters)  # the letters of a solution tuple, alphabetically
-        self._loops: tuple[str, Scan] | None = None
-        self._arrays: list[Any] = []  # the ArraySearch once tried: [search] or [None]
-        self._kernel: list[Any] = []  # the KernelPlan once tried: [plan] or [None]
+        self.machine = machine
+        self.letters = machine.letters  # the letters of a solution tuple, alphabetically
 
-    def loops(self) -> tuple[str, Scan]:
-        """The generated loops' code and function; `NotCompilable` if Python cannot compile them."""
-        if self._loops is None:
-            generator = LoopWriter(self.problem, self.steps)
-            self._loops = generator.source, define_scan(generator.source, generator.writer.constants,
-                                                        generator.tables, "<smtcrypt digits>")
-        return self._loops
+    def estimate(self) -> int:
+        """The steps the plan is expected to take, worked out from it alone: at each letter it gives
+        digits, the assignments so far, each letter tried multiplying them by its digits (less those
+        taken, where every letter differs) and each congruence dividing them by the base."""
+        size, total, given = Fraction(1), Fraction(0), 0
+        distinct = self.problem.distinctness == "all"
+        for step in self.steps:
+            if isinstance(step, Try):
+                size *= max(1, len(self.problem.allowed[step.letter]) - (given if distinct else 0))
+            elif isinstance(step, Congruence):
+                size /= self.problem.rules.base
+            if isinstance(step, (Try, Solve)):
+                given += 1
+                total += size
+        return int(total)
 
-    @property
-    def source(self) -> str:
-        """The generated loops' code."""
-        return self.loops()[0]
+    def compiled(self, executor: Executor) -> bool:
+        """Whether the compiled walk may run: not PLAIN, numba installed, int64 holding the table."""
+        return executor is not Executor.PLAIN and self.machine.int64 and compiled_available()
 
-    @property
-    def scan(self) -> Scan:
-        """The generated loops."""
-        return self.loops()[1]
+    def scan(self, executor: Executor = Executor.PLAIN, ran: list[str] | None = None) -> Scan:
+        """The walk as the executor runs it, where the compiled walk may run (`compiled()`): compiled
+        (COMPILED, or AUTO on a plan estimated large), or plain until it is projected large or past
+        PLAIN_STEPS steps, then compiled (AUTO); else plain."""
+        if not self.compiled(executor):
+            return scan(self.machine, None, ran=ran)
+        if executor is Executor.COMPILED or self.estimate() >= ESTIMATED_LARGE:
+            return scan(self.machine, load, ran=ran)
+        return scan(self.machine, load, large, ran)
 
-    def on_arrays(self, halted: Callable[[], bool] = lambda: False) -> Scan | None:
-        """The same plan run on arrays (arrays.py), or None: numpy missing, or values too wide for int64.
-        `halted()` is read between steps of a block (see `ArraySearch`)."""
-        if not self._arrays:
-            try:
-                from smtcrypt.engine.digits.arrays import ArraySearch, NotVectorizable
-            except ImportError:
-                return None
-            try:
-                self._arrays.append(ArraySearch(self.problem, self.steps, halted))
-            except (NotVectorizable, NotCompilable):
-                self._arrays.append(None)
-        search = self._arrays[0]
-        if search is None:
-            return None
-        search.halted = halted
-        return search.run
 
-    def compiled(self, search: Callable[..., int]) -> Scan | None:
-        """The plan run by the compiled kernel's `search` (kernel.py), or None: a plan it does not run
-        exactly."""
-        from smtcrypt.engine.digits.kernel import NotKernel, kernel_plan, kernel_scan
-
-        if not self._kernel:
-            try:
-                self._kernel.append(kernel_plan(self.problem, self.steps))
-            except NotKernel:
-                self._kernel.append(None)
-        return None if self._kernel[0] is None else kernel_scan(self._kernel[0], search)
+def large(machine: Machine, memory: list[int]) -> bool:
+    """Whether the plain walk hands over to the compiled one: past PLAIN_STEPS steps, or projected to
+    take PROJECTED_LARGE or more."""
+    if memory[TAKEN] >= PLAIN_STEPS:
+        return True
+    size = projected(machine, memory)
+    return size is not None and size >= PROJECTED_LARGE
 
 
 def has_products(problem: Problem) -> bool:
@@ -140,13 +122,10 @@ def has_products(problem: Problem) -> bool:
                for side in (equation.left, equation.right))
 
 
-def digit_plan(problem: Problem, halted: Callable[[], bool] = lambda: False,
-               executor: Executor = Executor.AUTO) -> DigitPlan | None:
+def digit_plan(problem: Problem, halted: Callable[[], bool] = lambda: False) -> DigitPlan | None:
     """The digit search for this problem, or None where it does not fit: no equation between
-    polynomials in words, integer unknowns, letters in no such equation, code too deep to compile. Planning reads
-    `halted()` (the search's stop and clock) and raises `Halted` once it is true. The plan is made
-    ready for the compiled kernel where the executor is the compiled one and the kernel takes it,
-    else on arrays where numpy is loaded, and the loops only where neither can take it."""
+    polynomials in words, integer unknowns, letters in no such equation, a constraint too deep to
+    compile. Planning reads `halted()` (the search's stop and clock) and raises `Halted` once it is true."""
     if problem.unknowns or not problem.letters:
         return None
     found = polynomial_equations(problem)
@@ -155,46 +134,31 @@ def digit_plan(problem: Problem, halted: Callable[[], bool] = lambda: False,
     covered = {letter for _, equation in found for word, _ in equation.words for letter in word if not letter.isdigit()}
     if covered != set(problem.letters):
         return None
-    plan = DigitPlan(problem, Planner(problem, dict(found), halted).plan())
-    search = compiled_search() if executor is Executor.COMPILED else None
-    if search is not None and plan.compiled(search) is not None:
-        return plan
-    if executor is not Executor.PLAIN and numpy_loaded() and plan.on_arrays(halted) is not None:
-        return plan
+    steps = Planner(problem, dict(found), halted).plan()
     try:
-        plan.loops()
+        return DigitPlan(problem, steps, encode(problem, steps))
     except NotCompilable:  # a part the compiled formula does not write, or code too deep for Python
         return None
-    return plan
-
-
-def numpy_loaded() -> bool:
-    """True once numpy is imported in this process (then the arrays cost nothing to start)."""
-    return "numpy" in sys.modules
 
 
 class DigitSearch(Backend):
-    """The plan run in slices between looks at the clock and the stop flag: by the compiled kernel
-    where the executor is the compiled one and the kernel takes the plan (kernel.py: faster than
-    the arrays, most of all on short products; docs/engine.md has the figures);
-    else by the generated loops for LOOP_STEPS steps, then (`arrays`) on arrays, less the solutions
-    the loops reported (on arrays at once where numpy is loaded already). `listing=False`
-    (counting) yields the first YIELDED_WHEN_COUNTING solutions and counts the rest."""
+    """The plan walked in slices between looks at the clock and the stop flag, plain or compiled as
+    the executor says (`DigitPlan.compiled`). `listing=False` (counting) yields the first
+    YIELDED_WHEN_COUNTING solutions and counts the rest."""
 
     name = "digits"
     exact = True  # every solution passed each constraint's exact evaluation
 
-    def __init__(self, plan: DigitPlan, deadline: float | None = None, listing: bool = True, arrays: bool = True,
+    def __init__(self, plan: DigitPlan, deadline: float | None = None, listing: bool = True,
                  executor: Executor = Executor.AUTO):
         self.plan = plan
         self.executor = executor
         self.deadline = deadline
         self.listing = listing
-        self.arrays = arrays and executor is not Executor.PLAIN  # PLAIN: the interpreter alone, no numpy
         self.bulk = 0
         self.found = 0
         self.nodes = 0
-        self.ran: list[str] = []  # "compiled"; or "loops", then "arrays" if they took over
+        self.ran: list[str] = []  # "plain", "compiled", or "plain" then "compiled"
         self.end: SearchEnd | None = None
         self.stop_requested = False
 
@@ -202,7 +166,7 @@ class DigitSearch(Backend):
     def fit(cls, problem: Problem, means: Means) -> Fit:
         """Takes what `digit_plan` plans; `made` is the backend, its plan made."""
         with means.clock("compile"):
-            plan = digit_plan(problem, halted=means.halted, executor=means.executor)
+            plan = digit_plan(problem, halted=means.halted)
         if plan is None:
             return Fit.refused("it needs equations between sums, products and constant powers of words that hold "
                                "every letter, and no integer unknowns")
@@ -213,49 +177,13 @@ class DigitSearch(Backend):
 
     def batches(self) -> Iterator[list[Assignment]]:
         hits: list[tuple[int, ...]] = []
-        loops = None
-        reported: set[tuple[int, ...]] = set()
-        search = compiled_search() if self.arrays and self.executor is Executor.COMPILED else None
-        compiled = self.plan.compiled(search) if search is not None else None
-        if compiled is not None:  # neither the loops nor the arrays are needed
-            self.ran.append("compiled")
-            yield from self._drive(compiled(hits), hits, None, None)
-            return
-        if not self.arrays or not numpy_loaded():  # the loops first (numpy's import is dear)
-            self.ran.append("loops")
-            loops = self.plan.scan(hits)
-            yield from self._drive(loops, hits, reported, LOOP_STEPS if self.arrays else None)
-            if self.end is not None:
-                return
-        on_arrays = self.plan.on_arrays(self._stopping)
-        if on_arrays is None:  # the loops go on
-            self.ran[:] = ["loops"]
-            yield from self._drive(loops or self.plan.scan(hits), hits, None, None)
-            return
-        if loops is not None:
-            loops.close()
-        self.ran.append("arrays")
-        yield from self._drive(on_arrays(hits), hits, None, None, skip=reported)
-
-    def _drive(self, steps: Generator[int, None, int], hits: list[tuple[int, ...]],
-               reported: set[tuple[int, ...]] | None, switch_at: int | None,
-               skip: set[tuple[int, ...]] | None = None) -> Iterator[list[Assignment]]:
-        """Run a scan until it ends (`end` set), the search is stopped, or past `switch_at` steps (end left None)."""
-        done = self.nodes
+        steps = self.plan.scan(self.executor, self.ran)(hits)
         while not self._stopping():
-            if switch_at is not None and self.nodes >= switch_at:
-                return
             try:
-                self.nodes = done + next(steps)
+                self.nodes = next(steps)
             except StopIteration as finished:
-                self.nodes = done + finished.value
+                self.nodes = finished.value
                 self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
-            except Halted:  # the arrays looked at `_stopping()` inside a block: `end` says why
-                return
-            if skip:  # solutions the loops reported before the arrays took over
-                hits[:] = [digits for digits in hits if digits not in skip]
-            if reported is not None:
-                reported.update(hits)
             if hits:
                 batch = self._batch(hits, self.plan.letters)
                 hits.clear()

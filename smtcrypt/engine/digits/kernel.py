@@ -1,341 +1,396 @@
-"""The plan run depth first by one function of integers and arrays, which numba compiles.
+"""The plan's executable form, a table of integers, and the one function that walks it depth first.
 
-On arrays (arrays.py) a step costs a few numpy calls, a few microseconds each however few rows
-the block has; a product of the published collection has a few thousand partial assignments, so
-most of its search was those calls. Here the plan is data: a table of steps, each side of each
-equation a short program for a stack machine, and one function (`search_plan`) walks the steps
-depth first, as the generated loops do, without the interpreter in between once numba has
-compiled it. A search runs it where its executor is the compiled one (`Executor.COMPILED`: a
-batch of many puzzles, which pays for the load), loaded once a process (`load`).
+The plan (plan.py) becomes data: a row per step, each side of each equation a short program for
+a stack machine, each word's cells, the digits each letter may take, the tables of roots. One
+function, `search_plan`, written in the subset of Python that numba compiles, walks the steps
+depth first. It runs two ways, step for step alike: as plain Python on lists of ints (Python's
+ints never overflow; no numpy, no numba: the browser's path), or compiled by numba on int64
+arrays, where the table fits them (`Machine.int64`: a base of at most 62 digits, for the masks of
+digits taken, every column's modulus below 3 * 10**9 and every number below 2**62, so that no
+intermediate overflows). Which runs is the caller's choice (`Executor`, in `Means`).
 
-It runs the plans it can run exactly: every letter in one distinctness (all different, or none),
-every constraint checked exactly one comparison of polynomials as written (`LEFT = RIGHT`,
-`A < B`; no quotient) whose values stay below 2**62, and every congruence's modulus below
-3 * 10**9, so that no intermediate overflows int64 (the bounds are arrays.py's). Any other plan
-runs on arrays (`NotKernel` says why). Its arithmetic is the arrays' step for step: a congruence
-reduces each operation modulo base**k where the values could overflow, `Solve` looks the letter's
-digits up in the same table of roots, a range cut puts each letter without a digit at its least
-and greatest digit (and, letters all different, within the least and greatest digit no letter
-has: the arrays do not, so the kernel cuts a little more).
+What the stack machine computes is integers: the equations' columns (`Congruence`, `Solve`),
+the sides' ranges (`RangeCut`) and a constraint checked exactly that compares two polynomials
+whose values stay below 2**62 (`A * B = C`, `A < B`). Any other constraint (a quotient as
+written, a call, `or`, a value past 2**62) the host checks: the walk stops at it with CHECK, the
+host evaluates it with the compiled formula's Python code (compiled.py: exact, a zero divisor
+fails the candidate) on the digits so far, writes the verdict into the memory and goes on.
 
-The search stops after a budget of steps, or when its buffer of solutions is full, with its place
-kept in the state arrays, so that the caller can read the clock, drain the solutions and go on.
+A congruence reduces each operation modulo base**k where the values could pass 2**62; a Solve
+looks its letter's digits up in the table of roots of `c * x = t (mod base)`; a range cut puts
+each letter without a digit at its least and greatest digit (and, where every letter differs,
+within the least and greatest digit not yet taken). A Try of a letter first met, linearly, in the
+column of the Solve that follows reads that Solve's digits off four numbers it worked out once
+(the `corners`), and gives no digit that leaves the Solve none.
+
+The walk stops after a budget of steps, when its buffer of solutions is full, or at a check for
+the host, with its place kept in the memory, so that the caller can read the clock, drain the
+solutions and go on.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
+from smtcrypt.analysis.bounds import polynomial_bound
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, Compare, Expr, Number, Unary, Word
-from smtcrypt.engine.digits.arrays import LARGEST_MODULUS, SAFE, magnitude, root_table, truncated_bound
+from smtcrypt.engine.base import letters_of
+from smtcrypt.engine.compiled import define_scan
+from smtcrypt.engine.compiled_writer import NotCompilable, Writer
 from smtcrypt.engine.digits.equations import WordEquation
 from smtcrypt.engine.digits.plan import Congruence, Holds, RangeCut, Solve, Step, Try
 
-__all__ = ["KernelPlan", "NotKernel", "kernel_plan", "kernel_scan", "load", "search_plan"]
+__all__ = ["Machine", "NotCompilable", "encode", "load", "projected", "scan", "search_plan"]
 
-# step kinds (column 0 of the step table)
-TRY, SOLVE, CONGRUENCE, RANGE, HOLDS = 0, 1, 2, 3, 4
-# stack machine operations (column 0 of a program)
+# step kinds (a step row's first cell); a step row is STEP cells: kind, letter, then by kind (see `_Encoder._step`)
+TRY, SOLVE, CONGRUENCE, RANGE, HOLDS = 0, 1, 2, 3, 4  # TRY and SOLVE first: `kind <= SOLVE` gives digits
+STEP = 7
+HOST = -1  # a HOLDS step's relation where the host checks the constraint
+RELATIONS = {"==": 0, "!=": 1, "<": 2, "<=": 3, ">": 4, ">=": 5}
+# stack machine operations (an operation is 3 cells: operation, word or constant or exponent, the word's shift)
 WORD, CONSTANT, ADD, SUBTRACT, MULTIPLY, NEGATE, POWER = 0, 1, 2, 3, 4, 5, 6
-# the columns of a whole word's running totals (`now`): letters without a digit as 0, least, greatest
-DIGITS, LEAST, GREATEST, UNSET = 0, 1, 2, 3  # UNSET: the weights of the places without a digit
+OPERATIONS = {"+": ADD, "-": SUBTRACT, "*": MULTIPLY}
+# a whole word's running totals (4 cells): letters without a digit as 0, at their least, greatest; the weights
+# of its places without a digit
+DIGITS, LEAST, GREATEST, UNSET = 0, 1, 2, 3
 # what `search_plan` returns
-FINISHED, BUDGET_SPENT, BUFFER_FULL = 0, 1, 2
+FINISHED, BUDGET_SPENT, BUFFER_FULL, CHECK = 0, 1, 2, 3
+
+# the table's header: where each part starts (or a number), then the parts
+(BASE, STEPS, COUNT, EQUATIONS, WIDTH, OPS, ALLOWED, ROOTS, ROOT_STARTS, ROOT_SIZES, USES, USE_WORDS, USE_WEIGHTS,
+ LEAST_DIGIT, GREATEST_DIGIT, POWERS, GROUP_USES, GROUP_IDS, LETTERS, WHOLE) = range(20)
+HEADER = 20
+# the memory's header: the walk's state, then where each part starts
+(LEVEL, TAKEN, HITS, VERDICT, CAPACITY_AT, POSITION, CHOICES, CORNERS, DIGIT_AT, NOW, STACK, OTHER, MASKS,
+ FOUND) = range(14)
+MEMORY_HEADER = 14
+
+SAFE = 1 << 62  # bound on any value the machine computes exactly in int64
+LARGEST_MODULUS = 3_000_000_000  # M with M * M < 2**63: a congruence's arithmetic cannot overflow int64
+BUDGET = 1 << 13  # steps between two looks at the clock and the stop flag (about a millisecond compiled)
+PLAIN_BUDGET = 1 << 6  # the same, walked as plain Python (a few milliseconds)
+CAPACITY = 256  # solutions the walk writes before the caller drains them
+
+Table = Any  # a list of ints (plain), or an int64 numpy array (compiled)
+Scan = Callable[[list[tuple[int, ...]]], Generator[int, None, int]]
 
 
-def search_plan(steps: Any, equations: Any, ops: Any, cells: Any, starts: Any, lengths: Any,  # noqa: C901, PLR0912, PLR0913, PLR0915
-                allowed: Any, roots: Any, root_starts: Any, root_sizes: Any, uses: Any, use_words: Any,
-                use_weights: Any, least: Any, greatest: Any, powers: Any, distinct: bool, state: Any, position: Any,
-                choices: Any, digits: Any, now: Any, stack: Any, found: Any, corners: Any, budget: int) -> int:
-    """Walk the plan depth first from where `state` says (state[0]: the step; state[1]: steps taken;
-    state[2]: the mask of digits taken; state[3]: solutions in `found`), for at most `budget` more
-    steps, writing each solution's digits (letters alphabetically) into a row of `found`. Returns
-    FINISHED, BUDGET_SPENT or BUFFER_FULL, the state kept to go on.
+def search_plan(table: Table, memory: Table, budget: int) -> int:  # noqa: C901, PLR0912, PLR0915
+    """Walk the plan depth first from where the memory says, for at most `budget` more steps,
+    writing each solution's digits (letters alphabetically) into a row of the memory's FOUND.
+    Returns FINISHED, BUDGET_SPENT, BUFFER_FULL or CHECK, its state kept in the memory to go on.
 
-    position[i] is -1 where step i is to be entered, else the index of its current choice among
-    choices[i] = (first, count) of `allowed` (Try) or of `roots` (Solve). `now` holds each whole
-    word's running totals, kept as letters get and lose digits (uses[letter]..uses[letter + 1] are
-    the letter's places in words, a word and a weight each): column DIGITS its value with the
-    letters without a digit as 0, LEAST and GREATEST with them at their least and greatest digit,
-    UNSET the weights of its places without a digit (a range cut bounds them by the digits free).
+    memory[POSITION + i] is -1 where step i is to be entered, else the index of its current choice
+    among (first, count) at CHOICES + 2i of the table's ALLOWED (Try) or ROOTS (Solve). NOW holds
+    each whole word's running totals, kept as letters get and lose digits (the table's USES say where
+    each letter stands in whole words, a word and a weight each). MASKS holds the digits taken in
+    each group of letters that must differ (GROUP_USES: each letter's groups).
 
-    A check or a Solve evaluates its equation's two sides by one stack machine, each side once for
-    two values at a time where it needs four (`stack` and `other`: a Solve's letter at 0 and at 1, a
+    A check or a Solve evaluates its equation's two sides by the stack machine, each side once for
+    two values at a time where it needs four (STACK and OTHER: a Solve's letter at 0 and at 1, a
     range cut's least and greatest): a word is read off its running totals where whole (k = 0),
     else digit by digit cut to its last k digits; each operation is reduced modulo base**k where
     the equation's row says so.
 
     A Solve right after a Try whose letter x is first met in the Solve's column k and enters it
-    linearly (steps[., 5]: on the Try's row how many rows on the Solve is, on the Solve's the Try's
-    letter) is evaluated once for all of x's digits: on entering the Try, the sides' differences
-    modulo base**k at x = 0 and 1 (the Solve's letter at 0 and 1) give column k's digit of the
-    difference and the Solve's slope, each c + x * d modulo the base, into `corners`; at each digit
-    of x the Try reads off them the Solve's digits, and gives no digit that leaves it none. Most Solves follow
-    a Try, and most found no digit: each such digit now costs a few operations, not the programs.
+    linearly (the Try's row's cell 5: how many rows on the Solve is) is evaluated once for all of
+    x's digits: on entering the Try, the sides' differences modulo base**k at x = 0 and 1 (the
+    Solve's letter at 0 and 1) give column k's digit of the difference and the Solve's slope, each
+    c + x * d modulo the base, into CORNERS; at each digit of x the Try reads off them the Solve's
+    digits, and gives no digit that leaves it none.
 
     One function, without calls: numba passes each array to a function it calls with a reference
     count, which cost more than the search itself."""
-    base = powers[1]
-    values = np.zeros(4, np.int64)
-    other = np.zeros(len(stack), np.int64)
-    level = state[0]
-    taken = state[1]
-    mask = state[2]
+    base, steps, count, equations, width = table[BASE], table[STEPS], table[COUNT], table[EQUATIONS], table[WIDTH]
+    ops, allowed = table[OPS], table[ALLOWED]
+    roots, root_starts, root_sizes = table[ROOTS], table[ROOT_STARTS], table[ROOT_SIZES]
+    uses, use_words, use_weights = table[USES], table[USE_WORDS], table[USE_WEIGHTS]
+    least, greatest, powers = table[LEAST_DIGIT], table[GREATEST_DIGIT], table[POWERS]
+    group_uses, group_ids, letters, whole = table[GROUP_USES], table[GROUP_IDS], table[LETTERS], table[WHOLE]
+    position, choices, corners, digits = memory[POSITION], memory[CHOICES], memory[CORNERS], memory[DIGIT_AT]
+    now, stack, other, masks, found = memory[NOW], memory[STACK], memory[OTHER], memory[MASKS], memory[FOUND]
+    level = memory[LEVEL]
+    taken = memory[TAKEN]
     stop = taken + budget
-    count = len(steps)
     status = FINISHED
     while level >= 0:
         if level == count:  # every step passed: a solution
-            found[state[3], :] = digits
-            state[3] += 1
+            row = found + memory[HITS] * letters
+            for letter in range(letters):
+                memory[row + letter] = memory[digits + letter]
+            memory[HITS] += 1
             level -= 1
-            if state[3] == len(found):
+            if memory[HITS] == memory[CAPACITY_AT]:
                 status = BUFFER_FULL
                 break
             continue
-        kind = steps[level, 0]
-        letter = steps[level, 1]
-        entering = position[level] < 0
-        if not entering and kind != TRY and kind != SOLVE:  # back from the steps after a check it passed
-            position[level] = -1
+        step = steps + level * STEP
+        kind = table[step]
+        letter = table[step + 1]
+        entering = memory[position + level] < 0
+        if not entering and kind > SOLVE:  # back from the steps after a check it passed
+            memory[position + level] = -1
             level -= 1
             continue
         if not entering:  # back from the steps after a Try or Solve: its letter's digit taken back
-            digit = digits[letter]
-            for use in range(uses[letter], uses[letter + 1]):
-                word, weight = use_words[use], use_weights[use]
-                now[word, DIGITS] -= digit * weight
-                now[word, LEAST] -= (digit - least[letter]) * weight
-                now[word, GREATEST] -= (digit - greatest[letter]) * weight
-                now[word, UNSET] += weight
-            if distinct:
-                mask ^= 1 << digit
-        elif kind == TRY:
+            digit = memory[digits + letter]
+            for use in range(table[uses + letter], table[uses + letter + 1]):
+                word, weight = now + 4 * table[use_words + use], table[use_weights + use]
+                memory[word + DIGITS] -= digit * weight
+                memory[word + LEAST] -= (digit - table[least + letter]) * weight
+                memory[word + GREATEST] -= (digit - table[greatest + letter]) * weight
+                memory[word + UNSET] += weight
+            for group in range(table[group_uses + letter], table[group_uses + letter + 1]):
+                memory[masks + table[group_ids + group]] ^= 1 << digit
+        elif kind <= SOLVE:  # a Try or a Solve entered
             if taken >= stop:
                 status = BUDGET_SPENT
                 break
-            choices[level, 0], choices[level, 1] = steps[level, 2], steps[level, 3]
-        elif kind == SOLVE and taken >= stop:
-            status = BUDGET_SPENT
-            break
-        if entering and (kind == TRY) == (steps[level, 5] >= 0):
+            if kind == TRY:
+                memory[choices + 2 * level], memory[choices + 2 * level + 1] = table[step + 2], table[step + 3]
+        elif kind == HOLDS and table[step + 3] == HOST:  # the host's verdict, once it has given it
+            verdict = memory[VERDICT]
+            if verdict < 0:
+                status = CHECK
+                break
+            memory[VERDICT] = -1
+            if verdict:
+                memory[position + level] = 0
+                level += 1
+            else:
+                level -= 1
+            continue
+        if entering and (kind == TRY) == (table[step + 5] >= 0):
             # a check, a Solve its Try did not pair with, or a Try's paired Solve: evaluate the programs
-            target = level + steps[level, 5] if kind == TRY else level  # the step whose equation is evaluated
-            equation = steps[target, 2]
-            k = steps[target, 3] if kind != RANGE and kind != HOLDS else 0
-            modulus = powers[k] if k > 0 and equations[equation, 4 + k] else 0
-            paired = kind != HOLDS and kind != CONGRUENCE  # two values a side, in one pass: `stack` and `other`
-            solving = steps[target, 1] if kind in (SOLVE, TRY) else -1
+            target = level + table[step + 5] if kind == TRY else level  # the step whose equation is evaluated
+            row = steps + target * STEP
+            equation = equations + table[row + 2] * width
+            k = table[row + 3] if kind != RANGE and kind != HOLDS else 0
+            modulus = table[powers + k] if k > 0 and table[equation + 4 + k] else 0
+            paired = kind != HOLDS and kind != CONGRUENCE  # two values a side, in one pass: STACK and OTHER
+            solving = table[row + 1] if kind <= SOLVE else -1
             varied = letter if kind == TRY else -1  # the Try's letter, at 0 and then at 1
-            lowest, highest = 0, base - 1  # the least and greatest digit not taken (any, letters not distinct)
-            if kind == RANGE and distinct:
-                while lowest < base - 1 and (mask >> lowest) & 1:
+            lowest, highest = 0, base - 1  # the least and greatest digit not taken (any, unless every letter differs)
+            if kind == RANGE and whole:
+                taken_digits = memory[masks]
+                while lowest < base - 1 and (taken_digits >> lowest) & 1:
                     lowest += 1
-                while highest > 0 and (mask >> highest) & 1:
+                while highest > 0 and (taken_digits >> highest) & 1:
                     highest -= 1
+            left = right = left_other = right_other = 0
             for at in range(2 if kind == TRY else 1):
                 for side in range(2):
                     first_reading = DIGITS if kind != RANGE else GREATEST if side == 0 else LEAST
                     second_reading = LEAST if side == 0 else GREATEST  # a range cut's
                     top = 0
-                    for index in range(equations[equation, 2 * side], equations[equation, 2 * side + 1]):
-                        op = ops[index, 0]
+                    for index in range(table[equation + 2 * side], table[equation + 2 * side + 1]):
+                        operation = ops + 3 * index
+                        op = table[operation]
                         if op == WORD:
-                            word = ops[index, 1]
+                            word = table[operation + 1]
+                            totals = now + 4 * word
                             if k == 0:
-                                stack[top] = now[word, first_reading]
-                                other[top] = now[word, second_reading]
-                                if kind == RANGE:  # no place without a digit above the greatest digit free
-                                    low = now[word, DIGITS] + lowest * now[word, UNSET]  # nor below the least
-                                    high = now[word, DIGITS] + highest * now[word, UNSET]
+                                first, second = memory[totals + first_reading], memory[totals + second_reading]
+                                if kind == RANGE:  # no place without a digit above the greatest digit free, nor below
+                                    low = memory[totals + DIGITS] + lowest * memory[totals + UNSET]  # the least
+                                    high = memory[totals + DIGITS] + highest * memory[totals + UNSET]
                                     if side == 0:
-                                        stack[top] = min(stack[top], high)
-                                        other[top] = max(other[top], low)
+                                        first, second = min(first, high), max(second, low)
                                     else:
-                                        stack[top] = max(stack[top], low)
-                                        other[top] = min(other[top], high)
-                            else:  # the letter solved read as 0 (`stack`) and as 1 (`other`: `lift` more)
-                                total = 0
+                                        first, second = max(first, low), min(second, high)
+                                memory[stack + top], memory[other + top] = first, second
+                            else:  # its last digits, the letter solved at 0 (STACK) and at 1 (OTHER: `lift` more)
+                                limit = table[powers + max(0, k - table[operation + 2])]
+                                total = memory[totals + DIGITS] % limit  # the rest have digits (see the plan)
                                 lift = 0
-                                for place in range(min(lengths[word], k - ops[index, 2])):
-                                    cell = cells[starts[word] + place]
-                                    if cell < 0:
-                                        total += (-cell - 1) * powers[place]
-                                    elif cell == solving:
-                                        lift += powers[place]
-                                    elif cell == varied:
-                                        total += at * powers[place]
-                                    else:
-                                        total += digits[cell] * powers[place]
-                                stack[top] = total
-                                other[top] = total + lift
+                                if solving >= 0:
+                                    for use in range(table[uses + solving], table[uses + solving + 1]):
+                                        if table[use_words + use] == word and table[use_weights + use] < limit:
+                                            lift += table[use_weights + use]
+                                if varied >= 0:
+                                    for use in range(table[uses + varied], table[uses + varied + 1]):
+                                        if table[use_words + use] == word and table[use_weights + use] < limit:
+                                            total += at * table[use_weights + use]
+                                memory[stack + top], memory[other + top] = total, total + lift
                             top += 1
                         elif op == CONSTANT:
-                            stack[top] = ops[index, 1] % modulus if modulus else ops[index, 1]
-                            other[top] = stack[top]
+                            constant = table[operation + 1] % modulus if modulus else table[operation + 1]
+                            memory[stack + top], memory[other + top] = constant, constant
                             top += 1
                         elif op == NEGATE:
-                            stack[top - 1] = -stack[top - 1]
-                            other[top - 1] = -other[top - 1]
-                        elif op == POWER:
+                            memory[stack + top - 1] = -memory[stack + top - 1]
+                            memory[other + top - 1] = -memory[other + top - 1]
+                        elif op == POWER and not modulus:
+                            memory[stack + top - 1] = memory[stack + top - 1] ** table[operation + 1]
+                            memory[other + top - 1] = memory[other + top - 1] ** table[operation + 1]
+                        elif op == POWER:  # each product reduced, so that none overflows
                             result = 1
                             second = 1
-                            for _ in range(ops[index, 1]):
-                                result = result * stack[top - 1] % modulus if modulus else result * stack[top - 1]
-                                if paired:
-                                    second = second * other[top - 1] % modulus if modulus else second * other[top - 1]
-                            stack[top - 1] = result
-                            other[top - 1] = second
+                            for _ in range(table[operation + 1]):
+                                result = result * memory[stack + top - 1] % modulus
+                                second = second * memory[other + top - 1] % modulus
+                            memory[stack + top - 1], memory[other + top - 1] = result, second
                         else:
                             top -= 1
+                            below_first, below_second = memory[stack + top - 1], memory[other + top - 1]
                             if op == ADD:
-                                result = stack[top - 1] + stack[top]
-                                second = other[top - 1] + other[top]
+                                result = below_first + memory[stack + top]
+                                second = below_second + memory[other + top]
                             elif op == SUBTRACT:
-                                result = stack[top - 1] - stack[top]
-                                second = other[top - 1] - other[top]
+                                result = below_first - memory[stack + top]
+                                second = below_second - memory[other + top]
                             else:
-                                result = stack[top - 1] * stack[top]
-                                second = other[top - 1] * other[top] if paired else 0
-                            stack[top - 1] = result % modulus if modulus else result
-                            other[top - 1] = second % modulus if modulus else second
-                    values[side] = stack[0]
-                    values[2 + side] = other[0]
+                                result = below_first * memory[stack + top]
+                                second = below_second * memory[other + top] if paired else 0
+                            memory[stack + top - 1] = result % modulus if modulus else result
+                            memory[other + top - 1] = second % modulus if modulus else second
+                    if side == 0:
+                        left, left_other = memory[stack], memory[other]
+                    else:
+                        right, right_other = memory[stack], memory[other]
                 if kind == TRY:  # the differences at x = at: the Solve's letter at 0, at 1
-                    corners[target, 2 * at] = (values[0] - values[1]) % powers[k]
-                    corners[target, 2 * at + 1] = (values[2] - values[3]) % powers[k]
+                    corner = corners + 4 * target + 2 * at
+                    memory[corner] = (left - right) % table[powers + k]
+                    memory[corner + 1] = (left_other - right_other) % table[powers + k]
             if kind == TRY:  # column k's digit of the difference, less, and its slope, each of x: c + x * d
-                below = powers[k - 1]
-                at_zero, at_one = corners[target, 0], corners[target, 1]
-                moved, turned = corners[target, 2] - at_zero, corners[target, 3] - corners[target, 2] - at_one + at_zero
-                corners[target, 0] = (-(at_zero // below)) % base
-                corners[target, 1] = (-(moved % powers[k] // below)) % base
-                corners[target, 2] = (at_one - at_zero) % powers[k] // below
-                corners[target, 3] = turned % powers[k] // below
+                corner, power, below = corners + 4 * target, table[powers + k], table[powers + k - 1]
+                at_zero, at_one = memory[corner], memory[corner + 1]
+                moved, turned = memory[corner + 2] - at_zero, memory[corner + 3] - memory[corner + 2] - at_one + at_zero
+                memory[corner] = (-(at_zero // below)) % base
+                memory[corner + 1] = (-(moved % power // below)) % base
+                memory[corner + 2] = (at_one - at_zero) % power // below
+                memory[corner + 3] = turned % power // below
             if kind == SOLVE:  # the digits x with c * x + t = 0 (mod base) in column k
-                below = powers[k - 1]
-                at_zero = (values[0] - values[1]) % powers[k]
-                slope = ((values[2] - values[3]) % powers[k] - at_zero) % powers[k] // below
-                key = steps[level, 4] + slope * base + (-(at_zero // below)) % base
-                choices[level, 0], choices[level, 1] = root_starts[key], root_sizes[key]
+                power, below = table[powers + k], table[powers + k - 1]
+                at_zero = (left - right) % power
+                slope = ((left_other - right_other) % power - at_zero) % power // below
+                key = table[step + 4] + slope * base + (-(at_zero // below)) % base
+                memory[choices + 2 * level] = table[root_starts + key]
+                memory[choices + 2 * level + 1] = table[root_sizes + key]
             elif kind != TRY:
                 if kind == CONGRUENCE:
-                    passed = (values[0] - values[1]) % powers[k] == 0
+                    passed = (left - right) % table[powers + k] == 0
                 elif kind == RANGE:  # the sides' ranges meet
-                    passed = values[0] >= values[1] and values[2] <= values[3]
+                    passed = left >= right and left_other <= right_other
                 else:  # HOLDS: the sides compared as the constraint says
-                    relation = steps[level, 3]
-                    passed = (values[0] == values[1] if relation == 0 else values[0] != values[1] if relation == 1
-                              else values[0] < values[1] if relation == 2 else values[0] <= values[1] if relation == 3
-                              else values[0] > values[1] if relation == 4 else values[0] >= values[1])
+                    relation = table[step + 3]
+                    passed = (left == right if relation == 0 else left != right if relation == 1
+                              else left < right if relation == 2 else left <= right if relation == 3
+                              else left > right if relation == 4 else left >= right)
                 if passed:
-                    position[level] = 0
+                    memory[position + level] = 0
                     level += 1
                 else:
                     level -= 1
                 continue
         # a Try or Solve: its letter's next digit, if any
-        next_choice = 0 if entering else position[level] + 1
-        first, size = choices[level, 0], choices[level, 1]
+        next_choice = 0 if entering else memory[position + level] + 1
+        first, size = memory[choices + 2 * level], memory[choices + 2 * level + 1]
         digit = -1
         while next_choice < size:
-            digit = allowed[first + next_choice] if kind == TRY else roots[first + next_choice]
-            if not distinct or (mask >> digit) & 1 == 0:
-                if kind == SOLVE or steps[level, 5] < 0:
+            digit = table[allowed + first + next_choice] if kind == TRY else table[roots + first + next_choice]
+            if whole:  # one group of every letter: one mask
+                free = (memory[masks] >> digit) & 1 == 0
+            else:
+                free = True
+                for group in range(table[group_uses + letter], table[group_uses + letter + 1]):
+                    if (memory[masks + table[group_ids + group]] >> digit) & 1:
+                        free = False
+                        break
+            if free:
+                if kind == SOLVE or table[step + 5] < 0:
                     break
                 # a Try whose Solve comes next: the digit only if that Solve then has a digit left to
                 # give, its digits set here (read off the corners: the Solve evaluates nothing)
-                solve = level + steps[level, 5]
-                key = (steps[solve, 4] + (corners[solve, 2] + digit * corners[solve, 3]) % base * base
-                       + (corners[solve, 0] + digit * corners[solve, 1]) % base)
-                without = mask | (1 << digit) if distinct else 0
-                root = root_starts[key]
-                while root < root_starts[key] + root_sizes[key] and (without >> roots[root]) & 1:
+                solve = level + table[step + 5]
+                row, corner = steps + solve * STEP, corners + 4 * solve
+                key = (table[row + 4] + (memory[corner + 2] + digit * memory[corner + 3]) % base * base
+                       + (memory[corner] + digit * memory[corner + 1]) % base)
+                solved, root = table[row + 1], table[root_starts + key]
+                end = root + table[root_sizes + key]
+                while root < end:
+                    candidate = table[roots + root]
+                    busy = candidate == digit and table[row + 6] == 1  # the Solve's letter must differ from the Try's
+                    for group in range(table[group_uses + solved], table[group_uses + solved + 1]):
+                        if (memory[masks + table[group_ids + group]] >> candidate) & 1:
+                            busy = True
+                            break
+                    if not busy:
+                        break
                     root += 1
-                if root < root_starts[key] + root_sizes[key]:
-                    choices[solve, 0], choices[solve, 1] = root_starts[key], root_sizes[key]
+                if root < end:
+                    memory[choices + 2 * solve] = table[root_starts + key]
+                    memory[choices + 2 * solve + 1] = table[root_sizes + key]
                     break
             next_choice += 1
         if next_choice == size:
-            position[level] = -1
+            memory[position + level] = -1
             level -= 1
             continue
-        position[level] = next_choice
-        digits[letter] = digit
-        for use in range(uses[letter], uses[letter + 1]):
-            word, weight = use_words[use], use_weights[use]
-            now[word, DIGITS] += digit * weight
-            now[word, LEAST] += (digit - least[letter]) * weight
-            now[word, GREATEST] += (digit - greatest[letter]) * weight
-            now[word, UNSET] -= weight
-        if distinct:
-            mask |= 1 << digit
+        memory[position + level] = next_choice
+        memory[digits + letter] = digit
+        for use in range(table[uses + letter], table[uses + letter + 1]):
+            word, weight = now + 4 * table[use_words + use], table[use_weights + use]
+            memory[word + DIGITS] += digit * weight
+            memory[word + LEAST] += (digit - table[least + letter]) * weight
+            memory[word + GREATEST] += (digit - table[greatest + letter]) * weight
+            memory[word + UNSET] -= weight
+        for group in range(table[group_uses + letter], table[group_uses + letter + 1]):
+            memory[masks + table[group_ids + group]] |= 1 << digit
         taken += 1
         level += 1
-    state[0], state[1], state[2] = level, taken, mask
+    memory[LEVEL] = level
+    memory[TAKEN] = taken
     return status
 
 
 @dataclass
-class KernelPlan:
-    """The plan as the arrays `search_plan` reads (its docstring and the module's say what each holds)."""
+class Machine:
+    """The plan as `search_plan`'s table, with what the host keeps: the letters, the memory's size,
+    the constraints it checks itself (by a HOLDS step's cell 4) and whether int64 holds the table."""
 
-    steps: Any  # a row per step: kind, letter, first (Try) or equation, count (Try) or column, root table (Solve),
-    # and a Try's Solve (rows on) or a Solve's Try (its letter) evaluated together, or -1 (see `search_plan`)
-    equations: Any  # a row per equation: its programs' bounds, then at 4 + k whether column k's congruence reduces
-    ops: Any  # the programs: operation, word or constant or exponent, the word's shift
-    cells: Any  # each word's letters, units first: a letter's index, or -1 - digit for a literal digit
-    starts: Any
-    lengths: Any
-    allowed: Any  # the digits each Try gives its letter, one run a step
-    roots: Any  # the tables of `root_table`, one a set of digits, their keys offset by each table's start
-    root_starts: Any
-    root_sizes: Any
-    uses: Any  # where each letter's places in whole words start in use_words and use_weights (and end)
-    use_words: Any
-    use_weights: Any
-    now: Any  # each word's running totals before any letter has a digit: literal digits, least, greatest, weights
-    least: Any  # each letter's least and greatest digit
-    greatest: Any
-    powers: Any  # base**k, for k up to the furthest column
-    base: int
-    distinct: bool
+    table: list[int]
     letters: list[str]
-    depth: int  # the stack the longest program needs
+    memory: list[int]  # the memory before the walk, with room for CAPACITY solutions
+    checks: list[Callable[[list[int]], bool]] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)  # the checks' generated code, for tests and the curious
+    int64: bool = True
+    _arrays: tuple[Any, Any] | None = None
+
+    def arrays(self) -> tuple[Any, Any]:
+        """The table and the memory before the walk as int64 arrays, for the compiled walk (made once)."""
+        if self._arrays is None:
+            import numpy as np  # only where the compiled walk runs
+
+            memory = np.zeros(len(self.memory), np.int64)  # the solutions' rows left 0
+            memory[:self.memory[FOUND]] = self.memory[:self.memory[FOUND]]
+            self._arrays = np.array(self.table, np.int64), memory
+        return self._arrays
 
 
-class NotKernel(ValueError):
-    """The plan needs something `search_plan` does not do exactly (it runs on arrays instead)."""
-
-
-def kernel_plan(problem: Problem, steps: list[Step]) -> KernelPlan:
-    """The plan as `search_plan`'s arrays; `NotKernel`, saying why, where it does not fit (the module
-    says what fits)."""
+def encode(problem: Problem, steps: list[Step]) -> Machine:
+    """The plan as a table; `NotCompilable` where the host cannot compile a constraint it checks."""
     return _Encoder(problem).encode(steps)
 
 
 class _Encoder:
-    """Writes a plan's steps, equations and words into rows of integers, checking every bound."""
+    """Writes a plan's steps, equations and words into rows of integers, noting whether int64 holds them."""
 
     def __init__(self, problem: Problem):
         self.problem = problem
         self.base = problem.rules.base
         self.letters = sorted(problem.letters)
         self.index = {letter: position for position, letter in enumerate(self.letters)}
-        self.rows: list[list[int]] = []
+        self.rows: list[int] = []
         self.equation_rows: list[list[int]] = []
         self.equation_index: dict[tuple[int, int], int] = {}  # by ids of an equation's sides: its row
         self.reducing: dict[tuple[int, int], bool] = {}  # by ids of an equation's sides: whether any column reduces
-        self.ops: list[tuple[int, int, int]] = []
-        self.cells: list[int] = []
-        self.starts: list[int] = []
-        self.lengths: list[int] = []
+        self.ops: list[int] = []
         self.allowed: list[int] = []
         self.tables: dict[tuple[int, ...], int] = {}
         self.roots: list[int] = []
@@ -347,67 +402,96 @@ class _Encoder:
         self.least = [min(problem.allowed[letter], default=0) for letter in self.letters]
         self.greatest = [max(problem.allowed[letter], default=0) for letter in self.letters]
         self.places: dict[int, list[tuple[int, int]]] = {}  # by letter: its (word, weight) in whole words
-        self.totals: list[tuple[int, int, int, int]] = []  # by word: its running totals before any digit
+        self.totals: list[int] = []  # by word: its running totals before any digit
         self.tried: tuple[int, str] | None = None  # the last step that gave a letter digits, if a Try: its row, letter
+        self.checks: list[Callable[[list[int]], bool]] = []
+        self.sources: list[str] = []
+        groups = problem.groups
+        self.groups = [[number for number, group in enumerate(groups) if letter in group] for letter in self.letters]
 
-    def encode(self, steps: list[Step]) -> KernelPlan:
-        if self.problem.distinctness == "some" or self.base > 62:
-            raise NotKernel("distinct groups, or a base past a mask's bits")
+    def encode(self, steps: list[Step]) -> Machine:
         for step in steps:
             self._step(step)
-        width = max((len(row) for row in self.equation_rows), default=4)
-        equations = np.array([row + [0] * (width - len(row)) for row in self.equation_rows] or [[0] * width], np.int64)
-
+        width = 4 + self.columns + 1
+        equations = [cell for row in self.equation_rows for cell in row + [0] * (width - len(row))]
         uses, use_words, use_weights = [0], [], []
         for letter in range(len(self.letters)):
             for word, weight in self.places.get(letter, []):
                 use_words.append(word)
                 use_weights.append(weight)
             uses.append(len(use_words))
+        group_uses = [0]
+        for groups in self.groups:
+            group_uses.append(group_uses[-1] + len(groups))
+        parts = [self.rows, equations, self.ops, self.allowed, self.roots,
+                 self.root_starts, self.root_sizes, uses, use_words, use_weights, self.least, self.greatest,
+                 [self.base ** k for k in range(self.columns + 1)], group_uses,
+                 [group for groups in self.groups for group in groups]]
+        table = [0] * HEADER
+        table[BASE], table[COUNT], table[WIDTH] = self.base, len(self.rows) // STEP, width
+        table[LETTERS] = len(self.letters)
+        table[WHOLE] = int(self.problem.distinctness == "all")
+        for at, part in zip((STEPS, EQUATIONS, OPS, ALLOWED, ROOTS, ROOT_STARTS, ROOT_SIZES, USES, USE_WORDS,
+                             USE_WEIGHTS, LEAST_DIGIT, GREATEST_DIGIT, POWERS, GROUP_USES, GROUP_IDS), parts):
+            table[at] = len(table)
+            table += part
+        memory = self._memory(table[COUNT], len(self.problem.groups))
+        fits = (self.base <= 62 and self.base ** self.columns <= LARGEST_MODULUS
+                and min(table) > -SAFE and max(table) < SAFE and max(self.totals, default=0) < SAFE)
+        return Machine(table, self.letters, memory, self.checks, self.sources, fits)
 
-        def array(values: list[int]) -> Any:
-            return np.array(values or [0], np.int64)
-        return KernelPlan(np.array(self.rows, np.int64).reshape(len(self.rows), 6), equations,
-                          np.array(self.ops or [(CONSTANT, 0, 0)], np.int64).reshape(-1, 3), array(self.cells),
-                          array(self.starts), array(self.lengths), array(self.allowed), array(self.roots),
-                          array(self.root_starts), array(self.root_sizes), array(uses), array(use_words),
-                          array(use_weights), np.array(self.totals or [(0, 0, 0, 0)], np.int64).reshape(-1, 4),
-                          array(self.least), array(self.greatest),
-                          np.array([self.base ** k for k in range(max(2, self.columns + 1))], np.int64), self.base,
-                          self.problem.distinctness == "all", self.letters, self.depth)
+    def _memory(self, count: int, groups: int) -> list[int]:
+        """The memory before the walk: every step to be entered, each word's totals before any digit."""
+        sizes = [(POSITION, count), (CHOICES, 2 * count), (CORNERS, 4 * count), (DIGIT_AT, len(self.letters)),
+                 (NOW, len(self.totals)), (STACK, self.depth + 1), (OTHER, self.depth + 1), (MASKS, groups),
+                 (FOUND, CAPACITY * len(self.letters))]
+        memory = [0] * MEMORY_HEADER
+        memory[CAPACITY_AT], memory[VERDICT] = CAPACITY, -1
+        for at, size in sizes:
+            memory[at] = len(memory)
+            memory += [-1] * size if at == POSITION else self.totals if at == NOW else [0] * size
+        return memory
 
     def _step(self, step: Step) -> None:
+        """A row: TRY, letter, its first digit in ALLOWED, how many, 0, how many rows on its paired Solve
+        is (or -1), 0; SOLVE, letter, equation, column, its root table, its paired Try's letter (or -1),
+        whether that letter must differ from it; CONGRUENCE, -1, equation, column; RANGE, -1, equation;
+        HOLDS, -1, equation (or 0), relation (or HOST), the host's check."""
         if isinstance(step, Try):
             digits = sorted(self.problem.allowed[step.letter])
             self.tried = (len(self.rows), step.letter)
-            self.rows.append([TRY, self.index[step.letter], len(self.allowed), len(digits), 0, -1])
+            self.rows += [TRY, self.index[step.letter], len(self.allowed), len(digits), 0, -1, 0]
             self.allowed += digits
         elif isinstance(step, Solve):
             table = self._table(tuple(sorted(self.problem.allowed[step.letter])))
-            row = [SOLVE, self.index[step.letter], self._equation(step.equation, step.column), step.column, table, -1]
+            equation = self._equation(step.equation, step.column)
+            row = [SOLVE, self.index[step.letter], equation, step.column, table, -1, 0]
             if self.tried is not None and step.equation.first_linear(self.tried[1], step.column):  # `search_plan`
-                self.rows[self.tried[0]][5] = len(self.rows) - self.tried[0]
-                row[5] = self.index[self.tried[1]]
+                tried = self.index[self.tried[1]]
+                self.rows[self.tried[0] + 5] = (len(self.rows) - self.tried[0]) // STEP
+                row[5], row[6] = tried, int(bool(set(self.groups[tried]) & set(self.groups[row[1]])))
             self.tried = None
-            self.rows.append(row)
+            self.rows += row
         elif isinstance(step, Congruence):
-            self.rows.append([CONGRUENCE, -1, self._equation(step.equation, step.column), step.column, 0, -1])
+            self.rows += [CONGRUENCE, -1, self._equation(step.equation, step.column), step.column, 0, -1, 0]
         elif isinstance(step, RangeCut):
-            if id(step.equation) not in self.ranged:  # its values below 2**62 (else no cut, as on arrays)
-                self.ranged[id(step.equation)] = all((magnitude(side, self.problem) or SAFE) < SAFE
+            if id(step.equation) not in self.ranged:  # its values below 2**62 (else no cut)
+                self.ranged[id(step.equation)] = all(self._magnitude(side) < SAFE
                                                      for side in (step.equation.left, step.equation.right))
             if self.ranged[id(step.equation)]:
-                self.rows.append([RANGE, -1, self._equation(step.equation, 0), 0, 0, -1])
+                self.rows += [RANGE, -1, self._equation(step.equation, 0), 0, 0, -1, 0]
         elif isinstance(step, Holds):
-            relation = step.constraint.ops[0] if isinstance(step.constraint, Compare) else ""
-            self.rows.append([HOLDS, -1, self._holds(step.constraint), RELATIONS.get(relation, -1), 0, -1])
+            self.rows += self._holds(step.constraint)
+
+    def _magnitude(self, node: Expr) -> int:
+        """A bound on every value met evaluating the node whole; SAFE where it is no polynomial."""
+        found = polynomial_bound(node, lambda word: self.base ** len(word.letters), self.problem.constant_exponents)
+        return SAFE if found is None else found
 
     def _equation(self, equation: WordEquation, column: int) -> int:
         """The equation's row (written once): its programs' bounds, 0, then for each column k up to
         the steps' furthest whether its congruence reduces each operation modulo base**k (where the
-        values could pass 2**62, by arrays.py's bound)."""
-        if column and self.base ** column > LARGEST_MODULUS:
-            raise NotKernel("a column's modulus too large for int64 arithmetic")
+        values could pass 2**62)."""
         self.columns = max(self.columns, column)
         key = (id(equation.left), id(equation.right))
         if key not in self.equation_index:
@@ -421,148 +505,187 @@ class _Encoder:
         return self.equation_index[key]
 
     def _truncated(self, equation: WordEquation, k: int) -> int:
-        return sum(truncated_bound(side, equation, k, self.problem) for side in (equation.left, equation.right))
+        """A bound on every value met evaluating the equation's sides, their words cut to their last k digits."""
+        def word(node: Word) -> int:
+            return self.base ** max(0, k - equation.shifts[id(node)])
+        return sum(polynomial_bound(side, word, self.problem.constant_exponents) or SAFE
+                   for side in (equation.left, equation.right))
 
-    def _holds(self, constraint: Expr) -> int:
-        """The row of a constraint checked exactly: a comparison of polynomials below the bound."""
-        if not (isinstance(constraint, Compare) and len(constraint.ops) == 1 and constraint.ops[0] in RELATIONS):
-            raise NotKernel("a constraint other than one comparison")
-        left, right = constraint.operands
-        if any((magnitude(side, self.problem) or SAFE) >= SAFE for side in (left, right)):
-            raise NotKernel("values past 2**62, or not a polynomial")
-        written = self.equation_index.get((id(left), id(right)))
-        if written is not None:  # the equation's row, written for its columns, serves for its exact check (k = 0)
-            return written
-        self.equation_rows.append([*self._programs(left, right, None), 0])
-        return len(self.equation_rows) - 1
+    def _holds(self, constraint: Expr) -> list[int]:
+        """The row of a constraint checked exactly: by the machine, a comparison of polynomials below the
+        bound; else by the host."""
+        if isinstance(constraint, Compare) and len(constraint.ops) == 1 and constraint.ops[0] in RELATIONS:
+            left, right = constraint.operands
+            if self._magnitude(left) < SAFE and self._magnitude(right) < SAFE:
+                written = self.equation_index.get((id(left), id(right)))
+                if written is None:  # else the equation's row, written for its columns, serves (k = 0)
+                    written = len(self.equation_rows)
+                    self.equation_rows.append([*self._programs(left, right, None), 0])
+                return [HOLDS, -1, written, RELATIONS[constraint.ops[0]], 0, -1, 0]
+        self.checks.append(self._host_check(constraint))
+        return [HOLDS, -1, 0, HOST, len(self.checks) - 1, -1, 0]
+
+    def _host_check(self, constraint: Expr) -> Callable[[list[int]], bool]:
+        """The compiled formula's code for the constraint, on the digits of every letter (alphabetically)."""
+        needed = sorted(letters_of(constraint), key=self.index.__getitem__)
+        writer = Writer(self.problem, {letter: f"v{self.index[letter]}" for letter in needed})
+        test = writer.write(constraint)
+        read = "".join(f"    v{self.index[letter]} = _d[{self.index[letter]}]\n" for letter in needed)
+        source = (f"def _scan(_d):\n{read}    try:\n        return bool({test})\n"
+                  "    except ArithmeticError:\n        return False\n")
+        check: Callable[[list[int]], bool] = define_scan(source, writer.constants, {"bool": bool}, "<smtcrypt check>")
+        self.sources.append(source)
+        return check
 
     def _programs(self, left: Expr, right: Expr, equation: WordEquation | None) -> list[int]:
         bounds = []
         for side in (left, right):
-            begin = len(self.ops)
-            depth = self._program(side, equation)
-            self.depth = max(self.depth, depth)
-            bounds += [begin, len(self.ops)]
+            begin = len(self.ops) // 3
+            self.depth = max(self.depth, self._program(side, equation))
+            bounds += [begin, len(self.ops) // 3]
         return bounds
 
     def _program(self, node: Expr, equation: WordEquation | None) -> int:
-        """Append the node's operations (postfix); returns the stack depth they need."""
+        """Append the polynomial's operations (postfix); returns the stack depth they need."""
         if isinstance(node, Word):
-            self.ops.append((WORD, self._word(node.letters), equation.shifts[id(node)] if equation else 0))
+            self.ops += [WORD, self._word(node.letters), equation.shifts[id(node)] if equation else 0]
             return 1
         if isinstance(node, Number):
-            if node.value.denominator != 1 or abs(node.value) >= SAFE:
-                raise NotKernel("a constant past int64, or not an integer")
-            self.ops.append((CONSTANT, int(node.value), 0))
+            self.ops += [CONSTANT, int(node.value), 0]
             return 1
-        if isinstance(node, Unary) and node.op in ("-", "+"):
+        if isinstance(node, Unary):
             depth = self._program(node.operand, equation)
             if node.op == "-":
-                self.ops.append((NEGATE, 0, 0))
+                self.ops += [NEGATE, 0, 0]
             return depth
-        if isinstance(node, BinOp) and node.op == "**":
-            exponent = self.problem.constant_exponents.get(node)
-            if exponent is None or exponent.denominator != 1 or not 0 <= exponent <= 64:
-                raise NotKernel("a power other than a small constant one")
+        assert isinstance(node, BinOp)  # equations.py's `polynomial`, or a side `polynomial_bound` bounds
+        if node.op == "**":
             depth = self._program(node.left, equation)
-            self.ops.append((POWER, int(exponent), 0))
+            self.ops += [POWER, int(self.problem.constant_exponents[node]), 0]
             return depth
-        if isinstance(node, BinOp) and node.op in OPERATIONS:
-            left = self._program(node.left, equation)
-            right = self._program(node.right, equation)
-            self.ops.append((OPERATIONS[node.op], 0, 0))
-            return max(left, right + 1)
-        raise NotKernel("an operation other than + - * and constant powers")
+        left = self._program(node.left, equation)
+        right = self._program(node.right, equation)
+        self.ops += [OPERATIONS[node.op], 0, 0]
+        return max(left, right + 1)
 
     def _word(self, letters: str) -> int:
-        """A word's cells, and, where its value fits (below 2**62), its places for the running totals."""
-        number = len(self.starts)
-        self.starts.append(len(self.cells))
-        self.lengths.append(len(letters))
-        self.cells += [-1 - int(char) if char.isdigit() else self.index[char] for char in reversed(letters)]
+        """A word's running totals before any letter has a digit, and its letters' places in it."""
+        number = len(self.totals) // 4
         totals = [0, 0, 0, 0]
-        if self.base ** len(letters) < SAFE:
-            weight = 1
-            for char in reversed(letters):
-                if char.isdigit():
-                    totals[DIGITS] += int(char) * weight
-                    totals[LEAST] += int(char) * weight
-                    totals[GREATEST] += int(char) * weight
-                else:
-                    position = self.index[char]
-                    totals[LEAST] += self.least[position] * weight
-                    totals[GREATEST] += self.greatest[position] * weight
-                    totals[UNSET] += weight
-                    self.places.setdefault(position, []).append((number, weight))
-                weight *= self.base
-        self.totals.append((totals[0], totals[1], totals[2], totals[3]))
+        weight = 1
+        for char in reversed(letters):
+            if char.isdigit():
+                totals[DIGITS] += int(char) * weight
+                totals[LEAST] += int(char) * weight
+                totals[GREATEST] += int(char) * weight
+            else:
+                position = self.index[char]
+                totals[LEAST] += self.least[position] * weight
+                totals[GREATEST] += self.greatest[position] * weight
+                totals[UNSET] += weight
+                self.places.setdefault(position, []).append((number, weight))
+            weight *= self.base
+        self.totals += totals
         return number
 
     def _table(self, digits: tuple[int, ...]) -> int:
         """The offset of the keys of this set of digits' root table (made once a set)."""
         if digits not in self.tables:
-            flat, starts, sizes = root_lists(digits, self.base)
+            flat, sizes = root_table(digits, self.base)
             self.tables[digits] = len(self.root_starts)
             offset = len(self.roots)
-            self.root_starts += [start + offset for start in starts]
+            for size in sizes:
+                self.root_starts.append(offset)
+                offset += size
             self.root_sizes += sizes
             self.roots += flat
         return self.tables[digits]
 
 
 @functools.cache
-def root_lists(digits: tuple[int, ...], base: int) -> tuple[list[int], list[int], list[int]]:
-    """`root_table` as lists: the roots flattened, where each key's start, how many it has."""
-    flat, sizes = root_table(digits, base)
-    return flat.tolist(), (np.cumsum(sizes) - sizes).tolist(), sizes.tolist()
+def root_table(digits: tuple[int, ...], base: int) -> tuple[list[int], list[int]]:
+    """The digits x with c * x = t (mod base), flattened by key c * base + t, and how many each key has."""
+    keyed = [[x for x in digits if (c * x - t) % base == 0] for c in range(base) for t in range(base)]
+    return [x for roots in keyed for x in roots], [len(roots) for roots in keyed]
 
 
-OPERATIONS = {"+": ADD, "-": SUBTRACT, "*": MULTIPLY}
-RELATIONS = {"==": 0, "!=": 1, "<": 2, "<=": 3, ">": 4, ">=": 5}  # a HOLDS step's column 3
-
-BUDGET = 1 << 13  # steps between two looks at the clock and the stop flag (about a millisecond compiled)
-CAPACITY = 256  # solutions the search writes before the caller drains them
-
-Scan = Callable[[list[tuple[int, ...]]], Generator[int, None, int]]
-
-
-def kernel_scan(plan: KernelPlan, search: Callable[..., int]) -> Scan:
-    """The plan run by `search` (search_plan, compiled or not) with the generated loops' protocol:
-    each solution's digits appended to `hits`, the steps taken so far yielded between runs of at
-    most BUDGET steps, their number returned at the end."""
+def scan(machine: Machine, compiled: Callable[[], Callable[[Table, Table, int], int]] | None = None,
+         hand_over: Callable[[Machine, Table], bool] = lambda machine, memory: True,
+         ran: list[str] | None = None) -> Scan:
+    """The walk with the protocol the backend drives: each solution's digits appended to `hits` (every
+    BUDGET steps or so, at either speed, so that a listing's batches are alike), the steps taken so far
+    yielded between runs of about BUDGET steps (PLAIN_BUDGET plain), their number returned at the end.
+    `search_plan` runs as plain Python on lists; where `compiled` is given (`load`), it goes on
+    compiled on the machine's int64 arrays from the same state as soon as `hand_over(machine,
+    memory)` says so, asked before each run. `ran` gets the name of each walk as it starts."""
 
     def run(hits: list[tuple[int, ...]]) -> Generator[int, None, int]:
-        size, width = max(1, len(plan.steps)), len(plan.letters)
-        state = np.zeros(4, np.int64)
-        position, choices = np.full(size, -1, np.int64), np.zeros((size, 2), np.int64)
-        digits, now = np.zeros(width, np.int64), plan.now.copy()
-        stack, found = np.zeros(plan.depth + 1, np.int64), np.zeros((CAPACITY, width), np.int64)
-        corners = np.zeros((size, 4), np.int64)
+        table: Table = machine.table
+        memory: Table = list(machine.memory)
+        walk: Callable[[Table, Table, int], int] = search_plan
+        width, steps, found, looked, handed = len(machine.letters), table[STEPS], memory[FOUND], 0, 0
+        pending: list[tuple[int, ...]] = []  # solutions not yet handed to the caller
         while True:
-            status = search(plan.steps, plan.equations, plan.ops, plan.cells, plan.starts, plan.lengths, plan.allowed,
-                            plan.roots, plan.root_starts, plan.root_sizes, plan.uses, plan.use_words, plan.use_weights,
-                            plan.least, plan.greatest, plan.powers, bool(plan.distinct), state, position, choices,
-                            digits, now, stack, found, corners, BUDGET)
-            if state[3]:
-                hits.extend(tuple(row) for row in found[:state[3]].tolist())
-                state[3] = 0
+            if walk is search_plan and compiled is not None and hand_over(machine, memory):
+                table, start = machine.arrays()  # the compiled walk goes on from here
+                state = start.copy()
+                state[:] = memory
+                memory, walk = state, compiled()
+            if ran is not None and (not ran or ran[-1] != ("plain" if walk is search_plan else "compiled")):
+                ran.append("plain" if walk is search_plan else "compiled")
+            budget = PLAIN_BUDGET if walk is search_plan else BUDGET
+            status = walk(table, memory, budget)
+            if memory[HITS]:
+                flat = plain(memory[found:found + memory[HITS] * width])
+                pending.extend(tuple(flat[at:at + width]) for at in range(0, len(flat), width))
+                memory[HITS] = 0
+            if status == CHECK:  # the host's check of the constraint at the walk's step
+                check = machine.checks[table[steps + memory[LEVEL] * STEP + 4]]
+                memory[VERDICT] = int(check(plain(memory[memory[DIGIT_AT]:memory[DIGIT_AT] + width])))
+                if memory[TAKEN] - looked < budget:
+                    continue
+            if status == FINISHED or memory[TAKEN] - handed >= BUDGET:  # in batches of BUDGET steps at either speed
+                hits += pending
+                pending.clear()
+                handed = memory[TAKEN]
             if status == FINISHED:
-                return int(state[1])
-            yield int(state[1])
+                return int(memory[TAKEN])
+            looked = memory[TAKEN]
+            yield int(looked)
     return run
 
 
+def projected(machine: Machine, memory: Table) -> int | None:
+    """The steps the whole walk is likely to take, from the steps taken and the share of the search it
+    has passed: the digits behind each Try or Solve on the walk's path, as the share of its choices,
+    within the share of the step above (as a tree of equal branches). None while it is on its first
+    path, which tells nothing."""
+    table = machine.table
+    passed, share = Fraction(0), Fraction(1)
+    for level in range(min(memory[LEVEL], table[COUNT])):
+        at, size = memory[memory[POSITION] + level], memory[memory[CHOICES] + 2 * level + 1]
+        if table[table[STEPS] + level * STEP] <= SOLVE and size > 0 and at >= 0:
+            passed += share * Fraction(at, size)
+            share /= size
+    return int(memory[TAKEN] / passed) if passed else None
+
+
+def plain(values: Sequence[int]) -> list[int]:
+    """Python ints, from a list or an int64 array's slice."""
+    return values if isinstance(values, list) else values.tolist()  # type: ignore[attr-defined]
+
+
 @functools.cache
-def load() -> Callable[..., int]:
+def load() -> Callable[[Table, Table, int], int]:
     """`search_plan` compiled by numba (or loaded from its cache), once a process. Ctrl-C waits
     until it is done (see `engine.sums.compiled.interrupts_held`)."""
+    import numpy as np
+
     from smtcrypt.engine.sums.compiled import interrupts_held, jit
 
     with interrupts_held():
         search = jit(search_plan, error_model="numpy")  # no check of a divisor: none is 0
-        one, pair = np.zeros(1, np.int64), np.zeros((1, 2), np.int64)  # the argument types of every later call
-        search(np.zeros((0, 6), np.int64), np.zeros((1, 5), np.int64), np.zeros((1, 3), np.int64), one, one, one,
-               one, one, one, one, one, one, one, one, one, np.array([1, 10], np.int64), True,
-               np.zeros(4, np.int64), one, pair, one, np.zeros((1, 4), np.int64), one, np.zeros((1, 1), np.int64),
-               np.zeros((1, 4), np.int64), BUDGET)
+        table, memory = np.zeros(HEADER, np.int64), np.zeros(MEMORY_HEADER, np.int64)  # no step: one empty solution
+        memory[CAPACITY_AT] = 1
+        search(table, memory, BUDGET)  # the argument types of every later call
     return search
