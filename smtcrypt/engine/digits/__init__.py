@@ -58,10 +58,12 @@ YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) bef
 # on once the steps the plain one projects (`projected`) reach PROJECTED_LARGE, or past PLAIN_STEPS steps: counts,
 # not times, so that a puzzle takes the same path however busy the machine. The plain walk is many times slower a
 # step, and numba's load costs more than a small product's whole search: docs/engine.md, "Products, column by
-# column", has the figures
+# column", has the figures. Where this process has not loaded the compiled walk yet, its price includes that load,
+# and each of the three counts is UNLOADED_LARGE: about the steps the plain walk takes in the time of the load
 ESTIMATED_LARGE = 16_000
 PROJECTED_LARGE = 5000
 PLAIN_STEPS = 2048
+UNLOADED_LARGE = 50_000
 
 Scan = Callable[[list[tuple[int, ...]]], Generator[int, None, int]]
 
@@ -101,18 +103,24 @@ class DigitPlan:
         PLAIN_STEPS steps, then compiled (AUTO); else plain."""
         if not self.compiled(executor):
             return scan(self.machine, None, ran=ran)
-        if executor is Executor.COMPILED or self.estimate() >= ESTIMATED_LARGE:
+        loaded = load.cache_info().currsize > 0  # the compiled walk's price: its load too, where not yet paid
+        if executor is Executor.COMPILED or self.estimate() >= (ESTIMATED_LARGE if loaded else UNLOADED_LARGE):
             return scan(self.machine, load, ran=ran)
-        return scan(self.machine, load, large, ran)
+        return scan(self.machine, load, large if loaded else large_unloaded, ran)
 
 
-def large(machine: Machine, memory: list[int]) -> bool:
-    """Whether the plain walk hands over to the compiled one: past PLAIN_STEPS steps, or projected to
-    take PROJECTED_LARGE or more."""
-    if memory[TAKEN] >= PLAIN_STEPS:
+def large(machine: Machine, memory: list[int], steps: int = PLAIN_STEPS, size: int = PROJECTED_LARGE) -> bool:
+    """Whether the plain walk hands over to the compiled one: past `steps` steps, or projected to take
+    `size` or more."""
+    if memory[TAKEN] >= steps:
         return True
-    size = projected(machine, memory)
-    return size is not None and size >= PROJECTED_LARGE
+    projection = projected(machine, memory)
+    return projection is not None and projection >= size
+
+
+def large_unloaded(machine: Machine, memory: list[int]) -> bool:
+    """`large` where the compiled walk is not loaded yet: past UNLOADED_LARGE steps or projected to as many."""
+    return large(machine, memory, UNLOADED_LARGE, UNLOADED_LARGE)
 
 
 def has_products(problem: Problem) -> bool:
