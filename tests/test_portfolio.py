@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator
+from types import MappingProxyType
 
 import pytest
 from reference import brute_force
@@ -16,6 +17,7 @@ import smtcrypt
 from smtcrypt.core.check import Problem
 from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.core.verify import satisfies
+from smtcrypt.engine import portfolio
 from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, Strategy
 from smtcrypt.engine.digits import DigitSearch
 from smtcrypt.engine.join import JoinSearch
@@ -212,7 +214,7 @@ class PermutationSearch(Backend):
 
 
 def test_a_new_backend_is_one_module_and_one_row(monkeypatch):
-    monkeypatch.setitem(BACKENDS, "permutations", lambda: PermutationSearch)
+    monkeypatch.setattr(portfolio, "BACKENDS", MappingProxyType({**BACKENDS, "permutations": lambda: PermutationSearch}))
     for formula, letters in [("AB + BA = CC", 3), ("A * B = CD", 4), ("AB < BA", 2)]:
         search = smtcrypt.Puzzle(formula).search(strategy="permutations")
         found = {tuple(sorted(solution.mapping.items())) for solution in search}

@@ -21,7 +21,7 @@ its only globals, are in compiled_runtime.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,7 +56,7 @@ class Compiled:
         return values
 
 
-def define_scan(source: str, constants: list[Any], helpers: dict[str, Any] | None = None,
+def define_scan(source: str, constants: list[Any], helpers: Mapping[str, Any] | None = None,
                 filename: str = "<smtcrypt formula>") -> Callable[..., Any]:
     """The function `_scan` that `source` defines, run with only the helpers and the constants `_K`
     as its globals (no builtins); `NotCompilable` if Python cannot compile code that deep."""

@@ -12,7 +12,9 @@ analysis/arithmetic.py's, which the encoders share.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from smtcrypt.analysis.arithmetic import digit_sum, exact_root, is_prime, reversal
@@ -162,12 +164,14 @@ def _q_le(a: int, b: int, c: int, d: int) -> bool:
     return a * b * d * d <= c * d * b * b
 
 
-QUOTIENT_COMPARISONS = {"==": "_q_eq", "!=": "_q_ne", "<": "_q_lt", "<=": "_q_le", ">": "_q_lt", ">=": "_q_le"}
+QUOTIENT_COMPARISONS = MappingProxyType({"==": "_q_eq", "!=": "_q_ne", "<": "_q_lt", "<=": "_q_le",
+                                         ">": "_q_lt", ">=": "_q_le"})
 
 # every name the generated code may call: its only globals (no builtins)
-HELPERS: dict[str, Any] = {"_nz": _nz, "_q_eq": _q_eq, "_q_ne": _q_ne, "_q_lt": _q_lt, "_q_le": _q_le,
-                           "_F": Fraction, "_pow": _power, "_root": _root_power, "_gcd": _gcd,
-                           "_in_range": _in_range, "_sum_range": _sum_range, "abs": abs, "min": min, "max": max,
-                           "_len": len, "ArithmeticError": ArithmeticError,
-                           "_is_prime": _is_prime, "_is_power": _is_power, "_is_triangular": _is_triangular,
-                           "_dsum": _dsum, "_rev": _rev, "_is_palindrome": _is_palindrome, "_divides": _divides}
+HELPERS: Mapping[str, Any] = MappingProxyType(
+    {"_nz": _nz, "_q_eq": _q_eq, "_q_ne": _q_ne, "_q_lt": _q_lt, "_q_le": _q_le,
+     "_F": Fraction, "_pow": _power, "_root": _root_power, "_gcd": _gcd,
+     "_in_range": _in_range, "_sum_range": _sum_range, "abs": abs, "min": min, "max": max,
+     "_len": len, "ArithmeticError": ArithmeticError,
+     "_is_prime": _is_prime, "_is_power": _is_power, "_is_triangular": _is_triangular,
+     "_dsum": _dsum, "_rev": _rev, "_is_palindrome": _is_palindrome, "_divides": _divides})

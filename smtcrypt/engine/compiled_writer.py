@@ -9,6 +9,7 @@ denominator) pairs, which cost far less per candidate than Fractions.
 from __future__ import annotations
 
 import itertools
+from types import MappingProxyType
 from typing import Any
 
 from smtcrypt.core.check import Problem, power_word_exponent
@@ -19,7 +20,8 @@ from smtcrypt.engine.compiled_runtime import QUOTIENT_COMPARISONS
 
 Pair = tuple[str, str]  # code for a numerator and a denominator
 MAX_PAIR_CODE = 2000  # characters: a longer (numerator, denominator) pair is left to Fraction
-PRECEDENCE = {"+": 1, "-": 1, "*": 2}  # operators written without brackets inside a chain of their own kind
+# operators written without brackets inside a chain of their own kind
+PRECEDENCE = MappingProxyType({"+": 1, "-": 1, "*": 2})
 
 
 class NotCompilable(ValueError):

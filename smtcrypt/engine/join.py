@@ -28,6 +28,7 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from smtcrypt.analysis.equations import conjuncts
@@ -63,7 +64,7 @@ def _key(value: Any) -> Key:
     return value
 
 
-SIDE_HELPERS = {"_ratio": _ratio, "_key": _key}
+SIDE_HELPERS = MappingProxyType({"_ratio": _ratio, "_key": _key})
 
 
 def equations(problem: Problem) -> Iterator[tuple[Expr, Expr]]:

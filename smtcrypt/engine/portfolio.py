@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from smtcrypt.analysis.equations import equation_sides, leaves_letters_free
@@ -92,14 +93,14 @@ REPORTED_KEPT = 100_000  # solutions of a judged sum search kept for a hand-over
 # Every backend, by the name that forces it (`--strategy NAME`; the built-in names are `Strategy`'s):
 # `auto` and a forced strategy find a backend here, ask whether it takes the problem (`fit`) and start
 # it (`start`), through `Backend` alone. A new backend is one module and one row.
-BACKENDS: dict[str, Callable[[], type[Backend]]] = {
+BACKENDS: Mapping[str, Callable[[], type[Backend]]] = MappingProxyType({
     Strategy.Z3: z3_backend,
     Strategy.LINEAR: lambda: LinearSearch,
     Strategy.DIGITS: lambda: DigitSearch,
     Strategy.JOIN: lambda: JoinSearch,
     Strategy.CUBES: cubes_backend,
     Strategy.EXHAUSTIVE: lambda: ExhaustiveSearch,
-}
+})
 
 
 def strategy_named(name: str) -> str:

@@ -10,6 +10,8 @@ decides, so that a test can move a price and see the decision move with it.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 SMALL_SPACE = 20_000  # candidates: tried at once, without measuring
 SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price
 EXHAUSTIVE_AT_ONCE = 0.2  # seconds: below this exhaustive price, Z3 is not even started (its start costs about as much)
@@ -21,13 +23,15 @@ JOIN_SPLIT = 2  # `auto` joins where the join evaluates at most 1/JOIN_SPLIT of 
 # of the exhaustive price, the cubes' solver time before they give up: a cube's cost is per cube, not per
 # solution, so on dense puzzles they are worth the whole price; at worst a puzzle then costs twice that price
 CUBES_SHARE = 1.0
-Z3_SHARE = {"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5}  # of the exhaustive price, before switching
+# of the exhaustive price, before switching
+Z3_SHARE = MappingProxyType({"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5})
 # seconds Z3 gets on sums and products (where it usually answers fast), however cheap the exhaustive price
 Z3_AT_LEAST = 0.15
 # seconds per model, by encoding
-Z3_PER_MODEL = {"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3}
+Z3_PER_MODEL = MappingProxyType({"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3})
 RACE_AFTER = 0.5  # seconds of Z3 alone, at most half the exhaustive price, before the exhaustive backend races it
-SECONDS_PER_SOLUTION = {True: 6e-6, False: 0.4e-6}  # handing one solution over: listed (a Solution made) or counted
+# handing one solution over: listed (a Solution made) or counted
+SECONDS_PER_SOLUTION = MappingProxyType({True: 6e-6, False: 0.4e-6})
 
 # The sum search (the linear backend): a node's cost in plain Python, and the nodes it takes before
 # its progress is judged against its plan's estimate (engine/sums/plan.py, `estimated_nodes`)

@@ -34,6 +34,7 @@ import functools
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from smtcrypt.analysis.bounds import polynomial_bound
@@ -51,10 +52,10 @@ __all__ = ["Machine", "NotCompilable", "encode", "load", "projected", "scan", "s
 TRY, SOLVE, CONGRUENCE, RANGE, HOLDS = 0, 1, 2, 3, 4  # TRY and SOLVE first: `kind <= SOLVE` gives digits
 STEP = 7
 HOST = -1  # a HOLDS step's relation where the host checks the constraint
-RELATIONS = {"==": 0, "!=": 1, "<": 2, "<=": 3, ">": 4, ">=": 5}
+RELATIONS = MappingProxyType({"==": 0, "!=": 1, "<": 2, "<=": 3, ">": 4, ">=": 5})
 # stack machine operations (an operation is 3 cells: operation, word or constant or exponent, the word's shift)
 WORD, CONSTANT, ADD, SUBTRACT, MULTIPLY, NEGATE, POWER = 0, 1, 2, 3, 4, 5, 6
-OPERATIONS = {"+": ADD, "-": SUBTRACT, "*": MULTIPLY}
+OPERATIONS = MappingProxyType({"+": ADD, "-": SUBTRACT, "*": MULTIPLY})
 # a whole word's running totals (4 cells): letters without a digit as 0, at their least, greatest; the weights
 # of its places without a digit
 DIGITS, LEAST, GREATEST, UNSET = 0, 1, 2, 3
