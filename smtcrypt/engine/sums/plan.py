@@ -46,6 +46,8 @@ FIELDS = 10
 SCRATCH = 6  # rows of scratch `plan_steps` works in
 PAIR_SPAN = 1 << 12  # buckets of a table of the last two letters' pairs: every total up to it, past it hashed
 PAIR_TRIES = 256  # numbers of buckets tried from PAIR_SPAN on for one that keeps a table's totals apart
+BITS = 67  # 2 ** d % 67 differs for every d below 66: a bit's digit is looked up by it
+DIGIT_OF = tuple(next((d for d in range(66) if 2 ** d % BITS == r), 0) for r in range(BITS))
 SMALL_TABLE = 16  # digits from which a table of pairs is built for its sum alone, not kept
 
 # The last two letters' pairs (starts, keys, ones, twos): a total t they add, less the third last
@@ -75,14 +77,10 @@ def plan_steps(weights: Any, masks: Any, base: int, steps: Any, order: Any, scra
     spread = 0  # how far the letters not yet ordered can move the sum
     for i in range(n):
         mask = masks[i]
-        digit = 0
-        while digit < base and not mask >> digit & 1:
-            digit += 1
+        digit = DIGIT_OF[(mask & -mask) % BITS]  # the lowest bit's
         top = base - 1
         while top > digit and not mask >> top & 1:
             top -= 1
-        if digit == base:  # no digit allowed
-            digit = top = 0
         lowest[i] = digit
         highest[i] = top
         span[i] = top - digit

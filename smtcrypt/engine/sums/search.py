@@ -19,15 +19,14 @@ import operator
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from smtcrypt.engine.sums.plan import LOW, WEIGHT, SumPlan
+from smtcrypt.engine.sums.plan import BITS, DIGIT_OF, LOW, WEIGHT, SumPlan
 
 __all__ = ["DONE", "FRESH", "WORK", "Digits", "SumSearch", "sum_solutions", "walk"]
 
 Digits = tuple[int, ...]  # one solution: a digit per letter, in the caller's letter order
 FRESH = -1  # state[0] of a search not yet begun
 DONE = -2  # of a search that has ended
-WORK = 7  # rows of `work`, an entry a step: its next digit, its last, its stride, the total, the digits used and
-# those it may not take before it, and the digit it took
+WORK = 5  # rows of `work`, the search's stack
 UNBOUNDED = 1 << 62  # a budget of steps no search reaches
 FIRST_ROWS = 4  # solutions the first call of `walk` has rows for (more the more it finds), beside the widest total's
 ROWS = 256  # at most, for a search that wants them all
@@ -40,17 +39,18 @@ def walk(steps: Any, starts: Any, keys: Any, ones: Any, twos: Any, total: int, u
     distinct digits, none in `used`, a bit mask), written to the rows of `out` (digits in search
     order); returns how many. `starts`, `keys`, `ones`, `twos`: the last two letters' pairs
     (plan.py), or empty; `out` has a row for each pair of one total at least. `state` is [step,
-    steps entered]: FRESH to begin, DONE once ended. The call returns once `out` is full (or has no
-    room for the next total's pairs) or the steps entered reach `budget`, and the next call goes on
-    from there."""
-    cursor, stop, stride, totals, useds, takens, values = work[0], work[1], work[2], work[3], work[4], work[5], work[6]
+    steps entered]: FRESH to begin, DONE once ended; `work`, WORK rows of an entry a step, holds the
+    stack: each step's digits left (as bits), the total and the digits used before it, its digit
+    and its weight. The call returns once `out` is full (or has no room for the next total's pairs)
+    or the steps entered reach `budget`, and the next call goes on from there."""
+    digits_left, totals, useds, values, weights = work[0], work[1], work[2], work[3], work[4]
     n = len(steps)
     rows = len(out)
     k = state[0]
     nodes = state[1]
     if k == DONE or rows == 0:
         return 0
-    if n == 0:  # no letter: the empty assignment, if the total is zero
+    if n == 0:
         state[0] = DONE
         state[1] = 1
         return 1 if total == 0 else 0
@@ -58,12 +58,22 @@ def walk(steps: Any, starts: Any, keys: Any, ones: Any, twos: Any, total: int, u
     pair_at = n - 3 if buckets > 0 else n  # the step whose digits look up the pairs (n: none does)
     pair_low = steps[pair_at][LOW] if pair_at < n else 0
     written = 0
-    entering = k == FRESH  # step k + 1 to enter, after `total` and `used`
-    if entering and not distinct:
-        used = 0
-    digit = end = step = taken = 0
+    skip = 0  # the digit the step before the pairs goes on from, when resumed there
+    entering = True  # step k + 1 to enter, after `total` and `used`
+    if k == FRESH:
+        if not distinct:
+            used = 0
+        for t in range(n):
+            weights[t] = steps[t][WEIGHT]
+    elif k == pair_at:  # entered again, the step counted once
+        skip = digits_left[k]
+        total = totals[k]
+        used = useds[k]
+        k -= 1
+        nodes -= 1
+    else:
+        entering = False
     while True:
-        scan = False
         if entering:  # its digits, cut by magnitude and congruence
             j = k + 1
             nodes += 1
@@ -105,90 +115,82 @@ def walk(steps: Any, starts: Any, keys: Any, ones: Any, twos: Any, total: int, u
                         r = product
                     digit += (r - digit) % p
                     step = p
-            k = j
             taken = used | forbidden
-            entering = False
-            if j == pair_at:
-                scan = True
-            else:
-                cursor[k] = digit
-                stop[k] = end
-                stride[k] = step
+            if j == pair_at:  # each digit's pairs looked up, and all of them written where there is room
+                if skip:
+                    digit = skip
+                    skip = 0
+                before = -total - pair_low
+                held = False
+                for digit in range(digit, end + 1, step):  # noqa: B020 - it goes on from where it is
+                    if taken >> digit & 1:
+                        continue
+                    r = before - w * digit
+                    at = r % buckets
+                    if keys[at] != r:
+                        continue
+                    p = starts[at]
+                    last = starts[at + 1]
+                    if last - p > rows - written:
+                        held = True
+                        break
+                    values[j] = digit
+                    rest = used | 1 << digit if distinct else 0
+                    while p < last:
+                        one = ones[p]
+                        two = twos[p]
+                        if not (rest >> one & 1 or rest >> two & 1):
+                            values[j + 1] = one
+                            values[j + 2] = two
+                            out[written][:] = values
+                            written += 1
+                        p += 1
+                    if written == rows:
+                        held = True
+                        digit += step
+                        break
+                if held:  # no room for the next total's pairs, or none left: the next call goes on from here
+                    k = j
+                    digits_left[k] = digit
+                    totals[k] = total
+                    useds[k] = used
+                    break
+                if k < 0:
+                    k = DONE
+                    break
+            else:  # its digits left, as bits
+                if digit > end:
+                    c = 0
+                elif step == 1:
+                    c = ((2 << end) - (1 << digit)) & ~taken
+                else:
+                    c = 0
+                    for digit in range(digit, end + 1, step):  # noqa: B020 - it goes on from where it is
+                        c |= 1 << digit
+                    c &= ~taken
+                k = j
+                digits_left[k] = c
                 totals[k] = total
                 useds[k] = used
-                takens[k] = taken
-        elif k == pair_at:  # resumed within the step before the pairs
-            digit = cursor[k]
-            end = stop[k]
-            step = stride[k]
-            total = totals[k]
-            used = useds[k]
-            taken = takens[k]
-            scan = True
-        if scan:  # each digit's pairs looked up, and all of them written where there is room
-            before = -total - pair_low
-            w = steps[k][WEIGHT]
-            held = False
-            for digit in range(digit, end + 1, step):  # noqa: B020 - it goes on from where it is
-                if taken >> digit & 1:
-                    continue
-                r = before - w * digit
-                at = r % buckets
-                if keys[at] != r:
-                    continue
-                p = starts[at]
-                last = starts[at + 1]
-                if last - p > rows - written:
-                    held = True
-                    break
-                values[k] = digit
-                rest = used | 1 << digit if distinct else 0
-                while p < last:
-                    one = ones[p]
-                    two = twos[p]
-                    if not (rest >> one & 1 or rest >> two & 1):
-                        values[k + 1] = one
-                        values[k + 2] = two
-                        out[written][:] = values
-                        written += 1
-                    p += 1
-                if written == rows:
-                    held = True
-                    digit += step
-                    break
-            if held:  # no room for the pairs found, or none left: the next call goes on from this digit
-                cursor[k] = digit
-                stop[k] = end
-                stride[k] = step
-                totals[k] = total
-                useds[k] = used
-                takens[k] = taken
+            if nodes >= budget:
                 break
-            k -= 1
-            if k < 0:
-                k = DONE
-                break
-        if nodes >= budget:
-            break
         # the next digit of step k, backing up while a step has none left
         while k >= 0:
-            digit = cursor[k]
-            end = stop[k]
-            step = stride[k]
-            taken = takens[k]
-            while digit <= end and taken >> digit & 1:
-                digit += step
-            if digit <= end:
+            c = digits_left[k]
+            if c:
                 break
             k -= 1
         if k < 0:
             k = DONE
             break
-        cursor[k] = digit + step
+        bit = c & -c
+        digits_left[k] = c ^ bit
+        digit = DIGIT_OF[bit % BITS]
         values[k] = digit
-        total = totals[k] + steps[k][WEIGHT] * digit
-        used = useds[k] | 1 << digit if distinct else 0
+        total = totals[k] + weights[k] * digit
+        used = useds[k] | bit if distinct else 0
         if k == n - 1:
+            entering = False
             out[written][:] = values
             written += 1
             if written == rows:
