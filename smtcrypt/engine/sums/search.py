@@ -54,6 +54,8 @@ def walk(steps: Any, starts: Any, keys: Any, ones: Any, twos: Any, total: int, u
         state[0] = DONE
         state[1] = 1
         return 1 if total == 0 else 0
+    last = n - 1
+    digit_of, bits = DIGIT_OF, BITS  # as locals: read at every step
     buckets = len(keys)
     pair_at = n - 3 if buckets > 0 else n  # the step whose digits look up the pairs (n: none does)
     pair_low = steps[pair_at][LOW] if pair_at < n else 0
@@ -126,17 +128,19 @@ def walk(steps: Any, starts: Any, keys: Any, ones: Any, twos: Any, total: int, u
                     if taken >> digit & 1:
                         continue
                     r = before - w * digit
-                    at = r % buckets
+                    at = r
+                    if at >= buckets:  # a hashed table's (a compare costs less than the remainder)
+                        at %= buckets
                     if keys[at] != r:
                         continue
                     p = starts[at]
-                    last = starts[at + 1]
-                    if last - p > rows - written:
+                    end_pairs = starts[at + 1]
+                    if end_pairs - p > rows - written:
                         held = True
                         break
                     values[j] = digit
                     rest = used | 1 << digit if distinct else 0
-                    while p < last:
+                    while p < end_pairs:
                         one = ones[p]
                         two = twos[p]
                         if not (rest >> one & 1 or rest >> two & 1):
@@ -185,11 +189,11 @@ def walk(steps: Any, starts: Any, keys: Any, ones: Any, twos: Any, total: int, u
             break
         bit = c & -c
         digits_left[k] = c ^ bit
-        digit = DIGIT_OF[bit % BITS]
+        digit = digit_of[bit % bits]
         values[k] = digit
         total = totals[k] + weights[k] * digit
         used = useds[k] | bit if distinct else 0
-        if k == n - 1:
+        if k == last:
             entering = False
             out[written][:] = values
             written += 1
