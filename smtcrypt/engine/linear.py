@@ -80,14 +80,18 @@ class LinearSearch(Backend):
         self._plan: SumPlan | None = None
         self._estimate: float | None = None
 
+    def sum(self) -> tuple[list[int], list[int]]:
+        """The equation's weights and allowed digits (bits) over the problem's letters, sorted."""
+        letters = sorted(self.problem.letters)
+        weights = self.equation[0]
+        return [weights.get(letter, 0) for letter in letters], [digit_mask(self.problem.allowed[letter])
+                                                               for letter in letters]
+
     def plan(self) -> SumPlan:
-        """The sum kernel's plan of the equation over the problem's letters (sorted), made once."""
+        """The sum kernel's plan of the equation, made once."""
         if self._plan is None:
-            letters = sorted(self.problem.letters)
-            weights = self.equation[0]
-            self._plan = plan_sum([weights.get(letter, 0) for letter in letters],
-                                  [digit_mask(self.problem.allowed[letter]) for letter in letters],
-                                  distinct=self.problem.distinctness == "all", base=self.problem.rules.base)
+            self._plan = plan_sum(*self.sum(), distinct=self.problem.distinctness == "all",
+                                  base=self.problem.rules.base)
         return self._plan
 
     def estimate(self, most: float | None = None) -> float:
@@ -104,14 +108,14 @@ class LinearSearch(Backend):
         asks `_stopping` every 1024 nodes, so a deadline or a stop ends it where no solution comes.
 
         Where the executor is the compiled one (a batch of many puzzles asks for it), the compiled
-        kernel counts the solutions first, up to two: none or one, and that settles it, in
-        microseconds; more, and the plain search lists them, each as it comes."""
+        kernel plans the sum and counts its solutions first, up to two: none or one, and that
+        settles it, in microseconds; more, and the plain search lists them, each as it comes."""
         letters = sorted(self.problem.letters)
         fixed = self.equation[1]
-        plan = self.plan()
         check = self._checker(letters)
         sums = compiled_kernel(self.executor)
-        counted = None if sums is None else sums.count_first(plan, fixed, 2)
+        counted = None if sums is None else sums.count_first(*self.sum(), fixed, self.problem.rules.base,
+                                                             self.problem.distinctness == "all", 2)
         if counted is not None and counted[0] < 2:
             self.kernel = "compiled"
             count, first = counted
@@ -120,7 +124,7 @@ class LinearSearch(Backend):
             self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
             return
         self.found = self.polls = 0
-        self.search = search = SumSearch(plan, fixed, poll=self._polled, every=POLL_EVERY)
+        self.search = search = SumSearch(self.plan(), fixed, poll=self._polled, every=POLL_EVERY)
         found: list[Digits] = []
         for digits in search:
             if check is None or check(digits):

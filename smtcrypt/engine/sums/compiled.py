@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from smtcrypt.engine.base import compiled_available
-from smtcrypt.engine.sums.plan import FIELDS, SCRATCH, SumPlan, plan_steps, plan_sum
+from smtcrypt.engine.sums.plan import FIELDS, SCRATCH, plan_steps
 from smtcrypt.engine.sums.search import FRESH, UNBOUNDED, WORK, walk
 
 __all__ = ["CompiledSums", "compiled", "compiled_available", "count_sums", "fits_int64", "interrupts_held", "jit",
@@ -175,24 +175,15 @@ class CompiledSums:
     batch: Callable[..., None]  # count_sums
     walk: Callable[..., int] = walk  # search.walk
 
-    def count_first(self, plan: SumPlan, total: int, limit: int) -> tuple[int, tuple[int, ...]] | None:
-        """How many solutions (up to `limit`) the plan's sum has and the first (in the plain search's
-        order), or None where it does not fit 64 bits or its space is too large to search without a
-        look at the clock. The table of pairs is left out: the same solutions in the same order."""
-        if not fits_int64(plan.weights, plan.base, total) or space(plan.masks, plan.distinct) > UNPOLLED_SPACE:
+    def count_first(self, weights: Sequence[int], masks: Sequence[int], total: int, base: int, distinct: bool,
+                    limit: int) -> tuple[int, tuple[int, ...]] | None:
+        """How many solutions (up to `limit`) and the first (in the plain search's order), or None where
+        the sum does not fit 64 bits or its space is too large to search without a look at the clock."""
+        if not fits_int64(weights, base, total) or space(masks, distinct) > UNPOLLED_SPACE:
             return None
-        if not plan.least + total <= 0 <= plan.most + total:
-            return 0, ()
-        n = plan.size
-        found = np.zeros((limit, n), np.int64)
-        state = np.array([FRESH, 0], np.int64)
-        none = np.zeros(0, np.int64)
-        count = self.walk(np.array(plan.steps, np.int64).reshape(n, FIELDS), none, none, none, none, total, 0,
-                          plan.distinct, state, np.zeros((WORK, n), np.int64), found, UNBOUNDED)
-        first = [0] * n
-        for k, index in enumerate(plan.order):
-            first[index] = int(found[0, k])
-        return int(count), tuple(first)
+        out = np.zeros(len(weights), np.int64)
+        count = self.search(np.array(weights, np.int64), np.array(masks, np.int64), total, base, distinct, limit, out)
+        return int(count), tuple(int(digit) for digit in out)
 
 
 def jit(function: Callable[..., Any], **options: Any) -> Any:
@@ -229,7 +220,7 @@ def compiled() -> CompiledSums:
         batch(np.zeros((3, 1), np.int64), 1, 1, one, np.zeros(2, np.int64), one, 10, 2, np.zeros(1, np.int64),
               np.zeros((1, 1), np.int64))
         kernel = CompiledSums(SEARCH, codes, batch, WALK)
-        kernel.count_first(plan_sum([1, 10, -11], [1022] * 3), 0, 2)
+        kernel.count_first([1, 10, -11], [1022] * 3, 0, 10, True, 2)
     return kernel
 
 
