@@ -45,7 +45,10 @@ WEIGHT, FIRST, TOP, FORBIDDEN, LOW, HIGH, DIVISOR, COMMON, PERIOD, INVERSE = ran
 FIELDS = 10
 SCRATCH = 6  # rows of scratch `plan_steps` works in
 PAIR_SPAN = 1 << 12  # buckets of a table of the last two letters' pairs: every total up to it, past it hashed
-PAIR_TRIES = 256  # numbers of buckets tried from PAIR_SPAN on for one that keeps a table's totals apart
+# the numbers of buckets a hashed table tries, for one that keeps its totals apart: from PAIR_SPAN on, none
+# a multiple of 2, 3, 5 or 7 (the totals of heavy letters are multiples of the base's powers, and a
+# multiple of 10 would put them in a tenth of the buckets)
+HASHED = tuple(size for size in range(PAIR_SPAN, PAIR_SPAN + 256) if all(size % d for d in (2, 3, 5, 7)))[:32]
 BITS = 67  # 2 ** d % 67 differs for every d below 66: a bit's digit is looked up by it
 DIGIT_OF = tuple(next((d for d in range(66) if 2 ** d % BITS == r), 0) for r in range(BITS))
 SMALL_TABLE = 16  # digits from which a table of pairs is built for its sum alone, not kept
@@ -192,28 +195,29 @@ def pair_table(w1: int, mask1: int, w2: int, mask2: int, distinct: bool, low: in
 
 def pairs_by_total(w1: int, mask1: int, w2: int, mask2: int, distinct: bool, low: int, high: int) -> tuple[Pairs, int]:
     """The table, its totals (from 0 to high - low) hashed modulo the number of its buckets: all of
-    them where there are at most PAIR_SPAN, else the first number from PAIR_SPAN on that keeps the
-    totals found apart (none found in a few tries: no table, and the search solves for the two)."""
+    them where there are at most PAIR_SPAN, else the first of HASHED that keeps the totals found
+    apart (none: no table, and the search goes on to the last letter)."""
     found = [(w1 * one + w2 * two - low, one, two)
              for one in range(mask1.bit_length()) if mask1 >> one & 1
              for two in range(mask2.bit_length()) if mask2 >> two & 1 and (one != two or not distinct)]
     totals = {total for total, _, _ in found}
     buckets = high - low + 1
     if buckets > PAIR_SPAN:
-        buckets = next((size for size in range(PAIR_SPAN, PAIR_SPAN + PAIR_TRIES)
-                        if len({total % size for total in totals}) == len(totals)), 0)
+        buckets = next((size for size in HASHED if len({total % size for total in totals}) == len(totals)), 0)
         if not buckets:
             return NO_PAIRS, 0
     found.sort(key=lambda pair: pair[0] % buckets)  # stable: each total's pairs stay in the search's order
-    starts = [0] * (buckets + 1)
+    starts = [0] * (buckets + 1)  # read only where a bucket holds a total: set there alone
     keys = [-1] * buckets  # the total whose pairs a bucket holds
-    for total, _, _ in found:
-        starts[total % buckets + 1] += 1
-        keys[total % buckets] = total
-    for at in range(1, buckets + 1):
-        starts[at] += starts[at - 1]
-    pairs = tuple(starts), tuple(keys), tuple(one for _, one, _ in found), tuple(two for _, _, two in found)
-    return pairs, max(starts[at + 1] - starts[at] for at in range(buckets))
+    widest = 0
+    for at, (total, _, _) in enumerate(found):
+        bucket = total % buckets
+        if keys[bucket] != total:
+            keys[bucket] = total
+            starts[bucket] = at
+        starts[bucket + 1] = at + 1
+        widest = max(widest, at + 1 - starts[bucket])
+    return (starts, keys, [one for _, one, _ in found], [two for _, _, two in found]), widest
 
 
 kept_pairs = functools.lru_cache(maxsize=1024)(pairs_by_total)
