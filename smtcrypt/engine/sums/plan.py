@@ -200,24 +200,23 @@ def pairs_by_total(w1: int, mask1: int, w2: int, mask2: int, distinct: bool, low
     found = [(w1 * one + w2 * two - low, one, two)
              for one in range(mask1.bit_length()) if mask1 >> one & 1
              for two in range(mask2.bit_length()) if mask2 >> two & 1 and (one != two or not distinct)]
-    totals = {total for total, _, _ in found}
     buckets = high - low + 1
     if buckets > PAIR_SPAN:
+        totals = {total for total, _, _ in found}
         buckets = next((size for size in HASHED if len({total % size for total in totals}) == len(totals)), 0)
         if not buckets:
             return NO_PAIRS, 0
-    found.sort(key=lambda pair: pair[0] % buckets)  # stable: each total's pairs stay in the search's order
+    found = sorted([(total % buckets, total, one, two) for total, one, two in found])  # a total's pairs in search order
     starts = [0] * (buckets + 1)  # read only where a bucket holds a total: set there alone
     keys = [-1] * buckets  # the total whose pairs a bucket holds
     widest = 0
-    for at, (total, _, _) in enumerate(found):
-        bucket = total % buckets
+    for at, (bucket, total, _, _) in enumerate(found):
         if keys[bucket] != total:
             keys[bucket] = total
             starts[bucket] = at
         starts[bucket + 1] = at + 1
         widest = max(widest, at + 1 - starts[bucket])
-    return (starts, keys, [one for _, one, _ in found], [two for _, _, two in found]), widest
+    return (starts, keys, [one for _, _, one, _ in found], [two for _, _, _, two in found]), widest
 
 
 kept_pairs = functools.lru_cache(maxsize=1024)(pairs_by_total)
