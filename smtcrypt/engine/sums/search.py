@@ -250,8 +250,7 @@ class SumSearch:
             written = walk(plan.steps, starts, keys, ones, twos, self.total, self.used, plan.distinct, state, work, out,
                            budget)
             self.nodes = state[1]
-            for row in out[:written]:
-                yield caller_order(row)
+            yield from map(caller_order, out[:written])
             if state[0] == DONE:
                 return
             if state[1] >= budget:
@@ -260,7 +259,7 @@ class SumSearch:
                     self.stopped = True
                     return
                 budget += self.every
-            if written == len(out) < most:
+            elif len(out) < most:  # out of rows: twice as many for the next call
                 out += [[0] * n for _ in range(min(len(out), most - len(out)))]
 
 
