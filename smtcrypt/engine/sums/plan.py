@@ -206,17 +206,17 @@ def pairs_by_total(w1: int, mask1: int, w2: int, mask2: int, distinct: bool, low
         buckets = next((size for size in HASHED if len({total % size for total in totals}) == len(totals)), 0)
         if not buckets:
             return NO_PAIRS, 0
-    found = sorted([(total % buckets, total, one, two) for total, one, two in found])  # a total's pairs in search order
+    placed = sorted([(total % buckets, total, one, two) for total, one, two in found])  # in the search's order
     starts = [0] * (buckets + 1)  # read only where a bucket holds a total: set there alone
     keys = [-1] * buckets  # the total whose pairs a bucket holds
     widest = 0
-    for at, (bucket, total, _, _) in enumerate(found):
+    for at, (bucket, total, _, _) in enumerate(placed):
         if keys[bucket] != total:
             keys[bucket] = total
             starts[bucket] = at
         starts[bucket + 1] = at + 1
         widest = max(widest, at + 1 - starts[bucket])
-    return (starts, keys, [one for _, _, one, _ in found], [two for _, _, _, two in found]), widest
+    return (starts, keys, [one for _, _, one, _ in placed], [two for _, _, _, two in placed]), widest
 
 
 kept_pairs = functools.lru_cache(maxsize=1024)(pairs_by_total)
