@@ -221,7 +221,7 @@ def walked(search, plan, total, used, rows, every, arrays):
     `rows` rows of solutions and a budget raised by `every` steps at each call that spends it: each
     call's solutions (in the caller's letter order), and the steps entered after it."""
     n = plan.size
-    steps, pairs = plan.steps, plan.pairs
+    steps, pairs = plan.steps, plan.pairs()[0]
     state, work, out = [FRESH, 0], [[0] * n for _ in range(WORK)], [[0] * n for _ in range(rows)]
     if arrays:  # int64 arrays, as the compiled kernel takes them
         steps = np.array(steps, np.int64).reshape(n, FIELDS)
@@ -253,15 +253,16 @@ def test_the_search_plain_and_compiled_takes_the_same_steps():
         plan = plan_sum(weight, masks, distinct=distinct, base=base)
         if plan.least + total > 0 or plan.most + total < 0:  # SumSearch searches none of these
             continue
-        if plan.pairs != NO_PAIRS:
-            tables["hashed" if len(plan.pairs[1]) > PAIR_SPAN else "direct"] += 1
+        pairs, widest = plan.pairs()
+        if pairs != NO_PAIRS:
+            tables["hashed" if len(pairs[1]) > PAIR_SPAN else "direct"] += 1
         expected = every_solution(weight, masks, total, distinct, base, used)
         orders = []
-        for pairs in (plan.pairs, NO_PAIRS):
-            plan.pairs = pairs
-            rows, every = max(plan.widest, rng.randint(1, 5)), rng.choice((1, 2, 8, 1 << 20))
+        for table in ((pairs, widest), (NO_PAIRS, 0)):
+            plan.tabled = table
+            rows, every = max(table[1], rng.randint(1, 5)), rng.choice((1, 2, 8, 1 << 20))
             plain = walked(walk, plan, total, used, rows, every, False)
-            case = (weight, masks, total, distinct, base, used, pairs is NO_PAIRS, rows, every)
+            case = (weight, masks, total, distinct, base, used, table[0] is NO_PAIRS, rows, every)
             assert walked(compiled_walk, plan, total, used, rows, every, True) == plain, case
             found = [digits for solutions, _ in plain for digits in solutions]
             assert sorted(found) == expected, case

@@ -52,6 +52,7 @@ HASHED = tuple(size for size in range(PAIR_SPAN, PAIR_SPAN + 256) if all(size % 
 BITS = 67  # 2 ** d % 67 differs for every d below 66: a bit's digit is looked up by it
 DIGIT_OF = tuple(next((d for d in range(66) if 2 ** d % BITS == r), 0) for r in range(BITS))
 SMALL_TABLE = 16  # digits from which a table of pairs is built for its sum alone, not kept
+KEPT_SPAN = 1 << 10  # totals from which it is not kept either
 
 # The last two letters' pairs (starts, keys, ones, twos): a total t they add, less the third last
 # step's LOW, is kept in bucket b = t % len(keys), keys[b] = t, and its pairs are (ones[p], twos[p])
@@ -187,8 +188,9 @@ def pair_table(w1: int, mask1: int, w2: int, mask2: int, distinct: bool, low: in
     `distinct`), by what they add less `low`, in the order the search would find them (one, then
     two, ascending), and the most pairs of one total. The light letters that end a search repeat
     their weights and digits from sum to sum, so a run of sums builds each table once; a table of a
-    large base is not kept, so that those kept stay small."""
-    if (mask1 | mask2) >> SMALL_TABLE:
+    large base or of totals far apart (a crossword's, hashed) is not kept, so that those kept stay
+    small."""
+    if (mask1 | mask2) >> SMALL_TABLE or high - low >= KEPT_SPAN:
         return pairs_by_total(w1, mask1, w2, mask2, distinct, low, high)
     return kept_pairs(w1, mask1, w2, mask2, distinct, low, high)
 
@@ -216,7 +218,8 @@ def pairs_by_total(w1: int, mask1: int, w2: int, mask2: int, distinct: bool, low
             starts[bucket] = at
         starts[bucket + 1] = at + 1
         widest = max(widest, at + 1 - starts[bucket])
-    return (starts, keys, [one for _, _, one, _ in placed], [two for _, _, _, two in placed]), widest
+    ones = tuple(one for _, _, one, _ in placed)
+    return (tuple(starts), tuple(keys), ones, tuple(two for _, _, _, two in placed)), widest
 
 
 kept_pairs = functools.lru_cache(maxsize=1024)(pairs_by_total)
@@ -225,7 +228,8 @@ kept_pairs = functools.lru_cache(maxsize=1024)(pairs_by_total)
 @dataclass(slots=True)
 class SumPlan:
     """What the search of one sum reads: the letters' order, each step's cuts, the table of the last
-    two letters' pairs, and the least and the most all the letters can add. Not frozen: the
+    two letters' pairs (made when the search first asks for it: an estimate, or the compiled
+    kernel, needs none), and the least and the most all the letters can add. Not frozen: the
     generator makes one per sum it decides, and a frozen dataclass costs several times as long to make."""
 
     weights: tuple[int, ...]  # in the caller's letter order
@@ -234,14 +238,24 @@ class SumPlan:
     base: int
     order: tuple[int, ...]  # the caller's letter indices in search order
     steps: list[list[int]]  # steps[step][FIELD], in search order
-    pairs: Pairs  # the last two letters' pairs (NO_PAIRS for fewer than three letters, or too many totals)
-    widest: int  # the most pairs of one total
     least: int  # the least all the letters add (more than `most` where a letter has no digit allowed)
     most: int  # the most
+    tabled: tuple[Pairs, int] | None = None  # the table of pairs and the most pairs of one total, once made
 
     @property
     def size(self) -> int:
         return len(self.order)
+
+    def pairs(self) -> tuple[Pairs, int]:
+        """The last two letters' pairs (NO_PAIRS for fewer than three letters, a letter with no digit
+        allowed, or too many totals), and the most pairs of one total."""
+        if self.tabled is None:
+            steps, masks, order = self.steps, self.masks, self.order
+            self.tabled = NO_PAIRS, 0
+            if self.size >= 3 and all(masks):
+                self.tabled = pair_table(steps[-2][WEIGHT], masks[order[-2]], steps[-1][WEIGHT], masks[order[-1]],
+                                         self.distinct, steps[-3][LOW], steps[-3][HIGH])
+        return self.tabled
 
 
 def plan_sum(weights: Sequence[int], masks: Sequence[int], *, distinct: bool = True, base: int = 10) -> SumPlan:
@@ -252,17 +266,13 @@ def plan_sum(weights: Sequence[int], masks: Sequence[int], *, distinct: bool = T
     steps = [[0] * FIELDS for _ in range(n)]
     order = [0] * n
     plan_steps(weights, masks, base, steps, order, [[0] * n for _ in range(SCRATCH)])
-    least = most = widest = 0
-    pairs = NO_PAIRS
+    least = most = 0
     if not all(masks):  # a letter with no digit allowed: nothing to reach
         least, most = 1, 0
     elif n:
         w, first, top, _, low, high = steps[0][:6]
         least, most = low + min(w * first, w * top), high + max(w * first, w * top)
-        if n >= 3:
-            pairs, widest = pair_table(steps[-2][WEIGHT], masks[order[-2]], steps[-1][WEIGHT], masks[order[-1]],
-                                       distinct, steps[-3][LOW], steps[-3][HIGH])
-    return SumPlan(weights, masks, distinct, base, tuple(order), steps, pairs, widest, least, most)
+    return SumPlan(weights, masks, distinct, base, tuple(order), steps, least, most)
 
 
 def estimated_nodes(plan: SumPlan) -> float:

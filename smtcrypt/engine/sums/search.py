@@ -242,10 +242,10 @@ class SumSearch:
         caller_order: Callable[[list[int]], Digits] = operator.itemgetter(*position) if n > 1 else tuple
         state = [FRESH, 0]
         work = [[0] * n for _ in range(WORK)]
-        most = max(self.rows, plan.widest)  # a row for each pair of one total
-        out = [[0] * n for _ in range(max(min(most, FIRST_ROWS), plan.widest))]
+        (starts, keys, ones, twos), widest = plan.pairs()
+        most = max(self.rows, widest)  # a row for each pair of one total
+        out = [[0] * n for _ in range(max(min(most, FIRST_ROWS), widest))]
         budget = UNBOUNDED if poll is None else self.every
-        starts, keys, ones, twos = plan.pairs
         while True:
             written = walk(plan.steps, starts, keys, ones, twos, self.total, self.used, plan.distinct, state, work, out,
                            budget)
