@@ -52,7 +52,6 @@ HASHED = tuple(size for size in range(PAIR_SPAN, PAIR_SPAN + 256) if all(size % 
 BITS = 67  # 2 ** d % 67 differs for every d below 66: a bit's digit is looked up by it
 DIGIT_OF = tuple(next((d for d in range(66) if 2 ** d % BITS == r), 0) for r in range(BITS))
 SMALL_TABLE = 16  # digits from which a table of pairs is built for its sum alone, not kept
-KEPT_SPAN = 1 << 10  # totals from which it is not kept either
 
 # The last two letters' pairs (starts, keys, ones, twos): a total t they add, less the third last
 # step's LOW, is kept in bucket b = t % len(keys), keys[b] = t, and its pairs are (ones[p], twos[p])
@@ -190,7 +189,7 @@ def pair_table(w1: int, mask1: int, w2: int, mask2: int, distinct: bool, low: in
     their weights and digits from sum to sum, so a run of sums builds each table once; a table of a
     large base or of totals far apart (a crossword's, hashed) is not kept, so that those kept stay
     small."""
-    if (mask1 | mask2) >> SMALL_TABLE or high - low >= KEPT_SPAN:
+    if (mask1 | mask2) >> SMALL_TABLE or high - low >= PAIR_SPAN:
         return pairs_by_total(w1, mask1, w2, mask2, distinct, low, high)
     return kept_pairs(w1, mask1, w2, mask2, distinct, low, high)
 
