@@ -24,7 +24,7 @@ settings.load_profile("fixed")
 # of every later call
 SUMS = """
 from smtcrypt.engine.sums.compiled import compiled
-compiled().count_first([1, 10, -11], [1022, 1022, 1022], 0, 10, True, 2)
+compiled()
 """
 DIGITS = """
 from smtcrypt.engine.digits.kernel import load

@@ -20,6 +20,8 @@ from smtcrypt.engine import Executor, sums
 from smtcrypt.engine.sums import SumSearch, digit_mask, plan_sum, sum_solutions
 from smtcrypt.engine.sums import compiled as kernel
 from smtcrypt.engine.sums.compiled import fits_int64, search_codes, search_masks
+from smtcrypt.engine.sums.plan import FIELDS, NO_PAIRS, PAIR_SPAN
+from smtcrypt.engine.sums.search import DONE, FRESH, WORK, walk
 
 
 def weights(addends, result, base=10):
@@ -212,6 +214,61 @@ def compiled_against_plain(search, seed: int, rounds: int) -> None:
 
 def test_the_compiled_search_as_plain_python_finds_what_the_plain_search_finds():
     compiled_against_plain(search_masks, 3, 120)
+
+
+def walked(search, plan, total, used, rows, every, arrays):
+    """Every call of `search` (the one `walk`, plain or compiled) over the plan until it ends, with
+    `rows` rows of solutions and a budget raised by `every` steps at each call that spends it: each
+    call's solutions (in the caller's letter order), and the steps entered after it."""
+    n = plan.size
+    steps, pairs = plan.steps, plan.pairs()[0]
+    state, work, out = [FRESH, 0], [[0] * n for _ in range(WORK)], [[0] * n for _ in range(rows)]
+    if arrays:  # int64 arrays, as the compiled kernel takes them
+        steps = np.array(steps, np.int64).reshape(n, FIELDS)
+        pairs = [np.array(part, np.int64) for part in pairs]
+        state, work, out = np.array(state, np.int64), np.array(work, np.int64).reshape(WORK, n), np.zeros((rows, n), np.int64)
+    calls, budget = [], every
+    while state[0] != DONE:
+        written = search(steps, *pairs, total, used, plan.distinct, state, work, out, budget)
+        found = [tuple(int(row[plan.order.index(index)]) for index in range(n)) for row in out[:written]]
+        calls.append((found, int(state[1])))
+        if state[1] >= budget:
+            budget += every
+    return calls
+
+
+def test_the_search_plain_and_compiled_takes_the_same_steps():
+    """The one search, run as plain Python on lists and compiled by numba on int64 arrays (as plain Python
+    on arrays where numba is not installed), over the same plans, with and without the table of pairs:
+    the same solutions in the same order, call by call, the same steps entered; and what a brute force finds."""
+    compiled_walk = compiled_or_skip().walk if kernel.compiled_available() else walk
+    rng = random.Random(6)
+    tables = {"direct": 0, "hashed": 0}
+    for _ in range(300):
+        weight, masks, total, distinct, base = random_case(rng)
+        if rng.random() < 0.3:  # the last two letters' totals too far apart for a table of every one: hashed
+            scale = rng.choice((997, 4096, 10**6))
+            weight, total = [w * scale for w in weight], total * scale
+        used = rng.randint(0, (1 << base) - 1) if distinct and rng.random() < 0.3 else 0
+        plan = plan_sum(weight, masks, distinct=distinct, base=base)
+        if plan.least + total > 0 or plan.most + total < 0:  # SumSearch searches none of these
+            continue
+        pairs, widest = plan.pairs()
+        if pairs != NO_PAIRS:
+            tables["hashed" if len(pairs[1]) > PAIR_SPAN else "direct"] += 1
+        expected = every_solution(weight, masks, total, distinct, base, used)
+        orders = []
+        for table in ((pairs, widest), (NO_PAIRS, 0)):
+            plan.tabled = table
+            rows, every = max(table[1], rng.randint(1, 5)), rng.choice((1, 2, 8, 1 << 20))
+            plain = walked(walk, plan, total, used, rows, every, False)
+            case = (weight, masks, total, distinct, base, used, table[0] is NO_PAIRS, rows, every)
+            assert walked(compiled_walk, plan, total, used, rows, every, True) == plain, case
+            found = [digits for solutions, _ in plain for digits in solutions]
+            assert sorted(found) == expected, case
+            orders.append(found)
+        assert orders[0] == orders[1], case  # the table of pairs finds them in the order the search does
+    assert tables["direct"] > 20 and tables["hashed"] > 5, tables
 
 
 def compiled_or_skip():

@@ -22,7 +22,7 @@ from smtcrypt.analysis.linear import integer_equation
 from smtcrypt.core.check import Problem
 from smtcrypt.engine.base import UNKNOWNS_ELSEWHERE, Assignment, Backend, Ending, Executor, Fit, Means, Proof, SearchEnd
 from smtcrypt.engine.compiled import Compiled
-from smtcrypt.engine.sums import Digits, SumSearch, compiled_kernel, digit_mask, plan_sum
+from smtcrypt.engine.sums import Digits, SumPlan, SumSearch, compiled_kernel, digit_mask, plan_sum
 from smtcrypt.engine.sums.plan import estimated_nodes
 
 BATCH = 4096
@@ -77,17 +77,27 @@ class LinearSearch(Backend):
         self.kernel = "plain"  # or "compiled": which of the kernel's searches decided the sum
         self.found = 0  # solutions of the equation the rest of the formula accepted, so far
         self.polls = 0
+        self._plan: SumPlan | None = None
         self._estimate: float | None = None
+
+    def sum(self) -> tuple[list[int], list[int]]:
+        """The equation's weights and allowed digits (bits) over the problem's letters, sorted."""
+        letters = sorted(self.problem.letters)
+        weights = self.equation[0]
+        return [weights.get(letter, 0) for letter in letters], [digit_mask(self.problem.allowed[letter])
+                                                               for letter in letters]
+
+    def plan(self) -> SumPlan:
+        """The sum kernel's plan of the equation, made once."""
+        if self._plan is None:
+            self._plan = plan_sum(*self.sum(), distinct=self.problem.distinctness == "all",
+                                  base=self.problem.rules.base)
+        return self._plan
 
     def estimate(self, most: float | None = None) -> float:
         """About how many nodes the sum search takes: its plan's own guess (`estimated_nodes`), made once."""
         if self._estimate is None:
-            letters = sorted(self.problem.letters)
-            weights = self.equation[0]
-            plan = plan_sum([weights.get(letter, 0) for letter in letters],
-                            [digit_mask(self.problem.allowed[letter]) for letter in letters],
-                            distinct=self.problem.distinctness == "all", base=self.problem.rules.base)
-            self._estimate = estimated_nodes(plan)
+            self._estimate = estimated_nodes(self.plan())
         return self._estimate
 
     def statistics(self) -> dict[str, Any]:
@@ -98,16 +108,14 @@ class LinearSearch(Backend):
         asks `_stopping` every 1024 nodes, so a deadline or a stop ends it where no solution comes.
 
         Where the executor is the compiled one (a batch of many puzzles asks for it), the compiled
-        kernel counts the solutions first, up to two: none or one, and that settles it, in
-        microseconds; more, and the plain search lists them, each as it comes."""
+        kernel plans the sum and counts its solutions first, up to two: none or one, and that
+        settles it, in microseconds; more, and the plain search lists them, each as it comes."""
         letters = sorted(self.problem.letters)
-        weights, fixed = self.equation
-        row = [weights.get(letter, 0) for letter in letters]
-        masks = [digit_mask(self.problem.allowed[letter]) for letter in letters]
-        distinct = self.problem.distinctness == "all"
+        fixed = self.equation[1]
         check = self._checker(letters)
         sums = compiled_kernel(self.executor)
-        counted = None if sums is None else sums.count_first(row, masks, fixed, self.problem.rules.base, distinct, 2)
+        counted = None if sums is None else sums.count_first(*self.sum(), fixed, self.problem.rules.base,
+                                                             self.problem.distinctness == "all", 2)
         if counted is not None and counted[0] < 2:
             self.kernel = "compiled"
             count, first = counted
@@ -115,9 +123,8 @@ class LinearSearch(Backend):
                 yield [dict(zip(letters, first))]
             self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
             return
-        plan = plan_sum(row, masks, distinct=distinct, base=self.problem.rules.base)
         self.found = self.polls = 0
-        self.search = search = SumSearch(plan, fixed, poll=self._polled, every=POLL_EVERY)
+        self.search = search = SumSearch(self.plan(), fixed, poll=self._polled, every=POLL_EVERY)
         found: list[Digits] = []
         for digits in search:
             if check is None or check(digits):

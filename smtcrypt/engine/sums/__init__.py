@@ -4,9 +4,10 @@ A word sum is such an equation (SEND + MORE = MONEY: 1000*S + 91*E - 90*N + D - 
 10*R - Y = 0), and the engine's linear backend, the generator's check of every candidate sum and
 its crossword lines all search one. The search is written once here: a plan per sum (`plan.py`:
 the letters' order, the magnitude and congruence cuts of each step, the table of the last two
-letters' digit pairs), the search over it in plain Python (`plain.py`: streamed, counted, stoppable)
-and the same algorithm compiled by numba over 64-bit integers (`compiled.py`, imported only by
-those who load numba: this package's own names never import numpy).
+letters' digit pairs, as lists of integers) and one search over it (`search.py`: streamed, counted,
+stoppable), in the part of Python numba compiles. Both run as they are, on Python's integers, or
+compiled by numba over 64-bit integers (`compiled.py`, imported only by those who load numba: this
+package's own names never import numpy).
 
 Each letter takes a digit from its own allowed set (any set, as a bit mask), all different or not,
 in any base, with Python's integers of any size in the plain search. The search is exhaustive:
@@ -20,8 +21,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from smtcrypt.engine.base import Executor, compiled_available
-from smtcrypt.engine.sums.plain import Digits, SumSearch, sum_solutions
 from smtcrypt.engine.sums.plan import SumPlan, digit_mask, plan_sum
+from smtcrypt.engine.sums.search import Digits, SumSearch, sum_solutions
 
 if TYPE_CHECKING:
     from smtcrypt.engine.sums.compiled import CompiledSums
