@@ -33,6 +33,8 @@ def build_parser() -> JsonErrorParser:
     parser.add_argument("--timeout", type=positive_number, metavar="S",
                         help="bound the explanation to about S seconds (by default it is bounded by the work it "
                              "does, so that it is the same on every machine)")
+    parser.add_argument("--terse", action="store_true",
+                        help="the reasoning's own steps, one small conclusion each (carries too), without the legend")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     syntax_help(parser)
     return parser
@@ -60,9 +62,9 @@ def main(argv: Sequence[str]) -> int:
         explanation = puzzle.explain(timeout=guard.left())
     guard.limit(None)
     if args.json:
-        print(json.dumps(explanation.to_dict(args.hint)))
+        print(json.dumps(explanation.to_dict(args.hint, terse=args.terse)))
     else:
-        print(explanation.text(args.hint))
+        print(explanation.text(args.hint, terse=args.terse))
     if explanation.status == Status.UNKNOWN:
         return Exit.UNKNOWN
     return Exit.FOUND if explanation.solutions else Exit.NONE

@@ -37,6 +37,7 @@ import time
 from smtcrypt.core.check import Problem
 from smtcrypt.core.results import Status
 from smtcrypt.search import Search
+from smtcrypt.teach.explain.person import legend
 from smtcrypt.teach.explain.reasoner import Explainer, ReasoningEnd
 from smtcrypt.teach.explain.rules import Rule
 from smtcrypt.teach.explain.steps import (
@@ -75,10 +76,12 @@ def explain(problem: Problem, *, timeout: float | None = None) -> Explanation:
     status = Status.NONE if not found else (Status.UNIQUE if len(found) == 1 else Status.MULTIPLE)
     letters_only = [{k: v for k, v in s.items() if k in problem.letters} for s in found]
     steps: list[Step] = []
+    explainer = None
     if problem.unknowns:  # integer unknowns have no digits to reason about
         ending = ReasoningEnd.UNSUPPORTED
     else:
-        steps, ending = Explainer(problem, left()).run(letters_only)
+        explainer = Explainer(problem, left())
+        steps, ending = explainer.run(letters_only)
     # a puzzle with several solutions is explained up to where the cases remain, then they are listed
     complete = ending is ReasoningEnd.DONE or (ending is ReasoningEnd.STUCK and status is Status.MULTIPLE)
     shown = [solution_text(solution, problem) for solution in solutions]
@@ -86,8 +89,13 @@ def explain(problem: Problem, *, timeout: float | None = None) -> Explanation:
         steps.append(solution_step(shown[0], letters_only[0]))
     elif ending is not ReasoningEnd.DONE:
         steps += closing_steps(shown, count, reasoned=complete)
-    return Explanation(problem.source, status, tuple(steps), tuple(found[:MAX_LISTED]), complete, count,
-                       time.monotonic() - start)
+    told: list[Step] = steps
+    notes: tuple[str, ...] = ()
+    if explainer is not None:
+        told = explainer.person_steps(steps)
+        notes = legend(problem, explainer.rules, problem.rules.base)
+    return Explanation(problem.source, status, tuple(told), tuple(found[:MAX_LISTED]), complete, count,
+                       time.monotonic() - start, tuple(steps), notes)
 
 
 def _count(problem: Problem, timeout: float | None) -> int | None:

@@ -71,12 +71,12 @@ class Prover:
 
     def fact_terms(self, facts: Facts) -> list[tuple[str, z3.BoolRef]]:
         """Each known fact (a letter's or carry's values, a difference) with its text; "" for no news."""
-        terms = [self._domain_term(name, digits) for name, digits in facts.domains.items()]
+        terms = [self.domain_term(name, digits) for name, digits in facts.domains.items()]
         for x, y, k in facts.relations:
             terms.append((tie_text(x, y, k), self.variables.vars[x] == self.variables.vars[y] + k))
         return terms
 
-    def _domain_term(self, name: str, digits: tuple[int, ...]) -> tuple[str, z3.BoolRef]:
+    def domain_term(self, name: str, digits: tuple[int, ...]) -> tuple[str, z3.BoolRef]:
         var = self.variables.vars[name]
         universe = self.all_digits if name in self.letters else self.universe[name]
         if list(digits) == list(universe):
