@@ -103,4 +103,4 @@ def test_the_picture_draws_each_carry_over_its_column():
     assert carries == expected and carries  # each carry over its own column of digits
     for x, _ in carries:
         column = int((x - 4) / char_w)
-        assert lines[1][column].isdigit() or lines[2][column].isdigit()  # a digit below it, in the same column
+        assert any(line[column:column + 1].isdigit() for line in lines[1:])  # digits below it, in the same column
