@@ -31,7 +31,7 @@ import z3
 from smtcrypt.core.check import Problem
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.tree import BinOp, Compare, Unary
-from smtcrypt.teach.explain.prover import PROOF_RLIMIT, PROOF_TIMEOUT_MS
+from smtcrypt.teach.explain.prover import Budget, OutOfTime, proof_solver
 from smtcrypt.teach.explain.rules import Basis, Facts, Rule, Variables
 from smtcrypt.teach.explain.steps import Step, StepKind, condition, tie_text
 
@@ -51,6 +51,7 @@ class _Block:
 
 
 Item = Step | _Block
+Flag = tuple[z3.BoolRef, "Rule | str"]  # a rule or a fact's text, and the Boolean that turns it on in a proof
 
 
 class _Unsaid:
@@ -145,7 +146,7 @@ class Teller:
 
     def __init__(self, variables: Variables, letters: Sequence[str], named: Sequence[str],
                  groups: Sequence[Sequence[str]], distinct_text: str,
-                 domain_term: Callable[[str, tuple[int, ...]], tuple[str, z3.BoolRef]]):
+                 domain_term: Callable[[str, tuple[int, ...]], tuple[str, z3.BoolRef]], budget: Budget):
         self.variables = variables
         self.ctx = variables.ctx
         self.letters = tuple(letters)
@@ -153,6 +154,7 @@ class Teller:
         self.groups = groups
         self.distinct_text = distinct_text
         self.domain_term = domain_term
+        self.budget = budget  # its deadline (and a stop) ends the telling: OutOfTime
         self.universe = dict(variables.domains)
         self.digits = tuple(range(variables.base))
         self.proofs = 0
@@ -214,18 +216,19 @@ class Teller:
               assumption: z3.BoolRef | None = None) -> tuple[list[Rule], list[str], bool] | None:
         """Z3's unsat for the rules, the facts, the assumption and the conclusion's negation, with
         the fewest rules and facts: the core, then each left out in turn while the proof holds (rules
-        and facts in their order; distinctness only if needed). None when not proved."""
+        and facts in their order; distinctness only if needed). None when not proved; OutOfTime once
+        the explanation is stopped or past its deadline."""
         if self.proofs >= MAX_PROOFS:
             return None
         self.proofs += 1
         for with_distinct in ((False, True) if self.groups else (False,)):
-            solver = z3.Solver(ctx=self.ctx)
-            solver.set("timeout", PROOF_TIMEOUT_MS)
-            solver.set("rlimit", PROOF_RLIMIT)
+            if self.budget.late():  # stopped (Ctrl-C) or past the deadline
+                raise OutOfTime
+            solver = proof_solver(self.ctx)
             if with_distinct:
                 for group in self.groups:
                     solver.add(z3.Distinct(*[self.variables.vars[letter] for letter in group]))
-            flags: list[tuple[z3.BoolRef, Rule | str]] = []
+            flags: list[Flag] = []
             for index, rule in enumerate(rules):
                 flag = z3.Bool(f"rule{index}", self.ctx)
                 solver.add(z3.Implies(flag, rule.term))
@@ -250,20 +253,28 @@ class Teller:
                 return None
             if answer != z3.unsat:
                 continue
-            core = {flag.get_id() for flag in solver.unsat_core()}
-            kept = [(flag, what) for flag, what in flags if flag.get_id() in core]
-            solver.set("rlimit", LEAVING_OUT_RLIMIT)  # a proof without one that is hard to find is not looked for
-            for candidate in list(kept):
-                trial = [pair for pair in kept if pair[0].get_id() != candidate[0].get_id()]
-                if solver.check(*[flag for flag, _ in trial]) == z3.unsat:
-                    core = {flag.get_id() for flag in solver.unsat_core()}
-                    kept = [pair for pair in trial if pair[0].get_id() in core]
+            kept = self.minimal(solver, flags)
             used_rules = [what for _, what in kept if isinstance(what, Rule)]
             used_facts = [what for _, what in kept if isinstance(what, str)]
             if not used_rules:  # a conclusion of the facts alone is no deduction of a rule: name the rules anyway
                 used_rules = list(rules)
             return used_rules, used_facts, with_distinct
         return None
+
+    def minimal(self, solver: z3.Solver, flags: list[Flag]) -> list[Flag]:
+        """The flags of the unsat core just found, made minimal: each left out in turn while the
+        proof still holds (a proof without one that is hard to find is not looked for)."""
+        core = {flag.get_id() for flag in solver.unsat_core()}
+        kept = [(flag, what) for flag, what in flags if flag.get_id() in core]
+        solver.set("rlimit", LEAVING_OUT_RLIMIT)
+        for candidate in list(kept):
+            if self.budget.late():
+                raise OutOfTime
+            trial = [pair for pair in kept if pair[0].get_id() != candidate[0].get_id()]
+            if solver.check(*[flag for flag, _ in trial]) == z3.unsat:
+                core = {flag.get_id() for flag in solver.unsat_core()}
+                kept = [pair for pair in trial if pair[0].get_id() in core]
+        return kept
 
     def term(self, name: str, kept: Sequence[int]) -> z3.BoolRef:
         var = self.variables.vars[name]

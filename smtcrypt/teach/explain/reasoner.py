@@ -22,7 +22,7 @@ from smtcrypt.core.verify import satisfies
 from smtcrypt.search.terms import formula_term, proof_context
 from smtcrypt.teach.explain.digit_search import RuleSearch
 from smtcrypt.teach.explain.person import Teller
-from smtcrypt.teach.explain.prover import MAX_WORK, Budget, OutOfTime, ProofBasis, Prover
+from smtcrypt.teach.explain.prover import MAX_WORK, Budget, OutOfTime, ProofBasis, Prover, interrupt
 from smtcrypt.teach.explain.rules import Basis, Facts, Rule, Variables, local_rules
 from smtcrypt.teach.explain.steps import TRYING, Step, StepKind, tie_text
 
@@ -83,10 +83,20 @@ class Explainer:
         return self.rule_search.effective(facts, names)
 
     def person_steps(self, trace: Sequence[Step]) -> list[Step]:
-        """The trace retold as a person's steps, each proved again (`person.py`)."""
+        """The trace retold as a person's steps, each proved again (`person.py`); the trace itself
+        if the explanation is stopped (or past its deadline) while it is told."""
         teller = Teller(self.variables, self.letters, self.named, self.groups, self.distinct_text,
-                        self.prover.domain_term)
-        return teller.tell(trace, self.rules)
+                        self.prover.domain_term, self.budget)
+        try:
+            return teller.tell(trace, self.rules)
+        except OutOfTime:
+            return list(trace)
+
+    def request_stop(self) -> None:
+        """End the reasoning (or its retelling) soon: the budget is spent and the running proof is
+        interrupted. Safe from another thread and from a signal handler (Ctrl-C)."""
+        self.budget.stop()
+        interrupt(self.variables.ctx)
 
     # applying a rule: the digits each variable can still take, and fixed differences
 

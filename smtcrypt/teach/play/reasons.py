@@ -15,7 +15,6 @@ explainer's work is bounded (REASON_WORK, REASON_SECONDS) so that a move is answ
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping, Sequence
 
@@ -108,7 +107,7 @@ class Reasons:
     def stop(self) -> None:
         """Spend the budget: the question being answered ends at the explainer's next look at it
         (the next question gets a fresh one). Safe from another thread and from a signal handler."""
-        self.explainer.budget.deadline = -math.inf
+        self.explainer.request_stop()
 
     def refutation(self, decisions: Sequence[Decision], timeout: float | None) -> list[Step]:
         """The explainer's shortest chain of proved steps from the decisions to a contradiction: local
