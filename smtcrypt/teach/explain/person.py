@@ -37,7 +37,10 @@ from smtcrypt.teach.explain.steps import Step, StepKind, condition, tie_text
 
 MAX_PARTS = 4  # columns (or other rules) a step of reasoning takes together at most
 MAX_CASE_PARTS = 5  # columns (or other rules) a case refuted in one step takes together at most
-LEAVING_OUT_RLIMIT = 100_000  # Z3's resource units for a proof with one rule or fact left out (a tenth of a proof's)
+# Z3's resource units (the same on every machine; what they cost in seconds: docs/explain.md)
+TOLD_RLIMIT = 500_000  # for a step told again (a quarter of a trace step's): past it, its parts are told apart
+LEAVING_OUT_RLIMIT = 100_000  # for a proof with one rule or fact left out
+MINIMAL_RLIMIT = 600_000  # for all of one step's proofs with one left out: past it, the rest is named as found
 MAX_PROOFS = 3000  # proofs made again for the person's steps; past these the trace's own steps are shown
 
 
@@ -225,6 +228,7 @@ class Teller:
             if self.budget.late():  # stopped (Ctrl-C) or past the deadline
                 raise OutOfTime
             solver = proof_solver(self.ctx)
+            solver.set("rlimit", TOLD_RLIMIT)
             if with_distinct:
                 for group in self.groups:
                     solver.add(z3.Distinct(*[self.variables.vars[letter] for letter in group]))
@@ -267,9 +271,12 @@ class Teller:
         core = {flag.get_id() for flag in solver.unsat_core()}
         kept = [(flag, what) for flag, what in flags if flag.get_id() in core]
         solver.set("rlimit", LEAVING_OUT_RLIMIT)
+        start = _spent(solver)
         for candidate in list(kept):
             if self.budget.late():
                 raise OutOfTime
+            if _spent(solver) - start > MINIMAL_RLIMIT:  # what is left is named: a proof, if not the least one
+                break
             trial = [pair for pair in kept if pair[0].get_id() != candidate[0].get_id()]
             if solver.check(*[flag for flag, _ in trial]) == z3.unsat:
                 core = {flag.get_id() for flag in solver.unsat_core()}
@@ -481,6 +488,13 @@ class Teller:
                 text += " So the puzzle has no solution."
             return Step(step.kind, text, step.uses, step.fact, step.assuming, step.width, step.depth, step.split)
         return self.plain(step, None, last)
+
+
+def _spent(solver: z3.Solver) -> int:
+    """Z3's resource units spent so far in the solver's context."""
+    statistics = solver.statistics()
+    keys = statistics.keys()  # z3's statistics are not a dict
+    return int(statistics.get_key_value("rlimit count")) if "rlimit count" in keys else 0
 
 
 def printed(text: str) -> str:
