@@ -431,15 +431,15 @@ class Teller:
         traced = [step for step in block.inner if isinstance(step, Step)]
         nested = len(traced) < len(block.inner) or any(not _traced(step) for step in traced)
         chain = [*traced, block.closing]
-        rules: dict[int, Rule] = {}
+        by_id: dict[int, Rule] = {}  # the chain's rules, each once
         for step in chain:
             if isinstance(step.basis, Basis):
                 for rule in step.basis.rules:
-                    rules.setdefault(id(rule), rule)
-        apart = any(not rule.equations for rule in rules.values())
+                    by_id.setdefault(id(rule), rule)
+        apart = any(not rule.equations for rule in by_id.values())
         if not nested and block.closing.basis is not None and block.closing.basis.rules and \
-                len({part for rule in rules.values() for part in rule.uses}) <= (1 if apart else MAX_CASE_PARTS):
-            proof = self.prove(list(rules.values()) + ([] if apart else unsaid.rules),
+                len({part for rule in by_id.values() for part in rule.uses}) <= (1 if apart else MAX_CASE_PARTS):
+            proof = self.prove(list(by_id.values()) + ([] if apart else unsaid.rules),
                                unsaid.premises(block.opening.basis.before), z3.BoolVal(False, self.ctx),
                                self.variables.vars[letter] == digit)
             if proof is not None:
