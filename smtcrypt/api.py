@@ -29,7 +29,7 @@ from smtcrypt.setters.answers import Answers, answers
 if TYPE_CHECKING:
     from smtcrypt.notations.cryptator import CryptatorPuzzle
     from smtcrypt.notations.layout import PrintedLayout
-    from smtcrypt.teach.explain import Explanation
+    from smtcrypt.teach.explain import Explanation, StopSwitch
     from smtcrypt.teach.play import Game
 
 
@@ -209,11 +209,12 @@ class Puzzle:
         """`unique`, `multiple` (two shown), `none`, or `unknown` with the reason."""
         return self.search(timeout=timeout, decide=True, strategy=strategy).verdict()
 
-    def explain(self, *, timeout: float | None = None) -> Explanation:
-        """A step-by-step explanation, every step proved (see `smtcrypt.teach.explain`)."""
+    def explain(self, *, timeout: float | None = None, stop: StopSwitch | None = None) -> Explanation:
+        """A step-by-step explanation, every step proved (see `smtcrypt.teach.explain`).
+        `stop.request()`, from a signal handler or another thread, ends it soon (Ctrl-C)."""
         from smtcrypt.teach.explain import explain  # z3 loads with the first search, not on import
 
-        return explain(self.problem, timeout=checked_timeout(timeout))
+        return explain(self.problem, timeout=checked_timeout(timeout), stop=stop)
 
     def play(self, *, timeout: float | None = 10.0) -> Game:
         """A game to solve the puzzle by hand (see `smtcrypt.teach.play`): `game.decide("S = 9")`

@@ -359,7 +359,7 @@ def test_play_a_puzzle_to_the_end(page, browser, base, tmp_path):
     assert "M = 1 taken back" in verdict_of(page, "undone")
     assert box(page, "M").input_value() == ""
     page.click("#game-hint")
-    assert verdict_of(page, "hint").endswith("Column 5: c5 = M with M != 0. So M = 1.")
+    assert verdict_of(page, "hint").endswith("Column 5: c5 = M, with M ≠ 0. So M = 1.")
     page.check("#pencil")
     box(page, "R").fill("7")
     box(page, "R").fill("8")

@@ -9,6 +9,7 @@ import itertools
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from reference import brute_force, is_solution
@@ -60,6 +61,7 @@ def check_explanation(formula: str, explanation) -> None:
             verdict = smtcrypt.verdict([formula, *step.assuming, f"not ({step.fact})"], timeout=60)
             assert verdict.status is Status.NONE, step
         checked += 1
+    person_steps_read_as_printed(explanation)
     last = explanation.steps[-1]
     if explanation.status == "unique":
         assert last.kind == "solution"
@@ -71,6 +73,27 @@ def check_explanation(formula: str, explanation) -> None:
     else:
         assert last.kind == "solution"
     assert explanation.steps
+
+
+PRINTED = {"!=": "≠", ">=": "≥", "<=": "≤", " not in ": "∉"}
+
+
+def person_steps_read_as_printed(explanation) -> None:
+    """A person's steps: printed symbols, never the programmer's; no step concludes a fact it was
+    given; every step of reasoning concludes something about a letter (a carry only inside one)."""
+    for step in explanation.steps:
+        assert not any(symbol in step.text for symbol in PRINTED), step.text
+        if step.kind != "deduce" or " So " not in step.text or ", with " not in step.text:
+            continue
+        given = step.text.split(", with ", 1)[1].split(". So ", 1)[0]
+        given_facts = set(re.split(r", | and ", given))
+        for conjunct in (step.fact or "").split(" and "):
+            shown = conjunct
+            for plain, printed in PRINTED.items():
+                shown = shown.replace(plain, printed)
+            assert shown not in given_facts, step.text
+        if "cases" not in step.uses:
+            assert step.fact is not None or "?" in step.text, step.text
 
 
 FAST = ["SEND + MORE = MONEY", "ODD * ODD = FREAKY", "SORRY + TO + BE + A + PARTY = POOPER",
@@ -101,21 +124,29 @@ def test_send_more_money_is_explained_column_by_column():
     assert explanation.status == "unique" and explanation.complete
     first = explanation.steps[0]
     assert first.fact == "M = 1" and first.uses == ("column 5",) and first.assuming == ()
-    assert any(step.fact == "N = E + 1" for step in explanation.steps)
+    assert any("N = E + 1" in (step.fact or "").split(" and ") for step in explanation.steps)
     assert explanation.steps[-1].kind == "solution"
     assert explanation.solution == {"D": 7, "E": 5, "M": 1, "N": 6, "O": 0, "R": 8, "S": 9, "Y": 2}
     assert all(step.kind != "case" for step in explanation.steps)
     assert explanation.difficulty == 1
+    # a puzzle book's walkthrough takes about 7 steps; the reasoning's own trace took 18
+    assert len(explanation.steps) <= 10 < len(explanation.trace)
+    assert all(step.fact is not None for step in explanation.steps)  # no step about carries only
+    assert [step.fact for step in explanation.trace][:2] == ["M = 1", None]  # --terse: today's form, c5 = 1 alone
 
 
 def test_a_case_split_is_shown_and_closed():
     explanation = Puzzle("DOUBLE + DOUBLE + TOIL = TROUBLE").explain()
-    cases = [step for step in explanation.steps if step.kind == "case"]
+    cases = [step for step in explanation.trace if step.kind == "case"]
     assert cases and explanation.difficulty >= 3
     case = cases[0]
     assert case.assuming[-1] == case.fact
-    closing = [step for step in explanation.steps if step.kind == "contradiction" and step.fact == f"not ({case.fact})"]
+    closing = [step for step in explanation.trace if step.kind == "contradiction" and step.fact == f"not ({case.fact})"]
     assert closing and closing[0].assuming == case.assuming[:-1]
+    # told as a person's: "Suppose D = 6: then ... cannot hold. So D ≠ 6", the last digit left in the same step
+    supposed = [step for step in explanation.steps if step.text.startswith(f"Suppose {case.fact}")]
+    assert supposed and supposed[0].assuming == case.assuming[:-1]
+    assert supposed[0].fact in (f"not ({case.fact})", f"{case.fact.split(' = ')[0]} = {explanation.solution[case.fact[0]]}")
 
 
 def test_products_use_last_digits_and_sizes():
@@ -130,7 +161,7 @@ def test_products_are_reasoned_column_by_column_as_in_long_multiplication():
     explanation = Puzzle("HIP * HIP = HURRAY").explain()
     uses = {use for step in explanation.steps for use in step.uses}
     assert "the last digit" in uses and "column 2 of the long multiplication" in uses
-    last_digit = next(step for step in explanation.steps if step.uses[0] == "the last digit")
+    last_digit = next(step for step in explanation.steps if step.uses and step.uses[0] == "the last digit")
     assert "P·P = Y + 10·c2" in last_digit.text  # the units column: the last digit times itself, and its carry
     second = next(step for step in explanation.steps if "column 2 of the long multiplication" in step.uses)
     assert "2·I·P + c2 = A + 10·c3" in second.text  # both rows' digits in the tens column, and the carry in
@@ -148,7 +179,7 @@ def test_a_long_multiplication_needs_fewer_cases_than_last_digits_and_sizes():
 def test_a_constraint_over_few_letters_is_decided_by_trying_its_digits():
     # with only the bounds, this took 654 case splits (1,312 steps)
     explanation = Puzzle("sum(range(POP)) = BOBO").explain()
-    assert [step.fact for step in explanation.steps[:-1]] == ["P = 1", "O = 0", "B = 5"]
+    assert [step.fact for step in explanation.trace[:-1]] == ["P = 1", "O = 0", "B = 5"]
     assert all(step.uses == ("trying the digits",) for step in explanation.steps[:-1])
     assert explanation.difficulty == 3 and explanation.complete
     check_explanation("sum(range(POP)) = BOBO", explanation)
@@ -177,8 +208,12 @@ def test_wildcards_are_digits_of_their_own_not_distinct_letters(formula):
     # a `?` may repeat any digit: 11 * 91 = 1001 is a solution, so no step may say the last `?`s are >= 2
     explanation = Puzzle(formula).explain()
     solutions = list(Puzzle(formula).solve())
-    wildcard_facts_hold(formula, explanation, solutions)
-    assert all(not re.search(r"[^\x00-\x7f·≡]", step.text) for step in explanation.steps)  # `?k`, never hidden names
+    wildcard_facts_hold(formula, SimpleNamespace(steps=explanation.trace), solutions)  # --terse: the formula language
+    for step in explanation.steps:  # the person's steps: their facts over the named letters
+        for solution in solutions:
+            if step.fact is not None and all(holds(a, dict(solution.mapping)) for a in step.assuming):
+                assert holds(step.fact, dict(solution.mapping)), (step.text, str(solution))
+    assert all(not re.search(r"[^\x00-\x7f·≡≠≤≥∉]", step.text) for step in explanation.steps)  # `?k`, never hidden names
     listed = [step.text for step in explanation.steps if step.text.startswith("Solution: ")]
     assert listed and listed[0] == f"Solution: {solutions[0]}."  # the formula filled in, `?`s and all
 

@@ -87,3 +87,20 @@ def test_cli_show_long(capsys):
 def test_wildcard_digits_are_written_out_long_hand():
     solution = next(smtcrypt.solve("?? * ?? = 1?0?"))
     assert solution.long_hand() == "  11\n× 91\n----\n  11\n 99\n----\n1001"
+
+
+def test_the_picture_draws_each_carry_over_its_column():
+    import re
+
+    from smtcrypt.api import Puzzle
+
+    solution = next(iter(Puzzle("SEND + MORE = MONEY").solve()))
+    lines = solution.layout().text().split("\n")
+    svg = solution.svg()
+    char_w = 14 * 0.62
+    carries = [(float(x), text) for x, text in re.findall(r'<text x="([\d.]+)"[^>]*fill="#888">([^<]*)</text>', svg)]
+    expected = [(round(4 + (column + 0.5) * char_w, 1), char) for column, char in enumerate(lines[0]) if char != " "]
+    assert carries == expected and carries  # each carry over its own column of digits
+    for x, _ in carries:
+        column = int((x - 4) / char_w)
+        assert any(line[column:column + 1].isdigit() for line in lines[1:])  # digits below it, in the same column

@@ -313,7 +313,7 @@ def test_worksheet_route(base):
 def test_explanations_and_long_hand_layouts_are_served(base):
     status, answer = get(base, "/api/explain", {"formula": "SEND + MORE = MONEY"})
     assert status == 200 and answer["difficulty"] == smtcrypt.Puzzle("SEND + MORE = MONEY").difficulty()
-    assert answer["complete"] and answer["steps"][0] == {"kind": "deduce", "text": "Column 5: c5 = M with M != 0. So M = 1."}
+    assert answer["complete"] and answer["steps"][0] == {"kind": "deduce", "text": "Column 5: c5 = M, with M ≠ 0. So M = 1."}
     assert answer["steps"][-1]["kind"] == "solution"
     assert get(base, "/api/explain", {"formula": "SEND + +"})[0] == 400
     connection, response = stream(base, {"formula": "SEND + MORE = MONEY"})

@@ -33,6 +33,8 @@ def build_parser() -> JsonErrorParser:
     parser.add_argument("--timeout", type=positive_number, metavar="S",
                         help="bound the explanation to about S seconds (by default it is bounded by the work it "
                              "does, so that it is the same on every machine)")
+    parser.add_argument("--terse", action="store_true",
+                        help="the reasoning's own steps, one small conclusion each (carries too), without the legend")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     syntax_help(parser)
     return parser
@@ -56,13 +58,27 @@ def main(argv: Sequence[str]) -> int:
     guard.limit(args.timeout)  # the whole command: the explainer's own budget ends it about then
     if guard.left() == 0:  # the reading took all the time (the API refuses a timeout of 0)
         return explain_cut_short(Ending.TIME)
-    with guard.stage(words=explain_cut_short, clocked=True):
-        explanation = puzzle.explain(timeout=guard.left())
+    from smtcrypt.teach.explain import StopSwitch  # z3 loads with the search, not with the options
+
+    stop = StopSwitch()
+
+    def stopped(ending: Ending) -> None:  # Ctrl-C: the running stage ends at once, its Z3 call interrupted
+        if ending is Ending.INTERRUPTED:
+            stop.request()
+
+    try:
+        with guard.stage(stopped, explain_cut_short, clocked=True):
+            explanation = puzzle.explain(timeout=guard.left(), stop=stop)
+        if stop.requested:  # what a stopped explanation returns is cut short: not the puzzle's
+            raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        with guard.stage(final=True):  # no second KeyboardInterrupt while this is said
+            return explain_cut_short(Ending.INTERRUPTED)
     guard.limit(None)
     if args.json:
-        print(json.dumps(explanation.to_dict(args.hint)))
+        print(json.dumps(explanation.to_dict(args.hint, terse=args.terse)))
     else:
-        print(explanation.text(args.hint))
+        print(explanation.text(args.hint, terse=args.terse))
     if explanation.status == Status.UNKNOWN:
         return Exit.UNKNOWN
     return Exit.FOUND if explanation.solutions else Exit.NONE

@@ -61,8 +61,15 @@ class Layout:
                 parts.append(f'<line x1="{start * char_w + 4:.1f}" y1="{y - line_h / 2:.1f}" '
                              f'x2="{display_width(line) * char_w + 4:.1f}" y2="{y - line_h / 2:.1f}" stroke="black"/>')
                 continue
-            style = {"carry": f' font-size="{cell * 0.75:.0f}" fill="#888"',
-                     "result": ' font-weight="bold"', "note": ' fill="#555"'}.get(row.role, "")
+            if row.role == "carry":  # smaller than the digits: each centred over its column, not run on from the left
+                column = 0
+                for char in line:
+                    if not char.isspace():
+                        parts.append(f'<text x="{4 + (column + 0.5) * char_w:.1f}" y="{y:.1f}" text-anchor="middle" '
+                                     f'font-size="{cell * 0.75:.0f}" fill="#888">{html.escape(char)}</text>')
+                    column += display_width(char)
+                continue
+            style = {"result": ' font-weight="bold"', "note": ' fill="#555"'}.get(row.role, "")
             parts.append(f'<text x="4" y="{y:.1f}" xml:space="preserve"{style}>{html.escape(line)}</text>')
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * char_w + 8:.0f}" '
                 f'height="{(len(lines) + 0.4) * line_h:.0f}" font-family="monospace" font-size="{cell}">'

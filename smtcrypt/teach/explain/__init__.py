@@ -37,6 +37,8 @@ import time
 from smtcrypt.core.check import Problem
 from smtcrypt.core.results import Status
 from smtcrypt.search import Search
+from smtcrypt.teach.explain.person import legend
+from smtcrypt.teach.explain.prover import StopSwitch
 from smtcrypt.teach.explain.reasoner import Explainer, ReasoningEnd
 from smtcrypt.teach.explain.rules import Rule
 from smtcrypt.teach.explain.steps import (
@@ -51,34 +53,41 @@ from smtcrypt.teach.explain.steps import (
     solution_text,
 )
 
-__all__ = ["MAX_LISTED", "Explainer", "Explanation", "Rule", "ReasoningEnd", "Step", "StepKind", "condition",
-           "difficulty", "explain"]
+__all__ = ["MAX_LISTED", "Explainer", "Explanation", "Rule", "ReasoningEnd", "Step", "StepKind", "StopSwitch",
+           "condition", "difficulty", "explain"]
 
 LEAST_LEFT = 1.0  # seconds any later stage of a timed explanation gets, however little of the timeout is left
 
 
-def explain(problem: Problem, *, timeout: float | None = None) -> Explanation:
+def explain(problem: Problem, *, timeout: float | None = None, stop: StopSwitch | None = None) -> Explanation:
     """The explanation of a checked puzzle (see the module's docstring): up to `MAX_LISTED`
     solutions from a complete search, then the reasoning, bounded by its work (and by `timeout`
-    seconds if given)."""
+    seconds if given). `stop.request()` (Ctrl-C: from a signal handler or another thread) ends
+    whichever stage runs soon, its Z3 call interrupted: the explanation then returned is cut
+    short (a caller that stopped it should not show it as the puzzle's)."""
     start = time.monotonic()
+    stop = stop if stop is not None else StopSwitch()
 
     def left() -> float | None:
         return None if timeout is None else max(timeout - (time.monotonic() - start), LEAST_LEFT)
 
     search = Search(problem, limit=MAX_LISTED + 1, timeout=timeout)
-    solutions = list(search)
+    with stop.acting(search.request_stop):
+        solutions = list(search)
     found = [dict(solution.mapping) for solution in solutions]
     if search.reason is not None and not search.complete and len(found) <= MAX_LISTED:
         return Explanation(problem.source, Status.UNKNOWN, (), tuple(found), False, None, time.monotonic() - start)
-    count = len(found) if len(found) <= MAX_LISTED else _count(problem, left())
+    count = len(found) if len(found) <= MAX_LISTED else _count(problem, left(), stop)
     status = Status.NONE if not found else (Status.UNIQUE if len(found) == 1 else Status.MULTIPLE)
     letters_only = [{k: v for k, v in s.items() if k in problem.letters} for s in found]
     steps: list[Step] = []
+    explainer = None
     if problem.unknowns:  # integer unknowns have no digits to reason about
         ending = ReasoningEnd.UNSUPPORTED
     else:
-        steps, ending = Explainer(problem, left()).run(letters_only)
+        explainer = Explainer(problem, left())
+        with stop.acting(explainer.request_stop):
+            steps, ending = explainer.run(letters_only)
     # a puzzle with several solutions is explained up to where the cases remain, then they are listed
     complete = ending is ReasoningEnd.DONE or (ending is ReasoningEnd.STUCK and status is Status.MULTIPLE)
     shown = [solution_text(solution, problem) for solution in solutions]
@@ -86,11 +95,19 @@ def explain(problem: Problem, *, timeout: float | None = None) -> Explanation:
         steps.append(solution_step(shown[0], letters_only[0]))
     elif ending is not ReasoningEnd.DONE:
         steps += closing_steps(shown, count, reasoned=complete)
-    return Explanation(problem.source, status, tuple(steps), tuple(found[:MAX_LISTED]), complete, count,
-                       time.monotonic() - start)
+    told: list[Step] = steps
+    notes: tuple[str, ...] = ()
+    if explainer is not None:
+        with stop.acting(explainer.request_stop):
+            told = explainer.person_steps(steps)
+        notes = legend(problem, explainer.rules, problem.rules.base)
+    return Explanation(problem.source, status, tuple(told), tuple(found[:MAX_LISTED]), complete, count,
+                       time.monotonic() - start, tuple(steps), notes)
 
 
-def _count(problem: Problem, timeout: float | None) -> int | None:
+def _count(problem: Problem, timeout: float | None, stop: StopSwitch) -> int | None:
     """How many solutions a puzzle has, when a complete count finishes in time."""
-    counting = Search(problem, timeout=timeout, keep=False).run()
+    search = Search(problem, timeout=timeout, keep=False)
+    with stop.acting(search.request_stop):
+        counting = search.run()
     return counting.found if counting.complete else None

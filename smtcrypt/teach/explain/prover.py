@@ -8,10 +8,11 @@ on every machine; a deadline in seconds may bound it as well.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import z3
@@ -40,7 +41,64 @@ class Budget:
 
     def spent(self, pending: int = 0) -> bool:
         """Past the deadline, or past the work allowed counting `pending` nodes not yet added."""
-        return time.monotonic() > self.deadline or self.work + pending > self.max_work
+        return self.late() or self.work + pending > self.max_work
+
+    def late(self) -> bool:
+        """Past the deadline (or stopped): what ends the proofs as well as the search."""
+        return time.monotonic() > self.deadline
+
+    def stop(self) -> None:
+        """Past the deadline from now on: the reasoning ends at its next look at the budget. Safe
+        from another thread and from a signal handler (a float written at once)."""
+        self.deadline = -math.inf
+
+
+@dataclass
+class StopSwitch:
+    """A request to end an explanation soon, from another thread or a signal handler (Ctrl-C): the
+    stage running when it comes is told (its search's `request_stop`, the reasoning's budget spent
+    and its Z3 call interrupted), and so is any stage that starts after it.
+
+    A plain flag and list, no lock: a signal handler runs in the main thread, which may hold a lock."""
+
+    requested: bool = False
+    _actions: list[Callable[[], None]] = field(default_factory=list)
+
+    def request(self) -> None:
+        self.requested = True
+        for action in list(self._actions):
+            action()
+
+    @contextlib.contextmanager
+    def acting(self, action: Callable[[], None]) -> Iterator[None]:
+        """While the block runs, a request calls `action` (at once if one came before)."""
+        self._actions.append(action)
+        try:
+            if self.requested:
+                action()
+            yield
+        finally:
+            self._actions.remove(action)
+
+
+def interrupt(context: z3.Context) -> None:
+    """Stop the context's running call, from any thread or a signal handler (Z3 raises nothing
+    for it here: the call being stopped reads the error, as unknown)."""
+    with contextlib.suppress(z3.Z3Exception):
+        context.interrupt()
+
+
+def proof_solver(context: z3.Context) -> z3.Solver:
+    """A solver for one proof, bounded by PROOF_TIMEOUT_MS and PROOF_RLIMIT. Z3's own Ctrl-C
+    handler is switched off: it swaps the process's SIGINT handler in for every check and takes
+    the signal itself, ending only that check (as unknown, a step not proved) while the command
+    never hears of it and goes on for seconds. Ctrl-C belongs to the command (cli/interrupt.py),
+    which stops an explanation by its `StopSwitch`."""
+    solver = z3.Solver(ctx=context)
+    solver.set("ctrl_c", False)
+    solver.set("timeout", PROOF_TIMEOUT_MS)
+    solver.set("rlimit", PROOF_RLIMIT)
+    return solver
 
 
 class ProofBasis(NamedTuple):
@@ -71,12 +129,12 @@ class Prover:
 
     def fact_terms(self, facts: Facts) -> list[tuple[str, z3.BoolRef]]:
         """Each known fact (a letter's or carry's values, a difference) with its text; "" for no news."""
-        terms = [self._domain_term(name, digits) for name, digits in facts.domains.items()]
+        terms = [self.domain_term(name, digits) for name, digits in facts.domains.items()]
         for x, y, k in facts.relations:
             terms.append((tie_text(x, y, k), self.variables.vars[x] == self.variables.vars[y] + k))
         return terms
 
-    def _domain_term(self, name: str, digits: tuple[int, ...]) -> tuple[str, z3.BoolRef]:
+    def domain_term(self, name: str, digits: tuple[int, ...]) -> tuple[str, z3.BoolRef]:
         var = self.variables.vars[name]
         universe = self.all_digits if name in self.letters else self.universe[name]
         if list(digits) == list(universe):
@@ -101,9 +159,9 @@ class Prover:
             return ProofBasis([], False)
         self.budget.work += PROOF_WORK
         for with_distinct in ((False, True) if self.groups else (False,)):
-            solver = z3.Solver(ctx=self.ctx)
-            solver.set("timeout", PROOF_TIMEOUT_MS)
-            solver.set("rlimit", PROOF_RLIMIT)
+            if self.budget.late():  # stopped (Ctrl-C) or past the deadline: no proof is begun
+                raise OutOfTime
+            solver = proof_solver(self.ctx)
             for rule in rules:
                 solver.add(rule.term)
             if with_distinct:

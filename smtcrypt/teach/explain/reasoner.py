@@ -21,8 +21,9 @@ from smtcrypt.core.rules import is_wildcard
 from smtcrypt.core.verify import satisfies
 from smtcrypt.search.terms import formula_term, proof_context
 from smtcrypt.teach.explain.digit_search import RuleSearch
-from smtcrypt.teach.explain.prover import MAX_WORK, Budget, OutOfTime, ProofBasis, Prover
-from smtcrypt.teach.explain.rules import Facts, Rule, Variables, local_rules
+from smtcrypt.teach.explain.person import Teller
+from smtcrypt.teach.explain.prover import MAX_WORK, Budget, OutOfTime, ProofBasis, Prover, interrupt
+from smtcrypt.teach.explain.rules import Basis, Facts, Rule, Variables, local_rules
 from smtcrypt.teach.explain.steps import TRYING, Step, StepKind, tie_text
 
 MAX_STEPS = 20000  # steps tried (shown or not) before an explanation stops and lists what the search finds
@@ -80,6 +81,22 @@ class Explainer:
 
     def effective(self, facts: Facts, names: Sequence[str]) -> dict[str, tuple[int, ...]]:
         return self.rule_search.effective(facts, names)
+
+    def person_steps(self, trace: Sequence[Step]) -> list[Step]:
+        """The trace retold as a person's steps, each proved again (`person.py`); the trace itself
+        if the explanation is stopped (or past its deadline) while it is told."""
+        teller = Teller(self.variables, self.letters, self.named, self.groups, self.distinct_text,
+                        self.prover.domain_term, self.budget)
+        try:
+            return teller.tell(trace, self.rules)
+        except OutOfTime:
+            return list(trace)
+
+    def request_stop(self) -> None:
+        """End the reasoning (or its retelling) soon: the budget is spent and the running proof is
+        interrupted. Safe from another thread and from a signal handler (Ctrl-C)."""
+        self.budget.stop()
+        interrupt(self.variables.ctx)
 
     # applying a rule: the digits each variable can still take, and fixed differences
 
@@ -156,7 +173,8 @@ class Explainer:
         self.count_step()
         fact = text if var in self.named else None
         return Step(StepKind.DEDUCE, f"{rule.name.capitalize()}: {self._said(rule, proof)}. So {text}.",
-                    self._uses(rule, proof), fact, assuming, rule.width, depth)
+                    self._uses(rule, proof), fact, assuming, rule.width, depth,
+                    basis=Basis((rule,), facts.copy(), ((var, tuple(kept)),)))
 
     def relate(self, rule: Rule, facts: Facts, x: str, y: str, k: int, assuming: tuple[str, ...],
                depth: int) -> Step | None:
@@ -166,7 +184,8 @@ class Explainer:
         text = tie_text(x, y, k)
         self.count_step()
         return Step(StepKind.DEDUCE, f"{rule.name.capitalize()}: {self._said(rule, proof)}. So {text}.",
-                    self._uses(rule, proof), text, assuming, rule.width, depth)
+                    self._uses(rule, proof), text, assuming, rule.width, depth,
+                    basis=Basis((rule,), facts.copy(), tie=(x, y, k)))
 
     def contradiction(self, rule: Rule, facts: Facts, assuming: tuple[str, ...], depth: int) -> list[Step]:
         proof = self.prover.prove([rule], facts, z3.BoolVal(False, self.variables.ctx))
@@ -174,7 +193,7 @@ class Explainer:
             return []
         raise Contradiction([Step(StepKind.CONTRADICTION, f"{rule.name.capitalize()} cannot hold: "
                                   f"{self._said(rule, proof)}.", self._uses(rule, proof), None, assuming,
-                                  rule.width, depth)])
+                                  rule.width, depth, basis=Basis((rule,), facts.copy()))])
 
     def count_step(self) -> None:
         self.steps_made += 1
@@ -239,7 +258,8 @@ class Explainer:
         inner = assuming + (case,)
         trial = facts.copy()
         trial.domains[letter] = (digit,)
-        opening = Step(StepKind.CASE, f"Suppose {case}.", (), case, inner, 1, depth + 1)
+        opening = Step(StepKind.CASE, f"Suppose {case}.", (), case, inner, 1, depth + 1,
+                       basis=Basis((), facts.copy(), case=(letter, digit)))
         try:
             self.propagate(trial, inner, depth + 1)
             while depth + 1 < limit:
@@ -249,7 +269,7 @@ class Explainer:
         except Contradiction as stop:
             last = stop.steps[-1]
             closing = Step(StepKind.CONTRADICTION, last.text + f" So {letter} != {digit}.", last.uses,
-                           f"not ({case})", assuming, last.width, depth)
+                           f"not ({case})", assuming, last.width, depth, last.split, basis=last.basis)
             return [opening, *stop.steps[:-1], closing]
         return None
 
@@ -317,13 +337,13 @@ class Explainer:
         keep = None if wanted is None else wanted.get(letter)
         if keep is None:  # every digit refuted: the case itself is impossible
             raise Contradiction(steps + [Step(StepKind.CONTRADICTION, f"{letter} can take no digit.", ("cases",),
-                                              None, assuming, 1, depth, letter)])
+                                              None, assuming, 1, depth, letter, basis=Basis((), facts.copy()))])
         facts.domains.update(trial.domains)
         facts.domains[letter] = (keep,)
         text = f"{letter} = {keep}"
         self.count_step()
         return [*steps, Step(StepKind.DEDUCE, f"Every other digit of {letter} failed. So {text}.", ("cases",), text,
-                             assuming, 1, depth, letter)]
+                             assuming, 1, depth, letter, basis=Basis((), facts.copy(), ((letter, (keep,)),)))]
 
     def run(self, solutions: Sequence[dict[str, int]]) -> tuple[list[Step], ReasoningEnd]:
         """The explanation's steps, and how it ended."""

@@ -82,6 +82,18 @@ class Facts:
         return Facts(dict(self.domains), self.relations)
 
 
+@dataclass(frozen=True)
+class Basis:
+    """What one step of the reasoning was proved from and concluded: kept with the step, so that
+    several steps can be proved again as one (the person's steps: `person.py`)."""
+
+    rules: tuple[Rule, ...]
+    before: Facts  # the facts the step started from (a case: before its assumption)
+    changes: tuple[tuple[str, tuple[int, ...]], ...] = ()  # a variable and the values it keeps
+    tie: tuple[str, str, int] | None = None  # (x, y, k): x = y + k
+    case: tuple[str, int] | None = None  # a case's assumption: the letter and its digit
+
+
 def span(monomial: Monomial, coefficient: int, domains: Mapping[str, Sequence[int]]) -> tuple[int, int]:
     """The least and greatest value of coefficient * product over the variables' digits (ends of each)."""
     bounds = coefficient, coefficient
@@ -253,9 +265,8 @@ def _belonging(count: int, index: int) -> tuple[str, str]:
 
 
 def sum_rules(problem: Problem, variables: Variables) -> list[Rule] | None:
-    """A sum's columns, the leftmost first (where a person starts on a sum), then pairs; None if not a sum."""
-    if variables.base != 10:
-        return None
+    """A sum's columns, the leftmost first (where a person starts on a sum), then pairs; None if not a
+    sum. In any base: a column's carry out is worth the base."""
     forms = column_equations(problem)
     if forms is None:
         return None

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import enum
 import html
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from smtcrypt.core.check import Problem
+from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.results import Solution, Status
 
 MAX_LISTED = 10  # solutions listed at the end of an explanation that cannot go further
@@ -42,6 +43,8 @@ class Step:
     width: int = 1  # how many columns (or digits) of reasoning the step needs at once
     depth: int = 0  # how many cases are open
     split: str = ""  # the letter a case split was on, for the step that ends it
+    # what the step was proved from (a `rules.Basis`): what the person's steps are made again from
+    basis: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", StepKind(self.kind))  # a kind given by its name
@@ -53,7 +56,10 @@ class Step:
 
 @dataclass(frozen=True)
 class Explanation:
-    """The steps from the puzzle to its solution (or to the cases that remain), and a difficulty 1-5."""
+    """The steps from the puzzle to its solution (or to the cases that remain), and a difficulty 1-5.
+
+    `steps` are a person's (`person.py`); `trace` the reasoning's own steps, one small conclusion
+    each (carries too), from which they are told and the difficulty is read (`--terse`)."""
 
     formula: str
     status: Status  # unique | multiple | none | unknown (as a search's verdict)
@@ -62,9 +68,13 @@ class Explanation:
     complete: bool  # True when reasoning alone reached the end; False when the rest was left to a search
     count: int | None = None  # solutions in all, when known
     seconds: float = 0.0
+    trace: tuple[Step, ...] = ()  # the reasoning's own steps (the steps themselves when not given)
+    legend: tuple[str, ...] = ()  # how to read the steps: columns, carries, the base, the kind of sum
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))  # a status given by its name
+        if not self.trace:
+            object.__setattr__(self, "trace", self.steps)
 
     @property
     def solution(self) -> dict[str, int] | None:
@@ -72,29 +82,49 @@ class Explanation:
 
     @property
     def difficulty(self) -> int:
-        return difficulty(self.steps, self.complete)
+        return difficulty(self.trace, self.complete)
 
     @property
     def case_splits(self) -> int:
-        return sum(1 for step in self.steps if step.kind is StepKind.CASE)
+        return sum(1 for step in self.trace if step.kind is StepKind.CASE)
 
-    def text(self, hint: int | None = None) -> str:
-        """The explanation as numbered lines; with `hint`, only the first `hint` steps."""
-        steps = self.steps if hint is None else self.steps[:hint]
-        lines = [f"{self.formula}  (difficulty {self.difficulty} of 5)"]
+    def rating(self) -> str:
+        """The difficulty said for what it is: of finding the solution, of showing there is none, or of
+        narrowing a puzzle with several solutions down to its cases."""
+        level = f"difficulty {self.difficulty} of 5"
+        if self.status is Status.UNIQUE:
+            return level
+        if self.status is Status.NONE:
+            return f"no solution; {level} to show it"
+        if self.status is Status.MULTIPLE:
+            many = f"{self.count:,}" if self.count is not None else f"more than {MAX_LISTED}"
+            return f"{many} solutions, not one; {level} up to where the cases remain"
+        return f"undecided; {level}"
+
+    def text(self, hint: int | None = None, *, terse: bool = False) -> str:
+        """The explanation as numbered lines after its legend; with `hint`, only the first `hint`
+        steps; `terse`, the reasoning's own steps without a legend."""
+        every = self.trace if terse else self.steps
+        steps = every if hint is None else every[:hint]
+        lines = [f"{self.formula}  ({self.rating()})"]
+        if not terse:
+            lines += [f"     {line}" for line in self.legend]
         for number, step in enumerate(steps, 1):
             lines.append(f"{number:>3}. {'    ' * step.depth}{step.text}")
-        if hint is not None and hint < len(self.steps):
-            lines.append(f"     ({len(self.steps) - hint} more steps)")
+        if hint is not None and hint < len(every):
+            lines.append(f"     ({len(every) - hint} more steps)")
         elif not self.complete:
             lines.append("     (the reasoning above does not finish the puzzle: the rest was found by search)")
         return "\n".join(lines)
 
-    def to_dict(self, hint: int | None = None) -> dict[str, Any]:
-        steps = self.steps if hint is None else self.steps[:hint]
+    def to_dict(self, hint: int | None = None, *, terse: bool = False) -> dict[str, Any]:
+        every = self.trace if terse else self.steps
+        steps = every if hint is None else every[:hint]
         result: dict[str, Any] = {"formula": self.formula, "status": self.status.value, "difficulty": self.difficulty,
                                   "complete": self.complete, "steps": [step.as_dict() for step in steps],
                                   "solution": self.solution}
+        if not terse:
+            result["legend"] = list(self.legend)
         if self.status is not Status.UNIQUE:
             result["solutions"] = [dict(s) for s in self.solutions]
             result["count"] = self.count
@@ -107,8 +137,9 @@ class Explanation:
         items = "".join(
             f"<li style='margin-left:{2 * step.depth}em'><b>{html.escape(step.kind.value)}</b>: "
             f"{html.escape(step.text)}</li>" for step in self.steps)
+        legend = "".join(f"<p>{html.escape(line)}</p>" for line in self.legend)
         return (f"<div class='smtcrypt-explanation'><p><code>{html.escape(self.formula)}</code>: "
-                f"{self.status.value}, difficulty {self.difficulty} of 5</p><ol>{items}</ol></div>")
+                f"{html.escape(self.rating())}</p>{legend}<ol>{items}</ol></div>")
 
 
 def difficulty(steps: Sequence[Step], complete: bool = True) -> int:
@@ -134,28 +165,35 @@ def difficulty(steps: Sequence[Step], complete: bool = True) -> int:
 # --- the formula language, for the steps' facts --------------------------------------------------------
 
 
-def digits_text(values: Iterable[int]) -> str:
-    return "{" + ", ".join(map(str, sorted(values))) + "}"
+def digits_text(values: Iterable[int], digit: Callable[[int], str] = str) -> str:
+    return "{" + ", ".join(map(digit, sorted(values))) + "}"
 
 
-def condition(name: str, kept: Sequence[int], universe: Sequence[int]) -> str:
+def condition(name: str, kept: Sequence[int], universe: Sequence[int], *, printed: bool = False,
+              digit: Callable[[int], str] = str) -> str:
     """`X = 3`, `X != 0`, `X >= 5`, `2 <= X <= 4`, `X in {1, 3}` or `X not in {0, 5}`: the shortest
-    way to say that X takes one of `kept` out of `universe`, in the formula language."""
+    way to say that X takes one of `kept` out of `universe`, in the formula language. `printed`: as
+    a person reads it on paper (`X ≠ 0`, `X ≥ 5`, `2 ≤ X ≤ 4`, `X is 1 or 3`, `X ∉ {0, 5}`), each
+    value written by `digit` (a base's own digits: `b`, not 11)."""
     kept = sorted(kept)
     dropped = sorted(set(universe) - set(kept))
+    ne, ge, le = ("≠", "≥", "≤") if printed else ("!=", ">=", "<=")
     if len(kept) == 1:
-        return f"{name} = {kept[0]}"
+        return f"{name} = {digit(kept[0])}"
     if len(dropped) == 1:
-        return f"{name} != {dropped[0]}"
+        return f"{name} {ne} {digit(dropped[0])}"
     if kept == list(range(kept[0], kept[-1] + 1)):
         if kept[-1] == max(universe):
-            return f"{name} >= {kept[0]}"
+            return f"{name} {ge} {digit(kept[0])}"
         if kept[0] == min(universe):
-            return f"{name} <= {kept[-1]}"
-        return f"{kept[0]} <= {name} <= {kept[-1]}"
+            return f"{name} {le} {digit(kept[-1])}"
+        return f"{digit(kept[0])} {le} {name} {le} {digit(kept[-1])}"
     if len(dropped) < len(kept):
-        return f"{name} not in {digits_text(dropped)}"
-    return f"{name} in {digits_text(kept)}"
+        return f"{name} {'∉' if printed else 'not in'} {digits_text(dropped, digit)}"
+    if printed:
+        shown = [digit(value) for value in kept]
+        return f"{name} is {', '.join(shown[:-1])} or {shown[-1]}"
+    return f"{name} in {digits_text(kept, digit)}"
 
 
 def signed(value: int) -> str:
@@ -174,7 +212,7 @@ def solution_text(solution: Solution, problem: Problem) -> str:
     """`D=7 E=5 M=1`; with `?`s, the formula filled in as well (`10 + 91 = 101  /  A=1`)."""
     if problem.wildcards:
         return str(solution)
-    return " ".join(f"{k}={v}" for k, v in sorted(solution.mapping.items()))
+    return " ".join(f"{k}={digit_char(v)}" for k, v in sorted(solution.mapping.items()))  # the base's own digits
 
 
 def solution_step(shown: str, letters: dict[str, int]) -> Step:
@@ -187,7 +225,8 @@ def closing_steps(found: Sequence[str], count: int | None, reasoned: bool) -> li
     """What the reasoning left open, said as such: the solutions a complete search finds (as `solution_text`)."""
     if not found:
         return [Step(StepKind.SOLUTION,
-                     "No further step follows by local reasoning; a complete search finds no solution.",
+                     "No further step follows by local reasoning, but a complete search finds none. "
+                     "So the puzzle has no solution.",
                      ("search",), None, (), 1, 0)]
     listed = found[:MAX_LISTED]
     many = "" if count is not None else f" (the first {MAX_LISTED} of more)"

@@ -17,6 +17,7 @@ from smtcrypt.core.letters import normal, shown
 from smtcrypt.core.numerals import MAX_NUMBER_DIGITS, digit_char
 from smtcrypt.errors import FormulaError
 from smtcrypt.teach.explain import Step
+from smtcrypt.teach.explain.person import printed
 
 OPERATORS = {"=": "=", "==": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 # a letter of any script (with the combining marks that follow it: `R̆`), or a carry
@@ -72,6 +73,9 @@ class Move:
             return f"solved: {self.solution}"
         if self.verdict is MoveVerdict.ACCEPTED:
             return "accepted" + (f"; forced: {_assignment_text(self.forced)}" if self.forced else "")
+        if self.steps:  # the reasons numbered, one a line, as the web page numbers them
+            return f"{self.verdict.value}:" + "".join(f"\n  {number}. {printed(step.text)}"
+                                                     for number, step in enumerate(self.steps, 1))
         return f"{self.verdict.value}: {self.reason}"
 
     def __str__(self) -> str:

@@ -191,10 +191,12 @@ class Game:
         """The explainer's next proved step from the decisions; else a letter they fix; else a letter to try."""
         if self.solved:
             return "the puzzle is solved"
-        steps = self.reasons.next_steps(self.decisions, self.timeout)
-        if steps:
-            return steps[0].text
         solutions, complete, _ = self._consistent(self.decisions)
+        if complete and not solutions and not self.decisions:
+            return "the puzzle has no solution: a complete search finds none, so no digit can be right"
+        step = self.reasons.hint(self.decisions, self.timeout)
+        if step is not None:
+            return step.text
         known = self.fixed()
         if complete and solutions:
             for letter in self.letters:

@@ -8,13 +8,13 @@ A rejection's reason is the first of these that holds:
   most CASE_DEPTH deep) each refuted by it, cut back to the steps the contradiction stands on
   (`Reasons.refutation`);
 - else the game says "no solution has ..." on the strength of its search.
-A hint is the explainer's next proved step from the decisions (`Reasons.next_steps`). The
+A hint is the explainer's next proved step from the decisions that says something about a letter,
+told as an explanation tells it (`Reasons.hint`). The
 explainer's work is bounded (REASON_WORK, REASON_SECONDS) so that a move is answered promptly.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping, Sequence
 
@@ -29,6 +29,7 @@ from smtcrypt.teach.explain.rules import Facts, Rule, Variables
 from smtcrypt.teach.play.decisions import Decision, digits_text, listed
 
 REASON_SECONDS = 2.0  # seconds (at most) spent looking for the explainer's chain behind a rejection
+HINT_STEPS = 50  # steps of reasoning a hint runs on at most to reach a letter
 CASE_DEPTH = 2  # a rejection's reason may split letters into cases, and cases inside them
 REASON_WORK = 400_000  # the explainer's work (search nodes, proofs) behind one rejection or hint
 
@@ -106,7 +107,7 @@ class Reasons:
     def stop(self) -> None:
         """Spend the budget: the question being answered ends at the explainer's next look at it
         (the next question gets a fresh one). Safe from another thread and from a signal handler."""
-        self.explainer.budget.deadline = -math.inf
+        self.explainer.request_stop()
 
     def refutation(self, decisions: Sequence[Decision], timeout: float | None) -> list[Step]:
         """The explainer's shortest chain of proved steps from the decisions to a contradiction: local
@@ -133,6 +134,27 @@ class Reasons:
             return self.explainer.next_steps(facts, (), 0)
         except (Contradiction, OutOfTime):
             return []
+
+    def hint(self, decisions: Sequence[Decision], timeout: float | None) -> Step | None:
+        """The next step a person makes from the decisions, as an explanation tells it: the reasoning
+        run on until it says something about a letter (a carry alone is no hint), told as one step."""
+        facts = self.facts(decisions)
+        self.reset_budget(timeout)
+        chain: list[Step] = []
+        try:
+            for _ in range(HINT_STEPS):
+                found = self.explainer.next_steps(facts, (), 0)
+                if not found:
+                    break
+                chain += found
+                if any(step.fact is not None for step in found):
+                    break
+        except (Contradiction, OutOfTime):
+            return None
+        if not chain or all(step.fact is None for step in chain):
+            return None
+        told = self.explainer.person_steps(chain)
+        return next((step for step in told if step.fact is not None), None)
 
 
 def needed_steps(steps: list[Step], proofs: list[ProofBasis]) -> list[Step]:
