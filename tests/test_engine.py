@@ -191,6 +191,7 @@ def test_the_portfolio_switches_without_losing_or_repeating(monkeypatch):
     monkeypatch.setattr(prices, "SMALL_SPACE", 0)
     monkeypatch.setattr(prices, "EXHAUSTIVE_AT_ONCE", 0.0)
     monkeypatch.setattr(prices, "Z3_SHARE", dict.fromkeys(prices.Z3_SHARE, 1e-4))
+    monkeypatch.setattr(prices, "CUBES_SHARE", 1e-4)
     monkeypatch.setattr(prices, "Z3_PER_MODEL", dict.fromkeys(prices.Z3_PER_MODEL, 0.0))
     monkeypatch.setattr(prices, "Z3_AT_LEAST", 0.0)
     # products go to the digits backend, which never switches: kept out, so the switch is what is tested
