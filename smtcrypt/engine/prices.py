@@ -21,8 +21,8 @@ FIRST_AT_ONCE = 0.5
 PROBE_SECONDS = 0.05  # for one solution where the sample met some: every assignment tried this long first
 JOIN_SPLIT = 2  # `auto` joins where the join evaluates at most 1/JOIN_SPLIT of all the assignments
 # of the exhaustive price, the cubes' solver time before they give up: a cube's cost is per cube, not per
-# solution, so on dense puzzles they are worth the whole price; at worst a puzzle then costs twice that price
-CUBES_SHARE = 1.0
+# solution, so on dense puzzles they are worth more than a model's share; at worst a puzzle costs 1.75 times that price
+CUBES_SHARE = 0.75
 # of the exhaustive price, before switching
 Z3_SHARE = MappingProxyType({"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5})
 # seconds Z3 gets on sums and products (where it usually answers fast), however cheap the exhaustive price
