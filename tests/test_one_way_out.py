@@ -16,20 +16,11 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
+from test_layout import MULTIPLICATION  # noqa: E402  (the long multiplication as printed, one copy)
 from webserver import get, running_server  # noqa: E402
 
 from smtcrypt.cli import main  # noqa: E402
 from smtcrypt.cli.batch import batch  # noqa: E402
-
-MULTIPLICATION = """\
-    7??
-  x  ??
-  -----
-   ?8??
-  ?9??
-  -----
-  ?5???
-"""
 
 # (notation, the puzzle's text as batch and the web take it, the command line's arguments, the rules)
 PUZZLES: list[tuple[str, str, list[str], dict[str, Any]]] = [
