@@ -35,6 +35,7 @@ SUBCOMMANDS = """\
        smtcrypt worksheet [options] FORMULA...    a printable worksheet with an answer key
        smtcrypt play [options] FORMULA...         solve it by hand, each move checked and explained
        smtcrypt serve [options]                   the web page
+       smtcrypt page --out DIR [options]          the web page as a static folder, solving in the browser
        (each: smtcrypt COMMAND --help)"""
 
 EXAMPLES = """\

@@ -20,6 +20,7 @@ from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations import NOTATIONS, shared_options  # every notation, read from the table (layout too)
 from smtcrypt.search import DEFAULT_TIMEOUT
+from smtcrypt.teach.worksheet import PAPERS
 
 MODES = ("all", "first", "count", "unique")
 MAX_FORMULA_CHARS = MAX_SOURCE_LENGTH  # the parser's own limit: over it, 413 before any parsing
@@ -28,6 +29,10 @@ SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair: no text, and
 REPEATABLE = {"formula", "assign", "domain"}  # several constraints; one letter each (or comma-separated)
 KNOWN = ("formula", "mode", "limit", "timeout", "strategy", "stats", "distinct", "allow_leading_zeros",
          "nonzero_single_letters", "base", "digits", "domain", "assign", "syntax")
+CHECK_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "nonzero_single_letters", "base", "digits", "domain",
+                 "assign", "syntax")  # a check's and an explanation's: the puzzle and its rules, no way of searching
+WORKSHEET_OPTIONS = ("formula", "title", "paper", "timeout")
+MAX_WORKSHEET_PUZZLES = 60
 TRUE, FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
 
 
@@ -206,3 +211,20 @@ def read_query(pairs: Iterable[tuple[str, str]], *, max_timeout: float, known: I
     timeout = values.number("timeout", float, 0.001)
     return Query(formula, values.rules(), mode, limit, max_timeout if timeout is None else min(timeout, max_timeout),
                  strategy, values.flag("stats", False), values.choice("syntax", tuple(NOTATIONS), "smtcrypt"))
+
+
+def worksheet_request(pairs: list[tuple[str, str]]) -> tuple[list[str], str, str]:
+    """The formulas, paper and title a worksheet request asks for; `BadQuery` where it cannot be made."""
+    values = dict(pairs)
+    unknown = sorted({name for name, _ in pairs} - set(WORKSHEET_OPTIONS))
+    formulas = [value for name, value in pairs if name == "formula" and value.strip()]
+    paper = values.get("paper", "a4").lower()
+    if unknown:
+        raise BadQuery(400, f"unknown option {unknown[0]!r} (known: {', '.join(WORKSHEET_OPTIONS)})")
+    if not formulas:
+        raise BadQuery(400, "no puzzles: give them as formula=...&formula=...")
+    if len(formulas) > MAX_WORKSHEET_PUZZLES:
+        raise BadQuery(413, f"{len(formulas)} puzzles: at most {MAX_WORKSHEET_PUZZLES} on a worksheet")
+    if paper not in PAPERS:
+        raise BadQuery(400, f"paper must be one of {', '.join(PAPERS)}")
+    return formulas, paper, values.get("title", "Cryptarithms")
