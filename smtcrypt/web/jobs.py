@@ -31,12 +31,9 @@ from typing import Any
 from smtcrypt.core.check import Problem
 from smtcrypt.core.letters import is_wildcard
 from smtcrypt.errors import FormulaError
-from smtcrypt.present.data import explanation
 from smtcrypt.present.report import Report
 from smtcrypt.search import DEFAULT_MEMORY_MB, Search
 from smtcrypt.search.verdicts import impossible
-from smtcrypt.teach.worksheet import build_worksheet
-from smtcrypt.web.play import play
 from smtcrypt.web.query import BadQuery, Query, formula_error, puzzle_of
 
 STREAMED_SOLUTIONS = 200  # solutions sent one by one to the page; past this only the count grows
@@ -146,14 +143,20 @@ def check(job: Job) -> dict[str, Any]:
 def explain(job: Job) -> dict[str, Any]:
     assert job.query is not None
     puzzle = puzzle_of(job.query)
+    from smtcrypt.present.data import explanation  # (the teaching code loads where it is asked for: see WORK)
+
     return explanation(puzzle, job.seconds_left())
 
 
 def move(job: Job) -> dict[str, Any]:
+    from smtcrypt.web.play import play
+
     return play(job.body, job.seconds_left())
 
 
 def worksheet(job: Job) -> str:
+    from smtcrypt.teach.worksheet import build_worksheet
+
     formulas, title, paper = job.body
     seconds = job.seconds_left()
     try:  # the whole sheet within the limit
@@ -162,4 +165,6 @@ def worksheet(job: Job) -> str:
         raise formula_error(error) from None
 
 
+# The work other than a search. Each loads the teaching code it needs when first asked: a search's
+# process, or the page's searches worker (where loading Python costs seconds), never needs it.
 WORK: dict[str, Callable[[Job], Any]] = {"check": check, "explain": explain, "play": move, "worksheet": worksheet}
