@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from smtcrypt.cli.options import Exit
 from smtcrypt.core.results import Status
 from smtcrypt.errors import FormulaError
-from smtcrypt.present.optimum import lines, to_dict
+from smtcrypt.present.optimum import lines
 from smtcrypt.present.report import Report
 from smtcrypt.setters.optimum import optimize
 
@@ -35,9 +35,7 @@ def command(puzzle: Puzzle, args: argparse.Namespace) -> int:
         return Exit.USAGE
     output = Report(puzzle.reading)
     if args.json:
-        data = output.verdict(result.as_verdict, stats=args.stats)
-        data.update(to_dict(result))
-        print(json.dumps(data, ensure_ascii=False))
+        print(json.dumps(output.optimum(result, stats=args.stats), ensure_ascii=False))
     else:
         for solution in result.solutions:  # in the puzzle's own notation, as a search prints it
             print(output.line(solution))

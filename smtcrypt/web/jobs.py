@@ -28,12 +28,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from smtcrypt.api import Puzzle
 from smtcrypt.core.check import Problem
 from smtcrypt.core.letters import is_wildcard
 from smtcrypt.errors import FormulaError
 from smtcrypt.present.report import Report
 from smtcrypt.search import DEFAULT_MEMORY_MB, Search
 from smtcrypt.search.verdicts import impossible
+from smtcrypt.setters.answers import Expression
 from smtcrypt.web.query import BadQuery, Query, formula_error, puzzle_of
 
 STREAMED_SOLUTIONS = 200  # solutions sent one by one to the page; past this only the count grows
@@ -95,6 +97,9 @@ def search(outbox: Outbox, job: Job) -> None:
         output = Report(puzzle.reading)
     except FormulaError as error:  # the notation's answer expression (enigma.py's --answer)
         raise formula_error(error) from None
+    if query.objective is not None:
+        optimum(outbox, job, puzzle, output, started)
+        return
     options = {**query.search_options, "timeout": job.seconds_left()}
     try:
         searching = puzzle.search(**options, keep=mode != "count")  # a count is the number only, as `--count --json`
@@ -132,6 +137,34 @@ def search(outbox: Outbox, job: Job) -> None:
     finally:
         stop_counting()
     outbox.send(("done", verdict, shown))
+
+
+def optimum(outbox: Outbox, job: Job, puzzle: Puzzle, output: Report, started: float) -> None:
+    """A search for the best value (maximize= or minimize=), its messages as a search's: the solutions
+    attaining it (with mode=unique, two where more do), then the optimisation's object."""
+    query = job.query
+    assert query is not None and query.objective is not None
+    sense, expression = query.objective
+    problem = puzzle.problem
+    try:  # the objective checked before the search starts, as a formula is: refused with its caret
+        Expression(expression, problem)
+        if query.strategy != "auto":
+            puzzle.search(strategy=query.strategy)  # a strategy that cannot search this puzzle says so here
+    except FormulaError as error:
+        raise BadQuery(400, f"error in {sense}: {error.message}", option=sense, column=error.column,
+                       snippet=error.snippet) from None
+    except ValueError as error:
+        raise BadQuery(400, str(error), option="strategy") from None
+    outbox.send(("start", {"formula": problem.source, "letters": named_letters(problem), "timeout": job.timeout,
+                           "fields": {"formula": puzzle.view.formula or problem.source, **output.fields()}}))
+    result = puzzle.optimize(expression, sense=sense, unique=query.mode == "unique", timeout=job.seconds_left(),
+                             strategy=query.strategy)
+    for index, solution in enumerate(result.solutions, 1):
+        if job.stream:
+            outbox.send(("solution", {"event": "solution", "index": index, **output.page(solution)}))
+        else:
+            outbox.send(("solutions", [output.entry(solution, output.found(solution))]))
+    outbox.send(("done", output.optimum(result, stats=query.stats, solutions=False), len(result.solutions)))
 
 
 def check(job: Job) -> dict[str, Any]:

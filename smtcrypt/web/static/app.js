@@ -8,6 +8,7 @@ const RULES = ["mode", "digits", "assign", "base", "distinct", "allow_leading_ze
 const DEFAULTS = { mode: "all", digits: "", assign: "", base: "10", distinct: true, allow_leading_zeros: false,
                    nonzero_single_letters: false };
 const NOTATIONS = ["smtcrypt", "layout", "cryptator", "enigma"];  // the `syntax` a puzzle is read in
+const SENSES = ["maximize", "minimize"];  // a best value asked for: maximize=EXPR or minimize=EXPR
 const STOP_GRACE_MS = 3000;  // after Stop, the server's last word is awaited this long before the request is dropped
 
 const GRACE_MS = 1000;  // in the browser: a search's time past its limit to send its verdict, before its worker ends
@@ -29,6 +30,7 @@ function puzzleParams() {
     const value = ruleValue(name);
     if (value !== DEFAULTS[name]) params.set(name, String(value));
   }
+  if ($("sense").value && $("objective").value.trim()) params.set($("sense").value, $("objective").value.trim());
   return params;
 }
 
@@ -43,7 +45,7 @@ function followLink() {  // a link shown belongs to the puzzle on the page, not 
 
 function ruleParams() {  // what the checker needs: the formula and the rules, not the mode
   const params = puzzleParams();
-  params.delete("mode");
+  for (const name of ["mode", ...SENSES]) params.delete(name);
   return params;
 }
 
@@ -52,6 +54,9 @@ function loadFromAddress() {
   if (!params.has("formula")) return false;
   $("formula").value = params.getAll("formula").join("\n");
   $("notation").value = NOTATIONS.includes(params.get("syntax")) ? params.get("syntax") : "smtcrypt";
+  const sense = SENSES.find((name) => params.has(name));
+  $("sense").value = sense || "";
+  $("objective").value = sense ? params.get(sense) : "";
   for (const name of RULES) {
     if (!params.has(name)) continue;
     const element = $(name), value = params.get(name);
@@ -276,6 +281,13 @@ function describe(verdict, shown) {
     infinite: `${plural(verdict.shown ?? shown)} shown; ${verdict.reason}`,
     unknown: `${plural(n)} found; search incomplete (${verdict.reason}), so more may exist`,
   };
+  const best = verdict.sense === "maximize" ? "maximum" : "minimum";
+  const attained = { unique: "; attained by one solution only, proved", multiple: "; attained by more than one solution" };
+  texts.optimal = `${best} ${verdict.objective} = ${verdict.optimum}: optimal` + (attained[verdict.attained] || "");
+  if (verdict.status === "unknown" && verdict.bound !== undefined) {
+    texts.unknown = `${best} ${verdict.objective} ${verdict.sense === "maximize" ? "at least" : "at most"} ` +
+      `${verdict.bound}, the best found; search incomplete (${verdict.reason}), so it is not proved optimal`;
+  }
   let text = texts[verdict.status] || verdict.status;
   if (n !== null && shown < n && verdict.status !== "unknown" && $("mode").value !== "count") text += `; the first ${shown} shown`;
   return [text, how];
@@ -669,8 +681,8 @@ async function start() {
   $("form").addEventListener("submit", (event) => { event.preventDefault(); solve(); });
   $("formula").addEventListener("input", checkSoon);
   $("notation").addEventListener("change", checkSoon);
-  for (const id of ["formula", "notation", ...RULES]) $(id).addEventListener("input", followLink);
-  for (const id of ["notation", ...RULES]) $(id).addEventListener("change", followLink);
+  for (const id of ["formula", "notation", "objective", ...RULES]) $(id).addEventListener("input", followLink);
+  for (const id of ["notation", "sense", ...RULES]) $(id).addEventListener("change", followLink);
   $("formula").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey) { event.preventDefault(); solve(); }
   });
