@@ -137,7 +137,7 @@ def status_of(page, *expected: str) -> str:
 
 
 @pytest.mark.skipif(browser_missing() is not None, reason=browser_missing() or "")
-def test_the_static_page_solves_proves_stops_and_shares_in_the_browser(site):
+def test_the_static_page_solves_proves_plays_stops_and_shares_in_the_browser(site):
     from playwright.sync_api import sync_playwright
 
     elsewhere: list[str] = []  # every request the page makes outside its folder
@@ -171,6 +171,24 @@ def test_the_static_page_solves_proves_stops_and_shares_in_the_browser(site):
         # hints: the explanation, step by step
         page.click("#next-hint")
         page.wait_for_selector("#steps li")
+
+        # played by hand: a move rejected with its reasons, one accepted
+        page.fill("#formula", "SEND + MORE = MONEY")
+        page.click("#play")
+        page.wait_for_selector("#board .box")
+        page.locator("#board .box[data-letter=S]").first.fill("8")
+        page.wait_for_function("document.getElementById('verdict').dataset.verdict === 'rejected'")
+        assert page.locator("#reason li").count() >= 2
+        page.locator("#board .box[data-letter=M]").first.fill("1")
+        page.wait_for_function("document.getElementById('verdict').textContent.includes('M = 1: accepted')")
+
+        # the best value, proved
+        page.fill("#formula", "SEND + MOST = MONEY")
+        page.select_option("#sense", "maximize")
+        page.fill("#objective", "MONEY")
+        page.click("#solve")
+        assert "maximum MONEY = 10876: optimal" in status_of(page, "optimal")
+        page.select_option("#sense", "")
 
         # infinitely many
         page.fill("#formula", "x - y = 1")
