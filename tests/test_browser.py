@@ -305,6 +305,7 @@ def test_hints_one_step_at_a_time(page, tmp_path):
     page.wait_for_selector("#steps li")
     assert page.locator("#steps li").all_inner_texts() == [explained.steps[0].text]
     assert page.inner_text("#difficulty") == f"difficulty {explained.difficulty} of 5"
+    assert page.locator("#legend p").all_inner_texts() == list(explained.legend)  # how to read the steps, first
     for shown in range(2, len(explained.steps) + 1):
         page.click("#next-hint")
         page.wait_for_function(f"document.querySelectorAll('#steps li').length === {shown}")

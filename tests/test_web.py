@@ -324,6 +324,8 @@ def test_explanations_and_long_hand_layouts_are_served(base):
     assert status == 200 and answer["difficulty"] == smtcrypt.Puzzle("SEND + MORE = MONEY").difficulty()
     assert answer["complete"] and answer["steps"][0] == {"kind": "deduce", "text": "Column 5: c5 = M, with M ≠ 0. So M = 1."}
     assert answer["steps"][-1]["kind"] == "solution"
+    assert answer["legend"] == list(smtcrypt.Puzzle("SEND + MORE = MONEY").explain().legend)
+    assert any("carry" in line for line in answer["legend"])
     assert get(base, "/api/explain", {"formula": "SEND + +"})[0] == 400
     connection, response = stream(base, {"formula": "SEND + MORE = MONEY"})
     events = [json.loads(line) for line in response.read().decode().splitlines()]

@@ -395,6 +395,7 @@ async function stop() {
 function offerHints() {
   $("hints").hidden = false;
   $("steps").replaceChildren();
+  $("legend").replaceChildren();
   $("difficulty").textContent = "";
   $("next-hint").disabled = false;
   $("next-hint").textContent = "Next hint";
@@ -410,6 +411,7 @@ async function nextHint() {
     }
     hints = { steps: body.steps, shown: 0 };
     if (body.difficulty) $("difficulty").textContent = `difficulty ${body.difficulty} of 5`;
+    $("legend").replaceChildren(...(body.legend || []).map((line) => el("p", "", line)));  // how to read the steps
   }
   if (hints.shown < hints.steps.length) {
     $("steps").append(el("li", hints.steps[hints.shown].kind || "", hints.steps[hints.shown].text));
