@@ -26,7 +26,7 @@ from smtcrypt.core.intervals import (
     word_interval,
 )
 from smtcrypt.core.numerals import root_floor
-from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Not, Number, Unary, Word
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Not, Number, Unary, Word, children
 
 Box = Mapping[str, tuple[int, int]]  # each letter's least and greatest digit
 RationalInterval = tuple[Fraction, Fraction]
@@ -91,28 +91,57 @@ def remainder_bounds(y: RationalInterval) -> RationalInterval:
     return (Fraction(0), largest) if y[0] > 0 else (-largest, Fraction(0))
 
 
-# --- a formula's values over a box of digits ---------------------------------------------------------------
+# --- a formula's values ------------------------------------------------------------------------------------
 
 
-def value_bounds(node: Expr, box: Box, base: int) -> RationalInterval | None:
-    """Exact bounds of a value with every letter within its box; None where not worked out."""
-    if isinstance(node, Word):
-        return _word_bounds(node, box, base)
-    if isinstance(node, Number):
-        return node.value, node.value
-    if isinstance(node, Unary):
-        inner = value_bounds(node.operand, box, base)
-        return inner if inner is None or node.op == "+" else negated(inner)
-    if isinstance(node, BinOp):
-        left, right = value_bounds(node.left, box, base), value_bounds(node.right, box, base)
-        if left is None or right is None:
+class ValueBounds:
+    """Exact bounds of a formula's values, node by node, wherever they are defined; None where some part
+    has none. Numbers, signs, + - * /, min, max and abs are worked out here; the bounds the walk starts
+    from (`leaf`: words, say) and those of any other operation (`other`) are the caller's."""
+
+    def leaf(self, node: Expr) -> RationalInterval | None:
+        return None
+
+    def other(self, node: Expr, parts: list[RationalInterval]) -> RationalInterval | None:
+        return None
+
+    def of(self, node: Expr) -> RationalInterval | None:
+        known = self.leaf(node)
+        if known is not None:
+            return known
+        if isinstance(node, Number):
+            return node.value, node.value
+        found = [self.of(child) for child in children(node)]
+        parts = [part for part in found if part is not None]
+        if len(parts) < len(found) or not parts:
             return None
-        return _binop_bounds(node.op, left, right)
-    if isinstance(node, Call):
-        parts = [value_bounds(arg, box, base) for arg in node.args]
-        known = [part for part in parts if part is not None]
-        return call_bounds(node.name, known) if len(known) == len(parts) else None
-    return None
+        if isinstance(node, Unary):
+            return negated(parts[0]) if node.op == "-" else parts[0]
+        if isinstance(node, BinOp) and node.op in ARITHMETIC:
+            return ARITHMETIC[node.op](parts[0], parts[1])
+        if isinstance(node, BinOp) and node.op == "/":
+            return quotient_bounds(parts[0], parts[1])
+        if isinstance(node, Call) and node.name in ("min", "max", "abs"):
+            return least(parts) if node.name == "min" else greatest(parts) if node.name == "max" else absolute(parts[0])
+        return self.other(node, parts)
+
+
+class BoxBounds(ValueBounds):
+    """A formula's values with every letter within its box of digits; constant powers of non-negative values."""
+
+    def __init__(self, box: Box, base: int):
+        self.box, self.base = box, base
+
+    def leaf(self, node: Expr) -> RationalInterval | None:
+        if not isinstance(node, Word):
+            return None
+        low, high = word_interval(node.letters, self.base, lambda _position, letter: self.box[letter])
+        return Fraction(low), Fraction(high)
+
+    def other(self, node: Expr, parts: list[RationalInterval]) -> RationalInterval | None:
+        if isinstance(node, BinOp) and node.op == "**" and parts[1][0] == parts[1][1] and parts[0][0] >= 0:
+            return _power_bounds(parts[0], parts[1][0])
+        return None
 
 
 def polynomial_bound(node: Expr, word: Callable[[Word], int], exponents: Mapping[BinOp, Fraction]) -> int | None:
@@ -139,21 +168,6 @@ def polynomial_bound(node: Expr, word: Callable[[Word], int], exponents: Mapping
     return left * right if node.op == "*" else left + right
 
 
-def _word_bounds(word: Word, box: Box, base: int) -> RationalInterval:
-    low, high = word_interval(word.letters, base, lambda _position, letter: box[letter])
-    return Fraction(low), Fraction(high)
-
-
-def _binop_bounds(op: str, left: RationalInterval, right: RationalInterval) -> RationalInterval | None:
-    if op in ARITHMETIC:
-        return ARITHMETIC[op](left, right)
-    if op == "/":
-        return quotient_bounds(left, right)
-    if op == "**" and right[0] == right[1] and left[0] >= 0:
-        return _power_bounds(left, right[0])
-    return None
-
-
 def _power_bounds(base: RationalInterval, exponent: Fraction) -> RationalInterval | None:
     """A non-negative interval to a constant power: whole powers exactly, roots to the next integer."""
     if exponent.denominator == 1 and exponent >= 0:
@@ -163,34 +177,26 @@ def _power_bounds(base: RationalInterval, exponent: Fraction) -> RationalInterva
     return None
 
 
-def call_bounds(name: str, parts: list[RationalInterval]) -> RationalInterval | None:
-    """The bounds of `min`, `max` or `abs` of the parts' bounds (None for other calls, whose bounds
-    depend on what their caller knows: the general encoding's digit sums and reversals, say)."""
-    if name == "min":
-        return least(parts)
-    if name == "max":
-        return greatest(parts)
-    if name == "abs":
-        return absolute(parts[0])
-    return None
-
-
 def truth_bounds(node: Expr, box: Box, base: int) -> bool | None:
     """True or False if the bounds decide the condition for every value in the box, else None."""
+    return _truth(node, BoxBounds(box, base))
+
+
+def _truth(node: Expr, bounds: BoxBounds) -> bool | None:
     if isinstance(node, Compare):
-        operands = [value_bounds(op, box, base) for op in node.operands]
+        operands = [bounds.of(op) for op in node.operands]
         results = [None if left is None or right is None else compare_bounds(op, left, right)
                    for op, left, right in zip(node.ops, operands, operands[1:])]
         if any(r is False for r in results):
             return False
         return True if all(r is True for r in results) else None
     if isinstance(node, BoolOp):
-        parts = [truth_bounds(op, box, base) for op in node.operands]
+        parts = [_truth(op, bounds) for op in node.operands]
         if node.op == "and":
             return False if False in parts else (True if all(p is True for p in parts) else None)
         return True if True in parts else (False if all(p is False for p in parts) else None)
     if isinstance(node, Not):
-        inner = truth_bounds(node.operand, box, base)
+        inner = _truth(node.operand, bounds)
         return None if inner is None else not inner
     return None
 

@@ -278,14 +278,13 @@ class Rationals(TermBounds):
         return Rat(result, den, True), (z3.Or(*cases) if cases else False)
 
     def numerator_bounds(self, node: Expr, a: Rat) -> Interval | None:
-        """Bounds on a.num where a.den is a constant: an integer expression's interval, or those of
-        a sum, difference or product of such terms and repeating decimals (`.7(13) + A`), scaled by
-        the denominator; None if some term has no bounds."""
+        """Bounds on a.num where a.den is a constant: an integer expression's interval, or the term's
+        bounds (`.7(13) + A`) scaled by the denominator; None if some term has no bounds."""
         if a.const is not None or not isinstance(a.den, int):
             return None
         if a.den == 1:
             return interval(node, self.problem.rules)
-        bounds = self.value_bounds(node)
+        bounds = self.of(node)
         if bounds is None:
             return None
         low, high = bounds[0] * a.den, bounds[1] * a.den

@@ -17,7 +17,7 @@ from smtcrypt.core.rules import PRIME_LIMIT
 from smtcrypt.core.tree import BinOp, Call, Expr, Name, Number, Repeating, Word, walk
 from smtcrypt.encode import words
 from smtcrypt.encode.base import Ok, Unsupported, allowed_digits, checkpoint, indicator
-from smtcrypt.encode.bitvec.ints import MAX_WIDTH, Z
+from smtcrypt.encode.bitvec.ints import Z, fitted
 from smtcrypt.encode.bitvec.rationals import BitVecRat, BitVecRationals, Value
 from smtcrypt.encode.walk import TreeEncoder, conj
 
@@ -76,9 +76,7 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
         lo, hi = min(values), max(values)
         if lo == hi:
             return self.const(lo)
-        width = signed_width(lo, hi)
-        if width > MAX_WIDTH:
-            raise Unsupported(f"a value of {width} bits")
+        width = fitted(lo, hi)
         var = self.letters[letter]
         term = z3.BitVecVal(values[-1], width, self.ctx)
         for digit, result in reversed(list(zip(digits, values))[:-1]):

@@ -57,6 +57,14 @@ def decided(op: str, a: Z, b: Z) -> bool | None:
     return True if a.lo >= b.hi else False if below else None
 
 
+def fitted(lo: int, hi: int) -> int:
+    """The width of [lo, hi] (`signed_width`), where the encoding builds terms that wide: else Unsupported."""
+    width = signed_width(lo, hi)
+    if width > MAX_WIDTH:
+        raise Unsupported(f"a value of {width} bits")
+    return width
+
+
 class BoundedInts:
     """Operations on `Z`s in one context, each exact (no overflow) wherever its operands are defined."""
 
@@ -64,18 +72,13 @@ class BoundedInts:
         self.ctx = context
 
     def const(self, value: int) -> Z:
-        width = signed_width(value, value)
-        if width > MAX_WIDTH:
-            raise Unsupported(f"a constant of {width} bits")
-        return Z(z3.BitVecVal(value, width, self.ctx), value, value)
+        return Z(z3.BitVecVal(value, fitted(value, value), self.ctx), value, value)
 
     def make(self, term: z3.BitVecRef, lo: int, hi: int) -> Z:
         """A Z from a term whose low bits hold a value in [lo, hi]: narrowed to its width."""
         if lo == hi:
             return self.const(lo)
-        width = signed_width(lo, hi)
-        if width > MAX_WIDTH:
-            raise Unsupported(f"a value of {width} bits")
+        width = fitted(lo, hi)
         if term.size() > width:
             term = z3.Extract(width - 1, 0, term)
         assert term.size() == width
@@ -93,7 +96,8 @@ class BoundedInts:
         return (z3.ZeroExt if a.lo >= 0 else z3.SignExt)(width - a.width, a.term)
 
     def ring(self, op: Callable, a: Z, b: Z, lo: int, hi: int) -> Z:
-        """a op b for op in + - *, whose exact result lies in [lo, hi]: computed modulo 2**w at that width."""
+        """a op b for op in + - * (or a choice), whose exact result lies in [lo, hi]: computed modulo 2**w
+        at that width."""
         if lo == hi:
             return self.const(lo)
         width = signed_width(lo, hi)
@@ -107,10 +111,7 @@ class BoundedInts:
         return self.ring(lambda x, y: x + y, a, b, a.lo + b.lo, a.hi + b.hi)
 
     def z_neg(self, a: Z) -> Z:
-        if a.value is not None:
-            return self.const(-a.value)
-        width = signed_width(-a.hi, -a.lo)
-        return self.make(-self.at(a, width), -a.hi, -a.lo)
+        return self.ring(lambda x, _: -x, a, a, -a.hi, -a.lo)
 
     def z_sub(self, a: Z, b: Z) -> Z:
         if b.value == 0:
@@ -150,9 +151,7 @@ class BoundedInts:
             return b
         if a.value is not None and a.value == b.value:
             return a
-        lo, hi = min(a.lo, b.lo), max(a.hi, b.hi)
-        width = signed_width(lo, hi)
-        return self.make(z3.If(condition, self.at(a, width), self.at(b, width)), lo, hi)
+        return self.ring(lambda x, y: z3.If(condition, x, y), a, b, min(a.lo, b.lo), max(a.hi, b.hi))
 
     def z_compare(self, op: str, a: Z, b: Z) -> z3.BoolRef:
         known = decided(op, a, b)
@@ -261,9 +260,7 @@ class BoundedInts:
             lo, hi = lo + min(ends), hi + max(ends)
         if lo == hi:
             return self.const(lo)
-        width = signed_width(lo, hi)
-        if width > MAX_WIDTH:
-            raise Unsupported(f"a value of {width} bits")
+        width = fitted(lo, hi)
         parts = []
         for weight, z in terms:
             if weight and z.value != 0:
