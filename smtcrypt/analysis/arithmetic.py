@@ -62,15 +62,19 @@ def divisors(n: int) -> list[int]:
     return small + [n // d for d in reversed(small) if d * d != n]
 
 
-def repeating_numerator_bounds(node: Repeating, base: int, allowed: Mapping[str, frozenset[int]]) -> Interval | None:
-    """Bounds of a repeating decimal's numerator over its constant denominator: whole.fixed period
-    minus whole.fixed (see verify.repeating_value), each letter within its allowed digits; None if
-    a letter has none."""
+def repeating_numerator(node: Repeating, base: int) -> tuple[dict[str, int], int]:
+    """A repeating decimal's numerator over its constant denominator (`numerals.repeating_scale`):
+    whole.fixed period minus whole.fixed (see verify.repeating_value), as letter weights and a constant."""
     weights, literal = place_values(node.whole + node.fixed + node.period, base)
     head, head_literal = place_values(node.whole + node.fixed, base)
-    low = high = literal - head_literal
+    return {letter: weight - head.get(letter, 0) for letter, weight in weights.items()}, literal - head_literal
+
+
+def repeating_numerator_bounds(node: Repeating, base: int, allowed: Mapping[str, frozenset[int]]) -> Interval | None:
+    """Bounds of `repeating_numerator`, each letter within its allowed digits; None if a letter has none."""
+    weights, low = repeating_numerator(node, base)
+    high = low
     for letter, weight in weights.items():
-        weight -= head.get(letter, 0)  # the head's letters count once shifted past the period, once not
         digits = allowed.get(letter)
         if not digits:
             return None
@@ -112,16 +116,21 @@ def prime_test(n: int) -> bool:
 SIEVE_SIZE = 1 << 20  # primality below this is looked up in a table (`is_prime`), made at its first use
 
 
+def _sieve(size: int) -> bytearray:
+    """flags[n] is 1 exactly for the primes n < size, size >= 2 (Eratosthenes)."""
+    flags = bytearray([1]) * size
+    flags[0] = flags[1] = 0
+    for p in range(2, math.isqrt(size - 1) + 1):
+        if flags[p]:
+            flags[p * p::p] = bytes(len(range(p * p, size, p)))
+    return flags
+
+
 @functools.cache
 def small_primes() -> bytearray:
-    """table[n] is 1 exactly for the primes n < SIEVE_SIZE (Eratosthenes), made once a process:
-    the compiled formula asks `is_prime` of a number per candidate, most of them small."""
-    table = bytearray([1]) * SIEVE_SIZE
-    table[0] = table[1] = 0
-    for p in range(2, math.isqrt(SIEVE_SIZE - 1) + 1):
-        if table[p]:
-            table[p * p::p] = bytes(len(range(p * p, SIEVE_SIZE, p)))
-    return table
+    """The sieve below SIEVE_SIZE, made once a process: the compiled formula asks `is_prime` of a
+    number per candidate, most of them small."""
+    return _sieve(SIEVE_SIZE)
 
 
 def is_prime(n: int) -> bool:
@@ -146,14 +155,7 @@ def primes_between(low: int, high: int) -> list[int]:
 
 def primes_up_to(limit: int) -> list[int]:
     """The primes up to `limit` (Eratosthenes), the trial divisors of numbers up to limit**2."""
-    if limit < 2:
-        return []
-    flags = bytearray([1]) * (limit + 1)
-    flags[0] = flags[1] = 0
-    for p in range(2, math.isqrt(limit) + 1):
-        if flags[p]:
-            flags[p * p::p] = bytes(len(range(p * p, limit + 1, p)))
-    return [n for n, flag in enumerate(flags) if flag]
+    return [n for n, flag in enumerate(_sieve(limit + 1)) if flag] if limit >= 2 else []
 
 
 def root_range(low: int, high: int, k: int) -> range:

@@ -19,14 +19,14 @@ from fractions import Fraction
 
 import z3
 
+from smtcrypt.analysis.arithmetic import repeating_numerator
 from smtcrypt.analysis.unknowns import unknown_values
 from smtcrypt.core.check import Problem, large_exponents
-from smtcrypt.core.numerals import place_values
-from smtcrypt.core.tree import Name, Number, Repeating, Word
+from smtcrypt.core.numerals import repeating_scale
+from smtcrypt.core.tree import Name, Number, Repeating
 from smtcrypt.encode.base import Encoded, FormulaTerms, Ok, rule_constraints
 from smtcrypt.encode.general_numbers import NumberTheory
 from smtcrypt.encode.general_rationals import Rat, Value
-from smtcrypt.encode.walk import TreeEncoder
 
 
 class GeneralEncoding:
@@ -61,7 +61,7 @@ def formula_terms(problem: Problem, context: z3.Context) -> FormulaTerms | None:
                         formula, encoder.linear, encoder.cases)
 
 
-class GeneralEncoder(NumberTheory, TreeEncoder[Rat, z3.ArithRef]):
+class GeneralEncoder(NumberTheory):
     """The tree walk over `Rat`s: the value algebra (general_rationals.py), gcd and the number-theory
     words (general_numbers.py), and the node cases of this encoding's own."""
 
@@ -89,32 +89,16 @@ class GeneralEncoder(NumberTheory, TreeEncoder[Rat, z3.ArithRef]):
 
     # --- the node cases of this encoding's own (the others are walk.py's) -------------------------
 
-    def digits_value(self, digits: str) -> z3.ArithRef:
-        """The base-B number whose digits are letters or literal digits: "7AB" -> 700 + 10*A + B."""
-        weights, literal = place_values(digits, self.problem.rules.base)
-        terms = [weight * self.letters[letter] for letter, weight in weights.items()]
-        return z3.Sum(*terms, z3.IntVal(literal, self.ctx)) if literal or not terms else z3.Sum(*terms)
-
-    def encode_word(self, node: Word) -> tuple[Value, Ok]:
-        form = place_values(node.letters, self.problem.rules.base)
-        return Rat(self.digits_value(node.letters), 1, True, None, form), True
-
     def encode_repeating(self, node: Repeating) -> tuple[Value, Ok]:
-        """whole.fixed(period) = whole + fixed/B^f + period/(B^f (B^p - 1)), one exact fraction."""
-        base = self.problem.rules.base
-        scale, cycle = base ** len(node.fixed), base ** len(node.period) - 1
-        whole = int(node.whole, base)
-        # a constant: its roots are known (0.2(68) ** (1/2))
-        if all(ch.isdigit() for ch in node.fixed + node.period):
-            return self.const(Fraction(whole * scale * cycle + int(node.fixed or "0", base) * cycle
-                                       + int(node.period, base), scale * cycle)), True
-        fixed = self.digits_value(node.fixed) if node.fixed else z3.IntVal(0, self.ctx)
-        numerator = whole * scale * cycle + fixed * cycle + self.digits_value(node.period)
-        return Rat(numerator, scale * cycle, True), True
+        weights, literal = repeating_numerator(node, self.problem.rules.base)
+        scale = repeating_scale(node.fixed, node.period, self.problem.rules.base)
+        if not weights:  # a constant: its roots are known (0.2(68) ** (1/2))
+            return self.fraction(Fraction(literal, scale)), True
+        return Rat(self.letters_value(weights, literal).num, scale, True), True
 
     def encode_name(self, node: Name) -> tuple[Value, Ok]:
         return Rat(self.unknowns[node.name]), True
 
     def encode_number(self, node: Number) -> tuple[Value, Ok]:
-        return self.const(node.value), True
+        return self.fraction(node.value), True
 

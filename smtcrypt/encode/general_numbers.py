@@ -18,9 +18,9 @@ from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import Interval, digit_count, interval
 from smtcrypt.core.numerals import root_floor
 from smtcrypt.core.rules import PRIME_LIMIT
-from smtcrypt.core.tree import Call, Expr, Word
+from smtcrypt.core.tree import Call, Expr
 from smtcrypt.encode import words
-from smtcrypt.encode.base import Ok, allowed_digits, checkpoint
+from smtcrypt.encode.base import Ok, checkpoint
 from smtcrypt.encode.general_rationals import Rat, Rationals, Value
 
 MAX_DIVIDEND = 10**8  # largest constant whose divisors a gcd chooses among (found by trial division)
@@ -41,7 +41,7 @@ class NumberTheory(Rationals):
         bounds = [interval(node, self.problem.rules) for node in nodes]
         fixed = [bound[0] for bound in bounds if bound is not None and bound[0] == bound[1]]
         if len(fixed) == len(nodes):
-            return self.const(Fraction(math.gcd(*fixed))), True
+            return self.fraction(Fraction(math.gcd(*fixed))), True
         constant = abs(math.gcd(*fixed)) if fixed else 0
         if 0 < constant <= MAX_DIVIDEND:
             rest = [whole for whole, bound in zip(wholes, bounds) if bound is None or bound[0] != bound[1]]
@@ -167,55 +167,15 @@ class NumberTheory(Rationals):
 
     def digit_word(self, node: Call, x: z3.ArithRef, bounds: Interval | None) -> Value:
         """dsum, rev or is_palindrome: of a word, from its letters; else from the digits of x."""
-        argument = node.args[0]
-        if isinstance(argument, Word):
-            if node.name == "dsum":
-                return self.word_digit_sum(argument)
-            reversed_word = self.word_reversal(argument)
-            return reversed_word if node.name == "rev" else reversed_word.num == x
+        found = self.word_digits(node)
+        if found is not None:
+            return found
         if node.name == "is_palindrome":
             listed = words.table(node, bounds, self.problem.rules.base)
             if listed is not None:
                 return self.one_of(x, listed)
             return self.digits_of(x, "rev", bounds).num == x
         return self.digits_of(x, node.name, bounds)
-
-    def word_digit_sum(self, word: Word) -> Rat:
-        weights: dict[str, int] = {}
-        literal = 0
-        for cell in word.letters:
-            if cell.isdigit():
-                literal += int(cell)
-            else:
-                weights[cell] = weights.get(cell, 0) + 1
-        return self.linear_rat(weights, literal)
-
-    def linear_rat(self, weights: dict[str, int], literal: int) -> Rat:
-        terms = [weight * self.letters[letter] for letter, weight in weights.items()]
-        term = z3.Sum(*terms, z3.IntVal(literal, self.ctx)) if literal or not terms else z3.Sum(*terms)
-        return Rat(term, 1, True, None, (weights, literal))
-
-    def word_reversal(self, word: Word) -> Rat:
-        """rev of a word by its letters: the reversal from its first nonzero cell, a choice where a
-        letter that may be 0 leads (linear where none may)."""
-        base = self.problem.rules.base
-        cells = words.word_cells(word)
-        options: list[tuple[z3.BoolRef | None, Rat]] = []  # (this cell is the first nonzero one, the reversal)
-        for start, cell in enumerate(cells):
-            reversed_rat = self.linear_rat(*words.reversed_weights(cells, start, base))
-            if cell.isdigit() or 0 not in allowed_digits(self.problem, cell):
-                options.append((None, reversed_rat))
-                break
-            options.append((self.letters[cell] != 0, reversed_rat))
-        else:
-            options.append((None, self.const(Fraction(0))))
-        result = options[-1][1]
-        for condition, value in reversed(options[:-1]):
-            assert condition is not None
-            chosen = self.choose(condition, value, result)
-            assert isinstance(chosen, Rat)
-            result = chosen
-        return result
 
     def digits_of(self, x: z3.ArithRef, name: str, bounds: Interval | None) -> Rat:
         """dsum(x) or rev(x) of an integer term: a table of its values where they are few, its digits as

@@ -17,13 +17,13 @@ from typing import TypeAlias
 import z3
 
 from smtcrypt.analysis.arithmetic import exact_root, root_step
-from smtcrypt.core.check import Problem, splits
+from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import Interval, interval
 from smtcrypt.core.numerals import root_floor
 from smtcrypt.core.tree import BinOp, Expr, Word
-from smtcrypt.encode.base import Ok, Unsupported, allowed_digits, letter_variables
+from smtcrypt.encode.base import Ok, allowed_digits, letter_variables
 from smtcrypt.encode.general_bounds import TermBounds
-from smtcrypt.encode.walk import COMPARISONS, conj
+from smtcrypt.encode.walk import COMPARISONS, TreeEncoder, conj
 
 Den: TypeAlias = z3.ArithRef | int
 LetterForm: TypeAlias = tuple[dict[str, int], int]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
@@ -44,7 +44,7 @@ class Rat:
 Value: TypeAlias = Rat | z3.BoolRef
 
 
-class Rationals(TermBounds):
+class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
     """The arithmetic of `Rat`s that the tree walk needs, noting what the terms become (linear or
     not, with If-terms or not, every auxiliary unknown bounded or not): the solver is chosen by it."""
 
@@ -65,9 +65,14 @@ class Rationals(TermBounds):
 
     # --- helpers -------------------------------------------------------------------------------
 
-    def const(self, value: Fraction) -> Rat:
+    def fraction(self, value: Fraction) -> Rat:
         form: LetterForm | None = ({}, value.numerator) if value.denominator == 1 else None
         return Rat(z3.IntVal(value.numerator, self.ctx), value.denominator, value >= 0, value, form)
+
+    def letters_value(self, weights: dict[str, int], literal: int) -> Rat:
+        terms = [weight * self.letters[letter] for letter, weight in weights.items()]
+        term = z3.Sum(*terms, z3.IntVal(literal, self.ctx)) if literal or not terms else z3.Sum(*terms)
+        return Rat(term, 1, True, None, (weights, literal))
 
     def fresh_int(self, stem: str) -> z3.ArithRef:
         return z3.Int(f"{stem}!{next(self.fresh)}", self.ctx)
@@ -118,7 +123,7 @@ class Rationals(TermBounds):
 
     def add(self, a: Rat, b: Rat) -> Rat:
         if a.const is not None and b.const is not None:
-            return self.const(a.const + b.const)
+            return self.fraction(a.const + b.const)
         if isinstance(a.den, int) and a.den == b.den:
             form: LetterForm | None = None
             if a.form is not None and b.form is not None:
@@ -132,13 +137,13 @@ class Rationals(TermBounds):
 
     def negate(self, a: Rat) -> Rat:
         if a.const is not None:
-            return self.const(-a.const)
+            return self.fraction(-a.const)
         form = None if a.form is None else ({letter: -weight for letter, weight in a.form[0].items()}, -a.form[1])
         return Rat(-a.num, a.den, False, None, form)
 
     def multiply(self, a: Rat, b: Rat) -> Rat:
         if a.const is not None and b.const is not None:
-            return self.const(a.const * b.const)
+            return self.fraction(a.const * b.const)
         for first, second in ((a, b), (b, a)):
             if first.form is not None and not first.form[0] and second.form is not None and second.den == 1:
                 factor = first.form[1]  # an integer constant times a sum of letters stays a sum of letters
@@ -189,7 +194,7 @@ class Rationals(TermBounds):
     def inverse(self, b: Rat) -> tuple[Rat, Ok]:
         """1/b, and the condition b != 0."""
         if b.const is not None:
-            return (self.const(1 / b.const), True) if b.const != 0 else (self.const(Fraction(0)), False)
+            return (self.fraction(1 / b.const), True) if b.const != 0 else (self.fraction(Fraction(0)), False)
         nonzero = b.num != 0
         if b.nonneg:
             return Rat(b.den if not isinstance(b.den, int) else z3.IntVal(b.den, self.ctx), b.num, True), nonzero
@@ -199,7 +204,7 @@ class Rationals(TermBounds):
 
     def floor(self, a: Rat) -> Rat:
         if a.const is not None:
-            return self.const(Fraction(a.const.numerator // a.const.denominator))
+            return self.fraction(Fraction(a.const.numerator // a.const.denominator))
         if isinstance(a.den, int) and a.den == 1:
             return a
         self.linear = False
@@ -207,9 +212,9 @@ class Rationals(TermBounds):
 
     def int_power(self, a: Rat, k: int) -> Rat:
         if a.const is not None:
-            return self.const(a.const ** k)
+            return self.fraction(a.const ** k)
         if k == 0:
-            return self.const(Fraction(1))
+            return self.fraction(Fraction(1))
         nonneg = a.nonneg or k % 2 == 0
         result: tuple[z3.ArithRef | int, Den] | None = None
         square_num, square_den = a.num, a.den
@@ -223,7 +228,7 @@ class Rationals(TermBounds):
         assert result is not None  # k > 0 had a lowest set bit
         return Rat(result[0], result[1], nonneg)
 
-    def signed_power(self, a: Rat, k: int) -> tuple[Rat, Ok]:
+    def power(self, a: Rat, k: int) -> tuple[Rat, Ok]:
         if k >= 0:
             return self.int_power(a, k), True
         inverse, nonzero = self.inverse(a)
@@ -236,8 +241,8 @@ class Rationals(TermBounds):
             top = exact_root(value.numerator, q) if value >= 0 else None
             bottom = exact_root(value.denominator, q)
             if top is None or bottom is None:
-                return self.const(Fraction(0)), False
-            return self.const(Fraction(top, bottom)), True
+                return self.fraction(Fraction(0)), False
+            return self.fraction(Fraction(top, bottom)), True
         self.linear = False
         self.witnesses = True
         top = self.fresh_int("root")
@@ -262,7 +267,7 @@ class Rationals(TermBounds):
         den = a.den
         assert isinstance(den, int)
         if bounds[1] < 0:
-            return self.const(Fraction(0)), False
+            return self.fraction(Fraction(0)), False
         scale, step = den ** (q - 1), root_step(den, q)
         low, high = max(bounds[0], 0) * scale, bounds[1] * scale
         first = root_floor(low - 1, q) + 1 if low > 0 else 0
@@ -297,22 +302,14 @@ class Rationals(TermBounds):
             ok: Ok = True
             if q != 1:
                 base, ok = (self.tables and self.root_table(node.left, base, q)) or self.root(base, q)
-            result, nonzero = self.signed_power(base, p)
+            result, nonzero = self.power(base, p)
             return result, conj(ok, nonzero)
-        if not splits(self.problem.exponent_ranges[node]):
-            raise Unsupported("a variable exponent with more values than a power is split into")
-        low, high = self.problem.exponent_ranges[node]
-        power, _ = self.integral(exponent)
-        table = self.power_table(node.left, power, low, high) if self.tables else None
+        low, high = self.exponent_range(node)
+        table = self.power_table(node.left, self.integral(exponent)[0], low, high) if self.tables else None
         if table is not None:
             return table
         self.linear = False
-        cases = [(k, *self.signed_power(base, k)) for k in range(low, high + 1)]
-        chosen: Value = cases[-1][1]
-        for k, value, _ in reversed(cases[:-1]):
-            chosen = self.choose(power == k, value, chosen)
-        defined = conj(*[z3.Implies(power == k, nonzero) for k, _, nonzero in cases if nonzero is not True])
-        return self.rat(chosen), defined
+        return self.power_choice(node, base, exponent)
 
     def power_table(self, base: Expr, power: z3.ArithRef, low: int, high: int) -> tuple[Rat, Ok] | None:
         """A letter to a variable power (`A**N`) as a lookup table, which stays linear: fresh bounded

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 import z3
 
-from smtcrypt.core.check import Problem
+from smtcrypt.core.check import Problem, splits
+from smtcrypt.core.numerals import place_values
 from smtcrypt.core.rules import NUMBER_WORDS
-from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Unary
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Unary, Word
+from smtcrypt.encode import words
 from smtcrypt.encode.base import Ok, Unsupported, checkpoint
 
 R = TypeVar("R")  # an exact fraction of the encoder's terms
@@ -64,6 +67,14 @@ class TreeEncoder(ABC, Generic[R, I]):
     # --- the value algebra ------------------------------------------------------------------------
 
     @abstractmethod
+    def fraction(self, value: Fraction) -> R:
+        """A constant."""
+
+    @abstractmethod
+    def letters_value(self, weights: dict[str, int], literal: int) -> R:
+        """sum(weight * letter) + literal."""
+
+    @abstractmethod
     def rat(self, value: R | z3.BoolRef) -> R:
         """A value as a fraction (a Bool as 0 or 1)."""
 
@@ -105,6 +116,10 @@ class TreeEncoder(ABC, Generic[R, I]):
         """base ** exponent, and where it is defined."""
 
     @abstractmethod
+    def power(self, a: R, k: int) -> tuple[R, Ok]:
+        """a ** k for an integer k, and where it is defined (a != 0 for k < 0)."""
+
+    @abstractmethod
     def division(self, op: str, a: R, b: R) -> tuple[R, Ok]:
         """a / b, a // b or a % b, and the condition that it is defined (b != 0)."""
 
@@ -141,6 +156,9 @@ class TreeEncoder(ABC, Generic[R, I]):
         if method is None:
             raise Unsupported(type(node).__name__)
         return method(node)
+
+    def encode_word(self, node: Word) -> tuple[R, Ok]:
+        return self.letters_value(*place_values(node.letters, self.problem.rules.base)), True
 
     def encode_unary(self, node: Unary) -> tuple[R | z3.BoolRef, Ok]:
         value, ok = self.encode(node.operand)
@@ -242,6 +260,50 @@ class TreeEncoder(ABC, Generic[R, I]):
             (value,) = values
             return self.absolute(value), ok
         return self.extreme(node.name, values), ok
+
+    def chain(self, options: list[tuple[z3.BoolRef, R]], last: R) -> R:
+        """The value of the first option whose condition holds, else `last`."""
+        for condition, value in reversed(options):
+            last = self.rat(self.choose(condition, value, last))
+        return last
+
+    def exponent_range(self, node: BinOp) -> tuple[int, int]:
+        """The values of a variable exponent, where few enough to choose among its powers (core/check.splits)."""
+        bounds = self.problem.exponent_ranges.get(node)
+        if bounds is None or not splits(bounds):
+            raise Unsupported("a variable exponent with more values than a power is split into")
+        return bounds
+
+    def power_choice(self, node: BinOp, base: R, exponent: R) -> tuple[R, Ok]:
+        """base ** exponent for a variable exponent: a choice among its powers, each defined where it is."""
+        low, high = self.exponent_range(node)
+        cases = [(self.compare("==", exponent, self.fraction(Fraction(k))), *self.power(base, k))
+                 for k in range(low, high + 1)]
+        ok = conj(*[z3.Not(chosen) if defined is False else z3.Implies(chosen, defined)
+                    for chosen, _, defined in cases if defined is not True])
+        return self.chain([(chosen, value) for chosen, value, _ in cases[:-1]], cases[-1][1]), ok
+
+    def word_digits(self, node: Call) -> R | z3.BoolRef | None:
+        """dsum, rev or is_palindrome of a word, from its letters (`dsum(ABA)` = 2A + B, `rev(ABC)` =
+        100C + 10B + A where A cannot be 0); None for another term."""
+        word = node.args[0]
+        if not isinstance(word, Word):
+            return None
+        if node.name == "dsum":  # every digit weighs 1
+            return self.letters_value(*place_values(word.letters, 1))
+        cells = words.word_cells(word)
+        options: list[tuple[z3.BoolRef, R]] = []  # (this letter is the first nonzero cell, the reversal from it)
+        for start, cell in enumerate(cells):
+            value = self.letters_value(*words.reversed_weights(cells, start, self.problem.rules.base))
+            if cell.isdigit() or 0 not in self.problem.allowed[cell]:
+                break
+            options.append((self.truthy(self.letters_value({cell: 1}, 0)), value))
+        else:
+            value = self.fraction(Fraction(0))
+        reversal = self.chain(options, value)
+        if node.name == "rev":
+            return reversal
+        return self.compare("==", reversal, self.letters_value(*place_values(word.letters, self.problem.rules.base)))
 
     def extreme(self, name: str, values: list[R]) -> R | z3.BoolRef:
         """min or max of the values."""

@@ -51,23 +51,13 @@ def table(node: Call, bounds: Interval | None, base: int) -> list[int] | None:
     if bounds is None:
         return None
     low, high = bounds
-    name = node.name
-    if name == "is_prime":
-        primes = _primes(low, high)
-        return primes if primes is not None and len(primes) <= MAX_TABLE else None
-    if name == "is_triangular":
-        roots = triangular_range(low, high)
-        return [t * (t + 1) // 2 for t in roots] if len(roots) <= MAX_TABLE else None
-    if name == "is_palindrome":
-        if high - low >= MAX_TABLE * 4:
-            return None
+    if node.name != "is_palindrome":
+        values = _candidates(node, low, high, MAX_TABLE)
+    elif high - low < MAX_TABLE * 4:
         values = [n for n in range(low, high + 1) if reversal(n, base) == n]
-        return values if len(values) <= MAX_TABLE else None
-    if name in ("is_square", "is_cube", "is_power"):
-        k = power_of(node)
-        roots = root_range(low, high, k)
-        return [r ** k for r in roots] if len(roots) <= MAX_TABLE else None
-    return None
+    else:
+        return None
+    return values if values is not None and len(values) <= MAX_TABLE else None
 
 
 def word_table(node: Call, problem: Problem) -> tuple[tuple[str, ...], list[tuple[int, ...]]] | None:
@@ -87,7 +77,7 @@ def word_table(node: Call, problem: Problem) -> tuple[tuple[str, ...], list[tupl
     low = high = 0
     for cell_digits in allowed:
         low, high = low * base + min(cell_digits), high * base + max(cell_digits)
-    values = _candidates(node, low, high)
+    values = _candidates(node, low, high, MAX_SCAN)
     if values is None:
         return None
     position = {letter: cells.index(letter) for letter in letters}
@@ -131,18 +121,19 @@ def trie(letters: tuple[str, ...], rows: list[tuple[int, ...]], is_digit: Callab
 MAX_SCAN = 100_000  # most values a word's table is chosen from
 
 
-def _candidates(node: Call, low: int, high: int) -> list[int] | range | None:
-    """The values in [low, high] for which the predicate holds, where at most MAX_SCAN are looked at."""
+def _candidates(node: Call, low: int, high: int, most: int) -> list[int] | None:
+    """The values in [low, high] for which the predicate holds (the primes of a segment short enough
+    to list), where at most `most` roots are looked at; None for other words."""
     if node.name == "is_prime":
         return _primes(low, high)
-    if node.name == "divides" or node.name not in ("is_triangular", "is_square", "is_cube", "is_power"):
-        return None
     if node.name == "is_triangular":
         roots = triangular_range(low, high)
-        return [t * (t + 1) // 2 for t in roots] if len(roots) <= MAX_SCAN else None
+        return [t * (t + 1) // 2 for t in roots] if len(roots) <= most else None
+    if node.name not in ("is_square", "is_cube", "is_power"):
+        return None
     k = power_of(node)
     roots = root_range(low, high, k)
-    return [r ** k for r in roots] if len(roots) <= MAX_SCAN else None
+    return [r ** k for r in roots] if len(roots) <= most else None
 
 
 def _primes(low: int, high: int) -> list[int] | None:

@@ -9,17 +9,17 @@ from fractions import Fraction
 
 import z3
 
-from smtcrypt.analysis.arithmetic import prime_test, signed_width
-from smtcrypt.core.check import Problem, splits
+from smtcrypt.analysis.arithmetic import prime_test, repeating_numerator, signed_width
+from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import digit_count
-from smtcrypt.core.numerals import place_values, repeating_scale
+from smtcrypt.core.numerals import repeating_scale
 from smtcrypt.core.rules import PRIME_LIMIT
 from smtcrypt.core.tree import BinOp, Call, Expr, Name, Number, Repeating, Word, walk
 from smtcrypt.encode import words
 from smtcrypt.encode.base import Ok, Unsupported, allowed_digits, checkpoint, indicator
 from smtcrypt.encode.bitvec.ints import Z, fitted
 from smtcrypt.encode.bitvec.rationals import BitVecRat, BitVecRationals, Value
-from smtcrypt.encode.walk import TreeEncoder, conj
+from smtcrypt.encode.walk import TreeEncoder
 
 FEW_DIVISORS = 100  # past this many trial divisions, is_prime of a term of few letters is decided case by case
 MAX_CASES = 1_000  # the most assignments of its letters such a term is simplified for
@@ -119,23 +119,14 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
             return self.integer(self.letter_table(a.letter, lambda d: d ** k)), True
         return BitVecRat(self.z_power(a.num, k), self.z_power(a.den, k)), True
 
-    def weights(self, digits: str) -> tuple[dict[str, int], int]:
-        """A numeral as letter weights and a literal constant: "7AB" -> ({"A": 10, "B": 1}, 700)."""
-        return place_values(digits, self.base)
-
-    def encode_word(self, node: Word) -> tuple[Value, Ok]:
-        weights, literal = self.weights(node.letters)
-        letter = node.letters if len(node.letters) == 1 else None
-        return BitVecRat(self.linear(weights, literal), self.const(1), letter), True
+    def letters_value(self, weights: dict[str, int], literal: int) -> BitVecRat:
+        """sum(weight * letter) + literal, a lone letter's digit marked as such (its powers are tables)."""
+        letter = next(iter(weights)) if not literal and list(weights.values()) == [1] else None
+        return BitVecRat(self.linear(weights, literal), self.const(1), letter)
 
     def encode_repeating(self, node: Repeating) -> tuple[Value, Ok]:
-        """whole.fixed(period) = (whole fixed period - whole fixed) / (B^f (B^p - 1))."""
-        head, head_literal = self.weights(node.whole + node.fixed)
-        full, full_literal = self.weights(node.whole + node.fixed + node.period)
-        for letter, weight in head.items():
-            full[letter] = full.get(letter, 0) - weight
         scale = repeating_scale(node.fixed, node.period, self.base)
-        return BitVecRat(self.linear(full, full_literal - head_literal), self.const(scale)), True
+        return BitVecRat(self.linear(*repeating_numerator(node, self.base)), self.const(scale)), True
 
     def encode_number(self, node: Number) -> tuple[Value, Ok]:
         return self.fraction(node.value), True
@@ -159,26 +150,11 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
 
     def power_of(self, node: BinOp, base: BitVecRat, exponent: BitVecRat) -> tuple[BitVecRat, Ok]:
         fixed = self.problem.constant_exponents.get(node)
-        if fixed is not None:
-            if fixed.denominator != 1:
-                raise Unsupported("a rational exponent")
-            return self.power(base, fixed.numerator)
-        if node not in self.problem.exponent_ranges:
-            raise Unsupported("an exponent without bounds")
-        if not splits(self.problem.exponent_ranges[node]):
-            raise Unsupported("a variable exponent with more values than a power is split into")
-        low, high = self.problem.exponent_ranges[node]
-        power, is_integer = self.integral(exponent)
-        cases = []  # (exponent == k, base ** k, defined)
-        for k in range(low, high + 1):
-            value, defined = self.power(base, k)
-            cases.append((self.z_compare("==", power, self.const(k)), value, defined))
-        result: Value = cases[-1][1]
-        for chosen, value, _ in reversed(cases[:-1]):
-            result = self.choose(chosen, value, result)
-        ok = conj(is_integer, *[z3.Not(chosen) if defined is False else z3.Implies(chosen, defined)
-                                for chosen, _, defined in cases if defined is not True])
-        return self.rat(result), ok
+        if fixed is None:
+            return self.power_choice(node, base, exponent)
+        if fixed.denominator != 1:
+            raise Unsupported("a rational exponent")
+        return self.power(base, fixed.numerator)
 
     def range_sum(self, start: Z, stop: Z) -> BitVecRat:
         """sum(range(start, stop)) = max(0, stop - start) * (start + stop - 1) / 2, an even product halved."""
@@ -271,42 +247,14 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
                      z3.And(self.nonzero(d), self.z_compare("==", remainder, zero)))
 
     def digit_word(self, node: Call, x: Z) -> Value:
-        argument = node.args[0]
-        if isinstance(argument, Word):
-            if node.name == "dsum":
-                weights: dict[str, int] = {}
-                for cell in argument.letters:
-                    if not cell.isdigit():
-                        weights[cell] = weights.get(cell, 0) + 1
-                return self.integer(self.linear(weights, sum(int(cell) for cell in argument.letters if cell.isdigit())))
-            reversed_word = self.word_reversal(argument)
-        else:
-            digits = self.digits_of(x)
-            if node.name == "dsum":
-                return self.integer(self.weighted_sum([(1, digit) for digit in digits], 0))
-            reversed_word = self.digit_reversal(digits, x)
-        if node.name == "rev":
-            return self.integer(reversed_word)
-        return self.z_compare("==", reversed_word, x)
-
-    def word_reversal(self, word: Word) -> Z:
-        """rev of a word by its letters, from its first nonzero cell (a choice where a letter that may
-        be 0 leads)."""
-        cells = words.word_cells(word)
-        options: list[tuple[z3.BoolRef | None, Z]] = []
-        for start, cell in enumerate(cells):
-            value = self.linear(*words.reversed_weights(cells, start, self.base))
-            if cell.isdigit() or 0 not in self.digits[cell]:
-                options.append((None, value))
-                break
-            options.append((self.nonzero(self.letter(cell)), value))
-        else:
-            options.append((None, self.const(0)))
-        result = options[-1][1]
-        for condition, value in reversed(options[:-1]):
-            assert condition is not None
-            result = self.z_ite(condition, value, result)
-        return result
+        found = self.word_digits(node)
+        if found is not None:
+            return found
+        digits = self.digits_of(x)
+        if node.name == "dsum":
+            return self.integer(self.weighted_sum([(1, digit) for digit in digits], 0))
+        reversed_digits = self.digit_reversal(digits, x)
+        return self.integer(reversed_digits) if node.name == "rev" else self.z_compare("==", reversed_digits, x)
 
     def digits_of(self, x: Z) -> list[Z]:
         """The digits of |x|, the last first, as many as its bounds allow: each a remainder by the base."""
