@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import Any
 
 from smtcrypt.core.intervals import (
     ARITHMETIC,
@@ -201,17 +202,17 @@ def _truth(node: Expr, bounds: BoxBounds) -> bool | None:
     return None
 
 
-def _equal(a: RationalInterval, b: RationalInterval) -> bool | None:
+def _equal(a: tuple[Value, Value], b: tuple[Value, Value]) -> bool | None:
     if a[1] < b[0] or b[1] < a[0]:
         return False
     return True if a[0] == a[1] == b[0] == b[1] else None
 
 
-def _less(a: RationalInterval, b: RationalInterval) -> bool | None:
+def _less(a: tuple[Value, Value], b: tuple[Value, Value]) -> bool | None:
     return True if a[1] < b[0] else (False if a[0] >= b[1] else None)
 
 
-def _at_most(a: RationalInterval, b: RationalInterval) -> bool | None:
+def _at_most(a: tuple[Value, Value], b: tuple[Value, Value]) -> bool | None:
     return True if a[1] <= b[0] else (False if a[0] > b[1] else None)
 
 
@@ -220,7 +221,7 @@ def _not(decided: bool | None) -> bool | None:
 
 
 # the parser writes every comparison with one of these; membership (`in`) is not decided by bounds
-COMPARISONS: dict[str, Callable[[RationalInterval, RationalInterval], bool | None]] = {
+COMPARISONS: dict[str, Callable[[Any, Any], bool | None]] = {
     "==": _equal,
     "!=": lambda a, b: _not(_equal(a, b)),
     "<": _less,
@@ -230,7 +231,7 @@ COMPARISONS: dict[str, Callable[[RationalInterval, RationalInterval], bool | Non
 }
 
 
-def compare_bounds(op: str, a: RationalInterval, b: RationalInterval) -> bool | None:
+def compare_bounds(op: str, a: tuple[Value, Value], b: tuple[Value, Value]) -> bool | None:
     """Whether `a op b` holds for every value in the intervals (True), for none (False), or depends (None)."""
     compare = COMPARISONS.get(op)
     return None if compare is None else compare(a, b)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import z3
 
 from smtcrypt.analysis.arithmetic import euclid_steps, signed_width
-from smtcrypt.analysis.bounds import floordiv_bounds, mod_bounds, power_bounds
+from smtcrypt.analysis.bounds import compare_bounds, floordiv_bounds, mod_bounds, power_bounds
 from smtcrypt.core.intervals import times
 from smtcrypt.encode.base import Unsupported
 from smtcrypt.encode.walk import COMPARISONS
@@ -39,22 +39,6 @@ class Z:
 # on bit-vectors as unsigned numbers (non-negative operands: no sign extension needed)
 UNSIGNED_COMPARISONS: dict[str, Callable[[z3.BitVecRef, z3.BitVecRef], z3.BoolRef]] = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": z3.ULT, "<=": z3.ULE, ">": z3.UGT, ">=": z3.UGE}
-
-
-def decided(op: str, a: Z, b: Z) -> bool | None:
-    """The comparison's outcome if the bounds alone decide it."""
-    if a.value is not None and b.value is not None:
-        return COMPARISONS[op](a.value, b.value)
-    below, above = a.hi < b.lo, a.lo > b.hi  # a < b always, a > b always
-    if op in ("==", "!="):
-        return (op == "!=") if below or above else None
-    if op == "<":
-        return True if below else False if a.lo >= b.hi else None
-    if op == "<=":
-        return True if a.hi <= b.lo else False if above else None
-    if op == ">":
-        return True if above else False if a.hi <= b.lo else None
-    return True if a.lo >= b.hi else False if below else None
 
 
 def fitted(lo: int, hi: int) -> int:
@@ -154,7 +138,7 @@ class BoundedInts:
         return self.ring(lambda x, y: z3.If(condition, x, y), a, b, min(a.lo, b.lo), max(a.hi, b.hi))
 
     def z_compare(self, op: str, a: Z, b: Z) -> z3.BoolRef:
-        known = decided(op, a, b)
+        known = compare_bounds(op, (a.lo, a.hi), (b.lo, b.hi))  # where the bounds alone decide it
         if known is not None:
             return z3.BoolVal(known, self.ctx)
         width = max(a.width, b.width)
