@@ -1,9 +1,7 @@
-"""Integer facts the encoders build on, without Z3: the width that holds an interval, Lamé's bound
-on Euclid's steps, a constant's divisors, the step between the candidates of a rational root, the
-bounds of a repeating decimal's numerator, and the number-theory words over intervals (the bounds
-of an operation's result over intervals of its operands are analysis/bounds.py's). The one home of
-the integer helpers outside the verifier (exact roots, primes, digit sums, reversals), which the
-encoders and the compiled formula's runtime share; the verifier keeps its own copy, on purpose."""
+"""Integer facts the encoders build on, without Z3: widths, Lamé's bound on Euclid's steps, divisors,
+rational roots' candidates, repeating decimals' numerators, and the number-theory words over
+intervals. The one home of the integer helpers outside the verifier (roots, primes, digit sums,
+reversals), which the compiled formula's runtime shares too; the verifier keeps its own copy, on purpose."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""Interval arithmetic beyond core's: powers, roots, quotients and remainders, and the exact bounds
-of a formula's values with every letter in a box of digits.
-
-The sums, differences, products, signs, `abs`, `min` and `max` of intervals are core's
-(core/intervals.py: the checker needs them); what is built on them is here, once, for the
-encoders that size their terms (the bit-vector encoding's integers, the general encoding's
-fractions) and for the explainer's rule for a constraint that is neither a sum nor a product:
-what a person reads from the sizes alone (a three-digit word is at least 100). Fractions where
-values are rational, so that a quotient's bounds are exact.
+"""Interval arithmetic beyond core's (core/intervals.py): powers, roots, quotients and remainders, and
+one walk for the exact bounds of a formula's values, which the general encoding sizes its terms with
+and the explainer reads a constraint with, every letter in a box of digits (a three-digit word is at
+least 100). Fractions where values are rational, so that a quotient's bounds are exact.
 """
 
 from __future__ import annotations

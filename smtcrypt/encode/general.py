@@ -1,16 +1,9 @@
 """The general encoding: every formula, exactly, as Z3 integer terms.
 
-A value is a fraction `num/den` of Z3 Int terms with `den > 0`; `den` stays the
-Python int 1 for integer-valued terms (the common case), so a linear formula
-stays linear. The node cases, with each node's `ok` (where Python would evaluate
-it without error) and Python's short-circuits, are the shared tree walk's (walk.py).
-Letter products, variable powers and roots become lookup tables over the digits,
-which keep a formula linear.
-
-The value algebra over Int terms is in `general_rationals`, the bounds of terms that its
-tables and the number-theory words need in `general_bounds`, gcd and the number-theory
-words in `general_numbers`; this module holds the encoding, the letters and integer
-unknowns, and the node cases of its own.
+A value is a fraction of Z3 Int terms (general_rationals.py), walked by the tree walk both Z3
+encoders share (walk.py); bounds of terms are in general_bounds.py, gcd and the number-theory words
+in general_numbers.py. Letter products, variable powers and roots become lookup tables over the
+digits, which keep a formula linear.
 """
 
 from __future__ import annotations

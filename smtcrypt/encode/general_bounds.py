@@ -1,10 +1,6 @@
-"""Exact bounds of the general encoding's terms, from the formula's tree, wherever a term is defined.
-
-The lookup tables (roots of bounded numerators) and the number-theory words (`dsum`, `rev`,
-`is_prime`, ... of a term: a table of values, or digits as bounded unknowns) need bounds on a
-term's value: where they are known the encoding stays bounded and often linear; where they are
-not it falls back to witnesses or recursive functions.
-"""
+"""Exact bounds of the general encoding's terms wherever they are defined: with them its tables and
+number-theory words stay bounded and often linear; without, it falls back to witnesses or recursive
+functions."""
 
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """The general encoding's value algebra: exact fractions of Z3 Int terms.
 
-A value is a `Rat`, `num/den` with `den > 0` wherever it is defined; `den` stays the Python int 1
-for integer-valued terms (the common case), so a linear formula stays linear. Letter products,
-a letter to a variable power and roots of bounded terms become lookup tables over the digits,
-which keep a formula linear (see `GeneralEncoding(tables=...)`).
+`den` stays the Python int 1 for integer-valued terms (the common case), so a linear formula stays
+linear (see `GeneralEncoding(tables=...)` for its lookup tables).
 """
 
 from __future__ import annotations

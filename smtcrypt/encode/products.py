@@ -1,29 +1,16 @@
 """Long multiplication for products and powers of words: `ODD * ODD = FREAKY` digit by digit.
 
-Every constraint must be an equation (or a chain of them, or an `and` of them)
-between polynomials of words with rational constants, such as
-`NAUGHT ** 2 = ZERO ** 3` or `PI * R**2 = AREA`, possibly divided by products of
-words, such as `NORTH / SOUTH = EAST / WEST`. Each equation is brought to one
-integer polynomial that must be zero: both sides over a common denominator
-(a product of words, each required to be nonzero, exactly when Python would
-divide by it), cross-multiplied, the rational coefficients cleared (see
-analysis/polynomials.py).
+Every constraint must be an equation (or a chain or an `and` of them) between polynomials of words
+with rational constants (`NAUGHT ** 2 = ZERO ** 3`, `PI * R**2 = AREA`), possibly divided by
+products of words (`NORTH / SOUTH = EAST / WEST`): each becomes one integer polynomial that must be
+zero (see analysis/polynomials.py; every divisor required nonzero where Python would divide by it).
 
-The polynomial is then written as a person multiplies by hand, and stays linear
-in bounded integers, which is what the finite-domain solver (QF_FD) needs:
-- the product of two digits is a fresh Int in 0..81 defined by a table over the
-  values of one of them (shared between every place the same pair occurs);
-- a product of three or more words gets the digits of its first factors as
-  fresh digit variables 0..9, tied to their partial products by their own
-  columns with bounded carries, and is then multiplied by the last factor;
-- the final equation places every partial product (times the term's
-  coefficient), every word's letters and the constant in its decimal column,
-  and holds exactly when bounded integer carries balance every column, with
-  nothing carried out of the top one.
-
-Long multiplication reasons from the last digits up; the magnitudes come from the
-leading digits, which analysis/split.py reads as intervals: they narrow each letter's digits
-before encoding, and split a search that runs long into cases.
+The polynomial is written as a person multiplies by hand, and stays linear in bounded integers, as
+the finite-domain solver (QF_FD) needs: the product of two digits is a fresh Int defined by a table
+over one of them; a product of three or more words gets fresh digits for its first factors; and
+every partial product, word and constant is placed in its column, balanced by bounded carries.
+Long multiplication reasons from the last digits up; the magnitudes come from the leading digits,
+which analysis/split.py reads as intervals, to narrow the letters and split a long search.
 """
 
 from __future__ import annotations

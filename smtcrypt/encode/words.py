@@ -1,18 +1,11 @@
-"""The number-theory words (`is_prime`, `is_square`, `dsum`, `rev`, ...) as the Z3 encoders build them:
-what both the general and the bit-vector encoder decide alike.
+"""The number-theory words (`is_prime`, `is_square`, `dsum`, `rev`, ...) as both Z3 encoders build them.
 
 - A predicate of a word is a table of its letters' digits, the rules applied, chosen digit by digit
-  (`is_prime(SEVEN)`: S, then E, then V, then N, among 382 rows); a solver propagates it as it does
-  the letters, where a table of the word's values would make it compare a sum with each value.
-- A predicate of another term with bounds is a table where few values in them qualify:
-  `is_square(AB + C)` is one of 10 squares. Linear, and exact.
-- Beyond a table, `is_prime` is trial division by the primes up to the square root of the upper
-  bound, each with a constant modulus (`is_prime(SEVEN)`: 65 of them); the powers and triangular
-  numbers are a root r that the argument fixes (r**k <= x < (r + 1)**k), compared with it.
-- `dsum`, `rev` and `is_palindrome` of a word read its letters (`dsum(ABA)` = 2A + B, `rev(ABC)` =
-  100C + 10B + A where A cannot be 0); of another term with bounds, its digits.
-
-Each encoder asks `table` and `trial_divisors` here, and states the rest in its own terms.
+  (`is_prime(SEVEN)`: 382 rows): a solver propagates it as it does the letters, where a table of the
+  word's values would make it compare a sum with each value.
+- A predicate of another term with bounds is a table where few values in them qualify
+  (`is_square(AB + C)` is one of 10 squares); beyond that, `is_prime` is trial division by the
+  primes up to the square root of the upper bound, each a constant modulus.
 """
 
 from __future__ import annotations
