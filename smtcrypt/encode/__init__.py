@@ -19,7 +19,6 @@ from smtcrypt.encode.base import (
     FormulaTerms,
     Ok,
     Unsupported,
-    allowed_digits,
     checkpoint,
     indicator,
     indicator_name,
@@ -34,7 +33,7 @@ from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.encode.products import ProductsEncoding
 
 __all__ = [
-    "Encoded", "Encoding", "EncodingStopped", "FormulaTerms", "Ok", "Unsupported", "allowed_digits", "checkpoint",
+    "Encoded", "Encoding", "EncodingStopped", "FormulaTerms", "Ok", "Unsupported", "checkpoint",
     "choose", "encode", "encodings", "indicator", "indicator_name", "letter_variables",
     "rule_constraints", "stop_encoding", "watched",
 ]

@@ -6,9 +6,9 @@ from __future__ import annotations
 import contextlib
 import threading
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import z3
 
@@ -172,25 +172,21 @@ def indicator(letter: str, digit: int, context: z3.Context) -> z3.BoolRef:
     return z3.Bool(indicator_name(letter, digit), context)
 
 
-def allowed_digits(problem: Problem, letter: str) -> frozenset[int]:
-    """The digits a letter may take (base, leading zero, --digits, --domain, --assign), as `check`
-    worked them out for every letter."""
-    return problem.allowed[letter]
-
-
-def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef]) -> list[z3.BoolRef]:
-    """The puzzle's rules: each letter's digits (a range or a set), distinct digits where asked.
-    A letter with one digit is stated equal to it, which Z3's simplifiers substitute."""
+def rule_constraints(problem: Problem, letters: Mapping[str, Any],
+                     within: Callable[[Any, int, int], list[z3.BoolRef]] | None = None) -> list[z3.BoolRef]:
+    """The puzzle's rules: each letter's digits (`within` states a range, of Z3 Ints by default, or
+    a set), distinct digits where asked. A letter with one digit is stated equal to it, which Z3's
+    simplifiers substitute."""
     constraints: list[z3.BoolRef] = []
     for letter, var in letters.items():
-        allowed = allowed_digits(problem, letter)
+        allowed = problem.allowed[letter]
         if not allowed:
             return [z3.BoolVal(False, var.ctx)]
         low, high = min(allowed), max(allowed)
         if low == high:
             constraints.append(var == low)
             continue
-        constraints += [var >= low, var <= high]
+        constraints += within(var, low, high) if within else [var >= low, var <= high]
         if len(allowed) != high - low + 1:
             constraints.append(z3.Or(*[var == digit for digit in sorted(allowed)]))
     for group in problem.groups:

@@ -18,7 +18,7 @@ import z3
 from smtcrypt.analysis.carries import columns_by_carries
 from smtcrypt.analysis.linear import ColumnForm, column_equations, letter_weights
 from smtcrypt.core.check import Problem
-from smtcrypt.encode.base import Encoded, allowed_digits, indicator_name, letter_variables
+from smtcrypt.encode.base import Encoded, indicator_name, letter_variables
 
 BASE = 10  # the column encoding is decimal: `accepts` refuses other bases
 
@@ -35,7 +35,7 @@ class ColumnsEncoding:
         # The whole model is written as SMT-LIB text and parsed in one call: building its few
         # hundred terms through the Python API costs several times more.
         letters = letter_variables(problem, context)
-        allowed = {letter: allowed_digits(problem, letter) for letter in letters}
+        allowed = {letter: problem.allowed[letter] for letter in letters}
         forms = column_equations(problem) or []
         # bounds first, in Python: faster on SEND + MORE = MONEY and on the 199-addend sum
         narrowed = None if not all(allowed.values()) else propagate(forms, allowed)
@@ -173,7 +173,7 @@ def interchangeable(forms: list[ColumnForm], problem: Problem) -> tuple[tuple[st
         profile = tuple(sorted((number, column, coefficient) for number, form in enumerate(forms)
                                for (name, column), coefficient in form.items() if name == letter and coefficient))
         membership = tuple(index for index, group in enumerate(problem.groups) if letter in group)
-        profiles[(allowed_digits(problem, letter), membership, profile)].append(letter)
+        profiles[(problem.allowed[letter], membership, profile)].append(letter)
     return tuple(tuple(group) for group in profiles.values() if len(group) > 1)
 
 

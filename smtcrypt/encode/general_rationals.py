@@ -19,7 +19,7 @@ from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import Interval, interval
 from smtcrypt.core.numerals import root_floor
 from smtcrypt.core.tree import BinOp, Expr, Word
-from smtcrypt.encode.base import Ok, allowed_digits, letter_variables
+from smtcrypt.encode.base import Ok, letter_variables
 from smtcrypt.encode.general_bounds import TermBounds
 from smtcrypt.encode.walk import COMPARISONS, TreeEncoder, conj
 
@@ -177,8 +177,8 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
         cached = self.products.get((first, second))
         if cached is not None:
             return cached
-        pool = sorted(allowed_digits(self.problem, first))
-        other = sorted(allowed_digits(self.problem, second))
+        pool = sorted(self.problem.allowed[first])
+        other = sorted(self.problem.allowed[second])
         values = [d * e for d in pool for e in other] if first != second else [d * d for d in pool]
         product = self.fresh_int(f"{first}{second}")
         self.bounded_fresh += 1
@@ -315,7 +315,7 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
         if not (isinstance(base, Word) and len(base.letters) == 1 and base.letters in self.letters):
             return None
         letter = self.letters[base.letters]
-        digits = sorted(allowed_digits(self.problem, base.letters))
+        digits = sorted(self.problem.allowed[base.letters])
         if not digits or len(digits) * (high - low + 1) > MAX_TABLE:
             return None
         values = {(d, k): Fraction(d) ** k for d in digits for k in range(low, high + 1) if d or k >= 0}

@@ -25,7 +25,7 @@ from smtcrypt.analysis.carries import columns_by_carries
 from smtcrypt.analysis.polynomials import Monomial, analyse, product_length
 from smtcrypt.analysis.split import Bounds, Domains
 from smtcrypt.core.check import Problem
-from smtcrypt.encode.base import Encoded, allowed_digits, checkpoint, indicator, letter_variables
+from smtcrypt.encode.base import Encoded, checkpoint, indicator, letter_variables
 
 
 @dataclass(frozen=True)
@@ -201,7 +201,7 @@ class ProductsEncoding:
         if analysis is None:
             raise ValueError(f"the products encoding does not accept {problem.source!r}")
         bounds = Bounds(analysis.polynomials, problem.rules.base, problem.distinctness == "all")
-        allowed = {letter: tuple(sorted(allowed_digits(problem, letter))) for letter in problem.letters}
+        allowed = {letter: tuple(sorted(problem.allowed[letter])) for letter in problem.letters}
         # leading-digit bounds first, in Python (see analysis/split.py): faster on NAUGHT ** 2 = ZERO ** 3, unsplit
         domains = bounds.narrow(allowed) if all(allowed.values()) else None
         if domains is None:

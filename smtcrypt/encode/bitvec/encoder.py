@@ -16,7 +16,7 @@ from smtcrypt.core.numerals import repeating_scale
 from smtcrypt.core.rules import PRIME_LIMIT
 from smtcrypt.core.tree import BinOp, Call, Expr, Name, Number, Repeating, Word, walk
 from smtcrypt.encode import words
-from smtcrypt.encode.base import Ok, Unsupported, allowed_digits, checkpoint, indicator
+from smtcrypt.encode.base import Ok, Unsupported, checkpoint, indicator, rule_constraints
 from smtcrypt.encode.bitvec.ints import Z, fitted
 from smtcrypt.encode.bitvec.rationals import BitVecRat, BitVecRationals, Value
 from smtcrypt.encode.walk import TreeEncoder
@@ -37,27 +37,15 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
         self.base = problem.rules.base
         self.letter_width = max(1, (self.base - 1).bit_length())
         self.letters = {letter: z3.BitVec(letter, self.letter_width, context) for letter in problem.letters}
-        self.digits = {letter: sorted(allowed_digits(problem, letter)) for letter in problem.letters}
+        self.digits = {letter: sorted(problem.allowed[letter]) for letter in problem.letters}
 
     # --- the puzzle's rules ---------------------------------------------------------------------
 
     def rules(self) -> list[z3.BoolRef]:
-        """Each letter's digits (a range or a set), and distinct digits where asked."""
-        constraints: list[z3.BoolRef] = []
-        for letter, var in self.letters.items():
-            digits = self.digits[letter]
-            if not digits:
-                return [z3.BoolVal(False, self.ctx)]
-            low, high = digits[0], digits[-1]
-            if low > 0:
-                constraints.append(z3.UGE(var, low))
-            if high < (1 << self.letter_width) - 1:
-                constraints.append(z3.ULE(var, high))
-            if len(digits) != high - low + 1:
-                constraints.append(z3.Or(*[var == digit for digit in digits]))
-        for group in self.problem.groups:
-            constraints.append(z3.Distinct(*(self.letters[letter] for letter in group)))
-        return constraints
+        """The puzzle's rules over unsigned letters, leaving out a bound that their width keeps."""
+        top = (1 << self.letter_width) - 1
+        return rule_constraints(self.problem, self.letters, lambda var, low, high: (
+            [z3.UGE(var, low)] if low > 0 else []) + ([z3.ULE(var, high)] if high < top else []))
 
     def indicators(self) -> list[z3.BoolRef]:
         """The Boolean `A=1` defined as A == 1 for every digit a letter may take (`Encoded.indicators`).
