@@ -7,16 +7,35 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from smtcrypt.core.intervals import Interval
 from smtcrypt.core.numerals import place_values, root_floor
 from smtcrypt.core.tree import Repeating
 
+T = TypeVar("T")
+
 
 def signed_width(lo: int, hi: int) -> int:
     """The fewest bits whose two's complement holds every integer in [lo, hi]: [0, 9] -> 5, [-8, 7] -> 4."""
     return max((v if v >= 0 else ~v).bit_length() for v in (lo, hi)) + 1
+
+
+def by_squaring(a: T, k: int, multiply: Callable[[T, T, int], T]) -> T:
+    """a ** k, k >= 1, by repeated squaring, where `multiply(x, y, n)` is x * y, which is a ** n."""
+    result: T | None = None
+    result_power, square, square_power = 0, a, 1
+    while k:
+        if k & 1:
+            result_power += square_power
+            result = square if result is None else multiply(result, square, result_power)
+        k >>= 1
+        if k:
+            square_power *= 2
+            square = multiply(square, square, square_power)
+    assert result is not None  # k >= 1 has a lowest set bit
+    return result
 
 
 def euclid_steps(bound: int) -> int:

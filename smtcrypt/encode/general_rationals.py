@@ -14,7 +14,7 @@ from typing import TypeAlias
 
 import z3
 
-from smtcrypt.analysis.arithmetic import exact_root, root_step
+from smtcrypt.analysis.arithmetic import by_squaring, exact_root, root_step
 from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import Interval, interval
 from smtcrypt.core.numerals import root_floor
@@ -110,9 +110,6 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
             return value.num, True
         self.linear = False
         return value.num / value.den, value.num % value.den == 0
-
-    def zero(self) -> z3.ArithRef:
-        return z3.IntVal(0, self.ctx)
 
     def within(self, whole: z3.ArithRef, start: z3.ArithRef, stop: z3.ArithRef) -> z3.BoolRef:
         return z3.And(whole >= start, whole < stop)
@@ -213,18 +210,8 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
             return self.fraction(a.const ** k)
         if k == 0:
             return self.fraction(Fraction(1))
-        nonneg = a.nonneg or k % 2 == 0
-        result: tuple[z3.ArithRef | int, Den] | None = None
-        square_num, square_den = a.num, a.den
-        while k:
-            if k & 1:
-                result = (square_num, square_den) if result is None else (
-                    self.times(result[0], square_num), self.times(result[1], square_den))
-            k >>= 1
-            if k:
-                square_num, square_den = self.times(square_num, square_num), self.times(square_den, square_den)
-        assert result is not None  # k > 0 had a lowest set bit
-        return Rat(result[0], result[1], nonneg)
+        num, den = by_squaring((a.num, a.den), k, lambda x, y, _: (self.times(x[0], y[0]), self.times(x[1], y[1])))
+        return Rat(num, den, a.nonneg or k % 2 == 0)
 
     def power(self, a: Rat, k: int) -> tuple[Rat, Ok]:
         if k >= 0:

@@ -66,31 +66,19 @@ class _Builder:
         clauses and for the cases of a split search), and distinct digits as "each digit is used at
         most once": the finite-domain solver reasons with that better than with pairwise
         disequalities (NAUGHT ** 2 = ZERO ** 3)."""
-        users: dict[int, list[z3.BoolRef]] = defaultdict(list)
         for letter, digits in domains.items():
             var = self.letters[letter]
             self.constraints += [var >= digits[0], var <= digits[-1]]
-            for digit in range(digits[0], digits[-1] + 1):
-                if digit not in digits:
-                    self.constraints.append(var != digit)
-            for digit in digits:
-                named = indicator(letter, digit, self.ctx)
-                self.constraints.append(named == (var == digit))
-                users[digit].append(named)
-        if self.problem.distinctness == "some":  # each group's letters use each digit at most once
-            for group in self.problem.groups:
-                for digit in set().union(*(domains[letter] for letter in group)):
-                    named = [indicator(letter, digit, self.ctx) for letter in group if digit in domains[letter]]
-                    if len(named) > 1:
-                        self.constraints.append(z3.AtMost(*named, 1))
-            return
-        if self.problem.distinctness == "none":
-            return
-        for indicators in users.values():
-            if len(indicators) > 1:
-                self.constraints.append(z3.AtMost(*indicators, 1))
-            if len(domains) == len(users):  # as many letters as digits: every digit is used
-                self.constraints.append(z3.Or(*indicators) if indicators else z3.BoolVal(False, self.ctx))
+            self.constraints += [var != digit for digit in range(digits[0], digits[-1] + 1) if digit not in digits]
+            self.constraints += [indicator(letter, digit, self.ctx) == (var == digit) for digit in digits]
+        for group in self.problem.groups:  # each group's letters use each digit at most once
+            used = sorted(set().union(*(domains[letter] for letter in group)))
+            for digit in used:
+                named = [indicator(letter, digit, self.ctx) for letter in group if digit in domains[letter]]
+                if len(named) > 1:
+                    self.constraints.append(z3.AtMost(*named, 1))
+                if self.problem.distinctness == "all" and len(domains) == len(used):  # every digit is used
+                    self.constraints.append(z3.Or(*named))
 
     def constant(self, value: int) -> Digit:
         return Digit(f"#{value}", z3.IntVal(value, self.ctx), value, value)

@@ -95,10 +95,6 @@ class TreeEncoder(ABC, Generic[R, I]):
         """The value as an integer term, and the condition that it is an integer."""
 
     @abstractmethod
-    def zero(self) -> I:
-        """The integer 0, range()'s default start."""
-
-    @abstractmethod
     def within(self, whole: I, start: I, stop: I) -> z3.BoolRef:
         """start <= whole < stop."""
 
@@ -226,7 +222,7 @@ class TreeEncoder(ABC, Generic[R, I]):
             parts.append(whole)
             oks += [ok, is_integer]
         if len(parts) == 1:
-            parts.insert(0, self.zero())
+            parts.insert(0, self.integral(self.fraction(Fraction(0)))[0])
         return parts[0], parts[1], conj(*oks)
 
     def encode_boolop(self, node: BoolOp) -> tuple[R | z3.BoolRef, Ok]:

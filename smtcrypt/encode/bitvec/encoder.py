@@ -268,8 +268,5 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
     def absolute(self, value: BitVecRat) -> BitVecRat:
         return BitVecRat(self.z_abs(value.num), value.den)
 
-    def zero(self) -> Z:
-        return self.const(0)
-
     def within(self, whole: Z, start: Z, stop: Z) -> z3.BoolRef:
         return z3.And(self.z_compare(">=", whole, start), self.z_compare("<", whole, stop))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import z3
 
-from smtcrypt.analysis.arithmetic import euclid_steps, signed_width
+from smtcrypt.analysis.arithmetic import by_squaring, euclid_steps, signed_width
 from smtcrypt.analysis.bounds import compare_bounds, floordiv_bounds, mod_bounds, power_bounds
 from smtcrypt.core.intervals import times
 from smtcrypt.encode.base import Unsupported
@@ -189,19 +189,7 @@ class BoundedInts:
         """a ** k, k >= 1, by repeated squaring; every partial power within its own tight bounds."""
         if a.value is not None:
             return self.const(a.value ** k)
-        result: Z | None = None
-        result_power, square, square_power = 0, a, 1
-        while k:
-            if k & 1:
-                result_power += square_power
-                result = square if result is None else self.z_mul(
-                    result, square, power_bounds(a.lo, a.hi, result_power))
-            k >>= 1
-            if k:
-                square_power *= 2
-                square = self.z_mul(square, square, power_bounds(a.lo, a.hi, square_power))
-        assert result is not None
-        return result
+        return by_squaring(a, k, lambda x, y, power: self.z_mul(x, y, power_bounds(a.lo, a.hi, power)))
 
     def z_gcd(self, a: Z, b: Z) -> Z:
         """gcd(a, b) of non-negative a and b: a if b is 0, else Euclid's algorithm unrolled from
