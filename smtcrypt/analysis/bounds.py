@@ -43,14 +43,6 @@ def power_bounds(lo: Value, hi: Value, k: int) -> tuple[Value, Value]:
     return lo * 0, max(lo ** k, hi ** k)
 
 
-def root_power_bounds(base: RationalInterval, p: int, q: int) -> RationalInterval:
-    """Bounds of x ** (p/q) for x in a non-negative interval, p, q >= 1: the ends made whole (outwards),
-    raised to p, and their q-th roots to the next integer."""
-    low = math.floor(base[0]) ** p
-    high = math.ceil(base[1]) ** p
-    return Fraction(root_floor(low, q)), Fraction(root_floor(high, q) + 1)
-
-
 def quotient_bounds(x: RationalInterval, y: RationalInterval) -> RationalInterval | None:
     """Bounds of x / y, where y cannot be 0 (else None): the corners' quotients, as y keeps one sign."""
     if y[0] <= 0 <= y[1]:
@@ -135,8 +127,15 @@ class BoxBounds(ValueBounds):
         return Fraction(low), Fraction(high)
 
     def other(self, node: Expr, parts: list[RationalInterval]) -> RationalInterval | None:
-        if isinstance(node, BinOp) and node.op == "**" and parts[1][0] == parts[1][1] and parts[0][0] >= 0:
-            return _power_bounds(parts[0], parts[1][0])
+        """A non-negative value to a constant power: whole powers exactly; roots p/q with small p and q
+        (the ends made whole outwards, raised to p) to the next integer."""
+        if not (isinstance(node, BinOp) and node.op == "**" and parts[1][0] == parts[1][1] and parts[0][0] >= 0):
+            return None
+        (low, high), p, q = parts[0], parts[1][0].numerator, parts[1][0].denominator
+        if q == 1 and p >= 0:
+            return power_bounds(low, high, p)
+        if p > 0 and p <= MAX_ROOT_PARTS and q <= MAX_ROOT_PARTS:
+            return Fraction(root_floor(math.floor(low) ** p, q)), Fraction(root_floor(math.ceil(high) ** p, q) + 1)
         return None
 
 
@@ -162,15 +161,6 @@ def polynomial_bound(node: Expr, word: Callable[[Word], int], exponents: Mapping
     if left is None or right is None or node.op not in ("+", "-", "*"):
         return None
     return left * right if node.op == "*" else left + right
-
-
-def _power_bounds(base: RationalInterval, exponent: Fraction) -> RationalInterval | None:
-    """A non-negative interval to a constant power: whole powers exactly, roots to the next integer."""
-    if exponent.denominator == 1 and exponent >= 0:
-        return power_bounds(base[0], base[1], int(exponent))
-    if exponent > 0 and exponent.numerator <= MAX_ROOT_PARTS and exponent.denominator <= MAX_ROOT_PARTS:
-        return root_power_bounds(base, exponent.numerator, exponent.denominator)
-    return None
 
 
 def truth_bounds(node: Expr, box: Box, base: int) -> bool | None:

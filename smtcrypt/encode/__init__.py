@@ -12,31 +12,13 @@ import z3
 
 from smtcrypt.analysis.fold import fold
 from smtcrypt.core.check import Problem
-from smtcrypt.encode.base import (
-    Encoded,
-    Encoding,
-    EncodingStopped,
-    FormulaTerms,
-    Ok,
-    Unsupported,
-    checkpoint,
-    indicator,
-    indicator_name,
-    letter_variables,
-    rule_constraints,
-    stop_encoding,
-    watched,
-)
+from smtcrypt.encode.base import Encoded, Encoding, EncodingStopped, Unsupported, indicator, stop_encoding, watched
 from smtcrypt.encode.bitvec import BitVecEncoding
 from smtcrypt.encode.columns import ColumnsEncoding
 from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.encode.products import ProductsEncoding
 
-__all__ = [
-    "Encoded", "Encoding", "EncodingStopped", "FormulaTerms", "Ok", "Unsupported", "checkpoint",
-    "choose", "encode", "encodings", "indicator", "indicator_name", "letter_variables",
-    "rule_constraints", "stop_encoding", "watched",
-]
+__all__ = ["Encoded", "EncodingStopped", "choose", "encode", "encodings", "indicator", "stop_encoding", "watched"]
 
 
 def encodings() -> list[Encoding]:

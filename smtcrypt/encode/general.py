@@ -1,8 +1,8 @@
 """The general encoding: every formula, exactly, as Z3 integer terms.
 
-A value is a fraction of Z3 Int terms (general_rationals.py), walked by the tree walk both Z3
-encoders share (walk.py); bounds of terms are in general_bounds.py, gcd and the number-theory words
-in general_numbers.py. Letter products, variable powers and roots become lookup tables over the
+A value is a fraction of Z3 Int terms, with the bounds of terms (general_rationals.py), walked by
+the tree walk both Z3 encoders share (walk.py); gcd and the number-theory words are in
+general_numbers.py. Letter products, variable powers and roots become lookup tables over the
 digits, which keep a formula linear.
 """
 
