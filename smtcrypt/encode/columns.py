@@ -18,6 +18,7 @@ import z3
 from smtcrypt.analysis.carries import columns_by_carries
 from smtcrypt.analysis.linear import ColumnForm, column_equations, letter_weights
 from smtcrypt.core.check import Problem
+from smtcrypt.core.intervals import scaled
 from smtcrypt.encode.base import Encoded, indicator_name, letter_variables
 
 BASE = 10  # the column encoding is decimal: `accepts` refuses other bases
@@ -106,8 +107,7 @@ def propagate(forms: list[ColumnForm], allowed: dict[str, frozenset[int]]) -> di
     while changed:
         changed = False
         for weight, constant in sums:
-            extremes = {letter: (min(w * domains[letter][0], w * domains[letter][-1]),
-                                 max(w * domains[letter][0], w * domains[letter][-1])) for letter, w in weight.items()}
+            extremes = {letter: scaled(w, (domains[letter][0], domains[letter][-1])) for letter, w in weight.items()}
             low = constant + sum(least for least, _ in extremes.values())
             high = constant + sum(most for _, most in extremes.values())
             for letter, w in weight.items():
@@ -118,9 +118,8 @@ def propagate(forms: list[ColumnForm], allowed: dict[str, frozenset[int]]) -> di
                 if len(kept) < len(domains[letter]):
                     domains[letter] = kept
                     changed = True
-                    low += min(w * kept[0], w * kept[-1]) - least
-                    high += max(w * kept[0], w * kept[-1]) - most
-                    extremes[letter] = (min(w * kept[0], w * kept[-1]), max(w * kept[0], w * kept[-1]))
+                    extremes[letter] = scaled(w, (kept[0], kept[-1]))
+                    low, high = low + extremes[letter][0] - least, high + extremes[letter][1] - most
     return {letter: frozenset(digits) for letter, digits in domains.items()}
 
 

@@ -183,9 +183,7 @@ class NumberTheory(Rationals):
         base = self.problem.rules.base
         values = words.digit_table(name, bounds, base)
         if values is not None:
-            result = self.fresh_int(name)
-            self.bounded_fresh += 1
-            self.side += [result >= min(values.values()), result <= max(values.values())]
+            result = self.bounded_int(name, min(values.values()), max(values.values()))
             self.side += [z3.Implies(x == n, result == value) for n, value in values.items()]
             return Rat(result, 1, min(values.values()) >= 0)
         self.linear = False
@@ -197,10 +195,7 @@ class NumberTheory(Rationals):
         count = digit_count(largest, base)
         # where x is undefined its term may lie beyond its bounds: the digits stay defined
         magnitude = z3.If(magnitude <= largest, magnitude, z3.IntVal(largest, self.ctx))
-        digits = [self.fresh_int("digit") for _ in range(count)]  # the last first
-        self.bounded_fresh += count
-        for digit in digits:
-            self.side += [digit >= 0, digit < base]
+        digits = [self.bounded_int("digit", 0, base - 1) for _ in range(count)]  # the last first
         self.side.append(magnitude == z3.Sum(*[digit * base ** place for place, digit in enumerate(digits)]))
         if name == "dsum":
             return Rat(z3.Sum(*digits), 1, True)

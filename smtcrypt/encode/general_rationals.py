@@ -14,12 +14,12 @@ from typing import TypeAlias
 
 import z3
 
-from smtcrypt.analysis.arithmetic import by_squaring, exact_root, repeating_numerator_bounds, root_step
+from smtcrypt.analysis.arithmetic import by_squaring, exact_root, repeating_numerator_bounds, root_range, root_step
 from smtcrypt.analysis.bounds import RationalInterval, ValueBounds, power_bounds, quotient_bounds, remainder_bounds
 from smtcrypt.analysis.unknowns import Values
 from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import Interval, digit_sum_interval, greatest, interval, least, reversal_interval
-from smtcrypt.core.numerals import repeating_scale, root_floor
+from smtcrypt.core.numerals import repeating_scale
 from smtcrypt.core.rules import PREDICATES
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Name, Not, Repeating, Word
 from smtcrypt.encode.base import Ok, letter_variables
@@ -138,6 +138,13 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
     def fresh_int(self, stem: str) -> z3.ArithRef:
         return z3.Int(f"{stem}!{next(self.fresh)}", self.ctx)
 
+    def bounded_int(self, stem: str, low: int, high: int) -> z3.ArithRef:
+        """A fresh Int within [low, high], unconditionally."""
+        var = self.fresh_int(stem)
+        self.bounded_fresh += 1
+        self.side += [var >= low, var <= high]
+        return var
+
     def rat(self, value: Value) -> Rat:
         if isinstance(value, Rat):
             return value
@@ -214,22 +221,14 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
     def expanded_product(self, a: LetterForm, b: LetterForm, nonneg: bool) -> Rat:
         """(sum a_L L + c)(sum b_M M + d) multiplied out, each product of two letters a fresh bounded
         Int defined by a table over one letter's digits: linear, so the finite-domain solver keeps it."""
-        terms: list[z3.ArithRef] = []
-        constant = a[1] * b[1]
-        weights: dict[tuple[str, str], int] = {}
-        for first, weight_a in a[0].items():
-            for second, weight_b in b[0].items():
+        weights: dict[tuple[str, str], int] = {}  # "" stands for the constant 1
+        for first, weight_a in [*a[0].items(), ("", a[1])]:
+            for second, weight_b in [*b[0].items(), ("", b[1])]:
                 key = (min(first, second), max(first, second))
                 weights[key] = weights.get(key, 0) + weight_a * weight_b
-        for key, weight in weights.items():
-            if weight:
-                terms.append(weight * self.letter_product(*key))
-        for letter, weight in a[0].items():
-            if weight * b[1]:
-                terms.append(weight * b[1] * self.letters[letter])
-        for letter, weight in b[0].items():
-            if weight * a[1]:
-                terms.append(weight * a[1] * self.letters[letter])
+        constant = weights.pop(("", ""))
+        terms = [weight * (self.letter_product(*key) if key[0] else self.letters[key[1]])
+                 for key, weight in weights.items() if weight]
         return Rat(z3.Sum(*terms, z3.IntVal(constant, self.ctx)), 1, nonneg)
 
     def letter_product(self, first: str, second: str) -> z3.ArithRef:
@@ -240,9 +239,7 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
         pool = sorted(self.problem.allowed[first])
         other = sorted(self.problem.allowed[second])
         values = [d * e for d in pool for e in other] if first != second else [d * d for d in pool]
-        product = self.fresh_int(f"{first}{second}")
-        self.bounded_fresh += 1
-        self.side += [product >= min(values, default=0), product <= max(values, default=0)]
+        product = self.bounded_int(f"{first}{second}", min(values, default=0), max(values, default=0))
         for digit in pool:
             value = digit * digit if first == second else digit * self.letters[second]
             self.side.append(z3.Implies(self.letters[first] == digit, product == value))
@@ -318,14 +315,12 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
             return self.fraction(Fraction(0)), False
         scale, step = den ** (q - 1), root_step(den, q)
         low, high = max(bounds[0], 0) * scale, bounds[1] * scale
-        first = root_floor(low - 1, q) + 1 if low > 0 else 0
-        first, last = -(-first // step) * step, root_floor(high, q) // step * step
+        whole = root_range(low, high, q)
+        first, last = -(-whole.start // step) * step, (whole.stop - 1) // step * step
         if (last - first) // step + 1 > MAX_TABLE:
             return None
         roots = range(first, last + 1, step)
-        result = self.fresh_int("root")
-        self.bounded_fresh += 1
-        self.side += [result >= first, result <= max(first, last)]
+        result = self.bounded_int("root", first, max(first, last))
         cases = [a.num * scale == r ** q for r in roots]
         self.side += [z3.Implies(case, result == r) for r, case in zip(roots, cases)]
         return Rat(result, den, True), (z3.Or(*cases) if cases else False)
@@ -369,15 +364,9 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
         if not digits or len(digits) * (high - low + 1) > MAX_TABLE:
             return None
         values = {(d, k): Fraction(d) ** k for d in digits for k in range(low, high + 1) if d or k >= 0}
-        top = self.fresh_int("power")
-        parts = [(top, [value.numerator for value in values.values()])]
-        bottom: Den = 1
-        if any(value.denominator != 1 for value in values.values()):
-            bottom = self.fresh_int("power")
-            parts.append((bottom, [value.denominator for value in values.values()]))
-        for var, seen in parts:
-            self.bounded_fresh += 1
-            self.side += [var >= min(seen), var <= max(seen)]
+        nums, dens = [value.numerator for value in values.values()], [value.denominator for value in values.values()]
+        top = self.bounded_int("power", min(nums), max(nums))
+        bottom: Den = self.bounded_int("power", min(dens), max(dens)) if max(dens) > 1 else 1
         for (d, k), value in values.items():
             case = z3.And(letter == d, power == k)
             self.side.append(z3.Implies(case, top == value.numerator))
