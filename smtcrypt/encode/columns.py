@@ -1,12 +1,8 @@
 """Column addition for word sums: `SEND + MORE = MONEY` as one equation per digit column.
 
-Every constraint must be an equation (or a chain of them, or an `and` of them)
-between integer-linear combinations of words, such as `2*TWO + 3*ONE = FORTYTWO`.
-The equation sum(10**p * column_p) = 0 holds exactly when integer carries exist
-with column_p + carry_p = 10 * carry_(p+1), carry_0 = 0 and no carry out of the
-top column. Each column collapses repeated letters into one coefficient, and
-each carry gets the tight bounds its column allows, so the finite-domain solver
-propagates digit by digit, as a person adding by hand would.
+Every constraint must be an equation (or a chain or an `and` of them) between integer-linear
+combinations of words (`2*TWO + 3*ONE = FORTYTWO`). Each column gets a carry with the tight bounds
+it allows, so the finite-domain solver propagates digit by digit, as a person adding by hand would.
 """
 
 from __future__ import annotations

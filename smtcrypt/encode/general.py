@@ -16,7 +16,7 @@ from smtcrypt.analysis.arithmetic import repeating_numerator
 from smtcrypt.analysis.unknowns import unknown_values
 from smtcrypt.core.check import Problem, large_exponents
 from smtcrypt.core.numerals import repeating_scale
-from smtcrypt.core.tree import Name, Number, Repeating
+from smtcrypt.core.tree import Name, Repeating
 from smtcrypt.encode.base import Encoded, FormulaTerms, Ok, rule_constraints
 from smtcrypt.encode.general_numbers import NumberTheory
 from smtcrypt.encode.general_rationals import Rat, Value
@@ -91,7 +91,4 @@ class GeneralEncoder(NumberTheory):
 
     def encode_name(self, node: Name) -> tuple[Value, Ok]:
         return Rat(self.unknowns[node.name]), True
-
-    def encode_number(self, node: Number) -> tuple[Value, Ok]:
-        return self.fraction(node.value), True
 

@@ -34,10 +34,9 @@ class NumberTheory(Rationals):
         self.recursions: dict[str, z3.FuncDeclRef] = {}  # recursive functions made, by what they compute
 
     def gcd(self, nodes: Sequence[Expr], wholes: list[z3.ArithRef]) -> tuple[Rat, Ok]:
-        """math.gcd of integer terms. The arguments whose bounds meet are constants: with a nonzero
-        gcd c of theirs, the result is the greatest divisor of c that divides the other arguments,
-        a choice among c's divisors that is a function of the letters (gcd(3, ABB, 2) is 1, and
-        gcd(12, AB) a choice among 12, 6, 4, 3, 2 and 1); otherwise Bezout's witnesses."""
+        """math.gcd of integer terms: where some arguments are constants with a nonzero gcd c, the
+        greatest divisor of c that divides the others (a function of the letters: gcd(12, AB) chooses
+        among 12, 6, 4, 3, 2 and 1); otherwise Bezout's witnesses."""
         bounds = [interval(node, self.problem.rules) for node in nodes]
         fixed = [bound[0] for bound in bounds if bound is not None and bound[0] == bound[1]]
         if len(fixed) == len(nodes):
@@ -58,14 +57,9 @@ class NumberTheory(Rationals):
         return Rat(result, 1, True)
 
     def bezout_gcd(self, bounds: list[Interval | None], wholes: list[z3.ArithRef]) -> tuple[Rat, Ok]:
-        """gcd by Bezout: g >= 0 divides every argument and is an integer combination of them.
-
-        That pins g to the gcd exactly (any common divisor divides such a combination). When the
-        arguments' bounds are known, every auxiliary unknown is bounded, unconditionally, by what
-        a solution needs (g by the larger argument, a quotient by its dividend, a Bezout
-        coefficient by the other argument: such coefficients always exist), so the problem stays
-        bit-blastable, with terms no wider than the arguments'.
-        """
+        """gcd by Bezout: g >= 0 divides every argument and is an integer combination of them, which
+        pins g to the gcd. Where the arguments' bounds are known, every auxiliary unknown is bounded by
+        what a solution needs, so the problem stays bit-blastable."""
         self.linear = False
         self.witnesses = True
         known = [max(abs(bound[0]), abs(bound[1])) for bound in bounds if bound is not None]

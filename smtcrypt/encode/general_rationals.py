@@ -301,11 +301,9 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
         return Rat(top, bottom, True), z3.And(*conditions)
 
     def root_table(self, node: Expr, a: Rat, q: int) -> tuple[Rat, Ok] | None:
-        """The q-th root of num/D, for a constant D and bounds on num (an integer expression's, a
-        repeating decimal's), as a table of the roots in range, which stays linear (`EVIL**(1/2)`:
-        32**2 .. 99**2); None when the range is too wide. The root is s/D with s**q = num * D**(q-1),
-        so s is a multiple of `root_step`: `0.A(68) ** (1/2)` in base 16 has 5 candidates, where
-        a root and a denominator as unknowns are hard for Z3."""
+        """The q-th root of num/D, for a constant D and bounds on num, as a table of the roots in range,
+        which stays linear (`EVIL**(1/2)`), where unknown roots and denominators are hard for Z3; None
+        when the range is too wide. The root is s/D with s**q = num * D**(q-1), s a multiple of `root_step`."""
         bounds = self.numerator_bounds(node, a)
         if bounds is None:
             return None

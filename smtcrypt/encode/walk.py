@@ -19,7 +19,7 @@ import z3
 from smtcrypt.core.check import Problem, splits
 from smtcrypt.core.numerals import place_values
 from smtcrypt.core.rules import NUMBER_WORDS
-from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Unary, Word
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Number, Unary, Word
 from smtcrypt.encode import words
 from smtcrypt.encode.base import Ok, Unsupported, checkpoint
 
@@ -58,8 +58,8 @@ def disj(first: z3.BoolRef, second: Ok) -> Ok:
 
 
 class TreeEncoder(ABC, Generic[R, I]):
-    """The node cases; a subclass gives the value algebra and the cases of its own (`encode_word`,
-    `encode_repeating`, `encode_number`, `encode_name`), found by the node's class name."""
+    """The node cases; a subclass gives the value algebra and the cases of its own (`encode_repeating`,
+    `encode_name`), found by the node's class name."""
 
     problem: Problem
     ctx: z3.Context
@@ -155,6 +155,9 @@ class TreeEncoder(ABC, Generic[R, I]):
 
     def encode_word(self, node: Word) -> tuple[R, Ok]:
         return self.letters_value(*place_values(node.letters, self.problem.rules.base)), True
+
+    def encode_number(self, node: Number) -> tuple[R, Ok]:
+        return self.fraction(node.value), True
 
     def encode_unary(self, node: Unary) -> tuple[R | z3.BoolRef, Ok]:
         value, ok = self.encode(node.operand)

@@ -14,7 +14,7 @@ from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import digit_count
 from smtcrypt.core.numerals import repeating_scale
 from smtcrypt.core.rules import PRIME_LIMIT
-from smtcrypt.core.tree import BinOp, Call, Expr, Name, Number, Repeating, Word, walk
+from smtcrypt.core.tree import BinOp, Call, Expr, Name, Repeating, Word, walk
 from smtcrypt.encode import words
 from smtcrypt.encode.base import Ok, Unsupported, checkpoint, indicator, rule_constraints
 from smtcrypt.encode.bitvec.ints import Z, fitted
@@ -48,10 +48,8 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
             [z3.UGE(var, low)] if low > 0 else []) + ([z3.ULE(var, high)] if high < top else []))
 
     def indicators(self) -> list[z3.BoolRef]:
-        """The Boolean `A=1` defined as A == 1 for every digit a letter may take (`Encoded.indicators`).
-        Models should be blocked with clauses of these: the incremental QF_BV solver translates every
-        later model back through each clause of bit-vector disequalities already added, which makes
-        reading models many times slower than with clauses of indicators (AB % C + D = E)."""
+        """The Boolean `A=1` defined as A == 1 for every digit a letter may take (`Encoded.indicators`):
+        blocking clauses of these read models many times faster than clauses of bit-vector disequalities."""
         return [indicator(letter, digit, self.ctx) == (var == digit)
                 for letter, var in self.letters.items() for digit in self.digits[letter]]
 
@@ -115,9 +113,6 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
     def encode_repeating(self, node: Repeating) -> tuple[Value, Ok]:
         scale = repeating_scale(node.fixed, node.period, self.base)
         return BitVecRat(self.linear(*repeating_numerator(node, self.base)), self.const(scale)), True
-
-    def encode_number(self, node: Number) -> tuple[Value, Ok]:
-        return self.fraction(node.value), True
 
     def division(self, op: str, a: BitVecRat, b: BitVecRat) -> tuple[BitVecRat, Ok]:
         nonzero = self.nonzero(b.num)
@@ -194,11 +189,9 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
 
     def prime_by_cases(self, node: Call, x: Z) -> z3.BoolRef | None:
         """`is_prime` of a computed term of few letters (`is_prime(A ** A)`), decided assignment by
-        assignment: Z3 simplifies the term with the letters as constants to a number, which is
-        tested here, and the predicate becomes a choice of the letters' digits, as for a word.
-        Trial division of numbers up to 9 ** 9 is 2,200 remainders of a wide bit-vector, which Z3
-        took 30 s to a minute to refute; the ten cases take milliseconds. None where the term has
-        unknowns other than letters, or its letters have more than MAX_CASES assignments."""
+        assignment (Z3 simplifies the term to a number, tested here) and chosen digit by digit as for a
+        word: trial division of such wide terms is slow for Z3 to refute. None where the term has
+        unknowns other than letters, or more than MAX_CASES assignments."""
         names: dict[str, None] = {}
         for part in walk(node.args[0]):
             if isinstance(part, Name):

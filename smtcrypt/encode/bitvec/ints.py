@@ -192,11 +192,9 @@ class BoundedInts:
         return by_squaring(a, k, lambda x, y, power: self.z_mul(x, y, power_bounds(a.lo, a.hi, power)))
 
     def z_gcd(self, a: Z, b: Z) -> Z:
-        """gcd(a, b) of non-negative a and b: a if b is 0, else Euclid's algorithm unrolled from
-        (b, a mod b), where b is the argument with the smaller bound, for as many steps as Lamé's
-        bound allows. Each step is as wide as its own bounds: from (x, y) with 0 < y < x, the next
-        remainder x mod y is below y and at most (x - 1) // 2, so the widths halve every two steps
-        (gcd(3, ABC) takes one division of ABC and one step of 2 bits)."""
+        """gcd(a, b) of non-negative a and b: Euclid's algorithm unrolled for as many steps as Lamé's
+        bound allows, b the argument with the smaller bound. Each remainder is as wide as its own
+        bounds (below y and at most (x - 1) // 2), so the widths halve every two steps."""
         if a.value is not None and b.value is not None:
             return self.const(math.gcd(a.value, b.value))
         if b.hi > a.hi:
