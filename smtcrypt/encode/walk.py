@@ -20,7 +20,6 @@ from smtcrypt.core.check import Problem, splits
 from smtcrypt.core.numerals import place_values
 from smtcrypt.core.rules import NUMBER_WORDS
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Number, Unary, Word
-from smtcrypt.encode import words
 from smtcrypt.encode.base import Ok, Unsupported, checkpoint
 
 R = TypeVar("R")  # an exact fraction of the encoder's terms
@@ -290,10 +289,10 @@ class TreeEncoder(ABC, Generic[R, I]):
             return None
         if node.name == "dsum":  # every digit weighs 1
             return self.letters_value(*place_values(word.letters, 1))
-        cells = words.word_cells(word)
+        cells = word.letters.lstrip("0")  # leading literal zeros left out: `0BA` is BA
         options: list[tuple[z3.BoolRef, R]] = []  # (this letter is the first nonzero cell, the reversal from it)
         for start, cell in enumerate(cells):
-            value = self.letters_value(*words.reversed_weights(cells, start, self.problem.rules.base))
+            value = self.letters_value(*place_values(cells[start:][::-1], self.problem.rules.base))
             if cell.isdigit() or 0 not in self.problem.allowed[cell]:
                 break
             options.append((self.truthy(self.letters_value({cell: 1}, 0)), value))

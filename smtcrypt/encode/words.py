@@ -152,24 +152,3 @@ def digit_table(name: str, bounds: Interval | None, base: int) -> dict[int, int]
         return None
     word = digit_sum if name == "dsum" else reversal
     return {n: word(n, base) for n in range(bounds[0], bounds[1] + 1)}
-
-
-def word_cells(word: Word) -> list[str]:
-    """A word's letters and literal digits, leading literal zeros left out (`0BA` is BA)."""
-    cells = list(word.letters)
-    while cells and cells[0] == "0":
-        cells.pop(0)
-    return cells
-
-
-def reversed_weights(cells: list[str], start: int, base: int) -> tuple[dict[str, int], int]:
-    """rev of the number cells[start:] whose first cell is not 0: cell j weighs base**(j - start)."""
-    weights: dict[str, int] = {}
-    literal = 0
-    for j in range(start, len(cells)):
-        weight = base ** (j - start)
-        if cells[j].isdigit():
-            literal += int(cells[j]) * weight
-        else:
-            weights[cells[j]] = weights.get(cells[j], 0) + weight
-    return weights, literal

@@ -122,14 +122,10 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
             if b.const == 0:
                 return self.fraction(Fraction(0)), False
             return self.fraction(Fraction(a.const // b.const if op == "//" else a.const % b.const)), nonzero
-        x, y = self.quotient_parts(a, b)  # a / b = x / y, and a % b = (x % y) / (a.den * b.den)
+        x, y, den = self.common(a, b)  # a / b = x / y, and a % b = (x % y) / den
         if op == "//":
             return self.integer(self.z_floordiv(x, y)), nonzero
-        if a.den.value and b.den.value:
-            den = self.const(math.lcm(a.den.value, b.den.value))
-        else:
-            den = self.z_mul(a.den, b.den)
-        return BitVecRat(self.z_mod(x, y), den), nonzero
+        return BitVecRat(self.z_mod(x, y), den if den is not None else self.z_mul(a.den, b.den)), nonzero
 
     def power_of(self, node: BinOp, base: BitVecRat, exponent: BitVecRat) -> tuple[BitVecRat, Ok]:
         fixed = self.problem.constant_exponents.get(node)
