@@ -73,12 +73,6 @@ def mod_bounds(x: Interval, y: Interval) -> Interval:
     return lo, hi
 
 
-def remainder_bounds(y: RationalInterval) -> RationalInterval:
-    """Bounds of x % y for rationals, where y keeps one sign: between 0 and y's largest magnitude, on y's side."""
-    largest = max(abs(y[0]), abs(y[1]))
-    return (Fraction(0), largest) if y[0] > 0 else (-largest, Fraction(0))
-
-
 # --- a formula's values ------------------------------------------------------------------------------------
 
 

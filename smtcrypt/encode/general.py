@@ -228,10 +228,7 @@ class GeneralEncoder(Rationals):
         return function
 
     def digit_word(self, node: Call, x: z3.ArithRef, bounds: Interval | None) -> Value:
-        """dsum, rev or is_palindrome: of a word, from its letters; else from the digits of x."""
-        found = self.word_digits(node)
-        if found is not None:
-            return found
+        """dsum, rev or is_palindrome of a term other than a word: from the digits of x."""
         if node.name == "is_palindrome":
             listed = words.table(node, bounds, self.problem.rules.base)
             if listed is not None:

@@ -15,7 +15,7 @@ from typing import TypeAlias
 import z3
 
 from smtcrypt.analysis.arithmetic import by_squaring, exact_root, repeating_numerator_bounds, root_range, root_step
-from smtcrypt.analysis.bounds import RationalInterval, ValueBounds, power_bounds, quotient_bounds, remainder_bounds
+from smtcrypt.analysis.bounds import RationalInterval, ValueBounds, power_bounds, quotient_bounds
 from smtcrypt.analysis.unknowns import Values
 from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import Interval, digit_sum_interval, greatest, interval, least, reversal_interval
@@ -85,9 +85,10 @@ class TermBounds(ValueBounds):
                 return None
             return power_bounds(left[0], left[1], int(exponent))
         quotient = quotient_bounds(left, right)  # None: a divisor that may be 0 or near it
-        if quotient is None or node.op == "%":
-            return None if quotient is None else remainder_bounds(right)
-        return Fraction(math.floor(quotient[0])), Fraction(math.floor(quotient[1]))
+        if quotient is None or node.op == "//":
+            return quotient and (Fraction(math.floor(quotient[0])), Fraction(math.floor(quotient[1])))
+        largest = max(abs(right[0]), abs(right[1]))  # x % y: from 0 to y's largest magnitude, on y's side
+        return (Fraction(0), largest) if right[0] > 0 else (-largest, Fraction(0))
 
 
 

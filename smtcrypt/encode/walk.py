@@ -66,12 +66,10 @@ class TreeEncoder(ABC, Generic[R, I]):
     # --- the value algebra ------------------------------------------------------------------------
 
     @abstractmethod
-    def fraction(self, value: Fraction) -> R:
-        """A constant."""
+    def fraction(self, value: Fraction) -> R: ...
 
     @abstractmethod
-    def letters_value(self, weights: dict[str, int], literal: int) -> R:
-        """sum(weight * letter) + literal."""
+    def letters_value(self, weights: dict[str, int], literal: int) -> R: ...  # sum(weight * letter) + literal
 
     @abstractmethod
     def rat(self, value: R | z3.BoolRef) -> R:
@@ -94,8 +92,7 @@ class TreeEncoder(ABC, Generic[R, I]):
         """The value as an integer term, and the condition that it is an integer."""
 
     @abstractmethod
-    def within(self, whole: I, start: I, stop: I) -> z3.BoolRef:
-        """start <= whole < stop."""
+    def within(self, whole: I, start: I, stop: I) -> z3.BoolRef: ...  # start <= whole < stop
 
     @abstractmethod
     def add(self, a: R, b: R) -> R: ...
@@ -119,8 +116,7 @@ class TreeEncoder(ABC, Generic[R, I]):
         """a / b, a // b or a % b, and the condition that it is defined (b != 0)."""
 
     @abstractmethod
-    def range_sum(self, start: I, stop: I) -> R:
-        """sum(range(start, stop))."""
+    def range_sum(self, start: I, stop: I) -> R: ...
 
     @abstractmethod
     def gcd(self, nodes: Sequence[Expr], wholes: list[I]) -> tuple[R, Ok]:
@@ -249,6 +245,9 @@ class TreeEncoder(ABC, Generic[R, I]):
         encoded = [self.encode(arg) for arg in node.args]
         ok = conj(*[ok for _, ok in encoded])
         values = [self.rat(value) for value, _ in encoded]
+        found = self.word_digits(node) if node.name in ("dsum", "rev", "is_palindrome") else None
+        if found is not None:
+            return found, ok
         if node.name == "gcd" or node.name in NUMBER_WORDS:  # of integers only, as Python's math.gcd
             wholes = [self.integral(value) for value in values]
             terms = [whole for whole, _ in wholes]

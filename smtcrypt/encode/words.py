@@ -25,7 +25,7 @@ from smtcrypt.analysis.arithmetic import (
     triangular_range,
 )
 from smtcrypt.core.check import Problem, power_word_exponent
-from smtcrypt.core.intervals import Interval
+from smtcrypt.core.intervals import Interval, word_interval
 from smtcrypt.core.tree import Call, Word
 
 MAX_TABLE = 2000  # most values a predicate's table lists (as the other tables in general_rationals.py)
@@ -67,9 +67,8 @@ def word_table(node: Call, problem: Problem) -> tuple[tuple[str, ...], list[tupl
     allowed = [frozenset([int(cell)]) if cell.isdigit() else problem.allowed[cell] for cell in cells]
     if not all(allowed):
         return (letters, [])
-    low = high = 0
-    for cell_digits in allowed:
-        low, high = low * base + min(cell_digits), high * base + max(cell_digits)
+    low, high = word_interval(word.letters, base, lambda _, letter: (min(problem.allowed[letter]),
+                                                                      max(problem.allowed[letter])))
     values = _candidates(node, low, high, MAX_SCAN)
     if values is None:
         return None

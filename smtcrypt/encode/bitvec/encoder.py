@@ -224,9 +224,6 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
                      z3.And(self.nonzero(d), self.z_compare("==", remainder, zero)))
 
     def digit_word(self, node: Call, x: Z) -> Value:
-        found = self.word_digits(node)
-        if found is not None:
-            return found
         digits = self.digits_of(x)
         if node.name == "dsum":
             return self.integer(self.weighted_sum([(1, digit) for digit in digits], 0))
