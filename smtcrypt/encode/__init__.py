@@ -1,10 +1,6 @@
-"""Stage 3: a checked `Problem` -> Z3 terms and constraints.
-
-Each encoding is a module behind one small protocol (`base.Encoding`); `choose`
-picks the first that accepts the problem. The general encoding accepts every
-problem and is the reference the others are tested against. This module is the
-registry only; what the encodings share is in `base`.
-"""
+"""Stage 3: a checked `Problem` -> Z3 terms and constraints, by the first encoding that accepts it
+(each behind `base.Encoding`); the general one accepts every problem and is the reference the
+others are tested against."""
 
 from __future__ import annotations
 

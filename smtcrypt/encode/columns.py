@@ -93,10 +93,9 @@ def number(value: int) -> str:
 
 
 def propagate(forms: list[ColumnForm], allowed: dict[str, frozenset[int]]) -> dict[str, frozenset[int]] | None:
-    """Each equation read as one weighted sum (SEND + MORE - MONEY: 1000*S + 91*E - ... - 9000*M ...):
-    drop the digits of a letter that the other letters' least and greatest totals cannot balance,
-    until nothing changes. Distinctness is ignored, so nothing true is lost; None if a letter has
-    no digit left. SEND + MORE = MONEY: M must be 1, and then S 9."""
+    """Each equation as one weighted sum: drop the digits of a letter that the other letters' least and
+    greatest totals cannot balance, until nothing changes (distinctness ignored); None if a letter
+    has no digit left. SEND + MORE = MONEY: M must be 1, and then S 9."""
     domains = {letter: sorted(digits) for letter, digits in allowed.items()}
     sums = [(letter_weights(form, BASE), form.get(("", 0), 0)) for form in forms]
     changed = True
@@ -120,10 +119,8 @@ def propagate(forms: list[ColumnForm], allowed: dict[str, frozenset[int]]) -> di
 
 
 def digit_cardinality(model: Text, allowed: dict[str, frozenset[int]]) -> None:
-    """Distinctness as "each digit is used at most once" (and "at least once" when the letters
-    must use every digit): cardinality constraints that the finite-domain solver reasons with far
-    better than with pairwise disequalities (the 199-addend sum). The Booleans are the `indicator`s
-    the solver's blocking clauses use too."""
+    """Distinctness as "each digit is used at most once" (and "at least once" when the letters must use
+    every digit), over the `indicator`s: the finite-domain solver reasons far better with these."""
     digits = sorted(set().union(*allowed.values())) if allowed else []
     for digit in digits:
         users = [letter for letter in allowed if digit in allowed[letter]]
@@ -138,11 +135,9 @@ def digit_cardinality(model: Text, allowed: dict[str, frozenset[int]]) -> None:
 
 
 def determined(forms: list[ColumnForm], allowed: dict[str, frozenset[int]]) -> frozenset[str]:
-    """Letters whose digits the other letters' digits fix, so a blocking clause may leave them out
-    (shorter clauses: TWO + TWENTY = TWELVE + TEN is faster). In one equation sum(w * letter) = 0,
-    take letters by increasing |w| while each |w| exceeds the most the letters taken before can
-    move the sum (sum of |w| * digit range): their weighted sum then tells their digits apart,
-    and the other letters fix that sum. WELL - DO + YOU = PUNK: K, D, U, W."""
+    """Letters whose digits the other letters' digits fix, which blocking clauses may leave out: in one
+    equation, letters by increasing |w| while each |w| exceeds what those before can move the sum, so
+    their weighted sum, which the others fix, tells their digits apart. WELL - DO + YOU = PUNK: K, D, U, W."""
     best: frozenset[str] = frozenset()
     for form in forms:
         weight = letter_weights(form, BASE)
@@ -157,12 +152,9 @@ def determined(forms: list[ColumnForm], allowed: dict[str, frozenset[int]]) -> f
 
 
 def interchangeable(forms: list[ColumnForm], problem: Problem) -> tuple[tuple[str, ...], ...]:
-    """Letters with the same coefficient in every column of every equation and the same rules
-    (digits, and the groups of letters they must differ from).
-
-    Swapping their digits maps solutions to solutions (N, B in NUM + BER = PLAY), so the
-    solver needs to find only the models where they increase, and permutes the rest.
-    """
+    """Letters with the same coefficient in every column and the same rules: swapping their digits maps
+    solutions to solutions (N, B in NUM + BER = PLAY), so the solver finds only those where they
+    increase, and permutes the rest."""
     profiles: dict[tuple, list[str]] = defaultdict(list)
     for letter in problem.letters:
         profile = tuple(sorted((number, column, coefficient) for number, form in enumerate(forms)

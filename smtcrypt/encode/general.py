@@ -1,11 +1,9 @@
 """The general encoding: every formula, exactly, as Z3 integer terms.
 
-A value is a fraction of Z3 Int terms, with the bounds of terms (general_rationals.py), walked by
-the tree walk both Z3 encoders share (walk.py). Letter products, variable powers and roots become
-lookup tables over the digits, which keep a formula linear. gcd and the number-theory words are
-tables where the values are few (encode/words.py), else bounded auxiliary unknowns that the
-argument fixes where its bounds are known, else recursive functions that Z3 unfolds as far as a
-model needs.
+A value is a fraction of Z3 Int terms (general_rationals.py), walked as in the bit-vector encoding
+(walk.py). Products, powers and roots of letters become lookup tables, which keep a formula linear;
+the number-theory words are tables where the values are few (encode/words.py), else bounded unknowns
+that the argument fixes, else recursive functions that Z3 unfolds as far as a model needs.
 """
 
 from __future__ import annotations

@@ -5,12 +5,10 @@ with rational constants (`NAUGHT ** 2 = ZERO ** 3`, `PI * R**2 = AREA`), possibl
 products of words (`NORTH / SOUTH = EAST / WEST`): each becomes one integer polynomial that must be
 zero (see analysis/polynomials.py; every divisor required nonzero where Python would divide by it).
 
-The polynomial is written as a person multiplies by hand, and stays linear in bounded integers, as
-the finite-domain solver (QF_FD) needs: the product of two digits is a fresh Int defined by a table
-over one of them; a product of three or more words gets fresh digits for its first factors; and
-every partial product, word and constant is placed in its column, balanced by bounded carries.
-Long multiplication reasons from the last digits up; the magnitudes come from the leading digits,
-which analysis/split.py reads as intervals, to narrow the letters and split a long search.
+The polynomial is written as a person multiplies by hand, linear in bounded integers as the
+finite-domain solver needs: products of two digits are tables, longer products get fresh digits,
+and every column is balanced by a bounded carry. The magnitudes come from the leading digits, which
+analysis/split.py reads as intervals, to narrow the letters and split a long search.
 """
 
 from __future__ import annotations
@@ -62,10 +60,8 @@ class _Builder:
         return f"{stem}!{next(self.fresh)}"
 
     def digit_rules(self, domains: Domains) -> None:
-        """Each letter within its digits, each (letter, digit) named by a Boolean `A=1` (for blocking
-        clauses and for the cases of a split search), and distinct digits as "each digit is used at
-        most once": the finite-domain solver reasons with that better than with pairwise
-        disequalities (NAUGHT ** 2 = ZERO ** 3)."""
+        """Each letter within its digits, each (letter, digit) named by its `indicator`, and distinct
+        digits as "each digit is used at most once", which the finite-domain solver reasons with better."""
         for letter, digits in domains.items():
             var = self.letters[letter]
             self.constraints += [var >= digits[0], var <= digits[-1]]

@@ -1,10 +1,7 @@
-"""The tree walk the two Z3 encoders of whole formulas share (general: Int terms; bitvec:
-bit-vector terms): one case per node type, over a small value algebra each encoder implements.
-
-Every node yields a value, a fraction `R` or a Bool, and `ok`, the condition under which Python
-would evaluate it without error. `and`, `or` and comparison chains short-circuit exactly as Python
-does: an operand that Python would not evaluate adds nothing to `ok`. A constraint holds when it
-is `ok` and its value is true. This is the one place those rules are written.
+"""The tree walk the general and bit-vector encoders share: one case per node type, over a value
+algebra each implements. Every node yields a value (a fraction `R` or a Bool) and `ok`, where Python
+would evaluate it without error; `and`, `or` and comparison chains short-circuit as Python does. A
+constraint holds when it is `ok` and its value is true. This is the one place those rules are written.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """The number-theory words (`is_prime`, `is_square`, `dsum`, `rev`, ...) as both Z3 encoders build them.
 
-- A predicate of a word is a table of its letters' digits, the rules applied, chosen digit by digit
-  (`is_prime(SEVEN)`: 382 rows): a solver propagates it as it does the letters, where a table of the
-  word's values would make it compare a sum with each value.
-- A predicate of another term with bounds is a table where few values in them qualify
-  (`is_square(AB + C)` is one of 10 squares); beyond that, `is_prime` is trial division by the
-  primes up to the square root of the upper bound, each a constant modulus.
+A predicate of a word is a table of its letters' digits chosen digit by digit, which a solver
+propagates as it does the letters; of another term, a table where few values in its bounds qualify,
+else (`is_prime`) trial division by constant moduli.
 """
 
 from __future__ import annotations

@@ -1,19 +1,10 @@
 """The bit-vector encoding: the formula as Z3 bit-vector terms that cannot overflow.
 
-For nonlinear formulas that the products encoding does not take (`AB % C + D = E`,
-`gcd(AB, CD) = E`, `A**N + B**N = C**N`), so that a plain incremental QF_BV solver can enumerate
-their models: it keeps its learned clauses from one model to the next, instead of bit-blasting the
-whole formula again for every check.
-
-Every integer is a `Z` (ints.py): a signed bit-vector term with sound bounds on its value, from the
-digits each letter may take, and exactly as wide as those bounds need. `+`, `-` and `*` are built at
-the width of the result's bounds (arithmetic modulo 2**w is a ring homomorphism, so the low w bits
-are right whatever the operands' widths); division, remainder, comparisons and choices at a width
-that holds every operand. A value is a fraction of two `Z`s (rationals.py), walked as in the
-general encoding (walk.py); letters are unsigned bit-vectors of the base's digit width.
-
-Declined: integer unknowns (unbounded), rational exponents (roots), and anything whose bounds
-need more than `ints.MAX_WIDTH` bits.
+For nonlinear formulas that the products encoding does not take (`AB % C + D = E`, `gcd(AB, CD) = E`),
+so that an incremental QF_BV solver can enumerate their models, keeping its learned clauses from one
+model to the next. Every integer is a bounded `Z` exactly as wide as its bounds need (ints.py); a
+value is a fraction of two (rationals.py), walked as in the general encoding (walk.py). Declined:
+integer unknowns, rational exponents, and anything wider than `ints.MAX_WIDTH` bits.
 """
 
 from __future__ import annotations
