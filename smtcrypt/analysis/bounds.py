@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
 
 from smtcrypt.core.intervals import (
     ARITHMETIC,
@@ -181,36 +180,15 @@ def _truth(node: Expr, bounds: BoxBounds) -> bool | None:
     return None
 
 
-def _equal(a: tuple[Value, Value], b: tuple[Value, Value]) -> bool | None:
-    if a[1] < b[0] or b[1] < a[0]:
-        return False
-    return True if a[0] == a[1] == b[0] == b[1] else None
-
-
-def _less(a: tuple[Value, Value], b: tuple[Value, Value]) -> bool | None:
-    return True if a[1] < b[0] else (False if a[0] >= b[1] else None)
-
-
-def _at_most(a: tuple[Value, Value], b: tuple[Value, Value]) -> bool | None:
-    return True if a[1] <= b[0] else (False if a[0] > b[1] else None)
-
-
-def _not(decided: bool | None) -> bool | None:
-    return None if decided is None else not decided
-
-
-# the parser writes every comparison with one of these; membership (`in`) is not decided by bounds
-COMPARISONS: dict[str, Callable[[Any, Any], bool | None]] = {
-    "==": _equal,
-    "!=": lambda a, b: _not(_equal(a, b)),
-    "<": _less,
-    "<=": _at_most,
-    ">": lambda a, b: _less(b, a),
-    ">=": lambda a, b: _at_most(b, a),
-}
-
-
 def compare_bounds(op: str, a: tuple[Value, Value], b: tuple[Value, Value]) -> bool | None:
-    """Whether `a op b` holds for every value in the intervals (True), for none (False), or depends (None)."""
-    compare = COMPARISONS.get(op)
-    return None if compare is None else compare(a, b)
+    """Whether `a op b` holds for every value in the intervals (True), for none (False), or depends (None);
+    membership (`in`) is not decided by bounds."""
+    if op in ("==", "!="):
+        if a[1] < b[0] or b[1] < a[0]:
+            return op == "!="
+        return (op == "==") if a[0] == a[1] == b[0] == b[1] else None
+    if op in (">", ">="):
+        a, b, op = b, a, "<" if op == ">" else "<="
+    if op == "<":
+        return True if a[1] < b[0] else (False if a[0] >= b[1] else None)
+    return (True if a[1] <= b[0] else (False if a[0] > b[1] else None)) if op == "<=" else None

@@ -107,10 +107,14 @@ class _Builder:
         column = columns[position]
         column[term.name] = (column.get(term.name, (0, term))[0] + coefficient, term)
 
-    def long_multiplication(self, first: list[Digit], second: list[Digit], coefficient: int,
-                            columns: dict[int, Column]) -> None:
-        """Add coefficient * first * second to the columns, one partial product per pair of digits."""
-        for (i, a), (j, b) in itertools.product(enumerate(first), enumerate(second)):
+    def add_term(self, columns: dict[int, Column], words: Monomial, coefficient: int) -> None:
+        """Add coefficient * (the product of the words) to the columns: a word's digits, or long
+        multiplication, one partial product per pair of digits."""
+        if len(words) == 1:
+            for position, digit in enumerate(self.vector(words)):
+                self.place(columns, position, coefficient, digit)
+            return
+        for (i, a), (j, b) in itertools.product(enumerate(self.vector(words[:-1])), enumerate(self.vector(words[-1:]))):
             factor, product = self.partial(a, b)
             self.place(columns, i + j, coefficient * factor, product)
 
@@ -127,7 +131,7 @@ class _Builder:
             digits.append(Digit(name, z3.Int(name, self.ctx), 0, self.base - 1))
         self.constraints += [c for d in digits for c in (d.var >= 0, d.var <= self.base - 1)]
         columns: dict[int, Column] = defaultdict(dict)
-        self.long_multiplication(self.vector(words[:-1]), self.vector(words[-1:]), 1, columns)
+        self.add_term(columns, words, 1)
         for position, digit in enumerate(digits):
             self.place(columns, position, -1, digit)
         self.constraints += self.balance(columns, 0, "carry")
@@ -137,11 +141,8 @@ class _Builder:
     def equation(self, poly: dict[Monomial, int], stem: str) -> None:
         columns: dict[int, Column] = defaultdict(dict)
         for words, coefficient in poly.items():
-            if len(words) == 1:
-                for position, digit in enumerate(self.vector(words)):
-                    self.place(columns, position, coefficient, digit)
-            elif len(words) > 1:
-                self.long_multiplication(self.vector(words[:-1]), self.vector(words[-1:]), coefficient, columns)
+            if words:
+                self.add_term(columns, words, coefficient)
         self.constraints += self.balance(columns, poly.get((), 0), stem)
 
     def balance(self, columns: dict[int, Column], constant: int, stem: str) -> list[z3.BoolRef]:
