@@ -175,9 +175,9 @@ class GeneralEncoder(Rationals):
             return z3.BoolVal(False, self.ctx)
         return z3.Or(*[x == value for value in values]) if len(values) > 1 else x == values[0]
 
-    def floor_root(self, y: z3.ArithRef, k: int, high: int | None) -> z3.ArithRef:
-        """The largest r >= 0 with r**k <= max(y, 0): a fresh Int that y fixes (a function of the letters,
-        not a witness), bounded where y's upper bound `high` is known."""
+    def is_power_of(self, y: z3.ArithRef, k: int, high: int | None) -> z3.BoolRef:
+        """y = r**k for some r >= 0: y is the k-th power of its floor root, the largest r >= 0 with
+        r**k <= max(y, 0), a fresh Int that y fixes (not a witness), bounded where y's upper bound is known."""
         self.linear = False
         self.cases = True
         root = self.fresh_int("root")
@@ -189,11 +189,6 @@ class GeneralEncoder(Rationals):
         if high is not None:
             self.side.append(root <= root_floor(max(high, 0), k))
             self.bounded_fresh += 1
-        return root
-
-    def is_power_of(self, y: z3.ArithRef, k: int, high: int | None) -> z3.BoolRef:
-        """y = r**k for some r >= 0: y is the k-th power of its floor root."""
-        root = self.floor_root(y, k, high)
         return z3.And(y >= 0, self.int_power(Rat(root), k).num == y)
 
     def prime(self, x: z3.ArithRef, bounds: Interval | None) -> z3.BoolRef:

@@ -201,10 +201,8 @@ class TreeEncoder(ABC, Generic[R, I]):
             return found, conj(*[ok for _, ok in encoded])
         start, stop, ok = self.range_bounds(container)
         whole, is_integer = self.integral(item)
-        inside = self.within(whole, start, stop)
-        if is_integer is True:
-            return inside, ok
-        return (z3.And(is_integer, inside) if is_integer is not False else z3.BoolVal(False, self.ctx)), ok
+        found = conj(is_integer, self.within(whole, start, stop))
+        return (z3.BoolVal(found, self.ctx) if isinstance(found, bool) else found), ok
 
     def range_bounds(self, call: Expr) -> tuple[I, I, Ok]:
         """range()'s start and stop, and the condition that both are defined integers."""

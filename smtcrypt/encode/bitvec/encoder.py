@@ -80,10 +80,6 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
         term = z3.ZeroExt(width - var.size(), var) if width >= var.size() else z3.Extract(width - 1, 0, var)
         return Z(term, lo, hi)
 
-    def linear(self, weights: dict[str, int], constant: int) -> Z:
-        """sum(weight * letter) + constant."""
-        return self.weighted_sum([(weight, self.letter(letter)) for letter, weight in weights.items()], constant)
-
     def power(self, a: BitVecRat, k: int) -> tuple[BitVecRat, Ok]:
         """a ** k for an integer k, and the condition that it is defined (a != 0 for k < 0)."""
         if a.const is not None:
@@ -108,11 +104,12 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
     def letters_value(self, weights: dict[str, int], literal: int) -> BitVecRat:
         """sum(weight * letter) + literal, a lone letter's digit marked as such (its powers are tables)."""
         letter = next(iter(weights)) if not literal and list(weights.values()) == [1] else None
-        return BitVecRat(self.linear(weights, literal), self.const(1), letter)
+        total = self.weighted_sum([(weight, self.letter(letter)) for letter, weight in weights.items()], literal)
+        return BitVecRat(total, self.const(1), letter)
 
     def encode_repeating(self, node: Repeating) -> tuple[Value, Ok]:
         scale = repeating_scale(node.fixed, node.period, self.base)
-        return BitVecRat(self.linear(*repeating_numerator(node, self.base)), self.const(scale)), True
+        return BitVecRat(self.letters_value(*repeating_numerator(node, self.base)).num, self.const(scale)), True
 
     def division(self, op: str, a: BitVecRat, b: BitVecRat) -> tuple[BitVecRat, Ok]:
         nonzero = self.nonzero(b.num)
@@ -224,32 +221,22 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
                      z3.And(self.nonzero(d), self.z_compare("==", remainder, zero)))
 
     def digit_word(self, node: Call, x: Z) -> Value:
-        digits = self.digits_of(x)
-        if node.name == "dsum":
-            return self.integer(self.weighted_sum([(1, digit) for digit in digits], 0))
-        reversed_digits = self.digit_reversal(digits, x)
-        return self.integer(reversed_digits) if node.name == "rev" else self.z_compare("==", reversed_digits, x)
-
-    def digits_of(self, x: Z) -> list[Z]:
-        """The digits of |x|, the last first, as many as its bounds allow: each a remainder by the base."""
-        rest = self.z_abs(x)
-        base = self.const(self.base)
-        digits = []
+        """dsum, rev or is_palindrome of x from its digits, the last first, each a remainder by the base;
+        the reversal runs up to the highest nonzero digit, with x's sign."""
+        rest, base, digits = self.z_abs(x), self.const(self.base), []
         for _ in range(digit_count(max(-x.lo, x.hi), self.base)):
             digits.append(self.z_mod(rest, base))
             rest = self.z_floordiv(rest, base)
-        return digits
-
-    def digit_reversal(self, digits: list[Z], x: Z) -> Z:
-        """The digits up to the highest nonzero one, in the opposite order, with x's sign."""
+        if node.name == "dsum":
+            return self.integer(self.weighted_sum([(1, digit) for digit in digits], 0))
         value = self.const(0)
         for top in range(len(digits)):
             reversed_digits = self.weighted_sum([(self.base ** (top - place), digits[place])
                                                  for place in range(top + 1)], 0)
             value = self.z_ite(self.nonzero(digits[top]), reversed_digits, value)
-        if x.lo >= 0:
-            return value
-        return self.z_ite(self.z_compare("<", x, self.const(0)), self.z_neg(value), value)
+        if x.lo < 0:
+            value = self.z_ite(self.z_compare("<", x, self.const(0)), self.z_neg(value), value)
+        return self.integer(value) if node.name == "rev" else self.z_compare("==", value, x)
 
     def absolute(self, value: BitVecRat) -> BitVecRat:
         return BitVecRat(self.z_abs(value.num), value.den)
