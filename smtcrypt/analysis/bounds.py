@@ -1,7 +1,6 @@
-"""Interval arithmetic beyond core's (core/intervals.py): powers, roots, quotients and remainders, and
-one walk for the exact bounds of a formula's values, which the general encoding sizes its terms with
-and the explainer reads a constraint with, every letter in a box of digits (a three-digit word is at
-least 100). Fractions where values are rational, so that a quotient's bounds are exact.
+"""Interval arithmetic beyond core's (core/intervals.py), and one walk for the exact bounds of a
+formula's values, which the general encoding sizes its terms with and the explainer reads a
+constraint with (a three-digit word is at least 100). Fractions, so that a quotient's bounds are exact.
 """
 
 from __future__ import annotations

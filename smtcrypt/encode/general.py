@@ -108,19 +108,15 @@ class GeneralEncoder(Rationals):
         if len(fixed) == len(nodes):
             return self.fraction(Fraction(math.gcd(*fixed))), True
         constant = abs(math.gcd(*fixed)) if fixed else 0
-        if 0 < constant <= MAX_DIVIDEND:
-            rest = [whole for whole, bound in zip(wholes, bounds) if bound is None or bound[0] != bound[1]]
-            return self.divisor_gcd(divisors(constant), rest), True
-        return self.bezout_gcd(bounds, wholes)
-
-    def divisor_gcd(self, divisors: list[int], wholes: list[z3.ArithRef]) -> Rat:
-        """The greatest of the divisors (ascending, from 1) that divides every term."""
+        if not 0 < constant <= MAX_DIVIDEND:
+            return self.bezout_gcd(bounds, wholes)
         self.linear = False
         self.cases = True
+        rest = [whole for whole, bound in zip(wholes, bounds) if bound is None or bound[0] != bound[1]]
         result = z3.IntVal(1, self.ctx)
-        for d in divisors[1:]:
-            result = z3.If(z3.And(*[whole % d == 0 for whole in wholes]), z3.IntVal(d, self.ctx), result)
-        return Rat(result, 1, True)
+        for d in divisors(constant)[1:]:  # the greatest that divides every other argument
+            result = z3.If(z3.And(*[whole % d == 0 for whole in rest]), z3.IntVal(d, self.ctx), result)
+        return Rat(result, 1, True), True
 
     def bezout_gcd(self, bounds: list[Interval | None], wholes: list[z3.ArithRef]) -> tuple[Rat, Ok]:
         """gcd by Bezout: g >= 0 divides every argument and is an integer combination of them, which
@@ -241,8 +237,15 @@ class GeneralEncoder(Rationals):
         self.linear = False
         self.cases = True
         magnitude = x if bounds is not None and bounds[0] >= 0 else z3.If(x < 0, -x, x)
-        if bounds is None:
-            return self.recursive_digits(name, x, magnitude)
+        if bounds is None:  # recursive functions of its magnitude
+            if name == "dsum":
+                digit_sum = self.recursive("dsum", 1, lambda f, n: z3.If(n < base, n, n % base + f(n / base)),
+                                           z3.IntSort(self.ctx))
+                return Rat(digit_sum(magnitude), 1, True)
+            reversal = self.recursive("rev", 2, lambda f, n, acc: z3.If(
+                n == 0, acc, f(n / base, acc * base + n % base)), z3.IntSort(self.ctx))
+            reversed_x = reversal(magnitude, z3.IntVal(0, self.ctx))
+            return Rat(z3.If(x < 0, -reversed_x, reversed_x), 1)
         largest = max(-bounds[0], bounds[1])
         count = digit_count(largest, base)
         # where x is undefined its term may lie beyond its bounds: the digits stay defined
@@ -256,18 +259,6 @@ class GeneralEncoder(Rationals):
             reversed_digits = z3.Sum(*[digits[place] * base ** (top - place) for place in range(top + 1)])
             value = z3.If(digits[top] != 0, reversed_digits, value)
         return Rat(value if bounds[0] >= 0 else z3.If(x < 0, -value, value), 1, bounds[0] >= 0)
-
-    def recursive_digits(self, name: str, x: z3.ArithRef, magnitude: z3.ArithRef) -> Rat:
-        """dsum or rev of a term without bounds, by recursive functions of its magnitude."""
-        base = self.problem.rules.base
-        if name == "dsum":
-            digit_sum = self.recursive("dsum", 1, lambda f, n: z3.If(n < base, n, n % base + f(n / base)),
-                                       z3.IntSort(self.ctx))
-            return Rat(digit_sum(magnitude), 1, True)
-        reversal = self.recursive("rev", 2, lambda f, n, acc: z3.If(
-            n == 0, acc, f(n / base, acc * base + n % base)), z3.IntSort(self.ctx))
-        value = reversal(magnitude, z3.IntVal(0, self.ctx))
-        return Rat(z3.If(x < 0, -value, value), 1)
 
     def divides(self, node: Call, wholes: list[z3.ArithRef]) -> z3.BoolRef:
         """d divides x: x = k*d for an integer k, so 0 divides only 0 (a constant d: one remainder)."""

@@ -1,8 +1,5 @@
-"""The general encoding's value algebra: exact fractions of Z3 Int terms.
-
-`den` stays the Python int 1 for integer-valued terms (the common case), so a linear formula stays
-linear (see `GeneralEncoding(tables=...)` for its lookup tables).
-"""
+"""The general encoding's value algebra: exact fractions of Z3 Int terms, whose `den` stays the Python
+int 1 for integer-valued terms (the common case), so a linear formula stays linear."""
 
 from __future__ import annotations
 
@@ -33,9 +30,7 @@ MAX_BOUNDED_POWER = 64  # largest constant exponent whose power's bounds a numbe
 
 class TermBounds(ValueBounds):
     """Exact bounds of a term (`of`) and of the integer it is taken as (`whole_bounds`) wherever it is
-    defined: with them the tables and number-theory words stay bounded and often linear; without, they
-    fall back to witnesses or recursive functions. Words by the rules, bounded unknowns, repeating
-    decimals, truth values, constant powers, quotients and the words."""
+    defined: with them the tables and number-theory words stay bounded and often linear."""
 
     problem: Problem
     unknown_values: dict[str, Values] | None  # the integer unknowns' values, where the formula bounds every one

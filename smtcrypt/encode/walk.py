@@ -251,7 +251,11 @@ class TreeEncoder(ABC, Generic[R, I]):
         if node.name == "abs":
             (value,) = values
             return self.absolute(value), ok
-        return self.extreme(node.name, values), ok
+        chosen: R | z3.BoolRef = values[0]  # min or max
+        for value in values[1:]:
+            smaller = self.compare("<=", self.rat(chosen), value)
+            chosen = self.choose(smaller, chosen, value) if node.name == "min" else self.choose(smaller, value, chosen)
+        return chosen, ok
 
     def chain(self, options: list[tuple[z3.BoolRef, R]], last: R) -> R:
         """The value of the first option whose condition holds, else `last`."""
@@ -296,12 +300,4 @@ class TreeEncoder(ABC, Generic[R, I]):
         if node.name == "rev":
             return reversal
         return self.compare("==", reversal, self.letters_value(*place_values(word.letters, self.problem.rules.base)))
-
-    def extreme(self, name: str, values: list[R]) -> R | z3.BoolRef:
-        """min or max of the values."""
-        result: R | z3.BoolRef = values[0]
-        for value in values[1:]:
-            smaller = self.compare("<=", self.rat(result), value)
-            result = self.choose(smaller, result, value) if name == "min" else self.choose(smaller, value, result)
-        return result
 

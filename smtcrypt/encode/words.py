@@ -52,9 +52,7 @@ def table(node: Call, bounds: Interval | None, base: int) -> list[int] | None:
 
 def word_table(node: Call, problem: Problem) -> tuple[tuple[str, ...], list[tuple[int, ...]]] | None:
     """For a predicate of a word (`is_prime(SEVEN)`): its letters, in order, and the tuples of their
-    digits for which it holds, the rules applied (a letter's digits, a repeated letter's one digit,
-    distinct letters): far fewer than the values (SEVEN: 382 of 8,363 primes), and a choice digit by
-    digit, which the solvers propagate as they do the letters. None where there are too many."""
+    digits for which it holds, the rules applied (SEVEN: 382 of 8,363 primes); None where too many."""
     word = node.args[0]
     if not isinstance(word, Word) or node.name == "is_palindrome":
         return None
