@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TypeVar
 
-from smtcrypt.core.intervals import Interval
 from smtcrypt.core.numerals import place_values, root_floor
 from smtcrypt.core.tree import Repeating
 
@@ -85,19 +84,6 @@ def repeating_numerator(node: Repeating, base: int) -> tuple[dict[str, int], int
     weights, literal = place_values(node.whole + node.fixed + node.period, base)
     head, head_literal = place_values(node.whole + node.fixed, base)
     return {letter: weight - head.get(letter, 0) for letter, weight in weights.items()}, literal - head_literal
-
-
-def repeating_numerator_bounds(node: Repeating, base: int, allowed: Mapping[str, frozenset[int]]) -> Interval | None:
-    """Bounds of `repeating_numerator`, each letter within its allowed digits; None if a letter has none."""
-    weights, low = repeating_numerator(node, base)
-    high = low
-    for letter, weight in weights.items():
-        digits = allowed.get(letter)
-        if not digits:
-            return None
-        low += min(weight * min(digits), weight * max(digits))
-        high += max(weight * min(digits), weight * max(digits))
-    return low, high
 
 
 # --- the number-theory words over intervals: what their tables and witnesses are made of ---------------

@@ -11,7 +11,7 @@ from typing import TypeAlias
 
 import z3
 
-from smtcrypt.analysis.arithmetic import by_squaring, exact_root, repeating_numerator_bounds, root_range, root_step
+from smtcrypt.analysis.arithmetic import by_squaring, exact_root, repeating_numerator, root_range, root_step
 from smtcrypt.analysis.bounds import RationalInterval, ValueBounds, power_bounds, quotient_bounds
 from smtcrypt.analysis.unknowns import Values
 from smtcrypt.core.check import Problem
@@ -48,13 +48,16 @@ class TermBounds(ValueBounds):
         whole = interval(node, self.problem.rules) if isinstance(node, Word) else None
         if whole is not None:
             return Fraction(whole[0]), Fraction(whole[1])
-        if isinstance(node, Repeating):
-            base = self.problem.rules.base
-            numerator = repeating_numerator_bounds(node, base, self.problem.allowed)
-            if numerator is None:
-                return None
-            scale = repeating_scale(node.fixed, node.period, base)
-            return Fraction(numerator[0], scale), Fraction(numerator[1], scale)
+        if isinstance(node, Repeating):  # its numerator's bounds (every weight >= 0) over its constant scale
+            weights, low = repeating_numerator(node, self.problem.rules.base)
+            high = low
+            for letter, weight in weights.items():
+                digits = self.problem.allowed.get(letter)
+                if not digits:
+                    return None
+                low, high = low + weight * min(digits), high + weight * max(digits)
+            scale = repeating_scale(node.fixed, node.period, self.problem.rules.base)
+            return Fraction(low, scale), Fraction(high, scale)
         if isinstance(node, Name):
             values = (self.unknown_values or {}).get(node.name)
             return (Fraction(values[0]), Fraction(values[-1])) if values else None

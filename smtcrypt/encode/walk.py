@@ -30,18 +30,10 @@ COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
 FUNCTIONS = ("abs", "min", "max", "gcd", *NUMBER_WORDS)  # besides sum(range(...)), which reads its range
 
 
-def is_true(condition: Ok) -> bool:
-    return condition is True or (isinstance(condition, z3.BoolRef) and z3.is_true(condition))
-
-
-def is_false(condition: Ok) -> bool:
-    return condition is False or (isinstance(condition, z3.BoolRef) and z3.is_false(condition))
-
-
 def conj(*conditions: Ok) -> Ok:
     """The conjunction, folding away truth values (Python's and Z3's)."""
-    rest = [c for c in conditions if not is_true(c)]
-    if any(is_false(c) for c in rest):
+    rest = [c for c in conditions if c is not True and not (isinstance(c, z3.BoolRef) and z3.is_true(c))]
+    if any(c is False or z3.is_false(c) for c in rest):
         return False
     return True if not rest else rest[0] if len(rest) == 1 else z3.And(*rest)
 
