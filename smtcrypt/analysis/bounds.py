@@ -91,19 +91,22 @@ class ValueBounds:
             return known
         if isinstance(node, Number):
             return node.value, node.value
-        found = [self.of(child) for child in children(node)]
-        parts = [part for part in found if part is not None]
-        if len(parts) < len(found) or not parts:
-            return None
-        if isinstance(node, Unary):
+        parts = []
+        for child in children(node):
+            part = self.of(child)
+            if part is None:
+                return None
+            parts.append(part)
+        if isinstance(node, BinOp):
+            if node.op in ARITHMETIC:
+                return ARITHMETIC[node.op](parts[0], parts[1])
+            if node.op == "/":
+                return quotient_bounds(parts[0], parts[1])
+        elif isinstance(node, Unary):
             return negated(parts[0]) if node.op == "-" else parts[0]
-        if isinstance(node, BinOp) and node.op in ARITHMETIC:
-            return ARITHMETIC[node.op](parts[0], parts[1])
-        if isinstance(node, BinOp) and node.op == "/":
-            return quotient_bounds(parts[0], parts[1])
-        if isinstance(node, Call) and node.name in ("min", "max", "abs"):
+        elif isinstance(node, Call) and node.name in ("min", "max", "abs"):
             return least(parts) if node.name == "min" else greatest(parts) if node.name == "max" else absolute(parts[0])
-        return self.other(node, parts)
+        return self.other(node, parts) if parts else None
 
 
 class BoxBounds(ValueBounds):
