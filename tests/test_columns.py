@@ -9,7 +9,6 @@ from smtcrypt.core.check import check
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import Rules
 from smtcrypt.core.verify import satisfies
-from smtcrypt.encode import allowed_digits
 from smtcrypt.encode.columns import ColumnsEncoding, determined, interchangeable
 from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.engine.z3search import ModelSearch
@@ -110,7 +109,7 @@ def test_propagation_narrows_digits_by_bounds_alone():
 def test_determined_letters(formula, letters):
     problem = check(parse(formula), Rules())
     forms = column_equations(problem)
-    assert "".join(sorted(determined(forms, {letter: allowed_digits(problem, letter) for letter in problem.letters}))) == letters
+    assert "".join(sorted(determined(forms, {letter: problem.allowed[letter] for letter in problem.letters}))) == letters
 
 
 @pytest.mark.parametrize("formula, rules", [

@@ -12,7 +12,6 @@ from smtcrypt.analysis.split import Bounds, Case
 from smtcrypt.core.check import check
 from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import Rules
-from smtcrypt.encode import allowed_digits
 from smtcrypt.encode.products import ProductsEncoding
 from smtcrypt.engine.z3search import ModelSearch
 
@@ -33,7 +32,7 @@ PUZZLES = [  # formula, rules: small enough for brute force
 def setup(formula, rules):
     problem = check(parse(formula), rules)
     bounds = Bounds(analyse(problem).polynomials, rules.base, rules.distinct)
-    domains = {letter: tuple(sorted(allowed_digits(problem, letter))) for letter in problem.letters}
+    domains = {letter: tuple(sorted(problem.allowed[letter])) for letter in problem.letters}
     return problem, bounds, domains
 
 

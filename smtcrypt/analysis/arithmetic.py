@@ -1,24 +1,40 @@
-"""Integer facts the encoders build on, without Z3: the width that holds an interval, Lamé's bound
-on Euclid's steps, a constant's divisors, the step between the candidates of a rational root, the
-bounds of a repeating decimal's numerator, and the number-theory words over intervals (the bounds
-of an operation's result over intervals of its operands are analysis/bounds.py's). The one home of
-the integer helpers outside the verifier (exact roots, primes, digit sums, reversals), which the
-encoders and the compiled formula's runtime share; the verifier keeps its own copy, on purpose."""
+"""Integer facts the encoders build on, without Z3: widths, Lamé's bound on Euclid's steps, divisors,
+rational roots' candidates, repeating decimals' numerators, and the number-theory words over
+intervals. The one home of the integer helpers outside the verifier (roots, primes, digit sums,
+reversals), which the compiled formula's runtime shares too; the verifier keeps its own copy, on purpose."""
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable
+from typing import TypeVar
 
-from smtcrypt.core.intervals import Interval
 from smtcrypt.core.numerals import place_values, root_floor
 from smtcrypt.core.tree import Repeating
+
+T = TypeVar("T")
 
 
 def signed_width(lo: int, hi: int) -> int:
     """The fewest bits whose two's complement holds every integer in [lo, hi]: [0, 9] -> 5, [-8, 7] -> 4."""
     return max((v if v >= 0 else ~v).bit_length() for v in (lo, hi)) + 1
+
+
+def by_squaring(a: T, k: int, multiply: Callable[[T, T, int], T]) -> T:
+    """a ** k, k >= 1, by repeated squaring, where `multiply(x, y, n)` is x * y, which is a ** n."""
+    result: T | None = None
+    result_power, square, square_power = 0, a, 1
+    while k:
+        if k & 1:
+            result_power += square_power
+            result = square if result is None else multiply(result, square, result_power)
+        k >>= 1
+        if k:
+            square_power *= 2
+            square = multiply(square, square, square_power)
+    assert result is not None  # k >= 1 has a lowest set bit
+    return result
 
 
 def euclid_steps(bound: int) -> int:
@@ -62,21 +78,12 @@ def divisors(n: int) -> list[int]:
     return small + [n // d for d in reversed(small) if d * d != n]
 
 
-def repeating_numerator_bounds(node: Repeating, base: int, allowed: Mapping[str, frozenset[int]]) -> Interval | None:
-    """Bounds of a repeating decimal's numerator over its constant denominator: whole.fixed period
-    minus whole.fixed (see verify.repeating_value), each letter within its allowed digits; None if
-    a letter has none."""
+def repeating_numerator(node: Repeating, base: int) -> tuple[dict[str, int], int]:
+    """A repeating decimal's numerator over its constant denominator (`numerals.repeating_scale`):
+    whole.fixed period minus whole.fixed (see verify.repeating_value), as letter weights and a constant."""
     weights, literal = place_values(node.whole + node.fixed + node.period, base)
     head, head_literal = place_values(node.whole + node.fixed, base)
-    low = high = literal - head_literal
-    for letter, weight in weights.items():
-        weight -= head.get(letter, 0)  # the head's letters count once shifted past the period, once not
-        digits = allowed.get(letter)
-        if not digits:
-            return None
-        low += min(weight * min(digits), weight * max(digits))
-        high += max(weight * min(digits), weight * max(digits))
-    return low, high
+    return {letter: weight - head.get(letter, 0) for letter, weight in weights.items()}, literal - head_literal
 
 
 # --- the number-theory words over intervals: what their tables and witnesses are made of ---------------
@@ -112,16 +119,21 @@ def prime_test(n: int) -> bool:
 SIEVE_SIZE = 1 << 20  # primality below this is looked up in a table (`is_prime`), made at its first use
 
 
+def _sieve(size: int) -> bytearray:
+    """flags[n] is 1 exactly for the primes n < size, size >= 2 (Eratosthenes)."""
+    flags = bytearray([1]) * size
+    flags[0] = flags[1] = 0
+    for p in range(2, math.isqrt(size - 1) + 1):
+        if flags[p]:
+            flags[p * p::p] = bytes(len(range(p * p, size, p)))
+    return flags
+
+
 @functools.cache
 def small_primes() -> bytearray:
-    """table[n] is 1 exactly for the primes n < SIEVE_SIZE (Eratosthenes), made once a process:
-    the compiled formula asks `is_prime` of a number per candidate, most of them small."""
-    table = bytearray([1]) * SIEVE_SIZE
-    table[0] = table[1] = 0
-    for p in range(2, math.isqrt(SIEVE_SIZE - 1) + 1):
-        if table[p]:
-            table[p * p::p] = bytes(len(range(p * p, SIEVE_SIZE, p)))
-    return table
+    """The sieve below SIEVE_SIZE, made once a process: the compiled formula asks `is_prime` of a
+    number per candidate, most of them small."""
+    return _sieve(SIEVE_SIZE)
 
 
 def is_prime(n: int) -> bool:
@@ -146,14 +158,7 @@ def primes_between(low: int, high: int) -> list[int]:
 
 def primes_up_to(limit: int) -> list[int]:
     """The primes up to `limit` (Eratosthenes), the trial divisors of numbers up to limit**2."""
-    if limit < 2:
-        return []
-    flags = bytearray([1]) * (limit + 1)
-    flags[0] = flags[1] = 0
-    for p in range(2, math.isqrt(limit) + 1):
-        if flags[p]:
-            flags[p * p::p] = bytes(len(range(p * p, limit + 1, p)))
-    return [n for n, flag in enumerate(flags) if flag]
+    return [n for n, flag in enumerate(_sieve(limit + 1)) if flag] if limit >= 2 else []
 
 
 def root_range(low: int, high: int, k: int) -> range:

@@ -1,12 +1,6 @@
-"""Interval arithmetic beyond core's: powers, roots, quotients and remainders, and the exact bounds
-of a formula's values with every letter in a box of digits.
-
-The sums, differences, products, signs, `abs`, `min` and `max` of intervals are core's
-(core/intervals.py: the checker needs them); what is built on them is here, once, for the
-encoders that size their terms (the bit-vector encoding's integers, the general encoding's
-fractions) and for the explainer's rule for a constraint that is neither a sum nor a product:
-what a person reads from the sizes alone (a three-digit word is at least 100). Fractions where
-values are rational, so that a quotient's bounds are exact.
+"""Interval arithmetic beyond core's (core/intervals.py), and one walk for the exact bounds of a
+formula's values, which the general encoding sizes its terms with and the explainer reads a
+constraint with (a three-digit word is at least 100). Fractions, so that a quotient's bounds are exact.
 """
 
 from __future__ import annotations
@@ -26,7 +20,7 @@ from smtcrypt.core.intervals import (
     word_interval,
 )
 from smtcrypt.core.numerals import root_floor
-from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Not, Number, Unary, Word
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Not, Number, Unary, Word, children
 
 Box = Mapping[str, tuple[int, int]]  # each letter's least and greatest digit
 RationalInterval = tuple[Fraction, Fraction]
@@ -45,14 +39,6 @@ def power_bounds(lo: Value, hi: Value, k: int) -> tuple[Value, Value]:
     if hi <= 0:
         return hi ** k, lo ** k
     return lo * 0, max(lo ** k, hi ** k)
-
-
-def root_power_bounds(base: RationalInterval, p: int, q: int) -> RationalInterval:
-    """Bounds of x ** (p/q) for x in a non-negative interval, p, q >= 1: the ends made whole (outwards),
-    raised to p, and their q-th roots to the next integer."""
-    low = math.floor(base[0]) ** p
-    high = math.ceil(base[1]) ** p
-    return Fraction(root_floor(low, q)), Fraction(root_floor(high, q) + 1)
 
 
 def quotient_bounds(x: RationalInterval, y: RationalInterval) -> RationalInterval | None:
@@ -85,34 +71,67 @@ def mod_bounds(x: Interval, y: Interval) -> Interval:
     return lo, hi
 
 
-def remainder_bounds(y: RationalInterval) -> RationalInterval:
-    """Bounds of x % y for rationals, where y keeps one sign: between 0 and y's largest magnitude, on y's side."""
-    largest = max(abs(y[0]), abs(y[1]))
-    return (Fraction(0), largest) if y[0] > 0 else (-largest, Fraction(0))
+# --- a formula's values ------------------------------------------------------------------------------------
 
 
-# --- a formula's values over a box of digits ---------------------------------------------------------------
+class ValueBounds:
+    """Exact bounds of a formula's values, node by node, wherever they are defined; None where some part
+    has none. Numbers, signs, + - * /, min, max and abs are worked out here; the bounds the walk starts
+    from (`leaf`: words, say) and those of any other operation (`other`) are the caller's."""
+
+    def leaf(self, node: Expr) -> RationalInterval | None:
+        return None
+
+    def other(self, node: Expr, parts: list[RationalInterval]) -> RationalInterval | None:
+        return None
+
+    def of(self, node: Expr) -> RationalInterval | None:
+        known = self.leaf(node)
+        if known is not None:
+            return known
+        if isinstance(node, Number):
+            return node.value, node.value
+        parts = []
+        for child in children(node):
+            part = self.of(child)
+            if part is None:
+                return None
+            parts.append(part)
+        if isinstance(node, BinOp):
+            if node.op in ARITHMETIC:
+                return ARITHMETIC[node.op](parts[0], parts[1])
+            if node.op == "/":
+                return quotient_bounds(parts[0], parts[1])
+        elif isinstance(node, Unary):
+            return negated(parts[0]) if node.op == "-" else parts[0]
+        elif isinstance(node, Call) and node.name in ("min", "max", "abs"):
+            return least(parts) if node.name == "min" else greatest(parts) if node.name == "max" else absolute(parts[0])
+        return self.other(node, parts) if parts else None
 
 
-def value_bounds(node: Expr, box: Box, base: int) -> RationalInterval | None:
-    """Exact bounds of a value with every letter within its box; None where not worked out."""
-    if isinstance(node, Word):
-        return _word_bounds(node, box, base)
-    if isinstance(node, Number):
-        return node.value, node.value
-    if isinstance(node, Unary):
-        inner = value_bounds(node.operand, box, base)
-        return inner if inner is None or node.op == "+" else negated(inner)
-    if isinstance(node, BinOp):
-        left, right = value_bounds(node.left, box, base), value_bounds(node.right, box, base)
-        if left is None or right is None:
+class BoxBounds(ValueBounds):
+    """A formula's values with every letter within its box of digits; constant powers of non-negative values."""
+
+    def __init__(self, box: Box, base: int):
+        self.box, self.base = box, base
+
+    def leaf(self, node: Expr) -> RationalInterval | None:
+        if not isinstance(node, Word):
             return None
-        return _binop_bounds(node.op, left, right)
-    if isinstance(node, Call):
-        parts = [value_bounds(arg, box, base) for arg in node.args]
-        known = [part for part in parts if part is not None]
-        return call_bounds(node.name, known) if len(known) == len(parts) else None
-    return None
+        low, high = word_interval(node.letters, self.base, lambda _position, letter: self.box[letter])
+        return Fraction(low), Fraction(high)
+
+    def other(self, node: Expr, parts: list[RationalInterval]) -> RationalInterval | None:
+        """A non-negative value to a constant power: whole powers exactly; roots p/q with small p and q
+        (the ends made whole outwards, raised to p) to the next integer."""
+        if not (isinstance(node, BinOp) and node.op == "**" and parts[1][0] == parts[1][1] and parts[0][0] >= 0):
+            return None
+        (low, high), p, q = parts[0], parts[1][0].numerator, parts[1][0].denominator
+        if q == 1 and p >= 0:
+            return power_bounds(low, high, p)
+        if p > 0 and p <= MAX_ROOT_PARTS and q <= MAX_ROOT_PARTS:
+            return Fraction(root_floor(math.floor(low) ** p, q)), Fraction(root_floor(math.ceil(high) ** p, q) + 1)
+        return None
 
 
 def polynomial_bound(node: Expr, word: Callable[[Word], int], exponents: Mapping[BinOp, Fraction]) -> int | None:
@@ -139,92 +158,39 @@ def polynomial_bound(node: Expr, word: Callable[[Word], int], exponents: Mapping
     return left * right if node.op == "*" else left + right
 
 
-def _word_bounds(word: Word, box: Box, base: int) -> RationalInterval:
-    low, high = word_interval(word.letters, base, lambda _position, letter: box[letter])
-    return Fraction(low), Fraction(high)
-
-
-def _binop_bounds(op: str, left: RationalInterval, right: RationalInterval) -> RationalInterval | None:
-    if op in ARITHMETIC:
-        return ARITHMETIC[op](left, right)
-    if op == "/":
-        return quotient_bounds(left, right)
-    if op == "**" and right[0] == right[1] and left[0] >= 0:
-        return _power_bounds(left, right[0])
-    return None
-
-
-def _power_bounds(base: RationalInterval, exponent: Fraction) -> RationalInterval | None:
-    """A non-negative interval to a constant power: whole powers exactly, roots to the next integer."""
-    if exponent.denominator == 1 and exponent >= 0:
-        return power_bounds(base[0], base[1], int(exponent))
-    if exponent > 0 and exponent.numerator <= MAX_ROOT_PARTS and exponent.denominator <= MAX_ROOT_PARTS:
-        return root_power_bounds(base, exponent.numerator, exponent.denominator)
-    return None
-
-
-def call_bounds(name: str, parts: list[RationalInterval]) -> RationalInterval | None:
-    """The bounds of `min`, `max` or `abs` of the parts' bounds (None for other calls, whose bounds
-    depend on what their caller knows: the general encoding's digit sums and reversals, say)."""
-    if name == "min":
-        return least(parts)
-    if name == "max":
-        return greatest(parts)
-    if name == "abs":
-        return absolute(parts[0])
-    return None
-
-
 def truth_bounds(node: Expr, box: Box, base: int) -> bool | None:
     """True or False if the bounds decide the condition for every value in the box, else None."""
+    return _truth(node, BoxBounds(box, base))
+
+
+def _truth(node: Expr, bounds: BoxBounds) -> bool | None:
     if isinstance(node, Compare):
-        operands = [value_bounds(op, box, base) for op in node.operands]
+        operands = [bounds.of(op) for op in node.operands]
         results = [None if left is None or right is None else compare_bounds(op, left, right)
                    for op, left, right in zip(node.ops, operands, operands[1:])]
         if any(r is False for r in results):
             return False
         return True if all(r is True for r in results) else None
     if isinstance(node, BoolOp):
-        parts = [truth_bounds(op, box, base) for op in node.operands]
+        parts = [_truth(op, bounds) for op in node.operands]
         if node.op == "and":
             return False if False in parts else (True if all(p is True for p in parts) else None)
         return True if True in parts else (False if all(p is False for p in parts) else None)
     if isinstance(node, Not):
-        inner = truth_bounds(node.operand, box, base)
+        inner = _truth(node.operand, bounds)
         return None if inner is None else not inner
     return None
 
 
-def _equal(a: RationalInterval, b: RationalInterval) -> bool | None:
-    if a[1] < b[0] or b[1] < a[0]:
-        return False
-    return True if a[0] == a[1] == b[0] == b[1] else None
-
-
-def _less(a: RationalInterval, b: RationalInterval) -> bool | None:
-    return True if a[1] < b[0] else (False if a[0] >= b[1] else None)
-
-
-def _at_most(a: RationalInterval, b: RationalInterval) -> bool | None:
-    return True if a[1] <= b[0] else (False if a[0] > b[1] else None)
-
-
-def _not(decided: bool | None) -> bool | None:
-    return None if decided is None else not decided
-
-
-# the parser writes every comparison with one of these; membership (`in`) is not decided by bounds
-COMPARISONS: dict[str, Callable[[RationalInterval, RationalInterval], bool | None]] = {
-    "==": _equal,
-    "!=": lambda a, b: _not(_equal(a, b)),
-    "<": _less,
-    "<=": _at_most,
-    ">": lambda a, b: _less(b, a),
-    ">=": lambda a, b: _at_most(b, a),
-}
-
-
-def compare_bounds(op: str, a: RationalInterval, b: RationalInterval) -> bool | None:
-    """Whether `a op b` holds for every value in the intervals (True), for none (False), or depends (None)."""
-    compare = COMPARISONS.get(op)
-    return None if compare is None else compare(a, b)
+def compare_bounds(op: str, a: tuple[Value, Value], b: tuple[Value, Value]) -> bool | None:
+    """Whether `a op b` holds for every value in the intervals (True), for none (False), or depends (None);
+    membership (`in`) is not decided by bounds."""
+    if op in ("==", "!="):
+        if a[1] < b[0] or b[1] < a[0]:
+            return op == "!="
+        return (op == "==") if a[0] == a[1] == b[0] == b[1] else None
+    if op in (">", ">="):
+        a, b, op = b, a, "<" if op == ">" else "<="
+    if op == "<":
+        return True if a[1] < b[0] else (False if a[0] >= b[1] else None)
+    return (True if a[1] <= b[0] else (False if a[0] > b[1] else None)) if op == "<=" else None

@@ -1,10 +1,6 @@
-"""Stage 3: a checked `Problem` -> Z3 terms and constraints.
-
-Each encoding is a module behind one small protocol (`base.Encoding`); `choose`
-picks the first that accepts the problem. The general encoding accepts every
-problem and is the reference the others are tested against. This module is the
-registry only; what the encodings share is in `base`.
-"""
+"""Stage 3: a checked `Problem` -> Z3 terms and constraints, by the first encoding that accepts it
+(each behind `base.Encoding`); the general one accepts every problem and is the reference the
+others are tested against."""
 
 from __future__ import annotations
 
@@ -12,32 +8,13 @@ import z3
 
 from smtcrypt.analysis.fold import fold
 from smtcrypt.core.check import Problem
-from smtcrypt.encode.base import (
-    Encoded,
-    Encoding,
-    EncodingStopped,
-    FormulaTerms,
-    Ok,
-    Unsupported,
-    allowed_digits,
-    checkpoint,
-    indicator,
-    indicator_name,
-    letter_variables,
-    rule_constraints,
-    stop_encoding,
-    watched,
-)
+from smtcrypt.encode.base import Encoded, Encoding, EncodingStopped, Unsupported, indicator, stop_encoding, watched
 from smtcrypt.encode.bitvec import BitVecEncoding
 from smtcrypt.encode.columns import ColumnsEncoding
 from smtcrypt.encode.general import GeneralEncoding
 from smtcrypt.encode.products import ProductsEncoding
 
-__all__ = [
-    "Encoded", "Encoding", "EncodingStopped", "FormulaTerms", "Ok", "Unsupported", "allowed_digits", "checkpoint",
-    "choose", "encode", "encodings", "indicator", "indicator_name", "letter_variables",
-    "rule_constraints", "stop_encoding", "watched",
-]
+__all__ = ["Encoded", "EncodingStopped", "choose", "encode", "encodings", "indicator", "stop_encoding", "watched"]
 
 
 def encodings() -> list[Encoding]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import contextlib
 import threading
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import z3
 
@@ -24,13 +24,9 @@ _CONTEXTS = threading.RLock()  # Z3 contexts are made and freed one at a time, p
 
 
 class Context(z3.Context):
-    """A Z3 context made and freed under one process-wide lock.
-
-    The portfolio runs Z3 on a helper thread, and Python's garbage collector frees unreachable
-    contexts on whichever thread it runs; Z3 can crash when one thread frees a context while
-    another makes one. Every context smtcrypt makes is one of these. (A re-entrant lock: a
-    collection may free a context while this thread is making one.)
-    """
+    """A Z3 context made and freed under one process-wide (re-entrant) lock: the garbage collector
+    frees contexts on whichever thread it runs, and Z3 can crash when one thread frees a context while
+    another makes one. Every context smtcrypt makes is one of these."""
 
     def __init__(self) -> None:
         self.ctx, self.owner = None, False  # what `__del__` reads, should the context not be made
@@ -82,10 +78,9 @@ _watching = threading.local()  # the `halted` test of the search building terms 
 
 @contextlib.contextmanager
 def watched(halted: Callable[[], bool]) -> Iterator[None]:
-    """While this thread builds terms, in whatever context (a scratch one that `accepts` makes too),
-    `checkpoint` also gives up once `halted()` is true: the search's stop, or its deadline passed.
-    Building an encoding can take longer than a whole search may (`is_prime` of a ten-letter word
-    divides by 9,592 primes), so its loops read the clock, not only the stop."""
+    """While this thread builds terms, in whatever context, `checkpoint` also gives up once `halted()`
+    is true (the search's stop, or its deadline passed): building an encoding can take longer than a
+    whole search may."""
     previous = getattr(_watching, "halted", None)
     _watching.halted = halted
     try:
@@ -95,9 +90,8 @@ def watched(halted: Callable[[], bool]) -> Iterator[None]:
 
 
 def checkpoint(context: z3.Context) -> None:
-    """Raise `EncodingStopped` if the search that owns `context` was stopped, or the search
-    building terms on this thread must end (see `watched`); encoders call this in their loops (a
-    set lookup and a call: cheap)."""
+    """Raise `EncodingStopped` if the search that owns `context` was stopped, or the one building
+    terms on this thread must end (see `watched`); cheap enough for the encoders' loops."""
     if context in _stopped_contexts:
         raise EncodingStopped
     halted = getattr(_watching, "halted", None)
@@ -161,8 +155,7 @@ def letter_variables(problem: Problem, context: z3.Context) -> dict[str, z3.Arit
 
 
 def indicator_name(letter: str, digit: int) -> str:
-    """The name of the Boolean that stands for letter == digit, `A=1`: made here only, for the
-    encoders that build terms through the API (`indicator`) and the one that writes SMT-LIB text."""
+    """The name of the Boolean `A=1` that stands for letter == digit, for terms and SMT-LIB text alike."""
     return f"{letter}={digit}"
 
 
@@ -172,25 +165,21 @@ def indicator(letter: str, digit: int, context: z3.Context) -> z3.BoolRef:
     return z3.Bool(indicator_name(letter, digit), context)
 
 
-def allowed_digits(problem: Problem, letter: str) -> frozenset[int]:
-    """The digits a letter may take (base, leading zero, --digits, --domain, --assign), as `check`
-    worked them out for every letter."""
-    return problem.allowed[letter]
-
-
-def rule_constraints(problem: Problem, letters: dict[str, z3.ArithRef]) -> list[z3.BoolRef]:
-    """The puzzle's rules: each letter's digits (a range or a set), distinct digits where asked.
-    A letter with one digit is stated equal to it, which Z3's simplifiers substitute."""
+def rule_constraints(problem: Problem, letters: Mapping[str, Any],
+                     within: Callable[[Any, int, int], list[z3.BoolRef]] | None = None) -> list[z3.BoolRef]:
+    """The puzzle's rules: each letter's digits (`within` states a range, of Z3 Ints by default, or
+    a set), distinct digits where asked. A letter with one digit is stated equal to it, which Z3's
+    simplifiers substitute."""
     constraints: list[z3.BoolRef] = []
     for letter, var in letters.items():
-        allowed = allowed_digits(problem, letter)
+        allowed = problem.allowed[letter]
         if not allowed:
             return [z3.BoolVal(False, var.ctx)]
         low, high = min(allowed), max(allowed)
         if low == high:
             constraints.append(var == low)
             continue
-        constraints += [var >= low, var <= high]
+        constraints += within(var, low, high) if within else [var >= low, var <= high]
         if len(allowed) != high - low + 1:
             constraints.append(z3.Or(*[var == digit for digit in sorted(allowed)]))
     for group in problem.groups:

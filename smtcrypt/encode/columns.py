@@ -1,12 +1,8 @@
 """Column addition for word sums: `SEND + MORE = MONEY` as one equation per digit column.
 
-Every constraint must be an equation (or a chain of them, or an `and` of them)
-between integer-linear combinations of words, such as `2*TWO + 3*ONE = FORTYTWO`.
-The equation sum(10**p * column_p) = 0 holds exactly when integer carries exist
-with column_p + carry_p = 10 * carry_(p+1), carry_0 = 0 and no carry out of the
-top column. Each column collapses repeated letters into one coefficient, and
-each carry gets the tight bounds its column allows, so the finite-domain solver
-propagates digit by digit, as a person adding by hand would.
+Every constraint must be an equation (or a chain or an `and` of them) between integer-linear
+combinations of words (`2*TWO + 3*ONE = FORTYTWO`). Each column gets a carry with the tight bounds
+it allows, so the finite-domain solver propagates digit by digit, as a person adding by hand would.
 """
 
 from __future__ import annotations
@@ -18,7 +14,8 @@ import z3
 from smtcrypt.analysis.carries import columns_by_carries
 from smtcrypt.analysis.linear import ColumnForm, column_equations, letter_weights
 from smtcrypt.core.check import Problem
-from smtcrypt.encode.base import Encoded, allowed_digits, indicator_name, letter_variables
+from smtcrypt.core.intervals import scaled
+from smtcrypt.encode.base import Encoded, indicator_name, letter_variables
 
 BASE = 10  # the column encoding is decimal: `accepts` refuses other bases
 
@@ -35,7 +32,7 @@ class ColumnsEncoding:
         # The whole model is written as SMT-LIB text and parsed in one call: building its few
         # hundred terms through the Python API costs several times more.
         letters = letter_variables(problem, context)
-        allowed = {letter: allowed_digits(problem, letter) for letter in letters}
+        allowed = {letter: problem.allowed[letter] for letter in letters}
         forms = column_equations(problem) or []
         # bounds first, in Python: faster on SEND + MORE = MONEY and on the 199-addend sum
         narrowed = None if not all(allowed.values()) else propagate(forms, allowed)
@@ -96,18 +93,16 @@ def number(value: int) -> str:
 
 
 def propagate(forms: list[ColumnForm], allowed: dict[str, frozenset[int]]) -> dict[str, frozenset[int]] | None:
-    """Each equation read as one weighted sum (SEND + MORE - MONEY: 1000*S + 91*E - ... - 9000*M ...):
-    drop the digits of a letter that the other letters' least and greatest totals cannot balance,
-    until nothing changes. Distinctness is ignored, so nothing true is lost; None if a letter has
-    no digit left. SEND + MORE = MONEY: M must be 1, and then S 9."""
+    """Each equation as one weighted sum: drop the digits of a letter that the other letters' least and
+    greatest totals cannot balance, until nothing changes (distinctness ignored); None if a letter
+    has no digit left. SEND + MORE = MONEY: M must be 1, and then S 9."""
     domains = {letter: sorted(digits) for letter, digits in allowed.items()}
     sums = [(letter_weights(form, BASE), form.get(("", 0), 0)) for form in forms]
     changed = True
     while changed:
         changed = False
         for weight, constant in sums:
-            extremes = {letter: (min(w * domains[letter][0], w * domains[letter][-1]),
-                                 max(w * domains[letter][0], w * domains[letter][-1])) for letter, w in weight.items()}
+            extremes = {letter: scaled(w, (domains[letter][0], domains[letter][-1])) for letter, w in weight.items()}
             low = constant + sum(least for least, _ in extremes.values())
             high = constant + sum(most for _, most in extremes.values())
             for letter, w in weight.items():
@@ -118,17 +113,14 @@ def propagate(forms: list[ColumnForm], allowed: dict[str, frozenset[int]]) -> di
                 if len(kept) < len(domains[letter]):
                     domains[letter] = kept
                     changed = True
-                    low += min(w * kept[0], w * kept[-1]) - least
-                    high += max(w * kept[0], w * kept[-1]) - most
-                    extremes[letter] = (min(w * kept[0], w * kept[-1]), max(w * kept[0], w * kept[-1]))
+                    extremes[letter] = scaled(w, (kept[0], kept[-1]))
+                    low, high = low + extremes[letter][0] - least, high + extremes[letter][1] - most
     return {letter: frozenset(digits) for letter, digits in domains.items()}
 
 
 def digit_cardinality(model: Text, allowed: dict[str, frozenset[int]]) -> None:
-    """Distinctness as "each digit is used at most once" (and "at least once" when the letters
-    must use every digit): cardinality constraints that the finite-domain solver reasons with far
-    better than with pairwise disequalities (the 199-addend sum). The Booleans are the `indicator`s
-    the solver's blocking clauses use too."""
+    """Distinctness as "each digit is used at most once" (and "at least once" when the letters must use
+    every digit), over the `indicator`s: the finite-domain solver reasons far better with these."""
     digits = sorted(set().union(*allowed.values())) if allowed else []
     for digit in digits:
         users = [letter for letter in allowed if digit in allowed[letter]]
@@ -143,11 +135,9 @@ def digit_cardinality(model: Text, allowed: dict[str, frozenset[int]]) -> None:
 
 
 def determined(forms: list[ColumnForm], allowed: dict[str, frozenset[int]]) -> frozenset[str]:
-    """Letters whose digits the other letters' digits fix, so a blocking clause may leave them out
-    (shorter clauses: TWO + TWENTY = TWELVE + TEN is faster). In one equation sum(w * letter) = 0,
-    take letters by increasing |w| while each |w| exceeds the most the letters taken before can
-    move the sum (sum of |w| * digit range): their weighted sum then tells their digits apart,
-    and the other letters fix that sum. WELL - DO + YOU = PUNK: K, D, U, W."""
+    """Letters whose digits the other letters' digits fix, which blocking clauses may leave out: in one
+    equation, letters by increasing |w| while each |w| exceeds what those before can move the sum, so
+    their weighted sum, which the others fix, tells their digits apart. WELL - DO + YOU = PUNK: K, D, U, W."""
     best: frozenset[str] = frozenset()
     for form in forms:
         weight = letter_weights(form, BASE)
@@ -162,18 +152,15 @@ def determined(forms: list[ColumnForm], allowed: dict[str, frozenset[int]]) -> f
 
 
 def interchangeable(forms: list[ColumnForm], problem: Problem) -> tuple[tuple[str, ...], ...]:
-    """Letters with the same coefficient in every column of every equation and the same rules
-    (digits, and the groups of letters they must differ from).
-
-    Swapping their digits maps solutions to solutions (N, B in NUM + BER = PLAY), so the
-    solver needs to find only the models where they increase, and permutes the rest.
-    """
+    """Letters with the same coefficient in every column and the same rules: swapping their digits maps
+    solutions to solutions (N, B in NUM + BER = PLAY), so the solver finds only those where they
+    increase, and permutes the rest."""
     profiles: dict[tuple, list[str]] = defaultdict(list)
     for letter in problem.letters:
         profile = tuple(sorted((number, column, coefficient) for number, form in enumerate(forms)
                                for (name, column), coefficient in form.items() if name == letter and coefficient))
         membership = tuple(index for index, group in enumerate(problem.groups) if letter in group)
-        profiles[(allowed_digits(problem, letter), membership, profile)].append(letter)
+        profiles[(problem.allowed[letter], membership, profile)].append(letter)
     return tuple(tuple(group) for group in profiles.values() if len(group) > 1)
 
 

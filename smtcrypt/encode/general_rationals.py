@@ -1,10 +1,5 @@
-"""The general encoding's value algebra: exact fractions of Z3 Int terms.
-
-A value is a `Rat`, `num/den` with `den > 0` wherever it is defined; `den` stays the Python int 1
-for integer-valued terms (the common case), so a linear formula stays linear. Letter products,
-a letter to a variable power and roots of bounded terms become lookup tables over the digits,
-which keep a formula linear (see `GeneralEncoding(tables=...)`).
-"""
+"""The general encoding's value algebra: exact fractions of Z3 Int terms, whose `den` stays the Python
+int 1 for integer-valued terms (the common case), so a linear formula stays linear."""
 
 from __future__ import annotations
 
@@ -16,18 +11,83 @@ from typing import TypeAlias
 
 import z3
 
-from smtcrypt.analysis.arithmetic import exact_root, root_step
-from smtcrypt.core.check import Problem, splits
-from smtcrypt.core.intervals import Interval, interval
-from smtcrypt.core.numerals import root_floor
-from smtcrypt.core.tree import BinOp, Expr, Word
-from smtcrypt.encode.base import Ok, Unsupported, allowed_digits, letter_variables
-from smtcrypt.encode.general_bounds import TermBounds
-from smtcrypt.encode.walk import COMPARISONS, conj
+from smtcrypt.analysis.arithmetic import by_squaring, exact_root, repeating_numerator, root_range, root_step
+from smtcrypt.analysis.bounds import RationalInterval, ValueBounds, power_bounds, quotient_bounds
+from smtcrypt.analysis.unknowns import Values
+from smtcrypt.core.check import Problem
+from smtcrypt.core.intervals import Interval, digit_sum_interval, greatest, interval, least, reversal_interval
+from smtcrypt.core.numerals import repeating_scale
+from smtcrypt.core.rules import PREDICATES
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Name, Not, Repeating, Word
+from smtcrypt.encode.base import Ok, letter_variables
+from smtcrypt.encode.walk import COMPARISONS, TreeEncoder, conj
 
 Den: TypeAlias = z3.ArithRef | int
 LetterForm: TypeAlias = tuple[dict[str, int], int]  # "2*AB + 1" -> ({"A": 20, "B": 2}, 1)
 MAX_TABLE = 2000  # most entries of one lookup table (a root's candidates, a power's digits x exponents)
+MAX_BOUNDED_POWER = 64  # largest constant exponent whose power's bounds a number-theory word's argument is given
+
+
+class TermBounds(ValueBounds):
+    """Exact bounds of a term (`of`) and of the integer it is taken as (`whole_bounds`) wherever it is
+    defined: with them the tables and number-theory words stay bounded and often linear."""
+
+    problem: Problem
+    unknown_values: dict[str, Values] | None  # the integer unknowns' values, where the formula bounds every one
+
+    def whole_bounds(self, node: Expr) -> Interval | None:
+        """Bounds of the integer a term's value is taken as (a fraction's floor, which the word then
+        refuses), wherever the term is defined; None where some part of it has none."""
+        bounds = interval(node, self.problem.rules)
+        if bounds is not None:
+            return bounds
+        value = self.of(node)
+        return None if value is None else (math.floor(value[0]), math.floor(value[1]))
+
+    def leaf(self, node: Expr) -> RationalInterval | None:
+        whole = interval(node, self.problem.rules) if isinstance(node, Word) else None
+        if whole is not None:
+            return Fraction(whole[0]), Fraction(whole[1])
+        if isinstance(node, Repeating):  # its numerator's bounds (every weight >= 0) over its constant scale
+            weights, low = repeating_numerator(node, self.problem.rules.base)
+            high = low
+            for letter, weight in weights.items():
+                digits = self.problem.allowed.get(letter)
+                if not digits:
+                    return None
+                low, high = low + weight * min(digits), high + weight * max(digits)
+            scale = repeating_scale(node.fixed, node.period, self.problem.rules.base)
+            return Fraction(low, scale), Fraction(high, scale)
+        if isinstance(node, Name):
+            values = (self.unknown_values or {}).get(node.name)
+            return (Fraction(values[0]), Fraction(values[-1])) if values else None
+        if isinstance(node, (Compare, Not)) or (isinstance(node, Call) and node.name in PREDICATES):
+            return Fraction(0), Fraction(1)
+        return None
+
+    def other(self, node: Expr, parts: list[RationalInterval]) -> RationalInterval | None:
+        if isinstance(node, BoolOp):  # the value of one of the operands
+            return least(parts)[0], greatest(parts)[1]
+        if isinstance(node, Call) and node.name == "gcd":
+            return Fraction(0), Fraction(math.floor(max(abs(end) for part in parts for end in part)))
+        if isinstance(node, Call) and node.name in ("dsum", "rev"):
+            word = digit_sum_interval if node.name == "dsum" else reversal_interval
+            bounds = word((math.floor(parts[0][0]), math.floor(parts[0][1])), self.problem.rules.base)
+            return Fraction(bounds[0]), Fraction(bounds[1])
+        if not isinstance(node, BinOp):
+            return None
+        left, right = parts
+        if node.op == "**":
+            exponent = self.problem.constant_exponents.get(node)
+            if exponent is None or exponent.denominator != 1 or not 1 <= exponent <= MAX_BOUNDED_POWER:
+                return None
+            return power_bounds(left[0], left[1], int(exponent))
+        quotient = quotient_bounds(left, right)  # None: a divisor that may be 0 or near it
+        if quotient is None or node.op == "//":
+            return quotient and (Fraction(math.floor(quotient[0])), Fraction(math.floor(quotient[1])))
+        largest = max(abs(right[0]), abs(right[1]))  # x % y: from 0 to y's largest magnitude, on y's side
+        return (Fraction(0), largest) if right[0] > 0 else (-largest, Fraction(0))
+
 
 
 @dataclass(frozen=True)
@@ -44,7 +104,7 @@ class Rat:
 Value: TypeAlias = Rat | z3.BoolRef
 
 
-class Rationals(TermBounds):
+class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
     """The arithmetic of `Rat`s that the tree walk needs, noting what the terms become (linear or
     not, with If-terms or not, every auxiliary unknown bounded or not): the solver is chosen by it."""
 
@@ -65,12 +125,24 @@ class Rationals(TermBounds):
 
     # --- helpers -------------------------------------------------------------------------------
 
-    def const(self, value: Fraction) -> Rat:
+    def fraction(self, value: Fraction) -> Rat:
         form: LetterForm | None = ({}, value.numerator) if value.denominator == 1 else None
         return Rat(z3.IntVal(value.numerator, self.ctx), value.denominator, value >= 0, value, form)
 
+    def letters_value(self, weights: dict[str, int], literal: int) -> Rat:
+        terms = [weight * self.letters[letter] for letter, weight in weights.items()]
+        term = z3.Sum(*terms, z3.IntVal(literal, self.ctx)) if literal or not terms else z3.Sum(*terms)
+        return Rat(term, 1, True, None, (weights, literal))
+
     def fresh_int(self, stem: str) -> z3.ArithRef:
         return z3.Int(f"{stem}!{next(self.fresh)}", self.ctx)
+
+    def bounded_int(self, stem: str, low: int, high: int) -> z3.ArithRef:
+        """A fresh Int within [low, high], unconditionally."""
+        var = self.fresh_int(stem)
+        self.bounded_fresh += 1
+        self.side += [var >= low, var <= high]
+        return var
 
     def rat(self, value: Value) -> Rat:
         if isinstance(value, Rat):
@@ -108,9 +180,6 @@ class Rationals(TermBounds):
         self.linear = False
         return value.num / value.den, value.num % value.den == 0
 
-    def zero(self) -> z3.ArithRef:
-        return z3.IntVal(0, self.ctx)
-
     def within(self, whole: z3.ArithRef, start: z3.ArithRef, stop: z3.ArithRef) -> z3.BoolRef:
         return z3.And(whole >= start, whole < stop)
 
@@ -118,7 +187,7 @@ class Rationals(TermBounds):
 
     def add(self, a: Rat, b: Rat) -> Rat:
         if a.const is not None and b.const is not None:
-            return self.const(a.const + b.const)
+            return self.fraction(a.const + b.const)
         if isinstance(a.den, int) and a.den == b.den:
             form: LetterForm | None = None
             if a.form is not None and b.form is not None:
@@ -132,13 +201,13 @@ class Rationals(TermBounds):
 
     def negate(self, a: Rat) -> Rat:
         if a.const is not None:
-            return self.const(-a.const)
+            return self.fraction(-a.const)
         form = None if a.form is None else ({letter: -weight for letter, weight in a.form[0].items()}, -a.form[1])
         return Rat(-a.num, a.den, False, None, form)
 
     def multiply(self, a: Rat, b: Rat) -> Rat:
         if a.const is not None and b.const is not None:
-            return self.const(a.const * b.const)
+            return self.fraction(a.const * b.const)
         for first, second in ((a, b), (b, a)):
             if first.form is not None and not first.form[0] and second.form is not None and second.den == 1:
                 factor = first.form[1]  # an integer constant times a sum of letters stays a sum of letters
@@ -151,22 +220,14 @@ class Rationals(TermBounds):
     def expanded_product(self, a: LetterForm, b: LetterForm, nonneg: bool) -> Rat:
         """(sum a_L L + c)(sum b_M M + d) multiplied out, each product of two letters a fresh bounded
         Int defined by a table over one letter's digits: linear, so the finite-domain solver keeps it."""
-        terms: list[z3.ArithRef] = []
-        constant = a[1] * b[1]
-        weights: dict[tuple[str, str], int] = {}
-        for first, weight_a in a[0].items():
-            for second, weight_b in b[0].items():
+        weights: dict[tuple[str, str], int] = {}  # "" stands for the constant 1
+        for first, weight_a in [*a[0].items(), ("", a[1])]:
+            for second, weight_b in [*b[0].items(), ("", b[1])]:
                 key = (min(first, second), max(first, second))
                 weights[key] = weights.get(key, 0) + weight_a * weight_b
-        for key, weight in weights.items():
-            if weight:
-                terms.append(weight * self.letter_product(*key))
-        for letter, weight in a[0].items():
-            if weight * b[1]:
-                terms.append(weight * b[1] * self.letters[letter])
-        for letter, weight in b[0].items():
-            if weight * a[1]:
-                terms.append(weight * a[1] * self.letters[letter])
+        constant = weights.pop(("", ""))
+        terms = [weight * (self.letter_product(*key) if key[0] else self.letters[key[1]])
+                 for key, weight in weights.items() if weight]
         return Rat(z3.Sum(*terms, z3.IntVal(constant, self.ctx)), 1, nonneg)
 
     def letter_product(self, first: str, second: str) -> z3.ArithRef:
@@ -174,12 +235,10 @@ class Rationals(TermBounds):
         cached = self.products.get((first, second))
         if cached is not None:
             return cached
-        pool = sorted(allowed_digits(self.problem, first))
-        other = sorted(allowed_digits(self.problem, second))
+        pool = sorted(self.problem.allowed[first])
+        other = sorted(self.problem.allowed[second])
         values = [d * e for d in pool for e in other] if first != second else [d * d for d in pool]
-        product = self.fresh_int(f"{first}{second}")
-        self.bounded_fresh += 1
-        self.side += [product >= min(values, default=0), product <= max(values, default=0)]
+        product = self.bounded_int(f"{first}{second}", min(values, default=0), max(values, default=0))
         for digit in pool:
             value = digit * digit if first == second else digit * self.letters[second]
             self.side.append(z3.Implies(self.letters[first] == digit, product == value))
@@ -189,7 +248,7 @@ class Rationals(TermBounds):
     def inverse(self, b: Rat) -> tuple[Rat, Ok]:
         """1/b, and the condition b != 0."""
         if b.const is not None:
-            return (self.const(1 / b.const), True) if b.const != 0 else (self.const(Fraction(0)), False)
+            return (self.fraction(1 / b.const), True) if b.const != 0 else (self.fraction(Fraction(0)), False)
         nonzero = b.num != 0
         if b.nonneg:
             return Rat(b.den if not isinstance(b.den, int) else z3.IntVal(b.den, self.ctx), b.num, True), nonzero
@@ -199,7 +258,7 @@ class Rationals(TermBounds):
 
     def floor(self, a: Rat) -> Rat:
         if a.const is not None:
-            return self.const(Fraction(a.const.numerator // a.const.denominator))
+            return self.fraction(Fraction(a.const.numerator // a.const.denominator))
         if isinstance(a.den, int) and a.den == 1:
             return a
         self.linear = False
@@ -207,23 +266,13 @@ class Rationals(TermBounds):
 
     def int_power(self, a: Rat, k: int) -> Rat:
         if a.const is not None:
-            return self.const(a.const ** k)
+            return self.fraction(a.const ** k)
         if k == 0:
-            return self.const(Fraction(1))
-        nonneg = a.nonneg or k % 2 == 0
-        result: tuple[z3.ArithRef | int, Den] | None = None
-        square_num, square_den = a.num, a.den
-        while k:
-            if k & 1:
-                result = (square_num, square_den) if result is None else (
-                    self.times(result[0], square_num), self.times(result[1], square_den))
-            k >>= 1
-            if k:
-                square_num, square_den = self.times(square_num, square_num), self.times(square_den, square_den)
-        assert result is not None  # k > 0 had a lowest set bit
-        return Rat(result[0], result[1], nonneg)
+            return self.fraction(Fraction(1))
+        num, den = by_squaring((a.num, a.den), k, lambda x, y, _: (self.times(x[0], y[0]), self.times(x[1], y[1])))
+        return Rat(num, den, a.nonneg or k % 2 == 0)
 
-    def signed_power(self, a: Rat, k: int) -> tuple[Rat, Ok]:
+    def power(self, a: Rat, k: int) -> tuple[Rat, Ok]:
         if k >= 0:
             return self.int_power(a, k), True
         inverse, nonzero = self.inverse(a)
@@ -236,8 +285,8 @@ class Rationals(TermBounds):
             top = exact_root(value.numerator, q) if value >= 0 else None
             bottom = exact_root(value.denominator, q)
             if top is None or bottom is None:
-                return self.const(Fraction(0)), False
-            return self.const(Fraction(top, bottom)), True
+                return self.fraction(Fraction(0)), False
+            return self.fraction(Fraction(top, bottom)), True
         self.linear = False
         self.witnesses = True
         top = self.fresh_int("root")
@@ -251,41 +300,36 @@ class Rationals(TermBounds):
         return Rat(top, bottom, True), z3.And(*conditions)
 
     def root_table(self, node: Expr, a: Rat, q: int) -> tuple[Rat, Ok] | None:
-        """The q-th root of num/D, for a constant D and bounds on num (an integer expression's, a
-        repeating decimal's), as a table of the roots in range, which stays linear (`EVIL**(1/2)`:
-        32**2 .. 99**2); None when the range is too wide. The root is s/D with s**q = num * D**(q-1),
-        so s is a multiple of `root_step`: `0.A(68) ** (1/2)` in base 16 has 5 candidates, where
-        a root and a denominator as unknowns are hard for Z3."""
+        """The q-th root of num/D, for a constant D and bounds on num, as a table of the roots in range,
+        which stays linear (`EVIL**(1/2)`), where unknown roots and denominators are hard for Z3; None
+        when the range is too wide. The root is s/D with s**q = num * D**(q-1), s a multiple of `root_step`."""
         bounds = self.numerator_bounds(node, a)
         if bounds is None:
             return None
         den = a.den
         assert isinstance(den, int)
         if bounds[1] < 0:
-            return self.const(Fraction(0)), False
+            return self.fraction(Fraction(0)), False
         scale, step = den ** (q - 1), root_step(den, q)
         low, high = max(bounds[0], 0) * scale, bounds[1] * scale
-        first = root_floor(low - 1, q) + 1 if low > 0 else 0
-        first, last = -(-first // step) * step, root_floor(high, q) // step * step
+        whole = root_range(low, high, q)
+        first, last = -(-whole.start // step) * step, (whole.stop - 1) // step * step
         if (last - first) // step + 1 > MAX_TABLE:
             return None
         roots = range(first, last + 1, step)
-        result = self.fresh_int("root")
-        self.bounded_fresh += 1
-        self.side += [result >= first, result <= max(first, last)]
+        result = self.bounded_int("root", first, max(first, last))
         cases = [a.num * scale == r ** q for r in roots]
         self.side += [z3.Implies(case, result == r) for r, case in zip(roots, cases)]
         return Rat(result, den, True), (z3.Or(*cases) if cases else False)
 
     def numerator_bounds(self, node: Expr, a: Rat) -> Interval | None:
-        """Bounds on a.num where a.den is a constant: an integer expression's interval, or those of
-        a sum, difference or product of such terms and repeating decimals (`.7(13) + A`), scaled by
-        the denominator; None if some term has no bounds."""
+        """Bounds on a.num where a.den is a constant: an integer expression's interval, or the term's
+        bounds (`.7(13) + A`) scaled by the denominator; None if some term has no bounds."""
         if a.const is not None or not isinstance(a.den, int):
             return None
         if a.den == 1:
             return interval(node, self.problem.rules)
-        bounds = self.value_bounds(node)
+        bounds = self.of(node)
         if bounds is None:
             return None
         low, high = bounds[0] * a.den, bounds[1] * a.den
@@ -298,22 +342,14 @@ class Rationals(TermBounds):
             ok: Ok = True
             if q != 1:
                 base, ok = (self.tables and self.root_table(node.left, base, q)) or self.root(base, q)
-            result, nonzero = self.signed_power(base, p)
+            result, nonzero = self.power(base, p)
             return result, conj(ok, nonzero)
-        if not splits(self.problem.exponent_ranges[node]):
-            raise Unsupported("a variable exponent with more values than a power is split into")
-        low, high = self.problem.exponent_ranges[node]
-        power, _ = self.integral(exponent)
-        table = self.power_table(node.left, power, low, high) if self.tables else None
+        low, high = self.exponent_range(node)
+        table = self.power_table(node.left, self.integral(exponent)[0], low, high) if self.tables else None
         if table is not None:
             return table
         self.linear = False
-        cases = [(k, *self.signed_power(base, k)) for k in range(low, high + 1)]
-        chosen: Value = cases[-1][1]
-        for k, value, _ in reversed(cases[:-1]):
-            chosen = self.choose(power == k, value, chosen)
-        defined = conj(*[z3.Implies(power == k, nonzero) for k, _, nonzero in cases if nonzero is not True])
-        return self.rat(chosen), defined
+        return self.power_choice(node, base, exponent)
 
     def power_table(self, base: Expr, power: z3.ArithRef, low: int, high: int) -> tuple[Rat, Ok] | None:
         """A letter to a variable power (`A**N`) as a lookup table, which stays linear: fresh bounded
@@ -321,19 +357,13 @@ class Rationals(TermBounds):
         if not (isinstance(base, Word) and len(base.letters) == 1 and base.letters in self.letters):
             return None
         letter = self.letters[base.letters]
-        digits = sorted(allowed_digits(self.problem, base.letters))
+        digits = sorted(self.problem.allowed[base.letters])
         if not digits or len(digits) * (high - low + 1) > MAX_TABLE:
             return None
         values = {(d, k): Fraction(d) ** k for d in digits for k in range(low, high + 1) if d or k >= 0}
-        top = self.fresh_int("power")
-        parts = [(top, [value.numerator for value in values.values()])]
-        bottom: Den = 1
-        if any(value.denominator != 1 for value in values.values()):
-            bottom = self.fresh_int("power")
-            parts.append((bottom, [value.denominator for value in values.values()]))
-        for var, seen in parts:
-            self.bounded_fresh += 1
-            self.side += [var >= min(seen), var <= max(seen)]
+        nums, dens = [value.numerator for value in values.values()], [value.denominator for value in values.values()]
+        top = self.bounded_int("power", min(nums), max(nums))
+        bottom: Den = self.bounded_int("power", min(dens), max(dens)) if max(dens) > 1 else 1
         for (d, k), value in values.items():
             case = z3.And(letter == d, power == k)
             self.side.append(z3.Implies(case, top == value.numerator))

@@ -1,29 +1,14 @@
 """Long multiplication for products and powers of words: `ODD * ODD = FREAKY` digit by digit.
 
-Every constraint must be an equation (or a chain of them, or an `and` of them)
-between polynomials of words with rational constants, such as
-`NAUGHT ** 2 = ZERO ** 3` or `PI * R**2 = AREA`, possibly divided by products of
-words, such as `NORTH / SOUTH = EAST / WEST`. Each equation is brought to one
-integer polynomial that must be zero: both sides over a common denominator
-(a product of words, each required to be nonzero, exactly when Python would
-divide by it), cross-multiplied, the rational coefficients cleared (see
-analysis/polynomials.py).
+Every constraint must be an equation (or a chain or an `and` of them) between polynomials of words
+with rational constants (`NAUGHT ** 2 = ZERO ** 3`, `PI * R**2 = AREA`), possibly divided by
+products of words (`NORTH / SOUTH = EAST / WEST`): each becomes one integer polynomial that must be
+zero (see analysis/polynomials.py; every divisor required nonzero where Python would divide by it).
 
-The polynomial is then written as a person multiplies by hand, and stays linear
-in bounded integers, which is what the finite-domain solver (QF_FD) needs:
-- the product of two digits is a fresh Int in 0..81 defined by a table over the
-  values of one of them (shared between every place the same pair occurs);
-- a product of three or more words gets the digits of its first factors as
-  fresh digit variables 0..9, tied to their partial products by their own
-  columns with bounded carries, and is then multiplied by the last factor;
-- the final equation places every partial product (times the term's
-  coefficient), every word's letters and the constant in its decimal column,
-  and holds exactly when bounded integer carries balance every column, with
-  nothing carried out of the top one.
-
-Long multiplication reasons from the last digits up; the magnitudes come from the
-leading digits, which analysis/split.py reads as intervals: they narrow each letter's digits
-before encoding, and split a search that runs long into cases.
+The polynomial is written as a person multiplies by hand, linear in bounded integers as the
+finite-domain solver needs: products of two digits are tables, longer products get fresh digits,
+and every column is balanced by a bounded carry. The magnitudes come from the leading digits, which
+analysis/split.py reads as intervals, to narrow the letters and split a long search.
 """
 
 from __future__ import annotations
@@ -38,7 +23,7 @@ from smtcrypt.analysis.carries import columns_by_carries
 from smtcrypt.analysis.polynomials import Monomial, analyse, product_length
 from smtcrypt.analysis.split import Bounds, Domains
 from smtcrypt.core.check import Problem
-from smtcrypt.encode.base import Encoded, allowed_digits, checkpoint, indicator, letter_variables
+from smtcrypt.encode.base import Encoded, checkpoint, indicator, letter_variables
 
 
 @dataclass(frozen=True)
@@ -75,35 +60,21 @@ class _Builder:
         return f"{stem}!{next(self.fresh)}"
 
     def digit_rules(self, domains: Domains) -> None:
-        """Each letter within its digits, each (letter, digit) named by a Boolean `A=1` (for blocking
-        clauses and for the cases of a split search), and distinct digits as "each digit is used at
-        most once": the finite-domain solver reasons with that better than with pairwise
-        disequalities (NAUGHT ** 2 = ZERO ** 3)."""
-        users: dict[int, list[z3.BoolRef]] = defaultdict(list)
+        """Each letter within its digits, each (letter, digit) named by its `indicator`, and distinct
+        digits as "each digit is used at most once", which the finite-domain solver reasons with better."""
         for letter, digits in domains.items():
             var = self.letters[letter]
             self.constraints += [var >= digits[0], var <= digits[-1]]
-            for digit in range(digits[0], digits[-1] + 1):
-                if digit not in digits:
-                    self.constraints.append(var != digit)
-            for digit in digits:
-                named = indicator(letter, digit, self.ctx)
-                self.constraints.append(named == (var == digit))
-                users[digit].append(named)
-        if self.problem.distinctness == "some":  # each group's letters use each digit at most once
-            for group in self.problem.groups:
-                for digit in set().union(*(domains[letter] for letter in group)):
-                    named = [indicator(letter, digit, self.ctx) for letter in group if digit in domains[letter]]
-                    if len(named) > 1:
-                        self.constraints.append(z3.AtMost(*named, 1))
-            return
-        if self.problem.distinctness == "none":
-            return
-        for indicators in users.values():
-            if len(indicators) > 1:
-                self.constraints.append(z3.AtMost(*indicators, 1))
-            if len(domains) == len(users):  # as many letters as digits: every digit is used
-                self.constraints.append(z3.Or(*indicators) if indicators else z3.BoolVal(False, self.ctx))
+            self.constraints += [var != digit for digit in range(digits[0], digits[-1] + 1) if digit not in digits]
+            self.constraints += [indicator(letter, digit, self.ctx) == (var == digit) for digit in digits]
+        for group in self.problem.groups:  # each group's letters use each digit at most once
+            used = sorted(set().union(*(domains[letter] for letter in group)))
+            for digit in used:
+                named = [indicator(letter, digit, self.ctx) for letter in group if digit in domains[letter]]
+                if len(named) > 1:
+                    self.constraints.append(z3.AtMost(*named, 1))
+                if self.problem.distinctness == "all" and len(domains) == len(used):  # every digit is used
+                    self.constraints.append(z3.Or(*named))
 
     def constant(self, value: int) -> Digit:
         return Digit(f"#{value}", z3.IntVal(value, self.ctx), value, value)
@@ -136,10 +107,14 @@ class _Builder:
         column = columns[position]
         column[term.name] = (column.get(term.name, (0, term))[0] + coefficient, term)
 
-    def long_multiplication(self, first: list[Digit], second: list[Digit], coefficient: int,
-                            columns: dict[int, Column]) -> None:
-        """Add coefficient * first * second to the columns, one partial product per pair of digits."""
-        for (i, a), (j, b) in itertools.product(enumerate(first), enumerate(second)):
+    def add_term(self, columns: dict[int, Column], words: Monomial, coefficient: int) -> None:
+        """Add coefficient * (the product of the words) to the columns: a word's digits, or long
+        multiplication, one partial product per pair of digits."""
+        if len(words) == 1:
+            for position, digit in enumerate(self.vector(words)):
+                self.place(columns, position, coefficient, digit)
+            return
+        for (i, a), (j, b) in itertools.product(enumerate(self.vector(words[:-1])), enumerate(self.vector(words[-1:]))):
             factor, product = self.partial(a, b)
             self.place(columns, i + j, coefficient * factor, product)
 
@@ -156,7 +131,7 @@ class _Builder:
             digits.append(Digit(name, z3.Int(name, self.ctx), 0, self.base - 1))
         self.constraints += [c for d in digits for c in (d.var >= 0, d.var <= self.base - 1)]
         columns: dict[int, Column] = defaultdict(dict)
-        self.long_multiplication(self.vector(words[:-1]), self.vector(words[-1:]), 1, columns)
+        self.add_term(columns, words, 1)
         for position, digit in enumerate(digits):
             self.place(columns, position, -1, digit)
         self.constraints += self.balance(columns, 0, "carry")
@@ -166,11 +141,8 @@ class _Builder:
     def equation(self, poly: dict[Monomial, int], stem: str) -> None:
         columns: dict[int, Column] = defaultdict(dict)
         for words, coefficient in poly.items():
-            if len(words) == 1:
-                for position, digit in enumerate(self.vector(words)):
-                    self.place(columns, position, coefficient, digit)
-            elif len(words) > 1:
-                self.long_multiplication(self.vector(words[:-1]), self.vector(words[-1:]), coefficient, columns)
+            if words:
+                self.add_term(columns, words, coefficient)
         self.constraints += self.balance(columns, poly.get((), 0), stem)
 
     def balance(self, columns: dict[int, Column], constant: int, stem: str) -> list[z3.BoolRef]:
@@ -214,7 +186,7 @@ class ProductsEncoding:
         if analysis is None:
             raise ValueError(f"the products encoding does not accept {problem.source!r}")
         bounds = Bounds(analysis.polynomials, problem.rules.base, problem.distinctness == "all")
-        allowed = {letter: tuple(sorted(allowed_digits(problem, letter))) for letter in problem.letters}
+        allowed = {letter: tuple(sorted(problem.allowed[letter])) for letter in problem.letters}
         # leading-digit bounds first, in Python (see analysis/split.py): faster on NAUGHT ** 2 = ZERO ** 3, unsplit
         domains = bounds.narrow(allowed) if all(allowed.values()) else None
         if domains is None:

@@ -1,23 +1,22 @@
-"""The tree walk the two Z3 encoders of whole formulas share (general: Int terms; bitvec:
-bit-vector terms): one case per node type, over a small value algebra each encoder implements.
-
-Every node yields a value, a fraction `R` or a Bool, and `ok`, the condition under which Python
-would evaluate it without error. `and`, `or` and comparison chains short-circuit exactly as Python
-does: an operand that Python would not evaluate adds nothing to `ok`. A constraint holds when it
-is `ok` and its value is true. This is the one place those rules are written.
+"""The tree walk the general and bit-vector encoders share: one case per node type, over a value
+algebra each implements. Every node yields a value (a fraction `R` or a Bool) and `ok`, where Python
+would evaluate it without error; `and`, `or` and comparison chains short-circuit as Python does. A
+constraint holds when it is `ok` and its value is true. This is the one place those rules are written.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 import z3
 
-from smtcrypt.core.check import Problem
+from smtcrypt.core.check import Problem, splits
+from smtcrypt.core.numerals import place_values
 from smtcrypt.core.rules import NUMBER_WORDS
-from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Unary
+from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Number, Unary, Word
 from smtcrypt.encode.base import Ok, Unsupported, checkpoint
 
 R = TypeVar("R")  # an exact fraction of the encoder's terms
@@ -31,18 +30,10 @@ COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
 FUNCTIONS = ("abs", "min", "max", "gcd", *NUMBER_WORDS)  # besides sum(range(...)), which reads its range
 
 
-def is_true(condition: Ok) -> bool:
-    return condition is True or (isinstance(condition, z3.BoolRef) and z3.is_true(condition))
-
-
-def is_false(condition: Ok) -> bool:
-    return condition is False or (isinstance(condition, z3.BoolRef) and z3.is_false(condition))
-
-
 def conj(*conditions: Ok) -> Ok:
     """The conjunction, folding away truth values (Python's and Z3's)."""
-    rest = [c for c in conditions if not is_true(c)]
-    if any(is_false(c) for c in rest):
+    rest = [c for c in conditions if c is not True and not (isinstance(c, z3.BoolRef) and z3.is_true(c))]
+    if any(c is False or z3.is_false(c) for c in rest):
         return False
     return True if not rest else rest[0] if len(rest) == 1 else z3.And(*rest)
 
@@ -55,13 +46,19 @@ def disj(first: z3.BoolRef, second: Ok) -> Ok:
 
 
 class TreeEncoder(ABC, Generic[R, I]):
-    """The node cases; a subclass gives the value algebra and the cases of its own (`encode_word`,
-    `encode_repeating`, `encode_number`, `encode_name`), found by the node's class name."""
+    """The node cases; a subclass gives the value algebra and the cases of its own (`encode_repeating`,
+    `encode_name`), found by the node's class name."""
 
     problem: Problem
     ctx: z3.Context
 
     # --- the value algebra ------------------------------------------------------------------------
+
+    @abstractmethod
+    def fraction(self, value: Fraction) -> R: ...
+
+    @abstractmethod
+    def letters_value(self, weights: dict[str, int], literal: int) -> R: ...  # sum(weight * letter) + literal
 
     @abstractmethod
     def rat(self, value: R | z3.BoolRef) -> R:
@@ -84,12 +81,7 @@ class TreeEncoder(ABC, Generic[R, I]):
         """The value as an integer term, and the condition that it is an integer."""
 
     @abstractmethod
-    def zero(self) -> I:
-        """The integer 0, range()'s default start."""
-
-    @abstractmethod
-    def within(self, whole: I, start: I, stop: I) -> z3.BoolRef:
-        """start <= whole < stop."""
+    def within(self, whole: I, start: I, stop: I) -> z3.BoolRef: ...  # start <= whole < stop
 
     @abstractmethod
     def add(self, a: R, b: R) -> R: ...
@@ -105,12 +97,15 @@ class TreeEncoder(ABC, Generic[R, I]):
         """base ** exponent, and where it is defined."""
 
     @abstractmethod
+    def power(self, a: R, k: int) -> tuple[R, Ok]:
+        """a ** k for an integer k, and where it is defined (a != 0 for k < 0)."""
+
+    @abstractmethod
     def division(self, op: str, a: R, b: R) -> tuple[R, Ok]:
         """a / b, a // b or a % b, and the condition that it is defined (b != 0)."""
 
     @abstractmethod
-    def range_sum(self, start: I, stop: I) -> R:
-        """sum(range(start, stop))."""
+    def range_sum(self, start: I, stop: I) -> R: ...
 
     @abstractmethod
     def gcd(self, nodes: Sequence[Expr], wholes: list[I]) -> tuple[R, Ok]:
@@ -141,6 +136,12 @@ class TreeEncoder(ABC, Generic[R, I]):
         if method is None:
             raise Unsupported(type(node).__name__)
         return method(node)
+
+    def encode_word(self, node: Word) -> tuple[R, Ok]:
+        return self.letters_value(*place_values(node.letters, self.problem.rules.base)), True
+
+    def encode_number(self, node: Number) -> tuple[R, Ok]:
+        return self.fraction(node.value), True
 
     def encode_unary(self, node: Unary) -> tuple[R | z3.BoolRef, Ok]:
         value, ok = self.encode(node.operand)
@@ -192,10 +193,8 @@ class TreeEncoder(ABC, Generic[R, I]):
             return found, conj(*[ok for _, ok in encoded])
         start, stop, ok = self.range_bounds(container)
         whole, is_integer = self.integral(item)
-        inside = self.within(whole, start, stop)
-        if is_integer is True:
-            return inside, ok
-        return (z3.And(is_integer, inside) if is_integer is not False else z3.BoolVal(False, self.ctx)), ok
+        found = conj(is_integer, self.within(whole, start, stop))
+        return (z3.BoolVal(found, self.ctx) if isinstance(found, bool) else found), ok
 
     def range_bounds(self, call: Expr) -> tuple[I, I, Ok]:
         """range()'s start and stop, and the condition that both are defined integers."""
@@ -208,7 +207,7 @@ class TreeEncoder(ABC, Generic[R, I]):
             parts.append(whole)
             oks += [ok, is_integer]
         if len(parts) == 1:
-            parts.insert(0, self.zero())
+            parts.insert(0, self.integral(self.fraction(Fraction(0)))[0])
         return parts[0], parts[1], conj(*oks)
 
     def encode_boolop(self, node: BoolOp) -> tuple[R | z3.BoolRef, Ok]:
@@ -233,6 +232,9 @@ class TreeEncoder(ABC, Generic[R, I]):
         encoded = [self.encode(arg) for arg in node.args]
         ok = conj(*[ok for _, ok in encoded])
         values = [self.rat(value) for value, _ in encoded]
+        found = self.word_digits(node) if node.name in ("dsum", "rev", "is_palindrome") else None
+        if found is not None:
+            return found, ok
         if node.name == "gcd" or node.name in NUMBER_WORDS:  # of integers only, as Python's math.gcd
             wholes = [self.integral(value) for value in values]
             terms = [whole for whole, _ in wholes]
@@ -241,13 +243,53 @@ class TreeEncoder(ABC, Generic[R, I]):
         if node.name == "abs":
             (value,) = values
             return self.absolute(value), ok
-        return self.extreme(node.name, values), ok
-
-    def extreme(self, name: str, values: list[R]) -> R | z3.BoolRef:
-        """min or max of the values."""
-        result: R | z3.BoolRef = values[0]
+        chosen: R | z3.BoolRef = values[0]  # min or max
         for value in values[1:]:
-            smaller = self.compare("<=", self.rat(result), value)
-            result = self.choose(smaller, result, value) if name == "min" else self.choose(smaller, value, result)
-        return result
+            smaller = self.compare("<=", self.rat(chosen), value)
+            chosen = self.choose(smaller, chosen, value) if node.name == "min" else self.choose(smaller, value, chosen)
+        return chosen, ok
+
+    def chain(self, options: list[tuple[z3.BoolRef, R]], last: R) -> R:
+        """The value of the first option whose condition holds, else `last`."""
+        for condition, value in reversed(options):
+            last = self.rat(self.choose(condition, value, last))
+        return last
+
+    def exponent_range(self, node: BinOp) -> tuple[int, int]:
+        """The values of a variable exponent, where few enough to choose among its powers (core/check.splits)."""
+        bounds = self.problem.exponent_ranges.get(node)
+        if bounds is None or not splits(bounds):
+            raise Unsupported("a variable exponent with more values than a power is split into")
+        return bounds
+
+    def power_choice(self, node: BinOp, base: R, exponent: R) -> tuple[R, Ok]:
+        """base ** exponent for a variable exponent: a choice among its powers, each defined where it is."""
+        low, high = self.exponent_range(node)
+        cases = [(self.compare("==", exponent, self.fraction(Fraction(k))), *self.power(base, k))
+                 for k in range(low, high + 1)]
+        ok = conj(*[z3.Not(chosen) if defined is False else z3.Implies(chosen, defined)
+                    for chosen, _, defined in cases if defined is not True])
+        return self.chain([(chosen, value) for chosen, value, _ in cases[:-1]], cases[-1][1]), ok
+
+    def word_digits(self, node: Call) -> R | z3.BoolRef | None:
+        """dsum, rev or is_palindrome of a word, from its letters (`dsum(ABA)` = 2A + B, `rev(ABC)` =
+        100C + 10B + A where A cannot be 0); None for another term."""
+        word = node.args[0]
+        if not isinstance(word, Word):
+            return None
+        if node.name == "dsum":  # every digit weighs 1
+            return self.letters_value(*place_values(word.letters, 1))
+        cells = word.letters.lstrip("0")  # leading literal zeros left out: `0BA` is BA
+        options: list[tuple[z3.BoolRef, R]] = []  # (this letter is the first nonzero cell, the reversal from it)
+        for start, cell in enumerate(cells):
+            value = self.letters_value(*place_values(cells[start:][::-1], self.problem.rules.base))
+            if cell.isdigit() or 0 not in self.problem.allowed[cell]:
+                break
+            options.append((self.truthy(self.letters_value({cell: 1}, 0)), value))
+        else:
+            value = self.fraction(Fraction(0))
+        reversal = self.chain(options, value)
+        if node.name == "rev":
+            return reversal
+        return self.compare("==", reversal, self.letters_value(*place_values(word.letters, self.problem.rules.base)))
 

@@ -1,18 +1,8 @@
-"""The number-theory words (`is_prime`, `is_square`, `dsum`, `rev`, ...) as the Z3 encoders build them:
-what both the general and the bit-vector encoder decide alike.
+"""The number-theory words (`is_prime`, `is_square`, `dsum`, `rev`, ...) as both Z3 encoders build them.
 
-- A predicate of a word is a table of its letters' digits, the rules applied, chosen digit by digit
-  (`is_prime(SEVEN)`: S, then E, then V, then N, among 382 rows); a solver propagates it as it does
-  the letters, where a table of the word's values would make it compare a sum with each value.
-- A predicate of another term with bounds is a table where few values in them qualify:
-  `is_square(AB + C)` is one of 10 squares. Linear, and exact.
-- Beyond a table, `is_prime` is trial division by the primes up to the square root of the upper
-  bound, each with a constant modulus (`is_prime(SEVEN)`: 65 of them); the powers and triangular
-  numbers are a root r that the argument fixes (r**k <= x < (r + 1)**k), compared with it.
-- `dsum`, `rev` and `is_palindrome` of a word read its letters (`dsum(ABA)` = 2A + B, `rev(ABC)` =
-  100C + 10B + A where A cannot be 0); of another term with bounds, its digits.
-
-Each encoder asks `table` and `trial_divisors` here, and states the rest in its own terms.
+A predicate of a word is a table of its letters' digits chosen digit by digit, which a solver
+propagates as it does the letters; of another term, a table where few values in its bounds qualify,
+else (`is_prime`) trial division by constant moduli.
 """
 
 from __future__ import annotations
@@ -32,7 +22,7 @@ from smtcrypt.analysis.arithmetic import (
     triangular_range,
 )
 from smtcrypt.core.check import Problem, power_word_exponent
-from smtcrypt.core.intervals import Interval
+from smtcrypt.core.intervals import Interval, word_interval
 from smtcrypt.core.tree import Call, Word
 
 MAX_TABLE = 2000  # most values a predicate's table lists (as the other tables in general_rationals.py)
@@ -51,30 +41,18 @@ def table(node: Call, bounds: Interval | None, base: int) -> list[int] | None:
     if bounds is None:
         return None
     low, high = bounds
-    name = node.name
-    if name == "is_prime":
-        primes = _primes(low, high)
-        return primes if primes is not None and len(primes) <= MAX_TABLE else None
-    if name == "is_triangular":
-        roots = triangular_range(low, high)
-        return [t * (t + 1) // 2 for t in roots] if len(roots) <= MAX_TABLE else None
-    if name == "is_palindrome":
-        if high - low >= MAX_TABLE * 4:
-            return None
+    if node.name != "is_palindrome":
+        values = _candidates(node, low, high, MAX_TABLE)
+    elif high - low < MAX_TABLE * 4:
         values = [n for n in range(low, high + 1) if reversal(n, base) == n]
-        return values if len(values) <= MAX_TABLE else None
-    if name in ("is_square", "is_cube", "is_power"):
-        k = power_of(node)
-        roots = root_range(low, high, k)
-        return [r ** k for r in roots] if len(roots) <= MAX_TABLE else None
-    return None
+    else:
+        return None
+    return values if values is not None and len(values) <= MAX_TABLE else None
 
 
 def word_table(node: Call, problem: Problem) -> tuple[tuple[str, ...], list[tuple[int, ...]]] | None:
     """For a predicate of a word (`is_prime(SEVEN)`): its letters, in order, and the tuples of their
-    digits for which it holds, the rules applied (a letter's digits, a repeated letter's one digit,
-    distinct letters): far fewer than the values (SEVEN: 382 of 8,363 primes), and a choice digit by
-    digit, which the solvers propagate as they do the letters. None where there are too many."""
+    digits for which it holds, the rules applied (SEVEN: 382 of 8,363 primes); None where too many."""
     word = node.args[0]
     if not isinstance(word, Word) or node.name == "is_palindrome":
         return None
@@ -84,10 +62,9 @@ def word_table(node: Call, problem: Problem) -> tuple[tuple[str, ...], list[tupl
     allowed = [frozenset([int(cell)]) if cell.isdigit() else problem.allowed[cell] for cell in cells]
     if not all(allowed):
         return (letters, [])
-    low = high = 0
-    for cell_digits in allowed:
-        low, high = low * base + min(cell_digits), high * base + max(cell_digits)
-    values = _candidates(node, low, high)
+    low, high = word_interval(word.letters, base, lambda _, letter: (min(problem.allowed[letter]),
+                                                                      max(problem.allowed[letter])))
+    values = _candidates(node, low, high, MAX_SCAN)
     if values is None:
         return None
     position = {letter: cells.index(letter) for letter in letters}
@@ -131,18 +108,19 @@ def trie(letters: tuple[str, ...], rows: list[tuple[int, ...]], is_digit: Callab
 MAX_SCAN = 100_000  # most values a word's table is chosen from
 
 
-def _candidates(node: Call, low: int, high: int) -> list[int] | range | None:
-    """The values in [low, high] for which the predicate holds, where at most MAX_SCAN are looked at."""
+def _candidates(node: Call, low: int, high: int, most: int) -> list[int] | None:
+    """The values in [low, high] for which the predicate holds (the primes of a segment short enough
+    to list), where at most `most` roots are looked at; None for other words."""
     if node.name == "is_prime":
         return _primes(low, high)
-    if node.name == "divides" or node.name not in ("is_triangular", "is_square", "is_cube", "is_power"):
-        return None
     if node.name == "is_triangular":
         roots = triangular_range(low, high)
-        return [t * (t + 1) // 2 for t in roots] if len(roots) <= MAX_SCAN else None
+        return [t * (t + 1) // 2 for t in roots] if len(roots) <= most else None
+    if node.name not in ("is_square", "is_cube", "is_power"):
+        return None
     k = power_of(node)
     roots = root_range(low, high, k)
-    return [r ** k for r in roots] if len(roots) <= MAX_SCAN else None
+    return [r ** k for r in roots] if len(roots) <= most else None
 
 
 def _primes(low: int, high: int) -> list[int] | None:
@@ -168,24 +146,3 @@ def digit_table(name: str, bounds: Interval | None, base: int) -> dict[int, int]
         return None
     word = digit_sum if name == "dsum" else reversal
     return {n: word(n, base) for n in range(bounds[0], bounds[1] + 1)}
-
-
-def word_cells(word: Word) -> list[str]:
-    """A word's letters and literal digits, leading literal zeros left out (`0BA` is BA)."""
-    cells = list(word.letters)
-    while cells and cells[0] == "0":
-        cells.pop(0)
-    return cells
-
-
-def reversed_weights(cells: list[str], start: int, base: int) -> tuple[dict[str, int], int]:
-    """rev of the number cells[start:] whose first cell is not 0: cell j weighs base**(j - start)."""
-    weights: dict[str, int] = {}
-    literal = 0
-    for j in range(start, len(cells)):
-        weight = base ** (j - start)
-        if cells[j].isdigit():
-            literal += int(cells[j]) * weight
-        else:
-            weights[cells[j]] = weights.get(cells[j], 0) + weight
-    return weights, literal

@@ -1,41 +1,10 @@
 """The bit-vector encoding: the formula as Z3 bit-vector terms that cannot overflow.
 
-For nonlinear formulas that the products encoding does not take (`AB % C + D = E`,
-`gcd(AB, CD) = E`, `max(A, B) - min(C, D) = E + F`, `A**N + B**N = C**N`), so that a plain
-incremental QF_BV solver can enumerate their models: it keeps its state and its learned clauses
-from one model to the next, instead of bit-blasting the whole formula again for every check.
-
-Every integer is a `Z`: a signed (two's complement) bit-vector term together with sound bounds
-[lo, hi] on its value, computed from the digits each letter may take (`problem.allowed`) and
-the base; the term is exactly as wide as those bounds need. An operation is built at a width
-that holds its exact result:
-- `+`, `-`, `*` at the width of the result's bounds, the operands extended or truncated to it:
-  arithmetic modulo 2**w is a ring homomorphism, so the low w bits of the result are right
-  whatever the operands' widths, and w bits hold the whole result;
-- division, remainder, comparisons and choices at a width that holds every operand (and the
-  result, with a spare value either side for the truncated quotient that floor division adjusts).
-Non-negative values are zero-extended, so their upper bits are constants the bit-blaster drops.
-A bound holds wherever the term is defined and the puzzle's rules hold; a term whose bounds
-meet is replaced by that constant.
-
-As in the general encoding, a value is a fraction num/den (two `Z`s, den > 0) and each node
-also yields `ok`, the condition that Python evaluates it without error (no zero divisor, only
-integers where gcd and range need them); the tree walk both share (`encode/walk.py`) makes
-`and`, `or` and comparison chains short-circuit as Python does. A constraint holds when it is
-`ok` and its value is nonzero.
-
-Letters are unsigned bit-vectors of the base's digit width (4 bits in base 10), kept to their
-allowed digits by the rules. Products and powers are bit-vector multiplications (a letter to a
-power is a table over its digits; a variable exponent chooses among its few values), quotients
-keep a denominator as in the general encoding, floor division and remainder follow Python's
-signs, gcd is Euclid's algorithm unrolled over Lamé's bound of its steps, and sum(range(a, b))
-is the closed form max(0, b - a) * (a + b - 1) / 2.
-
-Declined: integer unknowns (unbounded), rational exponents (roots), and anything whose bounds
-need more than `ints.MAX_WIDTH` bits.
-
-The bounded integers are in `ints`, their fractions in `rationals`, the letters, the rules and
-the node cases of this encoding's own in `encoder`.
+For nonlinear formulas that the products encoding does not take (`AB % C + D = E`, `gcd(AB, CD) = E`),
+so that an incremental QF_BV solver can enumerate their models, keeping its learned clauses from one
+model to the next. Every integer is a bounded `Z` exactly as wide as its bounds need (ints.py); a
+value is a fraction of two (rationals.py), walked as in the general encoding (walk.py). Declined:
+integer unknowns, rational exponents, and anything wider than `ints.MAX_WIDTH` bits.
 """
 
 from __future__ import annotations

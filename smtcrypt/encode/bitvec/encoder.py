@@ -9,17 +9,17 @@ from fractions import Fraction
 
 import z3
 
-from smtcrypt.analysis.arithmetic import prime_test, signed_width
-from smtcrypt.core.check import Problem, splits
+from smtcrypt.analysis.arithmetic import prime_test, repeating_numerator, signed_width
+from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import digit_count
-from smtcrypt.core.numerals import place_values, repeating_scale
+from smtcrypt.core.numerals import repeating_scale
 from smtcrypt.core.rules import PRIME_LIMIT
-from smtcrypt.core.tree import BinOp, Call, Expr, Name, Number, Repeating, Word, walk
+from smtcrypt.core.tree import BinOp, Call, Expr, Name, Repeating, Word, walk
 from smtcrypt.encode import words
-from smtcrypt.encode.base import Ok, Unsupported, allowed_digits, checkpoint, indicator
-from smtcrypt.encode.bitvec.ints import MAX_WIDTH, Z
+from smtcrypt.encode.base import Ok, Unsupported, checkpoint, indicator, rule_constraints
+from smtcrypt.encode.bitvec.ints import Z, fitted
 from smtcrypt.encode.bitvec.rationals import BitVecRat, BitVecRationals, Value
-from smtcrypt.encode.walk import TreeEncoder, conj
+from smtcrypt.encode.walk import TreeEncoder
 
 FEW_DIVISORS = 100  # past this many trial divisions, is_prime of a term of few letters is decided case by case
 MAX_CASES = 1_000  # the most assignments of its letters such a term is simplified for
@@ -37,33 +37,19 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
         self.base = problem.rules.base
         self.letter_width = max(1, (self.base - 1).bit_length())
         self.letters = {letter: z3.BitVec(letter, self.letter_width, context) for letter in problem.letters}
-        self.digits = {letter: sorted(allowed_digits(problem, letter)) for letter in problem.letters}
+        self.digits = {letter: sorted(problem.allowed[letter]) for letter in problem.letters}
 
     # --- the puzzle's rules ---------------------------------------------------------------------
 
     def rules(self) -> list[z3.BoolRef]:
-        """Each letter's digits (a range or a set), and distinct digits where asked."""
-        constraints: list[z3.BoolRef] = []
-        for letter, var in self.letters.items():
-            digits = self.digits[letter]
-            if not digits:
-                return [z3.BoolVal(False, self.ctx)]
-            low, high = digits[0], digits[-1]
-            if low > 0:
-                constraints.append(z3.UGE(var, low))
-            if high < (1 << self.letter_width) - 1:
-                constraints.append(z3.ULE(var, high))
-            if len(digits) != high - low + 1:
-                constraints.append(z3.Or(*[var == digit for digit in digits]))
-        for group in self.problem.groups:
-            constraints.append(z3.Distinct(*(self.letters[letter] for letter in group)))
-        return constraints
+        """The puzzle's rules over unsigned letters, leaving out a bound that their width keeps."""
+        top = (1 << self.letter_width) - 1
+        return rule_constraints(self.problem, self.letters, lambda var, low, high: (
+            [z3.UGE(var, low)] if low > 0 else []) + ([z3.ULE(var, high)] if high < top else []))
 
     def indicators(self) -> list[z3.BoolRef]:
-        """The Boolean `A=1` defined as A == 1 for every digit a letter may take (`Encoded.indicators`).
-        Models should be blocked with clauses of these: the incremental QF_BV solver translates every
-        later model back through each clause of bit-vector disequalities already added, which makes
-        reading models many times slower than with clauses of indicators (AB % C + D = E)."""
+        """The Boolean `A=1` defined as A == 1 for every digit a letter may take (`Encoded.indicators`):
+        blocking clauses of these read models many times faster than clauses of bit-vector disequalities."""
         return [indicator(letter, digit, self.ctx) == (var == digit)
                 for letter, var in self.letters.items() for digit in self.digits[letter]]
 
@@ -76,9 +62,7 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
         lo, hi = min(values), max(values)
         if lo == hi:
             return self.const(lo)
-        width = signed_width(lo, hi)
-        if width > MAX_WIDTH:
-            raise Unsupported(f"a value of {width} bits")
+        width = fitted(lo, hi)
         var = self.letters[letter]
         term = z3.BitVecVal(values[-1], width, self.ctx)
         for digit, result in reversed(list(zip(digits, values))[:-1]):
@@ -95,10 +79,6 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
         var = self.letters[letter]
         term = z3.ZeroExt(width - var.size(), var) if width >= var.size() else z3.Extract(width - 1, 0, var)
         return Z(term, lo, hi)
-
-    def linear(self, weights: dict[str, int], constant: int) -> Z:
-        """sum(weight * letter) + constant."""
-        return self.weighted_sum([(weight, self.letter(letter)) for letter, weight in weights.items()], constant)
 
     def power(self, a: BitVecRat, k: int) -> tuple[BitVecRat, Ok]:
         """a ** k for an integer k, and the condition that it is defined (a != 0 for k < 0)."""
@@ -121,26 +101,15 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
             return self.integer(self.letter_table(a.letter, lambda d: d ** k)), True
         return BitVecRat(self.z_power(a.num, k), self.z_power(a.den, k)), True
 
-    def weights(self, digits: str) -> tuple[dict[str, int], int]:
-        """A numeral as letter weights and a literal constant: "7AB" -> ({"A": 10, "B": 1}, 700)."""
-        return place_values(digits, self.base)
-
-    def encode_word(self, node: Word) -> tuple[Value, Ok]:
-        weights, literal = self.weights(node.letters)
-        letter = node.letters if len(node.letters) == 1 else None
-        return BitVecRat(self.linear(weights, literal), self.const(1), letter), True
+    def letters_value(self, weights: dict[str, int], literal: int) -> BitVecRat:
+        """sum(weight * letter) + literal, a lone letter's digit marked as such (its powers are tables)."""
+        letter = next(iter(weights)) if not literal and list(weights.values()) == [1] else None
+        total = self.weighted_sum([(weight, self.letter(letter)) for letter, weight in weights.items()], literal)
+        return BitVecRat(total, self.const(1), letter)
 
     def encode_repeating(self, node: Repeating) -> tuple[Value, Ok]:
-        """whole.fixed(period) = (whole fixed period - whole fixed) / (B^f (B^p - 1))."""
-        head, head_literal = self.weights(node.whole + node.fixed)
-        full, full_literal = self.weights(node.whole + node.fixed + node.period)
-        for letter, weight in head.items():
-            full[letter] = full.get(letter, 0) - weight
         scale = repeating_scale(node.fixed, node.period, self.base)
-        return BitVecRat(self.linear(full, full_literal - head_literal), self.const(scale)), True
-
-    def encode_number(self, node: Number) -> tuple[Value, Ok]:
-        return self.fraction(node.value), True
+        return BitVecRat(self.letters_value(*repeating_numerator(node, self.base)).num, self.const(scale)), True
 
     def division(self, op: str, a: BitVecRat, b: BitVecRat) -> tuple[BitVecRat, Ok]:
         nonzero = self.nonzero(b.num)
@@ -150,37 +119,18 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
             if b.const == 0:
                 return self.fraction(Fraction(0)), False
             return self.fraction(Fraction(a.const // b.const if op == "//" else a.const % b.const)), nonzero
-        x, y = self.quotient_parts(a, b)  # a / b = x / y, and a % b = (x % y) / (a.den * b.den)
+        x, y, den = self.common(a, b)  # a / b = x / y, and a % b = (x % y) / den
         if op == "//":
             return self.integer(self.z_floordiv(x, y)), nonzero
-        if a.den.value and b.den.value:
-            den = self.const(math.lcm(a.den.value, b.den.value))
-        else:
-            den = self.z_mul(a.den, b.den)
-        return BitVecRat(self.z_mod(x, y), den), nonzero
+        return BitVecRat(self.z_mod(x, y), den if den is not None else self.z_mul(a.den, b.den)), nonzero
 
     def power_of(self, node: BinOp, base: BitVecRat, exponent: BitVecRat) -> tuple[BitVecRat, Ok]:
         fixed = self.problem.constant_exponents.get(node)
-        if fixed is not None:
-            if fixed.denominator != 1:
-                raise Unsupported("a rational exponent")
-            return self.power(base, fixed.numerator)
-        if node not in self.problem.exponent_ranges:
-            raise Unsupported("an exponent without bounds")
-        if not splits(self.problem.exponent_ranges[node]):
-            raise Unsupported("a variable exponent with more values than a power is split into")
-        low, high = self.problem.exponent_ranges[node]
-        power, is_integer = self.integral(exponent)
-        cases = []  # (exponent == k, base ** k, defined)
-        for k in range(low, high + 1):
-            value, defined = self.power(base, k)
-            cases.append((self.z_compare("==", power, self.const(k)), value, defined))
-        result: Value = cases[-1][1]
-        for chosen, value, _ in reversed(cases[:-1]):
-            result = self.choose(chosen, value, result)
-        ok = conj(is_integer, *[z3.Not(chosen) if defined is False else z3.Implies(chosen, defined)
-                                for chosen, _, defined in cases if defined is not True])
-        return self.rat(result), ok
+        if fixed is None:
+            return self.power_choice(node, base, exponent)
+        if fixed.denominator != 1:
+            raise Unsupported("a rational exponent")
+        return self.power(base, fixed.numerator)
 
     def range_sum(self, start: Z, stop: Z) -> BitVecRat:
         """sum(range(start, stop)) = max(0, stop - start) * (start + stop - 1) / 2, an even product halved."""
@@ -232,11 +182,9 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
 
     def prime_by_cases(self, node: Call, x: Z) -> z3.BoolRef | None:
         """`is_prime` of a computed term of few letters (`is_prime(A ** A)`), decided assignment by
-        assignment: Z3 simplifies the term with the letters as constants to a number, which is
-        tested here, and the predicate becomes a choice of the letters' digits, as for a word.
-        Trial division of numbers up to 9 ** 9 is 2,200 remainders of a wide bit-vector, which Z3
-        took 30 s to a minute to refute; the ten cases take milliseconds. None where the term has
-        unknowns other than letters, or its letters have more than MAX_CASES assignments."""
+        assignment (Z3 simplifies the term to a number, tested here) and chosen digit by digit as for a
+        word: trial division of such wide terms is slow for Z3 to refute. None where the term has
+        unknowns other than letters, or more than MAX_CASES assignments."""
         names: dict[str, None] = {}
         for part in walk(node.args[0]):
             if isinstance(part, Name):
@@ -273,69 +221,25 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
                      z3.And(self.nonzero(d), self.z_compare("==", remainder, zero)))
 
     def digit_word(self, node: Call, x: Z) -> Value:
-        argument = node.args[0]
-        if isinstance(argument, Word):
-            if node.name == "dsum":
-                weights: dict[str, int] = {}
-                for cell in argument.letters:
-                    if not cell.isdigit():
-                        weights[cell] = weights.get(cell, 0) + 1
-                return self.integer(self.linear(weights, sum(int(cell) for cell in argument.letters if cell.isdigit())))
-            reversed_word = self.word_reversal(argument)
-        else:
-            digits = self.digits_of(x)
-            if node.name == "dsum":
-                return self.integer(self.weighted_sum([(1, digit) for digit in digits], 0))
-            reversed_word = self.digit_reversal(digits, x)
-        if node.name == "rev":
-            return self.integer(reversed_word)
-        return self.z_compare("==", reversed_word, x)
-
-    def word_reversal(self, word: Word) -> Z:
-        """rev of a word by its letters, from its first nonzero cell (a choice where a letter that may
-        be 0 leads)."""
-        cells = words.word_cells(word)
-        options: list[tuple[z3.BoolRef | None, Z]] = []
-        for start, cell in enumerate(cells):
-            value = self.linear(*words.reversed_weights(cells, start, self.base))
-            if cell.isdigit() or 0 not in self.digits[cell]:
-                options.append((None, value))
-                break
-            options.append((self.nonzero(self.letter(cell)), value))
-        else:
-            options.append((None, self.const(0)))
-        result = options[-1][1]
-        for condition, value in reversed(options[:-1]):
-            assert condition is not None
-            result = self.z_ite(condition, value, result)
-        return result
-
-    def digits_of(self, x: Z) -> list[Z]:
-        """The digits of |x|, the last first, as many as its bounds allow: each a remainder by the base."""
-        rest = self.z_abs(x)
-        base = self.const(self.base)
-        digits = []
+        """dsum, rev or is_palindrome of x from its digits, the last first, each a remainder by the base;
+        the reversal runs up to the highest nonzero digit, with x's sign."""
+        rest, base, digits = self.z_abs(x), self.const(self.base), []
         for _ in range(digit_count(max(-x.lo, x.hi), self.base)):
             digits.append(self.z_mod(rest, base))
             rest = self.z_floordiv(rest, base)
-        return digits
-
-    def digit_reversal(self, digits: list[Z], x: Z) -> Z:
-        """The digits up to the highest nonzero one, in the opposite order, with x's sign."""
+        if node.name == "dsum":
+            return self.integer(self.weighted_sum([(1, digit) for digit in digits], 0))
         value = self.const(0)
         for top in range(len(digits)):
             reversed_digits = self.weighted_sum([(self.base ** (top - place), digits[place])
                                                  for place in range(top + 1)], 0)
             value = self.z_ite(self.nonzero(digits[top]), reversed_digits, value)
-        if x.lo >= 0:
-            return value
-        return self.z_ite(self.z_compare("<", x, self.const(0)), self.z_neg(value), value)
+        if x.lo < 0:
+            value = self.z_ite(self.z_compare("<", x, self.const(0)), self.z_neg(value), value)
+        return self.integer(value) if node.name == "rev" else self.z_compare("==", value, x)
 
     def absolute(self, value: BitVecRat) -> BitVecRat:
         return BitVecRat(self.z_abs(value.num), value.den)
-
-    def zero(self) -> Z:
-        return self.const(0)
 
     def within(self, whole: Z, start: Z, stop: Z) -> z3.BoolRef:
         return z3.And(self.z_compare(">=", whole, start), self.z_compare("<", whole, stop))

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import z3
 
-from smtcrypt.analysis.arithmetic import euclid_steps, signed_width
-from smtcrypt.analysis.bounds import floordiv_bounds, mod_bounds, power_bounds
+from smtcrypt.analysis.arithmetic import by_squaring, euclid_steps, signed_width
+from smtcrypt.analysis.bounds import compare_bounds, floordiv_bounds, mod_bounds, power_bounds
 from smtcrypt.core.intervals import times
 from smtcrypt.encode.base import Unsupported
 from smtcrypt.encode.walk import COMPARISONS
@@ -41,20 +41,12 @@ UNSIGNED_COMPARISONS: dict[str, Callable[[z3.BitVecRef, z3.BitVecRef], z3.BoolRe
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": z3.ULT, "<=": z3.ULE, ">": z3.UGT, ">=": z3.UGE}
 
 
-def decided(op: str, a: Z, b: Z) -> bool | None:
-    """The comparison's outcome if the bounds alone decide it."""
-    if a.value is not None and b.value is not None:
-        return COMPARISONS[op](a.value, b.value)
-    below, above = a.hi < b.lo, a.lo > b.hi  # a < b always, a > b always
-    if op in ("==", "!="):
-        return (op == "!=") if below or above else None
-    if op == "<":
-        return True if below else False if a.lo >= b.hi else None
-    if op == "<=":
-        return True if a.hi <= b.lo else False if above else None
-    if op == ">":
-        return True if above else False if a.hi <= b.lo else None
-    return True if a.lo >= b.hi else False if below else None
+def fitted(lo: int, hi: int) -> int:
+    """The width of [lo, hi] (`signed_width`), where the encoding builds terms that wide: else Unsupported."""
+    width = signed_width(lo, hi)
+    if width > MAX_WIDTH:
+        raise Unsupported(f"a value of {width} bits")
+    return width
 
 
 class BoundedInts:
@@ -64,18 +56,13 @@ class BoundedInts:
         self.ctx = context
 
     def const(self, value: int) -> Z:
-        width = signed_width(value, value)
-        if width > MAX_WIDTH:
-            raise Unsupported(f"a constant of {width} bits")
-        return Z(z3.BitVecVal(value, width, self.ctx), value, value)
+        return Z(z3.BitVecVal(value, fitted(value, value), self.ctx), value, value)
 
     def make(self, term: z3.BitVecRef, lo: int, hi: int) -> Z:
         """A Z from a term whose low bits hold a value in [lo, hi]: narrowed to its width."""
         if lo == hi:
             return self.const(lo)
-        width = signed_width(lo, hi)
-        if width > MAX_WIDTH:
-            raise Unsupported(f"a value of {width} bits")
+        width = fitted(lo, hi)
         if term.size() > width:
             term = z3.Extract(width - 1, 0, term)
         assert term.size() == width
@@ -93,7 +80,8 @@ class BoundedInts:
         return (z3.ZeroExt if a.lo >= 0 else z3.SignExt)(width - a.width, a.term)
 
     def ring(self, op: Callable, a: Z, b: Z, lo: int, hi: int) -> Z:
-        """a op b for op in + - *, whose exact result lies in [lo, hi]: computed modulo 2**w at that width."""
+        """a op b for op in + - * (or a choice), whose exact result lies in [lo, hi]: computed modulo 2**w
+        at that width."""
         if lo == hi:
             return self.const(lo)
         width = signed_width(lo, hi)
@@ -107,10 +95,7 @@ class BoundedInts:
         return self.ring(lambda x, y: x + y, a, b, a.lo + b.lo, a.hi + b.hi)
 
     def z_neg(self, a: Z) -> Z:
-        if a.value is not None:
-            return self.const(-a.value)
-        width = signed_width(-a.hi, -a.lo)
-        return self.make(-self.at(a, width), -a.hi, -a.lo)
+        return self.ring(lambda x, _: -x, a, a, -a.hi, -a.lo)
 
     def z_sub(self, a: Z, b: Z) -> Z:
         if b.value == 0:
@@ -150,12 +135,10 @@ class BoundedInts:
             return b
         if a.value is not None and a.value == b.value:
             return a
-        lo, hi = min(a.lo, b.lo), max(a.hi, b.hi)
-        width = signed_width(lo, hi)
-        return self.make(z3.If(condition, self.at(a, width), self.at(b, width)), lo, hi)
+        return self.ring(lambda x, y: z3.If(condition, x, y), a, b, min(a.lo, b.lo), max(a.hi, b.hi))
 
     def z_compare(self, op: str, a: Z, b: Z) -> z3.BoolRef:
-        known = decided(op, a, b)
+        known = compare_bounds(op, (a.lo, a.hi), (b.lo, b.hi))  # where the bounds alone decide it
         if known is not None:
             return z3.BoolVal(known, self.ctx)
         width = max(a.width, b.width)
@@ -206,26 +189,12 @@ class BoundedInts:
         """a ** k, k >= 1, by repeated squaring; every partial power within its own tight bounds."""
         if a.value is not None:
             return self.const(a.value ** k)
-        result: Z | None = None
-        result_power, square, square_power = 0, a, 1
-        while k:
-            if k & 1:
-                result_power += square_power
-                result = square if result is None else self.z_mul(
-                    result, square, power_bounds(a.lo, a.hi, result_power))
-            k >>= 1
-            if k:
-                square_power *= 2
-                square = self.z_mul(square, square, power_bounds(a.lo, a.hi, square_power))
-        assert result is not None
-        return result
+        return by_squaring(a, k, lambda x, y, power: self.z_mul(x, y, power_bounds(a.lo, a.hi, power)))
 
     def z_gcd(self, a: Z, b: Z) -> Z:
-        """gcd(a, b) of non-negative a and b: a if b is 0, else Euclid's algorithm unrolled from
-        (b, a mod b), where b is the argument with the smaller bound, for as many steps as Lamé's
-        bound allows. Each step is as wide as its own bounds: from (x, y) with 0 < y < x, the next
-        remainder x mod y is below y and at most (x - 1) // 2, so the widths halve every two steps
-        (gcd(3, ABC) takes one division of ABC and one step of 2 bits)."""
+        """gcd(a, b) of non-negative a and b: Euclid's algorithm unrolled for as many steps as Lamé's
+        bound allows, b the argument with the smaller bound. Each remainder is as wide as its own
+        bounds (below y and at most (x - 1) // 2), so the widths halve every two steps."""
         if a.value is not None and b.value is not None:
             return self.const(math.gcd(a.value, b.value))
         if b.hi > a.hi:
@@ -261,9 +230,7 @@ class BoundedInts:
             lo, hi = lo + min(ends), hi + max(ends)
         if lo == hi:
             return self.const(lo)
-        width = signed_width(lo, hi)
-        if width > MAX_WIDTH:
-            raise Unsupported(f"a value of {width} bits")
+        width = fitted(lo, hi)
         parts = []
         for weight, z in terms:
             if weight and z.value != 0:

@@ -81,16 +81,11 @@ class BitVecRationals(BoundedInts):
                            self.const(factor.denominator * den // shared))
         return BitVecRat(self.z_mul(a.num, b.num), self.z_mul(a.den, b.den))
 
-    def quotient_parts(self, a: BitVecRat, b: BitVecRat) -> tuple[Z, Z]:
-        """(x, y) with a / b = x / y, where b != 0."""
-        x, y, _ = self.common(a, b)
-        return x, y
-
     def divide(self, a: BitVecRat, b: BitVecRat) -> BitVecRat:
         """a / b exactly, with a positive denominator (where b != 0)."""
         if b.const is not None and b.const != 0:
             return self.multiply(a, self.fraction(1 / b.const))
-        x, y = self.quotient_parts(a, b)
+        x, y, _ = self.common(a, b)  # a / b = x / y
         if y.lo >= 0:
             return BitVecRat(x, self.positive(y))
         if y.hi <= 0:
