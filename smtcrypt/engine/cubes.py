@@ -23,6 +23,7 @@ from typing import Any
 import z3
 
 from smtcrypt.analysis.fold import fold
+from smtcrypt.analysis.stats import choices, distinct_completions
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import Repeating, Word, numerals
 from smtcrypt.encode import EncodingStopped, bitvec, general, watched
@@ -73,26 +74,20 @@ class CubeSearch(Backend):
 
     name = "cubes"
 
-    def __init__(self, problem: Problem, terms: FormulaTerms, deadline: float | None = None,
-                 listing: bool = True, budget: float | None = None, expected: float | None = None):
+    def __init__(self, problem: Problem, terms: FormulaTerms, listing: bool = True, budget: float | None = None,
+                 expected: float | None = None):
         self.problem = problem
         # solutions expected in all (estimated by the caller): once TRIAL_CUBES cubes show that, at
         # their rate, covering them all would overrun the budget, the search gives up at once
         # instead of spending the budget first (the exhaustive backend then takes over sooner)
         self.expected = expected
         self.terms = terms
-        self.deadline = deadline
         self.budget = budget  # seconds of solver time (listing does not count) before giving up as TIME
         self.solving = 0.0
         self.listing = listing
-        self.end: SearchEnd | None = None
-        self.stop_requested = False
-        self.exact = False  # the model itself is a solver's answer: re-checked; its cube-mates are proved
-        self.bulk = 0  # solutions counted, not yielded
         self.cubes: list[dict[str, int]] = []  # every cube proved so far
         self.by_letters: dict[tuple[str, ...], set[tuple[int, ...]]] = {}  # the same, by the letters they fix
         self.covered = 0  # solutions in the cubes so far
-        self.checks = 0
         self.shrink_checks = 0
         self.shrinking = True
         # bit-vector terms on their incremental solver; the general terms (roots, which the bit-vector
@@ -221,15 +216,11 @@ class CubeSearch(Backend):
             yield dict(zip(letters, values))
 
     def count(self, cube: dict[str, int]) -> int:
-        """How many assignments the rules allow agree with the cube (distinct digits counted by the
-        sets of digits used so far)."""
-        free = [letter for letter in self.problem.letters if letter not in cube]
+        """How many assignments the rules allow agree with the cube."""
+        domains = [self.problem.allowed[letter] for letter in self.problem.letters if letter not in cube]
         if self.problem.distinctness != "all":
-            total = 1
-            for letter in free:
-                total *= len(self.problem.allowed[letter])
-            return total
-        return distinct_completions([self.problem.allowed[letter] for letter in free], frozenset(cube.values()))
+            return choices(map(len, domains), False)
+        return distinct_completions(domains, frozenset(cube.values()))
 
     def covers(self, values: Assignment) -> bool:
         """True if a proved cube holds this assignment."""
@@ -315,26 +306,3 @@ class CubeSearch(Backend):
             completions = (values for values in self.completions(cube) if values != assignment)
             while batch := list(itertools.islice(completions, BATCH)):
                 yield batch
-
-
-def distinct_completions(domains: list[frozenset[int]], used: frozenset[int]) -> int:
-    """How many ways the letters with these domains take distinct digits none of which is in `used`.
-    The digits every domain holds are interchangeable, so only how many of them are taken is kept,
-    beside the set of the other digits taken: the states stay few where domains differ in a few
-    digits (0 for leading letters), where a set of all digits taken would number C(40, 10) in base 40."""
-    if not domains:
-        return 1
-    common = frozenset.intersection(*domains) - used
-    ways: dict[tuple[frozenset[int], int], int] = {(frozenset(), 0): 1}
-    for domain in domains:
-        special = domain - used - common
-        following: dict[tuple[frozenset[int], int], int] = {}
-        for (taken, shared), count in ways.items():
-            if shared < len(common):  # any of the common digits not yet taken
-                key = (taken, shared + 1)
-                following[key] = following.get(key, 0) + count * (len(common) - shared)
-            for digit in special - taken:
-                key = (taken | {digit}, shared)
-                following[key] = following.get(key, 0) + count
-        ways = following
-    return sum(ways.values())

@@ -66,16 +66,10 @@ class ExhaustiveSearch(Backend):
     name = "exhaustive"
     exact = True  # its solutions are the formula's own exact evaluation, not a solver's model
 
-    def __init__(self, compiled: Compiled, deadline: float | None = None,
-                 skip: Callable[[tuple[int, ...]], bool] | None = None, listing: bool = True):
+    def __init__(self, compiled: Compiled, listing: bool = True):
         self.compiled = compiled
-        self.deadline = deadline
-        self.skip = skip
         self.listing = listing  # False: yield the first YIELDED_WHEN_COUNTING solutions, count the rest in `bulk`
         self.found = 0  # solutions yielded
-        self.bulk = 0
-        self.end: SearchEnd | None = None
-        self.stop_requested = False
         self.tried = 0  # candidate tuples evaluated
         self.total = candidates(compiled)[1]
 

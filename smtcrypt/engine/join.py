@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
 from smtcrypt.analysis.equations import conjuncts
+from smtcrypt.analysis.stats import choices
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, Collection, Compare, Expr, Word
 from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, letters_of
@@ -109,11 +110,7 @@ class Side:
         self.values: Callable[[list[tuple[int, ...]]], list[tuple[tuple[int, ...], Key]]] = define_scan(
             self.source, writer.constants, SIDE_HELPERS, "<smtcrypt side>")
         self.domains = [sorted(problem.allowed[letter]) for letter in self.letters]
-        if problem.distinctness == "all":
-            pool = sorted(set().union(*self.domains))
-            self.total = math.perm(len(pool), len(self.letters))
-        else:
-            self.total = math.prod(len(domain) for domain in self.domains)
+        self.total = space(problem, self.letters)
 
     def candidates(self) -> Iterator[tuple[int, ...]]:
         """Permutations of the digits any of the letters may take (the compiled filters refuse the
@@ -226,8 +223,8 @@ def plans(problem: Problem) -> Iterator[Plan]:
     for left, right in equations(problem):
         held = letters_of(left) | letters_of(right)
         rest = tuple(sorted(set(problem.letters) - held))
-        rest_space = rest_tuples(problem, rest, len(held)) if rest else 1
-        cost_left, cost_right = _total(problem, left), _total(problem, right)
+        rest_space = space(problem, rest, len(held))
+        cost_left, cost_right = space(problem, letters_of(left)), space(problem, letters_of(right))
         if isinstance(right, Collection):  # `LEFT in (XXYY, XYXY)`: each word read off LEFT's value
             if alternatives(problem, right, letters_of(left)) is not None:
                 yield Plan(left, right, right, cost_left, rest, rest_space)
@@ -238,27 +235,14 @@ def plans(problem: Problem) -> Iterator[Plan]:
                 yield Plan(other, target, target, cost, rest, rest_space)
 
 
-def rest_tuples(problem: Problem, rest: tuple[str, ...], taken: int) -> int:
-    """About how many digit tuples the rest's letters take beside one match of `taken` letters (the
-    match's digits are counted out of the rest's where all letters differ)."""
-    domains = [problem.allowed[letter] for letter in rest]
-    if problem.distinctness == "all":
-        return math.perm(max(len(set().union(*domains)) - taken, 0), len(rest))
-    return math.prod(len(domain) for domain in domains)
-
-
-def _total(problem: Problem, node: Expr) -> int:
-    """The digit tuples the rules allow a side's letters, as `Side.total` counts them."""
-    return space(problem, letters_of(node))
-
-
-def space(problem: Problem, letters: set[str] | None = None) -> int:
-    """The digit tuples the rules allow these letters (all the formula's by default), counted as
-    the sides' candidates are: permutations of the digits any of them may take."""
+def space(problem: Problem, letters: Iterable[str] | None = None, taken: int = 0) -> int:
+    """The digit tuples the rules allow these letters (all the formula's by default), counted as the
+    sides' candidates are: permutations of the digits any of them may take, less the `taken` digits
+    of a match they are tried beside."""
     domains = [problem.allowed[letter] for letter in (problem.letters if letters is None else letters)]
     if problem.distinctness == "all":
-        return math.perm(len(set().union(*domains)), len(domains)) if domains else 1
-    return math.prod(len(domain) for domain in domains)
+        return choices([len(set().union(*domains)) - taken] * len(domains), True)
+    return choices(map(len, domains), False)
 
 
 def best_plan(problem: Problem) -> Plan | None:
@@ -275,20 +259,15 @@ class JoinSearch(Backend):
     name = "join"
     exact = True  # solutions are the compiled sides' own exact evaluation
 
-    def __init__(self, problem: Problem, deadline: float | None = None, listing: bool = True,
-                 plan: Plan | None = None, compiled: Compiled | None = None):
+    def __init__(self, problem: Problem, listing: bool = True, plan: Plan | None = None,
+                 compiled: Compiled | None = None):
         plan = best_plan(problem) if plan is None else plan
         if plan is None:
             raise NotCompilable("no equation with a letter")
         self.plan = plan
         self.problem = problem
-        self.deadline = deadline
         self.listing = listing
-        self.end: SearchEnd | None = None
-        self.stop_requested = False
-        self.bulk = 0
         self.tried = 0
-        self.skip: Callable[[tuple[int, ...]], bool] | None = None  # alphabetical digit tuples reported before
         self.reader: PowerReader | None = None
         self.readers: list[PowerReader] = []  # one per word of `LEFT in (WORD, ...)`, the first is `reader`
         self.large: Side | None = None

@@ -65,14 +65,11 @@ class LinearSearch(Backend):
         return refused if compiled is None else Fit.taken(cls(problem, equation, compiled, executor=means.executor))
 
     def __init__(self, problem: Problem, equation: tuple[dict[str, int], int], compiled: Compiled | None,
-                 deadline: float | None = None, executor: Executor = Executor.AUTO):
+                 executor: Executor = Executor.AUTO):
         self.problem = problem
         self.executor = executor  # COMPILED: the compiled kernel decides what it can (see `batches`)
         self.equation = equation
         self.compiled = compiled  # None: the equation is the whole formula
-        self.deadline = deadline
-        self.end: SearchEnd | None = None
-        self.stop_requested = False
         self.search: SumSearch | None = None
         self.kernel = "plain"  # or "compiled": which of the kernel's searches decided the sum
         self.found = 0  # solutions of the equation the rest of the formula accepted, so far

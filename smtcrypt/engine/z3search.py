@@ -127,22 +127,16 @@ class ModelSearch(Backend):
 
     name = "z3"
 
-    def __init__(self, encoded: Encoded, deadline: float | None = None, cap: int | None = None,
+    def __init__(self, encoded: Encoded, deadline: float | None = None,
                  split_after: int | None = SPLIT_AFTER_CONFLICTS, blocked: Iterable[Assignment] = ()):
         self.encoded = encoded
         self.deadline = deadline
-        # with unbounded unknowns the models may never run out: stop (as unknown) after this many
-        self.cap = UNBOUNDED_MODEL_CAP if cap is None else cap
-        self.end: SearchEnd | None = None
         # every model so far (and those given), each blocked
         self.models: list[Assignment] = [dict(model) for model in blocked]
-        self.stop_requested = False  # set by request_stop: end the search before the next check
         self.indicators: dict[tuple[str, int], z3.BoolRef] = {}  # (letter, value) -> letter != value
         self.propositional = False  # block through Boolean indicators (finite-domain solver only)
-        self.checks = 0
         self.solver: z3.Solver | None = None
         self.spent: dict[str, float] = {}  # statistics of solvers replaced during the search
-        self.capped = False  # stopped after `cap` models over unbounded unknowns
         # Splitting: a finite-domain check that needs more than `split_after` conflicts (0: split at
         # once; None: never) makes the search go on case by case (see analysis/split.py), each case
         # decided by the solver under assumptions: a hard search proves "nothing more" much sooner.
@@ -310,10 +304,9 @@ class ModelSearch(Backend):
             self.end = SearchEnd(Ending.INTERRUPTED)
         elif self.cases is not None and not self.cases:  # split, and every case searched
             self.end = SearchEnd(Ending.COMPLETE, proof=Proof.UNSAT)
-        elif self.encoded.unbounded and len(self.models) >= self.cap:
-            self.capped = True
-            self.end = SearchEnd(Ending.CAPPED, f"more than {self.cap} solutions over unbounded integer unknowns: "
-                                                "there may be infinitely many")
+        elif self.encoded.unbounded and len(self.models) >= UNBOUNDED_MODEL_CAP:
+            self.end = SearchEnd(Ending.CAPPED, f"more than {UNBOUNDED_MODEL_CAP} solutions over unbounded integer "
+                                                "unknowns: there may be infinitely many")
         else:
             remaining = time_left(self.deadline)
             if remaining is not None and remaining <= 0:
