@@ -1,35 +1,19 @@
 """The portfolio: per puzzle, the cheapest sound way to the complete answer, switching while running.
 
-The backends are in one table (`BACKENDS`, a strategy's name to its backend), and each says for
-itself whether it takes a problem (`Backend.fit`): a strategy forced by name that cannot search
-the puzzle is refused with its backend's own reason, and `auto` asks the backends it considers.
-What stays here is the cost model, which compares prices. Trying every assignment costs the
-number of candidates times what one costs, measured on a random sample of them by the compiled
-formula itself, plus what each solution costs to hand over (the sample's share of solutions
-tells how many to expect). Z3 costs little per puzzle where an encoding fits it (sums by
-columns, products by long multiplication) but a check per model, which loses wherever
-solutions are dense. So:
-
-- a problem with integer unknowns that the formula leaves unbounded, or too deep to compile, goes
-  to Z3 alone (unknowns it bounds, as in `1 <= x <= 3`, are priced and searched like letters);
-- a sum that the linear backend takes (an equation that gives every letter but a few a weight)
-  goes to it;
-- a product (equations of sums, products and powers of words, at least one of them not linear,
-  holding every letter: layouts too) goes to the digits backend, which searches column by column;
-- one whose exhaustive price is small goes straight to the exhaustive backend, or to the join
-  backend where an equation's sides, searched side by side, cost less;
-- otherwise Z3 searches first, for at most a share of that price (the whole price for the
-  columns encoding, half for the others, at least Z3_AT_LEAST on sums and products; the
-  bit-vector and general encodings search by cubes when they can); if it has not finished by
-  then, or gives up, the exhaustive (or join) backend takes over and skips the solutions already
-  reported.
-
-So no puzzle costs much more than about twice what trying every assignment costs, while the
-puzzles Z3 is fast on keep its speed. docs/engine.md has the measurements behind the constants.
+The backends are one table (`BACKENDS`), each answering for itself whether it takes a problem
+(`Backend.fit`); `auto` is a list of stages (`Portfolio.AUTO`), each of which takes the puzzle or
+passes it on. What stays here is the cost model: trying every assignment costs the candidates times
+what one costs (measured on a sample by the compiled formula itself) plus what each solution costs
+to hand over; Z3 costs little per puzzle where an encoding fits it but a check per model, which loses
+wherever solutions are dense. So Z3 searches first only for a share of that price, and the exhaustive
+(or join) backend then takes over and skips what was reported: no puzzle costs much more than about
+twice trying every assignment, while the puzzles Z3 is fast on keep its speed. The prices are in
+prices.py; docs/engine.md has the measurements behind them.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping
@@ -57,7 +41,6 @@ from smtcrypt.engine.base import (
     past,
     untimed,
 )
-from smtcrypt.engine.compiled import Compiled
 from smtcrypt.engine.digits import DigitSearch, has_products
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, sample_costs
 from smtcrypt.engine.join import JoinSearch, best_plan, space
@@ -65,26 +48,15 @@ from smtcrypt.engine.linear import LinearSearch
 from smtcrypt.engine.memory import cap_z3_memory
 from smtcrypt.engine.race import race
 
-if TYPE_CHECKING:  # these modules load z3: imported where a search first needs them
+if TYPE_CHECKING:  # z3 loads with the backends that need it
     import z3
 
-    from smtcrypt.engine.cubes import CubeSearch
-    from smtcrypt.engine.z3search import ModelSearch
+    from smtcrypt.engine.compiled import Compiled
 
 
-
-def z3_backend() -> type[ModelSearch]:
-    """Z3's model search, imported when first asked for (it loads z3)."""
-    from smtcrypt.engine.z3search import ModelSearch
-
-    return ModelSearch
-
-
-def cubes_backend() -> type[CubeSearch]:
-    """The cube search, imported when first asked for (it loads z3)."""
-    from smtcrypt.engine.cubes import CubeSearch
-
-    return CubeSearch
+def loaded(module: str, name: str) -> Callable[[], type[Backend]]:
+    """A backend whose module loads z3, imported when first asked for."""
+    return lambda: getattr(importlib.import_module(f"smtcrypt.engine.{module}"), name)
 
 
 REPORTED_KEPT = 100_000  # solutions of a judged sum search kept for a hand-over (see `_linear_first`)
@@ -94,11 +66,11 @@ REPORTED_KEPT = 100_000  # solutions of a judged sum search kept for a hand-over
 # `auto` and a forced strategy find a backend here, ask whether it takes the problem (`fit`) and start
 # it (`start`), through `Backend` alone. A new backend is one module and one row.
 BACKENDS: Mapping[str, Callable[[], type[Backend]]] = MappingProxyType({
-    Strategy.Z3: z3_backend,
+    Strategy.Z3: loaded("z3search", "ModelSearch"),
     Strategy.LINEAR: lambda: LinearSearch,
     Strategy.DIGITS: lambda: DigitSearch,
     Strategy.JOIN: lambda: JoinSearch,
-    Strategy.CUBES: cubes_backend,
+    Strategy.CUBES: loaded("cubes", "CubeSearch"),
     Strategy.EXHAUSTIVE: lambda: ExhaustiveSearch,
 })
 
@@ -117,10 +89,7 @@ def strategy_named(name: str) -> str:
 class Portfolio:
     """The solutions of a problem by the strategy asked for ("auto": chosen and switched by cost).
 
-    It reads its backends only through `Backend`, and finds them in `BACKENDS`; `auto` is a list of
-    stages (`AUTO`), each of which either takes the puzzle or passes it on. `listing=False`
-    (counting) lets the cubes, join and exhaustive backends count solutions without listing them:
-    they are added to `bulk` instead of being yielded.
+    `listing=False` (counting) lets the backends count solutions in `bulk` without listing them.
 
     The deadline and the stop reach the work before any backend runs, too: choosing an encoding
     builds its terms, a plan looks ahead, a sample evaluates the formula; each reads `halted()` in
@@ -194,14 +163,14 @@ class Portfolio:
             self.fits[name] = BACKENDS[name]().fit(self.problem, self.means)
         return self.fits[name]
 
-    def _start(self, name: str, deadline: float | None, means: Means | None = None) -> Backend | None:
-        """The named backend started (see `Backend.start`) with this deadline, where it takes the
-        problem; None where it does not. A stop already asked for reaches it at once."""
+    def _start(self, name: str, deadline: float | None = None, means: Means | None = None) -> Backend | None:
+        """The named backend started (see `Backend.start`) with this deadline (None: the search's),
+        where it takes the problem; None where it does not. A stop already asked for reaches it at once."""
         fit = self._fit(name)
         if not fit.ok:
             return None
         backend = BACKENDS[name]().start(self.problem, fit.made, means or self.means)
-        backend.deadline = deadline
+        backend.deadline = self.deadline if deadline is None else deadline
         if self.stop_requested:
             backend.request_stop()
         self.made[name] = backend
@@ -264,7 +233,7 @@ class Portfolio:
             if self.strategy == Strategy.AUTO:
                 yield from self._auto()
             else:
-                yield from self._run(self._start(self.strategy, self.deadline))
+                yield from self._run(self._start(self.strategy))
         except Halted:  # long work before (or between) the backends gave up: a stop, or the time limit
             self.end = SearchEnd(self._ending())
             return
@@ -283,14 +252,14 @@ class Portfolio:
 
     def _sums(self) -> Iterator[list[Assignment]] | None:
         """A sum the linear backend takes: judged by its plan's estimate and its progress (`_linear_first`)."""
-        linear = self._start(Strategy.LINEAR, self.deadline)
+        linear = self._start(Strategy.LINEAR)
         return None if linear is None else self._linear_first(linear)
 
     def _products(self) -> Iterator[list[Assignment]] | None:
         """A product (some equation multiplies words) that the digits backend takes: searched column by column."""
         if not has_products(self.problem):
             return None
-        digits = self._start(Strategy.DIGITS, self.deadline)
+        digits = self._start(Strategy.DIGITS)
         return None if digits is None else self._run(digits)
 
     def _small(self) -> Iterator[list[Assignment]] | None:
@@ -301,7 +270,7 @@ class Portfolio:
 
     def _uncompiled(self) -> Iterator[list[Assignment]] | None:
         """Z3 alone, where the formula does not compile (unknowns it leaves unbounded, or too deep)."""
-        return self._z3(self.deadline) if self.compiled is None else None
+        return self._run(self._start(Strategy.Z3)) if self._compiled() is None else None
 
     def _large_powers(self) -> Iterator[list[Assignment]] | None:
         """Every assignment tried, where a power is too large for Z3's encodings (as its fit says;
@@ -327,7 +296,7 @@ class Portfolio:
             if estimate is None or estimate <= prices.LINEAR_FIRST:
                 yield from self._run(linear)
                 return
-            digits = self._start(Strategy.DIGITS, self.deadline)
+            digits = self._start(Strategy.DIGITS)
             if digits is not None and estimate > prices.LINEAR_HOPELESS:
                 yield from self._run(digits)
                 return
@@ -350,8 +319,7 @@ class Portfolio:
             return
         letters = sorted(self.problem.letters)
         seen = {tuple(assignment[letter] for letter in letters) for batch in reported for assignment in batch}
-        share = time.monotonic() + (time.monotonic() - started) + prices.Z3_AT_LEAST
-        deadline = share if self.deadline is None else min(share, self.deadline)
+        deadline = self._within(time.monotonic() - started + prices.Z3_AT_LEAST)
         # the cube search's encoding is the cheaper to build on such systems; its cubes are single models
         other = digits or self._start(Strategy.CUBES, deadline) or self._start(Strategy.Z3, deadline)
         assert other is not None  # Z3 takes every sum
@@ -373,29 +341,28 @@ class Portfolio:
             if fresh:
                 yield fresh
 
-    @property
-    def compiled(self) -> Compiled | None:
-        """The formula compiled, once the exhaustive backend's fit has made it; None before, or where
-        it cannot be."""
-        fit = self.fits.get(Strategy.EXHAUSTIVE)
-        return fit.made if fit is not None and fit.ok else None
-
     def _compiled(self) -> Compiled | None:
         """The formula compiled (None where it cannot be): made once, by the exhaustive backend's fit,
         and shared by the prices, the race and the backends that check the rest of a formula with it."""
-        self._fit(Strategy.EXHAUSTIVE)
-        return self.compiled
+        fit = self._fit(Strategy.EXHAUSTIVE)
+        return fit.made if fit.ok else None
+
+    def _within(self, seconds: float) -> float:
+        """`seconds` from now, or the deadline where that is sooner."""
+        until = time.monotonic() + seconds
+        return until if self.deadline is None else min(until, self.deadline)
 
     def _cheap(self) -> bool:
         """Prices trying every assignment (`price`, by the join where that is cheaper); True if it is
         cheap enough to do at once."""
-        assert self.compiled is not None
+        compiled = self._compiled()
+        assert compiled is not None
         with self.clock("compile"):
-            total = ExhaustiveSearch(self.compiled).total
+            total = ExhaustiveSearch(compiled).total
             if total <= prices.SMALL_SPACE:
                 self.price = 0.0
                 return True
-            seconds, hits = sample_costs(self.compiled, prices.SAMPLE, self.halted)
+            seconds, hits = sample_costs(compiled, prices.SAMPLE, self.halted)
             self.expected = total * hits
             self.price = total * (seconds + hits * prices.SECONDS_PER_SOLUTION[self.listing])
             join = self._join()
@@ -430,8 +397,7 @@ class Portfolio:
         first = None
         if encoding in ("bitvec", "general") and leaves_letters_free(self.problem):
             budget = prices.CUBES_SHARE * self.price
-            first = self._start(Strategy.CUBES, self.deadline,
-                                replace(self.means, budget=budget, expected=self.expected))
+            first = self._start(Strategy.CUBES, means=replace(self.means, budget=budget, expected=self.expected))
         if first is None:
             if self.limit == 1 and (os.cpu_count() or 1) > 1:
                 yield from self._race()
@@ -439,8 +405,7 @@ class Portfolio:
             if self.expected * prices.Z3_PER_MODEL.get(encoding, prices.Z3_PER_MODEL["general"]) > self.price:
                 yield from self._exhaustive(None)  # too many solutions for a check each
                 return
-            switch_at = time.monotonic() + share
-            first = self._start(Strategy.Z3, switch_at if self.deadline is None else min(switch_at, self.deadline))
+            first = self._start(Strategy.Z3, self._within(share))
         assert first is not None  # Z3 takes what its encodings write (a power too large went elsewhere)
         seen: set[tuple[int, ...]] = set()
         if first.reported() is not None:  # it keeps what it reported itself (a cube search's cubes)
@@ -465,9 +430,6 @@ class Portfolio:
         return not (self.end.ending is Ending.TIME and self.deadline is not None
                     and time.monotonic() >= self.deadline - DEADLINE_SLACK)
 
-    def _z3(self, deadline: float | None) -> Iterator[list[Assignment]]:
-        yield from self._run(self._start(Strategy.Z3, deadline))
-
     def _cap_memory(self) -> None:
         """Z3's memory cap (one per process), set before each Z3 context the search makes."""
         if self.memory_mb is not None:
@@ -491,9 +453,7 @@ class Portfolio:
         """One solution wanted where the sample met some: every assignment tried for PROBE_SECONDS first,
         since Z3 or the cubes cost more to start than a dense puzzle's first solution takes to meet (the
         sample's candidates are random, the search's are in order: it may meet none, and Z3 goes next)."""
-        until = time.monotonic() + prices.PROBE_SECONDS
-        deadline = until if self.deadline is None else min(until, self.deadline)
-        yield from self._run(self._start(Strategy.EXHAUSTIVE, deadline))
+        yield from self._run(self._start(Strategy.EXHAUSTIVE, self._within(prices.PROBE_SECONDS)))
 
     def _race(self) -> Iterator[list[Assignment]]:
         """One solution wanted: Z3 on a helper thread (its checks release the GIL, so it runs
@@ -502,11 +462,9 @@ class Portfolio:
         widely with the random seed), trying every assignment is not. The race starts after
         RACE_AFTER seconds of Z3 alone (or half the exhaustive price, if less: then no first
         solution costs more than 1.5 times that price), since sharing the interpreter slows Z3 down."""
-        solver = self._start(Strategy.Z3, self.deadline)
+        solver = self._start(Strategy.Z3)
         assert solver is not None
-        # the join stands in for trying every assignment, here too
-        exhaustive = self.made[Strategy.JOIN] if self.joining else self._start(Strategy.EXHAUSTIVE, self.deadline)
-        assert exhaustive is not None
+        exhaustive = self._every()
         first: list[Assignment] = []
         alone = min(prices.RACE_AFTER, self.price / 2 if self.price is not None else prices.RACE_AFTER)
         found = race(solver, exhaustive, first, alone)
@@ -531,13 +489,17 @@ class Portfolio:
         if self.join_pays is None:
             plan = best_plan(self.problem)
             self.join_pays = plan is not None and plan.guess * prices.JOIN_SPLIT <= space(self.problem)
-        return self._start(Strategy.JOIN, self.deadline) if self.join_pays else None
+        return self._start(Strategy.JOIN) if self.join_pays else None
+
+    def _every(self) -> Backend:
+        """The backend that tries every assignment: the join of the equation's sides where that is cheaper."""
+        backend = self.made[Strategy.JOIN] if self.joining else self._start(Strategy.EXHAUSTIVE)
+        assert backend is not None
+        return backend
 
     def _exhaustive(self, seen: Callable[[tuple[int, ...]], bool] | None) -> Iterator[list[Assignment]]:
-        """Every assignment tried, less those `seen` says were reported: by the join of the equation's
-        sides where that is cheaper."""
-        backend = self.made[Strategy.JOIN] if self.joining else self._start(Strategy.EXHAUSTIVE, self.deadline)
-        assert backend is not None
+        """Every assignment tried, less those `seen` says were reported."""
+        backend = self._every()
         backend.skip = seen
         yield from self._run(backend)
 
