@@ -32,7 +32,6 @@ from smtcrypt.engine.base import (
     DEADLINE_SLACK,
     UNKNOWNS_ELSEWHERE,
     Assignment,
-    Backend,
     Ending,
     Fit,
     Halted,
@@ -40,15 +39,8 @@ from smtcrypt.engine.base import (
     Proof,
     SearchEnd,
 )
-from smtcrypt.engine.z3search import (
-    ModelSearch,
-    Unknown,
-    interrupt_until,
-    make_solver,
-    time_left,
-    unknown_reason,
-    watchdog,
-)
+from smtcrypt.engine.exhaustive import digit_tuples
+from smtcrypt.engine.z3search import ModelSearch, Unknown, Z3Backend, make_solver, time_left, unknown_reason, watchdog
 
 BATCH = 4096  # a cube's solutions handed over this many at a time
 TRIAL_CUBES = 8  # cubes shrunk before judging whether shrinking pays
@@ -66,7 +58,7 @@ def significance(problem: Problem) -> list[str]:
     return sorted(problem.letters, key=lambda letter: (weight[letter], letter))
 
 
-class CubeSearch(Backend):
+class CubeSearch(Z3Backend):
     """Solutions cube by cube. `listing=False` counts each cube's completions without making them
     (only its model is yielded; the others are added to `bulk`). `exact` is False for a batch that
     is a model (a solver's answer, re-checked) and True for a cube's other solutions (proved by
@@ -82,6 +74,7 @@ class CubeSearch(Backend):
         # instead of spending the budget first (the exhaustive backend then takes over sooner)
         self.expected = expected
         self.terms = terms
+        self.context = terms.context
         self.budget = budget  # seconds of solver time (listing does not count) before giving up as TIME
         self.solving = 0.0
         self.listing = listing
@@ -93,9 +86,9 @@ class CubeSearch(Backend):
         # bit-vector terms on their incremental solver; the general terms (roots, which the bit-vector
         # encoding declines) on Z3's general solver: the finite-domain one gives up on some of them
         strategy = terms.solver or "general"
-        self.solver = make_solver(strategy, terms.context)
+        self.solver = make_solver(strategy, self.context)
         self.solver.add(*terms.rules, *terms.side, terms.formula)
-        self.refuter = make_solver(strategy, terms.context)  # looks for a completion that is no solution
+        self.refuter = make_solver(strategy, self.context)  # looks for a completion that is no solution
         self.refuter.add(*terms.rules, *terms.side, z3.Not(terms.formula))
         self.literals: dict[tuple[str, int], z3.BoolRef] = {}
         self.order = significance(problem)
@@ -129,13 +122,6 @@ class CubeSearch(Backend):
         that `means` lends (where the portfolio gave the solver a share of the time)."""
         return cls(problem, made, listing=means.listing, budget=means.budget, expected=means.expected)
 
-    def request_stop(self) -> None:
-        """End the search soon: the running check is interrupted. Safe from a signal handler and
-        from another thread."""
-        if not self.stop_requested:
-            self.stop_requested = True
-            interrupt_until(self.terms.context, lambda: self.end is not None)
-
     def statistics(self) -> dict[str, Any]:
         return {"cubes": len(self.cubes), "cube_checks": self.shrink_checks}
 
@@ -145,7 +131,7 @@ class CubeSearch(Backend):
         nothing to translate back in later models, where a clause over bit-vectors costs it much)."""
         literal = self.literals.get((letter, digit))
         if literal is None:
-            literal = self.literals[(letter, digit)] = z3.Bool(f"cube {letter}={digit}", self.terms.context)
+            literal = self.literals[(letter, digit)] = z3.Bool(f"cube {letter}={digit}", self.context)
             definition = literal == (self.terms.letters[letter] == digit)
             self.refuter.add(definition)
             self.solver.add(definition)
@@ -165,7 +151,7 @@ class CubeSearch(Backend):
         # Z3 reads its timeout only now and then (a bit-blasted gcd can run on for seconds): the budget
         # is held by interrupting the context, as the deadline is (`batches`)
         try:
-            with watchdog(None if remaining is None else time.monotonic() + remaining, self.terms.context):
+            with watchdog(None if remaining is None else time.monotonic() + remaining, self.context):
                 return solver.check(*assumptions)
         finally:
             self.solving += time.perf_counter() - started
@@ -200,17 +186,9 @@ class CubeSearch(Backend):
         """Every assignment the rules allow that agrees with the cube, alphabetically keyed."""
         letters = sorted(self.problem.letters)
         free = [index for index, letter in enumerate(letters) if letter not in cube]
-        used = set(cube.values()) if self.problem.distinctness == "all" else set()
-        domains = [self.problem.allowed[letters[index]] - used for index in free]
         values = [cube.get(letter, 0) for letter in letters]
-        if self.problem.distinctness == "all":
-            pool = sorted(frozenset().union(*domains))
-            tuples: Iterator[tuple[int, ...]] = itertools.permutations(pool, len(free))
-            if any(domain != set(pool) for domain in domains):
-                tuples = (digits for digits in tuples if all(d in domain for d, domain in zip(digits, domains)))
-        else:
-            tuples = itertools.product(*(sorted(domain) for domain in domains))
-        for digits in tuples:
+        domains = [self.problem.allowed[letters[index]] for index in free]
+        for digits in digit_tuples(domains, self.problem.distinctness == "all", set(cube.values())):
             for index, digit in zip(free, digits):
                 values[index] = digit
             yield dict(zip(letters, values))
@@ -237,12 +215,6 @@ class CubeSearch(Backend):
                    else {values[0] for values in digits}) for fixed, digits in self.by_letters.items()]
         return lambda values: any(pick(values) in digits for pick, digits in groups)
 
-    def batches(self) -> Iterator[list[Assignment]]:
-        """Each model alone (`exact` False: a solver's answer), then its cube's other solutions in
-        lists (`exact` True: proved by the cube)."""
-        with watchdog(self.deadline, self.terms.context):
-            yield from self._enumerate()
-
     def _overrun(self) -> bool:
         """True if the cubes so far, at their rate, would not cover the expected solutions in the budget."""
         if not self.expected or len(self.cubes) < TRIAL_CUBES or self.budget is None:
@@ -268,6 +240,8 @@ class CubeSearch(Backend):
         return self.budget is not None and (self.solving >= self.budget or self._overrun())
 
     def _enumerate(self) -> Iterator[list[Assignment]]:
+        """Each model alone (`exact` False: a solver's answer), then its cube's other solutions in
+        lists (`exact` True: proved by the cube)."""
         variables = self.terms.letters
         while True:
             if self._ended(z3.sat, self.solver):
@@ -296,7 +270,7 @@ class CubeSearch(Backend):
             self.by_letters.setdefault(fixed, set()).add(tuple(cube[letter] for letter in fixed))
             blocked = [z3.Not(self._literal(letter, digit)) for letter, digit in cube.items()]
             # a cube of no letters holds everything: nothing more to find
-            self.solver.add(z3.Or(*blocked) if blocked else z3.BoolVal(False, self.terms.context))
+            self.solver.add(z3.Or(*blocked) if blocked else z3.BoolVal(False, self.context))
             self.exact = False
             yield [assignment]  # the model: re-checked like any other
             self.exact = True

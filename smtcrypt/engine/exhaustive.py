@@ -14,7 +14,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Halted, Means, Proof, SearchEnd
@@ -56,6 +56,20 @@ def _letter_candidates(compiled: Compiled) -> tuple[Iterator[Digits], int]:
     if len(set(fixed.values())) < len(fixed) or len(pool) < len(free):
         return iter(()), 0
     return itertools.permutations(sorted(pool), len(free)), math.perm(len(pool), len(free))
+
+
+def digit_tuples(domains: Sequence[frozenset[int]], distinct: bool,
+                 used: frozenset[int] | set[int] = frozenset()) -> Iterator[Digits]:
+    """Every tuple of a digit from each domain, in increasing order: where `distinct`, all different
+    and none of them `used`."""
+    if not distinct:
+        return itertools.product(*(sorted(domain) for domain in domains))
+    domains = [domain - used for domain in domains]
+    pool = frozenset().union(*domains)
+    tuples = itertools.permutations(sorted(pool), len(domains))
+    if all(domain == pool for domain in domains):
+        return tuples
+    return (digits for digits in tuples if all(digit in domain for digit, domain in zip(digits, domains)))
 
 
 class ExhaustiveSearch(Backend):

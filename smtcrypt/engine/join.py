@@ -39,6 +39,7 @@ from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof,
 from smtcrypt.engine.compiled import Compiled, compile_problem, define_scan, filters
 from smtcrypt.engine.compiled_runtime import exact_root
 from smtcrypt.engine.compiled_writer import NotCompilable, Writer
+from smtcrypt.engine.exhaustive import digit_tuples
 
 CHUNK = 4096  # side assignments evaluated between looks at the clock and the stop flag
 MAX_TABLE = 2_000_000  # values of the smaller side held at once, at most (memory)
@@ -286,7 +287,7 @@ class JoinSearch(Backend):
                 raise NotCompilable("the smaller side has too many values to hold")
             letters = self.small.letters[self.small.shared:] + self.large.letters
         self.rest_letters = plan.rest
-        self.rest_domains = [sorted(problem.allowed[letter]) for letter in plan.rest]
+        self.rest_domains = [problem.allowed[letter] for letter in plan.rest]
         self.rest_tried = 0
         self.counted: list[tuple[int, ...]] | None = None  # the matches, where counted before the search
         letters += plan.rest
@@ -372,20 +373,9 @@ class JoinSearch(Backend):
             yield found
             return
         distinct = self.problem.distinctness == "all"
-        domains = self.rest_domains
-        allowed = [set(domain) for domain in domains]
-        pool = sorted(set().union(*allowed))
         piece: list[tuple[int, ...]] = []
         for digits in found:
-            if distinct:
-                used = set(digits)
-                tuples: Iterator[tuple[int, ...]] = (
-                    rest for rest in itertools.permutations([d for d in pool if d not in used], len(domains))
-                    if all(digit in ok for digit, ok in zip(rest, allowed)))
-            else:
-                tuples = itertools.product(*domains)
-            for rest in tuples:
-                piece.append(digits + rest)
+            piece.extend(digits + rest for rest in digit_tuples(self.rest_domains, distinct, set(digits)))
             if len(piece) >= CHUNK:
                 if self._stopping():
                     return

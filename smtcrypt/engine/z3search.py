@@ -10,6 +10,7 @@ see analysis/split.py); it is complete only once every case is `unsat`.
 
 from __future__ import annotations
 
+import abc
 import collections
 import contextlib
 import enum
@@ -121,7 +122,29 @@ def time_left(deadline: float | None) -> float | None:
     return None if deadline is None else deadline - time.monotonic()
 
 
-class ModelSearch(Backend):
+class Z3Backend(Backend):
+    """A backend whose checks are Z3's, in `context`: a stop interrupts the running check, and a
+    watchdog holds the deadline for solvers that do not watch their timeout."""
+
+    context: z3.Context
+
+    def request_stop(self) -> None:
+        """End the search: before the next check, and the running check at once. Safe from a signal
+        handler and from another thread (Z3's interrupt is made for that)."""
+        if not self.stop_requested:
+            self.stop_requested = True
+            interrupt_until(self.context, lambda: self.end is not None)
+
+    def batches(self) -> Iterator[list[Assignment]]:
+        with watchdog(self.deadline, self.context):
+            yield from self._enumerate()
+
+    @abc.abstractmethod
+    def _enumerate(self) -> Iterator[list[Assignment]]:
+        """The batches, the deadline held by the watchdog."""
+
+
+class ModelSearch(Z3Backend):
     """The letter assignments of every model, lazily, a batch per model (the model and its
     variants); `end` is set once iteration finishes. Its models are a solver's: never `exact`."""
 
@@ -130,6 +153,7 @@ class ModelSearch(Backend):
     def __init__(self, encoded: Encoded, deadline: float | None = None,
                  split_after: int | None = SPLIT_AFTER_CONFLICTS, blocked: Iterable[Assignment] = ()):
         self.encoded = encoded
+        self.context = encoded.context
         self.deadline = deadline
         # every model so far (and those given), each blocked
         self.models: list[Assignment] = [dict(model) for model in blocked]
@@ -142,7 +166,8 @@ class ModelSearch(Backend):
         # decided by the solver under assumptions: a hard search proves "nothing more" much sooner.
         self.split_after = split_after if encoded.split is not None and encoded.indicators else None
         # once split: the cases still open, each as its literals and the conflicts its next check may take
-        self.cases: CaseSchedule | None = None
+        # (a case whose budget runs out goes after the others with twice the budget: none blocks the rest)
+        self.cases: collections.deque[tuple[tuple[z3.BoolRef, ...], int]] | None = None
         self.budgets = False  # the solver takes a conflict budget per check (the finite-domain one does)
 
     @classmethod
@@ -170,13 +195,6 @@ class ModelSearch(Backend):
             encoded = Encoded(context, {}, [])
         return cls(encoded, split_after=None if means.limit == 1 else SPLIT_AFTER_CONFLICTS)
 
-    def request_stop(self) -> None:
-        """End the search: before the next check, and the running check at once. Safe from a signal
-        handler and from another thread (Z3's interrupt is made for that)."""
-        if not self.stop_requested:
-            self.stop_requested = True
-            interrupt_until(self.encoded.context, lambda: self.end is not None)
-
     def statistics(self) -> dict[str, Any]:
         """Z3's own counters (conflicts, decisions, ...), summed over every solver the search used,
         as `z3_counters`."""
@@ -187,7 +205,7 @@ class ModelSearch(Backend):
         return {"z3_counters": totals}
 
     def _solver(self, strategy: str) -> z3.Solver:
-        solver = make_solver(strategy, self.encoded.context)
+        solver = make_solver(strategy, self.context)
         self.budgets = strategy == "finite-domain" and self.split_after is not None
         if self.budgets and self.cases is None and self.split_after:
             solver.set("max_conflicts", self.split_after)
@@ -205,7 +223,7 @@ class ModelSearch(Backend):
         if self.encoded.determined:
             model = {letter: value for letter, value in model.items() if letter not in self.encoded.determined}
         if not model:  # no letters, or all of them fixed by the constraints: this was the only model
-            solver.add(z3.BoolVal(False, self.encoded.context))
+            solver.add(z3.BoolVal(False, self.context))
         elif not self.propositional:
             solver.add(z3.Or(*[letters[letter] != value for letter, value in model.items()]))
         else:
@@ -213,13 +231,13 @@ class ModelSearch(Backend):
             for letter, value in model.items():
                 literal = self.indicators.get((letter, value))
                 if literal is None:  # "letter != value", defined once and reused by every later clause
-                    named = indicator(letter, value, self.encoded.context)
+                    named = indicator(letter, value, self.context)
                     if not self.encoded.indicators:
                         solver.add(named == (letters[letter] == value))
                     literal = self.indicators[(letter, value)] = z3.Not(named)
                 literals.append(literal)
             # the clause made in one call: z3.Or's coercions cost more than the solver's check
-            context = self.encoded.context
+            context = self.context
             array = (z3.Ast * len(literals))(*[literal.as_ast() for literal in literals])
             solver.add(z3.BoolRef(z3.Z3_mk_or(context.ref(), len(literals), array), context))
 
@@ -239,14 +257,14 @@ class ModelSearch(Backend):
     def _split(self) -> None:
         """Go on case by case: each case's digits as assumption literals over the `A=1` Booleans."""
         assert self.encoded.split is not None
-        context = self.encoded.context
+        context = self.context
 
         def stopped() -> bool:  # the split, and the literals, take a while: both look at the stop flag
             return self.stop_requested
 
-        self.cases = CaseSchedule(
-            tuple([indicator(letter, digit, context) for letter, digit in case.fixed]
-                  + [z3.Not(indicator(letter, digit, context)) for letter, digit in case.excluded])
+        self.cases = collections.deque(
+            (tuple([indicator(letter, digit, context) for letter, digit in case.fixed]
+                   + [z3.Not(indicator(letter, digit, context)) for letter, digit in case.excluded]), CASE_CONFLICTS)
             for case in self.encoded.split(stopped) if not stopped())
         if stopped():  # the cases were cut short: they no longer hold every solution
             self.end = SearchEnd(Ending.INTERRUPTED)
@@ -263,10 +281,6 @@ class ModelSearch(Backend):
             for group, values in zip(groups, picked):
                 variant.update(zip(group, values))
             yield variant
-
-    def batches(self) -> Iterator[list[Assignment]]:
-        with watchdog(self.deadline, self.encoded.context):
-            yield from self._enumerate()
 
     @property
     def _current(self) -> z3.Solver:
@@ -290,7 +304,7 @@ class ModelSearch(Backend):
                     yield list(self.variants(assignment))
             elif result == z3.unsat:
                 if self.cases:  # this case holds no more solutions: the next one
-                    self.cases.close()
+                    self.cases.popleft()
                 else:
                     self.end = SearchEnd(Ending.COMPLETE, proof=Proof.UNSAT)
             else:
@@ -320,7 +334,7 @@ class ModelSearch(Backend):
         """The open case's literals (with its conflict budget set), or none before a split."""
         if not self.cases:
             return ()
-        literals, budget = self.cases.current()
+        literals, budget = self.cases[0]
         if self.budgets:
             self._current.set("max_conflicts", budget)
         return literals
@@ -356,7 +370,8 @@ class ModelSearch(Backend):
         if why is Unknown.BUDGET and self.cases is None:  # a hard search: go on case by case
             self._split()
         elif why is Unknown.BUDGET and self.cases:  # a hard case: after the others, with twice the budget
-            self.cases.postpone()
+            literals, budget = self.cases.popleft()
+            self.cases.append((literals, min(2 * budget, NO_CONFLICT_LIMIT)))
         elif self.stop_requested:
             self.end = SearchEnd(Ending.INTERRUPTED)
         elif why is Unknown.TIME or self._time_is_up():
@@ -397,28 +412,6 @@ def unknown_reason(reason: str) -> Unknown:
     if "memory" in reason:
         return Unknown.MEMORY
     return Unknown.OTHER
-
-
-class CaseSchedule:
-    """The open cases of a split search, each with the conflicts its next check may take. A case
-    proved empty is closed; one whose budget runs out goes after the others with twice the budget,
-    so that no case blocks the rest and every case is searched in the end."""
-
-    def __init__(self, cases: Iterable[tuple[z3.BoolRef, ...]]):
-        self.open = collections.deque((literals, CASE_CONFLICTS) for literals in cases)
-
-    def __len__(self) -> int:
-        return len(self.open)
-
-    def current(self) -> tuple[tuple[z3.BoolRef, ...], int]:
-        return self.open[0]
-
-    def close(self) -> None:
-        self.open.popleft()
-
-    def postpone(self) -> None:
-        literals, budget = self.open.popleft()
-        self.open.append((literals, min(2 * budget, NO_CONFLICT_LIMIT)))
 
 
 def _statistics(solver: z3.Solver) -> dict[str, float]:
