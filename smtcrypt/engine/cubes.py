@@ -200,12 +200,8 @@ class CubeSearch(Z3Backend):
             return choices(map(len, domains), False)
         return distinct_completions(domains, frozenset(cube.values()))
 
-    def covers(self, values: Assignment) -> bool:
-        """True if a proved cube holds this assignment."""
-        return any(tuple(values[letter] for letter in letters) in digits for letters, digits in self.by_letters.items())
-
     def reported(self) -> Callable[[tuple[int, ...]], bool]:
-        """`covers` for alphabetical digit tuples, for the cubes proved so far: what the exhaustive
+        """True for an alphabetical digit tuple that a cube proved so far holds: what the exhaustive
         backend skips after this search (a lookup per group of letters, no dict per candidate).
         Every solution reported, listed or counted, lies in one of them."""
         letters = sorted(self.problem.letters)
@@ -215,43 +211,37 @@ class CubeSearch(Z3Backend):
                    else {values[0] for values in digits}) for fixed, digits in self.by_letters.items()]
         return lambda values: any(pick(values) in digits for pick, digits in groups)
 
-    def _overrun(self) -> bool:
-        """True if the cubes so far, at their rate, would not cover the expected solutions in the budget."""
-        if not self.expected or len(self.cubes) < TRIAL_CUBES or self.budget is None:
-            return False
-        return self.solving * self.expected > self.budget * max(self.covered, 1)
-
-    def _ended(self, result: z3.CheckSatResult, solver: z3.Solver) -> bool:
+    def _ended(self, result: z3.CheckSatResult) -> bool:
         """Sets `end` for an unknown answer or a stop; True if the search is over."""
         if self.stop_requested:
             self.end = SearchEnd(Ending.INTERRUPTED)
         elif self._out_of_time():
             self.end = SearchEnd(Ending.TIME)
         elif result == z3.unknown:
-            reason = solver.reason_unknown()
+            reason = self.solver.reason_unknown()
             timed_out = unknown_reason(reason) in (Unknown.TIME, Unknown.CANCELED)  # a stop was seen above
             self.end = SearchEnd(Ending.TIME, reason) if timed_out else SearchEnd(Ending.GAVE_UP, reason)
         return self.end is not None
 
     def _out_of_time(self) -> bool:
-        """True at the deadline (within DEADLINE_SLACK), or once the solver's budget is spent or would be overrun."""
+        """True at the deadline (within DEADLINE_SLACK), or once the solver's budget is spent, or would be
+        overrun: the cubes so far, at their rate, would not cover the expected solutions in it."""
         if self.deadline is not None and time.monotonic() >= self.deadline - DEADLINE_SLACK:
             return True
-        return self.budget is not None and (self.solving >= self.budget or self._overrun())
+        return self.budget is not None and (self.solving >= self.budget or bool(
+            self.expected and len(self.cubes) >= TRIAL_CUBES and self.solving * self.expected > self.budget * max(
+                self.covered, 1)))
 
     def _enumerate(self) -> Iterator[list[Assignment]]:
         """Each model alone (`exact` False: a solver's answer), then its cube's other solutions in
         lists (`exact` True: proved by the cube)."""
         variables = self.terms.letters
-        while True:
-            if self._ended(z3.sat, self.solver):
-                return
+        while not self._ended(z3.sat):
             result = self._check(self.solver)
             if result == z3.unsat:
                 self.end = SearchEnd(Ending.COMPLETE, proof=Proof.CUBES)
                 return
-            if result != z3.sat or self._ended(result, self.solver):
-                self._ended(result, self.solver)
+            if self._ended(result):
                 return
             try:
                 model = self.solver.model()

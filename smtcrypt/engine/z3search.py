@@ -25,7 +25,6 @@ import z3
 from smtcrypt.core.check import MAX_EXPONENT_CASES, Problem, large_exponents
 from smtcrypt.encode import Encoded, EncodingStopped, encode, indicator, watched
 from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
-from smtcrypt.engine.memory import retain_freed_memory as retain_freed_memory
 from smtcrypt.engine.memory import retain_freed_memory_once as retain_freed_memory_once
 
 UNBOUNDED_MODEL_CAP = 1000  # models enumerated over unbounded unknowns before the search stops as unknown
@@ -48,19 +47,12 @@ def solvers(encoded: Encoded) -> tuple[str, ...]:
 
 
 def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
-    """A solver for one of the strategies an encoding may ask for.
-
-    "finite-domain": Z3's QF_FD solver, fast on linear constraints over bounded integers;
-    "bit-blast": bounded nonlinear integer terms turned into bit-vectors and then SAT (the whole
-    tactic runs again for every check);
-    "bit-vector": Z3's incremental QF_BV solver, for the bit-vector encoding: it keeps its learned
-    clauses from one model to the next;
-    "general": Z3's default solver, which accepts everything.
-
-    Z3's own Ctrl-C handler is switched off: it swaps the process's SIGINT handler in and out
-    around every check, and a signal that lands as a short check ends is lost. Callers stop a
-    search with `ModelSearch.request_stop` instead.
-    """
+    """A solver for one of the strategies an encoding may ask for: "finite-domain" (QF_FD, fast on
+    linear constraints over bounded integers), "bit-blast" (bounded nonlinear terms as bit-vectors,
+    the tactic run again for every check), "bit-vector" (incremental QF_BV, keeping its learned
+    clauses from one model to the next) or "general" (accepts everything). Z3's own Ctrl-C handler is
+    off: it swaps the SIGINT handler around every check, and a signal that lands as a short check
+    ends is lost; callers stop a search with `request_stop` instead."""
     if strategy == "finite-domain":
         solver = z3.SolverFor("QF_FD", ctx=context)
     elif strategy == "bit-blast":
@@ -198,11 +190,7 @@ class ModelSearch(Z3Backend):
     def statistics(self) -> dict[str, Any]:
         """Z3's own counters (conflicts, decisions, ...), summed over every solver the search used,
         as `z3_counters`."""
-        totals = dict(self.spent)
-        if self.solver is not None:
-            for key, value in _statistics(self.solver).items():
-                totals[key] = totals.get(key, 0) + value
-        return {"z3_counters": totals}
+        return {"z3_counters": _counted(self.solver, dict(self.spent)) if self.solver is not None else dict(self.spent)}
 
     def _solver(self, strategy: str) -> z3.Solver:
         solver = make_solver(strategy, self.context)
@@ -344,11 +332,7 @@ class ModelSearch(Z3Backend):
         A `sat` from a check that was interrupted is not trusted: Z3's general solver has answered
         `sat` with a wrong model after an interrupt (the exact re-check would catch it, as an
         internal error); the search was being stopped anyway."""
-        if self.stop_requested:
-            self.end = SearchEnd(Ending.INTERRUPTED)
-            return None
-        if self.deadline is not None and time.monotonic() >= self.deadline:
-            self.end = SearchEnd(Ending.TIME)
+        if self._stopping():
             return None
         try:
             assignment = read(self._current.model())
@@ -379,8 +363,7 @@ class ModelSearch(Z3Backend):
         elif why is Unknown.MEMORY:
             self.end = SearchEnd(Ending.MEMORY)
         elif strategies:  # a specialised solver gave up: retry on the next, the general one last
-            for key, value in _statistics(solver).items():
-                self.spent[key] = self.spent.get(key, 0) + value
+            _counted(solver, self.spent)
             self.solver = self._solver(strategies.pop(0))
         else:
             self.end = SearchEnd(Ending.GAVE_UP, reason)
@@ -414,6 +397,9 @@ def unknown_reason(reason: str) -> Unknown:
     return Unknown.OTHER
 
 
-def _statistics(solver: z3.Solver) -> dict[str, float]:
+def _counted(solver: z3.Solver, totals: dict[str, float]) -> dict[str, float]:
+    """`totals` with the solver's counters added."""
     statistics = solver.statistics()
-    return {key: statistics.get_key_value(key) for key in statistics.keys()}  # noqa: SIM118 (not a dict: z3's Statistics has no __iter__ over keys)
+    for key in statistics.keys():  # noqa: SIM118 (not a dict: z3's Statistics has no __iter__ over keys)
+        totals[key] = totals.get(key, 0) + statistics.get_key_value(key)
+    return totals
