@@ -41,13 +41,10 @@ class Bounds:
         self.polynomials = [dict(poly) for poly in polynomials]
         self.base = base
         self.distinct = distinct
-        words = {word for poly in self.polynomials for monomial in poly for word in monomial}
         # each word as (letter, place value) pairs and the value of its literal digits
-        self.words = {word: self._places(word) for word in words}
-
-    def _places(self, word: str) -> tuple[tuple[tuple[str, int], ...], int]:
-        weights, constant = place_values(word, self.base)
-        return tuple(weights.items()), constant
+        self.words = {word: (tuple(place[0].items()), place[1]) for word in
+                      {word for poly in self.polynomials for monomial in poly for word in monomial}
+                      for place in [place_values(word, base)]}
 
     def _range(self, word: str, domains: Domains) -> tuple[int, int]:
         letters, constant = self.words[word]
@@ -115,10 +112,10 @@ class Bounds:
                             weight[letter] = max(weight[letter], abs(coefficient) * value * others)
         return sorted(letters, key=lambda letter: -weight[letter])
 
-    def cases(self, domains: Domains, limit: int = MAX_CASES, share: float = MAX_FIXED_SHARE,
+    def cases(self, domains: Domains, limit: int = MAX_CASES,
               stopped: Callable[[], bool] = lambda: False) -> list[Case]:
         """The search split by the digits of the heaviest letters: as many letters as keep the
-        cases within `limit` and fix at most `share` of the letters; every case narrowed, and
+        cases within `limit` and fix at most MAX_FIXED_SHARE of the letters; every case narrowed, and
         the impossible ones left out. Once `stopped()` is true (read between cases: the whole
         split may take half a second) the cases made so far are returned, no longer a cover of
         every solution: the caller is being stopped and must not use them."""
@@ -126,7 +123,7 @@ class Bounds:
         if root is None:
             return []
         order = [letter for letter in self.heaviest(list(root)) if len(root[letter]) > 1]
-        depth = min(len(order), int(len(root) * share))
+        depth = min(len(order), int(len(root) * MAX_FIXED_SHARE))
         level: list[Domains] = [root]
         for letter in order[:depth]:
             deeper = []

@@ -35,27 +35,22 @@ YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) bef
 def candidates(compiled: Compiled) -> tuple[Iterator[Digits], int]:
     """Every digit tuple for the free letters that the rules might allow (the loop's filters do the
     rest), each followed by every tuple of the bounded unknowns' values, and how many there are."""
-    tuples, total = _letter_candidates(compiled)
-    if not compiled.unknowns or not total:
-        return tuples, total
+    problem, free, fixed = compiled.problem, compiled.free, compiled.fixed
+    pool = candidate_digits(problem, free, fixed)
+    if any(not problem.allowed[letter] for letter in problem.letters) or pool is not None and (
+            len(set(fixed.values())) < len(fixed) or len(pool) < len(free)):
+        return iter(()), 0
+    domains = [sorted(problem.allowed[letter]) for letter in free]
+    tuples: Iterator[Digits] = itertools.product(*domains) if pool is None else itertools.permutations(
+        sorted(pool), len(free))
+    total = math.prod(len(domain) for domain in domains) if pool is None else math.perm(len(pool), len(free))
     values = list(compiled.unknowns.values())
-    count = total * math.prod(len(domain) for domain in values)
+    if not values or not total:
+        return tuples, total
     # each letter tuple once, with every tuple of values (few: at most MAX_VALUES each), not the
     # letters' tuples kept in memory for every value
-    return (digits + chosen for digits in tuples for chosen in itertools.product(*values)), count
-
-
-def _letter_candidates(compiled: Compiled) -> tuple[Iterator[Digits], int]:
-    problem, free, fixed = compiled.problem, compiled.free, compiled.fixed
-    if any(not problem.allowed[letter] for letter in problem.letters):
-        return iter(()), 0
-    pool = candidate_digits(problem, free, fixed)
-    if pool is None:
-        domains = [sorted(problem.allowed[letter]) for letter in free]
-        return itertools.product(*domains), math.prod(len(domain) for domain in domains)
-    if len(set(fixed.values())) < len(fixed) or len(pool) < len(free):
-        return iter(()), 0
-    return itertools.permutations(sorted(pool), len(free)), math.perm(len(pool), len(free))
+    return ((digits + chosen for digits in tuples for chosen in itertools.product(*values)),
+            total * math.prod(len(domain) for domain in values))
 
 
 def digit_tuples(domains: Sequence[frozenset[int]], distinct: bool,

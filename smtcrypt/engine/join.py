@@ -69,18 +69,6 @@ def _key(value: Any) -> Key:
 SIDE_HELPERS = MappingProxyType({"_ratio": _ratio, "_key": _key})
 
 
-def equations(problem: Problem) -> Iterator[tuple[Expr, Expr]]:
-    """The two sides of each conjunct `LEFT = RIGHT`, or `LEFT in (WORD, WORD, ...)`, with a letter
-    (the rest of the formula's letters are tried beside its matches)."""
-    if problem.unknowns:
-        return
-    for part in conjuncts(problem):
-        if isinstance(part, Compare) and part.ops in (("==",), ("in",)):
-            left, right = part.operands
-            if (part.ops == ("==",) or isinstance(right, Collection)) and letters_of(left) | letters_of(right):
-                yield left, right
-
-
 class Side:
     """One side: its letters (those shared with the other side first, each group alphabetically),
     the digit tuples the rules allow them, and their values as table keys."""
@@ -220,9 +208,14 @@ class Plan:
 
 
 def plans(problem: Problem) -> Iterator[Plan]:
-    """Every way to join the formula's equations, with what each costs."""
-    for left, right in equations(problem):
+    """Every way to join a conjunct `LEFT = RIGHT` (or `LEFT in (WORD, WORD, ...)`) with a letter,
+    with what each costs (the rest of the formula's letters are tried beside its matches)."""
+    equations = [part.operands for part in conjuncts(problem) if isinstance(part, Compare) and (
+        part.ops == ("==",) or part.ops == ("in",) and isinstance(part.operands[1], Collection))]
+    for left, right in [] if problem.unknowns else equations:
         held = letters_of(left) | letters_of(right)
+        if not held:
+            continue
         rest = tuple(sorted(set(problem.letters) - held))
         rest_space = space(problem, rest, len(held))
         cost_left, cost_right = space(problem, letters_of(left)), space(problem, letters_of(right))
@@ -269,16 +262,14 @@ class JoinSearch(Backend):
         self.problem = problem
         self.listing = listing
         self.tried = 0
-        self.reader: PowerReader | None = None
-        self.readers: list[PowerReader] = []  # one per word of `LEFT in (WORD, ...)`, the first is `reader`
+        self.readers: list[PowerReader] = []  # solving: one per word of `LEFT in (WORD, ...)`, or the one word
         self.large: Side | None = None
         if plan.solve_for is not None:
             self.small = Side(problem, plan.left)
             solved = alternatives(problem, plan.solve_for, set(self.small.letters))
             assert solved is not None  # the plan solves for a side that is a word or a word's power, or several
             self.readers = [PowerReader(problem, word, exponent, self.small.letters) for word, exponent in solved]
-            self.reader = self.readers[0]
-            letters = self.small.letters + self.reader.new
+            letters = self.small.letters + self.readers[0].new
         else:
             shared = tuple(sorted(letters_of(plan.left) & letters_of(plan.right)))
             first, second = Side(problem, plan.left, shared), Side(problem, plan.right, shared)
@@ -324,7 +315,7 @@ class JoinSearch(Backend):
 
     def statistics(self) -> dict[str, Any]:
         # the rest's tuples are known only as they are tried: counted in both
-        how = "solve for a word" if self.reader is not None else "match the sides"
+        how = "solve for a word" if self.readers else "match the sides"
         if self.rest_letters:
             how += f", then {''.join(self.rest_letters)} beside each match"
         return {"candidates": self.halves + self.rest_tried, "candidates_tried": self.tried + self.rest_tried,
@@ -364,7 +355,7 @@ class JoinSearch(Backend):
             self.end = SearchEnd(Ending.COMPLETE, proof=Proof.EXHAUSTIVE)
 
     def _matches(self) -> Iterator[list[tuple[int, ...]]]:
-        return self._solve() if self.reader is not None else self._match()
+        return self._solve() if self.readers else self._match()
 
     def _with_rest(self, found: list[tuple[int, ...]]) -> Iterator[list[tuple[int, ...]]]:
         """The matches with every digit tuple the rules allow the rest's letters beside them, a
@@ -395,11 +386,10 @@ class JoinSearch(Backend):
 
     def _solve(self) -> Iterator[list[tuple[int, ...]]]:
         """Digit tuples (side's letters, then the word's new ones) a chunk at a time."""
-        assert self.reader is not None
         if len(self.readers) > 1:
             yield from self._solve_any()
             return
-        read = self.reader.read
+        read = self.readers[0].read
         for chunk in self._chunks(self.small):
             found = []
             for digits, value in self.small.values(chunk):
