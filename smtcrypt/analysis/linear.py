@@ -1,10 +1,8 @@
 """Linear forms: an expression as sum(weight * variable) + constant, read by one walk of the tree.
 
-`SEND + MORE - MONEY` is 1000*S + 91*E - 90*N + D - 9000*M - 900*O + 10*R - Y. What a variable
-is depends on the reader: a letter (the linear backend's one equation), a letter in a column
-(the column encoding and the explainer's column rules), or an integer unknown with the letters
-fixed (the proof of an infinite family); the walk over signs, sums, differences and constant
-factors is the same for all of them, so it is written once (`walk_linear`).
+`SEND + MORE - MONEY` is 1000*S + 91*E - 90*N + D - 9000*M - 900*O + 10*R - Y. A variable may be a
+letter, a letter in a column, or an integer unknown with the letters fixed: the walk over signs,
+sums, differences and constant factors is the same for all, so it is written once (`walk_linear`).
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """Equations between polynomials of words, read as integer polynomials that must be zero.
 
 `NAUGHT ** 2 = ZERO ** 3`, `PI * R**2 = AREA` (rational constants) and `NORTH / SOUTH = EAST / WEST`
-(quotients by products of words) are each brought to one integer polynomial that must be zero:
-both sides over a common denominator (a product of words, each required to be nonzero, exactly
-when Python would divide by it), cross-multiplied, the rational coefficients cleared. Each equation
-is read once a problem (`equation_polynomials`): the long multiplication encoding
-(encode/products.py) writes these polynomials as Z3 terms, the leading-digit bounds (split.py) read
-them as intervals, the explainer cuts them into the columns of a long multiplication, and the
-digits backend checks them column by column (engine/digits/equations.py).
+(quotients by products of words) are each brought to one integer polynomial: both sides over a
+common denominator (a product of words, each required to be nonzero, exactly where Python would
+divide by it), cross-multiplied, the rational coefficients cleared. Each equation is read once a
+problem (`equation_polynomials`) for the product encoding, the bounds, the explainer and the digits backend.
 """
 
 from __future__ import annotations

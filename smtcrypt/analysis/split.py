@@ -1,14 +1,11 @@
 """Leading-digit bounds for equations between products of words: narrow digits, split hard searches.
 
-`NORTH / SOUTH = EAST / WEST` is the polynomial NORTH * WEST - EAST * SOUTH = 0. Long
-multiplication lets the solver reason from the last digits up; the leading digits set the
-magnitudes, which it sees only through long chains of carries. Here every word is an interval
-(its letters at their least and greatest digits), a product of words the product of intervals,
-and a polynomial whose interval leaves out 0 rules the digits out. This is used twice:
-- `narrow`: every letter keeps only the digits that, fixed alone, leave 0 possible;
-- `cases`: a search that has run long is split into cases, one per possible choice of digits
-  for the heaviest letters, each narrowed the same way, and the solver decides each case.
-Only digits that no solution can take are dropped, so the cases together hold every solution.
+Long multiplication lets the solver reason from the last digits up; the leading digits set the
+magnitudes, which it sees only through long chains of carries. Here every word is an interval (its
+letters at their least and greatest digits), and a polynomial whose interval leaves out 0 rules the
+digits out: `narrow` keeps each letter's digits that, fixed alone, leave 0 possible, and `cases`
+splits a long search by the digits of the heaviest letters, each case narrowed so. Only digits no
+solution can take are dropped, so the cases together hold every solution.
 """
 
 from __future__ import annotations

@@ -1,15 +1,10 @@
 """The cubes backend: Z3's enumeration, one blocking clause per cube of solutions instead of per model.
 
-`ABC < DEF` has 60,480 solutions, but once A and D are known (A < D) the other four letters do
-not matter: 36 cubes cover them all. After each model the search shrinks it to fewer letters,
-dropping a letter only when Z3 proves (`unsat`) that no assignment the rules allow, with the
-remaining letters fixed, violates the formula. Every completion of the cube is then a solution,
-proved; it is listed (or, when only counting, counted) and the whole cube is blocked at once.
-
-This needs the formula's negation, so formulas whose encoding has witness unknowns (roots and
-gcd outside tables) are left to the other backends. Where cubes do not shrink (sparse puzzles
-such as SEND + MORE = MONEY) the search stops trying after a few models and goes on as a plain
-blocking-clause search.
+`ABC < DEF` has 60,480 solutions, but once A and D are known (A < D) the other four letters do not
+matter: 36 cubes cover them all. After each model the search drops each letter that Z3 proves
+(`unsat` of the formula's negation) does not matter; every completion of the cube is then a proved
+solution, listed or counted, and the whole cube is blocked at once. Where cubes do not shrink
+(sparse puzzles such as SEND + MORE = MONEY) the search stops trying after a few models.
 """
 
 from __future__ import annotations

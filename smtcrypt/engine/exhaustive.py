@@ -1,11 +1,9 @@
 """The exhaustive backend: the compiled formula (compiled.py) tried on every assignment the rules allow.
 
 Where solutions are dense or the space is small, one solver check per model can never beat a
-compiled candidate that costs well under a microsecond. Trying every assignment the rules allow
-is a proof of completeness, as `unsat` is. The candidates come in chunks sized so that the clock
-and the stop flag are read every CHUNK_SECONDS; the first chunks are small and grow, so that a
-formula whose every evaluation is slow (a power of a thousand digits) is not given thousands of
-evaluations before the first look.
+compiled candidate that costs well under a microsecond, and trying every assignment is a proof of
+completeness as `unsat` is. The candidates come in chunks that start small and grow, so that the
+clock and the stop are read every CHUNK_SECONDS even where one evaluation is slow.
 """
 
 from __future__ import annotations

@@ -1,24 +1,16 @@
 """The join backend: one equation `LEFT = RIGHT` searched side by side, not assignment by assignment.
 
-Two ways, each covering every assignment the rules allow, so that "no other solution" is proved
-as by trying them all:
+Two ways, each covering every assignment the rules allow, so that "no other solution" is proved as
+by trying them all. **match**: each side is evaluated on its own letters' digits (compiled.py's
+exact semantics); the smaller side's values go into a table keyed by the shared letters' digits and
+the value, and each value of the larger side is looked up in it (`NAUGHT ** 2 = ZERO ** 3`: 10P6 +
+10P4 evaluations instead of 10P10). **solve**: where one side is a word or a word to a positive
+constant power, only the other side is evaluated and the word's digits are read off its value
+(`ODD * ODD = FREAKY` evaluates the 90 assignments of O and D).
 
-- **match**: each side is evaluated on its own letters' digits (the compiled code of
-  `compiled.py`, with its exact semantics: a side that divides by zero or takes an irrational
-  root has no value there). The smaller side's values go into a table keyed by the digits of the
-  letters both sides share and the value; each value of the larger side is looked up in it.
-  `NAUGHT ** 2 = ZERO ** 3`: 10P6 + 10P4 evaluations instead of 10P10; `NORTH / SOUTH = EAST /
-  WEST` (S and T shared): 10P7 + 10P5 instead of 10P10.
-- **solve**: where one side is a word or a word to a positive constant power (`= FREAKY`,
-  `= EVIL ** (1/2)`), only the other side is evaluated, and the word's digits are read off its
-  value (through an exact integer root for a power). `ODD * ODD = FREAKY` evaluates the 90
-  assignments of O and D; `ABC % DE = F` 10P5 instead of 10P6.
-
-The equation may be one conjunct of several (`A**N + B**N = C**N and N > 1`); the whole formula,
-compiled, then checks each match. Letters the equation does not hold (`MA ** D = ENIGMA,
-is_prime(PRIME)`: P and R) are tried last, every digit tuple the rules allow them beside each
-match: the cost is then the sides' evaluations plus the matches times those tuples, which
-`auto` learns by counting the matches before it chooses (`count_matches`).
+The equation may be one conjunct of several; the whole formula, compiled, then checks each match.
+Letters the equation does not hold are tried last, every digit tuple beside each match, which
+`auto` prices by counting the matches before it chooses (`estimate`).
 """
 
 from __future__ import annotations

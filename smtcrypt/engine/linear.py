@@ -1,13 +1,9 @@
 """The linear backend: a word sum is one linear equation, solved digit by digit within its bounds.
 
 `SEND + MORE = MONEY` is 1000*S + 91*E - 90*N + D - 9000*M - 900*O + 10*R - Y = 0. The sum kernel
-(`smtcrypt.engine.sums`) searches it: letters in a greedy order, each one's digits cut to what the
-later letters could still balance and to the residue their weights' gcd leaves, the last two read
-from a table of digit pairs, so the whole search visits a few hundred nodes: far less than starting
-Z3. The 199-addend sum of the corpus is one such equation over ten letters. The search is
-exhaustive: every assignment the rules allow is either visited or cut by a bound that proves it
-cannot balance. Any other constraints are checked on each solution of the equation by the compiled
-formula (see compiled.py).
+(`smtcrypt.engine.sums`) searches it in a few hundred nodes, far less than starting Z3, and
+exhaustively: every assignment the rules allow is visited or cut by a bound that proves it cannot
+balance. Any other constraints are checked on each solution by the compiled formula.
 """
 
 from __future__ import annotations

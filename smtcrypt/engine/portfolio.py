@@ -87,16 +87,13 @@ def strategy_named(name: str) -> str:
 
 
 class Portfolio:
-    """The solutions of a problem by the strategy asked for ("auto": chosen and switched by cost).
-
+    """The solutions of a problem by the strategy asked for ("auto": chosen and switched by cost);
     `listing=False` (counting) lets the backends count solutions in `bulk` without listing them.
 
-    The deadline and the stop reach the work before any backend runs, too: choosing an encoding
-    builds its terms, a plan looks ahead, a sample evaluates the formula; each reads `halted()` in
-    its loops and gives up (`Halted`, or `EncodingStopped` from an encoder), and the search then
-    ends as the deadline or the stop says (`end`), never as a proof. `deadline` given here bounds
-    the work of refusing a strategy that cannot search the puzzle (which may build terms or a
-    plan); the search loop sets the deadline of the search itself before iterating.
+    The deadline and the stop reach the work before any backend runs too (an encoding's terms, a
+    plan, a sample): each reads `halted()` in its loops and gives up, and the search then ends as
+    the deadline or the stop says, never as a proof. `deadline` given here bounds the work of
+    refusing a strategy; the search loop sets the search's own deadline before iterating.
     """
 
     name = "portfolio"
@@ -278,17 +275,15 @@ class Portfolio:
         return self._exhaustive(None) if large_exponents(self.problem) else None
 
     def _linear_first(self, linear: Backend) -> Iterator[list[Assignment]]:
-        """The sum search, judged by its plan's estimate, then by its progress. A system of several sums
-        is one combined equation for it (`analysis.linear.combined`), whose cuts come late; the digit
-        search takes the sums column by column, all at once. So where the estimate says the sum search
-        is hopeless on a system (past LINEAR_HOPELESS nodes) and the digit search takes the system, it
-        searches alone, and where the estimate is small (LINEAR_FIRST nodes at most), the sum search
-        does. Otherwise, and on every single sum (whose estimate would cost as much as most such
-        searches), the sum search runs, and once past LINEAR_FIRST nodes, where solutions come rarer
-        than a solver's price per model, the digit search (where it takes the system) or the solver
-        takes over for about as long as the sum search has run, so that the switch costs at most that
-        again; if it does not finish by then, the sum search starts again, no longer judged. A
-        solution reported by one is not reported again by the next."""
+        """The sum search, judged by its plan's estimate, then by its progress. A system of sums is one
+        combined equation for it, whose cuts come late, while the digit search takes the sums column
+        by column: so a system hopeless for the sum search (past LINEAR_HOPELESS nodes) goes to the
+        digit search, and a small one (LINEAR_FIRST nodes at most) to the sum search. Otherwise (and
+        on a single sum, whose estimate costs as much as most searches) the sum search runs, and past
+        LINEAR_FIRST nodes, where solutions come rarer than a solver's price per model, the digit
+        search or the solver takes over for about as long as the sum search has run (a switch costs
+        at most that again); then the sum search starts again, no longer judged. A solution
+        reported by one is not reported again by the next."""
         started = time.monotonic()
         digits = None
         if len(list(equation_sides(self.problem))) > 1:
@@ -408,13 +403,9 @@ class Portfolio:
             first = self._start(Strategy.Z3, self._within(share))
         assert first is not None  # Z3 takes what its encodings write (a power too large went elsewhere)
         seen: set[tuple[int, ...]] = set()
-        if first.reported() is not None:  # it keeps what it reported itself (a cube search's cubes)
-            yield from self._run(first)
-        else:
-            letters = sorted([*self.problem.letters, *self.problem.unknowns])  # as the exhaustive backend's tuples
-            for batch in self._run(first):
-                seen.update(tuple(assignment[letter] for letter in letters) for assignment in batch)
-                yield batch
+        letters = sorted([*self.problem.letters, *self.problem.unknowns])  # as the exhaustive backend's tuples
+        # a backend that keeps what it reported itself (a cube search's cubes) is not followed here
+        yield from self._run(first) if first.reported() is not None else self._unseen(self._run(first), seen, letters)
         if self._switches():
             yield from self._exhaustive(first.reported() or seen.__contains__)
 
@@ -456,12 +447,10 @@ class Portfolio:
         yield from self._run(self._start(Strategy.EXHAUSTIVE, self._within(prices.PROBE_SECONDS)))
 
     def _race(self) -> Iterator[list[Assignment]]:
-        """One solution wanted: Z3 on a helper thread (its checks release the GIL, so it runs
-        beside Python on a second core) races the exhaustive backend here; the first to answer
-        wins and the other is stopped. Z3's first solution is a matter of luck (its time varies
-        widely with the random seed), trying every assignment is not. The race starts after
-        RACE_AFTER seconds of Z3 alone (or half the exhaustive price, if less: then no first
-        solution costs more than 1.5 times that price), since sharing the interpreter slows Z3 down."""
+        """One solution wanted: Z3 on a helper thread (its checks release the GIL) races the exhaustive
+        backend here (see race.py), after RACE_AFTER seconds of Z3 alone, or half the exhaustive price
+        if less (then no first solution costs more than 1.5 times that price), since sharing the
+        interpreter slows Z3 down."""
         solver = self._start(Strategy.Z3)
         assert solver is not None
         exhaustive = self._every()
