@@ -316,8 +316,7 @@ class JoinSearch(Backend):
     def estimate(self, most: float | None = None) -> int | None:
         """What the join evaluates (the sides, and the rest beside each match), or None where that is
         over `most`. With rest letters, the matches are found here (and kept for the search)."""
-        if most is None:
-            most = float("inf")
+        most = math.inf if most is None else most
         if not self.rest_letters or self.halves > most:
             return self.halves if self.halves <= most else None
         limit = (most - self.halves) // max(self.plan.rest_space, 1)
@@ -377,23 +376,15 @@ class JoinSearch(Backend):
             yield chunk
 
     def _solve(self) -> Iterator[list[tuple[int, ...]]]:
-        """Digit tuples (side's letters, then the word's new ones) a chunk at a time."""
-        if len(self.readers) > 1:
-            yield from self._solve_any()
-            return
-        read = self.readers[0].read
-        for chunk in self._chunks(self.small):
-            found = []
-            for digits, value in self.small.values(chunk):
-                extra = read(value, digits)
-                if extra is not None:
-                    found.append(digits + extra)
-            yield found
-
-    def _solve_any(self) -> Iterator[list[tuple[int, ...]]]:
-        """As `_solve`, the value read as any of the words (each digit tuple once, though two words read alike)."""
+        """Digit tuples (side's letters, then the word's new ones) a chunk at a time; with several words,
+        the value read as any of them (each digit tuple once, though two words read alike)."""
         reads = [reader.read for reader in self.readers]
         for chunk in self._chunks(self.small):
+            if len(reads) == 1:
+                read = reads[0]
+                yield [digits + extra for digits, value in self.small.values(chunk)
+                       if (extra := read(value, digits)) is not None]
+                continue
             found: list[tuple[int, ...]] = []
             for digits, value in self.small.values(chunk):
                 extras = {extra for read in reads if (extra := read(value, digits)) is not None}

@@ -210,13 +210,10 @@ class Portfolio:
                                  "proof": self.end.proof.value if self.end is not None and self.end.proof else None}
         if self.price is not None:
             stats["exhaustive_estimate_seconds"] = round(self.price, 6)
-        merged: dict[str, Any] = {}
         for backend in self.made.values():
-            merged.update(backend.statistics())
-        counters = merged.pop("z3_counters", {})
-        stats.update(merged)
+            stats.update(backend.statistics())
         stats["solver_checks"] = sum(backend.checks for backend in self.made.values())
-        stats["z3_counters"] = counters
+        stats["z3_counters"] = stats.pop("z3_counters", {})
         return stats
 
     # --- the search ---------------------------------------------------------------------------
@@ -254,16 +251,12 @@ class Portfolio:
 
     def _products(self) -> Iterator[list[Assignment]] | None:
         """A product (some equation multiplies words) that the digits backend takes: searched column by column."""
-        if not has_products(self.problem):
-            return None
-        digits = self._start(Strategy.DIGITS)
+        digits = self._start(Strategy.DIGITS) if has_products(self.problem) else None
         return None if digits is None else self._run(digits)
 
     def _small(self) -> Iterator[list[Assignment]] | None:
         """Every assignment tried at once, where that is cheap (`_cheap`: priced by a sample)."""
-        if self._compiled() is not None and self._cheap():
-            return self._exhaustive(None)
-        return None
+        return self._exhaustive(None) if self._compiled() is not None and self._cheap() else None
 
     def _uncompiled(self) -> Iterator[list[Assignment]] | None:
         """Z3 alone, where the formula does not compile (unknowns it leaves unbounded, or too deep)."""
