@@ -8,6 +8,7 @@ sums, differences and constant factors is the same for all, so it is written onc
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from typing import TypeVar
@@ -112,10 +113,7 @@ def _word_function(name: str, cells: str, base: int, allowed: Mapping[str, froze
     is not 0 (`rev(ABCD)` = 1000D + 100C + 10B + A when A cannot be 0), so that its digits read backwards
     are its reversal; else None."""
     if name == "dsum":
-        weights: dict[str, Exact] = {}
-        for cell in cells:
-            if not cell.isdigit():
-                weights[cell] = weights.get(cell, 0) + 1
+        weights: dict[str, Exact] = dict(Counter(cell for cell in cells if not cell.isdigit()))
         return weights, sum(int(cell) for cell in cells if cell.isdigit())
     first = cells.lstrip("0")[:1]
     if name != "rev" or not first or (not first.isdigit() and 0 in allowed[first]):
@@ -135,9 +133,7 @@ def integer_equation(problem: Problem) -> tuple[dict[str, int], int] | None:
         if first is None or second is None:
             continue
         weights, fixed = difference(first, second)
-        scale = 1
-        for value in [*weights.values(), fixed]:
-            scale = scale * value.denominator // math.gcd(scale, value.denominator)
+        scale = math.lcm(*(value.denominator for value in [*weights.values(), fixed]))
         forms.append(({letter: int(weight * scale) for letter, weight in weights.items() if weight},
                       int(fixed * scale)))
     if not forms:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -91,15 +91,11 @@ def poly_times_words(poly: Poly, words: Monomial) -> Poly:
 
 def multiset_minus(first: Monomial, second: Monomial) -> Monomial:
     """first / second for products of words, where second divides first."""
-    rest = list(first)
-    for word in second:
-        rest.remove(word)
-    return tuple(rest)
+    return tuple(sorted((Counter(first) - Counter(second)).elements()))
 
 
 def multiset_lcm(first: Monomial, second: Monomial) -> Monomial:
-    counts = {word: max(first.count(word), second.count(word)) for word in set(first) | set(second)}
-    return tuple(sorted(word for word, count in counts.items() for _ in range(count)))
+    return tuple(sorted((Counter(first) | Counter(second)).elements()))
 
 
 def cancel(value: Quotient) -> Quotient:
