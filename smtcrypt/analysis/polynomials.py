@@ -245,12 +245,6 @@ def product_length(words: Monomial, base: int) -> int:
 
 def partial_count(analysis: Analysis, base: int) -> int:
     """How many digit-by-digit products the long multiplications take (shared prefixes counted once)."""
-    def length(words: Monomial) -> int:
-        return len(words[0]) if len(words) == 1 else product_length(words, base)
-
-    steps: set[Monomial] = set()
-    for poly in analysis.polynomials:
-        for words in poly:
-            for size in range(2, len(words) + 1):
-                steps.add(words[:size])
-    return sum(length(words[:-1]) * len(words[-1]) for words in steps)
+    steps = {words[:size] for poly in analysis.polynomials for words in poly for size in range(2, len(words) + 1)}
+    return sum((len(words[0]) if len(words) == 2 else product_length(words[:-1], base)) * len(words[-1])
+               for words in steps)

@@ -142,18 +142,9 @@ class Bounds:
             if stopped():
                 break
             narrowed = self.narrow(case)
-            if narrowed is not None:
-                result.append(as_case(narrowed, domains))
+            if narrowed is not None:  # a letter left with one digit is fixed; every other avoids the digits it lost
+                fixed = {letter: digits[0] for letter, digits in narrowed.items() if len(digits) == 1}
+                result.append(Case(tuple(fixed.items()), tuple((letter, d) for letter, digits in narrowed.items()
+                                                               if letter not in fixed
+                                                               for d in domains[letter] if d not in digits)))
         return result
-
-
-def as_case(narrowed: Domains, domains: Domains) -> Case:
-    """The difference between narrowed and original digits, as solver literals: a letter left
-    with one digit is fixed; every other letter avoids the digits it lost."""
-    fixed, excluded = [], []
-    for letter, digits in narrowed.items():
-        if len(digits) == 1:
-            fixed.append((letter, digits[0]))
-        else:
-            excluded += [(letter, d) for d in domains[letter] if d not in digits]
-    return Case(tuple(fixed), tuple(excluded))

@@ -77,22 +77,6 @@ STOP_REPEAT_SECONDS = 0.005  # how often a stop interrupts the context again unt
 STOP_REPEAT_FOR = 1.0  # seconds: by then the search is past its next check (or was left unfinished, as a race loser)
 
 
-def interrupt_until(context: z3.Context, ended: Callable[[], bool]) -> None:
-    """Interrupt the context now and again every few milliseconds until `ended()`: an interrupt
-    that lands between two solver calls (while Python reads a model or adds a clause) is lost,
-    and the next check would then run its course. Safe from a signal handler and from another thread."""
-    interrupt(context)
-
-    def repeat() -> None:
-        until = time.monotonic() + STOP_REPEAT_FOR
-        while not ended() and time.monotonic() < until:
-            time.sleep(STOP_REPEAT_SECONDS)
-            if not ended():
-                interrupt(context)
-
-    threading.Thread(target=repeat, name="smtcrypt-stop", daemon=True).start()
-
-
 @contextlib.contextmanager
 def watchdog(deadline: float | None, context: z3.Context) -> Iterator[None]:
     """A backstop for solvers that do not watch the timeout parameter (tactic pipelines):
@@ -121,11 +105,23 @@ class Z3Backend(Backend):
     context: z3.Context
 
     def request_stop(self) -> None:
-        """End the search: before the next check, and the running check at once. Safe from a signal
+        """End the search: before the next check, and the running check at once, interrupted now and
+        again every few milliseconds until the search has ended (an interrupt that lands between two
+        solver calls, while Python reads a model or adds a clause, is lost). Safe from a signal
         handler and from another thread (Z3's interrupt is made for that)."""
-        if not self.stop_requested:
-            self.stop_requested = True
-            interrupt_until(self.context, lambda: self.end is not None)
+        if self.stop_requested:
+            return
+        self.stop_requested = True
+        interrupt(self.context)
+
+        def repeat() -> None:
+            until = time.monotonic() + STOP_REPEAT_FOR
+            while self.end is None and time.monotonic() < until:
+                time.sleep(STOP_REPEAT_SECONDS)
+                if self.end is None:
+                    interrupt(self.context)
+
+        threading.Thread(target=repeat, name="smtcrypt-stop", daemon=True).start()
 
     def batches(self) -> Iterator[list[Assignment]]:
         with watchdog(self.deadline, self.context):
