@@ -76,18 +76,10 @@ class Side:
         key = value if not shared else "(" + "".join(f"v{index}, " for index in range(len(shared))) + value + ")"
         target = "(" + "".join(f"v{index}, " for index in range(len(self.letters))) + ")"
         conditions = filters(problem, self.letters, {}, writer)  # digits the permutations give but the rules refuse
-        lines = ["def _scan(_candidates):",
-                 "    _hits = []",
-                 "    _keep = _hits.append",
-                 f"    for {target} in _candidates:"]
-        if conditions:
-            lines += [f"        if not ({' and '.join(conditions)}):", "            continue"]
-        lines += ["        try:",
-                  f"            _keep(({target}, {key}))",
-                  "        except ArithmeticError:",
-                  "            pass",
-                  "    return _hits"]
-        self.source = "\n".join(lines) + "\n"
+        refuse = f"        if not ({' and '.join(conditions)}):\n            continue\n" if conditions else ""
+        self.source = (f"def _scan(_candidates):\n    _hits = []\n    _keep = _hits.append\n"
+                       f"    for {target} in _candidates:\n{refuse}        try:\n            _keep(({target}, {key}))\n"
+                       "        except ArithmeticError:\n            pass\n    return _hits\n")
         self.values: Callable[[list[tuple[int, ...]]], list[tuple[tuple[int, ...], Key]]] = define_scan(
             self.source, writer.constants, SIDE_HELPERS, "<smtcrypt side>")
         self.domains = [sorted(problem.allowed[letter]) for letter in self.letters]

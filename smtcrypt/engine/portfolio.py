@@ -368,7 +368,9 @@ class Portfolio:
 
         assert self.price is not None
         if self.limit == 1 and self.expected >= 1:
-            yield from self._probe()
+            # every assignment tried for PROBE_SECONDS first: Z3 or the cubes cost more to start than a dense
+            # puzzle's first solution takes to meet (the sample is random, the search in order: it may meet none)
+            yield from self._run(self._start(Strategy.EXHAUSTIVE, self._within(prices.PROBE_SECONDS)))
             if self.end is not None and (self.end.complete or not self._switches()):
                 return
         self._cap_memory()  # choosing the encoding may make a context
@@ -409,10 +411,8 @@ class Portfolio:
     def _switches(self) -> bool:
         """True if the first backend stopped for its share of the time (or gave up), not for the user's."""
         assert self.end is not None
-        if self.end.complete or self.end.ending not in (Ending.TIME, Ending.GAVE_UP):
-            return False
-        return not (self.end.ending is Ending.TIME and self.deadline is not None
-                    and time.monotonic() >= self.deadline - DEADLINE_SLACK)
+        near = self.deadline is not None and time.monotonic() >= self.deadline - DEADLINE_SLACK
+        return self.end.ending is Ending.GAVE_UP or self.end.ending is Ending.TIME and not near
 
     def _cap_memory(self) -> None:
         """Z3's memory cap (one per process), set before each Z3 context the search makes."""
@@ -433,12 +433,6 @@ class Portfolio:
             stop_encoding(context)
         return context
 
-    def _probe(self) -> Iterator[list[Assignment]]:
-        """One solution wanted where the sample met some: every assignment tried for PROBE_SECONDS first,
-        since Z3 or the cubes cost more to start than a dense puzzle's first solution takes to meet (the
-        sample's candidates are random, the search's are in order: it may meet none, and Z3 goes next)."""
-        yield from self._run(self._start(Strategy.EXHAUSTIVE, self._within(prices.PROBE_SECONDS)))
-
     def _race(self) -> Iterator[list[Assignment]]:
         """One solution wanted: Z3 on a helper thread (its checks release the GIL) races the exhaustive
         backend here (see race.py), after RACE_AFTER seconds of Z3 alone, or half the exhaustive price
@@ -450,13 +444,10 @@ class Portfolio:
         first: list[Assignment] = []
         alone = min(prices.RACE_AFTER, self.price / 2 if self.price is not None else prices.RACE_AFTER)
         found = race(solver, exhaustive, first, alone)
-        winner: Backend
-        if found:
-            winner = exhaustive
-        elif first or solver.end is not None and solver.end.complete or exhaustive.end is None:
-            winner = solver  # a model, unsat (no solution), or Z3 ended before the race began
-        else:  # every assignment tried (no solution), or both stopped: its end says which
-            winner = exhaustive
+        # Z3 wins with a model, unsat (no solution), or where it ended before the race began; else every
+        # assignment was tried (no solution), or both stopped: the exhaustive side's end says which
+        won = not found and (first or solver.end is not None and solver.end.complete or exhaustive.end is None)
+        winner = solver if won else exhaustive
         self.running, self.end = winner, winner.end
         self.used.append(winner.name)
         if found:
