@@ -8,6 +8,7 @@ balance. Any other constraints are checked on each solution by the compiled form
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -70,8 +71,6 @@ class LinearSearch(Backend):
         self.kernel = "plain"  # or "compiled": which of the kernel's searches decided the sum
         self.found = 0  # solutions of the equation the rest of the formula accepted, so far
         self.polls = 0
-        self._plan: SumPlan | None = None
-        self._estimate: float | None = None
 
     def sum(self) -> tuple[list[int], list[int]]:
         """The equation's weights and allowed digits (bits) over the problem's letters, sorted."""
@@ -80,18 +79,14 @@ class LinearSearch(Backend):
         return [weights.get(letter, 0) for letter in letters], [digit_mask(self.problem.allowed[letter])
                                                                for letter in letters]
 
+    @functools.cached_property
     def plan(self) -> SumPlan:
         """The sum kernel's plan of the equation, made once."""
-        if self._plan is None:
-            self._plan = plan_sum(*self.sum(), distinct=self.problem.distinctness == "all",
-                                  base=self.problem.rules.base)
-        return self._plan
+        return plan_sum(*self.sum(), distinct=self.problem.distinctness == "all", base=self.problem.rules.base)
 
     def estimate(self, most: float | None = None) -> float:
-        """About how many nodes the sum search takes: its plan's own guess (`estimated_nodes`), made once."""
-        if self._estimate is None:
-            self._estimate = estimated_nodes(self.plan())
-        return self._estimate
+        """About how many nodes the sum search takes: its plan's own guess (`estimated_nodes`)."""
+        return estimated_nodes(self.plan)
 
     def statistics(self) -> dict[str, Any]:
         return {"search_nodes": self.search.nodes if self.search is not None else 0, "sum_kernel": self.kernel}
@@ -117,7 +112,7 @@ class LinearSearch(Backend):
             self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
             return
         self.found = self.polls = 0
-        self.search = search = SumSearch(self.plan(), fixed, poll=self._polled, every=POLL_EVERY)
+        self.search = search = SumSearch(self.plan, fixed, poll=self._polled, every=POLL_EVERY)
         found: list[Digits] = []
         for digits in search:
             if check is None or check(digits):
