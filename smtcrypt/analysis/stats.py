@@ -28,20 +28,20 @@ def search_space(problem: Problem) -> tuple[int | None, bool]:
     values = unknown_values(problem) if problem.unknowns else {}
     if values is None:
         return None, True
+    scale = math.prod(len(domain) for domain in values.values())
     product = math.prod(len(problem.allowed[letter]) for letter in problem.letters)
-    total, exact = product, True
     grouped = [letter for group in problem.groups for letter in group]
-    if grouped and product:
-        if len(set(grouped)) != len(grouped):  # overlapping groups: only the bound
-            exact = False
-        else:
-            try:
-                total = math.prod(len(problem.allowed[letter]) for letter in set(problem.letters) - set(grouped))
-                for group in problem.groups:
-                    total *= distinct_completions([problem.allowed[letter] for letter in group], most=MAX_STATES)
-            except OverflowError:
-                total, exact = product, False
-    return total * math.prod(len(domain) for domain in values.values()), exact
+    if not grouped or not product:
+        return product * scale, True
+    if len(set(grouped)) != len(grouped):  # overlapping groups: only the bound
+        return product * scale, False
+    total = math.prod(len(problem.allowed[letter]) for letter in set(problem.letters) - set(grouped))
+    try:
+        for group in problem.groups:
+            total *= distinct_completions([problem.allowed[letter] for letter in group], most=MAX_STATES)
+    except OverflowError:
+        return product * scale, False
+    return total * scale, True
 
 
 def choices(sizes: Iterable[int], distinct: bool, most: float = math.inf) -> int:

@@ -96,8 +96,6 @@ class Portfolio:
     refusing a strategy; the search loop sets the search's own deadline before iterating.
     """
 
-    name = "portfolio"
-
     def __init__(self, problem: Problem, *, deadline: float | None = None, limit: int | None = None,
                  strategy: str = Strategy.AUTO, listing: bool = True, clock: Clock | None = None,
                  executor: Executor = Executor.AUTO):
