@@ -328,12 +328,9 @@ class JoinSearch(Backend):
         for found in matches:
             for piece in self._with_rest(found):
                 batch = self._assignments(piece)
-                if batch:
-                    if self.listing:
-                        yield batch
-                    else:
-                        self.bulk += len(batch) - 1
-                        yield batch[:1]
+                if batch:  # when counting, the first of each batch yielded (to be re-checked), the rest in bulk
+                    self.bulk += 0 if self.listing else len(batch) - 1
+                    yield batch if self.listing else batch[:1]
         if self.end is None:
             self.end = SearchEnd(Ending.COMPLETE, proof=Proof.EXHAUSTIVE)
 

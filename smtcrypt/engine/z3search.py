@@ -256,9 +256,6 @@ class ModelSearch(Z3Backend):
     def variants(self, model: Assignment) -> Iterator[Assignment]:
         """The model and every permutation of digits within its interchangeable letter groups."""
         groups = self.encoded.interchangeable
-        if not groups:
-            yield model
-            return
         choices = [sorted(set(itertools.permutations([model[letter] for letter in group]))) for group in groups]
         for picked in itertools.product(*choices):
             variant = dict(model)
