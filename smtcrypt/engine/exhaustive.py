@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 
 OVERHEAD = 0.25e-6  # seconds per candidate beyond the formula: making and handing over the tuples
 CHUNK_SECONDS = 0.01  # seconds of work between two looks at the clock and the stop flag
-FIRST_CHUNK = 2048  # candidates in the sample that measures the cost of one (see `sample_costs`)
 SMALLEST_CHUNK = 16  # candidates in the first chunk; each next one twice as many, up to what CHUNK_SECONDS allows
 MAX_CHUNK = 1 << 20  # candidates in a chunk at most (memory)
 YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
@@ -135,8 +134,7 @@ class ExhaustiveSearch(Backend):
         return batch
 
 
-def sample_costs(compiled: Compiled, sample: int = FIRST_CHUNK,
-                 halted: Callable[[], bool] = lambda: False) -> tuple[float, float]:
+def sample_costs(compiled: Compiled, sample: int, halted: Callable[[], bool]) -> tuple[float, float]:
     """What one candidate costs, and the share of candidates that are solutions, measured on a
     random sample (timings drift with the machine and its load: a measurement here and now beats
     any constant). The sample is evaluated in growing pieces with a look at `halted()` (the
