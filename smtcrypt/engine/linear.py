@@ -92,12 +92,10 @@ class LinearSearch(Backend):
         return {"search_nodes": self.search.nodes if self.search is not None else 0, "sum_kernel": self.kernel}
 
     def batches(self) -> Iterator[list[Assignment]]:
-        """The kernel's solutions of the equation, the rest of the formula checked on each; the kernel
-        asks `_stopping` every 1024 nodes, so a deadline or a stop ends it where no solution comes.
-
-        Where the executor is the compiled one (a batch of many puzzles asks for it), the compiled
-        kernel plans the sum and counts its solutions first, up to two: none or one, and that
-        settles it, in microseconds; more, and the plain search lists them, each as it comes."""
+        """The kernel's solutions of the equation, the rest of the formula checked on each (it polls
+        every POLL_EVERY nodes, so a stop ends it where no solution comes). Where the executor is the
+        compiled one, the compiled kernel counts the solutions first, up to two: none or one settles
+        it in microseconds; more, and the plain search lists them, each as it comes."""
         letters = sorted(self.problem.letters)
         fixed = self.equation[1]
         check = self._checker(letters)

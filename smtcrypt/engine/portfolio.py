@@ -420,7 +420,6 @@ class Portfolio:
     def _context(self) -> z3.Context:
         """A new Z3 context for an encoding, known to `request_stop` (which may come from another thread),
         made under the memory cap."""
-
         from smtcrypt.encode import stop_encoding
         from smtcrypt.encode.base import Context
 

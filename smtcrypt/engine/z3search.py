@@ -321,10 +321,8 @@ class ModelSearch(Z3Backend):
         return literals
 
     def _take_model(self, read: Callable[[z3.ModelRef], Assignment]) -> Assignment | None:
-        """The model's letters, blocked; None (with `end` set) if the search was stopped meanwhile.
-        A `sat` from a check that was interrupted is not trusted: Z3's general solver has answered
-        `sat` with a wrong model after an interrupt (the exact re-check would catch it, as an
-        internal error); the search was being stopped anyway."""
+        """The model's letters, blocked; None (with `end` set) if the search was stopped meanwhile: a
+        `sat` from an interrupted check is not trusted (Z3's general solver has answered it with a wrong model)."""
         if self._stopping():
             return None
         try:
