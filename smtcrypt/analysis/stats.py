@@ -56,6 +56,16 @@ def choices(sizes: Iterable[int], distinct: bool, most: float = math.inf) -> int
     return total
 
 
+def space(problem: Problem, letters: Iterable[str] | None = None, taken: int = 0) -> int:
+    """The digit tuples the rules allow these letters (all the formula's by default), as the join's
+    sides try them: permutations of the digits any of them may take, less the `taken` digits of a
+    match they are tried beside (each letter's own digits where letters need not differ)."""
+    domains = [problem.allowed[letter] for letter in (problem.letters if letters is None else letters)]
+    if problem.distinctness == "all":
+        return choices([len(set().union(*domains)) - taken] * len(domains), True)
+    return choices(map(len, domains), False)
+
+
 def distinct_completions(domains: list[frozenset[int]], used: frozenset[int] = frozenset(),
                          most: float = math.inf) -> int:
     """How many ways the letters with these domains take distinct digits none of which is in `used`.

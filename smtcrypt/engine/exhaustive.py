@@ -13,14 +13,12 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from smtcrypt.core.check import Problem
 from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Halted, Means, Proof, SearchEnd
 from smtcrypt.engine.compiled import Compiled, Digits, candidate_digits, compile_problem
 from smtcrypt.engine.compiled_writer import NotCompilable
-
-if TYPE_CHECKING:
-    from smtcrypt.core.check import Problem
 
 OVERHEAD = 0.25e-6  # seconds per candidate beyond the formula: making and handing over the tuples
 CHUNK_SECONDS = 0.01  # seconds of work between two looks at the clock and the stop flag

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
 from smtcrypt.analysis.equations import conjuncts
-from smtcrypt.analysis.stats import choices
+from smtcrypt.analysis.stats import space
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, Collection, Compare, Expr, Word
 from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, letters_of
@@ -211,16 +211,6 @@ def plans(problem: Problem) -> Iterator[Plan]:
         for target, other, cost in ((right, left, cost_left), (left, right, cost_right)):
             if word_power(problem, target) is not None:
                 yield Plan(other, target, target, cost, rest, rest_space)
-
-
-def space(problem: Problem, letters: Iterable[str] | None = None, taken: int = 0) -> int:
-    """The digit tuples the rules allow these letters (all the formula's by default), counted as the
-    sides' candidates are: permutations of the digits any of them may take, less the `taken` digits
-    of a match they are tried beside."""
-    domains = [problem.allowed[letter] for letter in (problem.letters if letters is None else letters)]
-    if problem.distinctness == "all":
-        return choices([len(set().union(*domains)) - taken] * len(domains), True)
-    return choices(map(len, domains), False)
 
 
 def best_plan(problem: Problem) -> Plan | None:

@@ -9,13 +9,13 @@ balance. Any other constraints are checked on each solution by the compiled form
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from smtcrypt.analysis.equations import only_equation
 from smtcrypt.analysis.fold import fold
 from smtcrypt.analysis.linear import integer_equation
+from smtcrypt.analysis.stats import space
 from smtcrypt.core.check import Problem
 from smtcrypt.engine.base import UNKNOWNS_ELSEWHERE, Assignment, Backend, Ending, Executor, Fit, Means, Proof, SearchEnd
 from smtcrypt.engine.compiled import Compiled
@@ -53,8 +53,7 @@ class LinearSearch(Backend):
         # letters without a weight (`SAINT + GEORGE = DRAGON`: A) or outside the equation: a few, all letters
         # distinct (where they need not differ, as the `?` cells of a layout, the equation may be a loose one)
         free = set(problem.letters) - set(equation[0])
-        if free and (problem.distinctness != "all" or math.perm(
-                len(set().union(*(problem.allowed[letter] for letter in free))), len(free)) > cls.FREE_TUPLES):
+        if free and (problem.distinctness != "all" or space(problem, free) > cls.FREE_TUPLES):
             return refused
         if only_equation(problem):
             return Fit.taken(cls(problem, equation, None, executor=means.executor))

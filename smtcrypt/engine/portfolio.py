@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from smtcrypt.analysis.equations import equation_sides, leaves_letters_free
+from smtcrypt.analysis.stats import space
 from smtcrypt.core.check import Problem, large_exponents
 from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.engine import prices
@@ -43,7 +44,7 @@ from smtcrypt.engine.base import (
 )
 from smtcrypt.engine.digits import DigitSearch, has_products
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, sample_costs
-from smtcrypt.engine.join import JoinSearch, best_plan, space
+from smtcrypt.engine.join import JoinSearch, best_plan
 from smtcrypt.engine.linear import LinearSearch
 from smtcrypt.engine.memory import cap_z3_memory
 from smtcrypt.engine.race import race
@@ -118,7 +119,6 @@ class Portfolio:
         # what the backends' fit tests and starts use: this search's compiled formula, contexts, stop and clock
         self.means = Means(compiled=self._compiled, context=self._context, halted=self.halted, clock=self.clock,
                            listing=listing, executor=Executor(executor), limit=limit)
-        self.join_pays: bool | None = None  # the join's plan is cheap enough for `auto` (once priced)
         self.joining = False  # the join backend stands in for the exhaustive one (cheaper)
         try:
             self._refuse_what_cannot_search()
@@ -351,7 +351,11 @@ class Portfolio:
             seconds, hits = sample_costs(compiled, prices.SAMPLE, self.halted)
             self.expected = total * hits
             self.price = total * (seconds + hits * prices.SECONDS_PER_SOLUTION[self.listing])
-            join = self._join()
+            # the join, asked only where its plan (read before any side is compiled) evaluates at most a
+            # JOIN_SPLIT-th of the assignments
+            plan = best_plan(self.problem)
+            pays = plan is not None and plan.guess * prices.JOIN_SPLIT <= space(self.problem)
+            join = self._start(Strategy.JOIN) if pays else None
             evaluations = join.estimate(most=total // prices.JOIN_SPLIT) if join is not None else None
             if evaluations is not None:  # each side alone: about the same cost per evaluation, far fewer of them
                 price = evaluations * seconds + self.expected * prices.SECONDS_PER_SOLUTION[self.listing]
@@ -451,15 +455,6 @@ class Portfolio:
             yield found[:1]
         elif first and winner is solver:
             yield first
-
-    def _join(self) -> Backend | None:
-        """The join backend, where it takes the problem (its fit makes it), or None. `auto` asks it
-        only where its plan evaluates at most a JOIN_SPLIT-th of the assignments that trying every
-        assignment does (a price read off the plan, before any side is compiled)."""
-        if self.join_pays is None:
-            plan = best_plan(self.problem)
-            self.join_pays = plan is not None and plan.guess * prices.JOIN_SPLIT <= space(self.problem)
-        return self._start(Strategy.JOIN) if self.join_pays else None
 
     def _every(self) -> Backend:
         """The backend that tries every assignment: the join of the equation's sides where that is cheaper."""
