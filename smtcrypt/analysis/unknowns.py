@@ -47,8 +47,7 @@ def unknown_values(problem: Problem) -> dict[str, Values] | None:
     values: dict[str, Values] = {}
     for name in problem.unknowns:
         if name in sets:
-            found = sorted(v for v in sets[name] if low.get(name, v) <= v <= high.get(name, v))
-            values[name] = tuple(found)
+            values[name] = tuple(sorted(v for v in sets[name] if low.get(name, v) <= v <= high.get(name, v)))
         elif name in low and name in high:
             values[name] = range(low[name], max(low[name], high[name] + 1))
         else:
