@@ -25,6 +25,7 @@ from smtcrypt.errors import FormulaError, ParameterError
 from smtcrypt.notations import Reading, View, read
 from smtcrypt.search import Search
 from smtcrypt.setters.answers import Answers, answers
+from smtcrypt.setters.optimum import Optimum, optimize
 
 if TYPE_CHECKING:
     from smtcrypt.notations.cryptator import CryptatorPuzzle
@@ -185,6 +186,20 @@ class Puzzle:
         "(A, BC)") takes over the solutions, each with how many give it: an `answers.Answers`.
         `unique=True` decides only whether the answer is unique, without listing every solution."""
         return answers(self.reading, expression, unique=unique, timeout=checked_timeout(timeout), strategy=strategy)
+
+    def optimize(self, objective: str, *, sense: str = "maximize", unique: bool = False,
+                 timeout: float | None = None, strategy: str = "auto") -> Optimum:
+        """The largest (`sense="maximize"`) or smallest (`"minimize"`) value of `objective`, an
+        expression over the puzzle's letters and unknowns, over its solutions, with a solution that
+        attains it: an `optimum.Optimum`, its status `optimal` (proved), `none` or `unknown` (the best
+        found, a bound, where the time ran out). `unique=True` also decides whether one solution only
+        attains it (`attained`).
+
+            >>> Puzzle("SEND + MOST = MONEY").optimize("MONEY").value
+            10876
+        """
+        return optimize(self.reading, objective, sense=sense, unique=unique, timeout=checked_timeout(timeout),
+                        strategy=strategy)
 
     def solve(self, *, limit: int | None = None, timeout: float | None = None,
               strategy: str = "auto") -> Iterator[Solution]:

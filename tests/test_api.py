@@ -87,7 +87,7 @@ def test_solution_of_integer_unknowns():
 
 
 def test_status_values():
-    assert {status.value for status in Status} == {"unique", "multiple", "none", "unknown", "found", "infinite"}
+    assert {status.value for status in Status} == {"unique", "multiple", "none", "unknown", "found", "infinite", "optimal"}
     assert Status("unique") is Status.UNIQUE
     assert Status.NONE == "none"  # a str enum: compares with its value
 

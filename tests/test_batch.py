@@ -118,3 +118,19 @@ def test_many_puzzles_a_process_load_the_compiled_sum_kernel(monkeypatch):
     compiled = list(batch(puzzles, count=True, stats=True))
     assert loads == [True] and compiled[0]["stats"]["sum_kernel"] == "compiled"
     assert [answer.get("count") for answer in compiled] == [answer.get("count") for answer in plain]
+
+
+def test_each_puzzles_best_value_as_the_command_line_gives_it(tmp_path):
+    lines = ["SEND + MOST = MONEY", "SEND + MORE = MONY", "SEND + MORE = MONEY", "AB + CD = EF"]
+    answers = list(batch(list(enumerate(lines, 1)), objective=("maximize", "MONEY")))
+    assert [answer["line"] for answer in answers] == [1, 2, 3, 4]
+    assert answers[0]["status"] == "optimal" and answers[0]["optimum"] == 10876 and answers[0]["objective"] == "MONEY"
+    assert answers[1]["status"] == "none" and answers[1]["optimum"] is None
+    assert "does not occur" in answers[3]["error"]  # no M in AB + CD = EF
+    assert answers[2]["optimum"] == 10652 and answers[2]["solutions"][0]["text"] == "9567 + 1085 = 10652"
+    file = tmp_path / "puzzles.txt"
+    file.write_text("SEND + MOST = MONEY\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "smtcrypt", "batch", "--minimize", "MONEY", "--unique", str(file)],
+                         capture_output=True, text=True, timeout=120)
+    answer = json.loads(run.stdout)
+    assert run.returncode == 0 and answer["optimum"] == 10437 and answer["attained"] == "multiple"

@@ -305,6 +305,7 @@ def test_hints_one_step_at_a_time(page, tmp_path):
     page.wait_for_selector("#steps li")
     assert page.locator("#steps li").all_inner_texts() == [explained.steps[0].text]
     assert page.inner_text("#difficulty") == f"difficulty {explained.difficulty} of 5"
+    assert page.locator("#legend p").all_inner_texts() == list(explained.legend)  # how to read the steps, first
     for shown in range(2, len(explained.steps) + 1):
         page.click("#next-hint")
         page.wait_for_function(f"document.querySelectorAll('#steps li').length === {shown}")
@@ -390,3 +391,17 @@ def test_play_a_puzzle_to_the_end(page, browser, base, tmp_path):
         decide(shared, letter, digit)
     assert "Solved: 9567 + 1085 = 10652" in decide(shared, "Y", 2, "solved")
     shared.close()
+
+
+def test_the_best_value_is_a_control_and_its_link_proves_it(page):
+    open_page(page, "/?formula=SEND+%2B+MOST+%3D+MONEY&maximize=MONEY&mode=unique")
+    status = status_of(page, "optimal")
+    assert "maximum MONEY = 10876: optimal; attained by more than one solution" in status and "proved" in status
+    assert page.input_value("#sense") == "maximize" and page.input_value("#objective") == "MONEY"
+    assert page.locator("#solutions li .line").count() == 2
+    page.select_option("#sense", "minimize")
+    page.select_option("#mode", "all")
+    page.click("#solve")
+    assert "minimum MONEY = 10437: optimal" in status_of(page, "optimal")
+    assert "minimize=MONEY" in page.url
+    page.wait_for_function("document.getElementById('letters').textContent.startsWith('8 letters')")  # checked without it

@@ -71,7 +71,7 @@ def test_usage_mentions_generate_and_the_exclusive_modes(capsys):
     assert "at most one of --first, --limit, --count and --unique" in " ".join(out.split())
     groups = build_parser()._mutually_exclusive_groups
     assert [sorted(a.dest for a in group._group_actions) for group in groups] == [
-        ["count", "first", "limit", "unique"], ["json", "json_lines"]]
+        ["maximize", "minimize"], ["count", "first", "limit", "unique"], ["json", "json_lines"]]
     assert "[--json | --json-lines]" in " ".join(usage.split())
 
 

@@ -21,6 +21,7 @@ from webserver import get, running_server  # noqa: E402
 
 from smtcrypt.cli import main  # noqa: E402
 from smtcrypt.cli.batch import batch  # noqa: E402
+from smtcrypt.web.browser import handle  # noqa: E402
 
 # (notation, the puzzle's text as batch and the web take it, the command line's arguments, the rules)
 PUZZLES: list[tuple[str, str, list[str], dict[str, Any]]] = [
@@ -92,3 +93,23 @@ def test_an_impossible_enigma_puzzle_is_none_by_every_interface_without_a_search
     assert (answered["status"], answered["complete"], answered["strategy"]) == ("none", True, None)
     assert answered["proof"] == "more symbols that must differ than digits for them"
     assert answered["stats"]["search_space"] == 0
+
+
+@pytest.mark.parametrize("syntax, text, argv, rules", PUZZLES, ids=[f"{p[0]}: {p[1][:30]}" for p in PUZZLES])
+def test_the_page_without_a_server_answers_as_the_server(syntax: str, text: str, argv: list[str],
+                                                          rules: dict[str, Any], tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The page's Web Worker (web/browser.py, here in CPython) streams the verdict the command line prints,
+    its solutions sent before it, one line each, as the server's stream sends them."""
+    layout = tmp_path / "layout.txt"
+    layout.write_text(text, encoding="utf-8")
+    cli = from_command_line(syntax, argv, layout, capsys)
+    posted: list[dict] = []
+    query = [["formula", text], ["syntax", syntax], *([name, str(value)] for name, value in rules.items())]
+    handle(json.dumps({"id": 7, "path": "/api/stream", "query": query}), lambda line: posted.append(json.loads(line)))
+    assert {message["id"] for message in posted} == {7} and posted[-1] == {"id": 7, "end": True}
+    lines = [message["line"] for message in posted[:-1]]
+    assert lines[0]["event"] == "start" and lines[-1]["event"] == "done"
+    solutions = [line for line in lines if line["event"] == "solution"]
+    assert [line["mapping"] for line in solutions] == [solution["mapping"] for solution in cli["solutions"]]
+    same({key: value for key, value in cli.items() if key != "solutions"}, lines[-1]["verdict"])

@@ -23,7 +23,7 @@ def test_an_explanation_for_the_page_is_its_steps_as_data():
     puzzle = smtcrypt.Puzzle("SEND + MORE = MONEY")
     explained = puzzle.explain()
     data = explanation(puzzle)
-    assert data == {"difficulty": explained.difficulty, "complete": True,
+    assert data == {"difficulty": explained.difficulty, "complete": True, "legend": list(explained.legend),
                     "steps": [{"kind": step.kind, "text": step.text} for step in explained.steps]}
     assert puzzle.difficulty() == explained.difficulty == 1
 

@@ -59,6 +59,7 @@ SUMMARIES = [
     (verdict(Status.INFINITE, [SEND], complete=False, reason="infinitely many solutions: x = 1 + t for t = 0, 1, "
                                                              "2, ...", seconds=0.5),
      "1 solution shown; infinitely many solutions: x = 1 + t for t = 0, 1, 2, ... (0.50 s)"),
+    (verdict(Status.OPTIMAL, [ODD_1], seconds=0.25), "1 solution attaining the optimum (proved, 0.25 s)"),
 ]
 
 

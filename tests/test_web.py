@@ -100,6 +100,8 @@ def test_query_refuses_bad_options(pairs, status, option):
     ("A + B = C", "all", {"allow_leading_zeros": "true", "limit": "3"}, ["--allow-leading-zeros", "--limit", "3"]),
     ("SEND + MORE = MONEY", "all", {"stats": "true"}, ["--stats"]),
     ("A + A = B + B + 1", "all", {}, []),
+    ("SEND + MOST = MONEY", "unique", {"maximize": "MONEY"}, ["--unique", "--maximize", "MONEY"]),
+    ("ABC + DEF = GHIJ", "all", {"minimize": "ABC * DEF"}, ["--minimize", "ABC * DEF"]),
 ])
 def test_solve_answers_what_the_command_line_prints(base, capsys, formula, mode, options, argv):
     status, answer = get(base, "/api/solve", {"formula": formula, "mode": mode, **options})
@@ -139,6 +141,13 @@ def test_twenty_concurrent_requests_each_get_their_own_answer(base):
             letter, digit = options["assign"].split("=")
             assert all(solution["mapping"][letter] == int(digit) for solution in answer["solutions"])
     assert wait_for(lambda: searches_running(base) == 0)
+
+
+def test_a_bad_objective_is_400_with_its_caret(base):
+    status, answer = get(base, "/api/solve", {"formula": "SEND + MOST = MONEY", "maximize": "MONEY +"})
+    assert status == 400 and answer["option"] == "maximize" and answer["column"] == 8 and "^" in answer["snippet"]
+    status, answer = get(base, "/api/solve", {"formula": "SEND + MOST = MONEY", "maximize": "MONEY", "mode": "count"})
+    assert status == 400 and "takes no mode=count" in answer["error"]
 
 
 def test_a_bad_formula_is_400_with_its_position(base):
@@ -315,6 +324,8 @@ def test_explanations_and_long_hand_layouts_are_served(base):
     assert status == 200 and answer["difficulty"] == smtcrypt.Puzzle("SEND + MORE = MONEY").difficulty()
     assert answer["complete"] and answer["steps"][0] == {"kind": "deduce", "text": "Column 5: c5 = M, with M ≠ 0. So M = 1."}
     assert answer["steps"][-1]["kind"] == "solution"
+    assert answer["legend"] == list(smtcrypt.Puzzle("SEND + MORE = MONEY").explain().legend)
+    assert any("carry" in line for line in answer["legend"])
     assert get(base, "/api/explain", {"formula": "SEND + +"})[0] == 400
     connection, response = stream(base, {"formula": "SEND + MORE = MONEY"})
     events = [json.loads(line) for line in response.read().decode().splitlines()]

@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "batch": "smtcrypt.cli.batch",
     "explain": "smtcrypt.cli.explain",
     "serve": "smtcrypt.cli.serve",
+    "page": "smtcrypt.cli.page",
     "worksheet": "smtcrypt.cli.worksheet",
     "play": "smtcrypt.cli.play",
 }

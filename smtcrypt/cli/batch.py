@@ -74,6 +74,7 @@ class BatchTask:
     cap_process: bool = False
     group: int = 1  # puzzles a chunk: several a chunk spare a process pool one exchange per puzzle
     compiled_kernels: bool = False  # the searches run the compiled kernels (each process loads them once)
+    objective: tuple[str, str] | None = None  # --maximize or --minimize: (sense, expression) of every puzzle
 
     @cached_property
     def door(self) -> dict[str, Any]:
@@ -102,6 +103,11 @@ class BatchTask:
             output = Report(puzzle.reading)
             if puzzle.reading.impossible is not None:  # ruled out before any search, as on the command line
                 verdict = impossible(puzzle.reading.text, time.monotonic() - started)
+            elif self.objective is not None:  # the best value of each puzzle, proved (decide: attained once?)
+                sense, expression = self.objective
+                result = puzzle.optimize(expression, sense=sense, unique=self.decide, timeout=self.timeout,
+                                         strategy=self.strategy)
+                return {"line": line, **output.optimum(result, stats=self.stats)}
             else:
                 search = puzzle.search(limit=self.limit, timeout=self.timeout, decide=self.decide,
                                        strategy=self.strategy, keep=not self.count,
@@ -178,6 +184,10 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--limit", type=positive, metavar="N", help="stop each puzzle after N solutions")
     mode.add_argument("--count", action="store_true", help="count each puzzle's solutions without listing them")
     mode.add_argument("--unique", action="store_true", help="decide each puzzle's uniqueness: stop after two")
+    best = parser.add_mutually_exclusive_group()
+    best.add_argument("--maximize", metavar="EXPR", help="each puzzle's largest value of EXPR, proved, as smtcrypt "
+                                                         "--maximize (with --unique: whether one solution attains it)")
+    best.add_argument("--minimize", metavar="EXPR", help="each puzzle's smallest value of EXPR, as --maximize")
     parser.add_argument("--timeout", type=positive_number, metavar="S", help="bound each puzzle's search to S seconds")
     parser.add_argument("--strategy", choices=STRATEGIES, default="auto",
                         help="how to search each puzzle (default auto)")
@@ -207,6 +217,10 @@ def main(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)
+    objective = ("maximize", args.maximize) if args.maximize is not None else \
+        ("minimize", args.minimize) if args.minimize is not None else None
+    if objective is not None and (args.first or args.limit or args.count):
+        parser.error(f"--{objective[0]} finds each puzzle's best value; it takes no --first, --limit or --count")
     try:
         shared_options(syntax, rules)  # checked once, up front
         lines = read_lines(args.file)
@@ -229,7 +243,8 @@ def main(argv: Sequence[str]) -> int:
             for answer in batch(puzzles, jobs=args.jobs, scheduler=args.scheduler, rules=rules,
                                 limit=1 if args.first else args.limit, decide=args.unique, count=args.count,
                                 timeout=args.timeout, strategy=args.strategy, stats=args.stats,
-                                max_memory=args.max_memory, syntax=syntax, cap_process=capped):
+                                max_memory=args.max_memory, syntax=syntax, cap_process=capped,
+                                objective=objective):
                 print(json.dumps(answer, ensure_ascii=False), flush=True)
                 totals.add(answer)
     except KeyboardInterrupt:

@@ -35,6 +35,7 @@ SUBCOMMANDS = """\
        smtcrypt worksheet [options] FORMULA...    a printable worksheet with an answer key
        smtcrypt play [options] FORMULA...         solve it by hand, each move checked and explained
        smtcrypt serve [options]                   the web page
+       smtcrypt page --out DIR [options]          the web page as a static folder, solving in the browser
        (each: smtcrypt COMMAND --help)"""
 
 EXAMPLES = """\
@@ -62,6 +63,7 @@ examples:
   smtcrypt explain "SEND + MORE = MONEY"         step by step, every step proved; difficulty 1-5
   smtcrypt "TWO * TWO = SQUARE" --answer "S + Q"   the answer's values, each with its solutions
   smtcrypt --unique "ABCD - DCBA = EFGH" --answer "EFGH % 9"   prove the answer unique
+  smtcrypt "SEND + MOST = MONEY" --maximize MONEY   the largest MONEY, proved
   smtcrypt "AB * CD = EEF" --distinct ABCD       only A, B, C, D must differ
   smtcrypt "?? * ?? = 1?0?"                      each ? is a digit of its own
   smtcrypt --layout division.txt                 a long division (or multiplication) as printed
@@ -96,6 +98,11 @@ def build_parser() -> JsonErrorParser:
     parser.add_argument("--answer", metavar="EXPR",
                         help="the values EXPR (e.g. \"EFGH %% 9\" or \"(A, BC)\") takes over the solutions, each "
                              "with how many give it; with --unique, only prove it unique or show two")
+    best = parser.add_mutually_exclusive_group()
+    best.add_argument("--maximize", metavar="EXPR",
+                      help="the largest value EXPR (e.g. MONEY) takes over the solutions, and a solution attaining "
+                           "it, proved; with --unique, also whether one solution only attains it")
+    best.add_argument("--minimize", metavar="EXPR", help="the smallest value, as --maximize")
     add_search_options(parser)
     syntax_help(parser)
     parser.add_argument("--version", action="version", version=VERSION_LINE)
@@ -215,14 +222,14 @@ def main(argv: Sequence[str]) -> int:
         parser = enigma_parser()
         parser.json_errors = json_errors
         args = parser.parse_args(ours)
-        args.formula, args.layout, args.answer = theirs, None, None
+        args.formula, args.layout, args.answer, args.maximize, args.minimize = theirs, None, None, None, None
         if not theirs:
             parser.error("give an enigma.py SOLVER and its arguments, or --run FILE")
     elif syntax == "cryptator":
         parser = cryptator_parser()
         parser.json_errors = json_errors
         args = parser.parse_args(explicit_values(argv))
-        args.layout, args.answer = None, None
+        args.layout, args.answer, args.maximize, args.minimize = None, None, None, None
     else:
         parser = build_parser()
         parser.json_errors = json_errors
@@ -235,6 +242,10 @@ def main(argv: Sequence[str]) -> int:
                          "it takes no --first, --limit or --count")
         if args.answer is not None and args.json_lines:
             parser.error("--answer prints its values as lines or in one --json object; it takes no --json-lines")
+        objective = "--maximize" if args.maximize is not None else "--minimize" if args.minimize is not None else None
+        if objective and (args.answer is not None or args.first or args.limit or args.count or args.json_lines):
+            parser.error(f"{objective} finds the best value (with --unique, whether one solution attains it); "
+                         "it takes no --answer, --first, --limit, --count or --json-lines")
     args.syntax = syntax
     from smtcrypt.cli.solving import solve  # the puzzle's modules, once the command line is valid
 

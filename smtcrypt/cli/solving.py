@@ -18,6 +18,7 @@ import time
 from smtcrypt.api import Puzzle
 from smtcrypt.cli.answers import command as answer_command
 from smtcrypt.cli.interrupt import current, owns_process
+from smtcrypt.cli.optimum import command as optimum_command
 from smtcrypt.cli.options import Exit, exit_code, print_json_error
 from smtcrypt.core.results import Ending, Status, Verdict
 from smtcrypt.engine.memory import cap_process_memory
@@ -73,10 +74,10 @@ def solve(args: argparse.Namespace) -> int:
         return unfinished(Ending.MEMORY)
     except KeyboardInterrupt:  # Ctrl-C while reading (the stage takes it at a safe point)
         return unfinished(Ending.INTERRUPTED)
-    if args.answer is not None:
+    if args.answer is not None or args.maximize is not None or args.minimize is not None:
         with guard.stage(words=unfinished, clocked=True):
             args.timeout = guard.left()
-            return answer_command(puzzle, args)
+            return (answer_command if args.answer is not None else optimum_command)(puzzle, args)
     try:
         output = Report(puzzle.reading)
     except FormulaError as error:

@@ -40,6 +40,7 @@ LETTER_EXTENDERS = frozenset({ZWJ, ZWNJ, "\u0e33", "\u0eb3", "\uff9e", "\uff9f"}
 WILDCARD_FIRST, WILDCARD_END = 0xE000, 0xF900  # the Private Use Area of the Basic Multilingual Plane
 WILDCARD_NAMES = "".join(map(chr, range(WILDCARD_FIRST, WILDCARD_END)))
 DOTTED_CIRCLE = "\u25cc"  # the base on which a combining mark is drawn alone
+OPERATOR_SYMBOLS = frozenset("√")  # the language's operators outside ASCII (grammar/smtcrypt.lark lexes them)
 OPERATOR_LOOKALIKES = {"×": "*", "·": "*", "⋅": "*", "∙": "*", "÷": "/", "−": "-", "–": "-", "—": "-",
                        "≠": "!=", "≤": "<=", "≥": ">=", "＝": "=", "＋": "+"}
 
@@ -272,6 +273,8 @@ def refusal(ch: str) -> str | None:
     """Why `ch` cannot stand in a word or a name, or None if it can: a digit of another script, a
     symbol, a look-alike of an operator ("unexpected character '×' (use * to multiply)"). The joiners
     ZWJ and ZWNJ may stand in a symbol, on the letter before them."""
+    if ch in OPERATOR_SYMBOLS:
+        return None
     if ch < "\x80" or is_name_letter(ch) or ch in LETTER_EXTENDERS or is_letter(ch):
         if is_wildcard(ch):
             return f"unexpected character {ch!r} (a private-use character, neither a letter nor a digit)"

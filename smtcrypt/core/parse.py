@@ -61,16 +61,18 @@ GRAMMAR_NAME = "smtcrypt.lark"
 COMPARISON_OPS = {"=": "==", "==": "==", "is": "==", "!=": "!=", "isnot": "!=", "<": "<", "<=": "<=",
                   ">": ">", ">=": ">=", "in": "in", "notin": "not in"}
 
-# Operators as written on paper or in other tools, which the language spells otherwise: `x` for times
-# (where it stands between two operands, a name would not), `:` for divide (`×` and `÷`: core/letters.py)
-TEXT_OPERATORS = {"x": "*", ":": "/"}
+# Operators as written on paper, which the language spells otherwise: `x` for times (where it stands
+# between two operands, a name would not; `×` and `÷`: core/letters.py). `:` is the language's own `/`.
+TEXT_OPERATORS = {"x": "*"}
+SPELLINGS = {":": "/"}  # an operator as other tools write it -> the tree's
 MISSING_OPERATOR = "missing operator between two operands"
 
 # Small bad inputs, each labelled with what a user should be told (see Lark's match_examples).
 ERROR_EXAMPLES = {
     "missing operand": ["A +", "A + = B", "A * * B", "A ==", "= A", "A = B +", "(", "A = -", "A = (B +)",
                         "A = not", "A and", "A = B or", "A = B and = C", "A + , B", "A + B =",
-                        "A = B =", "A = B <", "A * B ="],
+                        "A = B =", "A = B <", "A * B =", "A &&", "A = B ||", "A && = B", "A || || B", "A = √",
+                        "A :", "A : = B"],
     MISSING_OPERATOR: ["A B", "A 2", "A = (B) C", "2 A = B", "A = B C", "A(B) C",
                                               "A = B not C", "A = {B} C", "A = 2 3",
                                               "A = B 2"],
@@ -191,7 +193,7 @@ class _ToTree:
     def _fold(self, children):
         result = children[0]
         for op, right in zip(children[1::2], children[2::2]):
-            result = BinOp(str(op), result, right, _joined_span(result, right))
+            result = BinOp(SPELLINGS.get(str(op), str(op)), result, right, _joined_span(result, right))
         return result
 
     def sum(self, meta, children):
@@ -203,6 +205,13 @@ class _ToTree:
     def unary(self, meta, children):
         op, operand = children
         return Unary(str(op), operand, _span(meta))
+
+    def root(self, meta, children):
+        """`√x` is x ** (1/2), the exact square root, as written (its span is the root's)."""
+        (operand,) = children
+        span = _span(meta)
+        half = BinOp("/", Number(Fraction(1), "1", span), Number(Fraction(2), "2", span), span)
+        return BinOp("**", operand, half, span)
 
     def power(self, meta, children):
         base, exponent = children

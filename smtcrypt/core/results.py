@@ -45,6 +45,7 @@ class Proof(str, enum.Enum):
     BOUNDED = "every assignment covered by a bounded search"  # a linear equation's digits, cut by its bounds
     CUBES = "unsat, each cube of solutions proved by unsat"  # blocking whole cubes, each proved to hold only solutions
     SYMBOLS = "more symbols that must differ than digits for them"  # no search: the notation's own check (enigma.py)
+    OBJECTIVE_BOUND = "the objective's bound: no assignment the rules allow does better"  # an optimum at its bound
 
 
 class Status(str, enum.Enum):
@@ -56,6 +57,7 @@ class Status(str, enum.Enum):
     UNKNOWN = "unknown"  # the search could not finish (time limit, solver gave up)
     FOUND = "found"  # stopped early, as asked, with at least one solution
     INFINITE = "infinite"  # infinitely many solutions, proved; the first few are shown
+    OPTIMAL = "optimal"  # the best value of an objective, attained and proved best (setters/optimum.py)
 
 
 INTERRUPTED = Ending.INTERRUPTED.value  # the reason given when the user stops a search (decide by `Verdict.ending`)

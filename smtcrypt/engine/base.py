@@ -14,6 +14,7 @@ import abc
 import enum
 import functools
 import importlib.util
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, nullcontext
@@ -31,6 +32,9 @@ if TYPE_CHECKING:  # z3 loads with the backends that need it; compiled.py import
 
 Assignment = dict[str, int]  # like {"S": 9, "E": 5, ...}
 Clock = Callable[[str], AbstractContextManager[Any]]  # times a stage: `with clock("compile"): ...`
+# Where Python can start no thread (Pyodide, the page without a server), no timer interrupts Z3 and no
+# race runs: the page ends a search by ending its worker.
+THREADS = sys.platform not in ("emscripten", "wasi")
 DEADLINE_SLACK = 0.01  # seconds: this close to a deadline, no new solver check (nor a switch of backend) starts
 
 __all__ = ["DEADLINE_SLACK", "STRATEGIES", "Assignment", "Backend", "Clock", "Ending", "Executor", "Fit", "Halted",

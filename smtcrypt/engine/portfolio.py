@@ -29,6 +29,7 @@ from smtcrypt.engine import prices
 from smtcrypt.engine.base import (
     DEADLINE_SLACK,
     STRATEGIES,
+    THREADS,
     Assignment,
     Backend,
     Clock,
@@ -391,7 +392,7 @@ class Portfolio:
             budget = prices.CUBES_SHARE * self.price
             first = self._start(Strategy.CUBES, means=replace(self.means, budget=budget, expected=self.expected))
         if first is None:
-            if self.limit == 1 and (os.cpu_count() or 1) > 1:
+            if self.limit == 1 and (os.cpu_count() or 1) > 1 and THREADS:
                 yield from self._race()
                 return
             if self.expected * prices.Z3_PER_MODEL.get(encoding, prices.Z3_PER_MODEL["general"]) > self.price:

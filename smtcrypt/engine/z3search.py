@@ -24,7 +24,7 @@ import z3
 
 from smtcrypt.core.check import MAX_EXPONENT_CASES, Problem, large_exponents
 from smtcrypt.encode import Encoded, EncodingStopped, encode, indicator, watched
-from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
+from smtcrypt.engine.base import THREADS, Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
 from smtcrypt.engine.memory import retain_freed_memory_once as retain_freed_memory_once
 
 UNBOUNDED_MODEL_CAP = 1000  # models enumerated over unbounded unknowns before the search stops as unknown
@@ -83,7 +83,7 @@ def watchdog(deadline: float | None, context: z3.Context) -> Iterator[None]:
     interrupt the context itself when the time is up."""
     timer = None
     # a deadline past what a timer can wait (a share of an astronomical price) is no deadline
-    if deadline is not None and deadline - time.monotonic() < threading.TIMEOUT_MAX:
+    if THREADS and deadline is not None and deadline - time.monotonic() < threading.TIMEOUT_MAX:
         timer = threading.Timer(max(0.0, deadline - time.monotonic()), interrupt, [context])
         timer.daemon = True
         timer.start()
@@ -121,7 +121,8 @@ class Z3Backend(Backend):
                 if self.end is None:
                     interrupt(self.context)
 
-        threading.Thread(target=repeat, name="smtcrypt-stop", daemon=True).start()
+        if THREADS:
+            threading.Thread(target=repeat, name="smtcrypt-stop", daemon=True).start()
 
     def batches(self) -> Iterator[list[Assignment]]:
         with watchdog(self.deadline, self.context):

@@ -29,10 +29,11 @@ def solution_data(solution: Solution, entry: dict[str, Any] | None = None, line:
 
 
 def explanation(puzzle: Puzzle, timeout: float | None = None) -> dict[str, Any]:
-    """`{"difficulty": 1-5, "complete": bool, "steps": [{"kind", "text"}, ...]}`: the steps a
-    person can follow, for the page to reveal one hint at a time."""
+    """`{"difficulty": 1-5, "complete": bool, "legend": [...], "steps": [{"kind", "text"}, ...]}`: the
+    steps a person can follow, for the page to reveal one hint at a time, and the legend that says how
+    to read them (the columns, the carries, the base), shown above them."""
     explained = puzzle.explain(timeout=timeout)
-    return {"difficulty": explained.difficulty, "complete": explained.complete,
+    return {"difficulty": explained.difficulty, "complete": explained.complete, "legend": list(explained.legend),
             "steps": [{"kind": step.kind, "text": step.text} for step in explained.steps]}
 
 

@@ -22,8 +22,10 @@ from smtcrypt.core.results import Solution, Status, Verdict
 from smtcrypt.notations import Reading
 from smtcrypt.present.answers import value_json, value_text
 from smtcrypt.present.data import solution_data, solution_dict, to_dict
+from smtcrypt.present.optimum import to_dict as optimum_fields
 from smtcrypt.present.text import summary_line
 from smtcrypt.setters.answers import Expression, Value
+from smtcrypt.setters.optimum import Optimum
 
 
 class Report:
@@ -83,6 +85,13 @@ class Report:
         data = to_dict(verdict, stats=stats, solutions=solutions, limit=limit, fields=self.fields(), entries=entries)
         if self.answer is not None:
             data["answers"] = [{"value": value_json(value), "count": count} for value, count in self.answers()]
+        return data
+
+    def optimum(self, result: Optimum, *, stats: bool = False, solutions: bool = True) -> dict[str, Any]:
+        """The object of an optimisation (`--maximize`, `--minimize`): the verdict's, its solutions those
+        attaining the optimum, with the optimum's fields (`present.optimum.to_dict`)."""
+        data = self.verdict(result.as_verdict, stats=stats, solutions=solutions)
+        data.update(optimum_fields(result))
         return data
 
     def hint(self, verdict: Verdict) -> str | None:

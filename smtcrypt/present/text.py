@@ -27,6 +27,8 @@ def summary_line(verdict: Verdict) -> str:
         return f"{found} (not unique: stopped after two, {seconds})"
     if verdict.status is Status.UNIQUE:
         return f"{found} (unique: search complete, {seconds})"
+    if verdict.status is Status.OPTIMAL:
+        return f"{found} attaining the optimum (proved, {seconds})"
     return f"{found} (search complete, {seconds})"
 
 

@@ -160,10 +160,10 @@ def _total(node: Expr) -> bool:
 
 
 def searching(reading: Reading, problem: Problem | None = None, *, limit: int | None = None,
-              timeout: float | None = None, strategy: str = "auto") -> Search:
+              timeout: float | None = None, strategy: str = "auto", decide: bool = False) -> Search:
     """A search of the reading's problem (or of `problem`, the reading's with one more constraint),
     its solutions shown through the reading's view."""
-    return Search(reading.problem if problem is None else problem, limit=limit, timeout=timeout,
+    return Search(reading.problem if problem is None else problem, limit=limit, timeout=timeout, decide=decide,
                   strategy=reading.strategy if strategy == "auto" else strategy,
                   fill=reading.view.fill(reading.problem))  # shown as the puzzle, without the added constraint
 

@@ -33,10 +33,18 @@ from starlette.types import Receive, Scope, Send
 
 from smtcrypt._version import __version__
 from smtcrypt.search import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
-from smtcrypt.teach.worksheet import PAPERS
 from smtcrypt.web.guard import MAX_BODY_BYTES, Guard
 from smtcrypt.web.jobs import Job
-from smtcrypt.web.query import KNOWN, BadQuery, Query, puzzle_of, read_json, read_query
+from smtcrypt.web.query import (
+    CHECK_OPTIONS,
+    KNOWN,
+    BadQuery,
+    Query,
+    puzzle_of,
+    read_json,
+    read_query,
+    worksheet_request,
+)
 from smtcrypt.web.searches import END, Busy, Gone, Running, Searches, start_fork_server
 
 __all__ = ["create_app", "puzzle_of"]  # puzzle_of: the one door a request's puzzle is read through (query.py)
@@ -45,10 +53,6 @@ PROGRESS_EVERY = 0.5  # seconds between progress lines of a stream
 EXIT_WAIT = 1.0  # seconds an answer waits for its process to end (killed, it ends in milliseconds)
 STATIC = ("index.html", "app.js", "style.css")
 MEDIA = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
-CHECK_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "nonzero_single_letters", "base", "digits", "domain",
-                 "assign", "syntax")
-WORKSHEET_OPTIONS = ("formula", "title", "paper", "timeout")
-MAX_WORKSHEET_PUZZLES = 60
 
 
 def static_file(name: str) -> str:
@@ -269,26 +273,9 @@ async def health(request: Request) -> Response:
                          "timeout": timeout_of(request)})
 
 
-def worksheet_request(request: Request) -> tuple[list[str], str, str]:
-    """The formulas, paper and title a worksheet request asks for; `BadQuery` where it cannot be made."""
-    pairs = request.query_params.multi_items()
-    unknown = sorted({name for name, _ in pairs} - set(WORKSHEET_OPTIONS))
-    formulas = [value for name, value in pairs if name == "formula" and value.strip()]
-    paper = request.query_params.get("paper", "a4").lower()
-    if unknown:
-        raise BadQuery(400, f"unknown option {unknown[0]!r} (known: {', '.join(WORKSHEET_OPTIONS)})")
-    if not formulas:
-        raise BadQuery(400, "no puzzles: give them as formula=...&formula=...")
-    if len(formulas) > MAX_WORKSHEET_PUZZLES:
-        raise BadQuery(413, f"{len(formulas)} puzzles: at most {MAX_WORKSHEET_PUZZLES} on a worksheet")
-    if paper not in PAPERS:
-        raise BadQuery(400, f"paper must be one of {', '.join(PAPERS)}")
-    return formulas, paper, request.query_params.get("title", "Cryptarithms")
-
-
 async def worksheet(request: Request) -> Response:
     try:
-        formulas, paper, title = worksheet_request(request)
+        formulas, paper, title = worksheet_request(request.query_params.multi_items())
         sheet = await work(request, Job("worksheet", timeout_of(request), body=(formulas, title[:200], paper)))
     except (BadQuery, Busy, Gone) as error:
         return refused(error)

@@ -20,6 +20,7 @@ from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations import NOTATIONS, shared_options  # every notation, read from the table (layout too)
 from smtcrypt.search import DEFAULT_TIMEOUT
+from smtcrypt.teach.worksheet import PAPERS
 
 MODES = ("all", "first", "count", "unique")
 MAX_FORMULA_CHARS = MAX_SOURCE_LENGTH  # the parser's own limit: over it, 413 before any parsing
@@ -27,7 +28,11 @@ MAX_JSON_DEPTH = 20  # a move's body is two levels deep; Python's JSON reader wo
 SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair: no text, and no UTF-8 can carry it back
 REPEATABLE = {"formula", "assign", "domain"}  # several constraints; one letter each (or comma-separated)
 KNOWN = ("formula", "mode", "limit", "timeout", "strategy", "stats", "distinct", "allow_leading_zeros",
-         "nonzero_single_letters", "base", "digits", "domain", "assign", "syntax")
+         "nonzero_single_letters", "base", "digits", "domain", "assign", "syntax", "maximize", "minimize")
+CHECK_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "nonzero_single_letters", "base", "digits", "domain",
+                 "assign", "syntax")  # a check's and an explanation's: the puzzle and its rules, no way of searching
+WORKSHEET_OPTIONS = ("formula", "title", "paper", "timeout")
+MAX_WORKSHEET_PUZZLES = 60
 TRUE, FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
 
 
@@ -52,6 +57,7 @@ class Query:
     strategy: str = "auto"
     stats: bool = False
     syntax: str = "smtcrypt"
+    objective: tuple[str, str] | None = None  # maximize= or minimize=: (sense, expression), as the command line's
 
     @property
     def search_options(self) -> dict[str, Any]:
@@ -204,5 +210,29 @@ def read_query(pairs: Iterable[tuple[str, str]], *, max_timeout: float, known: I
         raise BadQuery(400, f"limit goes with mode=all, not mode={mode}", option="limit")
     strategy = values.choice("strategy", STRATEGIES, "auto")
     timeout = values.number("timeout", float, 0.001)
+    given = [(sense, values.one(sense)) for sense in ("maximize", "minimize") if values.one(sense)]
+    if len(given) > 1:
+        raise BadQuery(400, "give maximize or minimize, not both", option="minimize")
+    if given and (mode in ("first", "count") or limit is not None):
+        raise BadQuery(400, f"{given[0][0]} finds the best value (with mode=unique, whether one solution attains "
+                            f"it); it takes no mode={mode} or limit", option=given[0][0])
     return Query(formula, values.rules(), mode, limit, max_timeout if timeout is None else min(timeout, max_timeout),
-                 strategy, values.flag("stats", False), values.choice("syntax", tuple(NOTATIONS), "smtcrypt"))
+                 strategy, values.flag("stats", False), values.choice("syntax", tuple(NOTATIONS), "smtcrypt"),
+                 (given[0][0], str(given[0][1])) if given else None)
+
+
+def worksheet_request(pairs: list[tuple[str, str]]) -> tuple[list[str], str, str]:
+    """The formulas, paper and title a worksheet request asks for; `BadQuery` where it cannot be made."""
+    values = dict(pairs)
+    unknown = sorted({name for name, _ in pairs} - set(WORKSHEET_OPTIONS))
+    formulas = [value for name, value in pairs if name == "formula" and value.strip()]
+    paper = values.get("paper", "a4").lower()
+    if unknown:
+        raise BadQuery(400, f"unknown option {unknown[0]!r} (known: {', '.join(WORKSHEET_OPTIONS)})")
+    if not formulas:
+        raise BadQuery(400, "no puzzles: give them as formula=...&formula=...")
+    if len(formulas) > MAX_WORKSHEET_PUZZLES:
+        raise BadQuery(413, f"{len(formulas)} puzzles: at most {MAX_WORKSHEET_PUZZLES} on a worksheet")
+    if paper not in PAPERS:
+        raise BadQuery(400, f"paper must be one of {', '.join(PAPERS)}")
+    return formulas, paper, values.get("title", "Cryptarithms")

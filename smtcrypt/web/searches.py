@@ -3,7 +3,7 @@
 A request's search (and any other work that reads a puzzle: a check, an explanation, a move, a
 worksheet) runs in a process forked from a fork server that has the solver loaded (`warm.py`), so
 that it starts in a few milliseconds, and SPARES processes are forked ahead, so that a request
-mostly finds one waiting for its job; `jobs.py` is what runs there. A thread of the server relays
+mostly finds one waiting for its job; `process.py` runs `jobs.py` there. A thread of the server relays
 the process's messages to the event loop. The process is killed
 
 - at its deadline: the request's time limit plus GRACE (the search stops itself at the limit and
@@ -38,7 +38,8 @@ from smtcrypt.core.results import Ending
 from smtcrypt.present.data import to_dict, with_solutions
 from smtcrypt.search import DEFAULT_MEMORY_MB
 from smtcrypt.search.verdicts import unfinished
-from smtcrypt.web.jobs import STREAMED_SOLUTIONS, Job, run
+from smtcrypt.web.jobs import STREAMED_SOLUTIONS, Job
+from smtcrypt.web.process import run
 
 __all__ = ["END", "GRACE", "SPARES", "STOP_GRACE", "STREAMED_SOLUTIONS", "Busy", "Gone", "Running", "Searches",
            "default_most"]
@@ -90,7 +91,7 @@ class Gone(Exception):
 
 
 class Spare:
-    """A process forked before it is needed, waiting for its job (`jobs.run` without one): a request's
+    """A process forked before it is needed, waiting for its job (`process.run` without one): a request's
     work then starts without waiting for a fork. Made in a thread, as starting a process waits."""
 
     def __init__(self, context: ForkServerContext | SpawnContext):

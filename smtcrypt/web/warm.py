@@ -29,7 +29,7 @@ def warm_up() -> None:
 
 
 def leave_main_alone() -> None:
-    """Each process forked from here runs `jobs.run`, which never looks at the server's main module;
+    """Each process forked from here runs `process.run`, which never looks at the server's main module;
     multiprocessing would still run that module again in every process (a script, such as the
     `smtcrypt` command's, a cost on every request: docs/web.md), since Python 3.11's fork server cannot preload
     it. This fork server serves the web's work alone, so here the fix-up does nothing."""

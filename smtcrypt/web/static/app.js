@@ -1,5 +1,6 @@
 // The smtcrypt page: check the formula as it is typed, stream solutions, stop, share, hint, play, worksheets.
-// Every answer comes from the server (the same parser and solver as the command line); this file only shows it.
+// Every answer comes from smtcrypt itself (the same parser and solver as the command line): from the server
+// (`smtcrypt serve`), or from Web Workers running it in Pyodide (`smtcrypt page`); this file only shows it.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -7,7 +8,10 @@ const RULES = ["mode", "digits", "assign", "base", "distinct", "allow_leading_ze
 const DEFAULTS = { mode: "all", digits: "", assign: "", base: "10", distinct: true, allow_leading_zeros: false,
                    nonzero_single_letters: false };
 const NOTATIONS = ["smtcrypt", "layout", "cryptator", "enigma"];  // the `syntax` a puzzle is read in
+const SENSES = ["maximize", "minimize"];  // a best value asked for: maximize=EXPR or minimize=EXPR
 const STOP_GRACE_MS = 3000;  // after Stop, the server's last word is awaited this long before the request is dropped
+
+const GRACE_MS = 1000;  // in the browser: a search's time past its limit to send its verdict, before its worker ends
 
 let current = null;  // the running search: {controller, id, started, timeout, found, shown}
 let hints = null;    // the explanation of the last solved puzzle, revealed one step at a time
@@ -26,11 +30,12 @@ function puzzleParams() {
     const value = ruleValue(name);
     if (value !== DEFAULTS[name]) params.set(name, String(value));
   }
+  if ($("sense").value && $("objective").value.trim()) params.set($("sense").value, $("objective").value.trim());
   return params;
 }
 
 function puzzleLink() {
-  return location.origin + "/?" + puzzleParams();
+  return location.origin + location.pathname + "?" + puzzleParams();
 }
 
 function followLink() {  // a link shown belongs to the puzzle on the page, not to one solved or shared before
@@ -40,7 +45,7 @@ function followLink() {  // a link shown belongs to the puzzle on the page, not 
 
 function ruleParams() {  // what the checker needs: the formula and the rules, not the mode
   const params = puzzleParams();
-  params.delete("mode");
+  for (const name of ["mode", ...SENSES]) params.delete(name);
   return params;
 }
 
@@ -49,6 +54,9 @@ function loadFromAddress() {
   if (!params.has("formula")) return false;
   $("formula").value = params.getAll("formula").join("\n");
   $("notation").value = NOTATIONS.includes(params.get("syntax")) ? params.get("syntax") : "smtcrypt";
+  const sense = SENSES.find((name) => params.has(name));
+  $("sense").value = sense || "";
+  $("objective").value = sense ? params.get(sense) : "";
   for (const name of RULES) {
     if (!params.has(name)) continue;
     const element = $(name), value = params.get(name);
@@ -67,6 +75,137 @@ function el(tag, className, text) {
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+// ---- the way to smtcrypt: the server's API, or Web Workers (the page without a server) -------------------
+
+// A request answers {ok, status, body}; a stream calls `line` with each of its lines (start, solution...,
+// progress..., done) and resolves when it ends. Both ways answer alike: the workers run the server's code.
+const solver = document.body.dataset.pyodide ? workerSolver(document.body.dataset) : serverSolver();
+
+function serverSolver() {
+  async function request(path, params, body) {
+    const options = body === undefined ? {} :  // a POST says it is JSON: the server takes no other
+      { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+    const response = await fetch(path + (params ? "?" + params : ""), options);
+    return { ok: response.ok, status: response.status, body: await response.json() };
+  }
+  async function stream(params, line, run) {
+    const response = await fetch("/api/stream?" + params, { signal: run.controller.signal });
+    if (!response.ok) return { ok: false, status: response.status, body: await response.json() };
+    const reader = response.body.getReader(), decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let newline;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        const text = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        if (text.trim()) line(JSON.parse(text));
+      }
+    }
+    return { ok: true };
+  }
+  async function stop(run) {
+    if (run.id) {
+      try {
+        await request("/api/stop", "id=" + encodeURIComponent(run.id), {});
+      } catch (error) { /* dropped below */ }
+    }
+    // the stream ends with the server's verdict (unknown, interrupted); if it does not come, drop the request
+    setTimeout(() => { if (!run.done) run.controller.abort(); }, run.id ? STOP_GRACE_MS : 0);
+  }
+  return { request, stream, stop, health: () => request("/api/health") };
+}
+
+// Two workers: searches in one (ended, and started afresh, to stop one), the checks, hints, moves and
+// worksheets in the other, so that what is typed is checked while a search runs. Each request within the
+// page's time limit (plus GRACE_MS), or its worker ends.
+function workerSolver(config) {
+  const timeout = Number(config.timeout);
+  const boot = { pyodide: new URL(config.pyodide, location.href).href, timeout,
+                 wheels: config.wheels.split(" ").map((name) => new URL(name, location.href).href) };
+
+  function worker() {
+    const self = { waiting: new Map(), next: 0 };
+    self.start = () => {
+      self.worker = new Worker(new URL("static/worker.mjs", location.href), { type: "module" });
+      self.ready = new Promise((resolve, reject) => { self.booted = resolve; self.failed = reject; });
+      self.ready.catch(() => null);
+      self.worker.onmessage = (event) => {
+        const message = JSON.parse(event.data);
+        if (message.ready) self.booted();
+        else if (message.failed) self.failed(new Error(message.failed));
+        else if (self.waiting.has(message.id)) self.waiting.get(message.id)(message);
+      };
+      self.worker.onerror = (event) => self.failed(new Error(event.message || "the worker failed to start"));
+      self.worker.postMessage({ boot });
+    };
+    // a request's messages go to `answer` until its end; its clock starts once the worker is ready
+    self.send = async (path, params, body, answer, late) => {
+      await self.ready;
+      const id = ++self.next;
+      const timer = setTimeout(() => late(self), timeout * 1000 + GRACE_MS);
+      self.waiting.set(id, (message) => {
+        if (message.end || message.killed) { clearTimeout(timer); self.waiting.delete(id); }
+        answer(message);
+      });
+      self.worker.postMessage({ id, path, query: params ? [...params] : [], body });
+    };
+    self.restart = (why) => {  // its work ends now: each request waiting hears why
+      self.worker.terminate();
+      const waiting = [...self.waiting.values()];
+      self.waiting.clear();
+      for (const answer of waiting) answer({ killed: why });
+      self.start();
+    };
+    self.start();
+    return self;
+  }
+  const searches = worker();
+  // the other worker starts once the searches' is ready (or has failed), so that the first answer comes sooner
+  searches.ready.then(() => performance.mark("smtcrypt-ready"), () => null);  // (benchmarks/page.py reads it)
+  const helper = searches.ready.then(worker, worker);
+
+  function request(path, params, body) {
+    return new Promise((resolve, reject) => {
+      let answered = null;
+      helper.then((each) => each.send(path, params, body, (message) => {
+        if (message.killed) resolve({ ok: false, status: 422, body: { error: message.killed } });
+        else if (message.status !== undefined) answered = message;
+        else if (message.end) resolve({ ...answered, ok: answered.status === 200 });
+      }, (each) => each.restart(`the work did not end within the page's time limit (${timeout} s)`))).catch(reject);
+    });
+  }
+  function stream(params, line, run) {
+    return new Promise((resolve, reject) => {
+      let refused = null;
+      run.kill = (why) => searches.restart(why);
+      searches.send("/api/stream", params, undefined, (message) => {
+        if (message.killed) {  // ended from here: the verdict is what was found by then
+          const seconds = (performance.now() - run.started) / 1000;
+          line({ event: "done", shown: run.shown, verdict: { status: "unknown", count: run.found, reason: message.killed, seconds } });
+          resolve({ ok: true });
+        } else if (message.line) {
+          line(message.line);
+        } else if (message.status !== undefined) {
+          refused = { ok: false, status: message.status, body: message.body };
+        } else if (message.end) {
+          resolve(refused || { ok: true });
+        }
+      }, () => run.kill("time limit")).catch(reject);
+    });
+  }
+  async function stop(run) { if (run.kill) run.kill("interrupted"); }
+  async function worksheet(params) {  // the sheet as a page of its own, made here
+    const answer = await request("/worksheet", params);
+    if (!answer.ok) return answer;
+    return { ok: true, url: URL.createObjectURL(new Blob([answer.html], { type: "text/html" })) };
+  }
+  const health = async () => ({ ok: true, status: 200, body: { version: config.version, searches: 0, timeout } });
+  return { request, stream, stop, worksheet, health };
 }
 
 // ---- checking as you type -------------------------------------------------------------------
@@ -95,10 +234,9 @@ async function checkNow() {
     return;
   }
   try {
-    const response = await fetch("/api/check?" + ruleParams());
-    const body = await response.json();
+    const { ok, body } = await solver.request("/api/check", ruleParams());
     if (seq !== checkSeq) return;  // a later keystroke has been checked already
-    if (response.ok) {
+    if (ok) {
       showSyntax(null);
       const names = body.letters.concat(body.unknowns);
       const parts = [];
@@ -111,7 +249,7 @@ async function checkNow() {
       $("letters").textContent = "";
     }
   } catch (error) {
-    if (seq === checkSeq) $("letters").textContent = "the server cannot be reached";
+    if (seq === checkSeq) $("letters").textContent = `smtcrypt cannot be reached (${error.message})`;
   }
 }
 
@@ -143,6 +281,13 @@ function describe(verdict, shown) {
     infinite: `${plural(verdict.shown ?? shown)} shown; ${verdict.reason}`,
     unknown: `${plural(n)} found; search incomplete (${verdict.reason}), so more may exist`,
   };
+  const best = verdict.sense === "maximize" ? "maximum" : "minimum";
+  const attained = { unique: "; attained by one solution only, proved", multiple: "; attained by more than one solution" };
+  texts.optimal = `${best} ${verdict.objective} = ${verdict.optimum}: optimal` + (attained[verdict.attained] || "");
+  if (verdict.status === "unknown" && verdict.bound !== undefined) {
+    texts.unknown = `${best} ${verdict.objective} ${verdict.sense === "maximize" ? "at least" : "at most"} ` +
+      `${verdict.bound}, the best found; search incomplete (${verdict.reason}), so it is not proved optimal`;
+  }
   let text = texts[verdict.status] || verdict.status;
   if (n !== null && shown < n && verdict.status !== "unknown" && $("mode").value !== "count") text += `; the first ${shown} shown`;
   return [text, how];
@@ -201,7 +346,7 @@ async function solve() {
     previous.controller.abort();
     finish();
   }
-  history.replaceState(null, "", "/?" + puzzleParams());
+  history.replaceState(null, "", location.pathname + "?" + puzzleParams());
   followLink();
   clearTimeout(checkTimer);  // the letters line and any error belong to the formula being solved
   checkNow();
@@ -217,26 +362,13 @@ async function solve() {
   $("stop").disabled = false;
   $("solve").disabled = true;
   try {
-    const response = await fetch("/api/stream?" + puzzleParams(), { signal: controller.signal });
-    if (!response.ok) {
+    const answer = await solver.stream(puzzleParams(), (line) => handle(line, run), run);
+    if (!answer.ok) {
       if (current !== run) return;
-      const body = await response.json();
+      const body = answer.body;
       if (body.line !== undefined) showSyntax(body);
       setStatus("error", body.error + (body.line ? ` at line ${body.line}, column ${body.column}` : ""));
       return;
-    }
-    const reader = response.body.getReader(), decoder = new TextDecoder();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let newline;
-      while ((newline = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        if (line.trim()) handle(JSON.parse(line), run);
-      }
     }
     run.done = true;
   } catch (error) {
@@ -244,7 +376,7 @@ async function solve() {
     if (error.name === "AbortError") {
       setStatus("unknown", `${run.found} found; search stopped, so more may exist`);
     } else {
-      setStatus("error", `the server cannot be reached (${error.message})`);
+      setStatus("error", `smtcrypt cannot be reached (${error.message})`);
     }
   } finally {
     if (current === run) finish();
@@ -255,14 +387,7 @@ async function stop() {
   const run = current;
   if (!run) return;
   $("stop").disabled = true;
-  if (run.id) {
-    try {  // a POST says it is JSON: the server takes no other (so that no other site can send one unasked)
-      await fetch("/api/stop?id=" + encodeURIComponent(run.id),
-                  { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
-    } catch (error) { /* dropped below */ }
-  }
-  // the stream ends with the server's verdict (unknown, interrupted); if it does not come, drop the request
-  setTimeout(() => { if (!run.done) run.controller.abort(); }, run.id ? STOP_GRACE_MS : 0);
+  await solver.stop(run);
 }
 
 // ---- hints ----------------------------------------------------------------------------------
@@ -270,6 +395,7 @@ async function stop() {
 function offerHints() {
   $("hints").hidden = false;
   $("steps").replaceChildren();
+  $("legend").replaceChildren();
   $("difficulty").textContent = "";
   $("next-hint").disabled = false;
   $("next-hint").textContent = "Next hint";
@@ -277,15 +403,15 @@ function offerHints() {
 
 async function nextHint() {
   if (!hints) {
-    const response = await fetch("/api/explain?" + ruleParams());
-    const body = await response.json();
-    if (!response.ok) {
+    const { ok, body } = await solver.request("/api/explain", ruleParams());
+    if (!ok) {
       $("steps").replaceChildren(el("li", "", body.error));
       $("next-hint").disabled = true;
       return;
     }
     hints = { steps: body.steps, shown: 0 };
     if (body.difficulty) $("difficulty").textContent = `difficulty ${body.difficulty} of 5`;
+    $("legend").replaceChildren(...(body.legend || []).map((line) => el("p", "", line)));  // how to read the steps
   }
   if (hints.shown < hints.steps.length) {
     $("steps").append(el("li", hints.steps[hints.shown].kind || "", hints.steps[hints.shown].text));
@@ -343,11 +469,8 @@ function playRequest(extra) {
 async function sendPlay(extra) {
   const { before, ...fields } = extra;
   if (before) before(game.decisions);  // the decisions this move is answered under
-  const response = await fetch("/api/play", {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(gameBody(fields)),
-  });
-  const body = await response.json();
-  if (!response.ok) {
+  const { ok, body } = await solver.request("/api/play", null, gameBody(fields));
+  if (!ok) {
     const where = body.column ? ` (column ${body.column})` : "";
     showVerdict("error", `${body.decision ? body.decision + ": " : ""}${body.error}${where}`,
                 body.snippet ? [body.snippet] : []);
@@ -355,7 +478,7 @@ async function sendPlay(extra) {
   }
   game.data = body;
   game.decisions = body.decisions;
-  history.replaceState(null, "", "/?" + gameParams());
+  history.replaceState(null, "", location.pathname + "?" + gameParams());
   drawBoard();
   return body;
 }
@@ -431,7 +554,7 @@ function boxTyped(box) {
   if ($("pencil").checked && /^[0-9]$/.test(text)) {  // a pencil mark: toggled, never a decision
     const digit = Number(text), marks = game.marks[letter] || [];
     game.marks[letter] = marks.includes(digit) ? marks.filter((d) => d !== digit) : [...marks, digit].sort();
-    history.replaceState(null, "", "/?" + gameParams());
+    history.replaceState(null, "", location.pathname + "?" + gameParams());
     drawBoard();
     return;
   }
@@ -442,7 +565,7 @@ async function tryMove(text) {
   const marks = /^\s*([\p{L}\p{M}])\s*:(.*)$/u.exec(text.normalize("NFC"));
   if (marks && game.data && game.data.letters.includes(marks[1].toUpperCase())) {
     game.marks[marks[1].toUpperCase()] = (marks[2].match(/[0-9]/g) || []).map(Number).sort();
-    history.replaceState(null, "", "/?" + gameParams());
+    history.replaceState(null, "", location.pathname + "?" + gameParams());
     drawBoard();
     return;
   }
@@ -496,8 +619,8 @@ function loadGame(params) {  // a shared position: the decisions and marks of th
 }
 
 async function shareGame() {
-  const link = location.origin + "/?" + gameParams();
-  history.replaceState(null, "", "/?" + gameParams());
+  const link = location.origin + location.pathname + "?" + gameParams();
+  history.replaceState(null, "", location.pathname + "?" + gameParams());
   $("link").value = link;
   $("link").hidden = false;
   try { await navigator.clipboard.writeText(link); $("game-share").textContent = "Link copied"; }
@@ -508,7 +631,7 @@ async function shareGame() {
 
 async function share() {
   const link = puzzleLink();
-  history.replaceState(null, "", "/?" + puzzleParams());
+  history.replaceState(null, "", location.pathname + "?" + puzzleParams());
   $("link").value = link;
   $("link").hidden = false;
   $("link").select();
@@ -529,6 +652,22 @@ function updateWorksheetLink() {
   $("ws-open").setAttribute("aria-disabled", formulas.length ? "false" : "true");
 }
 
+// Without a server, the sheet is made by the workers and opened as a page of its own (a tab opened at
+// the click: opened after the wait, a pop-up blocker may refuse it); its errors are shown here.
+async function openWorksheet(event) {
+  event.preventDefault();
+  if ($("ws-open").getAttribute("aria-disabled") === "true") return;
+  const tab = window.open("", "_blank");
+  const answer = await solver.worksheet(new URL($("ws-open").href).searchParams);
+  $("ws-error").hidden = answer.ok;
+  if (answer.ok) {
+    if (tab) tab.location = answer.url;
+  } else {
+    if (tab) tab.close();
+    $("ws-error").textContent = answer.body.error;
+  }
+}
+
 function addToWorksheet() {
   const formula = $("formula").value.split("\n").map((line) => line.trim()).filter(Boolean).join("; ");
   if (!formula) return;
@@ -544,8 +683,8 @@ async function start() {
   $("form").addEventListener("submit", (event) => { event.preventDefault(); solve(); });
   $("formula").addEventListener("input", checkSoon);
   $("notation").addEventListener("change", checkSoon);
-  for (const id of ["formula", "notation", ...RULES]) $(id).addEventListener("input", followLink);
-  for (const id of ["notation", ...RULES]) $(id).addEventListener("change", followLink);
+  for (const id of ["formula", "notation", "objective", ...RULES]) $(id).addEventListener("input", followLink);
+  for (const id of ["notation", "sense", ...RULES]) $(id).addEventListener("change", followLink);
   $("formula").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey) { event.preventDefault(); solve(); }
   });
@@ -555,6 +694,7 @@ async function start() {
   $("share").addEventListener("click", share);
   $("next-hint").addEventListener("click", nextHint);
   $("ws-add").addEventListener("click", addToWorksheet);
+  if (solver.worksheet) $("ws-open").addEventListener("click", openWorksheet);
   $("play").addEventListener("click", () => startGame([], {}));
   $("move-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -564,12 +704,12 @@ async function start() {
   });
   $("undo").addEventListener("click", undoMove);
   $("game-hint").addEventListener("click", gameHint);
-  $("easy").addEventListener("change", () => { if (game && game.data) { history.replaceState(null, "", "/?" + gameParams()); drawPalette(); } });
+  $("easy").addEventListener("change", () => { if (game && game.data) { history.replaceState(null, "", location.pathname + "?" + gameParams()); drawPalette(); } });
   $("game-share").addEventListener("click", shareGame);
   for (const id of ["ws-formulas", "ws-title", "ws-paper"]) $(id).addEventListener("input", updateWorksheetLink);
   updateWorksheetLink();
   try {
-    const health = await (await fetch("/api/health")).json();
+    const health = (await solver.health()).body;
     $("footer").textContent = `smtcrypt ${health.version} · each search is limited to ${health.timeout} s`;
   } catch (error) { /* the checks and the search report an unreachable server */ }
   if (loadFromAddress()) {  // a shared link: solve at once, or set out the game it holds

@@ -1,0 +1,112 @@
+"""Optimisation: `--maximize EXPR` / `--minimize EXPR` and `Puzzle.optimize`, the optimum proved and a
+solution attaining it, checked against the brute force of tests/reference.py (no solution better, one
+as good); the searches bound the objective as they go, and a search cut short keeps its best value as
+a bound."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference import brute_force
+
+from smtcrypt import Puzzle
+from smtcrypt.cli import main
+from smtcrypt.core.results import Status
+from smtcrypt.errors import FormulaError
+
+# Classic optimisation puzzles (formula, objective, sense, the optimum as published)
+CLASSICS = [
+    ("SEND + MOST = MONEY", "MONEY", "maximize", 10876),  # the classic: two solutions attain it
+    ("SEND + MOST = MONEY", "MONEY", "minimize", 10437),
+    ("SEND + MORE = MONEY", "MONEY", "maximize", 10652),  # one solution: its value
+    ("ABC + DEF = GHIJ", "GHIJ", "maximize", 1602),
+    ("ABC + DEF = GHIJ", "ABC * DEF", "minimize", 194094),
+    ("A + B = CD", "A / B", "minimize", 0.25),
+    ("AB / C = D", "AB / C", "maximize", 9),
+    ("ODD * ODD = FREAKY", "FREAKY", "minimize", 458329),
+]
+
+
+def optimum_holds(formula: str, objective: str, sense: str, value) -> int:
+    """The brute force's word: no solution better than `value`; how many attain it (at least one)."""
+    better = ">" if sense == "maximize" else "<"
+    assert brute_force(f"{formula}, ({objective}) {better} {value}") == set()
+    attaining = len(brute_force(f"{formula}, ({objective}) == {value}"))
+    assert attaining >= 1
+    return attaining
+
+
+@pytest.mark.parametrize("formula, objective, sense, published", CLASSICS)
+def test_classic_optima_are_proved(formula, objective, sense, published):
+    result = Puzzle(formula).optimize(objective, sense=sense, unique=True)
+    assert result.status is Status.OPTIMAL and result.proof is not None
+    assert result.value == published
+    attaining = optimum_holds(formula, objective, sense, result.value)
+    assert result.attained is (Status.UNIQUE if attaining == 1 else Status.MULTIPLE)
+    assert len(result.solutions) == min(attaining, 2)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["AB + CD = EF", "AB + C = DE", "A * B = CD", "AB - CD = E", "AB * C = DEF"]),
+       st.sampled_from(["A", "AB", "A * B", "EF", "A - B", "B / (A + 1)"]), st.sampled_from(["maximize", "minimize"]))
+def test_the_optimum_is_the_brute_forces(formula, objective, sense):
+    letters = set(Puzzle(formula).letters)
+    if not set(objective) & set("ABCDEF") <= letters:
+        return
+    result = Puzzle(formula).optimize(objective, sense=sense)
+    if not brute_force(formula):
+        assert result.status is Status.NONE
+        return
+    assert result.status is Status.OPTIMAL
+    optimum_holds(formula, objective, sense, result.value)
+
+
+def test_no_solution_is_no_optimum():
+    result = Puzzle("SEND + MORE = MONY").optimize("MONY")
+    assert result.status is Status.NONE and result.value is None and result.solutions == ()
+
+
+def test_a_search_cut_short_keeps_its_best_value_as_a_bound():
+    result = Puzzle("x - y = 1").optimize("x", timeout=0.5)  # no largest x
+    assert result.status is Status.UNKNOWN and result.reason
+    assert result.value is not None and result.solutions[0].mapping["x"] == result.value
+
+
+def test_an_objective_is_one_expression_over_the_puzzles_letters():
+    with pytest.raises(FormulaError, match="not a tuple"):
+        Puzzle("AB + CD = EF").optimize("(A, B)")
+    with pytest.raises(FormulaError, match="does not occur"):
+        Puzzle("AB + CD = EF").optimize("X")
+    with pytest.raises(ValueError, match="sense"):
+        Puzzle("AB + CD = EF").optimize("A", sense="largest")
+
+
+def test_the_command_line_says_the_optimum_and_proves_it(capsys):
+    assert main(["SEND + MOST = MONEY", "--maximize", "MONEY"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("9782 + 1094 = 10876") or out[0].startswith("9784 + 1092 = 10876")
+    assert out[-1].startswith("maximum MONEY = 10876 (optimal, proved by ")
+    assert main(["SEND + MOST = MONEY", "--maximize", "MONEY", "--unique"]) == 1  # attained twice
+    assert "attained by more than one solution" in capsys.readouterr().out
+    assert main(["--json", "SEND + MORE = MONEY", "--minimize", "S + E", "--unique"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "optimal" and data["optimum"] == 14 and data["attained"] == "unique"
+    assert data["objective"] == "S + E" and data["sense"] == "minimize" and data["proof"]
+    assert data["solutions"][0]["text"] == "9567 + 1085 = 10652"
+
+
+def test_the_command_line_marks_a_bound_and_refuses_what_cannot_go_together(capsys):
+    assert main(["--json", "x - y = 1", "--maximize", "x", "--timeout", "0.5"]) == 3
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "unknown" and data["optimum"] is None and data["bound"] >= 1
+    assert main(["SEND + MORE = MONY", "--maximize", "MONY"]) == 1
+    assert main(["SEND + MORE = MONEY", "--maximize", "MONEY +"]) == 2
+    assert "^" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["SEND + MORE = MONEY", "--maximize", "MONEY", "--count"])
+    assert exited.value.code == 2
+    with pytest.raises(SystemExit):
+        main(["SEND + MORE = MONEY", "--maximize", "MONEY", "--minimize", "MONEY"])
