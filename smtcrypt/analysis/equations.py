@@ -63,10 +63,6 @@ def leaves_letters_free(problem: Problem) -> bool:
     """True if some constraint is more than equations: an inequality, `not`, `or` or `in` leaves
     letters free to vary (`ABC < DEF`); where every letter is pinned by an equation, a cube search's
     cubes are single models and not worth the checks that shrink them."""
-    for constraint in problem.formula.constraints:
-        for node in walk(constraint):
-            if isinstance(node, Not) or (isinstance(node, BoolOp) and node.op == "or"):
-                return True
-            if isinstance(node, Compare) and any(op != "==" for op in node.ops):
-                return True
-    return False
+    return any(isinstance(node, Not) or (isinstance(node, BoolOp) and node.op == "or")
+               or (isinstance(node, Compare) and any(op != "==" for op in node.ops))
+               for constraint in problem.formula.constraints for node in walk(constraint))

@@ -1,10 +1,8 @@
-"""A problem's facts, each worked out once: the folded formula, its conjuncts, its linear equation,
-its equations between polynomials of words.
+"""A problem's facts, each worked out once.
 
-Many readers ask the same questions of one problem (the backends' fit tests, the portfolio's
-stages, the encoders, the planners): a function of the problem alone marked `problem_fact` answers
-each question once and keeps the answer in the problem's `memo`, so that every later reader gets
-the same object, computed in one place. The answers are the readers' to share, not to change.
+Many readers ask the same questions of one problem (the backends' fit tests, the portfolio's stages,
+the encoders, the planners): a function of the problem alone marked `problem_fact` answers each once
+and keeps the answer in the problem's `memo`, for every later reader to share, not to change.
 """
 
 from __future__ import annotations

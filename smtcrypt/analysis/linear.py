@@ -1,15 +1,14 @@
 """Linear forms: an expression as sum(weight * variable) + constant, read by one walk of the tree.
 
-`SEND + MORE - MONEY` is 1000*S + 91*E - 90*N + D - 9000*M - 900*O + 10*R - Y. What a variable
-is depends on the reader: a letter (the linear backend's one equation), a letter in a column
-(the column encoding and the explainer's column rules), or an integer unknown with the letters
-fixed (the proof of an infinite family); the walk over signs, sums, differences and constant
-factors is the same for all of them, so it is written once (`walk_linear`).
+`SEND + MORE - MONEY` is 1000*S + 91*E - 90*N + D - 9000*M - 900*O + 10*R - Y. A variable may be a
+letter, a letter in a column, or an integer unknown with the letters fixed: the walk over signs,
+sums, differences and constant factors is the same for all, so it is written once (`walk_linear`).
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from typing import TypeVar
@@ -114,10 +113,7 @@ def _word_function(name: str, cells: str, base: int, allowed: Mapping[str, froze
     is not 0 (`rev(ABCD)` = 1000D + 100C + 10B + A when A cannot be 0), so that its digits read backwards
     are its reversal; else None."""
     if name == "dsum":
-        weights: dict[str, Exact] = {}
-        for cell in cells:
-            if not cell.isdigit():
-                weights[cell] = weights.get(cell, 0) + 1
+        weights: dict[str, Exact] = dict(Counter(cell for cell in cells if not cell.isdigit()))
         return weights, sum(int(cell) for cell in cells if cell.isdigit())
     first = cells.lstrip("0")[:1]
     if name != "rev" or not first or (not first.isdigit() and 0 in allowed[first]):
@@ -137,9 +133,7 @@ def integer_equation(problem: Problem) -> tuple[dict[str, int], int] | None:
         if first is None or second is None:
             continue
         weights, fixed = difference(first, second)
-        scale = 1
-        for value in [*weights.values(), fixed]:
-            scale = scale * value.denominator // math.gcd(scale, value.denominator)
+        scale = math.lcm(*(value.denominator for value in [*weights.values(), fixed]))
         forms.append(({letter: int(weight * scale) for letter, weight in weights.items() if weight},
                       int(fixed * scale)))
     if not forms:
@@ -152,8 +146,7 @@ def combined(forms: list[tuple[dict[str, int], int]],
     """Equations e1 = 0, e2 = 0, ... over digits as one: e1 + m1 * e2 + m1 * m2 * e3 + ... = 0, where
     m = B + 1 and B bounds |e| over the allowed digits (`core.intervals`). The sum is zero only where
     every e is: then e1 is a multiple of m1 smaller than m1 in size, so 0, and so on with the rest; so
-    the one equation holds exactly where they all do, and the sum kernel cuts by all of them at once: a
-    crossword's six sums of two-letter words take it about 220 nodes (21 to 3,408 on Cryptator's 86)."""
+    the one equation holds exactly where they all do, and the sum kernel cuts by all of them at once."""
     weights: dict[str, int] = {}
     fixed = 0
     scale = 1

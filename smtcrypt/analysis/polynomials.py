@@ -1,20 +1,17 @@
 """Equations between polynomials of words, read as integer polynomials that must be zero.
 
 `NAUGHT ** 2 = ZERO ** 3`, `PI * R**2 = AREA` (rational constants) and `NORTH / SOUTH = EAST / WEST`
-(quotients by products of words) are each brought to one integer polynomial that must be zero:
-both sides over a common denominator (a product of words, each required to be nonzero, exactly
-when Python would divide by it), cross-multiplied, the rational coefficients cleared. Each equation
-is read once a problem (`equation_polynomials`): the long multiplication encoding
-(encode/products.py) writes these polynomials as Z3 terms, the leading-digit bounds (split.py) read
-them as intervals, the explainer cuts them into the columns of a long multiplication, and the
-digits backend checks them column by column (engine/digits/equations.py).
+(quotients by products of words) are each brought to one integer polynomial: both sides over a
+common denominator (a product of words, each required to be nonzero, exactly where Python would
+divide by it), cross-multiplied, the rational coefficients cleared. Each equation is read once a
+problem (`equation_polynomials`) for the product encoding, the bounds, the explainer and the digits backend.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -94,15 +91,11 @@ def poly_times_words(poly: Poly, words: Monomial) -> Poly:
 
 def multiset_minus(first: Monomial, second: Monomial) -> Monomial:
     """first / second for products of words, where second divides first."""
-    rest = list(first)
-    for word in second:
-        rest.remove(word)
-    return tuple(rest)
+    return tuple(sorted((Counter(first) - Counter(second)).elements()))
 
 
 def multiset_lcm(first: Monomial, second: Monomial) -> Monomial:
-    counts = {word: max(first.count(word), second.count(word)) for word in set(first) | set(second)}
-    return tuple(sorted(word for word, count in counts.items() for _ in range(count)))
+    return tuple(sorted((Counter(first) | Counter(second)).elements()))
 
 
 def cancel(value: Quotient) -> Quotient:
@@ -252,12 +245,6 @@ def product_length(words: Monomial, base: int) -> int:
 
 def partial_count(analysis: Analysis, base: int) -> int:
     """How many digit-by-digit products the long multiplications take (shared prefixes counted once)."""
-    def length(words: Monomial) -> int:
-        return len(words[0]) if len(words) == 1 else product_length(words, base)
-
-    steps: set[Monomial] = set()
-    for poly in analysis.polynomials:
-        for words in poly:
-            for size in range(2, len(words) + 1):
-                steps.add(words[:size])
-    return sum(length(words[:-1]) * len(words[-1]) for words in steps)
+    steps = {words[:size] for poly in analysis.polynomials for words in poly for size in range(2, len(words) + 1)}
+    return sum((len(words[0]) if len(words) == 2 else product_length(words[:-1], base)) * len(words[-1])
+               for words in steps)

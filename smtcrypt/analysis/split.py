@@ -1,14 +1,11 @@
 """Leading-digit bounds for equations between products of words: narrow digits, split hard searches.
 
-`NORTH / SOUTH = EAST / WEST` is the polynomial NORTH * WEST - EAST * SOUTH = 0. Long
-multiplication lets the solver reason from the last digits up; the leading digits set the
-magnitudes, which it sees only through long chains of carries. Here every word is an interval
-(its letters at their least and greatest digits), a product of words the product of intervals,
-and a polynomial whose interval leaves out 0 rules the digits out. This is used twice:
-- `narrow`: every letter keeps only the digits that, fixed alone, leave 0 possible;
-- `cases`: a search that has run long is split into cases, one per possible choice of digits
-  for the heaviest letters, each narrowed the same way, and the solver decides each case.
-Only digits that no solution can take are dropped, so the cases together hold every solution.
+Long multiplication lets the solver reason from the last digits up; the leading digits set the
+magnitudes, which it sees only through long chains of carries. Here every word is an interval (its
+letters at their least and greatest digits), and a polynomial whose interval leaves out 0 rules the
+digits out: `narrow` keeps each letter's digits that, fixed alone, leave 0 possible, and `cases`
+splits a long search by the digits of the heaviest letters, each case narrowed so. Only digits no
+solution can take are dropped, so the cases together hold every solution.
 """
 
 from __future__ import annotations
@@ -41,13 +38,10 @@ class Bounds:
         self.polynomials = [dict(poly) for poly in polynomials]
         self.base = base
         self.distinct = distinct
-        words = {word for poly in self.polynomials for monomial in poly for word in monomial}
         # each word as (letter, place value) pairs and the value of its literal digits
-        self.words = {word: self._places(word) for word in words}
-
-    def _places(self, word: str) -> tuple[tuple[tuple[str, int], ...], int]:
-        weights, constant = place_values(word, self.base)
-        return tuple(weights.items()), constant
+        self.words = {word: (tuple(place[0].items()), place[1]) for word in
+                      {word for poly in self.polynomials for monomial in poly for word in monomial}
+                      for place in [place_values(word, base)]}
 
     def _range(self, word: str, domains: Domains) -> tuple[int, int]:
         letters, constant = self.words[word]
@@ -115,10 +109,10 @@ class Bounds:
                             weight[letter] = max(weight[letter], abs(coefficient) * value * others)
         return sorted(letters, key=lambda letter: -weight[letter])
 
-    def cases(self, domains: Domains, limit: int = MAX_CASES, share: float = MAX_FIXED_SHARE,
+    def cases(self, domains: Domains, limit: int = MAX_CASES,
               stopped: Callable[[], bool] = lambda: False) -> list[Case]:
         """The search split by the digits of the heaviest letters: as many letters as keep the
-        cases within `limit` and fix at most `share` of the letters; every case narrowed, and
+        cases within `limit` and fix at most MAX_FIXED_SHARE of the letters; every case narrowed, and
         the impossible ones left out. Once `stopped()` is true (read between cases: the whole
         split may take half a second) the cases made so far are returned, no longer a cover of
         every solution: the caller is being stopped and must not use them."""
@@ -126,7 +120,7 @@ class Bounds:
         if root is None:
             return []
         order = [letter for letter in self.heaviest(list(root)) if len(root[letter]) > 1]
-        depth = min(len(order), int(len(root) * share))
+        depth = min(len(order), int(len(root) * MAX_FIXED_SHARE))
         level: list[Domains] = [root]
         for letter in order[:depth]:
             deeper = []
@@ -148,18 +142,9 @@ class Bounds:
             if stopped():
                 break
             narrowed = self.narrow(case)
-            if narrowed is not None:
-                result.append(as_case(narrowed, domains))
+            if narrowed is not None:  # a letter left with one digit is fixed; every other avoids the digits it lost
+                fixed = {letter: digits[0] for letter, digits in narrowed.items() if len(digits) == 1}
+                result.append(Case(tuple(fixed.items()), tuple((letter, d) for letter, digits in narrowed.items()
+                                                               if letter not in fixed
+                                                               for d in domains[letter] if d not in digits)))
         return result
-
-
-def as_case(narrowed: Domains, domains: Domains) -> Case:
-    """The difference between narrowed and original digits, as solver literals: a letter left
-    with one digit is fixed; every other letter avoids the digits it lost."""
-    fixed, excluded = [], []
-    for letter, digits in narrowed.items():
-        if len(digits) == 1:
-            fixed.append((letter, digits[0]))
-        else:
-            excluded += [(letter, d) for d in domains[letter] if d not in digits]
-    return Case(tuple(fixed), tuple(excluded))

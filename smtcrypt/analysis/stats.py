@@ -1,12 +1,14 @@
-"""Search statistics: the size of the brute-force search space, stage timings, Z3's counters.
+"""Search statistics: the size of the brute-force search space, counted once for every reader.
 
-Puzzle setters compare "a brute force would try N candidates" with what the solver did;
-this module only counts, it takes no part in solving or checking.
+Puzzle setters compare "a brute force would try N candidates" with what the solver did; the
+backends count their own spaces (a join's sides, a cube's completions, a sum's nodes) with the same
+counters. Nothing here takes part in solving or checking.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from smtcrypt.analysis.unknowns import unknown_values
 from smtcrypt.core.check import Problem
@@ -23,56 +25,69 @@ def search_space(problem: Problem) -> tuple[int | None, bool]:
     If distinct assignments are too many to count exactly, the product of the domain sizes (an upper
     bound) is returned with False.
     """
-    if problem.unknowns:
-        values = unknown_values(problem)
-        if values is None:
-            return None, True
-        letters, exact = _letter_space(problem)
-        return letters * math.prod(len(domain) for domain in values.values()), exact
-    return _letter_space(problem)
-
-
-def _letter_space(problem: Problem) -> tuple[int, bool]:
-    domains = {letter: sorted(problem.allowed[letter]) for letter in problem.letters}
-    product = 1
-    for domain in domains.values():
-        product *= len(domain)
-    groups = problem.groups
-    if not groups or product == 0:
-        return product, True
-    grouped = [letter for group in groups for letter in group]
+    values = unknown_values(problem) if problem.unknowns else {}
+    if values is None:
+        return None, True
+    scale = math.prod(len(domain) for domain in values.values())
+    product = math.prod(len(problem.allowed[letter]) for letter in problem.letters)
+    grouped = [letter for group in problem.groups for letter in group]
+    if not grouped or not product:
+        return product * scale, True
     if len(set(grouped)) != len(grouped):  # overlapping groups: only the bound
-        return product, False
+        return product * scale, False
+    total = math.prod(len(problem.allowed[letter]) for letter in set(problem.letters) - set(grouped))
+    try:
+        for group in problem.groups:
+            total *= distinct_completions([problem.allowed[letter] for letter in group], most=MAX_STATES)
+    except OverflowError:
+        return product * scale, False
+    return total * scale, True
+
+
+def choices(sizes: Iterable[int], distinct: bool, most: float = math.inf) -> int:
+    """The ways letters with this many digits each take them, fewest first, each later letter losing
+    one digit to each earlier one where all differ: exact where the domains nest (1-9 within 0-9);
+    the count stops once past `most`."""
     total = 1
-    for letter in set(domains) - set(grouped):
-        total *= len(domains[letter])
-    for group in groups:
-        count = _distinct_assignments([domains[letter] for letter in group])
-        if count is None:
-            return product, False
-        total *= count
-    return total, True
+    for taken, size in enumerate(sorted(sizes)):
+        total *= max(size - taken, 0) if distinct else size
+        if total > most:
+            break
+    return total
 
 
-def _distinct_assignments(domains: list[list[int]]) -> int | None:
-    """The ways to give letters with these digits distinct digits (None if too many sets to track)."""
-    domains = sorted(domains, key=len)
-    if all(set(smaller) <= set(larger) for smaller, larger in zip(domains, domains[1:])):
-        nested = 1  # the usual case (0-9, and 1-9 for leading letters): choose from the smallest up
-        for taken, domain in enumerate(domains):
-            nested *= max(len(domain) - taken, 0)
-        return nested
-    counts: dict[frozenset[int], int] = {frozenset(): 1}
+def space(problem: Problem, letters: Iterable[str] | None = None, taken: int = 0) -> int:
+    """The digit tuples the rules allow these letters (all the formula's by default), as the join's
+    sides try them: permutations of the digits any of them may take, less the `taken` digits of a
+    match they are tried beside (each letter's own digits where letters need not differ)."""
+    domains = [problem.allowed[letter] for letter in (problem.letters if letters is None else letters)]
+    if problem.distinctness == "all":
+        return choices([len(set().union(*domains)) - taken] * len(domains), True)
+    return choices(map(len, domains), False)
+
+
+def distinct_completions(domains: list[frozenset[int]], used: frozenset[int] = frozenset(),
+                         most: float = math.inf) -> int:
+    """How many ways the letters with these domains take distinct digits none of which is in `used`.
+    Nested domains are counted at once (`choices`); otherwise the digits every domain holds are
+    interchangeable, so only how many of them are taken is kept, beside the set of the other digits
+    taken: the states stay few where domains differ in a few digits, where a set of all digits taken
+    would number C(40, 10) in base 40. OverflowError past `most` states."""
+    domains = sorted((domain - used for domain in domains), key=len)
+    if all(smaller <= larger for smaller, larger in zip(domains, domains[1:])):
+        return choices(map(len, domains), True)
+    common = frozenset.intersection(*domains)
+    ways: dict[tuple[frozenset[int], int], int] = {(frozenset(), 0): 1}
     for domain in domains:
-        following: dict[frozenset[int], int] = {}
-        for used, ways in counts.items():
-            for digit in domain:
-                if digit not in used:
-                    key = used | {digit}
-                    following[key] = following.get(key, 0) + ways
-        counts = following
-        if len(counts) > MAX_STATES:
-            return None
-    return sum(counts.values())
-
-
+        following: dict[tuple[frozenset[int], int], int] = {}
+        for (taken, shared), count in ways.items():
+            if shared < len(common):  # any of the common digits not yet taken
+                key = (taken, shared + 1)
+                following[key] = following.get(key, 0) + count * (len(common) - shared)
+            for digit in domain - common - taken:
+                key = (taken | {digit}, shared)
+                following[key] = following.get(key, 0) + count
+        ways = following
+        if len(ways) > most:
+            raise OverflowError("too many sets of digits to track")
+    return sum(ways.values())

@@ -1,12 +1,10 @@
 """The values a formula's own constraints leave its integer unknowns, where they are few.
 
-An unknown is unbounded in general (`x - y = 1`), but a formula often bounds it itself:
-`1 <= x <= 3`, `x < 10 and x >= -2`, `x in range(5)`, `x in {1, 2, 7}`. Every solution meets
-every top-level constraint, and every conjunct of a top-level `and`, and every link of a
-comparison chain; so a link between the unknown itself and a constant bounds the unknown in
-every solution. Only such links are read (nothing under `not` or `or`, no unknown inside an
-expression): what is read is then sound, and the backends that try every assignment may loop
-over these values as over a letter's digits.
+An unknown is unbounded in general (`x - y = 1`), but a formula often bounds it itself: `1 <= x <=
+3`, `x in range(5)`, `x in {1, 2, 7}`. Every solution meets every link of every comparison chain of
+every conjunct, so a link between the unknown itself and a constant bounds it in every solution.
+Only such links are read (nothing under `not` or `or`, no unknown inside an expression): what is
+read is then sound, and the backends that try every assignment may loop over these values.
 """
 
 from __future__ import annotations
@@ -31,7 +29,9 @@ def unknown_values(problem: Problem) -> dict[str, Values] | None:
     low: dict[str, int] = {}
     high: dict[str, int] = {}
     sets: dict[str, frozenset[int]] = {}
-    for name, op, value in _links(problem):
+    links = (link for node in conjuncts(problem) if isinstance(node, Compare)
+             for link in zip(node.operands, node.ops, node.operands[1:]))
+    for name, op, value in (bound for link in links for bound in _link(*link)):
         if isinstance(value, frozenset):  # op "in set"
             sets[name] = value if name not in sets else sets[name] & value
             continue
@@ -47,8 +47,7 @@ def unknown_values(problem: Problem) -> dict[str, Values] | None:
     values: dict[str, Values] = {}
     for name in problem.unknowns:
         if name in sets:
-            found = sorted(v for v in sets[name] if low.get(name, v) <= v <= high.get(name, v))
-            values[name] = tuple(found)
+            values[name] = tuple(sorted(v for v in sets[name] if low.get(name, v) <= v <= high.get(name, v)))
         elif name in low and name in high:
             values[name] = range(low[name], max(low[name], high[name] + 1))
         else:
@@ -61,16 +60,9 @@ def unknown_values(problem: Problem) -> dict[str, Values] | None:
 MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
 
 
-def _links(problem: Problem) -> Iterator[tuple[str, str, Fraction | frozenset[int]]]:
-    """(unknown, op, constant) for every link `unknown op constant` (or `constant op unknown`,
-    mirrored) that every solution meets; op "in set" with the integers a `range` or literal holds."""
-    for node in conjuncts(problem):
-        if isinstance(node, Compare):
-            for left, op, right in zip(node.operands, node.ops, node.operands[1:]):
-                yield from _link(left, op, right)
-
-
 def _link(left: Expr, op: str, right: Expr) -> Iterator[tuple[str, str, Fraction | frozenset[int]]]:
+    """(unknown, op, constant) for a link `unknown op constant` (or `constant op unknown`, mirrored);
+    op "in set" with the integers a `range` or literal holds."""
     if op == "in" and isinstance(left, Name):
         if isinstance(right, Collection):
             items = [constant(item) for item in right.items]

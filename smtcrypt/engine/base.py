@@ -1,20 +1,11 @@
 """What every backend is: a search of one problem toward a goal before a deadline, in batches.
 
-A backend yields the solutions it finds as batches (lists of letter assignments: one per model
-from Z3, many from the others), can be stopped from another thread, reports what it cost, and
-says how it ended as data: a `SearchEnd` with an `Ending` and, for a complete search, the `Proof`.
-Each backend also says for itself whether it takes a problem (`fit`, as CPMpy's solvers answer
-`supported()`): a `Fit`, yes with what it worked out to decide, or no with the reason a user reads.
-The portfolio (portfolio.py) reads only what `Backend` declares here.
-
-A new backend is a new module: subclass `Backend`, give it a `name`, write `fit()` and
-`batches()` (read `_stopping()` between steps, set `end` before returning), say whether its
-solutions are `exact` (proved without the re-check) or a solver's models, and add one row to the
-portfolio's table (`BACKENDS`): `--strategy NAME` then runs it. What the portfolio may ask of any
-backend beyond that has a default here: `start()` (the backend made from what its fit made),
-`skip` (solutions reported before a switch, where the backend can pass over them itself),
-`reported()`, `estimate()` and `progress` (a search's size before and as it runs), `checks` and
-`statistics()`.
+The portfolio (portfolio.py) reads only what `Backend` declares here, so that a new backend is a new
+module and one row of the portfolio's table (`BACKENDS`): subclass `Backend`, give it a `name`,
+write `fit()` (its own answer to whether it takes a problem, as CPMpy's solvers answer
+`supported()`) and `batches()` (read `_stopping()` between steps, set `end` before returning), and
+say whether its solutions are `exact` (proved without the re-check) or a solver's models. The rest
+has a default here.
 """
 
 from __future__ import annotations
@@ -47,14 +38,12 @@ THREADS = sys.platform not in ("emscripten", "wasi")
 DEADLINE_SLACK = 0.01  # seconds: this close to a deadline, no new solver check (nor a switch of backend) starts
 
 __all__ = ["DEADLINE_SLACK", "STRATEGIES", "Assignment", "Backend", "Clock", "Ending", "Executor", "Fit", "Halted",
-           "compiled_available",
-           "Means", "Proof", "SearchEnd", "Strategy", "letters_of", "never", "past", "untimed"]
+           "Means", "Proof", "SearchEnd", "Strategy", "compiled_available", "letters_of", "past", "untimed"]
 
 
 class Halted(Exception):
-    """Long work before or inside a search (a plan, a sample of the costs, a block of rows) gave up
-    at one of its looks at `halted()`: the search was stopped or its time is up. Whoever started the
-    work says which, from its own state: the exception carries nothing."""
+    """Long work before or inside a search (a plan, a sample of the costs) gave up at a look at
+    `halted()`: stopped or out of time, which whoever started the work says from its own state."""
 
 
 def past(deadline: float | None) -> bool:
@@ -80,12 +69,10 @@ STRATEGIES = tuple(strategy.value for strategy in Strategy)  # the names a calle
 class Executor(str, enum.Enum):
     """How the kernel searches (the sums', the digit plan's) run: a value handed down to the
     backends (in `Means`), never held by a module, so that what runs is what the caller asked.
-
-    PLAIN runs them in the interpreter alone, no numba and no numpy (the browser's path): the plain
-    sum search, the digit plan's walk as plain Python. COMPILED runs the kernels numba compiles, where
-    it is installed (each loaded once a process, at its first use: worth it for many puzzles, a batch
-    or the generator), and the plain searches for what they do not take. AUTO runs the plain sum
-    search, and the digit plan's walk plain for `digits.PLAIN_STEPS` steps, then compiled."""
+    PLAIN: in the interpreter alone, no numba and no numpy (the browser's path). COMPILED: the
+    kernels numba compiles, where installed (loaded once a process: worth it for a batch or the
+    generator). AUTO: the plain sum search, the digit plan's walk plain for `digits.PLAIN_STEPS`
+    steps, then compiled."""
 
     AUTO = "auto"
     PLAIN = "plain"
@@ -123,11 +110,6 @@ class SearchEnd:
         return self.ending.value
 
 
-def never() -> bool:
-    """A `halted()` for work that nothing stops."""
-    return False
-
-
 def untimed(stage: str) -> AbstractContextManager[Any]:
     """A `Clock` that times nothing."""
     return nullcontext()
@@ -141,13 +123,9 @@ UNKNOWNS_ELSEWHERE = "the z3 and exhaustive strategies take unknowns that the fo
 class Fit:
     """A backend's answer to whether it takes a problem, asked before it searches, so that a
     strategy forced by name is refused at once with words a user can act on, and `auto` passes
-    over a backend without knowing its conditions.
-
-    `made` is what the answer took to work out, so that the search does not work it out again: the
-    backend itself where making it is most of the test (its equation read, its plan made, its sides
-    compiled), or what the search makes it from (Z3 terms, the compiled formula). A refusal says
-    what the backend needs (`reason`) and, where it knows, which strategy takes the problem
-    (`instead`)."""
+    over a backend without knowing its conditions. `made` is what the answer took to work out (the
+    backend itself, or its material: Z3 terms, the compiled formula), so that the search does not
+    work it out again; a refusal says what the backend needs and, where it knows, who takes it."""
 
     ok: bool
     reason: str = ""
@@ -170,24 +148,18 @@ class Fit:
 
 @dataclass(frozen=True)
 class Means:
-    """What a fit test may use besides the problem, lent by the search that asks, so that the work
-    of deciding is bounded, timed and shared as the search's own: `compiled()` is the formula
-    compiled once (None where it cannot be), `context()` a new Z3 context made under the memory cap
-    and known to the stop, `halted()` is read in long loops (a plan, an encoding; `Halted` ends
-    them), `clock(stage)` times a stage, `listing` is False where solutions are only counted, and
-    `executor` says how the kernel searches run (see `Executor`). `limit`, `budget` and `expected` are
-    what a backend's `start()` may read: the solutions wanted, a share of time, the solutions
-    expected (a cube search gives up early where covering them would overrun its budget)."""
+    """What a fit test (and a backend's `start()`) may use besides the problem, lent by the search
+    that asks, so that the work of deciding is bounded, timed and shared as the search's own."""
 
-    compiled: Callable[[], Compiled | None]
-    context: Callable[[], z3.Context]
-    halted: Callable[[], bool] = never
+    compiled: Callable[[], Compiled | None]  # the formula compiled once (None where it cannot be)
+    context: Callable[[], z3.Context]  # a new Z3 context, made under the memory cap and known to the stop
+    halted: Callable[[], bool] = lambda: False  # read in long loops (a plan, an encoding): `Halted` ends them
     clock: Clock = untimed
-    listing: bool = True
+    listing: bool = True  # False where solutions are only counted
     executor: Executor = Executor.AUTO
     limit: int | None = None  # the solutions wanted (None: all): a solver splits no search for one
     budget: float | None = None  # seconds of solver time before a backend gives up as TIME (None: no share)
-    expected: float | None = None  # solutions expected in all, where the caller estimated them
+    expected: float | None = None  # solutions expected in all (a cube search gives up early past its budget)
 
 
 class Backend(abc.ABC):
@@ -195,22 +167,19 @@ class Backend(abc.ABC):
     once it finishes. Iterating a backend gives the assignments one by one."""
 
     name: ClassVar[str]
-    # True while the current batch's solutions are proved without the exact re-check (the compiled
-    # formula's own evaluation, a bounded search, a cube's completions), each a fresh dict keyed
-    # alphabetically; False for a solver's model, which must be re-checked
+    # True while the current batch's solutions are proved without the exact re-check, each a fresh
+    # dict keyed alphabetically; False for a solver's model, which must be re-checked
     exact: bool = False
     bulk: int = 0  # solutions counted but not yielded (when counting)
     deadline: float | None = None  # time.monotonic() by which the search ends as Ending.TIME
     end: SearchEnd | None = None
     stop_requested: bool = False
     checks: int = 0  # solver checks made (a search of its own makes none)
-    # Solutions reported before a switch (alphabetical digit tuples: True to pass over), where the
-    # backend can pass over them in its own loop (the exhaustive and join backends do); the portfolio
-    # drops them from any other backend's batches itself
+    # Solutions reported before a switch (alphabetical digit tuples: True to pass over), for a backend
+    # that passes over them in its own loop; the portfolio drops them from any other's batches itself
     skip: Callable[[tuple[int, ...]], bool] | None = None
-    # Asked as the search goes, with its steps and solutions so far, where the backend supports it (the
-    # linear one does): True ends it early with `end` left None, so that the portfolio can hand the
-    # puzzle on when the search's progress belies its estimate (see portfolio.py)
+    # Asked as the search goes with its steps and solutions so far, where the backend supports it: True
+    # ends it early with `end` left None, so that the portfolio can hand the puzzle on
     progress: Callable[[int, int], bool] | None = None
 
     @classmethod
@@ -260,6 +229,6 @@ class Backend(abc.ABC):
         the search was stopped or its time is up."""
         if self.stop_requested:
             self.end = SearchEnd(Ending.INTERRUPTED)
-        elif self.deadline is not None and time.monotonic() >= self.deadline:
+        elif past(self.deadline):
             self.end = SearchEnd(Ending.TIME)
         return self.end is not None

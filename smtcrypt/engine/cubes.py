@@ -1,15 +1,10 @@
 """The cubes backend: Z3's enumeration, one blocking clause per cube of solutions instead of per model.
 
-`ABC < DEF` has 60,480 solutions, but once A and D are known (A < D) the other four letters do
-not matter: 36 cubes cover them all. After each model the search shrinks it to fewer letters,
-dropping a letter only when Z3 proves (`unsat`) that no assignment the rules allow, with the
-remaining letters fixed, violates the formula. Every completion of the cube is then a solution,
-proved; it is listed (or, when only counting, counted) and the whole cube is blocked at once.
-
-This needs the formula's negation, so formulas whose encoding has witness unknowns (roots and
-gcd outside tables) are left to the other backends. Where cubes do not shrink (sparse puzzles
-such as SEND + MORE = MONEY) the search stops trying after a few models and goes on as a plain
-blocking-clause search.
+`ABC < DEF` has 60,480 solutions, but once A and D are known (A < D) the other four letters do not
+matter: 36 cubes cover them all. After each model the search drops each letter that Z3 proves
+(`unsat` of the formula's negation) does not matter; every completion of the cube is then a proved
+solution, listed or counted, and the whole cube is blocked at once. Where cubes do not shrink
+(sparse puzzles such as SEND + MORE = MONEY) the search stops trying after a few models.
 """
 
 from __future__ import annotations
@@ -23,6 +18,7 @@ from typing import Any
 import z3
 
 from smtcrypt.analysis.fold import fold
+from smtcrypt.analysis.stats import choices, distinct_completions
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import Repeating, Word, numerals
 from smtcrypt.encode import EncodingStopped, bitvec, general, watched
@@ -31,7 +27,6 @@ from smtcrypt.engine.base import (
     DEADLINE_SLACK,
     UNKNOWNS_ELSEWHERE,
     Assignment,
-    Backend,
     Ending,
     Fit,
     Halted,
@@ -39,15 +34,8 @@ from smtcrypt.engine.base import (
     Proof,
     SearchEnd,
 )
-from smtcrypt.engine.z3search import (
-    ModelSearch,
-    Unknown,
-    interrupt_until,
-    make_solver,
-    time_left,
-    unknown_reason,
-    watchdog,
-)
+from smtcrypt.engine.exhaustive import digit_tuples
+from smtcrypt.engine.z3search import ModelSearch, Unknown, Z3Backend, make_solver, time_left, unknown_reason, watchdog
 
 BATCH = 4096  # a cube's solutions handed over this many at a time
 TRIAL_CUBES = 8  # cubes shrunk before judging whether shrinking pays
@@ -65,7 +53,7 @@ def significance(problem: Problem) -> list[str]:
     return sorted(problem.letters, key=lambda letter: (weight[letter], letter))
 
 
-class CubeSearch(Backend):
+class CubeSearch(Z3Backend):
     """Solutions cube by cube. `listing=False` counts each cube's completions without making them
     (only its model is yielded; the others are added to `bulk`). `exact` is False for a batch that
     is a model (a solver's answer, re-checked) and True for a cube's other solutions (proved by
@@ -73,34 +61,29 @@ class CubeSearch(Backend):
 
     name = "cubes"
 
-    def __init__(self, problem: Problem, terms: FormulaTerms, deadline: float | None = None,
-                 listing: bool = True, budget: float | None = None, expected: float | None = None):
+    def __init__(self, problem: Problem, terms: FormulaTerms, listing: bool = True, budget: float | None = None,
+                 expected: float | None = None):
         self.problem = problem
         # solutions expected in all (estimated by the caller): once TRIAL_CUBES cubes show that, at
         # their rate, covering them all would overrun the budget, the search gives up at once
         # instead of spending the budget first (the exhaustive backend then takes over sooner)
         self.expected = expected
         self.terms = terms
-        self.deadline = deadline
+        self.context = terms.context
         self.budget = budget  # seconds of solver time (listing does not count) before giving up as TIME
         self.solving = 0.0
         self.listing = listing
-        self.end: SearchEnd | None = None
-        self.stop_requested = False
-        self.exact = False  # the model itself is a solver's answer: re-checked; its cube-mates are proved
-        self.bulk = 0  # solutions counted, not yielded
         self.cubes: list[dict[str, int]] = []  # every cube proved so far
         self.by_letters: dict[tuple[str, ...], set[tuple[int, ...]]] = {}  # the same, by the letters they fix
         self.covered = 0  # solutions in the cubes so far
-        self.checks = 0
         self.shrink_checks = 0
         self.shrinking = True
         # bit-vector terms on their incremental solver; the general terms (roots, which the bit-vector
         # encoding declines) on Z3's general solver: the finite-domain one gives up on some of them
         strategy = terms.solver or "general"
-        self.solver = make_solver(strategy, terms.context)
+        self.solver = make_solver(strategy, self.context)
         self.solver.add(*terms.rules, *terms.side, terms.formula)
-        self.refuter = make_solver(strategy, terms.context)  # looks for a completion that is no solution
+        self.refuter = make_solver(strategy, self.context)  # looks for a completion that is no solution
         self.refuter.add(*terms.rules, *terms.side, z3.Not(terms.formula))
         self.literals: dict[tuple[str, int], z3.BoolRef] = {}
         self.order = significance(problem)
@@ -134,13 +117,6 @@ class CubeSearch(Backend):
         that `means` lends (where the portfolio gave the solver a share of the time)."""
         return cls(problem, made, listing=means.listing, budget=means.budget, expected=means.expected)
 
-    def request_stop(self) -> None:
-        """End the search soon: the running check is interrupted. Safe from a signal handler and
-        from another thread."""
-        if not self.stop_requested:
-            self.stop_requested = True
-            interrupt_until(self.terms.context, lambda: self.end is not None)
-
     def statistics(self) -> dict[str, Any]:
         return {"cubes": len(self.cubes), "cube_checks": self.shrink_checks}
 
@@ -150,7 +126,7 @@ class CubeSearch(Backend):
         nothing to translate back in later models, where a clause over bit-vectors costs it much)."""
         literal = self.literals.get((letter, digit))
         if literal is None:
-            literal = self.literals[(letter, digit)] = z3.Bool(f"cube {letter}={digit}", self.terms.context)
+            literal = self.literals[(letter, digit)] = z3.Bool(f"cube {letter}={digit}", self.context)
             definition = literal == (self.terms.letters[letter] == digit)
             self.refuter.add(definition)
             self.solver.add(definition)
@@ -170,7 +146,7 @@ class CubeSearch(Backend):
         # Z3 reads its timeout only now and then (a bit-blasted gcd can run on for seconds): the budget
         # is held by interrupting the context, as the deadline is (`batches`)
         try:
-            with watchdog(None if remaining is None else time.monotonic() + remaining, self.terms.context):
+            with watchdog(None if remaining is None else time.monotonic() + remaining, self.context):
                 return solver.check(*assumptions)
         finally:
             self.solving += time.perf_counter() - started
@@ -205,38 +181,22 @@ class CubeSearch(Backend):
         """Every assignment the rules allow that agrees with the cube, alphabetically keyed."""
         letters = sorted(self.problem.letters)
         free = [index for index, letter in enumerate(letters) if letter not in cube]
-        used = set(cube.values()) if self.problem.distinctness == "all" else set()
-        domains = [self.problem.allowed[letters[index]] - used for index in free]
         values = [cube.get(letter, 0) for letter in letters]
-        if self.problem.distinctness == "all":
-            pool = sorted(frozenset().union(*domains))
-            tuples: Iterator[tuple[int, ...]] = itertools.permutations(pool, len(free))
-            if any(domain != set(pool) for domain in domains):
-                tuples = (digits for digits in tuples if all(d in domain for d, domain in zip(digits, domains)))
-        else:
-            tuples = itertools.product(*(sorted(domain) for domain in domains))
-        for digits in tuples:
+        domains = [self.problem.allowed[letters[index]] for index in free]
+        for digits in digit_tuples(domains, self.problem.distinctness == "all", set(cube.values())):
             for index, digit in zip(free, digits):
                 values[index] = digit
             yield dict(zip(letters, values))
 
     def count(self, cube: dict[str, int]) -> int:
-        """How many assignments the rules allow agree with the cube (distinct digits counted by the
-        sets of digits used so far)."""
-        free = [letter for letter in self.problem.letters if letter not in cube]
+        """How many assignments the rules allow agree with the cube."""
+        domains = [self.problem.allowed[letter] for letter in self.problem.letters if letter not in cube]
         if self.problem.distinctness != "all":
-            total = 1
-            for letter in free:
-                total *= len(self.problem.allowed[letter])
-            return total
-        return distinct_completions([self.problem.allowed[letter] for letter in free], frozenset(cube.values()))
-
-    def covers(self, values: Assignment) -> bool:
-        """True if a proved cube holds this assignment."""
-        return any(tuple(values[letter] for letter in letters) in digits for letters, digits in self.by_letters.items())
+            return choices(map(len, domains), False)
+        return distinct_completions(domains, frozenset(cube.values()))
 
     def reported(self) -> Callable[[tuple[int, ...]], bool]:
-        """`covers` for alphabetical digit tuples, for the cubes proved so far: what the exhaustive
+        """True for an alphabetical digit tuple that a cube proved so far holds: what the exhaustive
         backend skips after this search (a lookup per group of letters, no dict per candidate).
         Every solution reported, listed or counted, lies in one of them."""
         letters = sorted(self.problem.letters)
@@ -246,47 +206,37 @@ class CubeSearch(Backend):
                    else {values[0] for values in digits}) for fixed, digits in self.by_letters.items()]
         return lambda values: any(pick(values) in digits for pick, digits in groups)
 
-    def batches(self) -> Iterator[list[Assignment]]:
-        """Each model alone (`exact` False: a solver's answer), then its cube's other solutions in
-        lists (`exact` True: proved by the cube)."""
-        with watchdog(self.deadline, self.terms.context):
-            yield from self._enumerate()
-
-    def _overrun(self) -> bool:
-        """True if the cubes so far, at their rate, would not cover the expected solutions in the budget."""
-        if not self.expected or len(self.cubes) < TRIAL_CUBES or self.budget is None:
-            return False
-        return self.solving * self.expected > self.budget * max(self.covered, 1)
-
-    def _ended(self, result: z3.CheckSatResult, solver: z3.Solver) -> bool:
+    def _ended(self, result: z3.CheckSatResult) -> bool:
         """Sets `end` for an unknown answer or a stop; True if the search is over."""
         if self.stop_requested:
             self.end = SearchEnd(Ending.INTERRUPTED)
         elif self._out_of_time():
             self.end = SearchEnd(Ending.TIME)
         elif result == z3.unknown:
-            reason = solver.reason_unknown()
+            reason = self.solver.reason_unknown()
             timed_out = unknown_reason(reason) in (Unknown.TIME, Unknown.CANCELED)  # a stop was seen above
             self.end = SearchEnd(Ending.TIME, reason) if timed_out else SearchEnd(Ending.GAVE_UP, reason)
         return self.end is not None
 
     def _out_of_time(self) -> bool:
-        """True at the deadline (within DEADLINE_SLACK), or once the solver's budget is spent or would be overrun."""
+        """True at the deadline (within DEADLINE_SLACK), or once the solver's budget is spent, or would be
+        overrun: the cubes so far, at their rate, would not cover the expected solutions in it."""
         if self.deadline is not None and time.monotonic() >= self.deadline - DEADLINE_SLACK:
             return True
-        return self.budget is not None and (self.solving >= self.budget or self._overrun())
+        return self.budget is not None and (self.solving >= self.budget or bool(
+            self.expected and len(self.cubes) >= TRIAL_CUBES and self.solving * self.expected > self.budget * max(
+                self.covered, 1)))
 
     def _enumerate(self) -> Iterator[list[Assignment]]:
+        """Each model alone (`exact` False: a solver's answer), then its cube's other solutions in
+        lists (`exact` True: proved by the cube)."""
         variables = self.terms.letters
-        while True:
-            if self._ended(z3.sat, self.solver):
-                return
+        while not self._ended(z3.sat):
             result = self._check(self.solver)
             if result == z3.unsat:
                 self.end = SearchEnd(Ending.COMPLETE, proof=Proof.CUBES)
                 return
-            if result != z3.sat or self._ended(result, self.solver):
-                self._ended(result, self.solver)
+            if self._ended(result):
                 return
             try:
                 model = self.solver.model()
@@ -305,7 +255,7 @@ class CubeSearch(Backend):
             self.by_letters.setdefault(fixed, set()).add(tuple(cube[letter] for letter in fixed))
             blocked = [z3.Not(self._literal(letter, digit)) for letter, digit in cube.items()]
             # a cube of no letters holds everything: nothing more to find
-            self.solver.add(z3.Or(*blocked) if blocked else z3.BoolVal(False, self.terms.context))
+            self.solver.add(z3.Or(*blocked) if blocked else z3.BoolVal(False, self.context))
             self.exact = False
             yield [assignment]  # the model: re-checked like any other
             self.exact = True
@@ -315,26 +265,3 @@ class CubeSearch(Backend):
             completions = (values for values in self.completions(cube) if values != assignment)
             while batch := list(itertools.islice(completions, BATCH)):
                 yield batch
-
-
-def distinct_completions(domains: list[frozenset[int]], used: frozenset[int]) -> int:
-    """How many ways the letters with these domains take distinct digits none of which is in `used`.
-    The digits every domain holds are interchangeable, so only how many of them are taken is kept,
-    beside the set of the other digits taken: the states stay few where domains differ in a few
-    digits (0 for leading letters), where a set of all digits taken would number C(40, 10) in base 40."""
-    if not domains:
-        return 1
-    common = frozenset.intersection(*domains) - used
-    ways: dict[tuple[frozenset[int], int], int] = {(frozenset(), 0): 1}
-    for domain in domains:
-        special = domain - used - common
-        following: dict[tuple[frozenset[int], int], int] = {}
-        for (taken, shared), count in ways.items():
-            if shared < len(common):  # any of the common digits not yet taken
-                key = (taken, shared + 1)
-                following[key] = following.get(key, 0) + count * (len(common) - shared)
-            for digit in special - taken:
-                key = (taken | {digit}, shared)
-                following[key] = following.get(key, 0) + count
-        ways = following
-    return sum(ways.values())

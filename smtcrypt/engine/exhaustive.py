@@ -1,11 +1,9 @@
 """The exhaustive backend: the compiled formula (compiled.py) tried on every assignment the rules allow.
 
 Where solutions are dense or the space is small, one solver check per model can never beat a
-compiled candidate that costs well under a microsecond. Trying every assignment the rules allow
-is a proof of completeness, as `unsat` is. The candidates come in chunks sized so that the clock
-and the stop flag are read every CHUNK_SECONDS; the first chunks are small and grow, so that a
-formula whose every evaluation is slow (a power of a thousand digits) is not given thousands of
-evaluations before the first look.
+compiled candidate that costs well under a microsecond, and trying every assignment is a proof of
+completeness as `unsat` is. The candidates come in chunks that start small and grow, so that the
+clock and the stop are read every CHUNK_SECONDS even where one evaluation is slow.
 """
 
 from __future__ import annotations
@@ -14,19 +12,16 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
+from smtcrypt.core.check import Problem
 from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Halted, Means, Proof, SearchEnd
 from smtcrypt.engine.compiled import Compiled, Digits, candidate_digits, compile_problem
 from smtcrypt.engine.compiled_writer import NotCompilable
 
-if TYPE_CHECKING:
-    from smtcrypt.core.check import Problem
-
 OVERHEAD = 0.25e-6  # seconds per candidate beyond the formula: making and handing over the tuples
 CHUNK_SECONDS = 0.01  # seconds of work between two looks at the clock and the stop flag
-FIRST_CHUNK = 2048  # candidates in the sample that measures the cost of one (see `sample_costs`)
 SMALLEST_CHUNK = 16  # candidates in the first chunk; each next one twice as many, up to what CHUNK_SECONDS allows
 MAX_CHUNK = 1 << 20  # candidates in a chunk at most (memory)
 YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
@@ -35,27 +30,36 @@ YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) bef
 def candidates(compiled: Compiled) -> tuple[Iterator[Digits], int]:
     """Every digit tuple for the free letters that the rules might allow (the loop's filters do the
     rest), each followed by every tuple of the bounded unknowns' values, and how many there are."""
-    tuples, total = _letter_candidates(compiled)
-    if not compiled.unknowns or not total:
-        return tuples, total
+    problem, free, fixed = compiled.problem, compiled.free, compiled.fixed
+    pool = candidate_digits(problem, free, fixed)
+    if any(not problem.allowed[letter] for letter in problem.letters) or pool is not None and (
+            len(set(fixed.values())) < len(fixed) or len(pool) < len(free)):
+        return iter(()), 0
+    domains = [sorted(problem.allowed[letter]) for letter in free]
+    tuples: Iterator[Digits] = itertools.product(*domains) if pool is None else itertools.permutations(
+        sorted(pool), len(free))
+    total = math.prod(len(domain) for domain in domains) if pool is None else math.perm(len(pool), len(free))
     values = list(compiled.unknowns.values())
-    count = total * math.prod(len(domain) for domain in values)
+    if not values or not total:
+        return tuples, total
     # each letter tuple once, with every tuple of values (few: at most MAX_VALUES each), not the
     # letters' tuples kept in memory for every value
-    return (digits + chosen for digits in tuples for chosen in itertools.product(*values)), count
+    return ((digits + chosen for digits in tuples for chosen in itertools.product(*values)),
+            total * math.prod(len(domain) for domain in values))
 
 
-def _letter_candidates(compiled: Compiled) -> tuple[Iterator[Digits], int]:
-    problem, free, fixed = compiled.problem, compiled.free, compiled.fixed
-    if any(not problem.allowed[letter] for letter in problem.letters):
-        return iter(()), 0
-    pool = candidate_digits(problem, free, fixed)
-    if pool is None:
-        domains = [sorted(problem.allowed[letter]) for letter in free]
-        return itertools.product(*domains), math.prod(len(domain) for domain in domains)
-    if len(set(fixed.values())) < len(fixed) or len(pool) < len(free):
-        return iter(()), 0
-    return itertools.permutations(sorted(pool), len(free)), math.perm(len(pool), len(free))
+def digit_tuples(domains: Sequence[frozenset[int]], distinct: bool,
+                 used: frozenset[int] | set[int] = frozenset()) -> Iterator[Digits]:
+    """Every tuple of a digit from each domain, in increasing order: where `distinct`, all different
+    and none of them `used`."""
+    if not distinct:
+        return itertools.product(*(sorted(domain) for domain in domains))
+    domains = [domain - used for domain in domains]
+    pool = frozenset().union(*domains)
+    tuples = itertools.permutations(sorted(pool), len(domains))
+    if all(domain == pool for domain in domains):
+        return tuples
+    return (digits for digits in tuples if all(digit in domain for digit, domain in zip(digits, domains)))
 
 
 class ExhaustiveSearch(Backend):
@@ -66,16 +70,10 @@ class ExhaustiveSearch(Backend):
     name = "exhaustive"
     exact = True  # its solutions are the formula's own exact evaluation, not a solver's model
 
-    def __init__(self, compiled: Compiled, deadline: float | None = None,
-                 skip: Callable[[tuple[int, ...]], bool] | None = None, listing: bool = True):
+    def __init__(self, compiled: Compiled, listing: bool = True):
         self.compiled = compiled
-        self.deadline = deadline
-        self.skip = skip
         self.listing = listing  # False: yield the first YIELDED_WHEN_COUNTING solutions, count the rest in `bulk`
         self.found = 0  # solutions yielded
-        self.bulk = 0
-        self.end: SearchEnd | None = None
-        self.stop_requested = False
         self.tried = 0  # candidate tuples evaluated
         self.total = candidates(compiled)[1]
 
@@ -134,8 +132,7 @@ class ExhaustiveSearch(Backend):
         return batch
 
 
-def sample_costs(compiled: Compiled, sample: int = FIRST_CHUNK,
-                 halted: Callable[[], bool] = lambda: False) -> tuple[float, float]:
+def sample_costs(compiled: Compiled, sample: int, halted: Callable[[], bool]) -> tuple[float, float]:
     """What one candidate costs, and the share of candidates that are solutions, measured on a
     random sample (timings drift with the machine and its load: a measurement here and now beats
     any constant). The sample is evaluated in growing pieces with a look at `halted()` (the

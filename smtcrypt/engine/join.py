@@ -1,24 +1,16 @@
 """The join backend: one equation `LEFT = RIGHT` searched side by side, not assignment by assignment.
 
-Two ways, each covering every assignment the rules allow, so that "no other solution" is proved
-as by trying them all:
+Two ways, each covering every assignment the rules allow, so that "no other solution" is proved as
+by trying them all. **match**: each side is evaluated on its own letters' digits (compiled.py's
+exact semantics); the smaller side's values go into a table keyed by the shared letters' digits and
+the value, and each value of the larger side is looked up in it (`NAUGHT ** 2 = ZERO ** 3`: 10P6 +
+10P4 evaluations instead of 10P10). **solve**: where one side is a word or a word to a positive
+constant power, only the other side is evaluated and the word's digits are read off its value
+(`ODD * ODD = FREAKY` evaluates the 90 assignments of O and D).
 
-- **match**: each side is evaluated on its own letters' digits (the compiled code of
-  `compiled.py`, with its exact semantics: a side that divides by zero or takes an irrational
-  root has no value there). The smaller side's values go into a table keyed by the digits of the
-  letters both sides share and the value; each value of the larger side is looked up in it.
-  `NAUGHT ** 2 = ZERO ** 3`: 10P6 + 10P4 evaluations instead of 10P10; `NORTH / SOUTH = EAST /
-  WEST` (S and T shared): 10P7 + 10P5 instead of 10P10.
-- **solve**: where one side is a word or a word to a positive constant power (`= FREAKY`,
-  `= EVIL ** (1/2)`), only the other side is evaluated, and the word's digits are read off its
-  value (through an exact integer root for a power). `ODD * ODD = FREAKY` evaluates the 90
-  assignments of O and D; `ABC % DE = F` 10P5 instead of 10P6.
-
-The equation may be one conjunct of several (`A**N + B**N = C**N and N > 1`); the whole formula,
-compiled, then checks each match. Letters the equation does not hold (`MA ** D = ENIGMA,
-is_prime(PRIME)`: P and R) are tried last, every digit tuple the rules allow them beside each
-match: the cost is then the sides' evaluations plus the matches times those tuples, which
-`auto` learns by counting the matches before it chooses (`count_matches`).
+The equation may be one conjunct of several; the whole formula, compiled, then checks each match.
+Letters the equation does not hold are tried last, every digit tuple beside each match, which
+`auto` prices by counting the matches before it chooses (`estimate`).
 """
 
 from __future__ import annotations
@@ -32,12 +24,14 @@ from types import MappingProxyType
 from typing import Any
 
 from smtcrypt.analysis.equations import conjuncts
+from smtcrypt.analysis.stats import space
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, Collection, Compare, Expr, Word
 from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, letters_of
 from smtcrypt.engine.compiled import Compiled, compile_problem, define_scan, filters
 from smtcrypt.engine.compiled_runtime import exact_root
 from smtcrypt.engine.compiled_writer import NotCompilable, Writer
+from smtcrypt.engine.exhaustive import digit_tuples
 
 CHUNK = 4096  # side assignments evaluated between looks at the clock and the stop flag
 MAX_TABLE = 2_000_000  # values of the smaller side held at once, at most (memory)
@@ -67,18 +61,6 @@ def _key(value: Any) -> Key:
 SIDE_HELPERS = MappingProxyType({"_ratio": _ratio, "_key": _key})
 
 
-def equations(problem: Problem) -> Iterator[tuple[Expr, Expr]]:
-    """The two sides of each conjunct `LEFT = RIGHT`, or `LEFT in (WORD, WORD, ...)`, with a letter
-    (the rest of the formula's letters are tried beside its matches)."""
-    if problem.unknowns:
-        return
-    for part in conjuncts(problem):
-        if isinstance(part, Compare) and part.ops in (("==",), ("in",)):
-            left, right = part.operands
-            if (part.ops == ("==",) or isinstance(right, Collection)) and letters_of(left) | letters_of(right):
-                yield left, right
-
-
 class Side:
     """One side: its letters (those shared with the other side first, each group alphabetically),
     the digit tuples the rules allow them, and their values as table keys."""
@@ -94,26 +76,14 @@ class Side:
         key = value if not shared else "(" + "".join(f"v{index}, " for index in range(len(shared))) + value + ")"
         target = "(" + "".join(f"v{index}, " for index in range(len(self.letters))) + ")"
         conditions = filters(problem, self.letters, {}, writer)  # digits the permutations give but the rules refuse
-        lines = ["def _scan(_candidates):",
-                 "    _hits = []",
-                 "    _keep = _hits.append",
-                 f"    for {target} in _candidates:"]
-        if conditions:
-            lines += [f"        if not ({' and '.join(conditions)}):", "            continue"]
-        lines += ["        try:",
-                  f"            _keep(({target}, {key}))",
-                  "        except ArithmeticError:",
-                  "            pass",
-                  "    return _hits"]
-        self.source = "\n".join(lines) + "\n"
+        refuse = f"        if not ({' and '.join(conditions)}):\n            continue\n" if conditions else ""
+        self.source = (f"def _scan(_candidates):\n    _hits = []\n    _keep = _hits.append\n"
+                       f"    for {target} in _candidates:\n{refuse}        try:\n            _keep(({target}, {key}))\n"
+                       "        except ArithmeticError:\n            pass\n    return _hits\n")
         self.values: Callable[[list[tuple[int, ...]]], list[tuple[tuple[int, ...], Key]]] = define_scan(
             self.source, writer.constants, SIDE_HELPERS, "<smtcrypt side>")
         self.domains = [sorted(problem.allowed[letter]) for letter in self.letters]
-        if problem.distinctness == "all":
-            pool = sorted(set().union(*self.domains))
-            self.total = math.perm(len(pool), len(self.letters))
-        else:
-            self.total = math.prod(len(domain) for domain in self.domains)
+        self.total = space(problem, self.letters)
 
     def candidates(self) -> Iterator[tuple[int, ...]]:
         """Permutations of the digits any of the letters may take (the compiled filters refuse the
@@ -222,12 +192,17 @@ class Plan:
 
 
 def plans(problem: Problem) -> Iterator[Plan]:
-    """Every way to join the formula's equations, with what each costs."""
-    for left, right in equations(problem):
+    """Every way to join a conjunct `LEFT = RIGHT` (or `LEFT in (WORD, WORD, ...)`) with a letter,
+    with what each costs (the rest of the formula's letters are tried beside its matches)."""
+    equations = [part.operands for part in conjuncts(problem) if isinstance(part, Compare) and (
+        part.ops == ("==",) or part.ops == ("in",) and isinstance(part.operands[1], Collection))]
+    for left, right in [] if problem.unknowns else equations:
         held = letters_of(left) | letters_of(right)
+        if not held:
+            continue
         rest = tuple(sorted(set(problem.letters) - held))
-        rest_space = rest_tuples(problem, rest, len(held)) if rest else 1
-        cost_left, cost_right = _total(problem, left), _total(problem, right)
+        rest_space = space(problem, rest, len(held))
+        cost_left, cost_right = space(problem, letters_of(left)), space(problem, letters_of(right))
         if isinstance(right, Collection):  # `LEFT in (XXYY, XYXY)`: each word read off LEFT's value
             if alternatives(problem, right, letters_of(left)) is not None:
                 yield Plan(left, right, right, cost_left, rest, rest_space)
@@ -236,29 +211,6 @@ def plans(problem: Problem) -> Iterator[Plan]:
         for target, other, cost in ((right, left, cost_left), (left, right, cost_right)):
             if word_power(problem, target) is not None:
                 yield Plan(other, target, target, cost, rest, rest_space)
-
-
-def rest_tuples(problem: Problem, rest: tuple[str, ...], taken: int) -> int:
-    """About how many digit tuples the rest's letters take beside one match of `taken` letters (the
-    match's digits are counted out of the rest's where all letters differ)."""
-    domains = [problem.allowed[letter] for letter in rest]
-    if problem.distinctness == "all":
-        return math.perm(max(len(set().union(*domains)) - taken, 0), len(rest))
-    return math.prod(len(domain) for domain in domains)
-
-
-def _total(problem: Problem, node: Expr) -> int:
-    """The digit tuples the rules allow a side's letters, as `Side.total` counts them."""
-    return space(problem, letters_of(node))
-
-
-def space(problem: Problem, letters: set[str] | None = None) -> int:
-    """The digit tuples the rules allow these letters (all the formula's by default), counted as
-    the sides' candidates are: permutations of the digits any of them may take."""
-    domains = [problem.allowed[letter] for letter in (problem.letters if letters is None else letters)]
-    if problem.distinctness == "all":
-        return math.perm(len(set().union(*domains)), len(domains)) if domains else 1
-    return math.prod(len(domain) for domain in domains)
 
 
 def best_plan(problem: Problem) -> Plan | None:
@@ -275,30 +227,23 @@ class JoinSearch(Backend):
     name = "join"
     exact = True  # solutions are the compiled sides' own exact evaluation
 
-    def __init__(self, problem: Problem, deadline: float | None = None, listing: bool = True,
-                 plan: Plan | None = None, compiled: Compiled | None = None):
+    def __init__(self, problem: Problem, listing: bool = True, plan: Plan | None = None,
+                 compiled: Compiled | None = None):
         plan = best_plan(problem) if plan is None else plan
         if plan is None:
             raise NotCompilable("no equation with a letter")
         self.plan = plan
         self.problem = problem
-        self.deadline = deadline
         self.listing = listing
-        self.end: SearchEnd | None = None
-        self.stop_requested = False
-        self.bulk = 0
         self.tried = 0
-        self.skip: Callable[[tuple[int, ...]], bool] | None = None  # alphabetical digit tuples reported before
-        self.reader: PowerReader | None = None
-        self.readers: list[PowerReader] = []  # one per word of `LEFT in (WORD, ...)`, the first is `reader`
+        self.readers: list[PowerReader] = []  # solving: one per word of `LEFT in (WORD, ...)`, or the one word
         self.large: Side | None = None
         if plan.solve_for is not None:
             self.small = Side(problem, plan.left)
             solved = alternatives(problem, plan.solve_for, set(self.small.letters))
             assert solved is not None  # the plan solves for a side that is a word or a word's power, or several
             self.readers = [PowerReader(problem, word, exponent, self.small.letters) for word, exponent in solved]
-            self.reader = self.readers[0]
-            letters = self.small.letters + self.reader.new
+            letters = self.small.letters + self.readers[0].new
         else:
             shared = tuple(sorted(letters_of(plan.left) & letters_of(plan.right)))
             first, second = Side(problem, plan.left, shared), Side(problem, plan.right, shared)
@@ -307,7 +252,7 @@ class JoinSearch(Backend):
                 raise NotCompilable("the smaller side has too many values to hold")
             letters = self.small.letters[self.small.shared:] + self.large.letters
         self.rest_letters = plan.rest
-        self.rest_domains = [sorted(problem.allowed[letter]) for letter in plan.rest]
+        self.rest_domains = [problem.allowed[letter] for letter in plan.rest]
         self.rest_tried = 0
         self.counted: list[tuple[int, ...]] | None = None  # the matches, where counted before the search
         letters += plan.rest
@@ -344,7 +289,7 @@ class JoinSearch(Backend):
 
     def statistics(self) -> dict[str, Any]:
         # the rest's tuples are known only as they are tried: counted in both
-        how = "solve for a word" if self.reader is not None else "match the sides"
+        how = "solve for a word" if self.readers else "match the sides"
         if self.rest_letters:
             how += f", then {''.join(self.rest_letters)} beside each match"
         return {"candidates": self.halves + self.rest_tried, "candidates_tried": self.tried + self.rest_tried,
@@ -353,8 +298,7 @@ class JoinSearch(Backend):
     def estimate(self, most: float | None = None) -> int | None:
         """What the join evaluates (the sides, and the rest beside each match), or None where that is
         over `most`. With rest letters, the matches are found here (and kept for the search)."""
-        if most is None:
-            most = float("inf")
+        most = math.inf if most is None else most
         if not self.rest_letters or self.halves > most:
             return self.halves if self.halves <= most else None
         limit = (most - self.halves) // max(self.plan.rest_space, 1)
@@ -374,17 +318,14 @@ class JoinSearch(Backend):
         for found in matches:
             for piece in self._with_rest(found):
                 batch = self._assignments(piece)
-                if batch:
-                    if self.listing:
-                        yield batch
-                    else:
-                        self.bulk += len(batch) - 1
-                        yield batch[:1]
+                if batch:  # when counting, the first of each batch yielded (to be re-checked), the rest in bulk
+                    self.bulk += 0 if self.listing else len(batch) - 1
+                    yield batch if self.listing else batch[:1]
         if self.end is None:
             self.end = SearchEnd(Ending.COMPLETE, proof=Proof.EXHAUSTIVE)
 
     def _matches(self) -> Iterator[list[tuple[int, ...]]]:
-        return self._solve() if self.reader is not None else self._match()
+        return self._solve() if self.readers else self._match()
 
     def _with_rest(self, found: list[tuple[int, ...]]) -> Iterator[list[tuple[int, ...]]]:
         """The matches with every digit tuple the rules allow the rest's letters beside them, a
@@ -393,20 +334,9 @@ class JoinSearch(Backend):
             yield found
             return
         distinct = self.problem.distinctness == "all"
-        domains = self.rest_domains
-        allowed = [set(domain) for domain in domains]
-        pool = sorted(set().union(*allowed))
         piece: list[tuple[int, ...]] = []
         for digits in found:
-            if distinct:
-                used = set(digits)
-                tuples: Iterator[tuple[int, ...]] = (
-                    rest for rest in itertools.permutations([d for d in pool if d not in used], len(domains))
-                    if all(digit in ok for digit, ok in zip(rest, allowed)))
-            else:
-                tuples = itertools.product(*domains)
-            for rest in tuples:
-                piece.append(digits + rest)
+            piece.extend(digits + rest for rest in digit_tuples(self.rest_domains, distinct, set(digits)))
             if len(piece) >= CHUNK:
                 if self._stopping():
                     return
@@ -425,24 +355,15 @@ class JoinSearch(Backend):
             yield chunk
 
     def _solve(self) -> Iterator[list[tuple[int, ...]]]:
-        """Digit tuples (side's letters, then the word's new ones) a chunk at a time."""
-        assert self.reader is not None
-        if len(self.readers) > 1:
-            yield from self._solve_any()
-            return
-        read = self.reader.read
-        for chunk in self._chunks(self.small):
-            found = []
-            for digits, value in self.small.values(chunk):
-                extra = read(value, digits)
-                if extra is not None:
-                    found.append(digits + extra)
-            yield found
-
-    def _solve_any(self) -> Iterator[list[tuple[int, ...]]]:
-        """As `_solve`, the value read as any of the words (each digit tuple once, though two words read alike)."""
+        """Digit tuples (side's letters, then the word's new ones) a chunk at a time; with several words,
+        the value read as any of them (each digit tuple once, though two words read alike)."""
         reads = [reader.read for reader in self.readers]
         for chunk in self._chunks(self.small):
+            if len(reads) == 1:
+                read = reads[0]
+                yield [digits + extra for digits, value in self.small.values(chunk)
+                       if (extra := read(value, digits)) is not None]
+                continue
             found: list[tuple[int, ...]] = []
             for digits, value in self.small.values(chunk):
                 extras = {extra for read in reads if (extra := read(value, digits)) is not None}

@@ -1,24 +1,21 @@
 """The linear backend: a word sum is one linear equation, solved digit by digit within its bounds.
 
 `SEND + MORE = MONEY` is 1000*S + 91*E - 90*N + D - 9000*M - 900*O + 10*R - Y = 0. The sum kernel
-(`smtcrypt.engine.sums`) searches it: letters in a greedy order, each one's digits cut to what the
-later letters could still balance and to the residue their weights' gcd leaves, the last two read
-from a table of digit pairs, so the whole search visits a few hundred nodes: far less than starting
-Z3. The 199-addend sum of the corpus is one such equation over ten letters. The search is
-exhaustive: every assignment the rules allow is either visited or cut by a bound that proves it
-cannot balance. Any other constraints are checked on each solution of the equation by the compiled
-formula (see compiled.py).
+(`smtcrypt.engine.sums`) searches it in a few hundred nodes, far less than starting Z3, and
+exhaustively: every assignment the rules allow is visited or cut by a bound that proves it cannot
+balance. Any other constraints are checked on each solution by the compiled formula.
 """
 
 from __future__ import annotations
 
-import math
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from smtcrypt.analysis.equations import only_equation
 from smtcrypt.analysis.fold import fold
 from smtcrypt.analysis.linear import integer_equation
+from smtcrypt.analysis.stats import space
 from smtcrypt.core.check import Problem
 from smtcrypt.engine.base import UNKNOWNS_ELSEWHERE, Assignment, Backend, Ending, Executor, Fit, Means, Proof, SearchEnd
 from smtcrypt.engine.compiled import Compiled
@@ -56,8 +53,7 @@ class LinearSearch(Backend):
         # letters without a weight (`SAINT + GEORGE = DRAGON`: A) or outside the equation: a few, all letters
         # distinct (where they need not differ, as the `?` cells of a layout, the equation may be a loose one)
         free = set(problem.letters) - set(equation[0])
-        if free and (problem.distinctness != "all" or math.perm(
-                len(set().union(*(problem.allowed[letter] for letter in free))), len(free)) > cls.FREE_TUPLES):
+        if free and (problem.distinctness != "all" or space(problem, free) > cls.FREE_TUPLES):
             return refused
         if only_equation(problem):
             return Fit.taken(cls(problem, equation, None, executor=means.executor))
@@ -65,20 +61,15 @@ class LinearSearch(Backend):
         return refused if compiled is None else Fit.taken(cls(problem, equation, compiled, executor=means.executor))
 
     def __init__(self, problem: Problem, equation: tuple[dict[str, int], int], compiled: Compiled | None,
-                 deadline: float | None = None, executor: Executor = Executor.AUTO):
+                 executor: Executor = Executor.AUTO):
         self.problem = problem
         self.executor = executor  # COMPILED: the compiled kernel decides what it can (see `batches`)
         self.equation = equation
         self.compiled = compiled  # None: the equation is the whole formula
-        self.deadline = deadline
-        self.end: SearchEnd | None = None
-        self.stop_requested = False
         self.search: SumSearch | None = None
         self.kernel = "plain"  # or "compiled": which of the kernel's searches decided the sum
         self.found = 0  # solutions of the equation the rest of the formula accepted, so far
         self.polls = 0
-        self._plan: SumPlan | None = None
-        self._estimate: float | None = None
 
     def sum(self) -> tuple[list[int], list[int]]:
         """The equation's weights and allowed digits (bits) over the problem's letters, sorted."""
@@ -87,29 +78,23 @@ class LinearSearch(Backend):
         return [weights.get(letter, 0) for letter in letters], [digit_mask(self.problem.allowed[letter])
                                                                for letter in letters]
 
+    @functools.cached_property
     def plan(self) -> SumPlan:
         """The sum kernel's plan of the equation, made once."""
-        if self._plan is None:
-            self._plan = plan_sum(*self.sum(), distinct=self.problem.distinctness == "all",
-                                  base=self.problem.rules.base)
-        return self._plan
+        return plan_sum(*self.sum(), distinct=self.problem.distinctness == "all", base=self.problem.rules.base)
 
     def estimate(self, most: float | None = None) -> float:
-        """About how many nodes the sum search takes: its plan's own guess (`estimated_nodes`), made once."""
-        if self._estimate is None:
-            self._estimate = estimated_nodes(self.plan())
-        return self._estimate
+        """About how many nodes the sum search takes: its plan's own guess (`estimated_nodes`)."""
+        return estimated_nodes(self.plan)
 
     def statistics(self) -> dict[str, Any]:
         return {"search_nodes": self.search.nodes if self.search is not None else 0, "sum_kernel": self.kernel}
 
     def batches(self) -> Iterator[list[Assignment]]:
-        """The kernel's solutions of the equation, the rest of the formula checked on each; the kernel
-        asks `_stopping` every 1024 nodes, so a deadline or a stop ends it where no solution comes.
-
-        Where the executor is the compiled one (a batch of many puzzles asks for it), the compiled
-        kernel plans the sum and counts its solutions first, up to two: none or one, and that
-        settles it, in microseconds; more, and the plain search lists them, each as it comes."""
+        """The kernel's solutions of the equation, the rest of the formula checked on each (it polls
+        every POLL_EVERY nodes, so a stop ends it where no solution comes). Where the executor is the
+        compiled one, the compiled kernel counts the solutions first, up to two: none or one settles
+        it in microseconds; more, and the plain search lists them, each as it comes."""
         letters = sorted(self.problem.letters)
         fixed = self.equation[1]
         check = self._checker(letters)
@@ -124,7 +109,7 @@ class LinearSearch(Backend):
             self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
             return
         self.found = self.polls = 0
-        self.search = search = SumSearch(self.plan(), fixed, poll=self._polled, every=POLL_EVERY)
+        self.search = search = SumSearch(self.plan, fixed, poll=self._polled, every=POLL_EVERY)
         found: list[Digits] = []
         for digits in search:
             if check is None or check(digits):

@@ -1,35 +1,19 @@
 """The portfolio: per puzzle, the cheapest sound way to the complete answer, switching while running.
 
-The backends are in one table (`BACKENDS`, a strategy's name to its backend), and each says for
-itself whether it takes a problem (`Backend.fit`): a strategy forced by name that cannot search
-the puzzle is refused with its backend's own reason, and `auto` asks the backends it considers.
-What stays here is the cost model, which compares prices. Trying every assignment costs the
-number of candidates times what one costs, measured on a random sample of them by the compiled
-formula itself, plus what each solution costs to hand over (the sample's share of solutions
-tells how many to expect). Z3 costs little per puzzle where an encoding fits it (sums by
-columns, products by long multiplication) but a check per model, which loses wherever
-solutions are dense. So:
-
-- a problem with integer unknowns that the formula leaves unbounded, or too deep to compile, goes
-  to Z3 alone (unknowns it bounds, as in `1 <= x <= 3`, are priced and searched like letters);
-- a sum that the linear backend takes (an equation that gives every letter but a few a weight)
-  goes to it;
-- a product (equations of sums, products and powers of words, at least one of them not linear,
-  holding every letter: layouts too) goes to the digits backend, which searches column by column;
-- one whose exhaustive price is small goes straight to the exhaustive backend, or to the join
-  backend where an equation's sides, searched side by side, cost less;
-- otherwise Z3 searches first, for at most a share of that price (the whole price for the
-  columns encoding, half for the others, at least Z3_AT_LEAST on sums and products; the
-  bit-vector and general encodings search by cubes when they can); if it has not finished by
-  then, or gives up, the exhaustive (or join) backend takes over and skips the solutions already
-  reported.
-
-So no puzzle costs much more than about twice what trying every assignment costs, while the
-puzzles Z3 is fast on keep its speed. docs/engine.md has the measurements behind the constants.
+The backends are one table (`BACKENDS`), each answering for itself whether it takes a problem
+(`Backend.fit`); `auto` is a list of stages (`Portfolio.AUTO`), each of which takes the puzzle or
+passes it on. What stays here is the cost model: trying every assignment costs the candidates times
+what one costs (measured on a sample by the compiled formula itself) plus what each solution costs
+to hand over; Z3 costs little per puzzle where an encoding fits it but a check per model, which loses
+wherever solutions are dense. So Z3 searches first only for a share of that price, and the exhaustive
+(or join) backend then takes over and skips what was reported: no puzzle costs much more than about
+twice trying every assignment, while the puzzles Z3 is fast on keep its speed. The prices are in
+prices.py; docs/engine.md has the measurements behind them.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping
@@ -38,6 +22,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from smtcrypt.analysis.equations import equation_sides, leaves_letters_free
+from smtcrypt.analysis.stats import space
 from smtcrypt.core.check import Problem, large_exponents
 from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.engine import prices
@@ -58,34 +43,22 @@ from smtcrypt.engine.base import (
     past,
     untimed,
 )
-from smtcrypt.engine.compiled import Compiled
 from smtcrypt.engine.digits import DigitSearch, has_products
 from smtcrypt.engine.exhaustive import ExhaustiveSearch, sample_costs
-from smtcrypt.engine.join import JoinSearch, best_plan, space
+from smtcrypt.engine.join import JoinSearch, best_plan
 from smtcrypt.engine.linear import LinearSearch
 from smtcrypt.engine.memory import cap_z3_memory
 from smtcrypt.engine.race import race
 
-if TYPE_CHECKING:  # these modules load z3: imported where a search first needs them
+if TYPE_CHECKING:  # z3 loads with the backends that need it
     import z3
 
-    from smtcrypt.engine.cubes import CubeSearch
-    from smtcrypt.engine.z3search import ModelSearch
+    from smtcrypt.engine.compiled import Compiled
 
 
-
-def z3_backend() -> type[ModelSearch]:
-    """Z3's model search, imported when first asked for (it loads z3)."""
-    from smtcrypt.engine.z3search import ModelSearch
-
-    return ModelSearch
-
-
-def cubes_backend() -> type[CubeSearch]:
-    """The cube search, imported when first asked for (it loads z3)."""
-    from smtcrypt.engine.cubes import CubeSearch
-
-    return CubeSearch
+def loaded(module: str, name: str) -> Callable[[], type[Backend]]:
+    """A backend whose module loads z3, imported when first asked for."""
+    return lambda: getattr(importlib.import_module(f"smtcrypt.engine.{module}"), name)
 
 
 REPORTED_KEPT = 100_000  # solutions of a judged sum search kept for a hand-over (see `_linear_first`)
@@ -95,11 +68,11 @@ REPORTED_KEPT = 100_000  # solutions of a judged sum search kept for a hand-over
 # `auto` and a forced strategy find a backend here, ask whether it takes the problem (`fit`) and start
 # it (`start`), through `Backend` alone. A new backend is one module and one row.
 BACKENDS: Mapping[str, Callable[[], type[Backend]]] = MappingProxyType({
-    Strategy.Z3: z3_backend,
+    Strategy.Z3: loaded("z3search", "ModelSearch"),
     Strategy.LINEAR: lambda: LinearSearch,
     Strategy.DIGITS: lambda: DigitSearch,
     Strategy.JOIN: lambda: JoinSearch,
-    Strategy.CUBES: cubes_backend,
+    Strategy.CUBES: loaded("cubes", "CubeSearch"),
     Strategy.EXHAUSTIVE: lambda: ExhaustiveSearch,
 })
 
@@ -116,22 +89,14 @@ def strategy_named(name: str) -> str:
 
 
 class Portfolio:
-    """The solutions of a problem by the strategy asked for ("auto": chosen and switched by cost).
+    """The solutions of a problem by the strategy asked for ("auto": chosen and switched by cost);
+    `listing=False` (counting) lets the backends count solutions in `bulk` without listing them.
 
-    It reads its backends only through `Backend`, and finds them in `BACKENDS`; `auto` is a list of
-    stages (`AUTO`), each of which either takes the puzzle or passes it on. `listing=False`
-    (counting) lets the cubes, join and exhaustive backends count solutions without listing them:
-    they are added to `bulk` instead of being yielded.
-
-    The deadline and the stop reach the work before any backend runs, too: choosing an encoding
-    builds its terms, a plan looks ahead, a sample evaluates the formula; each reads `halted()` in
-    its loops and gives up (`Halted`, or `EncodingStopped` from an encoder), and the search then
-    ends as the deadline or the stop says (`end`), never as a proof. `deadline` given here bounds
-    the work of refusing a strategy that cannot search the puzzle (which may build terms or a
-    plan); the search loop sets the deadline of the search itself before iterating.
+    The deadline and the stop reach the work before any backend runs too (an encoding's terms, a
+    plan, a sample): each reads `halted()` in its loops and gives up, and the search then ends as
+    the deadline or the stop says, never as a proof. `deadline` given here bounds the work of
+    refusing a strategy; the search loop sets the search's own deadline before iterating.
     """
-
-    name = "portfolio"
 
     def __init__(self, problem: Problem, *, deadline: float | None = None, limit: int | None = None,
                  strategy: str = Strategy.AUTO, listing: bool = True, clock: Clock | None = None,
@@ -155,7 +120,6 @@ class Portfolio:
         # what the backends' fit tests and starts use: this search's compiled formula, contexts, stop and clock
         self.means = Means(compiled=self._compiled, context=self._context, halted=self.halted, clock=self.clock,
                            listing=listing, executor=Executor(executor), limit=limit)
-        self.join_pays: bool | None = None  # the join's plan is cheap enough for `auto` (once priced)
         self.joining = False  # the join backend stands in for the exhaustive one (cheaper)
         try:
             self._refuse_what_cannot_search()
@@ -195,14 +159,14 @@ class Portfolio:
             self.fits[name] = BACKENDS[name]().fit(self.problem, self.means)
         return self.fits[name]
 
-    def _start(self, name: str, deadline: float | None, means: Means | None = None) -> Backend | None:
-        """The named backend started (see `Backend.start`) with this deadline, where it takes the
-        problem; None where it does not. A stop already asked for reaches it at once."""
+    def _start(self, name: str, deadline: float | None = None, means: Means | None = None) -> Backend | None:
+        """The named backend started (see `Backend.start`) with this deadline (None: the search's),
+        where it takes the problem; None where it does not. A stop already asked for reaches it at once."""
         fit = self._fit(name)
         if not fit.ok:
             return None
         backend = BACKENDS[name]().start(self.problem, fit.made, means or self.means)
-        backend.deadline = deadline
+        backend.deadline = self.deadline if deadline is None else deadline
         if self.stop_requested:
             backend.request_stop()
         self.made[name] = backend
@@ -245,13 +209,10 @@ class Portfolio:
                                  "proof": self.end.proof.value if self.end is not None and self.end.proof else None}
         if self.price is not None:
             stats["exhaustive_estimate_seconds"] = round(self.price, 6)
-        merged: dict[str, Any] = {}
         for backend in self.made.values():
-            merged.update(backend.statistics())
-        counters = merged.pop("z3_counters", {})
-        stats.update(merged)
+            stats.update(backend.statistics())
         stats["solver_checks"] = sum(backend.checks for backend in self.made.values())
-        stats["z3_counters"] = counters
+        stats["z3_counters"] = stats.pop("z3_counters", {})
         return stats
 
     # --- the search ---------------------------------------------------------------------------
@@ -265,7 +226,7 @@ class Portfolio:
             if self.strategy == Strategy.AUTO:
                 yield from self._auto()
             else:
-                yield from self._run(self._start(self.strategy, self.deadline))
+                yield from self._run(self._start(self.strategy))
         except Halted:  # long work before (or between) the backends gave up: a stop, or the time limit
             self.end = SearchEnd(self._ending())
             return
@@ -284,25 +245,21 @@ class Portfolio:
 
     def _sums(self) -> Iterator[list[Assignment]] | None:
         """A sum the linear backend takes: judged by its plan's estimate and its progress (`_linear_first`)."""
-        linear = self._start(Strategy.LINEAR, self.deadline)
+        linear = self._start(Strategy.LINEAR)
         return None if linear is None else self._linear_first(linear)
 
     def _products(self) -> Iterator[list[Assignment]] | None:
         """A product (some equation multiplies words) that the digits backend takes: searched column by column."""
-        if not has_products(self.problem):
-            return None
-        digits = self._start(Strategy.DIGITS, self.deadline)
+        digits = self._start(Strategy.DIGITS) if has_products(self.problem) else None
         return None if digits is None else self._run(digits)
 
     def _small(self) -> Iterator[list[Assignment]] | None:
         """Every assignment tried at once, where that is cheap (`_cheap`: priced by a sample)."""
-        if self._compiled() is not None and self._cheap():
-            return self._exhaustive(None)
-        return None
+        return self._exhaustive(None) if self._compiled() is not None and self._cheap() else None
 
     def _uncompiled(self) -> Iterator[list[Assignment]] | None:
         """Z3 alone, where the formula does not compile (unknowns it leaves unbounded, or too deep)."""
-        return self._z3(self.deadline) if self.compiled is None else None
+        return self._run(self._start(Strategy.Z3)) if self._compiled() is None else None
 
     def _large_powers(self) -> Iterator[list[Assignment]] | None:
         """Every assignment tried, where a power is too large for Z3's encodings (as its fit says;
@@ -310,17 +267,15 @@ class Portfolio:
         return self._exhaustive(None) if large_exponents(self.problem) else None
 
     def _linear_first(self, linear: Backend) -> Iterator[list[Assignment]]:
-        """The sum search, judged by its plan's estimate, then by its progress. A system of several sums
-        is one combined equation for it (`analysis.linear.combined`), whose cuts come late; the digit
-        search takes the sums column by column, all at once. So where the estimate says the sum search
-        is hopeless on a system (past LINEAR_HOPELESS nodes) and the digit search takes the system, it
-        searches alone, and where the estimate is small (LINEAR_FIRST nodes at most), the sum search
-        does. Otherwise, and on every single sum (whose estimate would cost as much as most such
-        searches), the sum search runs, and once past LINEAR_FIRST nodes, where solutions come rarer
-        than a solver's price per model, the digit search (where it takes the system) or the solver
-        takes over for about as long as the sum search has run, so that the switch costs at most that
-        again; if it does not finish by then, the sum search starts again, no longer judged. A
-        solution reported by one is not reported again by the next."""
+        """The sum search, judged by its plan's estimate, then by its progress. A system of sums is one
+        combined equation for it, whose cuts come late, while the digit search takes the sums column
+        by column: so a system hopeless for the sum search (past LINEAR_HOPELESS nodes) goes to the
+        digit search, and a small one (LINEAR_FIRST nodes at most) to the sum search. Otherwise (and
+        on a single sum, whose estimate costs as much as most searches) the sum search runs, and past
+        LINEAR_FIRST nodes, where solutions come rarer than a solver's price per model, the digit
+        search or the solver takes over for about as long as the sum search has run (a switch costs
+        at most that again); then the sum search starts again, no longer judged. A solution
+        reported by one is not reported again by the next."""
         started = time.monotonic()
         digits = None
         if len(list(equation_sides(self.problem))) > 1:
@@ -328,7 +283,7 @@ class Portfolio:
             if estimate is None or estimate <= prices.LINEAR_FIRST:
                 yield from self._run(linear)
                 return
-            digits = self._start(Strategy.DIGITS, self.deadline)
+            digits = self._start(Strategy.DIGITS)
             if digits is not None and estimate > prices.LINEAR_HOPELESS:
                 yield from self._run(digits)
                 return
@@ -351,8 +306,7 @@ class Portfolio:
             return
         letters = sorted(self.problem.letters)
         seen = {tuple(assignment[letter] for letter in letters) for batch in reported for assignment in batch}
-        share = time.monotonic() + (time.monotonic() - started) + prices.Z3_AT_LEAST
-        deadline = share if self.deadline is None else min(share, self.deadline)
+        deadline = self._within(time.monotonic() - started + prices.Z3_AT_LEAST)
         # the cube search's encoding is the cheaper to build on such systems; its cubes are single models
         other = digits or self._start(Strategy.CUBES, deadline) or self._start(Strategy.Z3, deadline)
         assert other is not None  # Z3 takes every sum
@@ -374,32 +328,35 @@ class Portfolio:
             if fresh:
                 yield fresh
 
-    @property
-    def compiled(self) -> Compiled | None:
-        """The formula compiled, once the exhaustive backend's fit has made it; None before, or where
-        it cannot be."""
-        fit = self.fits.get(Strategy.EXHAUSTIVE)
-        return fit.made if fit is not None and fit.ok else None
-
     def _compiled(self) -> Compiled | None:
         """The formula compiled (None where it cannot be): made once, by the exhaustive backend's fit,
         and shared by the prices, the race and the backends that check the rest of a formula with it."""
-        self._fit(Strategy.EXHAUSTIVE)
-        return self.compiled
+        fit = self._fit(Strategy.EXHAUSTIVE)
+        return fit.made if fit.ok else None
+
+    def _within(self, seconds: float) -> float:
+        """`seconds` from now, or the deadline where that is sooner."""
+        until = time.monotonic() + seconds
+        return until if self.deadline is None else min(until, self.deadline)
 
     def _cheap(self) -> bool:
         """Prices trying every assignment (`price`, by the join where that is cheaper); True if it is
         cheap enough to do at once."""
-        assert self.compiled is not None
+        compiled = self._compiled()
+        assert compiled is not None
         with self.clock("compile"):
-            total = ExhaustiveSearch(self.compiled).total
+            total = ExhaustiveSearch(compiled).total
             if total <= prices.SMALL_SPACE:
                 self.price = 0.0
                 return True
-            seconds, hits = sample_costs(self.compiled, prices.SAMPLE, self.halted)
+            seconds, hits = sample_costs(compiled, prices.SAMPLE, self.halted)
             self.expected = total * hits
             self.price = total * (seconds + hits * prices.SECONDS_PER_SOLUTION[self.listing])
-            join = self._join()
+            # the join, asked only where its plan (read before any side is compiled) evaluates at most a
+            # JOIN_SPLIT-th of the assignments
+            plan = best_plan(self.problem)
+            pays = plan is not None and plan.guess * prices.JOIN_SPLIT <= space(self.problem)
+            join = self._start(Strategy.JOIN) if pays else None
             evaluations = join.estimate(most=total // prices.JOIN_SPLIT) if join is not None else None
             if evaluations is not None:  # each side alone: about the same cost per evaluation, far fewer of them
                 price = evaluations * seconds + self.expected * prices.SECONDS_PER_SOLUTION[self.listing]
@@ -414,7 +371,9 @@ class Portfolio:
 
         assert self.price is not None
         if self.limit == 1 and self.expected >= 1:
-            yield from self._probe()
+            # every assignment tried for PROBE_SECONDS first: Z3 or the cubes cost more to start than a dense
+            # puzzle's first solution takes to meet (the sample is random, the search in order: it may meet none)
+            yield from self._run(self._start(Strategy.EXHAUSTIVE, self._within(prices.PROBE_SECONDS)))
             if self.end is not None and (self.end.complete or not self._switches()):
                 return
         self._cap_memory()  # choosing the encoding may make a context
@@ -431,8 +390,7 @@ class Portfolio:
         first = None
         if encoding in ("bitvec", "general") and leaves_letters_free(self.problem):
             budget = prices.CUBES_SHARE * self.price
-            first = self._start(Strategy.CUBES, self.deadline,
-                                replace(self.means, budget=budget, expected=self.expected))
+            first = self._start(Strategy.CUBES, means=replace(self.means, budget=budget, expected=self.expected))
         if first is None:
             if self.limit == 1 and (os.cpu_count() or 1) > 1 and THREADS:
                 yield from self._race()
@@ -440,17 +398,12 @@ class Portfolio:
             if self.expected * prices.Z3_PER_MODEL.get(encoding, prices.Z3_PER_MODEL["general"]) > self.price:
                 yield from self._exhaustive(None)  # too many solutions for a check each
                 return
-            switch_at = time.monotonic() + share
-            first = self._start(Strategy.Z3, switch_at if self.deadline is None else min(switch_at, self.deadline))
+            first = self._start(Strategy.Z3, self._within(share))
         assert first is not None  # Z3 takes what its encodings write (a power too large went elsewhere)
         seen: set[tuple[int, ...]] = set()
-        if first.reported() is not None:  # it keeps what it reported itself (a cube search's cubes)
-            yield from self._run(first)
-        else:
-            letters = sorted([*self.problem.letters, *self.problem.unknowns])  # as the exhaustive backend's tuples
-            for batch in self._run(first):
-                seen.update(tuple(assignment[letter] for letter in letters) for assignment in batch)
-                yield batch
+        letters = sorted([*self.problem.letters, *self.problem.unknowns])  # as the exhaustive backend's tuples
+        # a backend that keeps what it reported itself (a cube search's cubes) is not followed here
+        yield from self._run(first) if first.reported() is not None else self._unseen(self._run(first), seen, letters)
         if self._switches():
             yield from self._exhaustive(first.reported() or seen.__contains__)
 
@@ -461,13 +414,8 @@ class Portfolio:
     def _switches(self) -> bool:
         """True if the first backend stopped for its share of the time (or gave up), not for the user's."""
         assert self.end is not None
-        if self.end.complete or self.end.ending not in (Ending.TIME, Ending.GAVE_UP):
-            return False
-        return not (self.end.ending is Ending.TIME and self.deadline is not None
-                    and time.monotonic() >= self.deadline - DEADLINE_SLACK)
-
-    def _z3(self, deadline: float | None) -> Iterator[list[Assignment]]:
-        yield from self._run(self._start(Strategy.Z3, deadline))
+        near = self.deadline is not None and time.monotonic() >= self.deadline - DEADLINE_SLACK
+        return self.end.ending is Ending.GAVE_UP or self.end.ending is Ending.TIME and not near
 
     def _cap_memory(self) -> None:
         """Z3's memory cap (one per process), set before each Z3 context the search makes."""
@@ -477,7 +425,6 @@ class Portfolio:
     def _context(self) -> z3.Context:
         """A new Z3 context for an encoding, known to `request_stop` (which may come from another thread),
         made under the memory cap."""
-
         from smtcrypt.encode import stop_encoding
         from smtcrypt.encode.base import Context
 
@@ -488,36 +435,21 @@ class Portfolio:
             stop_encoding(context)
         return context
 
-    def _probe(self) -> Iterator[list[Assignment]]:
-        """One solution wanted where the sample met some: every assignment tried for PROBE_SECONDS first,
-        since Z3 or the cubes cost more to start than a dense puzzle's first solution takes to meet (the
-        sample's candidates are random, the search's are in order: it may meet none, and Z3 goes next)."""
-        until = time.monotonic() + prices.PROBE_SECONDS
-        deadline = until if self.deadline is None else min(until, self.deadline)
-        yield from self._run(self._start(Strategy.EXHAUSTIVE, deadline))
-
     def _race(self) -> Iterator[list[Assignment]]:
-        """One solution wanted: Z3 on a helper thread (its checks release the GIL, so it runs
-        beside Python on a second core) races the exhaustive backend here; the first to answer
-        wins and the other is stopped. Z3's first solution is a matter of luck (its time varies
-        widely with the random seed), trying every assignment is not. The race starts after
-        RACE_AFTER seconds of Z3 alone (or half the exhaustive price, if less: then no first
-        solution costs more than 1.5 times that price), since sharing the interpreter slows Z3 down."""
-        solver = self._start(Strategy.Z3, self.deadline)
+        """One solution wanted: Z3 on a helper thread (its checks release the GIL) races the exhaustive
+        backend here (see race.py), after RACE_AFTER seconds of Z3 alone, or half the exhaustive price
+        if less (then no first solution costs more than 1.5 times that price), since sharing the
+        interpreter slows Z3 down."""
+        solver = self._start(Strategy.Z3)
         assert solver is not None
-        # the join stands in for trying every assignment, here too
-        exhaustive = self.made[Strategy.JOIN] if self.joining else self._start(Strategy.EXHAUSTIVE, self.deadline)
-        assert exhaustive is not None
+        exhaustive = self._every()
         first: list[Assignment] = []
         alone = min(prices.RACE_AFTER, self.price / 2 if self.price is not None else prices.RACE_AFTER)
         found = race(solver, exhaustive, first, alone)
-        winner: Backend
-        if found:
-            winner = exhaustive
-        elif first or solver.end is not None and solver.end.complete or exhaustive.end is None:
-            winner = solver  # a model, unsat (no solution), or Z3 ended before the race began
-        else:  # every assignment tried (no solution), or both stopped: its end says which
-            winner = exhaustive
+        # Z3 wins with a model, unsat (no solution), or where it ended before the race began; else every
+        # assignment was tried (no solution), or both stopped: the exhaustive side's end says which
+        won = not found and (first or solver.end is not None and solver.end.complete or exhaustive.end is None)
+        winner = solver if won else exhaustive
         self.running, self.end = winner, winner.end
         self.used.append(winner.name)
         if found:
@@ -525,20 +457,15 @@ class Portfolio:
         elif first and winner is solver:
             yield first
 
-    def _join(self) -> Backend | None:
-        """The join backend, where it takes the problem (its fit makes it), or None. `auto` asks it
-        only where its plan evaluates at most a JOIN_SPLIT-th of the assignments that trying every
-        assignment does (a price read off the plan, before any side is compiled)."""
-        if self.join_pays is None:
-            plan = best_plan(self.problem)
-            self.join_pays = plan is not None and plan.guess * prices.JOIN_SPLIT <= space(self.problem)
-        return self._start(Strategy.JOIN, self.deadline) if self.join_pays else None
+    def _every(self) -> Backend:
+        """The backend that tries every assignment: the join of the equation's sides where that is cheaper."""
+        backend = self.made[Strategy.JOIN] if self.joining else self._start(Strategy.EXHAUSTIVE)
+        assert backend is not None
+        return backend
 
     def _exhaustive(self, seen: Callable[[tuple[int, ...]], bool] | None) -> Iterator[list[Assignment]]:
-        """Every assignment tried, less those `seen` says were reported: by the join of the equation's
-        sides where that is cheaper."""
-        backend = self.made[Strategy.JOIN] if self.joining else self._start(Strategy.EXHAUSTIVE, self.deadline)
-        assert backend is not None
+        """Every assignment tried, less those `seen` says were reported."""
+        backend = self._every()
         backend.skip = seen
         yield from self._run(backend)
 

@@ -1,11 +1,9 @@
 """What the portfolio's choices cost: the prices its `auto` policy compares, in one place.
 
-Each is a rough rate or budget, set from measurements on the project's benchmarks (the figures,
-and how they were taken, are in docs/engine.md, "The cost model"): what a candidate costs to try
-with the compiled formula is measured per puzzle on a sample, but what a solver's model, a node
-of the sum search or a solution handed over costs varies little from puzzle to puzzle, so it is
-a constant here. The policy (portfolio.py) reads them through this module at the moment it
-decides, so that a test can move a price and see the decision move with it.
+Rough rates and budgets, set from the project's benchmarks (docs/engine.md, "The cost model"): what a
+candidate costs to try is measured per puzzle, but what a model, a node of the sum search or a
+solution handed over costs varies little between puzzles, so it is a constant here. The policy reads
+them at the moment it decides, so that a test can move a price and see the decision move with it.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ see analysis/split.py); it is complete only once every case is `unsat`.
 
 from __future__ import annotations
 
+import abc
 import collections
 import contextlib
 import enum
@@ -24,7 +25,6 @@ import z3
 from smtcrypt.core.check import MAX_EXPONENT_CASES, Problem, large_exponents
 from smtcrypt.encode import Encoded, EncodingStopped, encode, indicator, watched
 from smtcrypt.engine.base import THREADS, Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
-from smtcrypt.engine.memory import retain_freed_memory as retain_freed_memory
 from smtcrypt.engine.memory import retain_freed_memory_once as retain_freed_memory_once
 
 UNBOUNDED_MODEL_CAP = 1000  # models enumerated over unbounded unknowns before the search stops as unknown
@@ -47,19 +47,12 @@ def solvers(encoded: Encoded) -> tuple[str, ...]:
 
 
 def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
-    """A solver for one of the strategies an encoding may ask for.
-
-    "finite-domain": Z3's QF_FD solver, fast on linear constraints over bounded integers;
-    "bit-blast": bounded nonlinear integer terms turned into bit-vectors and then SAT (the whole
-    tactic runs again for every check);
-    "bit-vector": Z3's incremental QF_BV solver, for the bit-vector encoding: it keeps its learned
-    clauses from one model to the next;
-    "general": Z3's default solver, which accepts everything.
-
-    Z3's own Ctrl-C handler is switched off: it swaps the process's SIGINT handler in and out
-    around every check, and a signal that lands as a short check ends is lost. Callers stop a
-    search with `ModelSearch.request_stop` instead.
-    """
+    """A solver for one of the strategies an encoding may ask for: "finite-domain" (QF_FD, fast on
+    linear constraints over bounded integers), "bit-blast" (bounded nonlinear terms as bit-vectors,
+    the tactic run again for every check), "bit-vector" (incremental QF_BV, keeping its learned
+    clauses from one model to the next) or "general" (accepts everything). Z3's own Ctrl-C handler is
+    off: it swaps the SIGINT handler around every check, and a signal that lands as a short check
+    ends is lost; callers stop a search with `request_stop` instead."""
     if strategy == "finite-domain":
         solver = z3.SolverFor("QF_FD", ctx=context)
     elif strategy == "bit-blast":
@@ -84,23 +77,6 @@ STOP_REPEAT_SECONDS = 0.005  # how often a stop interrupts the context again unt
 STOP_REPEAT_FOR = 1.0  # seconds: by then the search is past its next check (or was left unfinished, as a race loser)
 
 
-def interrupt_until(context: z3.Context, ended: Callable[[], bool]) -> None:
-    """Interrupt the context now and again every few milliseconds until `ended()`: an interrupt
-    that lands between two solver calls (while Python reads a model or adds a clause) is lost,
-    and the next check would then run its course. Safe from a signal handler and from another thread."""
-    interrupt(context)
-
-    def repeat() -> None:
-        until = time.monotonic() + STOP_REPEAT_FOR
-        while not ended() and time.monotonic() < until:
-            time.sleep(STOP_REPEAT_SECONDS)
-            if not ended():
-                interrupt(context)
-
-    if THREADS:
-        threading.Thread(target=repeat, name="smtcrypt-stop", daemon=True).start()
-
-
 @contextlib.contextmanager
 def watchdog(deadline: float | None, context: z3.Context) -> Iterator[None]:
     """A backstop for solvers that do not watch the timeout parameter (tactic pipelines):
@@ -122,34 +98,65 @@ def time_left(deadline: float | None) -> float | None:
     return None if deadline is None else deadline - time.monotonic()
 
 
-class ModelSearch(Backend):
+class Z3Backend(Backend):
+    """A backend whose checks are Z3's, in `context`: a stop interrupts the running check, and a
+    watchdog holds the deadline for solvers that do not watch their timeout."""
+
+    context: z3.Context
+
+    def request_stop(self) -> None:
+        """End the search: before the next check, and the running check at once, interrupted now and
+        again every few milliseconds until the search has ended (an interrupt that lands between two
+        solver calls, while Python reads a model or adds a clause, is lost). Safe from a signal
+        handler and from another thread (Z3's interrupt is made for that)."""
+        if self.stop_requested:
+            return
+        self.stop_requested = True
+        interrupt(self.context)
+
+        def repeat() -> None:
+            until = time.monotonic() + STOP_REPEAT_FOR
+            while self.end is None and time.monotonic() < until:
+                time.sleep(STOP_REPEAT_SECONDS)
+                if self.end is None:
+                    interrupt(self.context)
+
+        if THREADS:
+            threading.Thread(target=repeat, name="smtcrypt-stop", daemon=True).start()
+
+    def batches(self) -> Iterator[list[Assignment]]:
+        with watchdog(self.deadline, self.context):
+            yield from self._enumerate()
+
+    @abc.abstractmethod
+    def _enumerate(self) -> Iterator[list[Assignment]]:
+        """The batches, the deadline held by the watchdog."""
+
+
+class ModelSearch(Z3Backend):
     """The letter assignments of every model, lazily, a batch per model (the model and its
     variants); `end` is set once iteration finishes. Its models are a solver's: never `exact`."""
 
     name = "z3"
 
-    def __init__(self, encoded: Encoded, deadline: float | None = None, cap: int | None = None,
+    def __init__(self, encoded: Encoded, deadline: float | None = None,
                  split_after: int | None = SPLIT_AFTER_CONFLICTS, blocked: Iterable[Assignment] = ()):
         self.encoded = encoded
+        self.context = encoded.context
         self.deadline = deadline
-        # with unbounded unknowns the models may never run out: stop (as unknown) after this many
-        self.cap = UNBOUNDED_MODEL_CAP if cap is None else cap
-        self.end: SearchEnd | None = None
         # every model so far (and those given), each blocked
         self.models: list[Assignment] = [dict(model) for model in blocked]
-        self.stop_requested = False  # set by request_stop: end the search before the next check
         self.indicators: dict[tuple[str, int], z3.BoolRef] = {}  # (letter, value) -> letter != value
         self.propositional = False  # block through Boolean indicators (finite-domain solver only)
-        self.checks = 0
         self.solver: z3.Solver | None = None
         self.spent: dict[str, float] = {}  # statistics of solvers replaced during the search
-        self.capped = False  # stopped after `cap` models over unbounded unknowns
         # Splitting: a finite-domain check that needs more than `split_after` conflicts (0: split at
         # once; None: never) makes the search go on case by case (see analysis/split.py), each case
         # decided by the solver under assumptions: a hard search proves "nothing more" much sooner.
         self.split_after = split_after if encoded.split is not None and encoded.indicators else None
         # once split: the cases still open, each as its literals and the conflicts its next check may take
-        self.cases: CaseSchedule | None = None
+        # (a case whose budget runs out goes after the others with twice the budget: none blocks the rest)
+        self.cases: collections.deque[tuple[tuple[z3.BoolRef, ...], int]] | None = None
         self.budgets = False  # the solver takes a conflict budget per check (the finite-domain one does)
 
     @classmethod
@@ -177,24 +184,13 @@ class ModelSearch(Backend):
             encoded = Encoded(context, {}, [])
         return cls(encoded, split_after=None if means.limit == 1 else SPLIT_AFTER_CONFLICTS)
 
-    def request_stop(self) -> None:
-        """End the search: before the next check, and the running check at once. Safe from a signal
-        handler and from another thread (Z3's interrupt is made for that)."""
-        if not self.stop_requested:
-            self.stop_requested = True
-            interrupt_until(self.encoded.context, lambda: self.end is not None)
-
     def statistics(self) -> dict[str, Any]:
         """Z3's own counters (conflicts, decisions, ...), summed over every solver the search used,
         as `z3_counters`."""
-        totals = dict(self.spent)
-        if self.solver is not None:
-            for key, value in _statistics(self.solver).items():
-                totals[key] = totals.get(key, 0) + value
-        return {"z3_counters": totals}
+        return {"z3_counters": _counted(self.solver, dict(self.spent)) if self.solver is not None else dict(self.spent)}
 
     def _solver(self, strategy: str) -> z3.Solver:
-        solver = make_solver(strategy, self.encoded.context)
+        solver = make_solver(strategy, self.context)
         self.budgets = strategy == "finite-domain" and self.split_after is not None
         if self.budgets and self.cases is None and self.split_after:
             solver.set("max_conflicts", self.split_after)
@@ -212,7 +208,7 @@ class ModelSearch(Backend):
         if self.encoded.determined:
             model = {letter: value for letter, value in model.items() if letter not in self.encoded.determined}
         if not model:  # no letters, or all of them fixed by the constraints: this was the only model
-            solver.add(z3.BoolVal(False, self.encoded.context))
+            solver.add(z3.BoolVal(False, self.context))
         elif not self.propositional:
             solver.add(z3.Or(*[letters[letter] != value for letter, value in model.items()]))
         else:
@@ -220,13 +216,13 @@ class ModelSearch(Backend):
             for letter, value in model.items():
                 literal = self.indicators.get((letter, value))
                 if literal is None:  # "letter != value", defined once and reused by every later clause
-                    named = indicator(letter, value, self.encoded.context)
+                    named = indicator(letter, value, self.context)
                     if not self.encoded.indicators:
                         solver.add(named == (letters[letter] == value))
                     literal = self.indicators[(letter, value)] = z3.Not(named)
                 literals.append(literal)
             # the clause made in one call: z3.Or's coercions cost more than the solver's check
-            context = self.encoded.context
+            context = self.context
             array = (z3.Ast * len(literals))(*[literal.as_ast() for literal in literals])
             solver.add(z3.BoolRef(z3.Z3_mk_or(context.ref(), len(literals), array), context))
 
@@ -246,14 +242,14 @@ class ModelSearch(Backend):
     def _split(self) -> None:
         """Go on case by case: each case's digits as assumption literals over the `A=1` Booleans."""
         assert self.encoded.split is not None
-        context = self.encoded.context
+        context = self.context
 
         def stopped() -> bool:  # the split, and the literals, take a while: both look at the stop flag
             return self.stop_requested
 
-        self.cases = CaseSchedule(
-            tuple([indicator(letter, digit, context) for letter, digit in case.fixed]
-                  + [z3.Not(indicator(letter, digit, context)) for letter, digit in case.excluded])
+        self.cases = collections.deque(
+            (tuple([indicator(letter, digit, context) for letter, digit in case.fixed]
+                   + [z3.Not(indicator(letter, digit, context)) for letter, digit in case.excluded]), CASE_CONFLICTS)
             for case in self.encoded.split(stopped) if not stopped())
         if stopped():  # the cases were cut short: they no longer hold every solution
             self.end = SearchEnd(Ending.INTERRUPTED)
@@ -261,19 +257,12 @@ class ModelSearch(Backend):
     def variants(self, model: Assignment) -> Iterator[Assignment]:
         """The model and every permutation of digits within its interchangeable letter groups."""
         groups = self.encoded.interchangeable
-        if not groups:
-            yield model
-            return
         choices = [sorted(set(itertools.permutations([model[letter] for letter in group]))) for group in groups]
         for picked in itertools.product(*choices):
             variant = dict(model)
             for group, values in zip(groups, picked):
                 variant.update(zip(group, values))
             yield variant
-
-    def batches(self) -> Iterator[list[Assignment]]:
-        with watchdog(self.deadline, self.encoded.context):
-            yield from self._enumerate()
 
     @property
     def _current(self) -> z3.Solver:
@@ -297,7 +286,7 @@ class ModelSearch(Backend):
                     yield list(self.variants(assignment))
             elif result == z3.unsat:
                 if self.cases:  # this case holds no more solutions: the next one
-                    self.cases.close()
+                    self.cases.popleft()
                 else:
                     self.end = SearchEnd(Ending.COMPLETE, proof=Proof.UNSAT)
             else:
@@ -311,10 +300,9 @@ class ModelSearch(Backend):
             self.end = SearchEnd(Ending.INTERRUPTED)
         elif self.cases is not None and not self.cases:  # split, and every case searched
             self.end = SearchEnd(Ending.COMPLETE, proof=Proof.UNSAT)
-        elif self.encoded.unbounded and len(self.models) >= self.cap:
-            self.capped = True
-            self.end = SearchEnd(Ending.CAPPED, f"more than {self.cap} solutions over unbounded integer unknowns: "
-                                                "there may be infinitely many")
+        elif self.encoded.unbounded and len(self.models) >= UNBOUNDED_MODEL_CAP:
+            self.end = SearchEnd(Ending.CAPPED, f"more than {UNBOUNDED_MODEL_CAP} solutions over unbounded integer "
+                                                "unknowns: there may be infinitely many")
         else:
             remaining = time_left(self.deadline)
             if remaining is not None and remaining <= 0:
@@ -328,21 +316,15 @@ class ModelSearch(Backend):
         """The open case's literals (with its conflict budget set), or none before a split."""
         if not self.cases:
             return ()
-        literals, budget = self.cases.current()
+        literals, budget = self.cases[0]
         if self.budgets:
             self._current.set("max_conflicts", budget)
         return literals
 
     def _take_model(self, read: Callable[[z3.ModelRef], Assignment]) -> Assignment | None:
-        """The model's letters, blocked; None (with `end` set) if the search was stopped meanwhile.
-        A `sat` from a check that was interrupted is not trusted: Z3's general solver has answered
-        `sat` with a wrong model after an interrupt (the exact re-check would catch it, as an
-        internal error); the search was being stopped anyway."""
-        if self.stop_requested:
-            self.end = SearchEnd(Ending.INTERRUPTED)
-            return None
-        if self.deadline is not None and time.monotonic() >= self.deadline:
-            self.end = SearchEnd(Ending.TIME)
+        """The model's letters, blocked; None (with `end` set) if the search was stopped meanwhile: a
+        `sat` from an interrupted check is not trusted (Z3's general solver has answered it with a wrong model)."""
+        if self._stopping():
             return None
         try:
             assignment = read(self._current.model())
@@ -364,7 +346,8 @@ class ModelSearch(Backend):
         if why is Unknown.BUDGET and self.cases is None:  # a hard search: go on case by case
             self._split()
         elif why is Unknown.BUDGET and self.cases:  # a hard case: after the others, with twice the budget
-            self.cases.postpone()
+            literals, budget = self.cases.popleft()
+            self.cases.append((literals, min(2 * budget, NO_CONFLICT_LIMIT)))
         elif self.stop_requested:
             self.end = SearchEnd(Ending.INTERRUPTED)
         elif why is Unknown.TIME or self._time_is_up():
@@ -372,8 +355,7 @@ class ModelSearch(Backend):
         elif why is Unknown.MEMORY:
             self.end = SearchEnd(Ending.MEMORY)
         elif strategies:  # a specialised solver gave up: retry on the next, the general one last
-            for key, value in _statistics(solver).items():
-                self.spent[key] = self.spent.get(key, 0) + value
+            _counted(solver, self.spent)
             self.solver = self._solver(strategies.pop(0))
         else:
             self.end = SearchEnd(Ending.GAVE_UP, reason)
@@ -407,28 +389,9 @@ def unknown_reason(reason: str) -> Unknown:
     return Unknown.OTHER
 
 
-class CaseSchedule:
-    """The open cases of a split search, each with the conflicts its next check may take. A case
-    proved empty is closed; one whose budget runs out goes after the others with twice the budget,
-    so that no case blocks the rest and every case is searched in the end."""
-
-    def __init__(self, cases: Iterable[tuple[z3.BoolRef, ...]]):
-        self.open = collections.deque((literals, CASE_CONFLICTS) for literals in cases)
-
-    def __len__(self) -> int:
-        return len(self.open)
-
-    def current(self) -> tuple[tuple[z3.BoolRef, ...], int]:
-        return self.open[0]
-
-    def close(self) -> None:
-        self.open.popleft()
-
-    def postpone(self) -> None:
-        literals, budget = self.open.popleft()
-        self.open.append((literals, min(2 * budget, NO_CONFLICT_LIMIT)))
-
-
-def _statistics(solver: z3.Solver) -> dict[str, float]:
+def _counted(solver: z3.Solver, totals: dict[str, float]) -> dict[str, float]:
+    """`totals` with the solver's counters added."""
     statistics = solver.statistics()
-    return {key: statistics.get_key_value(key) for key in statistics.keys()}  # noqa: SIM118 (not a dict: z3's Statistics has no __iter__ over keys)
+    for key in statistics.keys():  # noqa: SIM118 (not a dict: z3's Statistics has no __iter__ over keys)
+        totals[key] = totals.get(key, 0) + statistics.get_key_value(key)
+    return totals

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from smtcrypt.analysis.stats import choices
 from smtcrypt.engine.base import compiled_available
 from smtcrypt.engine.sums.plan import FIELDS, SCRATCH, plan_steps
 from smtcrypt.engine.sums.search import FRESH, UNBOUNDED, WORK, walk
@@ -140,13 +141,7 @@ UNPOLLED_SPACE = 10**7  # assignments at most for a search that never looks at t
 
 def space(masks: Sequence[int], distinct: bool) -> int:
     """The assignments the masks allow (distinct or not): a bound on the nodes a search visits."""
-    sizes = sorted(mask.bit_count() for mask in masks)
-    total = 1
-    for taken, size in enumerate(sizes):  # fewest choices first: each later letter loses one per earlier one
-        total *= max(size - taken, 0) if distinct else size
-        if total > UNPOLLED_SPACE:
-            break
-    return total
+    return choices((mask.bit_count() for mask in masks), distinct, UNPOLLED_SPACE)
 
 
 def numba_version() -> str | None:
