@@ -36,5 +36,3 @@ SECONDS_PER_SOLUTION = MappingProxyType({True: 6e-6, False: 0.4e-6})
 SECONDS_PER_NODE = 0.7e-6
 LINEAR_FIRST = 1 << 18
 LINEAR_HOPELESS = 1e9  # estimated nodes past which a system of sums goes to the digit search at once
-# seconds Z3 gets on a system of sums the sum search found slow, before the search takes it back
-Z3_ON_SUMS = 1.0
