@@ -136,41 +136,17 @@ def _nz(divisor: int) -> int:
     return divisor
 
 
-def _nonzero(*divisors: int) -> None:
-    for divisor in divisors:
-        if divisor == 0:
-            raise ZeroDivisionError("division by zero")
+def _q(a: int, b: int, c: int, d: int) -> int:
+    """(a/b - c/d) * (b*d)**2, whose sign compares a/b with c/d over integers, without making
+    Fractions (which cost far more per candidate)."""
+    if b == 0 or d == 0:
+        raise ZeroDivisionError("division by zero")
+    return (a * d - c * b) * b * d
 
-
-# a/b OP c/d over integers, without making Fractions (which cost far more per candidate):
-# equalities cross-multiplied, orderings multiplied through by (b*d)**2 > 0.
-def _q_eq(a: int, b: int, c: int, d: int) -> bool:
-    _nonzero(b, d)
-    return a * d == c * b
-
-
-def _q_ne(a: int, b: int, c: int, d: int) -> bool:
-    _nonzero(b, d)
-    return a * d != c * b
-
-
-def _q_lt(a: int, b: int, c: int, d: int) -> bool:
-    _nonzero(b, d)
-    return a * b * d * d < c * d * b * b
-
-
-def _q_le(a: int, b: int, c: int, d: int) -> bool:
-    _nonzero(b, d)
-    return a * b * d * d <= c * d * b * b
-
-
-QUOTIENT_COMPARISONS = MappingProxyType({"==": "_q_eq", "!=": "_q_ne", "<": "_q_lt", "<=": "_q_le",
-                                         ">": "_q_lt", ">=": "_q_le"})
 
 # every name the generated code may call: its only globals (no builtins)
 HELPERS: Mapping[str, Any] = MappingProxyType(
-    {"_nz": _nz, "_q_eq": _q_eq, "_q_ne": _q_ne, "_q_lt": _q_lt, "_q_le": _q_le,
-     "_F": Fraction, "_pow": _power, "_root": _root_power, "_gcd": _gcd,
+    {"_nz": _nz, "_q": _q, "_F": Fraction, "_pow": _power, "_root": _root_power, "_gcd": _gcd,
      "_in_range": _in_range, "_sum_range": _sum_range, "abs": abs, "min": min, "max": max,
      "_len": len, "ArithmeticError": ArithmeticError,
      "_is_prime": _is_prime, "_is_power": _is_power, "_is_triangular": _is_triangular,

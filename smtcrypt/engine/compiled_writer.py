@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import itertools
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from smtcrypt.core.check import Problem, power_word_exponent
 from smtcrypt.core.numerals import place_values, repeating_scale
 from smtcrypt.core.rules import NUMBER_WORDS
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
-from smtcrypt.engine.compiled_runtime import QUOTIENT_COMPARISONS
 
 Pair = tuple[str, str]  # code for a numerator and a denominator
 MAX_PAIR_CODE = 2000  # characters: a longer (numerator, denominator) pair is left to Fraction
@@ -72,10 +71,7 @@ class Writer:
         if isinstance(node, Word):
             return self.digits(node.letters)
         if isinstance(node, Repeating):
-            head = self.digits(node.whole + node.fixed)
-            head_and_period = self.digits(node.whole + node.fixed + node.period)
-            denominator = repeating_scale(node.fixed, node.period, self.base)
-            return f"_F({head_and_period}-{head}, {denominator})"
+            return "_F({}, {})".format(*cast(Pair, self._pair(node)))
         if isinstance(node, Number):
             value = node.value
             return self.constant(value.numerator if value.denominator == 1 else value)
@@ -150,14 +146,14 @@ class Writer:
         return pair
 
     def _pair(self, node: Expr) -> Pair | None:
+        if isinstance(node, Repeating):  # whole.fixed(period) as the limit of its digits
+            head = self.digits(node.whole + node.fixed)
+            head_and_period = self.digits(node.whole + node.fixed + node.period)
+            return f"({head_and_period}-{head})", f"({repeating_scale(node.fixed, node.period, self.base)})"
         if self.integral(node):
             return self.write(node), "1"
         if isinstance(node, Number):
             return f"({node.value.numerator})", f"({node.value.denominator})"
-        if isinstance(node, Repeating):
-            head = self.digits(node.whole + node.fixed)
-            head_and_period = self.digits(node.whole + node.fixed + node.period)
-            return f"({head_and_period}-{head})", f"({repeating_scale(node.fixed, node.period, self.base)})"
         if isinstance(node, Unary) and node.op in ("-", "+"):
             inner = self._pair(node.operand)
             return None if inner is None else (f"({node.op}{inner[0]})", inner[1])
@@ -214,17 +210,14 @@ class Writer:
 
     def quotient_comparison(self, node: Compare) -> str | None:
         """One comparison of two rational expressions as integers (see `quotient`), or None."""
-        if len(node.ops) != 1 or node.ops[0] not in QUOTIENT_COMPARISONS or all(
+        if len(node.ops) != 1 or node.ops[0] in ("in", "not in") or all(
                 self.integral(operand) for operand in node.operands):
             return None
         left, right = self.quotient(node.operands[0]), self.quotient(node.operands[1])
         if left is None or right is None:
             return None
         self.may_fail = True
-        op = node.ops[0]
-        if op in (">", ">="):
-            left, right = right, left
-        return f"{QUOTIENT_COMPARISONS[op]}({left[0]}, {left[1]}, {right[0]}, {right[1]})"
+        return f"(_q({left[0]}, {left[1]}, {right[0]}, {right[1]}) {node.ops[0]} 0)"
 
     def membership(self, item: str, op: str, container: Expr) -> str:
         """`item in {...}` or `item in range(...)` (integers only, whatever the bounds' type)."""
