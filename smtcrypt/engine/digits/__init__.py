@@ -29,7 +29,7 @@ counts worked out from the plan, so that a puzzle always takes the same path.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -47,25 +47,21 @@ from smtcrypt.engine.base import (
 )
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
-from smtcrypt.engine.digits.kernel import TAKEN, Machine, encode, load, projected, scan
+from smtcrypt.engine.digits.kernel import TAKEN, Machine, Scan, encode, load, projected, scan
 from smtcrypt.engine.digits.plan import Congruence, Planner, Solve, Step, Try
 
 __all__ = ["DigitPlan", "DigitSearch", "digit_plan", "has_products"]
 
 YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
-# where the caller leaves the choice (`Executor.AUTO`) and numba is installed: a plan estimated (`DigitPlan.estimate`)
-# at ESTIMATED_LARGE steps or more walks compiled from the start; any other starts plain, and the compiled walk goes
-# on once the steps the plain one projects (`projected`) reach PROJECTED_LARGE, or past PLAIN_STEPS steps: counts,
-# not times, so that a puzzle takes the same path however busy the machine. The plain walk is many times slower a
-# step, and numba's load costs more than a small product's whole search: docs/engine.md, "Products, column by
-# column", has the figures. Where this process has not loaded the compiled walk yet, its price includes that load,
-# and each of the three counts is UNLOADED_LARGE: about the steps the plain walk takes in the time of the load
+# where the caller leaves the choice (`Executor.AUTO`): a plan estimated (`DigitPlan.estimate`) at ESTIMATED_LARGE
+# steps or more walks compiled from the start; any other starts plain, and the compiled walk goes on once the plain
+# one projects (`projected`) PROJECTED_LARGE steps, or past PLAIN_STEPS: counts, not times, so that a puzzle takes
+# the same path however busy the machine (docs/engine.md, "Products, column by column", has the figures). Where this
+# process has not loaded the compiled walk yet, its price includes the load, and each count is UNLOADED_LARGE
 ESTIMATED_LARGE = 16_000
 PROJECTED_LARGE = 5000
 PLAIN_STEPS = 2048
 UNLOADED_LARGE = 50_000
-
-Scan = Callable[[list[tuple[int, ...]]], Generator[int, None, int]]
 
 
 class DigitPlan:
@@ -99,28 +95,16 @@ class DigitPlan:
 
     def scan(self, executor: Executor = Executor.PLAIN, ran: list[str] | None = None) -> Scan:
         """The walk as the executor runs it, where the compiled walk may run (`compiled()`): compiled
-        (COMPILED, or AUTO on a plan estimated large), or plain until it is projected large or past
-        PLAIN_STEPS steps, then compiled (AUTO); else plain."""
+        for COMPILED or a plan estimated large, or (AUTO) plain until it is past PLAIN_STEPS steps or
+        projected to take PROJECTED_LARGE, then compiled; else plain."""
         if not self.compiled(executor):
             return scan(self.machine, None, ran=ran)
         loaded = load.cache_info().currsize > 0  # the compiled walk's price: its load too, where not yet paid
         if executor is Executor.COMPILED or self.estimate() >= (ESTIMATED_LARGE if loaded else UNLOADED_LARGE):
             return scan(self.machine, load, ran=ran)
-        return scan(self.machine, load, large if loaded else large_unloaded, ran)
-
-
-def large(machine: Machine, memory: list[int], steps: int = PLAIN_STEPS, size: int = PROJECTED_LARGE) -> bool:
-    """Whether the plain walk hands over to the compiled one: past `steps` steps, or projected to take
-    `size` or more."""
-    if memory[TAKEN] >= steps:
-        return True
-    projection = projected(machine, memory)
-    return projection is not None and projection >= size
-
-
-def large_unloaded(machine: Machine, memory: list[int]) -> bool:
-    """`large` where the compiled walk is not loaded yet: past UNLOADED_LARGE steps or projected to as many."""
-    return large(machine, memory, UNLOADED_LARGE, UNLOADED_LARGE)
+        most, size = (PLAIN_STEPS, PROJECTED_LARGE) if loaded else (UNLOADED_LARGE, UNLOADED_LARGE)
+        return scan(self.machine, load,
+                    lambda machine, memory: memory[TAKEN] >= most or (projected(machine, memory) or 0) >= size, ran)
 
 
 def has_products(problem: Problem) -> bool:
@@ -163,12 +147,9 @@ class DigitSearch(Backend):
         self.executor = executor
         self.deadline = deadline
         self.listing = listing
-        self.bulk = 0
         self.found = 0
         self.nodes = 0
         self.ran: list[str] = []  # "plain", "compiled", or "plain" then "compiled"
-        self.end: SearchEnd | None = None
-        self.stop_requested = False
 
     @classmethod
     def fit(cls, problem: Problem, means: Means) -> Fit:
