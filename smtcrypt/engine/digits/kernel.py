@@ -31,6 +31,7 @@ solutions and go on.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -52,7 +53,8 @@ __all__ = ["Machine", "NotCompilable", "encode", "load", "projected", "scan", "s
 TRY, SOLVE, CONGRUENCE, RANGE, HOLDS = 0, 1, 2, 3, 4  # TRY and SOLVE first: `kind <= SOLVE` gives digits
 STEP = 7
 HOST = -1  # a HOLDS step's relation where the host checks the constraint
-RELATIONS = MappingProxyType({"==": 0, "!=": 1, "<": 2, "<=": 3, ">": 4, ">=": 5})
+# a relation as bits of the outcomes it admits: 1 left below right, 2 equal, 4 above
+RELATIONS = MappingProxyType({"<": 1, "==": 2, "<=": 3, ">": 4, "!=": 5, ">=": 6})
 # stack machine operations (an operation is 3 cells: operation, word or constant or exponent, the word's shift)
 WORD, CONSTANT, ADD, SUBTRACT, MULTIPLY, NEGATE, POWER = 0, 1, 2, 3, 4, 5, 6
 OPERATIONS = MappingProxyType({"+": ADD, "-": SUBTRACT, "*": MULTIPLY})
@@ -278,11 +280,8 @@ def search_plan(table: Table, memory: Table, budget: int) -> int:  # noqa: C901,
                     passed = (left - right) % table[powers + k] == 0
                 elif kind == RANGE:  # the sides' ranges meet
                     passed = left >= right and left_other <= right_other
-                else:  # HOLDS: the sides compared as the constraint says
-                    relation = table[step + 3]
-                    passed = (left == right if relation == 0 else left != right if relation == 1
-                              else left < right if relation == 2 else left <= right if relation == 3
-                              else left > right if relation == 4 else left >= right)
+                else:  # HOLDS: the sides compared as the constraint says (RELATIONS)
+                    passed = table[step + 3] >> (0 if left < right else 1 if left == right else 2) & 1 == 1
                 if passed:
                     memory[position + level] = 0
                     level += 1
@@ -361,17 +360,15 @@ class Machine:
     checks: list[Callable[[list[int]], bool]] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)  # the checks' generated code, for tests and the curious
     int64: bool = True
-    _arrays: tuple[Any, Any] | None = None
+    _arrays: Any = None  # the table as an int64 array, once made
 
-    def arrays(self) -> tuple[Any, Any]:
-        """The table and the memory before the walk as int64 arrays, for the compiled walk (made once)."""
+    def arrays(self, memory: Table) -> tuple[Any, Any]:
+        """The table and the memory as int64 arrays, for the compiled walk."""
+        import numpy as np  # only where the compiled walk runs
+
         if self._arrays is None:
-            import numpy as np  # only where the compiled walk runs
-
-            memory = np.zeros(len(self.memory), np.int64)  # the solutions' rows left 0
-            memory[:self.memory[FOUND]] = self.memory[:self.memory[FOUND]]
-            self._arrays = np.array(self.table, np.int64), memory
-        return self._arrays
+            self._arrays = np.array(self.table, np.int64)
+        return self._arrays, np.array(memory, np.int64)
 
 
 def encode(problem: Problem, steps: list[Step]) -> Machine:
@@ -415,18 +412,11 @@ class _Encoder:
             self._step(step)
         width = 4 + self.columns + 1
         equations = [cell for row in self.equation_rows for cell in row + [0] * (width - len(row))]
-        uses, use_words, use_weights = [0], [], []
-        for letter in range(len(self.letters)):
-            for word, weight in self.places.get(letter, []):
-                use_words.append(word)
-                use_weights.append(weight)
-            uses.append(len(use_words))
-        group_uses = [0]
-        for groups in self.groups:
-            group_uses.append(group_uses[-1] + len(groups))
-        parts = [self.rows, equations, self.ops, self.allowed, self.roots,
-                 self.root_starts, self.root_sizes, uses, use_words, use_weights, self.least, self.greatest,
-                 [self.base ** k for k in range(self.columns + 1)], group_uses,
+        places = [self.places.get(letter, []) for letter in range(len(self.letters))]  # CSR: offsets, then the rows
+        parts = [self.rows, equations, self.ops, self.allowed, self.roots, self.root_starts, self.root_sizes,
+                 [0, *itertools.accumulate(map(len, places))], [word for row in places for word, _ in row],
+                 [weight for row in places for _, weight in row], self.least, self.greatest,
+                 [self.base ** k for k in range(self.columns + 1)], [0, *itertools.accumulate(map(len, self.groups))],
                  [group for groups in self.groups for group in groups]]
         table = [0] * HEADER
         table[BASE], table[COUNT], table[WIDTH] = self.base, len(self.rows) // STEP, width
@@ -594,10 +584,7 @@ class _Encoder:
         if digits not in self.tables:
             flat, sizes = root_table(digits, self.base)
             self.tables[digits] = len(self.root_starts)
-            offset = len(self.roots)
-            for size in sizes:
-                self.root_starts.append(offset)
-                offset += size
+            self.root_starts += itertools.accumulate(sizes[:-1], initial=len(self.roots))
             self.root_sizes += sizes
             self.roots += flat
         return self.tables[digits]
@@ -628,10 +615,7 @@ def scan(machine: Machine, compiled: Callable[[], Callable[[Table, Table, int], 
         pending: list[tuple[int, ...]] = []  # solutions not yet handed to the caller
         while True:
             if walk is search_plan and compiled is not None and hand_over(machine, memory):
-                table, start = machine.arrays()  # the compiled walk goes on from here
-                state = start.copy()
-                state[:] = memory
-                memory, walk = state, compiled()
+                (table, memory), walk = machine.arrays(memory), compiled()  # the compiled walk goes on from here
             if ran is not None and (not ran or ran[-1] != ("plain" if walk is search_plan else "compiled")):
                 ran.append("plain" if walk is search_plan else "compiled")
             budget = PLAIN_BUDGET if walk is search_plan else BUDGET
