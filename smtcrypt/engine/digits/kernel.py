@@ -2,29 +2,19 @@
 
 The plan (plan.py) becomes data: a row per step, each side of each equation a short program for
 a stack machine, each word's cells, the digits each letter may take, the tables of roots. One
-function, `search_plan`, written in the subset of Python that numba compiles, walks the steps
-depth first. It runs two ways, step for step alike: as plain Python on lists of ints (Python's
-ints never overflow; no numpy, no numba: the browser's path), or compiled by numba on int64
-arrays, where the table fits them (`Machine.int64`: a base of at most 62 digits, for the masks of
-digits taken, every column's modulus below 3 * 10**9 and every number below 2**62, so that no
-intermediate overflows). Which runs is the caller's choice (`Executor`, in `Means`).
+function, `search_plan`, written in the subset of Python that numba compiles, walks the steps. It
+runs two ways, step for step alike: as plain Python on lists of ints (no numpy, no numba: the
+browser's path), or compiled by numba on int64 arrays where the table fits them (`Machine.int64`:
+a base of at most 62, every column's modulus below 3 * 10**9 and every number below 2**62, so
+that no intermediate overflows). Which runs is the caller's choice (`Executor`, in `Means`).
 
-What the stack machine computes is integers: the equations' columns (`Congruence`, `Solve`),
-the sides' ranges (`RangeCut`) and a constraint checked exactly that compares two polynomials
-whose values stay below 2**62 (`A * B = C`, `A < B`). Any other constraint (a quotient as
-written, a call, `or`, a value past 2**62) the host checks: the walk stops at it with CHECK, the
-host evaluates it with the compiled formula's Python code (compiled.py: exact, a zero divisor
-fails the candidate) on the digits so far, writes the verdict into the memory and goes on.
-
-A congruence reduces each operation modulo base**k where the values could pass 2**62; a Solve
-looks its letter's digits up in the table of roots of `c * x = t (mod base)`; a range cut puts
-each letter without a digit at its least and greatest digit (and, where every letter differs,
-within the least and greatest digit not yet taken). A Try of a letter first met, linearly, in the
-column of the Solve that follows reads that Solve's digits off four numbers it worked out once
-(the `corners`), and gives no digit that leaves the Solve none.
-
-The walk stops after a budget of steps, when its buffer of solutions is full, or at a check for
-the host, with its place kept in the memory, so that the caller can read the clock, drain the
+The stack machine computes integers: the equations' columns (`Congruence`; `Solve`, whose letter's
+digits a table of the roots of `c * x = t (mod base)` lists), the sides' ranges (`RangeCut`) and a
+comparison of two polynomials below 2**62 (`A * B = C`, `A < B`). Any other constraint (a quotient,
+a call, `or`, a larger value) the host checks: the walk stops at it with CHECK, the host evaluates
+it with the compiled formula's code (compiled.py: exact, a zero divisor fails the candidate) and
+writes the verdict into the memory. The walk also stops after a budget of steps or with its buffer
+of solutions full, its place kept in the memory, so that the caller can read the clock, drain the
 solutions and go on.
 """
 
@@ -84,28 +74,24 @@ Scan = Callable[[list[tuple[int, ...]]], Generator[int, None, int]]
 
 
 def search_plan(table: Table, memory: Table, budget: int) -> int:  # noqa: C901, PLR0912, PLR0915
-    """Walk the plan depth first from where the memory says, for at most `budget` more steps,
-    writing each solution's digits (letters alphabetically) into a row of the memory's FOUND.
-    Returns FINISHED, BUDGET_SPENT, BUFFER_FULL or CHECK, its state kept in the memory to go on.
+    """Walk the plan from where the memory says, for at most `budget` more steps, writing each
+    solution's digits (letters alphabetically) into a row of the memory's FOUND. Returns FINISHED,
+    BUDGET_SPENT, BUFFER_FULL or CHECK, its state kept in the memory to go on.
 
     memory[POSITION + i] is -1 where step i is to be entered, else the index of its current choice
     among (first, count) at CHOICES + 2i of the table's ALLOWED (Try) or ROOTS (Solve). NOW holds
-    each whole word's running totals, kept as letters get and lose digits (the table's USES say where
-    each letter stands in whole words, a word and a weight each). MASKS holds the digits taken in
-    each group of letters that must differ (GROUP_USES: each letter's groups).
+    each whole word's running totals as letters get and lose digits (USES: each letter's words and
+    weights); MASKS the digits taken in each group of letters that must differ (GROUP_USES).
 
-    A check or a Solve evaluates its equation's two sides by the stack machine, each side once for
-    two values at a time where it needs four (STACK and OTHER: a Solve's letter at 0 and at 1, a
-    range cut's least and greatest): a word is read off its running totals where whole (k = 0),
-    else digit by digit cut to its last k digits; each operation is reduced modulo base**k where
-    the equation's row says so.
+    The stack machine evaluates each side once for two values where it needs four (STACK and
+    OTHER: a Solve's letter at 0 and at 1, a range cut's least and greatest): a word is read off
+    its running totals where whole (k = 0), else cut to its last k digits.
 
-    A Solve right after a Try whose letter x is first met in the Solve's column k and enters it
-    linearly (the Try's row's cell 5: how many rows on the Solve is) is evaluated once for all of
-    x's digits: on entering the Try, the sides' differences modulo base**k at x = 0 and 1 (the
-    Solve's letter at 0 and 1) give column k's digit of the difference and the Solve's slope, each
-    c + x * d modulo the base, into CORNERS; at each digit of x the Try reads off them the Solve's
-    digits, and gives no digit that leaves it none.
+    A Try whose letter x is first met, linearly, in the column k of the Solve that follows (the
+    Try's cell 5: how many rows on) evaluates that Solve once for all of x's digits: the sides'
+    differences at x = 0 and 1 give column k's digit and slope, each c + x * d modulo the base, into
+    CORNERS; at each digit of x the Try reads the Solve's digits off them, and gives no digit that
+    leaves the Solve none.
 
     One function, without calls: numba passes each array to a function it calls with a reference
     count, which cost more than the search itself."""
