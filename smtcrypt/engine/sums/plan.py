@@ -2,27 +2,19 @@
 cuts its digits, as lists of integers that the search (search.py) reads plain or compiled.
 
 The sum is sum(weight[i] * digit[i]) + total = 0, each digit from its letter's allowed set (a bit
-mask: bit d set where d is allowed). Two cuts keep the search exhaustive:
-
-- magnitude: the letters after a step can add no less than `low` and no more than `high` (each at
-  its least or most allowed digit, distinctness ignored), so the step's digit must leave the
-  partial sum within reach of zero;
-- congruence: the weights of the letters after a step have a greatest common divisor g, so they add
-  a multiple of g, and the partial sum after the step must be one too: weight * digit = -total
-  (mod g), which leaves one digit in each `period` (none, where gcd(weight, g) does not divide
-  -total).
+mask). Two cuts keep the search exhaustive: magnitude (the later letters add between `low` and
+`high`, distinctness ignored, so the step's digit must leave the partial sum within reach of zero)
+and congruence (the later weights' gcd g divides what they add, so weight * digit = -total (mod g):
+one digit in each `period`, or none).
 
 In a sum of many words the heavy letters nearly cancel (ALPHA + ... = OMICRON: 10100, 10040 and
--9990), so the magnitude leaves many digits open, and the units column, which the magnitude cannot
-see, would decide only at the bottom. So the letters are ordered greedily, each next letter the one
-that leaves the fewest digits open: by magnitude, about the spread of the letters after it over its
-own weight; by congruence, one digit in the period the base's powers leave of its weight. Mostly
-that is heaviest first, with a column's last letter moved up to where the letters after it are all
-multiples of the base. The last two letters are looked up in a table of their digit pairs by what
-they add, where that table is small.
-
-`plan_steps` is written in the part of Python numba compiles (integers, indexing, loops), so that
-the compiled kernel plans the generator's batches of sums with the same function.
+-9990), so the magnitude leaves many digits open, and the units column, which it cannot see, would
+decide only at the bottom. So the letters are ordered greedily, each next the one that leaves the
+fewest digits open, by magnitude and by congruence: mostly heaviest first, with a column's last
+letter moved up to where the letters after it are all multiples of the base. The last two letters
+are looked up in a table of their digit pairs by what they add, where that table is small.
+`plan_steps` is written in the part of Python numba compiles, so that the compiled kernel plans the
+generator's batches of sums with the same function.
 """
 
 from __future__ import annotations
