@@ -2,21 +2,11 @@
 
 Where solutions are dense or the space is small, one solver check per model can never beat a
 compiled candidate that costs well under a microsecond (`ABC % DE = F`: 2,357 solutions among
-151,200 assignments). The formula becomes the body of one generated loop over the digit tuples
-the rules allow, with the exact semantics of the re-check (core/verify.py) but none of its code:
-Python ints, a `Fraction` only where `/`, a negative power or a root needs one, never a float; a
-zero divisor or an irrational root makes the candidate fail (an `ArithmeticError`), not the
-search. The exhaustive backend (exhaustive.py) runs it on every assignment; the join and linear
-backends use it for a side of an equation, or for the rest of a formula.
-
-Integer unknowns that the formula itself bounds (`1 <= x <= 3`, see analysis/unknowns.py) are
-looped over as letters are, each over its values, after the letters' digits in a candidate tuple.
-
-The generated code holds only names it makes itself (`v0`, `u0`, `_F`, ...) and integers it
-computed: no text of the formula reaches `compile`.
-
-The source of each node is written by compiled_writer.py; the helpers the generated code calls,
-its only globals, are in compiled_runtime.py.
+151,200 assignments). The formula becomes the body of one generated loop over the digit tuples the
+rules allow (integer unknowns the formula bounds, analysis/unknowns.py, after the letters), written
+node by node by compiled_writer.py, with the exact semantics of the re-check and only the helpers
+of compiled_runtime.py as its globals. The exhaustive backend runs it on every assignment; the join
+and linear backends use it for a side of an equation, or for the rest of a formula.
 """
 
 from __future__ import annotations

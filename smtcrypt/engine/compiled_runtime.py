@@ -27,22 +27,20 @@ class CandidateUndefined(ArithmeticError):
     """The candidate makes the formula undefined: not an integer where one is needed, an irrational root."""
 
 
-def _as_integer(value: Any) -> int:
-    if value.denominator != 1:
-        raise CandidateUndefined("not an integer")
-    return value.numerator
-
-
 def _gcd(*values: Any) -> int:
     try:
         return math.gcd(*values)  # ints (and bools), the common case
     except TypeError:  # a Fraction among them: only whole ones have a gcd
-        return math.gcd(*(_as_integer(value) for value in values))
+        return math.gcd(*map(_whole, values))
 
 
 def _whole(value: Any) -> int:
     """An int from an int, a truth value or a whole Fraction; `CandidateUndefined` for any other fraction."""
-    return int(value) if type(value) in (int, bool) else _as_integer(value)
+    if type(value) in (int, bool):
+        return int(value)
+    if value.denominator != 1:
+        raise CandidateUndefined("not an integer")
+    return value.numerator
 
 
 def _is_prime(value: Any) -> bool:
@@ -82,7 +80,7 @@ def _divides(divisor: Any, multiple: Any) -> bool:
 
 
 def _bounds(args: tuple[Any, ...]) -> tuple[int, int]:
-    bounds = [_as_integer(arg) for arg in args]
+    bounds = [_whole(arg) for arg in args]
     return (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
 
 

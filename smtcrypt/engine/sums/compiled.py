@@ -59,14 +59,7 @@ def search_masks(weights: np.ndarray, masks: np.ndarray, total: int, base: int, 
 def search_codes(codes: np.ndarray, base: int, limit: int, out: np.ndarray) -> int:
     """`search_masks` of a generator's key (all letters distinct; codes[i] = 2 * weight[i] + 1 where
     the letter may not be zero)."""
-    n = codes.shape[0]
-    decoded = np.empty((2, n), np.int64)
-    weights, masks = decoded[0], decoded[1]
-    full = (1 << base) - 1
-    for i in range(n):
-        weights[i] = codes[i] >> 1
-        masks[i] = full ^ (codes[i] & 1)
-    return SEARCH(weights, masks, 0, base, True, limit, out)
+    return SEARCH(codes >> 1, ((1 << base) - 1) ^ (codes & 1), 0, base, True, limit, out)
 
 
 def count_sums(others: np.ndarray, coefficient: int, word_lead: int, letters: np.ndarray, starts: np.ndarray,  # noqa: PLR0913

@@ -78,12 +78,9 @@ def walk(steps: Any, starts: Any, keys: Any, ones: Any, twos: Any, total: int, u
             j = k + 1
             nodes += 1
             w, first, top, forbidden, low, high, d, common, period, inverse = steps[j]
-            if w > 0:  # total + w * digit + low <= 0 <= total + w * digit + high
-                digit = -((total + high) // w)
-                end = (-total - low) // w
-            elif w < 0:
-                digit = -((total + low) // w)
-                end = (total + high) // -w
+            if w:  # total + w * digit + low <= 0 <= total + w * digit + high (low and high swap for w < 0)
+                digit = -((total + (high if w > 0 else low)) // w)
+                end = (-total - (low if w > 0 else high)) // w
             elif total + low <= 0 <= total + high:
                 digit = first
                 end = top
