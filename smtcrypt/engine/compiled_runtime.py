@@ -89,7 +89,7 @@ def _in_range(item: Any, *args: Any) -> bool:
     return item.denominator == 1 and start <= item < stop
 
 
-def _sum_range(*args: Any) -> int:
+def _sum(*args: Any) -> int:
     start, stop = _bounds(args)
     return max(0, stop - start) * (start + stop - 1) // 2
 
@@ -145,7 +145,7 @@ def _q(a: int, b: int, c: int, d: int) -> int:
 # every name the generated code may call: its only globals (no builtins)
 HELPERS: Mapping[str, Any] = MappingProxyType(
     {"_nz": _nz, "_q": _q, "_F": Fraction, "_pow": _power, "_root": _root_power, "_gcd": _gcd,
-     "_in_range": _in_range, "_sum_range": _sum_range, "abs": abs, "min": min, "max": max,
+     "_in_range": _in_range, "_sum": _sum, "abs": abs, "min": min, "max": max,
      "_len": len, "ArithmeticError": ArithmeticError,
      "_is_prime": _is_prime, "_is_power": _is_power, "_is_triangular": _is_triangular,
      "_dsum": _dsum, "_rev": _rev, "_is_palindrome": _is_palindrome, "_divides": _divides})

@@ -14,7 +14,6 @@ from typing import Any, cast
 
 from smtcrypt.core.check import Problem, power_word_exponent
 from smtcrypt.core.numerals import place_values, repeating_scale
-from smtcrypt.core.rules import NUMBER_WORDS
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
 
 Pair = tuple[str, str]  # code for a numerator and a denominator
@@ -229,20 +228,12 @@ class Writer:
         return f"({'not ' if op == 'not in' else ''}_in_range({item}, {args}))"
 
     def call(self, node: Call) -> str:
-        if node.name == "sum":
-            self.may_fail = True
-            args = ", ".join(self.write(arg) for arg in call_args(node.args[0]))
-            return f"_sum_range({args})"
-        args = ", ".join(self.write(arg) for arg in node.args)
-        if node.name == "gcd":
-            self.may_fail = True
-            return f"_gcd({args})"
-        if node.name in NUMBER_WORDS:  # of integers only: a fraction fails the candidate
-            self.may_fail = True
-            return self.number_word(node, args)
-        return f"{node.name}({args})"
-
-    def number_word(self, node: Call, args: str) -> str:
+        """abs, min and max as Python's; any other call (of integers only: a fraction fails the
+        candidate) by its helper."""
+        args = ", ".join(self.write(arg) for arg in (call_args(node.args[0]) if node.name == "sum" else node.args))
+        if node.name in ("abs", "min", "max"):
+            return f"{node.name}({args})"
+        self.may_fail = True
         if node.name in ("is_square", "is_cube"):
             return f"_is_power({args}, {2 if node.name == 'is_square' else 3})"
         if node.name == "is_power":
