@@ -73,14 +73,12 @@ def compile_problem(problem: Problem) -> Compiled:
              if len(problem.allowed[letter]) == 1}
     # assignments come out alphabetical
     free = tuple(sorted(letter for letter in problem.letters if letter not in fixed))
-    names = {letter: f"v{index}" for index, letter in enumerate(free)}
-    names.update({letter: str(digit) for letter, digit in fixed.items()})
-    names.update({name: f"u{index}" for index, name in enumerate(bounded)})
+    names = ({letter: f"v{index}" for index, letter in enumerate(free)} | {letter: str(digit) for letter, digit
+             in fixed.items()} | {name: f"u{index}" for index, name in enumerate(bounded)})
     writer = Writer(problem, names)
     body = " and ".join(f"{writer.write(constraint)}" for constraint in problem.formula.constraints)
     conditions = filters(problem, free, fixed, writer)
-    target = "(" + "".join(f"v{index}, " for index in range(len(free))) + "".join(
-        f"u{index}, " for index in range(len(bounded))) + ")"
+    target = "(" + "".join(f"{names[name]}, " for name in (*free, *bounded)) + ")"
     lines = ["def _scan(_candidates):",
              "    _hits = []",
              "    _keep = _hits.append",
@@ -107,16 +105,9 @@ def filters(problem: Problem, free: tuple[str, ...], fixed: dict[str, int], writ
         variable = {letter: f"v{position}" for position, letter in enumerate(free)}
         return [f"_len({{{', '.join(variable.get(letter) or str(fixed[letter]) for letter in group)}}}) == {len(group)}"
                 for group in problem.groups]
-    conditions = []
-    for index, letter in enumerate(free):
-        allowed = problem.allowed[letter]
-        if allowed >= pool:
-            continue
-        if pool - allowed == {0}:
-            conditions.append(f"v{index}")
-        else:
-            conditions.append(f"v{index} in {writer.constant(frozenset(allowed))}")
-    return conditions
+    return [f"v{index}" if pool - problem.allowed[letter] == {0} else
+            f"v{index} in {writer.constant(frozenset(problem.allowed[letter]))}"
+            for index, letter in enumerate(free) if not problem.allowed[letter] >= pool]
 
 
 def candidate_digits(problem: Problem, free: tuple[str, ...], fixed: dict[str, int]) -> frozenset[int] | None:

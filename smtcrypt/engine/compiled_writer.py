@@ -156,12 +156,16 @@ class Writer:
         if isinstance(node, Unary) and node.op in ("-", "+"):
             inner = self._pair(node.operand)
             return None if inner is None else (f"({node.op}{inner[0]})", inner[1])
-        if not isinstance(node, BinOp):
+        if not isinstance(node, BinOp) or node.op not in ("+", "-", "*", "/", "**"):
             return None
-        if node.op == "**":
-            return self._power_pair(node)
-        if node.op not in ("+", "-", "*", "/"):
-            return None
+        if node.op == "**":  # (a/b) ** k for a constant integer k
+            exponent = self.problem.constant_exponents.get(node)
+            if exponent is None or exponent.denominator != 1 or (inner := self._pair(node.left)) is None:
+                return None
+            k, (a, b) = int(exponent), inner
+            if k < 0:  # (a/b)**-k = b**k / a**k: zero exactly where a is, and b checked
+                return _raised(b if b == "1" else f"_nz({b})", -k), _raised(a, -k)
+            return _raised(a, k), _raised(b, k) if k else f"(1 if {b} else 0)"
         left, right = self._pair(node.left), self._pair(node.right)
         if left is None or right is None:
             return None
@@ -171,19 +175,6 @@ class Writer:
         if node.op == "/":
             return _times(a, d if d == "1" else f"_nz({d})"), _times(b, c)
         return f"({_times(a, d)} {node.op} {_times(c, b)})", _times(b, d)
-
-    def _power_pair(self, node: BinOp) -> Pair | None:
-        """(a/b) ** k for a constant integer k."""
-        exponent = self.problem.constant_exponents.get(node)
-        if exponent is None or exponent.denominator != 1:
-            return None
-        inner = self._pair(node.left)
-        if inner is None:
-            return None
-        k, (a, b) = int(exponent), inner
-        if k < 0:  # (a/b)**-k = b**k / a**k: zero exactly where a is, and b checked
-            return _raised(b if b == "1" else f"_nz({b})", -k), _raised(a, -k)
-        return _raised(a, k), _raised(b, k) if k else f"(1 if {b} else 0)"
 
     def comparison(self, node: Compare) -> str:
         """A chain, evaluated as Python does: each operand once, left to right, stopping at the first

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["FIELDS", "Pairs", "SumPlan", "digit_mask", "estimated_nodes", "pair_table", "plan_sum", "plan_steps"]
+__all__ = ["FIELDS", "Pairs", "SumPlan", "digit_mask", "estimated_nodes", "plan_sum", "plan_steps"]
 
 UNSET = 99  # the valuation of zero, which every power of the base divides: more than any weight's
 
@@ -172,22 +172,12 @@ def plan_steps(weights: Any, masks: Any, base: int, steps: Any, order: Any, scra
             high += w * lowest[i]
 
 
-def pair_table(w1: int, mask1: int, w2: int, mask2: int, distinct: bool, low: int, high: int) -> tuple[Pairs, int]:
-    """Every pair of digits (one, two), one from `mask1` and two from `mask2` (different, if
-    `distinct`), by what they add less `low`, in the order the search would find them (one, then
-    two, ascending), and the most pairs of one total. The light letters that end a search repeat
-    their weights and digits from sum to sum, so a run of sums builds each table once; a table of a
-    large base or of totals far apart (a crossword's, hashed) is not kept, so that those kept stay
-    small."""
-    if (mask1 | mask2) >> SMALL_TABLE or high - low >= PAIR_SPAN:
-        return pairs_by_total(w1, mask1, w2, mask2, distinct, low, high)
-    return kept_pairs(w1, mask1, w2, mask2, distinct, low, high)
-
-
 def pairs_by_total(w1: int, mask1: int, w2: int, mask2: int, distinct: bool, low: int, high: int) -> tuple[Pairs, int]:
-    """The table, its totals (from 0 to high - low) hashed modulo the number of its buckets: all of
-    them where there are at most PAIR_SPAN, else the first of HASHED that keeps the totals found
-    apart (none: no table, and the search goes on to the last letter)."""
+    """Every pair of digits (one, two), one from `mask1` and two from `mask2` (different, if
+    `distinct`), by what they add less `low`, in the order the search would find them, and the most
+    pairs of one total. Its totals (from 0 to high - low) are hashed modulo the number of its
+    buckets: all of them where there are at most PAIR_SPAN, else the first of HASHED that keeps the
+    totals found apart (none: no table, and the search goes on to the last letter)."""
     found = [(w1 * one + w2 * two - low, one, two)
              for one in range(mask1.bit_length()) if mask1 >> one & 1
              for two in range(mask2.bit_length()) if mask2 >> two & 1 and (one != two or not distinct)]
@@ -242,8 +232,11 @@ class SumPlan:
             steps, masks, order = self.steps, self.masks, self.order
             self.tabled = NO_PAIRS, 0
             if self.size >= 3 and all(masks):
-                self.tabled = pair_table(steps[-2][WEIGHT], masks[order[-2]], steps[-1][WEIGHT], masks[order[-1]],
-                                         self.distinct, steps[-3][LOW], steps[-3][HIGH])
+                low, high = steps[-3][LOW], steps[-3][HIGH]
+                # the light letters that end a search repeat from sum to sum: a small table is made once a run
+                small = not (masks[order[-2]] | masks[order[-1]]) >> SMALL_TABLE and high - low < PAIR_SPAN
+                self.tabled = (kept_pairs if small else pairs_by_total)(
+                    steps[-2][WEIGHT], masks[order[-2]], steps[-1][WEIGHT], masks[order[-1]], self.distinct, low, high)
         return self.tabled
 
 
