@@ -54,13 +54,13 @@ DIGITS, LEAST, GREATEST, UNSET = 0, 1, 2, 3
 # what `search_plan` returns
 FINISHED, BUDGET_SPENT, BUFFER_FULL, CHECK = 0, 1, 2, 3
 
-# the table's header: where each part starts (or a number), then the parts
-(BASE, STEPS, COUNT, EQUATIONS, WIDTH, OPS, ALLOWED, ROOTS, ROOT_STARTS, ROOT_SIZES, USES, USE_WORDS, USE_WEIGHTS,
- LEAST_DIGIT, GREATEST_DIGIT, POWERS, GROUP_USES, GROUP_IDS, LETTERS, WHOLE) = range(20)
-HEADER = 20
+# the table's header: where each part starts, then numbers; then the parts
+(STEPS, EQUATIONS, OPS, ROOTS, ROOT_STARTS, ROOT_SIZES, USES, USE_WORDS, USE_WEIGHTS, LEAST_DIGIT, GREATEST_DIGIT,
+ POWERS, GROUP_USES, GROUP_IDS, BASE, COUNT, WIDTH, LETTERS, WHOLE) = range(19)
+HEADER = 19
 # the memory's header: the walk's state, then where each part starts
-(LEVEL, TAKEN, HITS, VERDICT, CAPACITY_AT, POSITION, CHOICES, CORNERS, DIGIT_AT, NOW, STACK, OTHER, MASKS,
- FOUND) = range(14)
+(POSITION, CHOICES, CORNERS, DIGIT_AT, NOW, STACK, OTHER, MASKS, FOUND, LEVEL, TAKEN, HITS, VERDICT,
+ CAPACITY_AT) = range(14)
 MEMORY_HEADER = 14
 
 SAFE = 1 << 62  # bound on any value the machine computes exactly in int64
@@ -79,7 +79,7 @@ def search_plan(table: Table, memory: Table, budget: int) -> int:  # noqa: C901,
     BUDGET_SPENT, BUFFER_FULL or CHECK, its state kept in the memory to go on.
 
     memory[POSITION + i] is -1 where step i is to be entered, else the index of its current choice
-    among (first, count) at CHOICES + 2i of the table's ALLOWED (Try) or ROOTS (Solve). NOW holds
+    among (first, count) at CHOICES + 2i of the table's ROOTS (a Try's digits, or a Solve's roots). NOW holds
     each whole word's running totals as letters get and lose digits (USES: each letter's words and
     weights); MASKS the digits taken in each group of letters that must differ (GROUP_USES).
 
@@ -96,8 +96,7 @@ def search_plan(table: Table, memory: Table, budget: int) -> int:  # noqa: C901,
     One function, without calls: numba passes each array to a function it calls with a reference
     count, which cost more than the search itself."""
     base, steps, count, equations, width = table[BASE], table[STEPS], table[COUNT], table[EQUATIONS], table[WIDTH]
-    ops, allowed = table[OPS], table[ALLOWED]
-    roots, root_starts, root_sizes = table[ROOTS], table[ROOT_STARTS], table[ROOT_SIZES]
+    ops, roots, root_starts, root_sizes = table[OPS], table[ROOTS], table[ROOT_STARTS], table[ROOT_SIZES]
     uses, use_words, use_weights = table[USES], table[USE_WORDS], table[USE_WEIGHTS]
     least, greatest, powers = table[LEAST_DIGIT], table[GREATEST_DIGIT], table[POWERS]
     group_uses, group_ids, letters, whole = table[GROUP_USES], table[GROUP_IDS], table[LETTERS], table[WHOLE]
@@ -279,7 +278,7 @@ def search_plan(table: Table, memory: Table, budget: int) -> int:  # noqa: C901,
         first, size = memory[choices + 2 * level], memory[choices + 2 * level + 1]
         digit = -1
         while next_choice < size:
-            digit = table[allowed + first + next_choice] if kind == TRY else table[roots + first + next_choice]
+            digit = table[roots + first + next_choice]
             if whole:  # one group of every letter: one mask
                 free = (memory[masks] >> digit) & 1 == 0
             else:
@@ -375,7 +374,6 @@ class _Encoder:
         self.equation_index: dict[tuple[int, int], int] = {}  # by ids of an equation's sides: its row
         self.reducing: dict[tuple[int, int], bool] = {}  # by ids of an equation's sides: whether any column reduces
         self.ops: list[int] = []
-        self.allowed: list[int] = []
         self.tables: dict[tuple[int, ...], int] = {}
         self.roots: list[int] = []
         self.root_starts: list[int] = []
@@ -399,17 +397,14 @@ class _Encoder:
         width = 4 + self.columns + 1
         equations = [cell for row in self.equation_rows for cell in row + [0] * (width - len(row))]
         places = [self.places.get(letter, []) for letter in range(len(self.letters))]  # CSR: offsets, then the rows
-        parts = [self.rows, equations, self.ops, self.allowed, self.roots, self.root_starts, self.root_sizes,
+        parts = [self.rows, equations, self.ops, self.roots, self.root_starts, self.root_sizes,
                  [0, *itertools.accumulate(map(len, places))], [word for row in places for word, _ in row],
                  [weight for row in places for _, weight in row], self.least, self.greatest,
                  [self.base ** k for k in range(self.columns + 1)], [0, *itertools.accumulate(map(len, self.groups))],
                  [group for groups in self.groups for group in groups]]
-        table = [0] * HEADER
-        table[BASE], table[COUNT], table[WIDTH] = self.base, len(self.rows) // STEP, width
-        table[LETTERS] = len(self.letters)
-        table[WHOLE] = int(self.problem.distinctness == "all")
-        for at, part in zip((STEPS, EQUATIONS, OPS, ALLOWED, ROOTS, ROOT_STARTS, ROOT_SIZES, USES, USE_WORDS,
-                             USE_WEIGHTS, LEAST_DIGIT, GREATEST_DIGIT, POWERS, GROUP_USES, GROUP_IDS), parts):
+        table = [0] * BASE + [self.base, len(self.rows) // STEP, width, len(self.letters),
+                              int(self.problem.distinctness == "all")]
+        for at, part in enumerate(parts):  # in the header's order
             table[at] = len(table)
             table += part
         memory = self._memory(table[COUNT], len(self.problem.groups))
@@ -419,26 +414,24 @@ class _Encoder:
 
     def _memory(self, count: int, groups: int) -> list[int]:
         """The memory before the walk: every step to be entered, each word's totals before any digit."""
-        sizes = [(POSITION, count), (CHOICES, 2 * count), (CORNERS, 4 * count), (DIGIT_AT, len(self.letters)),
-                 (NOW, len(self.totals)), (STACK, self.depth + 1), (OTHER, self.depth + 1), (MASKS, groups),
-                 (FOUND, CAPACITY * len(self.letters))]
-        memory = [0] * MEMORY_HEADER
-        memory[CAPACITY_AT], memory[VERDICT] = CAPACITY, -1
-        for at, size in sizes:
+        parts = [[-1] * count, [0] * 2 * count, [0] * 4 * count, [0] * len(self.letters), self.totals,
+                 [0] * (self.depth + 1), [0] * (self.depth + 1), [0] * groups, [0] * CAPACITY * len(self.letters)]
+        memory = [0] * LEVEL + [0, 0, 0, -1, CAPACITY]  # LEVEL, TAKEN, HITS, VERDICT, CAPACITY_AT
+        for at, part in enumerate(parts):  # in the header's order
             memory[at] = len(memory)
-            memory += [-1] * size if at == POSITION else self.totals if at == NOW else [0] * size
+            memory += part
         return memory
 
     def _step(self, step: Step) -> None:
-        """A row: TRY, letter, its first digit in ALLOWED, how many, 0, how many rows on its paired Solve
+        """A row: TRY, letter, its first digit in ROOTS, how many, 0, how many rows on its paired Solve
         is (or -1), 0; SOLVE, letter, equation, column, its root table, its paired Try's letter (or -1),
         whether that letter must differ from it; CONGRUENCE, -1, equation, column; RANGE, -1, equation;
         HOLDS, -1, equation (or 0), relation (or HOST), the host's check."""
         if isinstance(step, Try):
             digits = sorted(self.problem.allowed[step.letter])
             self.tried = (len(self.rows), step.letter)
-            self.rows += [TRY, self.index[step.letter], len(self.allowed), len(digits), 0, -1, 0]
-            self.allowed += digits
+            self.rows += [TRY, self.index[step.letter], len(self.roots), len(digits), 0, -1, 0]
+            self.roots += digits
         elif isinstance(step, Solve):
             table = self._table(tuple(sorted(self.problem.allowed[step.letter])))
             equation = self._equation(step.equation, step.column)
