@@ -28,7 +28,6 @@ counts worked out from the plan, so that a puzzle always takes the same path.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
@@ -174,20 +173,14 @@ class DigitSearch(Backend):
                 self.nodes = finished.value
                 self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
             if hits:
-                batch = self._batch(hits, self.plan.letters)
+                keep = len(hits) if self.listing else max(0, YIELDED_WHEN_COUNTING - self.found)
+                if keep:  # in the order of the letters' digits, alphabetically, as the other backends list them
+                    hits.sort()
+                batch = [dict(zip(self.plan.letters, digits)) for digits in hits[:keep]]
+                self.bulk += len(hits) - len(batch)
+                self.found += len(batch)
                 hits.clear()
                 if batch:
                     yield batch
             if self.end is not None:
                 return
-
-    def _batch(self, hits: list[tuple[int, ...]], letters: list[str]) -> list[Assignment]:
-        if not self.listing and self.found >= YIELDED_WHEN_COUNTING:
-            self.bulk += len(hits)
-            return []
-        keep = len(hits) if self.listing else YIELDED_WHEN_COUNTING - self.found
-        hits.sort()  # in the order of the letters' digits, alphabetically, as the other backends list them
-        batch = [dict(zip(letters, digits)) for digits in itertools.islice(hits, keep)]
-        self.bulk += len(hits) - len(batch)
-        self.found += len(batch)
-        return batch
