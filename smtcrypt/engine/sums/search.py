@@ -227,9 +227,7 @@ class SumSearch:
         if not plan.least + self.total <= 0 <= plan.most + self.total:
             return
         n = plan.size
-        position = [0] * n  # where each of the caller's letters is in the search order
-        for k, index in enumerate(plan.order):
-            position[index] = k
+        position = sorted(range(n), key=plan.order.__getitem__)  # where each of the caller's letters is searched
         caller_order: Callable[[list[int]], Digits] = operator.itemgetter(*position) if n > 1 else tuple
         state = [FRESH, 0]
         work = [[0] * n for _ in range(WORK)]
@@ -256,6 +254,4 @@ class SumSearch:
 
 def sum_solutions(plan: SumPlan, limit: int | None = None, total: int = 0, used: int = 0) -> list[Digits]:
     """The first `limit` solutions (all, for None), in the caller's letter order."""
-    if limit is None:
-        return list(SumSearch(plan, total, used))
-    return list(itertools.islice(SumSearch(plan, total, used, rows=limit), limit))
+    return list(itertools.islice(SumSearch(plan, total, used, rows=limit or ROWS), limit))
