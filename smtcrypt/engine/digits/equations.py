@@ -25,14 +25,10 @@ from smtcrypt.engine.base import letters_of
 
 def nonlinear(node: Expr, problem: Problem) -> bool:
     """True if the polynomial multiplies two factors that hold letters, or raises one to a power above one."""
-    for part in walk(node):
-        if isinstance(part, BinOp) and part.op == "*" and letters_of(part.left) and letters_of(part.right):
-            return True
-        if isinstance(part, BinOp) and part.op == "**" and letters_of(part.left):
-            exponent = problem.constant_exponents.get(part)
-            if exponent is not None and exponent > 1:
-                return True
-    return False
+    return any(isinstance(part, BinOp) and (
+        part.op == "*" and letters_of(part.left) and letters_of(part.right)
+        or part.op == "**" and (problem.constant_exponents.get(part) or 0) > 1 and letters_of(part.left))
+        for part in walk(node))
 
 
 def _valuation(value: int, base: int) -> int:
