@@ -62,16 +62,9 @@ def _is_triangular(value: Any) -> bool:
     return n >= 0 and exact_root(8 * n + 1, 2) is not None
 
 
-def _dsum(value: Any, base: int) -> int:
-    return digit_sum(_whole(value), base)
-
-
-def _rev(value: Any, base: int) -> int:
-    return reversal(_whole(value), base)
-
-
 def _is_palindrome(value: Any, base: int) -> bool:
-    return _rev(value, base) == _whole(value)
+    n = _whole(value)
+    return reversal(n, base) == n
 
 
 def _divides(divisor: Any, multiple: Any) -> bool:
@@ -148,4 +141,4 @@ HELPERS: Mapping[str, Any] = MappingProxyType(
      "_in_range": _in_range, "_sum": _sum, "abs": abs, "min": min, "max": max,
      "_len": len, "ArithmeticError": ArithmeticError,
      "_is_prime": _is_prime, "_is_power": _is_power, "_is_triangular": _is_triangular,
-     "_dsum": _dsum, "_rev": _rev, "_is_palindrome": _is_palindrome, "_divides": _divides})
+     "_whole": _whole, "_dsum": digit_sum, "_rev": reversal, "_is_palindrome": _is_palindrome, "_divides": _divides})

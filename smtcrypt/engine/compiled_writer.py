@@ -229,8 +229,8 @@ class Writer:
             return f"_is_power({args}, {2 if node.name == 'is_square' else 3})"
         if node.name == "is_power":
             return f"_is_power({self.write(node.args[0])}, {power_word_exponent(node)})"
-        if node.name in ("dsum", "rev", "is_palindrome"):
-            return f"_{node.name}({args}, {self.base})"
+        if node.name in ("dsum", "rev", "is_palindrome"):  # dsum and rev: analysis/arithmetic's, of a whole number
+            return f"_{node.name}({args if node.name == 'is_palindrome' else f'_whole({args})'}, {self.base})"
         return f"_{node.name}({args})"
 
 
