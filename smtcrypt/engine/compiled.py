@@ -33,9 +33,7 @@ class Compiled:
     fixed: dict[str, int]  # letters the rules fix to one digit
     source: str  # the generated code, for tests and the curious
     scan: Callable[[Iterable[Digits]], list[Digits]]
-    constants: tuple[Any, ...] = field(default=())
-    # each bounded unknown's values, after the letters in a candidate
-    unknowns: dict[str, Values] = field(default_factory=dict)
+    unknowns: dict[str, Values] = field(default_factory=dict)  # each bounded unknown's values, after the letters
 
     def assignment(self, digits: Digits) -> Assignment:
         """The letters' digits (and the unknowns' values), alphabetically."""
@@ -95,7 +93,7 @@ def compile_problem(problem: Problem) -> Compiled:
     lines.append("    return _hits")
     source = "\n".join(lines) + "\n"
     scan = define_scan(source, writer.constants)
-    return Compiled(problem, free, fixed, source, scan, tuple(writer.constants), bounded)
+    return Compiled(problem, free, fixed, source, scan, bounded)
 
 
 def filters(problem: Problem, free: tuple[str, ...], fixed: dict[str, int], writer: Writer) -> list[str]:

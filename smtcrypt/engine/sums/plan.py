@@ -211,10 +211,8 @@ class SumPlan:
     kernel, needs none), and the least and the most all the letters can add. Not frozen: the
     generator makes one per sum it decides, and a frozen dataclass costs several times as long to make."""
 
-    weights: tuple[int, ...]  # in the caller's letter order
-    masks: tuple[int, ...]  # each letter's allowed digits, as bits
+    masks: tuple[int, ...]  # each letter's allowed digits, as bits, in the caller's letter order
     distinct: bool  # all letters take different digits
-    base: int
     order: tuple[int, ...]  # the caller's letter indices in search order
     steps: list[list[int]]  # steps[step][FIELD], in search order
     least: int  # the least all the letters add (more than `most` where a letter has no digit allowed)
@@ -254,7 +252,7 @@ def plan_sum(weights: Sequence[int], masks: Sequence[int], *, distinct: bool = T
     elif n:
         w, first, top, _, low, high = steps[0][:6]
         least, most = low + min(w * first, w * top), high + max(w * first, w * top)
-    return SumPlan(weights, masks, distinct, base, tuple(order), steps, least, most)
+    return SumPlan(masks, distinct, tuple(order), steps, least, most)
 
 
 def estimated_nodes(plan: SumPlan) -> float:
