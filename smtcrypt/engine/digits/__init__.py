@@ -2,28 +2,17 @@
 column by column from the right, as a long multiplication is checked by hand.
 
 The last k digits of a product depend only on the last k digits of its factors, so an equation
-whose sides are polynomials in words (`THETA * XI = ETA * NU * PHI`, `ABC ** 2 = ...`, a layout's
-partial products) holds modulo base**k as soon as the letters of its last k columns have digits.
-The search gives the letters digits column by column, right to left, and cuts every assignment
-whose sides differ modulo base**k. Where solutions are rare, few assignments survive a column.
+whose sides are polynomials in words holds modulo base**k as soon as the letters of its last k
+columns have digits: the search cuts every assignment whose sides differ there. Past the units
+column a letter first met in column k enters each side linearly modulo base**k (its square carries
+base**(2k-2)), so each equation solves one letter of its column, `c * x + t = 0 (mod base)`,
+instead of trying every digit.
 
-Past the units column a letter first met in column k enters each side linearly modulo base**k
-(its square carries base**(2k-2), a multiple of base**k), so each equation solves one letter of
-its column instead of trying every digit: with the rest of the column known, `c * x + t = 0
-(mod base)`, whose solutions a table lists (one, where c is a unit). In the units column that
-holds for a letter of degree one (`... = FREAKY`).
-
-Congruences do not make an equation: each constraint of the formula (each equation in full, and
-the inequalities, quotients and rules of a layout) is checked exactly, as the compiled formula
-checks it (compiled.py), as soon as its letters all have digits; letters in no such equation are
-tried last. Every assignment the rules allow is thus either visited or cut by a congruence it
-fails: a bounded search, and its solutions are the exact evaluation's own.
-
-The plan runs as a table of integers walked by one function (kernel.py), as plain Python or
-compiled by numba: the caller's choice (`Means.executor`). Where it leaves the choice
-(`Executor.AUTO`), a plan estimated large walks compiled; any other starts plain, and the compiled
-walk goes on from its state once the plain one projects a large search, or past PLAIN_STEPS steps:
-counts worked out from the plan, so that a puzzle always takes the same path.
+Congruences do not make an equation: each constraint of the formula is checked exactly, as the
+compiled formula checks it, as soon as its letters all have digits. Every assignment the rules
+allow is thus either visited or cut by a congruence it fails: a bounded search, whose solutions are
+the exact evaluation's own. The plan runs as a table walked by one function (kernel.py), plain or
+compiled by numba as the caller chooses (`Means.executor`).
 """
 
 from __future__ import annotations
