@@ -142,18 +142,12 @@ def search_plan(table: Table, memory: Table, budget: int) -> int:  # noqa: C901,
             if kind == TRY:
                 memory[choices + 2 * level], memory[choices + 2 * level + 1] = table[step + 2], table[step + 3]
         elif kind == HOLDS and table[step + 3] == HOST:  # the host's verdict, once it has given it
-            verdict = memory[VERDICT]
-            if verdict < 0:
+            if memory[VERDICT] < 0:
                 status = CHECK
                 break
+            passed = memory[VERDICT] > 0
             memory[VERDICT] = -1
-            if verdict:
-                memory[position + level] = 0
-                level += 1
-            else:
-                level -= 1
-            continue
-        if entering and (kind == TRY) == (table[step + 5] >= 0):
+        if entering and (kind == TRY) == (table[step + 5] >= 0) and table[step + 3] != HOST:
             # a check, a Solve its Try did not pair with, or a Try's paired Solve: evaluate the programs
             target = level + table[step + 5] if kind == TRY else level  # the step whose equation is evaluated
             row = steps + target * STEP
@@ -267,12 +261,13 @@ def search_plan(table: Table, memory: Table, budget: int) -> int:  # noqa: C901,
                     passed = left >= right and left_other <= right_other
                 else:  # HOLDS: the sides compared as the constraint says (RELATIONS)
                     passed = table[step + 3] >> (0 if left < right else 1 if left == right else 2) & 1 == 1
-                if passed:
-                    memory[position + level] = 0
-                    level += 1
-                else:
-                    level -= 1
-                continue
+        if kind > SOLVE:  # a check entered: on to the next step if it passed, else back
+            if passed:
+                memory[position + level] = 0
+                level += 1
+            else:
+                level -= 1
+            continue
         # a Try or Solve: its letter's next digit, if any
         next_choice = 0 if entering else memory[position + level] + 1
         first, size = memory[choices + 2 * level], memory[choices + 2 * level + 1]
