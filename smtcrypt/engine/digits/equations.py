@@ -70,11 +70,7 @@ class WordEquation:
     @functools.cached_property
     def _widest(self) -> dict[str, int]:
         """Each letter's largest shift among the words it is in (`solvable()` asks it for every letter)."""
-        found: dict[str, int] = {}
-        for word, shift in self.words:
-            for char in word:
-                found[char] = max(shift, found.get(char, shift))
-        return found
+        return {char: shift for word, shift in sorted(self.words, key=lambda item: item[1]) for char in word}
 
     def solvable(self, letter: str, k: int) -> bool:
         """True if, modulo base**k, the equation is of degree one in the letter (its first column being
@@ -92,11 +88,7 @@ class WordEquation:
     @functools.cached_property
     def _first(self) -> dict[str, int]:
         """Each letter's first column (`first_linear()` asks it)."""
-        found: dict[str, int] = {}
-        for k, letters in enumerate(self.column_letters):
-            for letter in letters:
-                found.setdefault(letter, k)
-        return found
+        return {letter: k for k, letters in reversed(list(enumerate(self.column_letters))) for letter in letters}
 
     def first_linear(self, letter: str, k: int) -> bool:
         """True if the letter is first met in column k and enters the equation linearly modulo base**k
