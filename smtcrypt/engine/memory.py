@@ -77,10 +77,8 @@ def cap_process_memory(megabytes: int) -> bool:
     global _data_at_start
     if not sys.platform.startswith("linux"):
         return False
-    try:
-        import resource
-    except ImportError:
-        return False
+    import resource  # on every Unix
+
     if _data_at_start is None:
         _data_at_start = data_size()
         if _data_at_start is None:

@@ -109,8 +109,6 @@ def digit_plan(problem: Problem, halted: Callable[[], bool] = lambda: False) -> 
     if problem.unknowns or not problem.letters:
         return None
     found = polynomial_equations(problem)
-    if not found:
-        return None
     covered = {letter for _, equation in found for word, _ in equation.words for letter in word if not letter.isdigit()}
     if covered != set(problem.letters):
         return None

@@ -375,7 +375,6 @@ class _Encoder:
         self.root_sizes: list[int] = []
         self.depth = 1
         self.columns = 1  # the furthest column a step reads
-        self.ranged: dict[int, bool] = {}  # by id of equation: whether its range cuts are made
         self.least = [min(problem.allowed[letter], default=0) for letter in self.letters]
         self.greatest = [max(problem.allowed[letter], default=0) for letter in self.letters]
         self.places: dict[int, list[tuple[int, int]]] = {}  # by letter: its (word, weight) in whole words
@@ -440,10 +439,7 @@ class _Encoder:
         elif isinstance(step, Congruence):
             self.rows += [CONGRUENCE, -1, self._equation(step.equation, step.column), step.column, 0, -1, 0]
         elif isinstance(step, RangeCut):
-            if id(step.equation) not in self.ranged:  # its values below 2**62 (else no cut)
-                self.ranged[id(step.equation)] = all(self._magnitude(side) < SAFE
-                                                     for side in (step.equation.left, step.equation.right))
-            if self.ranged[id(step.equation)]:
+            if all(self._magnitude(side) < SAFE for side in (step.equation.left, step.equation.right)):  # else no cut
                 self.rows += [RANGE, -1, self._equation(step.equation, 0), 0, 0, -1, 0]
         elif isinstance(step, Holds):
             self.rows += self._holds(step.constraint)
