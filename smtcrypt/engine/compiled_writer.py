@@ -140,9 +140,7 @@ class Writer:
         otherwise (the divisor's own denominator, which is not a factor, is checked by `_nz`).
         Integers throughout: no Fraction made per candidate, which costs far more."""
         pair = self._pair(node)
-        if pair is None or len(pair[0]) + len(pair[1]) > MAX_PAIR_CODE:
-            return None
-        return pair
+        return pair if pair is None or len(pair[0]) + len(pair[1]) <= MAX_PAIR_CODE else None
 
     def _pair(self, node: Expr) -> Pair | None:
         if isinstance(node, Repeating):  # whole.fixed(period) as the limit of its digits

@@ -367,7 +367,6 @@ class _Encoder:
         self.rows: list[int] = []
         self.equation_rows: list[list[int]] = []
         self.equation_index: dict[tuple[int, int], int] = {}  # by ids of an equation's sides: its row
-        self.reducing: dict[tuple[int, int], bool] = {}  # by ids of an equation's sides: whether any column reduces
         self.ops: list[int] = []
         self.tables: dict[tuple[int, ...], int] = {}
         self.roots: list[int] = []
@@ -458,11 +457,9 @@ class _Encoder:
         if key not in self.equation_index:
             self.equation_index[key] = len(self.equation_rows)
             self.equation_rows.append([*self._programs(equation.left, equation.right, equation), 0])
-            # the bound grows with k: below 2**62 in the last column, no column's congruence reduces
-            self.reducing[key] = self._truncated(equation, equation.length) >= SAFE
         row = self.equation_rows[self.equation_index[key]]
         for k in range(len(row) - 4, column + 1):
-            row.append(int(self.reducing[key] and self._truncated(equation, k) >= SAFE))
+            row.append(int(self._truncated(equation, k) >= SAFE))
         return self.equation_index[key]
 
     def _truncated(self, equation: WordEquation, k: int) -> int:
