@@ -31,7 +31,6 @@ from typing import Any
 from smtcrypt.analysis.bounds import polynomial_bound
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, Compare, Expr, Number, Unary, Word
-from smtcrypt.engine.base import letters_of
 from smtcrypt.engine.compiled import define_scan
 from smtcrypt.engine.compiled_writer import NotCompilable, Writer
 from smtcrypt.engine.digits.equations import WordEquation
@@ -485,11 +484,10 @@ class _Encoder:
 
     def _host_check(self, constraint: Expr) -> Callable[[list[int]], bool]:
         """The compiled formula's code for the constraint, on the digits of every letter (alphabetically)."""
-        needed = sorted(letters_of(constraint), key=self.index.__getitem__)
-        writer = Writer(self.problem, {letter: f"v{self.index[letter]}" for letter in needed})
+        writer = Writer(self.problem, {letter: f"v{index}" for letter, index in self.index.items()})
         test = writer.write(constraint)
-        read = "".join(f"    v{self.index[letter]} = _d[{self.index[letter]}]\n" for letter in needed)
-        source = (f"def _scan(_d):\n{read}    try:\n        return bool({test})\n"
+        read = "".join(f"v{index}, " for index in range(len(self.letters)))
+        source = (f"def _scan(_d):\n    {read}= _d\n    try:\n        return bool({test})\n"
                   "    except ArithmeticError:\n        return False\n")
         check: Callable[[list[int]], bool] = define_scan(source, writer.constants, {"bool": bool}, "<smtcrypt check>")
         self.sources.append(source)
@@ -533,9 +531,8 @@ class _Encoder:
         weight = 1
         for char in reversed(letters):
             if char.isdigit():
-                totals[DIGITS] += int(char) * weight
-                totals[LEAST] += int(char) * weight
-                totals[GREATEST] += int(char) * weight
+                for at in (DIGITS, LEAST, GREATEST):
+                    totals[at] += int(char) * weight
             else:
                 position = self.index[char]
                 totals[LEAST] += self.least[position] * weight
