@@ -120,15 +120,11 @@ def polynomial_equations(problem: Problem) -> list[tuple[Expr, WordEquation]]:
     each with its columns. Where a divisor is 0 the equation is undefined, no solution, so the
     congruences of the cross-multiplied equation cut no solution; the equation itself is still
     checked as written."""
-    found: list[tuple[Expr, WordEquation]] = []
     read = equation_polynomials(problem)
-    for part in conjuncts(problem):
-        analysis = read.get(part)
-        if analysis is not None and analysis.plain and len(analysis.polynomials) == 1:
-            equation = word_equation(analysis.polynomials[0], problem.rules.base, part.span, analysis.words)
-            if equation is not None:
-                found.append((part, equation))
-    return found
+    found = [(part, word_equation(analysis.polynomials[0], problem.rules.base, part.span, analysis.words))
+             for part in conjuncts(problem)
+             if (analysis := read.get(part)) is not None and analysis.plain and len(analysis.polynomials) == 1]
+    return [(part, equation) for part, equation in found if equation is not None]
 
 
 def word_equation(polynomial: Polynomial, base: int, span: Span, read: Sequence[str] = ()) -> WordEquation | None:
