@@ -140,7 +140,10 @@ class Planner:
 
     def _mask(self, letters: Iterable[str]) -> int:
         """The letters' bits."""
-        return functools.reduce(operator.or_, map(self.bits.__getitem__, letters), 0)
+        mask = 0
+        for letter in letters:
+            mask |= self.bits[letter]
+        return mask
 
     def _bounds(self) -> None:
         """Before a letter is tried: the ranges of each monotone equation that has letters with digits
@@ -155,9 +158,12 @@ class Planner:
 
     def _frontier(self) -> list[str]:
         """The letters without digits yet of each equation's next column, each once, in order."""
-        return list(dict.fromkeys(letter for track in self.opened
-                                  for letter in track.order[self.reached[track.index] + 1]
-                                  if not self.bits[letter] & self.assigned))
+        frontier: dict[str, None] = {}
+        for track in self.opened:
+            for letter in track.order[self.reached[track.index] + 1]:
+                if not self.bits[letter] & self.assigned:
+                    frontier[letter] = None
+        return list(frontier)
 
     def _advance(self) -> None:
         """Each equation's next columns checked while their letters all have digits."""
@@ -203,8 +209,10 @@ class Planner:
         solved: better tried), then by how few digits it may take. Worked out once a letter: neither
         changes as letters get digits."""
         if letter not in self.ties:
-            factors = sum(1 for track in self.tracks.values()
-                          if track.letters & self.bits[letter] and not track.equation.solvable(letter, track.length))
+            factors = 0
+            for track in self.tracks.values():
+                if track.letters & self.bits[letter] and not track.equation.solvable(letter, track.length):
+                    factors += 1
             self.ties[letter] = factors, -len(self.problem.allowed[letter])
         return self.ties[letter]
 
@@ -215,7 +223,10 @@ class Planner:
 
     def _checks(self) -> None:
         """Each constraint whose letters all have digits now, checked exactly (and no longer by congruences)."""
-        if all(letters & ~self.assigned for _, letters in self.pending):
+        for _, letters in self.pending:
+            if not letters & ~self.assigned:
+                break
+        else:
             return  # none yet, the usual answer
         self.steps.extend(Holds(constraint) for constraint, letters in self.pending if not letters & ~self.assigned)
         self.pending = [(constraint, letters) for constraint, letters in self.pending if letters & ~self.assigned]
