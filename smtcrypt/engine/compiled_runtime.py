@@ -56,6 +56,12 @@ def _is_power(value: Any, k: int) -> bool:
     return n >= 0 and exact_root(n, k) is not None
 
 
+def _is_triangular(value: Any) -> bool:
+    """value = t(t + 1)/2 for a whole t >= 0: 8 * value + 1 is then (2t + 1)**2."""
+    n = _whole(value)
+    return n >= 0 and exact_root(8 * n + 1, 2) is not None
+
+
 def _is_palindrome(value: Any, base: int) -> bool:
     n = _whole(value)
     return reversal(n, base) == n
@@ -134,5 +140,5 @@ HELPERS: Mapping[str, Any] = MappingProxyType(
     {"_nz": _nz, "_q": _q, "_F": Fraction, "_pow": _power, "_root": _root_power, "_gcd": _gcd,
      "_in_range": _in_range, "_sum": _sum, "abs": abs, "min": min, "max": max,
      "_len": len, "ArithmeticError": ArithmeticError,
-     "_is_prime": _is_prime, "_is_power": _is_power,
+     "_is_prime": _is_prime, "_is_power": _is_power, "_is_triangular": _is_triangular,
      "_whole": _whole, "_dsum": digit_sum, "_rev": reversal, "_is_palindrome": _is_palindrome, "_divides": _divides})

@@ -223,9 +223,8 @@ class Writer:
         if node.name in ("abs", "min", "max"):
             return f"{node.name}({args})"
         self.may_fail = True
-        if node.name in ("is_square", "is_cube", "is_triangular"):  # t(t + 1)/2 where 8 * it + 1 is (2t + 1)**2
-            value = f"8 * _whole({args}) + 1" if node.name == "is_triangular" else args
-            return f"_is_power({value}, {3 if node.name == 'is_cube' else 2})"
+        if node.name in ("is_square", "is_cube"):
+            return f"_is_power({args}, {2 if node.name == 'is_square' else 3})"
         if node.name == "is_power":
             return f"_is_power({self.write(node.args[0])}, {power_word_exponent(node)})"
         if node.name in ("dsum", "rev", "is_palindrome"):  # dsum and rev: analysis/arithmetic's, of a whole number

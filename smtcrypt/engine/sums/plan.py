@@ -20,7 +20,6 @@ generator's batches of sums with the same function.
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -55,7 +54,10 @@ NO_PAIRS: Pairs = ((), (), (), ())
 
 def digit_mask(digits: Iterable[int]) -> int:
     """A set of digits as bits: {0, 2, 3} -> 0b1101."""
-    return functools.reduce(operator.or_, (1 << digit for digit in digits), 0)
+    mask = 0
+    for digit in digits:
+        mask |= 1 << digit
+    return mask
 
 
 def plan_steps(weights: Any, masks: Any, base: int, steps: Any, order: Any, scratch: Any) -> None:  # noqa: C901, PLR0912, PLR0913, PLR0915 - one function numba compiles

@@ -78,9 +78,12 @@ def walk(steps: Any, starts: Any, keys: Any, ones: Any, twos: Any, total: int, u
             j = k + 1
             nodes += 1
             w, first, top, forbidden, low, high, d, common, period, inverse = steps[j]
-            if w:  # total + w * digit + low <= 0 <= total + w * digit + high (low and high swap for w < 0)
-                digit = -((total + (high if w > 0 else low)) // w)
-                end = (-total - (low if w > 0 else high)) // w
+            if w > 0:  # total + w * digit + low <= 0 <= total + w * digit + high
+                digit = -((total + high) // w)
+                end = (-total - low) // w
+            elif w < 0:
+                digit = -((total + low) // w)
+                end = (total + high) // -w
             elif total + low <= 0 <= total + high:
                 digit = first
                 end = top
@@ -227,7 +230,9 @@ class SumSearch:
         if not plan.least + self.total <= 0 <= plan.most + self.total:
             return
         n = plan.size
-        position = sorted(range(n), key=plan.order.__getitem__)  # where each of the caller's letters is searched
+        position = [0] * n  # where each of the caller's letters is in the search order
+        for k, index in enumerate(plan.order):
+            position[index] = k
         caller_order: Callable[[list[int]], Digits] = operator.itemgetter(*position) if n > 1 else tuple
         state = [FRESH, 0]
         work = [[0] * n for _ in range(WORK)]
