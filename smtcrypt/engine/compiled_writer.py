@@ -177,8 +177,7 @@ class Writer:
     def comparison(self, node: Compare) -> str:
         """A chain, evaluated as Python does: each operand once, left to right, stopping at the first
         false link; temporaries carry an operand from one link to the next."""
-        quotients = self.quotient_comparison(node)
-        if quotients is not None:
+        if (quotients := self.quotient_comparison(node)) is not None:
             return quotients
         text: list[str] = []
         left = self.write(node.operands[0])

@@ -56,12 +56,9 @@ def data_size() -> int | None:
     """The process's data size in bytes as Linux counts it against RLIMIT_DATA (VmData), or None."""
     try:
         with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmData:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
+            return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmData:"))
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
 
 
 def cap_process_memory(megabytes: int) -> bool:
