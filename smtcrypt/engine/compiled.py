@@ -2,21 +2,11 @@
 
 Where solutions are dense or the space is small, one solver check per model can never beat a
 compiled candidate that costs well under a microsecond (`ABC % DE = F`: 2,357 solutions among
-151,200 assignments). The formula becomes the body of one generated loop over the digit tuples
-the rules allow, with the exact semantics of the re-check (core/verify.py) but none of its code:
-Python ints, a `Fraction` only where `/`, a negative power or a root needs one, never a float; a
-zero divisor or an irrational root makes the candidate fail (an `ArithmeticError`), not the
-search. The exhaustive backend (exhaustive.py) runs it on every assignment; the join and linear
-backends use it for a side of an equation, or for the rest of a formula.
-
-Integer unknowns that the formula itself bounds (`1 <= x <= 3`, see analysis/unknowns.py) are
-looped over as letters are, each over its values, after the letters' digits in a candidate tuple.
-
-The generated code holds only names it makes itself (`v0`, `u0`, `_F`, ...) and integers it
-computed: no text of the formula reaches `compile`.
-
-The source of each node is written by compiled_writer.py; the helpers the generated code calls,
-its only globals, are in compiled_runtime.py.
+151,200 assignments). The formula becomes the body of one generated loop over the digit tuples the
+rules allow (integer unknowns the formula bounds, analysis/unknowns.py, after the letters), written
+node by node by compiled_writer.py, with the exact semantics of the re-check and only the helpers
+of compiled_runtime.py as its globals. The exhaustive backend runs it on every assignment; the join
+and linear backends use it for a side of an equation, or for the rest of a formula.
 """
 
 from __future__ import annotations
@@ -43,9 +33,7 @@ class Compiled:
     fixed: dict[str, int]  # letters the rules fix to one digit
     source: str  # the generated code, for tests and the curious
     scan: Callable[[Iterable[Digits]], list[Digits]]
-    constants: tuple[Any, ...] = field(default=())
-    # each bounded unknown's values, after the letters in a candidate
-    unknowns: dict[str, Values] = field(default_factory=dict)
+    unknowns: dict[str, Values] = field(default_factory=dict)  # each bounded unknown's values, after the letters
 
     def assignment(self, digits: Digits) -> Assignment:
         """The letters' digits (and the unknowns' values), alphabetically."""
@@ -83,14 +71,12 @@ def compile_problem(problem: Problem) -> Compiled:
              if len(problem.allowed[letter]) == 1}
     # assignments come out alphabetical
     free = tuple(sorted(letter for letter in problem.letters if letter not in fixed))
-    names = {letter: f"v{index}" for index, letter in enumerate(free)}
-    names.update({letter: str(digit) for letter, digit in fixed.items()})
-    names.update({name: f"u{index}" for index, name in enumerate(bounded)})
+    names = ({letter: f"v{index}" for index, letter in enumerate(free)} | {letter: str(digit) for letter, digit
+             in fixed.items()} | {name: f"u{index}" for index, name in enumerate(bounded)})
     writer = Writer(problem, names)
     body = " and ".join(f"{writer.write(constraint)}" for constraint in problem.formula.constraints)
     conditions = filters(problem, free, fixed, writer)
-    target = "(" + "".join(f"v{index}, " for index in range(len(free))) + "".join(
-        f"u{index}, " for index in range(len(bounded))) + ")"
+    target = "(" + "".join(f"{names[name]}, " for name in (*free, *bounded)) + ")"
     lines = ["def _scan(_candidates):",
              "    _hits = []",
              "    _keep = _hits.append",
@@ -107,7 +93,7 @@ def compile_problem(problem: Problem) -> Compiled:
     lines.append("    return _hits")
     source = "\n".join(lines) + "\n"
     scan = define_scan(source, writer.constants)
-    return Compiled(problem, free, fixed, source, scan, tuple(writer.constants), bounded)
+    return Compiled(problem, free, fixed, source, scan, bounded)
 
 
 def filters(problem: Problem, free: tuple[str, ...], fixed: dict[str, int], writer: Writer) -> list[str]:
@@ -117,16 +103,9 @@ def filters(problem: Problem, free: tuple[str, ...], fixed: dict[str, int], writ
         variable = {letter: f"v{position}" for position, letter in enumerate(free)}
         return [f"_len({{{', '.join(variable.get(letter) or str(fixed[letter]) for letter in group)}}}) == {len(group)}"
                 for group in problem.groups]
-    conditions = []
-    for index, letter in enumerate(free):
-        allowed = problem.allowed[letter]
-        if allowed >= pool:
-            continue
-        if pool - allowed == {0}:
-            conditions.append(f"v{index}")
-        else:
-            conditions.append(f"v{index} in {writer.constant(frozenset(allowed))}")
-    return conditions
+    return [f"v{index}" if pool - problem.allowed[letter] == {0} else
+            f"v{index} in {writer.constant(frozenset(problem.allowed[letter]))}"
+            for index, letter in enumerate(free) if not problem.allowed[letter] >= pool]
 
 
 def candidate_digits(problem: Problem, free: tuple[str, ...], fixed: dict[str, int]) -> frozenset[int] | None:

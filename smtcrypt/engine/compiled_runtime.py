@@ -27,22 +27,20 @@ class CandidateUndefined(ArithmeticError):
     """The candidate makes the formula undefined: not an integer where one is needed, an irrational root."""
 
 
-def _as_integer(value: Any) -> int:
-    if value.denominator != 1:
-        raise CandidateUndefined("not an integer")
-    return value.numerator
-
-
 def _gcd(*values: Any) -> int:
     try:
         return math.gcd(*values)  # ints (and bools), the common case
     except TypeError:  # a Fraction among them: only whole ones have a gcd
-        return math.gcd(*(_as_integer(value) for value in values))
+        return math.gcd(*map(_whole, values))
 
 
 def _whole(value: Any) -> int:
     """An int from an int, a truth value or a whole Fraction; `CandidateUndefined` for any other fraction."""
-    return int(value) if type(value) in (int, bool) else _as_integer(value)
+    if type(value) in (int, bool):
+        return int(value)
+    if value.denominator != 1:
+        raise CandidateUndefined("not an integer")
+    return value.numerator
 
 
 def _is_prime(value: Any) -> bool:
@@ -64,16 +62,9 @@ def _is_triangular(value: Any) -> bool:
     return n >= 0 and exact_root(8 * n + 1, 2) is not None
 
 
-def _dsum(value: Any, base: int) -> int:
-    return digit_sum(_whole(value), base)
-
-
-def _rev(value: Any, base: int) -> int:
-    return reversal(_whole(value), base)
-
-
 def _is_palindrome(value: Any, base: int) -> bool:
-    return _rev(value, base) == _whole(value)
+    n = _whole(value)
+    return reversal(n, base) == n
 
 
 def _divides(divisor: Any, multiple: Any) -> bool:
@@ -82,7 +73,7 @@ def _divides(divisor: Any, multiple: Any) -> bool:
 
 
 def _bounds(args: tuple[Any, ...]) -> tuple[int, int]:
-    bounds = [_as_integer(arg) for arg in args]
+    bounds = [_whole(arg) for arg in args]
     return (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
 
 
@@ -91,7 +82,7 @@ def _in_range(item: Any, *args: Any) -> bool:
     return item.denominator == 1 and start <= item < stop
 
 
-def _sum_range(*args: Any) -> int:
+def _sum(*args: Any) -> int:
     start, stop = _bounds(args)
     return max(0, stop - start) * (start + stop - 1) // 2
 
@@ -136,42 +127,18 @@ def _nz(divisor: int) -> int:
     return divisor
 
 
-def _nonzero(*divisors: int) -> None:
-    for divisor in divisors:
-        if divisor == 0:
-            raise ZeroDivisionError("division by zero")
+def _q(a: int, b: int, c: int, d: int) -> int:
+    """(a/b - c/d) * (b*d)**2, whose sign compares a/b with c/d over integers, without making
+    Fractions (which cost far more per candidate)."""
+    if b == 0 or d == 0:
+        raise ZeroDivisionError("division by zero")
+    return (a * d - c * b) * b * d
 
-
-# a/b OP c/d over integers, without making Fractions (which cost far more per candidate):
-# equalities cross-multiplied, orderings multiplied through by (b*d)**2 > 0.
-def _q_eq(a: int, b: int, c: int, d: int) -> bool:
-    _nonzero(b, d)
-    return a * d == c * b
-
-
-def _q_ne(a: int, b: int, c: int, d: int) -> bool:
-    _nonzero(b, d)
-    return a * d != c * b
-
-
-def _q_lt(a: int, b: int, c: int, d: int) -> bool:
-    _nonzero(b, d)
-    return a * b * d * d < c * d * b * b
-
-
-def _q_le(a: int, b: int, c: int, d: int) -> bool:
-    _nonzero(b, d)
-    return a * b * d * d <= c * d * b * b
-
-
-QUOTIENT_COMPARISONS = MappingProxyType({"==": "_q_eq", "!=": "_q_ne", "<": "_q_lt", "<=": "_q_le",
-                                         ">": "_q_lt", ">=": "_q_le"})
 
 # every name the generated code may call: its only globals (no builtins)
 HELPERS: Mapping[str, Any] = MappingProxyType(
-    {"_nz": _nz, "_q_eq": _q_eq, "_q_ne": _q_ne, "_q_lt": _q_lt, "_q_le": _q_le,
-     "_F": Fraction, "_pow": _power, "_root": _root_power, "_gcd": _gcd,
-     "_in_range": _in_range, "_sum_range": _sum_range, "abs": abs, "min": min, "max": max,
+    {"_nz": _nz, "_q": _q, "_F": Fraction, "_pow": _power, "_root": _root_power, "_gcd": _gcd,
+     "_in_range": _in_range, "_sum": _sum, "abs": abs, "min": min, "max": max,
      "_len": len, "ArithmeticError": ArithmeticError,
      "_is_prime": _is_prime, "_is_power": _is_power, "_is_triangular": _is_triangular,
-     "_dsum": _dsum, "_rev": _rev, "_is_palindrome": _is_palindrome, "_divides": _divides})
+     "_whole": _whole, "_dsum": digit_sum, "_rev": reversal, "_is_palindrome": _is_palindrome, "_divides": _divides})

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import itertools
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from smtcrypt.core.check import Problem, power_word_exponent
 from smtcrypt.core.numerals import place_values, repeating_scale
-from smtcrypt.core.rules import NUMBER_WORDS
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Name, Not, Number, Repeating, Unary, Word
-from smtcrypt.engine.compiled_runtime import QUOTIENT_COMPARISONS
 
 Pair = tuple[str, str]  # code for a numerator and a denominator
 MAX_PAIR_CODE = 2000  # characters: a longer (numerator, denominator) pair is left to Fraction
@@ -72,10 +70,7 @@ class Writer:
         if isinstance(node, Word):
             return self.digits(node.letters)
         if isinstance(node, Repeating):
-            head = self.digits(node.whole + node.fixed)
-            head_and_period = self.digits(node.whole + node.fixed + node.period)
-            denominator = repeating_scale(node.fixed, node.period, self.base)
-            return f"_F({head_and_period}-{head}, {denominator})"
+            return "_F({}, {})".format(*cast(Pair, self._pair(node)))
         if isinstance(node, Number):
             value = node.value
             return self.constant(value.numerator if value.denominator == 1 else value)
@@ -145,28 +140,30 @@ class Writer:
         otherwise (the divisor's own denominator, which is not a factor, is checked by `_nz`).
         Integers throughout: no Fraction made per candidate, which costs far more."""
         pair = self._pair(node)
-        if pair is None or len(pair[0]) + len(pair[1]) > MAX_PAIR_CODE:
-            return None
-        return pair
+        return pair if pair is None or len(pair[0]) + len(pair[1]) <= MAX_PAIR_CODE else None
 
     def _pair(self, node: Expr) -> Pair | None:
+        if isinstance(node, Repeating):  # whole.fixed(period) as the limit of its digits
+            head = self.digits(node.whole + node.fixed)
+            head_and_period = self.digits(node.whole + node.fixed + node.period)
+            return f"({head_and_period}-{head})", f"({repeating_scale(node.fixed, node.period, self.base)})"
         if self.integral(node):
             return self.write(node), "1"
         if isinstance(node, Number):
             return f"({node.value.numerator})", f"({node.value.denominator})"
-        if isinstance(node, Repeating):
-            head = self.digits(node.whole + node.fixed)
-            head_and_period = self.digits(node.whole + node.fixed + node.period)
-            return f"({head_and_period}-{head})", f"({repeating_scale(node.fixed, node.period, self.base)})"
         if isinstance(node, Unary) and node.op in ("-", "+"):
             inner = self._pair(node.operand)
             return None if inner is None else (f"({node.op}{inner[0]})", inner[1])
-        if not isinstance(node, BinOp):
+        if not isinstance(node, BinOp) or node.op not in ("+", "-", "*", "/", "**"):
             return None
-        if node.op == "**":
-            return self._power_pair(node)
-        if node.op not in ("+", "-", "*", "/"):
-            return None
+        if node.op == "**":  # (a/b) ** k for a constant integer k
+            exponent = self.problem.constant_exponents.get(node)
+            if exponent is None or exponent.denominator != 1 or (inner := self._pair(node.left)) is None:
+                return None
+            k, (a, b) = int(exponent), inner
+            if k < 0:  # (a/b)**-k = b**k / a**k: zero exactly where a is, and b checked
+                return _raised(b if b == "1" else f"_nz({b})", -k), _raised(a, -k)
+            return _raised(a, k), _raised(b, k) if k else f"(1 if {b} else 0)"
         left, right = self._pair(node.left), self._pair(node.right)
         if left is None or right is None:
             return None
@@ -177,24 +174,10 @@ class Writer:
             return _times(a, d if d == "1" else f"_nz({d})"), _times(b, c)
         return f"({_times(a, d)} {node.op} {_times(c, b)})", _times(b, d)
 
-    def _power_pair(self, node: BinOp) -> Pair | None:
-        """(a/b) ** k for a constant integer k."""
-        exponent = self.problem.constant_exponents.get(node)
-        if exponent is None or exponent.denominator != 1:
-            return None
-        inner = self._pair(node.left)
-        if inner is None:
-            return None
-        k, (a, b) = int(exponent), inner
-        if k < 0:  # (a/b)**-k = b**k / a**k: zero exactly where a is, and b checked
-            return _raised(b if b == "1" else f"_nz({b})", -k), _raised(a, -k)
-        return _raised(a, k), _raised(b, k) if k else f"(1 if {b} else 0)"
-
     def comparison(self, node: Compare) -> str:
         """A chain, evaluated as Python does: each operand once, left to right, stopping at the first
         false link; temporaries carry an operand from one link to the next."""
-        quotients = self.quotient_comparison(node)
-        if quotients is not None:
+        if (quotients := self.quotient_comparison(node)) is not None:
             return quotients
         text: list[str] = []
         left = self.write(node.operands[0])
@@ -214,17 +197,14 @@ class Writer:
 
     def quotient_comparison(self, node: Compare) -> str | None:
         """One comparison of two rational expressions as integers (see `quotient`), or None."""
-        if len(node.ops) != 1 or node.ops[0] not in QUOTIENT_COMPARISONS or all(
+        if len(node.ops) != 1 or node.ops[0] in ("in", "not in") or all(
                 self.integral(operand) for operand in node.operands):
             return None
         left, right = self.quotient(node.operands[0]), self.quotient(node.operands[1])
         if left is None or right is None:
             return None
         self.may_fail = True
-        op = node.ops[0]
-        if op in (">", ">="):
-            left, right = right, left
-        return f"{QUOTIENT_COMPARISONS[op]}({left[0]}, {left[1]}, {right[0]}, {right[1]})"
+        return f"(_q({left[0]}, {left[1]}, {right[0]}, {right[1]}) {node.ops[0]} 0)"
 
     def membership(self, item: str, op: str, container: Expr) -> str:
         """`item in {...}` or `item in range(...)` (integers only, whatever the bounds' type)."""
@@ -236,26 +216,18 @@ class Writer:
         return f"({'not ' if op == 'not in' else ''}_in_range({item}, {args}))"
 
     def call(self, node: Call) -> str:
-        if node.name == "sum":
-            self.may_fail = True
-            args = ", ".join(self.write(arg) for arg in call_args(node.args[0]))
-            return f"_sum_range({args})"
-        args = ", ".join(self.write(arg) for arg in node.args)
-        if node.name == "gcd":
-            self.may_fail = True
-            return f"_gcd({args})"
-        if node.name in NUMBER_WORDS:  # of integers only: a fraction fails the candidate
-            self.may_fail = True
-            return self.number_word(node, args)
-        return f"{node.name}({args})"
-
-    def number_word(self, node: Call, args: str) -> str:
+        """abs, min and max as Python's; any other call (of integers only: a fraction fails the
+        candidate) by its helper."""
+        args = ", ".join(self.write(arg) for arg in (call_args(node.args[0]) if node.name == "sum" else node.args))
+        if node.name in ("abs", "min", "max"):
+            return f"{node.name}({args})"
+        self.may_fail = True
         if node.name in ("is_square", "is_cube"):
             return f"_is_power({args}, {2 if node.name == 'is_square' else 3})"
         if node.name == "is_power":
             return f"_is_power({self.write(node.args[0])}, {power_word_exponent(node)})"
-        if node.name in ("dsum", "rev", "is_palindrome"):
-            return f"_{node.name}({args}, {self.base})"
+        if node.name in ("dsum", "rev", "is_palindrome"):  # dsum and rev: analysis/arithmetic's, of a whole number
+            return f"_{node.name}({args if node.name == 'is_palindrome' else f'_whole({args})'}, {self.base})"
         return f"_{node.name}({args})"
 
 

@@ -1,11 +1,7 @@
-"""The compiled kernels, loaded ahead of the first search that asks for them, where numba is
-installed: the sum kernel (engine/sums/compiled.py) and the digit search's (engine/digits/kernel.py).
-
-A search runs them where its executor says so (`Executor.COMPILED`, handed down in `Means`): each
-is loaded once a process, on that first use. Loading costs more than most single puzzles take
-(docs/batch.md has the figures), which pays for a batch of many puzzles or a generator's run, not
-for one puzzle; a caller about to time many searches, or to fork processes that will, loads
-them here first."""
+"""The compiled kernels (engine/sums/compiled.py, engine/digits/kernel.py), loaded ahead of the first
+search that asks for them: each is loaded once a process on first use, at a cost that pays for a
+batch of many puzzles, not for one (docs/batch.md); a caller about to time many searches, or to fork
+processes that will, loads them here first."""
 
 from __future__ import annotations
 

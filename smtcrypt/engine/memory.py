@@ -1,11 +1,7 @@
 """The process's memory: glibc's pad of freed heap, the cap Z3 keeps on what it uses, and the cap
-on the whole process.
-
-The first two are set by the search before Z3 is needed (the cap as it starts, where Z3 is loaded,
-and before each context it makes); this module does not load Z3, so that a search no backend of
-which uses the solver (a sum for the linear backend) never loads it. The process's cap is the
-command line's (`--max-memory`): Z3's own cap leaves out what Python, numpy and the compiled
-formula allocate, which a hostile formula can make gigabytes.
+on the whole process (the command line's `--max-memory`: Z3's own cap leaves out what Python, numpy
+and the compiled formula allocate, which a hostile formula can make gigabytes). This module does not
+load Z3, so that a search none of whose backends uses the solver never loads it.
 """
 
 from __future__ import annotations
@@ -25,15 +21,11 @@ _data_at_start: int | None = None  # the process's data size when it was first c
 
 
 def retain_freed_memory(megabytes: int = 64) -> bool:
-    """Ask glibc to keep up to `megabytes` of freed heap instead of returning it to the system.
-
-    Every search makes a fresh Z3 context (one per search keeps threads apart); a context touches
-    tens of megabytes as it starts, and once the previous one's memory has gone back to the
-    system, each start page-faults it all in again, which costs small searches much of their
-    time. Elsewhere than on Linux with glibc it does nothing. The search loop calls it before its
-    first search (see `retain_freed_memory_once`), not on import: a host application that only
-    imports smtcrypt keeps its allocator as it was.
-    """
+    """Ask glibc to keep up to `megabytes` of freed heap instead of returning it to the system: each
+    search's fresh Z3 context touches tens of megabytes as it starts, which would otherwise be
+    page-faulted in again every time. Linux with glibc only; called by the search loop before its
+    first search (`retain_freed_memory_once`), not on import, so that an application that only
+    imports smtcrypt keeps its allocator as it was."""
     if not sys.platform.startswith("linux"):
         return False
     try:
@@ -43,15 +35,11 @@ def retain_freed_memory(megabytes: int = 64) -> bool:
         return False
 
 
-@functools.cache
-def retain_freed_memory_once() -> bool:
-    """`retain_freed_memory()`, called once per process."""
-    return retain_freed_memory()
+retain_freed_memory_once = functools.cache(retain_freed_memory)  # called once per process
 
 
 def cap_z3_memory(megabytes: int) -> None:
-    """Cap the memory Z3 may use, in MB (one limit per process): set before each Z3 context a
-    search makes, the first of which loads Z3."""
+    """Cap the memory Z3 may use, in MB (one limit per process), before each Z3 context a search makes."""
     import z3
 
     z3.set_param("memory_max_size", megabytes)
@@ -65,41 +53,29 @@ def cap_loaded_z3_memory(megabytes: int) -> None:
 
 
 def data_size() -> int | None:
-    """The process's data size in bytes, as Linux counts it against RLIMIT_DATA (VmData: the heap
-    and private writable mappings; not the code of its libraries, nor address space only reserved);
-    None where /proc does not say."""
+    """The process's data size in bytes as Linux counts it against RLIMIT_DATA (VmData), or None."""
     try:
         with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmData:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
+            return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmData:"))
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
 
 
 def cap_process_memory(megabytes: int) -> bool:
-    """Cap the whole process's data at `megabytes` + RESERVE_MB more than it held when first capped
-    (the interpreter and what it had loaded then), for a process that is ours (the command line's):
-    past it an allocation fails, which Python raises as MemoryError (the search ends as unknown,
-    "memory limit"). Z3's own cap (`cap_z3_memory`, the same `megabytes`) stops the solver first.
-    True if the cap is set. Calling it again moves the cap, from the same starting size.
+    """Cap the whole process's data at `megabytes` + RESERVE_MB more than it held when first capped,
+    for a process that is ours (the command line's): past it an allocation fails as MemoryError (the
+    search ends as unknown, "memory limit"); Z3's own cap (the same `megabytes`) stops the solver
+    first. True if the cap is set; calling it again moves the cap, from the same starting size.
 
-    RLIMIT_DATA, not the address space: Z3, numpy's BLAS and LLVM reserve large address ranges they
-    never use, which an address-space limit would count (the reservations are not writable, so
-    RLIMIT_DATA leaves them out). Libraries loaded after the cap count against it; so that numpy's
-    share does not grow with the machine's cores, its BLAS is given one thread (smtcrypt's arrays
-    are integers: no BLAS call) unless the environment says otherwise. Linux only (since 4.7,
-    RLIMIT_DATA counts every private writable mapping, not only the heap); elsewhere Z3's own cap
-    alone holds.
-    """
+    RLIMIT_DATA, not the address space, which counts the large ranges Z3, BLAS and LLVM reserve and
+    never use. So that numpy's share does not grow with the machine's cores, its BLAS gets one thread
+    (smtcrypt makes no BLAS call) unless the environment says otherwise. Linux only (since 4.7);
+    elsewhere Z3's own cap alone holds."""
     global _data_at_start
     if not sys.platform.startswith("linux"):
         return False
-    try:
-        import resource
-    except ImportError:
-        return False
+    import resource  # on every Unix
+
     if _data_at_start is None:
         _data_at_start = data_size()
         if _data_at_start is None:

@@ -2,34 +2,22 @@
 column by column from the right, as a long multiplication is checked by hand.
 
 The last k digits of a product depend only on the last k digits of its factors, so an equation
-whose sides are polynomials in words (`THETA * XI = ETA * NU * PHI`, `ABC ** 2 = ...`, a layout's
-partial products) holds modulo base**k as soon as the letters of its last k columns have digits.
-The search gives the letters digits column by column, right to left, and cuts every assignment
-whose sides differ modulo base**k. Where solutions are rare, few assignments survive a column.
+whose sides are polynomials in words holds modulo base**k as soon as the letters of its last k
+columns have digits: the search cuts every assignment whose sides differ there. Past the units
+column a letter first met in column k enters each side linearly modulo base**k (its square carries
+base**(2k-2)), so each equation solves one letter of its column, `c * x + t = 0 (mod base)`,
+instead of trying every digit.
 
-Past the units column a letter first met in column k enters each side linearly modulo base**k
-(its square carries base**(2k-2), a multiple of base**k), so each equation solves one letter of
-its column instead of trying every digit: with the rest of the column known, `c * x + t = 0
-(mod base)`, whose solutions a table lists (one, where c is a unit). In the units column that
-holds for a letter of degree one (`... = FREAKY`).
-
-Congruences do not make an equation: each constraint of the formula (each equation in full, and
-the inequalities, quotients and rules of a layout) is checked exactly, as the compiled formula
-checks it (compiled.py), as soon as its letters all have digits; letters in no such equation are
-tried last. Every assignment the rules allow is thus either visited or cut by a congruence it
-fails: a bounded search, and its solutions are the exact evaluation's own.
-
-The plan runs as a table of integers walked by one function (kernel.py), as plain Python or
-compiled by numba: the caller's choice (`Means.executor`). Where it leaves the choice
-(`Executor.AUTO`), a plan estimated large walks compiled; any other starts plain, and the compiled
-walk goes on from its state once the plain one projects a large search, or past PLAIN_STEPS steps:
-counts worked out from the plan, so that a puzzle always takes the same path.
+Congruences do not make an equation: each constraint of the formula is checked exactly, as the
+compiled formula checks it, as soon as its letters all have digits. Every assignment the rules
+allow is thus either visited or cut by a congruence it fails: a bounded search, whose solutions are
+the exact evaluation's own. The plan runs as a table walked by one function (kernel.py), plain or
+compiled by numba as the caller chooses (`Means.executor`).
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -47,25 +35,21 @@ from smtcrypt.engine.base import (
 )
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
-from smtcrypt.engine.digits.kernel import TAKEN, Machine, encode, load, projected, scan
+from smtcrypt.engine.digits.kernel import TAKEN, Machine, Scan, encode, load, projected, scan
 from smtcrypt.engine.digits.plan import Congruence, Planner, Solve, Step, Try
 
 __all__ = ["DigitPlan", "DigitSearch", "digit_plan", "has_products"]
 
 YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
-# where the caller leaves the choice (`Executor.AUTO`) and numba is installed: a plan estimated (`DigitPlan.estimate`)
-# at ESTIMATED_LARGE steps or more walks compiled from the start; any other starts plain, and the compiled walk goes
-# on once the steps the plain one projects (`projected`) reach PROJECTED_LARGE, or past PLAIN_STEPS steps: counts,
-# not times, so that a puzzle takes the same path however busy the machine. The plain walk is many times slower a
-# step, and numba's load costs more than a small product's whole search: docs/engine.md, "Products, column by
-# column", has the figures. Where this process has not loaded the compiled walk yet, its price includes that load,
-# and each of the three counts is UNLOADED_LARGE: about the steps the plain walk takes in the time of the load
+# where the caller leaves the choice (`Executor.AUTO`): a plan estimated (`DigitPlan.estimate`) at ESTIMATED_LARGE
+# steps or more walks compiled from the start; any other starts plain, and the compiled walk goes on once the plain
+# one projects (`projected`) PROJECTED_LARGE steps, or past PLAIN_STEPS: counts, not times, so that a puzzle takes
+# the same path however busy the machine (docs/engine.md, "Products, column by column", has the figures). Where this
+# process has not loaded the compiled walk yet, its price includes the load, and each count is UNLOADED_LARGE
 ESTIMATED_LARGE = 16_000
 PROJECTED_LARGE = 5000
 PLAIN_STEPS = 2048
 UNLOADED_LARGE = 50_000
-
-Scan = Callable[[list[tuple[int, ...]]], Generator[int, None, int]]
 
 
 class DigitPlan:
@@ -99,28 +83,16 @@ class DigitPlan:
 
     def scan(self, executor: Executor = Executor.PLAIN, ran: list[str] | None = None) -> Scan:
         """The walk as the executor runs it, where the compiled walk may run (`compiled()`): compiled
-        (COMPILED, or AUTO on a plan estimated large), or plain until it is projected large or past
-        PLAIN_STEPS steps, then compiled (AUTO); else plain."""
+        for COMPILED or a plan estimated large, or (AUTO) plain until it is past PLAIN_STEPS steps or
+        projected to take PROJECTED_LARGE, then compiled; else plain."""
         if not self.compiled(executor):
             return scan(self.machine, None, ran=ran)
         loaded = load.cache_info().currsize > 0  # the compiled walk's price: its load too, where not yet paid
         if executor is Executor.COMPILED or self.estimate() >= (ESTIMATED_LARGE if loaded else UNLOADED_LARGE):
             return scan(self.machine, load, ran=ran)
-        return scan(self.machine, load, large if loaded else large_unloaded, ran)
-
-
-def large(machine: Machine, memory: list[int], steps: int = PLAIN_STEPS, size: int = PROJECTED_LARGE) -> bool:
-    """Whether the plain walk hands over to the compiled one: past `steps` steps, or projected to take
-    `size` or more."""
-    if memory[TAKEN] >= steps:
-        return True
-    projection = projected(machine, memory)
-    return projection is not None and projection >= size
-
-
-def large_unloaded(machine: Machine, memory: list[int]) -> bool:
-    """`large` where the compiled walk is not loaded yet: past UNLOADED_LARGE steps or projected to as many."""
-    return large(machine, memory, UNLOADED_LARGE, UNLOADED_LARGE)
+        most, size = (PLAIN_STEPS, PROJECTED_LARGE) if loaded else (UNLOADED_LARGE, UNLOADED_LARGE)
+        return scan(self.machine, load,
+                    lambda machine, memory: memory[TAKEN] >= most or (projected(machine, memory) or 0) >= size, ran)
 
 
 def has_products(problem: Problem) -> bool:
@@ -137,8 +109,6 @@ def digit_plan(problem: Problem, halted: Callable[[], bool] = lambda: False) -> 
     if problem.unknowns or not problem.letters:
         return None
     found = polynomial_equations(problem)
-    if not found:
-        return None
     covered = {letter for _, equation in found for word, _ in equation.words for letter in word if not letter.isdigit()}
     if covered != set(problem.letters):
         return None
@@ -163,12 +133,9 @@ class DigitSearch(Backend):
         self.executor = executor
         self.deadline = deadline
         self.listing = listing
-        self.bulk = 0
         self.found = 0
         self.nodes = 0
         self.ran: list[str] = []  # "plain", "compiled", or "plain" then "compiled"
-        self.end: SearchEnd | None = None
-        self.stop_requested = False
 
     @classmethod
     def fit(cls, problem: Problem, means: Means) -> Fit:
@@ -193,20 +160,14 @@ class DigitSearch(Backend):
                 self.nodes = finished.value
                 self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
             if hits:
-                batch = self._batch(hits, self.plan.letters)
+                keep = len(hits) if self.listing else max(0, YIELDED_WHEN_COUNTING - self.found)
+                if keep:  # in the order of the letters' digits, alphabetically, as the other backends list them
+                    hits.sort()
+                batch = [dict(zip(self.plan.letters, digits)) for digits in hits[:keep]]
+                self.bulk += len(hits) - len(batch)
+                self.found += len(batch)
                 hits.clear()
                 if batch:
                     yield batch
             if self.end is not None:
                 return
-
-    def _batch(self, hits: list[tuple[int, ...]], letters: list[str]) -> list[Assignment]:
-        if not self.listing and self.found >= YIELDED_WHEN_COUNTING:
-            self.bulk += len(hits)
-            return []
-        keep = len(hits) if self.listing else YIELDED_WHEN_COUNTING - self.found
-        hits.sort()  # in the order of the letters' digits, alphabetically, as the other backends list them
-        batch = [dict(zip(letters, digits)) for digits in itertools.islice(hits, keep)]
-        self.bulk += len(hits) - len(batch)
-        self.found += len(batch)
-        return batch

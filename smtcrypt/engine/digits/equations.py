@@ -25,14 +25,10 @@ from smtcrypt.engine.base import letters_of
 
 def nonlinear(node: Expr, problem: Problem) -> bool:
     """True if the polynomial multiplies two factors that hold letters, or raises one to a power above one."""
-    for part in walk(node):
-        if isinstance(part, BinOp) and part.op == "*" and letters_of(part.left) and letters_of(part.right):
-            return True
-        if isinstance(part, BinOp) and part.op == "**" and letters_of(part.left):
-            exponent = problem.constant_exponents.get(part)
-            if exponent is not None and exponent > 1:
-                return True
-    return False
+    return any(isinstance(part, BinOp) and (
+        part.op == "*" and letters_of(part.left) and letters_of(part.right)
+        or part.op == "**" and (problem.constant_exponents.get(part) or 0) > 1 and letters_of(part.left))
+        for part in walk(node))
 
 
 def _valuation(value: int, base: int) -> int:
@@ -74,11 +70,7 @@ class WordEquation:
     @functools.cached_property
     def _widest(self) -> dict[str, int]:
         """Each letter's largest shift among the words it is in (`solvable()` asks it for every letter)."""
-        found: dict[str, int] = {}
-        for word, shift in self.words:
-            for char in word:
-                found[char] = max(shift, found.get(char, shift))
-        return found
+        return {char: shift for word, shift in sorted(self.words, key=lambda item: item[1]) for char in word}
 
     def solvable(self, letter: str, k: int) -> bool:
         """True if, modulo base**k, the equation is of degree one in the letter (its first column being
@@ -96,11 +88,7 @@ class WordEquation:
     @functools.cached_property
     def _first(self) -> dict[str, int]:
         """Each letter's first column (`first_linear()` asks it)."""
-        found: dict[str, int] = {}
-        for k, letters in enumerate(self.column_letters):
-            for letter in letters:
-                found.setdefault(letter, k)
-        return found
+        return {letter: k for k, letters in reversed(list(enumerate(self.column_letters))) for letter in letters}
 
     def first_linear(self, letter: str, k: int) -> bool:
         """True if the letter is first met in column k and enters the equation linearly modulo base**k
@@ -132,15 +120,11 @@ def polynomial_equations(problem: Problem) -> list[tuple[Expr, WordEquation]]:
     each with its columns. Where a divisor is 0 the equation is undefined, no solution, so the
     congruences of the cross-multiplied equation cut no solution; the equation itself is still
     checked as written."""
-    found: list[tuple[Expr, WordEquation]] = []
     read = equation_polynomials(problem)
-    for part in conjuncts(problem):
-        analysis = read.get(part)
-        if analysis is not None and analysis.plain and len(analysis.polynomials) == 1:
-            equation = word_equation(analysis.polynomials[0], problem.rules.base, part.span, analysis.words)
-            if equation is not None:
-                found.append((part, equation))
-    return found
+    found = [(part, word_equation(analysis.polynomials[0], problem.rules.base, part.span, analysis.words))
+             for part in conjuncts(problem)
+             if (analysis := read.get(part)) is not None and analysis.plain and len(analysis.polynomials) == 1]
+    return [(part, equation) for part, equation in found if equation is not None]
 
 
 def word_equation(polynomial: Polynomial, base: int, span: Span, read: Sequence[str] = ()) -> WordEquation | None:

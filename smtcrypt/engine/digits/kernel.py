@@ -2,35 +2,26 @@
 
 The plan (plan.py) becomes data: a row per step, each side of each equation a short program for
 a stack machine, each word's cells, the digits each letter may take, the tables of roots. One
-function, `search_plan`, written in the subset of Python that numba compiles, walks the steps
-depth first. It runs two ways, step for step alike: as plain Python on lists of ints (Python's
-ints never overflow; no numpy, no numba: the browser's path), or compiled by numba on int64
-arrays, where the table fits them (`Machine.int64`: a base of at most 62 digits, for the masks of
-digits taken, every column's modulus below 3 * 10**9 and every number below 2**62, so that no
-intermediate overflows). Which runs is the caller's choice (`Executor`, in `Means`).
+function, `search_plan`, written in the subset of Python that numba compiles, walks the steps. It
+runs two ways, step for step alike: as plain Python on lists of ints (no numpy, no numba: the
+browser's path), or compiled by numba on int64 arrays where the table fits them (`Machine.int64`:
+a base of at most 62, every column's modulus below 3 * 10**9 and every number below 2**62, so
+that no intermediate overflows). Which runs is the caller's choice (`Executor`, in `Means`).
 
-What the stack machine computes is integers: the equations' columns (`Congruence`, `Solve`),
-the sides' ranges (`RangeCut`) and a constraint checked exactly that compares two polynomials
-whose values stay below 2**62 (`A * B = C`, `A < B`). Any other constraint (a quotient as
-written, a call, `or`, a value past 2**62) the host checks: the walk stops at it with CHECK, the
-host evaluates it with the compiled formula's Python code (compiled.py: exact, a zero divisor
-fails the candidate) on the digits so far, writes the verdict into the memory and goes on.
-
-A congruence reduces each operation modulo base**k where the values could pass 2**62; a Solve
-looks its letter's digits up in the table of roots of `c * x = t (mod base)`; a range cut puts
-each letter without a digit at its least and greatest digit (and, where every letter differs,
-within the least and greatest digit not yet taken). A Try of a letter first met, linearly, in the
-column of the Solve that follows reads that Solve's digits off four numbers it worked out once
-(the `corners`), and gives no digit that leaves the Solve none.
-
-The walk stops after a budget of steps, when its buffer of solutions is full, or at a check for
-the host, with its place kept in the memory, so that the caller can read the clock, drain the
+The stack machine computes integers: the equations' columns (`Congruence`; `Solve`, whose letter's
+digits a table of the roots of `c * x = t (mod base)` lists), the sides' ranges (`RangeCut`) and a
+comparison of two polynomials below 2**62 (`A * B = C`, `A < B`). Any other constraint (a quotient,
+a call, `or`, a larger value) the host checks: the walk stops at it with CHECK, the host evaluates
+it with the compiled formula's code (compiled.py: exact, a zero divisor fails the candidate) and
+writes the verdict into the memory. The walk also stops after a budget of steps or with its buffer
+of solutions full, its place kept in the memory, so that the caller can read the clock, drain the
 solutions and go on.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -40,7 +31,6 @@ from typing import Any
 from smtcrypt.analysis.bounds import polynomial_bound
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, Compare, Expr, Number, Unary, Word
-from smtcrypt.engine.base import letters_of
 from smtcrypt.engine.compiled import define_scan
 from smtcrypt.engine.compiled_writer import NotCompilable, Writer
 from smtcrypt.engine.digits.equations import WordEquation
@@ -52,7 +42,8 @@ __all__ = ["Machine", "NotCompilable", "encode", "load", "projected", "scan", "s
 TRY, SOLVE, CONGRUENCE, RANGE, HOLDS = 0, 1, 2, 3, 4  # TRY and SOLVE first: `kind <= SOLVE` gives digits
 STEP = 7
 HOST = -1  # a HOLDS step's relation where the host checks the constraint
-RELATIONS = MappingProxyType({"==": 0, "!=": 1, "<": 2, "<=": 3, ">": 4, ">=": 5})
+# a relation as bits of the outcomes it admits: 1 left below right, 2 equal, 4 above
+RELATIONS = MappingProxyType({"<": 1, "==": 2, "<=": 3, ">": 4, "!=": 5, ">=": 6})
 # stack machine operations (an operation is 3 cells: operation, word or constant or exponent, the word's shift)
 WORD, CONSTANT, ADD, SUBTRACT, MULTIPLY, NEGATE, POWER = 0, 1, 2, 3, 4, 5, 6
 OPERATIONS = MappingProxyType({"+": ADD, "-": SUBTRACT, "*": MULTIPLY})
@@ -62,13 +53,13 @@ DIGITS, LEAST, GREATEST, UNSET = 0, 1, 2, 3
 # what `search_plan` returns
 FINISHED, BUDGET_SPENT, BUFFER_FULL, CHECK = 0, 1, 2, 3
 
-# the table's header: where each part starts (or a number), then the parts
-(BASE, STEPS, COUNT, EQUATIONS, WIDTH, OPS, ALLOWED, ROOTS, ROOT_STARTS, ROOT_SIZES, USES, USE_WORDS, USE_WEIGHTS,
- LEAST_DIGIT, GREATEST_DIGIT, POWERS, GROUP_USES, GROUP_IDS, LETTERS, WHOLE) = range(20)
-HEADER = 20
+# the table's header: where each part starts, then numbers; then the parts
+(STEPS, EQUATIONS, OPS, ROOTS, ROOT_STARTS, ROOT_SIZES, USES, USE_WORDS, USE_WEIGHTS, LEAST_DIGIT, GREATEST_DIGIT,
+ POWERS, GROUP_USES, GROUP_IDS, BASE, COUNT, WIDTH, LETTERS, WHOLE) = range(19)
+HEADER = 19
 # the memory's header: the walk's state, then where each part starts
-(LEVEL, TAKEN, HITS, VERDICT, CAPACITY_AT, POSITION, CHOICES, CORNERS, DIGIT_AT, NOW, STACK, OTHER, MASKS,
- FOUND) = range(14)
+(POSITION, CHOICES, CORNERS, DIGIT_AT, NOW, STACK, OTHER, MASKS, FOUND, LEVEL, TAKEN, HITS, VERDICT,
+ CAPACITY_AT) = range(14)
 MEMORY_HEADER = 14
 
 SAFE = 1 << 62  # bound on any value the machine computes exactly in int64
@@ -82,34 +73,29 @@ Scan = Callable[[list[tuple[int, ...]]], Generator[int, None, int]]
 
 
 def search_plan(table: Table, memory: Table, budget: int) -> int:  # noqa: C901, PLR0912, PLR0915
-    """Walk the plan depth first from where the memory says, for at most `budget` more steps,
-    writing each solution's digits (letters alphabetically) into a row of the memory's FOUND.
-    Returns FINISHED, BUDGET_SPENT, BUFFER_FULL or CHECK, its state kept in the memory to go on.
+    """Walk the plan from where the memory says, for at most `budget` more steps, writing each
+    solution's digits (letters alphabetically) into a row of the memory's FOUND. Returns FINISHED,
+    BUDGET_SPENT, BUFFER_FULL or CHECK, its state kept in the memory to go on.
 
     memory[POSITION + i] is -1 where step i is to be entered, else the index of its current choice
-    among (first, count) at CHOICES + 2i of the table's ALLOWED (Try) or ROOTS (Solve). NOW holds
-    each whole word's running totals, kept as letters get and lose digits (the table's USES say where
-    each letter stands in whole words, a word and a weight each). MASKS holds the digits taken in
-    each group of letters that must differ (GROUP_USES: each letter's groups).
+    among (first, count) at CHOICES + 2i of the table's ROOTS (a Try's digits, or a Solve's roots). NOW holds
+    each whole word's running totals as letters get and lose digits (USES: each letter's words and
+    weights); MASKS the digits taken in each group of letters that must differ (GROUP_USES).
 
-    A check or a Solve evaluates its equation's two sides by the stack machine, each side once for
-    two values at a time where it needs four (STACK and OTHER: a Solve's letter at 0 and at 1, a
-    range cut's least and greatest): a word is read off its running totals where whole (k = 0),
-    else digit by digit cut to its last k digits; each operation is reduced modulo base**k where
-    the equation's row says so.
+    The stack machine evaluates each side once for two values where it needs four (STACK and
+    OTHER: a Solve's letter at 0 and at 1, a range cut's least and greatest): a word is read off
+    its running totals where whole (k = 0), else cut to its last k digits.
 
-    A Solve right after a Try whose letter x is first met in the Solve's column k and enters it
-    linearly (the Try's row's cell 5: how many rows on the Solve is) is evaluated once for all of
-    x's digits: on entering the Try, the sides' differences modulo base**k at x = 0 and 1 (the
-    Solve's letter at 0 and 1) give column k's digit of the difference and the Solve's slope, each
-    c + x * d modulo the base, into CORNERS; at each digit of x the Try reads off them the Solve's
-    digits, and gives no digit that leaves it none.
+    A Try whose letter x is first met, linearly, in the column k of the Solve that follows (the
+    Try's cell 5: how many rows on) evaluates that Solve once for all of x's digits: the sides'
+    differences at x = 0 and 1 give column k's digit and slope, each c + x * d modulo the base, into
+    CORNERS; at each digit of x the Try reads the Solve's digits off them, and gives no digit that
+    leaves the Solve none.
 
     One function, without calls: numba passes each array to a function it calls with a reference
     count, which cost more than the search itself."""
     base, steps, count, equations, width = table[BASE], table[STEPS], table[COUNT], table[EQUATIONS], table[WIDTH]
-    ops, allowed = table[OPS], table[ALLOWED]
-    roots, root_starts, root_sizes = table[ROOTS], table[ROOT_STARTS], table[ROOT_SIZES]
+    ops, roots, root_starts, root_sizes = table[OPS], table[ROOTS], table[ROOT_STARTS], table[ROOT_SIZES]
     uses, use_words, use_weights = table[USES], table[USE_WORDS], table[USE_WEIGHTS]
     least, greatest, powers = table[LEAST_DIGIT], table[GREATEST_DIGIT], table[POWERS]
     group_uses, group_ids, letters, whole = table[GROUP_USES], table[GROUP_IDS], table[LETTERS], table[WHOLE]
@@ -155,18 +141,12 @@ def search_plan(table: Table, memory: Table, budget: int) -> int:  # noqa: C901,
             if kind == TRY:
                 memory[choices + 2 * level], memory[choices + 2 * level + 1] = table[step + 2], table[step + 3]
         elif kind == HOLDS and table[step + 3] == HOST:  # the host's verdict, once it has given it
-            verdict = memory[VERDICT]
-            if verdict < 0:
+            if memory[VERDICT] < 0:
                 status = CHECK
                 break
+            passed = memory[VERDICT] > 0
             memory[VERDICT] = -1
-            if verdict:
-                memory[position + level] = 0
-                level += 1
-            else:
-                level -= 1
-            continue
-        if entering and (kind == TRY) == (table[step + 5] >= 0):
+        if entering and (kind == TRY) == (table[step + 5] >= 0) and table[step + 3] != HOST:
             # a check, a Solve its Try did not pair with, or a Try's paired Solve: evaluate the programs
             target = level + table[step + 5] if kind == TRY else level  # the step whose equation is evaluated
             row = steps + target * STEP
@@ -278,23 +258,21 @@ def search_plan(table: Table, memory: Table, budget: int) -> int:  # noqa: C901,
                     passed = (left - right) % table[powers + k] == 0
                 elif kind == RANGE:  # the sides' ranges meet
                     passed = left >= right and left_other <= right_other
-                else:  # HOLDS: the sides compared as the constraint says
-                    relation = table[step + 3]
-                    passed = (left == right if relation == 0 else left != right if relation == 1
-                              else left < right if relation == 2 else left <= right if relation == 3
-                              else left > right if relation == 4 else left >= right)
-                if passed:
-                    memory[position + level] = 0
-                    level += 1
-                else:
-                    level -= 1
-                continue
+                else:  # HOLDS: the sides compared as the constraint says (RELATIONS)
+                    passed = table[step + 3] >> (0 if left < right else 1 if left == right else 2) & 1 == 1
+        if kind > SOLVE:  # a check entered: on to the next step if it passed, else back
+            if passed:
+                memory[position + level] = 0
+                level += 1
+            else:
+                level -= 1
+            continue
         # a Try or Solve: its letter's next digit, if any
         next_choice = 0 if entering else memory[position + level] + 1
         first, size = memory[choices + 2 * level], memory[choices + 2 * level + 1]
         digit = -1
         while next_choice < size:
-            digit = table[allowed + first + next_choice] if kind == TRY else table[roots + first + next_choice]
+            digit = table[roots + first + next_choice]
             if whole:  # one group of every letter: one mask
                 free = (memory[masks] >> digit) & 1 == 0
             else:
@@ -361,17 +339,15 @@ class Machine:
     checks: list[Callable[[list[int]], bool]] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)  # the checks' generated code, for tests and the curious
     int64: bool = True
-    _arrays: tuple[Any, Any] | None = None
+    _arrays: Any = None  # the table as an int64 array, once made
 
-    def arrays(self) -> tuple[Any, Any]:
-        """The table and the memory before the walk as int64 arrays, for the compiled walk (made once)."""
+    def arrays(self, memory: Table) -> tuple[Any, Any]:
+        """The table and the memory as int64 arrays, for the compiled walk."""
+        import numpy as np  # only where the compiled walk runs
+
         if self._arrays is None:
-            import numpy as np  # only where the compiled walk runs
-
-            memory = np.zeros(len(self.memory), np.int64)  # the solutions' rows left 0
-            memory[:self.memory[FOUND]] = self.memory[:self.memory[FOUND]]
-            self._arrays = np.array(self.table, np.int64), memory
-        return self._arrays
+            self._arrays = np.array(self.table, np.int64)
+        return self._arrays, np.array(memory, np.int64)
 
 
 def encode(problem: Problem, steps: list[Step]) -> Machine:
@@ -390,16 +366,13 @@ class _Encoder:
         self.rows: list[int] = []
         self.equation_rows: list[list[int]] = []
         self.equation_index: dict[tuple[int, int], int] = {}  # by ids of an equation's sides: its row
-        self.reducing: dict[tuple[int, int], bool] = {}  # by ids of an equation's sides: whether any column reduces
         self.ops: list[int] = []
-        self.allowed: list[int] = []
         self.tables: dict[tuple[int, ...], int] = {}
         self.roots: list[int] = []
         self.root_starts: list[int] = []
         self.root_sizes: list[int] = []
         self.depth = 1
         self.columns = 1  # the furthest column a step reads
-        self.ranged: dict[int, bool] = {}  # by id of equation: whether its range cuts are made
         self.least = [min(problem.allowed[letter], default=0) for letter in self.letters]
         self.greatest = [max(problem.allowed[letter], default=0) for letter in self.letters]
         self.places: dict[int, list[tuple[int, int]]] = {}  # by letter: its (word, weight) in whole words
@@ -415,25 +388,15 @@ class _Encoder:
             self._step(step)
         width = 4 + self.columns + 1
         equations = [cell for row in self.equation_rows for cell in row + [0] * (width - len(row))]
-        uses, use_words, use_weights = [0], [], []
-        for letter in range(len(self.letters)):
-            for word, weight in self.places.get(letter, []):
-                use_words.append(word)
-                use_weights.append(weight)
-            uses.append(len(use_words))
-        group_uses = [0]
-        for groups in self.groups:
-            group_uses.append(group_uses[-1] + len(groups))
-        parts = [self.rows, equations, self.ops, self.allowed, self.roots,
-                 self.root_starts, self.root_sizes, uses, use_words, use_weights, self.least, self.greatest,
-                 [self.base ** k for k in range(self.columns + 1)], group_uses,
+        places = [self.places.get(letter, []) for letter in range(len(self.letters))]  # CSR: offsets, then the rows
+        parts = [self.rows, equations, self.ops, self.roots, self.root_starts, self.root_sizes,
+                 [0, *itertools.accumulate(map(len, places))], [word for row in places for word, _ in row],
+                 [weight for row in places for _, weight in row], self.least, self.greatest,
+                 [self.base ** k for k in range(self.columns + 1)], [0, *itertools.accumulate(map(len, self.groups))],
                  [group for groups in self.groups for group in groups]]
-        table = [0] * HEADER
-        table[BASE], table[COUNT], table[WIDTH] = self.base, len(self.rows) // STEP, width
-        table[LETTERS] = len(self.letters)
-        table[WHOLE] = int(self.problem.distinctness == "all")
-        for at, part in zip((STEPS, EQUATIONS, OPS, ALLOWED, ROOTS, ROOT_STARTS, ROOT_SIZES, USES, USE_WORDS,
-                             USE_WEIGHTS, LEAST_DIGIT, GREATEST_DIGIT, POWERS, GROUP_USES, GROUP_IDS), parts):
+        table = [0] * BASE + [self.base, len(self.rows) // STEP, width, len(self.letters),
+                              int(self.problem.distinctness == "all")]
+        for at, part in enumerate(parts):  # in the header's order
             table[at] = len(table)
             table += part
         memory = self._memory(table[COUNT], len(self.problem.groups))
@@ -443,26 +406,24 @@ class _Encoder:
 
     def _memory(self, count: int, groups: int) -> list[int]:
         """The memory before the walk: every step to be entered, each word's totals before any digit."""
-        sizes = [(POSITION, count), (CHOICES, 2 * count), (CORNERS, 4 * count), (DIGIT_AT, len(self.letters)),
-                 (NOW, len(self.totals)), (STACK, self.depth + 1), (OTHER, self.depth + 1), (MASKS, groups),
-                 (FOUND, CAPACITY * len(self.letters))]
-        memory = [0] * MEMORY_HEADER
-        memory[CAPACITY_AT], memory[VERDICT] = CAPACITY, -1
-        for at, size in sizes:
+        parts = [[-1] * count, [0] * 2 * count, [0] * 4 * count, [0] * len(self.letters), self.totals,
+                 [0] * (self.depth + 1), [0] * (self.depth + 1), [0] * groups, [0] * CAPACITY * len(self.letters)]
+        memory = [0] * LEVEL + [0, 0, 0, -1, CAPACITY]  # LEVEL, TAKEN, HITS, VERDICT, CAPACITY_AT
+        for at, part in enumerate(parts):  # in the header's order
             memory[at] = len(memory)
-            memory += [-1] * size if at == POSITION else self.totals if at == NOW else [0] * size
+            memory += part
         return memory
 
     def _step(self, step: Step) -> None:
-        """A row: TRY, letter, its first digit in ALLOWED, how many, 0, how many rows on its paired Solve
+        """A row: TRY, letter, its first digit in ROOTS, how many, 0, how many rows on its paired Solve
         is (or -1), 0; SOLVE, letter, equation, column, its root table, its paired Try's letter (or -1),
         whether that letter must differ from it; CONGRUENCE, -1, equation, column; RANGE, -1, equation;
         HOLDS, -1, equation (or 0), relation (or HOST), the host's check."""
         if isinstance(step, Try):
             digits = sorted(self.problem.allowed[step.letter])
             self.tried = (len(self.rows), step.letter)
-            self.rows += [TRY, self.index[step.letter], len(self.allowed), len(digits), 0, -1, 0]
-            self.allowed += digits
+            self.rows += [TRY, self.index[step.letter], len(self.roots), len(digits), 0, -1, 0]
+            self.roots += digits
         elif isinstance(step, Solve):
             table = self._table(tuple(sorted(self.problem.allowed[step.letter])))
             equation = self._equation(step.equation, step.column)
@@ -476,10 +437,7 @@ class _Encoder:
         elif isinstance(step, Congruence):
             self.rows += [CONGRUENCE, -1, self._equation(step.equation, step.column), step.column, 0, -1, 0]
         elif isinstance(step, RangeCut):
-            if id(step.equation) not in self.ranged:  # its values below 2**62 (else no cut)
-                self.ranged[id(step.equation)] = all(self._magnitude(side) < SAFE
-                                                     for side in (step.equation.left, step.equation.right))
-            if self.ranged[id(step.equation)]:
+            if all(self._magnitude(side) < SAFE for side in (step.equation.left, step.equation.right)):  # else no cut
                 self.rows += [RANGE, -1, self._equation(step.equation, 0), 0, 0, -1, 0]
         elif isinstance(step, Holds):
             self.rows += self._holds(step.constraint)
@@ -498,11 +456,9 @@ class _Encoder:
         if key not in self.equation_index:
             self.equation_index[key] = len(self.equation_rows)
             self.equation_rows.append([*self._programs(equation.left, equation.right, equation), 0])
-            # the bound grows with k: below 2**62 in the last column, no column's congruence reduces
-            self.reducing[key] = self._truncated(equation, equation.length) >= SAFE
         row = self.equation_rows[self.equation_index[key]]
         for k in range(len(row) - 4, column + 1):
-            row.append(int(self.reducing[key] and self._truncated(equation, k) >= SAFE))
+            row.append(int(self._truncated(equation, k) >= SAFE))
         return self.equation_index[key]
 
     def _truncated(self, equation: WordEquation, k: int) -> int:
@@ -528,11 +484,10 @@ class _Encoder:
 
     def _host_check(self, constraint: Expr) -> Callable[[list[int]], bool]:
         """The compiled formula's code for the constraint, on the digits of every letter (alphabetically)."""
-        needed = sorted(letters_of(constraint), key=self.index.__getitem__)
-        writer = Writer(self.problem, {letter: f"v{self.index[letter]}" for letter in needed})
+        writer = Writer(self.problem, {letter: f"v{index}" for letter, index in self.index.items()})
         test = writer.write(constraint)
-        read = "".join(f"    v{self.index[letter]} = _d[{self.index[letter]}]\n" for letter in needed)
-        source = (f"def _scan(_d):\n{read}    try:\n        return bool({test})\n"
+        read = "".join(f"v{index}, " for index in range(len(self.letters)))
+        source = (f"def _scan(_d):\n    {read}= _d\n    try:\n        return bool({test})\n"
                   "    except ArithmeticError:\n        return False\n")
         check: Callable[[list[int]], bool] = define_scan(source, writer.constants, {"bool": bool}, "<smtcrypt check>")
         self.sources.append(source)
@@ -576,9 +531,8 @@ class _Encoder:
         weight = 1
         for char in reversed(letters):
             if char.isdigit():
-                totals[DIGITS] += int(char) * weight
-                totals[LEAST] += int(char) * weight
-                totals[GREATEST] += int(char) * weight
+                for at in (DIGITS, LEAST, GREATEST):
+                    totals[at] += int(char) * weight
             else:
                 position = self.index[char]
                 totals[LEAST] += self.least[position] * weight
@@ -594,10 +548,7 @@ class _Encoder:
         if digits not in self.tables:
             flat, sizes = root_table(digits, self.base)
             self.tables[digits] = len(self.root_starts)
-            offset = len(self.roots)
-            for size in sizes:
-                self.root_starts.append(offset)
-                offset += size
+            self.root_starts += itertools.accumulate(sizes[:-1], initial=len(self.roots))
             self.root_sizes += sizes
             self.roots += flat
         return self.tables[digits]
@@ -628,10 +579,7 @@ def scan(machine: Machine, compiled: Callable[[], Callable[[Table, Table, int], 
         pending: list[tuple[int, ...]] = []  # solutions not yet handed to the caller
         while True:
             if walk is search_plan and compiled is not None and hand_over(machine, memory):
-                table, start = machine.arrays()  # the compiled walk goes on from here
-                state = start.copy()
-                state[:] = memory
-                memory, walk = state, compiled()
+                (table, memory), walk = machine.arrays(memory), compiled()  # the compiled walk goes on from here
             if ran is not None and (not ran or ran[-1] != ("plain" if walk is search_plan else "compiled")):
                 ran.append("plain" if walk is search_plan else "compiled")
             budget = PLAIN_BUDGET if walk is search_plan else BUDGET

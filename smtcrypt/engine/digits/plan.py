@@ -83,14 +83,10 @@ class Planner:
     """Orders the letters and places each check as early as its letters allow. Each equation goes
     right to left at its own pace: its next column is checked (a congruence) once its letters have
     digits, or solves its one letter without a digit yet; where no equation can, a letter of some
-    equation's next column is tried, the one after which the most letters are solved.
-
-    Looking ahead costs about the cube of the letters (each candidate solves what it can), which
-    for a long division's skeleton of a hundred columns is minutes: `halted()` (the search's stop
-    and clock) is read at each step, and `Halted` raised once it is true.
-
-    A set of letters is an int, a bit each (`bits`): the lookahead asks, many times a plan, which
-    letters of a column have no digit yet, and a mask answers in one operation."""
+    equation's next column is tried, the one after which the most letters are solved. Looking ahead
+    costs about the cube of the letters (minutes for a long division's skeleton of a hundred
+    columns), so `halted()` is read at each step. A set of letters is an int, a bit each (`bits`):
+    which letters of a column have no digit yet, asked many times a plan, is one operation."""
 
     problem: Problem
     equations: dict[Expr, WordEquation]  # constraint -> its columns, for the polynomial equations
@@ -127,9 +123,7 @@ class Planner:
         return self.steps
 
     def _start(self) -> None:
-        """Each letter's bit (the problem's letters are all the formula's), each equation's track, each
-        constraint's letters: an equation's are its track's (its sides are the constraint's,
-        cross-multiplied), the others' walked."""
+        """Each letter's bit, each equation's track, each constraint's letters (an equation's are its track's)."""
         self.names = list(self.problem.letters)
         self.bits = {letter: 1 << place for place, letter in enumerate(self.names)}
         for index, (constraint, equation) in enumerate(self.equations.items()):

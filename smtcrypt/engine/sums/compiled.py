@@ -1,21 +1,13 @@
-"""The sum kernel compiled by numba, where it is installed (a dependency on the platforms numba has
-wheels for; the `fast` extra asks for it anywhere): the plan and the search of `plan.py` and
-`search.py` (`plan_steps` and `walk`, the same functions) compiled over 64-bit integers.
+"""The sum kernel compiled by numba, where it is installed: `plan_steps` and `walk` (plan.py and
+search.py, the same functions) compiled over 64-bit integers, for the generator, which decides
+millions of sums a run (compiled, a sum takes a small fraction of its plain time: docs/engine.md,
+"The sum kernel"). `search_masks` plans and searches one sum without the table of pairs (the same
+solutions in the same order), `search_codes` a generator's key, `count_sums` a batch of sums that
+differ in one word. Each calls the others by the names PLAN, WALK and SEARCH, bound to the compiled
+functions once loaded; uncompiled, they run as plain Python (the tests run them both ways).
 
-The generator decides millions of sums a run, most of them searched to the end to prove there is
-no solution; compiled, a sum takes a small fraction of its time in plain Python (the figures are in
-docs/engine.md, "The sum kernel"). `search_masks` plans and searches one sum of weights and allowed
-digits, without the table of pairs (the last two letters searched as the others: the same
-solutions in the same order); `search_codes` does it for a generator's key and `count_sums` for a
-batch of sums that differ in one word, adding that word's weights in the compiled code too. Each
-calls the others by the names PLAN, WALK and SEARCH, bound to the compiled functions once loaded;
-uncompiled, they run as plain Python (the tests run them both ways).
-
-Where it is safe: every partial sum and weight in 64-bit integers (`fits_int64`); a congruence
-whose period could overflow a product is worked out by doubling. numba costs time to load in each
-process (to import it, then to load the search from its cache on disk; far longer the first time,
-while it compiles the search, see `jit`) and memory, so whoever calls `compiled()` decides when the
-load pays (the generator's `KeySearch`).
+Where it is safe: every partial sum and weight in 64-bit integers (`fits_int64`). Loading numba
+costs time and memory in each process, so whoever calls `compiled()` decides when the load pays.
 """
 
 from __future__ import annotations
@@ -68,14 +60,7 @@ def search_masks(weights: np.ndarray, masks: np.ndarray, total: int, base: int, 
 def search_codes(codes: np.ndarray, base: int, limit: int, out: np.ndarray) -> int:
     """`search_masks` of a generator's key (all letters distinct; codes[i] = 2 * weight[i] + 1 where
     the letter may not be zero)."""
-    n = codes.shape[0]
-    decoded = np.empty((2, n), np.int64)
-    weights, masks = decoded[0], decoded[1]
-    full = (1 << base) - 1
-    for i in range(n):
-        weights[i] = codes[i] >> 1
-        masks[i] = full ^ (codes[i] & 1)
-    return SEARCH(weights, masks, 0, base, True, limit, out)
+    return SEARCH(codes >> 1, ((1 << base) - 1) ^ (codes & 1), 0, base, True, limit, out)
 
 
 def count_sums(others: np.ndarray, coefficient: int, word_lead: int, letters: np.ndarray, starts: np.ndarray,  # noqa: PLR0913
@@ -93,18 +78,14 @@ def count_sums(others: np.ndarray, coefficient: int, word_lead: int, letters: np
     """
     size_of_alphabet = others.shape[1]
     full = (1 << base) - 1
-    weight_of = np.empty(size_of_alphabet, np.int64)
-    in_sum = np.empty(size_of_alphabet, np.int64)
-    lead_of = np.empty(size_of_alphabet, np.int64)
+    sum_j = np.empty_like(others)  # `others` with word w added: weights, in the sum, not zero
+    weight_of, in_sum, lead_of = sum_j[0], sum_j[1], sum_j[2]
     ids = np.empty(size_of_alphabet, np.int64)
     weights = np.empty(size_of_alphabet, np.int64)
     masks = np.empty(size_of_alphabet, np.int64)
     out = np.empty(size_of_alphabet, np.int64)
     for j in range(chosen.shape[0]):
-        for letter in range(size_of_alphabet):
-            weight_of[letter] = others[0, letter]
-            in_sum[letter] = others[1, letter]
-            lead_of[letter] = others[2, letter]
+        sum_j[:, :] = others
         word = chosen[j]
         place = 1
         for q in range(starts[word + 1] - 1, starts[word] - 1, -1):
@@ -122,8 +103,7 @@ def count_sums(others: np.ndarray, coefficient: int, word_lead: int, letters: np
                 n += 1
         found = SEARCH(weights[:n], masks[:n], 0, base, True, limit, out)
         counts[j] = found
-        for letter in range(size_of_alphabet):
-            digits[j, letter] = -1
+        digits[j, :] = -1
         if found == 1:
             for i in range(n):
                 digits[j, ids[i]] = out[i]
@@ -182,12 +162,9 @@ class CompiledSums:
 
 
 def jit(function: Callable[..., Any], **options: Any) -> Any:
-    """`function` compiled by numba and cached on disk where numba finds a writable directory
-    (NUMBA_CACHE_DIR if set, else `__pycache__` beside this file, else the user's cache directory):
-    a later process loads it instead of compiling it again. Where there is none (a read-only
-    install run by a user without a writable home), numba refuses to cache, and each process
-    compiles it anew rather than failing. `options` go to numba (the digit kernel's
-    `error_model="numpy"`: no check of a divisor, none being 0)."""
+    """`function` compiled by numba and cached on disk where numba finds a writable directory, so that
+    a later process loads it instead of compiling it again; where there is none (a read-only install),
+    compiled anew in each process rather than failing. `options` go to numba."""
     import numba  # imported only by a process that chose to load the compiled search
 
     try:
@@ -198,11 +175,10 @@ def jit(function: Callable[..., Any], **options: Any) -> Any:
 
 @functools.cache
 def compiled() -> CompiledSums:
-    """The kernel compiled by numba, which caches it on disk (`jit`). Each function calls the others
-    by the names PLAN, WALK and SEARCH, bound to the compiled ones before it is compiled itself; a
-    call of each with the argument types of every later call compiles it (or loads it) here, with
-    Ctrl-C held back until that is done: numba interrupted halfway keeps a library with no code, and
-    every later call fails ("no compiled object yet") instead of the run stopping as interrupted."""
+    """The kernel compiled by numba (or loaded from its cache), PLAN, WALK and SEARCH bound to the
+    compiled functions first; a call of each with the argument types of every later call compiles
+    it here, with Ctrl-C held back until done: numba interrupted halfway keeps a library with no
+    code, and every later call would fail ("no compiled object yet")."""
     global PLAN, WALK, SEARCH
     with interrupts_held():
         PLAN = jit(plan_steps)

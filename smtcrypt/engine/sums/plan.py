@@ -2,27 +2,19 @@
 cuts its digits, as lists of integers that the search (search.py) reads plain or compiled.
 
 The sum is sum(weight[i] * digit[i]) + total = 0, each digit from its letter's allowed set (a bit
-mask: bit d set where d is allowed). Two cuts keep the search exhaustive:
-
-- magnitude: the letters after a step can add no less than `low` and no more than `high` (each at
-  its least or most allowed digit, distinctness ignored), so the step's digit must leave the
-  partial sum within reach of zero;
-- congruence: the weights of the letters after a step have a greatest common divisor g, so they add
-  a multiple of g, and the partial sum after the step must be one too: weight * digit = -total
-  (mod g), which leaves one digit in each `period` (none, where gcd(weight, g) does not divide
-  -total).
+mask). Two cuts keep the search exhaustive: magnitude (the later letters add between `low` and
+`high`, distinctness ignored, so the step's digit must leave the partial sum within reach of zero)
+and congruence (the later weights' gcd g divides what they add, so weight * digit = -total (mod g):
+one digit in each `period`, or none).
 
 In a sum of many words the heavy letters nearly cancel (ALPHA + ... = OMICRON: 10100, 10040 and
--9990), so the magnitude leaves many digits open, and the units column, which the magnitude cannot
-see, would decide only at the bottom. So the letters are ordered greedily, each next letter the one
-that leaves the fewest digits open: by magnitude, about the spread of the letters after it over its
-own weight; by congruence, one digit in the period the base's powers leave of its weight. Mostly
-that is heaviest first, with a column's last letter moved up to where the letters after it are all
-multiples of the base. The last two letters are looked up in a table of their digit pairs by what
-they add, where that table is small.
-
-`plan_steps` is written in the part of Python numba compiles (integers, indexing, loops), so that
-the compiled kernel plans the generator's batches of sums with the same function.
+-9990), so the magnitude leaves many digits open, and the units column, which it cannot see, would
+decide only at the bottom. So the letters are ordered greedily, each next the one that leaves the
+fewest digits open, by magnitude and by congruence: mostly heaviest first, with a column's last
+letter moved up to where the letters after it are all multiples of the base. The last two letters
+are looked up in a table of their digit pairs by what they add, where that table is small.
+`plan_steps` is written in the part of Python numba compiles, so that the compiled kernel plans the
+generator's batches of sums with the same function.
 """
 
 from __future__ import annotations
@@ -32,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["FIELDS", "Pairs", "SumPlan", "digit_mask", "estimated_nodes", "pair_table", "plan_sum", "plan_steps"]
+__all__ = ["FIELDS", "Pairs", "SumPlan", "digit_mask", "estimated_nodes", "plan_sum", "plan_steps"]
 
 UNSET = 99  # the valuation of zero, which every power of the base divides: more than any weight's
 
@@ -182,22 +174,12 @@ def plan_steps(weights: Any, masks: Any, base: int, steps: Any, order: Any, scra
             high += w * lowest[i]
 
 
-def pair_table(w1: int, mask1: int, w2: int, mask2: int, distinct: bool, low: int, high: int) -> tuple[Pairs, int]:
-    """Every pair of digits (one, two), one from `mask1` and two from `mask2` (different, if
-    `distinct`), by what they add less `low`, in the order the search would find them (one, then
-    two, ascending), and the most pairs of one total. The light letters that end a search repeat
-    their weights and digits from sum to sum, so a run of sums builds each table once; a table of a
-    large base or of totals far apart (a crossword's, hashed) is not kept, so that those kept stay
-    small."""
-    if (mask1 | mask2) >> SMALL_TABLE or high - low >= PAIR_SPAN:
-        return pairs_by_total(w1, mask1, w2, mask2, distinct, low, high)
-    return kept_pairs(w1, mask1, w2, mask2, distinct, low, high)
-
-
 def pairs_by_total(w1: int, mask1: int, w2: int, mask2: int, distinct: bool, low: int, high: int) -> tuple[Pairs, int]:
-    """The table, its totals (from 0 to high - low) hashed modulo the number of its buckets: all of
-    them where there are at most PAIR_SPAN, else the first of HASHED that keeps the totals found
-    apart (none: no table, and the search goes on to the last letter)."""
+    """Every pair of digits (one, two), one from `mask1` and two from `mask2` (different, if
+    `distinct`), by what they add less `low`, in the order the search would find them, and the most
+    pairs of one total. Its totals (from 0 to high - low) are hashed modulo the number of its
+    buckets: all of them where there are at most PAIR_SPAN, else the first of HASHED that keeps the
+    totals found apart (none: no table, and the search goes on to the last letter)."""
     found = [(w1 * one + w2 * two - low, one, two)
              for one in range(mask1.bit_length()) if mask1 >> one & 1
              for two in range(mask2.bit_length()) if mask2 >> two & 1 and (one != two or not distinct)]
@@ -231,10 +213,8 @@ class SumPlan:
     kernel, needs none), and the least and the most all the letters can add. Not frozen: the
     generator makes one per sum it decides, and a frozen dataclass costs several times as long to make."""
 
-    weights: tuple[int, ...]  # in the caller's letter order
-    masks: tuple[int, ...]  # each letter's allowed digits, as bits
+    masks: tuple[int, ...]  # each letter's allowed digits, as bits, in the caller's letter order
     distinct: bool  # all letters take different digits
-    base: int
     order: tuple[int, ...]  # the caller's letter indices in search order
     steps: list[list[int]]  # steps[step][FIELD], in search order
     least: int  # the least all the letters add (more than `most` where a letter has no digit allowed)
@@ -252,8 +232,11 @@ class SumPlan:
             steps, masks, order = self.steps, self.masks, self.order
             self.tabled = NO_PAIRS, 0
             if self.size >= 3 and all(masks):
-                self.tabled = pair_table(steps[-2][WEIGHT], masks[order[-2]], steps[-1][WEIGHT], masks[order[-1]],
-                                         self.distinct, steps[-3][LOW], steps[-3][HIGH])
+                low, high = steps[-3][LOW], steps[-3][HIGH]
+                # the light letters that end a search repeat from sum to sum: a small table is made once a run
+                small = not (masks[order[-2]] | masks[order[-1]]) >> SMALL_TABLE and high - low < PAIR_SPAN
+                self.tabled = (kept_pairs if small else pairs_by_total)(
+                    steps[-2][WEIGHT], masks[order[-2]], steps[-1][WEIGHT], masks[order[-1]], self.distinct, low, high)
         return self.tabled
 
 
@@ -271,7 +254,7 @@ def plan_sum(weights: Sequence[int], masks: Sequence[int], *, distinct: bool = T
     elif n:
         w, first, top, _, low, high = steps[0][:6]
         least, most = low + min(w * first, w * top), high + max(w * first, w * top)
-    return SumPlan(weights, masks, distinct, base, tuple(order), steps, least, most)
+    return SumPlan(masks, distinct, tuple(order), steps, least, most)
 
 
 def estimated_nodes(plan: SumPlan) -> float:

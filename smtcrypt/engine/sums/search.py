@@ -1,15 +1,13 @@
 """The search of a sum over its plan (plan.py), written once: depth first, each step's digits cut by
 magnitude and congruence, the last two letters looked up in the table of pairs where the plan has
-one (else searched as the others, the last one's digit then solved for by the magnitude cut).
+one.
 
-`walk` is written in the part of Python numba compiles: integers, indexing and loops, an explicit
-stack in arrays, no generator, dictionary or recursion. The same function runs as it is on lists of
-Python ints (any size, any base the rules allow: the plain search, which never imports numpy) and
-compiled by numba on int64 arrays (compiled.py, where the sizes fit). It is resumable: each call
-runs until it has filled its rows of solutions, entered its budget of steps or ended, and leaves its
-place in `state` and `work`; so `SumSearch` streams the solutions and asks its `poll` whether to stop
-between calls, and a deadline or a stop request ends a search within a bounded amount of work even
-where no solution comes.
+`walk` is written in the part of Python numba compiles (no generator, dictionary or recursion: an
+explicit stack in arrays), so that the same function runs on lists of Python ints (the plain search,
+which never imports numpy) and compiled on int64 arrays (compiled.py). It is resumable: each call
+runs until it has filled its rows of solutions, entered its budget of steps or ended, its place
+kept in `state` and `work`; so `SumSearch` streams the solutions and asks its `poll` whether to
+stop between calls, and a stop request ends a search within a bounded amount of work.
 """
 
 from __future__ import annotations
@@ -228,13 +226,9 @@ class SumSearch:
         self.stopped = False
 
     def __iter__(self) -> Iterator[Digits]:
-        plan, total = self.plan, self.total
-        if not plan.least + total <= 0 <= plan.most + total:
-            return iter(())
-        return self.solutions()
-
-    def solutions(self) -> Iterator[Digits]:
         plan, poll = self.plan, self.poll
+        if not plan.least + self.total <= 0 <= plan.most + self.total:
+            return
         n = plan.size
         position = [0] * n  # where each of the caller's letters is in the search order
         for k, index in enumerate(plan.order):
@@ -265,6 +259,4 @@ class SumSearch:
 
 def sum_solutions(plan: SumPlan, limit: int | None = None, total: int = 0, used: int = 0) -> list[Digits]:
     """The first `limit` solutions (all, for None), in the caller's letter order."""
-    if limit is None:
-        return list(SumSearch(plan, total, used))
-    return list(itertools.islice(SumSearch(plan, total, used, rows=limit), limit))
+    return list(itertools.islice(SumSearch(plan, total, used, rows=limit or ROWS), limit))
