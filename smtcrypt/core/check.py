@@ -16,7 +16,15 @@ from typing import Any
 
 from smtcrypt.core.intervals import Interval, interval
 from smtcrypt.core.limits import check_tree
-from smtcrypt.core.rules import FUNCTIONS, PREDICATES, PRIME_LIMIT, Rules, is_unknown_name, is_wildcard
+from smtcrypt.core.rules import (
+    FUNCTIONS,
+    MAX_FACTORIAL,
+    PREDICATES,
+    PRIME_LIMIT,
+    Rules,
+    is_unknown_name,
+    is_wildcard,
+)
 from smtcrypt.core.tree import (
     BinOp,
     BoolOp,
@@ -138,6 +146,8 @@ def check(formula: Constraints, rules: Rules | None = None) -> Problem:
                 _check_exponent(node, formula, rules, constant_exponents, exponent_ranges)
             elif isinstance(node, Call) and node.name == "is_prime":
                 _check_prime_size(node, formula, rules)
+            elif isinstance(node, Call) and node.name == "factorial":
+                _check_factorial(node, formula, rules)
     check_size(formula, rules, parts)
     names = unknowns_in(node for nodes in parts for node in nodes)
     return Problem(formula, rules, all_letters, leading, constant_exponents, exponent_ranges, names,
@@ -228,7 +238,7 @@ def _check_call(node: Call, formula: Constraints) -> None:
         raise _error(FormulaNameError, f"unknown function {node.name!r} (known: {KNOWN_FUNCTIONS})", formula, node)
     count = len(node.args)
     usage = FUNCTIONS[node.name]
-    wrong = ((node.name in ("abs", "dsum", "rev") and count != 1) or (node.name in ("min", "max", "gcd") and count < 2)
+    wrong = ((node.name in ("abs", "dsum", "rev", "factorial") and count != 1) or (node.name in ("min", "max", "gcd") and count < 2)
              or (node.name in PREDICATES and count != PREDICATES[node.name])
              or (node.name == "range" and not 1 <= count <= 2)
              or (node.name == "sum" and (count != 1 or not _is_range(node.args[0]))))
@@ -335,6 +345,17 @@ def _check_exponent(node: BinOp, formula: Constraints, rules: Rules,
     if not splits(bounds):  # the backends that evaluate the formula take it, if its values can be computed
         _check_power_size(node, bounds, formula, rules)
     exponent_ranges[node] = bounds
+
+
+def _check_factorial(node: Call, formula: Constraints, rules: Rules) -> None:
+    """n! needs bounds on n (the encoders tabulate it, the checker sizes it) and no n beyond MAX_FACTORIAL."""
+    bounds = interval(node.args[0], rules)
+    if bounds is None:
+        raise _error(FormulaLimitError, "the factorial's argument must be an integer expression of words and "
+                     "integers using + - * abs min max dsum rev, so that its bounds are known", formula, node.args[0])
+    if bounds[1] > MAX_FACTORIAL:
+        raise _error(FormulaLimitError, f"a factorial of up to {bounds[1]:,}: more than the {MAX_POWER_DIGITS:,} "
+                     f"digits smtcrypt computes (n! for n up to {MAX_FACTORIAL:,})", formula, node)
 
 
 def splits(exponent: Interval) -> bool:
@@ -456,6 +477,9 @@ def _bits(node: Expr, parts: list[int | None], rules: Rules) -> int | None:
             return 2 * max(known, default=0) + 2  # sum(range(n)) is n(n - 1)/2
         if node.name == "dsum":
             return known[0].bit_length() + digit_bits  # at most (the digits' count) * (base - 1)
+        if node.name == "factorial":  # of an argument with bounds (`_check_factorial`): its largest value's bits
+            bounds = interval(node.args[0], rules)
+            return None if bounds is None else math.factorial(min(max(bounds[1], 0), MAX_FACTORIAL)).bit_length()
         return max(known, default=0) + digit_bits  # abs, min, max, gcd, rev: no larger than an argument
     return None
 

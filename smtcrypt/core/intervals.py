@@ -10,11 +10,12 @@ digits) on them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
-from smtcrypt.core.rules import Rules
+from smtcrypt.core.rules import MAX_FACTORIAL, Rules
 from smtcrypt.core.tree import BinOp, Call, Expr, Number, Unary, Word
 
 Interval = tuple[int, int]  # [low, high], both included
@@ -96,8 +97,9 @@ def greatest(parts: Sequence[tuple[Value, Value]]) -> tuple[Value, Value]:
 
 
 def _call_interval(node: Call, rules: Rules) -> Interval | None:
-    """Bounds of abs, min, max, dsum and rev of arguments with bounds."""
-    if node.name not in ("abs", "min", "max", "dsum", "rev"):
+    """Bounds of abs, min, max, dsum, rev and factorial of arguments with bounds (factorial's where it is
+    defined, from 0 up; None where it never is)."""
+    if node.name not in ("abs", "min", "max", "dsum", "rev", "factorial"):
         return None
     known = [part for part in (interval(arg, rules) for arg in node.args) if part is not None]
     if len(known) < len(node.args) or not known:
@@ -106,6 +108,9 @@ def _call_interval(node: Call, rules: Rules) -> Interval | None:
         return least(known)
     if node.name == "max":
         return greatest(known)
+    if node.name == "factorial":
+        low, high = known[0]
+        return None if high < 0 or high > MAX_FACTORIAL else (math.factorial(max(low, 0)), math.factorial(high))
     if node.name != "abs":
         return (digit_sum_interval if node.name == "dsum" else reversal_interval)(known[0], rules.base)
     return absolute(known[0])

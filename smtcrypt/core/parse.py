@@ -213,6 +213,10 @@ class _ToTree:
         half = BinOp("/", Number(Fraction(1), "1", span), Number(Fraction(2), "2", span), span)
         return BinOp("**", operand, half, span)
 
+    def factorial(self, meta, children):
+        """`n!` is factorial(n), as written (its span is the whole `n!`)."""
+        return Call("factorial", (children[0],), _span(meta))
+
     def power(self, meta, children):
         base, exponent = children
         return BinOp("**", base, exponent, _span(meta))
@@ -366,9 +370,9 @@ def _dressed(node: Expr, source: str) -> Expr:  # noqa: PLR0911
         return BoolOp(node.op, tuple(_dressed(operand, source) for operand in node.operands), span)
     if isinstance(node, Not):
         return Not(_dressed(node.operand, source), span)
-    if isinstance(node, Call):
-        return Call(source[span.start:span.start + len(node.name)], tuple(_dressed(arg, source) for arg in node.args),
-                    span)
+    if isinstance(node, Call):  # its name as written, but a postfix `n!`'s, which is not written
+        name = node.name if source[span.end - 1] == "!" else source[span.start:span.start + len(node.name)]
+        return Call(name, tuple(_dressed(arg, source) for arg in node.args), span)
     return Collection(node.kind, tuple(_dressed(item, source) for item in node.items), span)
 
 

@@ -22,13 +22,16 @@ FUNCTIONS = {"abs": "abs(x)", "min": "min(x, y, ...)", "max": "max(x, y, ...)", 
              "is_cube": "is_cube(x) of an integer",
              "is_power": "is_power(x, k) of an integer x and a constant integer k >= 1",
              "is_triangular": "is_triangular(x) of an integer", "is_palindrome": "is_palindrome(x) of an integer",
-             "divides": "divides(d, x) of integers", "dsum": "dsum(x) of an integer", "rev": "rev(x) of an integer"}
+             "divides": "divides(d, x) of integers", "dsum": "dsum(x) of an integer", "rev": "rev(x) of an integer",
+             "factorial": "factorial(n) or n! of an integer n with bounds (a word, digits, + - * of them)"}
 # The number-theory words: a predicate is true or false (1 or 0, as a comparison), `dsum` and `rev` are integers.
 # Each takes integers only (a fraction leaves the candidate out, as gcd's does); see docs/formula-language.md.
 PREDICATES = {"is_prime": 1, "is_square": 1, "is_cube": 1, "is_power": 2, "is_triangular": 1, "is_palindrome": 1,
               "divides": 2}  # name -> number of arguments
 DIGIT_FUNCTIONS = ("dsum", "rev")  # integers read from the digits of an integer, in the puzzle's base
-NUMBER_WORDS = (*PREDICATES, *DIGIT_FUNCTIONS)
+# factorial(n), n! for n >= 0 (undefined below 0): of an argument with bounds, a table of its values in the encoders
+NUMBER_WORDS = (*PREDICATES, *DIGIT_FUNCTIONS, "factorial")
+MAX_FACTORIAL = 25_000  # n! is computed for n up to this: 25,000! has 99,094 digits, within what is computed
 PRIME_LIMIT = 10**24  # is_prime(x) is decided for x below this; from it on, the candidate is undefined
 
 

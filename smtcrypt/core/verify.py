@@ -257,6 +257,10 @@ def number_word(name: str, args: list[int], base: int) -> Exact:
         return sum(digits_of(n, base))
     if name == "rev":
         return reversal(n, base)
+    if name == "factorial":
+        if n < 0:
+            raise Undefined("factorial of a negative number")
+        return math.factorial(n)
     if name == "is_palindrome":
         return truth(reversal(n, base) == n)
     divisor, multiple = args  # divides(d, x): x = k * d for some integer k (so 0 divides only 0)
