@@ -14,6 +14,7 @@ Semantics (README, "Rules and exact semantics"):
 - `and`/`or` return operand values and short-circuit, `not` gives 1 or 0, comparison chains
   short-circuit, `in`/`not in` look in a literal (all of whose items are evaluated) or a range;
 - abs, min, max, gcd, sum(range(n)) and sum(range(a, b));
+- factorial(n) and n! (n >= 0; undefined below), of integers only;
 - the number-theory words, of integers only (a fraction is undefined): is_prime, is_square, is_cube,
   is_power(x, k) (x = r**k, r >= 0), is_triangular, is_palindrome (the digits of |x| read the same
   both ways), divides(d, x) (x = k*d: 0 divides only 0), dsum (the digits of |x| added), rev (the
@@ -220,7 +221,18 @@ WORDS: dict[str, Callable[..., int | bool]] = {
     "rev": lambda base, n: reversed_number(n, base),
     "is_palindrome": lambda base, n: digit_list(n, base) == digit_list(n, base)[::-1],
     "divides": lambda base, d, x: x == 0 if d == 0 else x % d == 0,
+    "factorial": lambda base, n: factorial(n),
 }
+
+
+def factorial(n: int) -> int:
+    """n! = 1 * 2 * ... * n, by the product itself; undefined below 0."""
+    if n < 0:
+        raise Undefined("factorial of a negative number")
+    product = 1
+    for k in range(2, n + 1):
+        product *= k
+    return product
 
 
 class Compiled:
