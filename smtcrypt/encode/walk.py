@@ -6,6 +6,7 @@ constraint holds when it is `ok` and its value is true. This is the one place th
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -14,6 +15,7 @@ from typing import Any, Generic, TypeVar
 import z3
 
 from smtcrypt.core.check import Problem, splits
+from smtcrypt.core.intervals import interval
 from smtcrypt.core.numerals import place_values
 from smtcrypt.core.rules import NUMBER_WORDS
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Collection, Compare, Expr, Not, Number, Unary, Word
@@ -232,6 +234,8 @@ class TreeEncoder(ABC, Generic[R, I]):
         encoded = [self.encode(arg) for arg in node.args]
         ok = conj(*[ok for _, ok in encoded])
         values = [self.rat(value) for value, _ in encoded]
+        if node.name == "factorial":
+            return self.factorial(node, values[0], ok)
         found = self.word_digits(node) if node.name in ("dsum", "rev", "is_palindrome") else None
         if found is not None:
             return found, ok
@@ -248,6 +252,16 @@ class TreeEncoder(ABC, Generic[R, I]):
             smaller = self.compare("<=", self.rat(chosen), value)
             chosen = self.choose(smaller, chosen, value) if node.name == "min" else self.choose(smaller, value, chosen)
         return chosen, ok
+
+    def factorial(self, node: Call, value: R, ok: Ok) -> tuple[R, Ok]:
+        """n! as a table of the values n takes (core/check.py saw to their bounds): linear, and exact;
+        undefined below 0, as math.factorial refuses."""
+        bounds = interval(node.args[0], self.problem.rules)
+        assert bounds is not None
+        low, high = max(bounds[0], 0), max(bounds[1], 0)
+        constant = lambda n: self.fraction(Fraction(n))  # noqa: E731
+        options = [(self.compare("==", value, constant(n)), constant(math.factorial(n))) for n in range(low, high)]
+        return self.chain(options, constant(math.factorial(high))), conj(ok, self.compare(">=", value, constant(0)))
 
     def chain(self, options: list[tuple[z3.BoolRef, R]], last: R) -> R:
         """The value of the first option whose condition holds, else `last`."""
