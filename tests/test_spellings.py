@@ -1,7 +1,7 @@
 """Other tools' spellings of our operators: `&&` and `||` (Cryptator, dCode) for `and` and `or`, `:` for
 `/` (cross-sums as Sillke writes them), `√x` for `x ** (1/2)` (the American Cryptogram Association's
-square roots). Each gives the solutions of the formula written our way, checked against the brute force
-of tests/reference.py; misplaced, each gets a caret."""
+square roots), and the factorial `n!` (Cross+A's). Each gives the solutions of the formula written our
+way, checked against the brute force of tests/reference.py; misplaced or too large, each gets a caret."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from reference import brute_force
 
 from smtcrypt import Puzzle
 from smtcrypt.core.parse import parse
-from smtcrypt.errors import FormulaSyntaxError
+from smtcrypt.errors import FormulaError, FormulaSyntaxError
 
 # (a formula in other tools' spellings, the same formula in ours)
 SPELLED = [
@@ -64,3 +64,38 @@ def test_a_misplaced_spelling_gets_a_caret(formula: str, column: int, message: s
         parse(formula)
     assert message in caught.value.message and caught.value.column == column
     assert "^" in caught.value.snippet
+
+
+# ---- the factorial: postfix `n!` (Cross+A's), or factorial(n) --------------------------------------------
+
+FACTORIALS = ["A! + B! = CD", "(A - B)! = C", "A! * B = CD", "2 ** 3! = AB", "factorial(A) + B! = CDE", "AB = A! + B"]
+
+
+@pytest.mark.parametrize("formula", FACTORIALS)
+@pytest.mark.parametrize("strategy", ["auto", "z3", "cubes", "exhaustive"])
+def test_the_factorial_is_exact_in_every_search(formula: str, strategy: str) -> None:
+    found = {tuple(sorted(s.mapping.items())) for s in Puzzle(formula).solve(strategy=strategy)}
+    assert found == brute_force(formula)
+
+
+def test_the_factorions() -> None:
+    assert [s.text for s in Puzzle("ABC = A! + B! + C!").solve()] == ["145 = 1! + 4! + 5!"]
+    assert [s.text for s in Puzzle("ABCDE = A! + B! + C! + D! + E!", distinct=False).solve()] == \
+        ["40585 = 4! + 0! + 5! + 8! + 5!"]
+
+
+def test_a_factorial_binds_tighter_than_a_power_and_is_not_not_equal() -> None:
+    assert solutions("2 ** 3! = AB") == brute_force("2 ** 6 = AB") == {(("A", 6), ("B", 4))}
+    assert solutions("A!=B") == brute_force("A != B")  # written together, as Python reads it
+
+
+@pytest.mark.parametrize("formula, column, message", [
+    ("x! = 6", 1, "the factorial's argument must be an integer expression"),
+    ("(A / B)! = C", 2, "the factorial's argument must be an integer expression"),
+    ("ABCD! = E", 1, "smtcrypt computes n! for n up to 1,000"),
+    ("!A = B", 1, "unexpected"),
+])
+def test_a_factorial_beyond_the_limits_gets_a_caret(formula: str, column: int, message: str) -> None:
+    with pytest.raises(FormulaError) as caught:
+        Puzzle(formula)
+    assert message in caught.value.message and caught.value.column == column

@@ -238,7 +238,8 @@ def _check_call(node: Call, formula: Constraints) -> None:
         raise _error(FormulaNameError, f"unknown function {node.name!r} (known: {KNOWN_FUNCTIONS})", formula, node)
     count = len(node.args)
     usage = FUNCTIONS[node.name]
-    wrong = ((node.name in ("abs", "dsum", "rev", "factorial") and count != 1) or (node.name in ("min", "max", "gcd") and count < 2)
+    wrong = ((node.name in ("abs", "dsum", "rev", "factorial") and count != 1)
+             or (node.name in ("min", "max", "gcd") and count < 2)
              or (node.name in PREDICATES and count != PREDICATES[node.name])
              or (node.name == "range" and not 1 <= count <= 2)
              or (node.name == "sum" and (count != 1 or not _is_range(node.args[0]))))
@@ -354,8 +355,8 @@ def _check_factorial(node: Call, formula: Constraints, rules: Rules) -> None:
         raise _error(FormulaLimitError, "the factorial's argument must be an integer expression of words and "
                      "integers using + - * abs min max dsum rev, so that its bounds are known", formula, node.args[0])
     if bounds[1] > MAX_FACTORIAL:
-        raise _error(FormulaLimitError, f"a factorial of up to {bounds[1]:,}: more than the {MAX_POWER_DIGITS:,} "
-                     f"digits smtcrypt computes (n! for n up to {MAX_FACTORIAL:,})", formula, node)
+        raise _error(FormulaLimitError, f"a factorial of up to {bounds[1]:,}: smtcrypt computes n! for n up to "
+                     f"{MAX_FACTORIAL:,}", formula, node)
 
 
 def splits(exponent: Interval) -> bool:

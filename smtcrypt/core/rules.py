@@ -31,7 +31,7 @@ PREDICATES = {"is_prime": 1, "is_square": 1, "is_cube": 1, "is_power": 2, "is_tr
 DIGIT_FUNCTIONS = ("dsum", "rev")  # integers read from the digits of an integer, in the puzzle's base
 # factorial(n), n! for n >= 0 (undefined below 0): of an argument with bounds, a table of its values in the encoders
 NUMBER_WORDS = (*PREDICATES, *DIGIT_FUNCTIONS, "factorial")
-MAX_FACTORIAL = 25_000  # n! is computed for n up to this: 25,000! has 99,094 digits, within what is computed
+MAX_FACTORIAL = 1000  # n! for n up to this (1000! has 2,568 digits): the encoders tabulate it over n's values
 PRIME_LIMIT = 10**24  # is_prime(x) is decided for x below this; from it on, the candidate is undefined
 
 

@@ -254,8 +254,8 @@ class TreeEncoder(ABC, Generic[R, I]):
         return chosen, ok
 
     def factorial(self, node: Call, value: R, ok: Ok) -> tuple[R, Ok]:
-        """n! as a table of the values n takes (core/check.py saw to their bounds): linear, and exact;
-        undefined below 0, as math.factorial refuses."""
+        """n! as a table of the values n takes (core/check.py saw to their bounds, at most MAX_FACTORIAL):
+        linear, and exact; undefined below 0, as math.factorial refuses."""
         bounds = interval(node.args[0], self.problem.rules)
         assert bounds is not None
         low, high = max(bounds[0], 0), max(bounds[1], 0)

@@ -67,6 +67,13 @@ def _is_palindrome(value: Any, base: int) -> bool:
     return reversal(n, base) == n
 
 
+def _factorial(value: Any) -> int:
+    n = _whole(value)
+    if n < 0:
+        raise CandidateUndefined("factorial of a negative number")
+    return math.factorial(n)
+
+
 def _divides(divisor: Any, multiple: Any) -> bool:
     d, x = _whole(divisor), _whole(multiple)
     return x == 0 if d == 0 else x % d == 0
@@ -141,4 +148,5 @@ HELPERS: Mapping[str, Any] = MappingProxyType(
      "_in_range": _in_range, "_sum": _sum, "abs": abs, "min": min, "max": max,
      "_len": len, "ArithmeticError": ArithmeticError,
      "_is_prime": _is_prime, "_is_power": _is_power, "_is_triangular": _is_triangular,
-     "_whole": _whole, "_dsum": digit_sum, "_rev": reversal, "_is_palindrome": _is_palindrome, "_divides": _divides})
+     "_whole": _whole, "_dsum": digit_sum, "_rev": reversal, "_is_palindrome": _is_palindrome, "_divides": _divides,
+     "_factorial": _factorial})
