@@ -39,17 +39,29 @@ def optimum_holds(formula: str, objective: str, sense: str, value) -> int:
     return attaining
 
 
+ATTAINED = {"SEND + MOST = MONEY": Status.MULTIPLE, "SEND + MORE = MONEY": Status.UNIQUE}
+
+
 @pytest.mark.parametrize("formula, objective, sense, published", CLASSICS)
 def test_classic_optima_are_proved(formula, objective, sense, published):
     result = Puzzle(formula).optimize(objective, sense=sense, unique=True)
     assert result.status is Status.OPTIMAL and result.proof is not None
     assert result.value == published
+    assert result.attained is ATTAINED.get(formula, result.attained)
+    assert len(result.solutions) == (1 if result.attained is Status.UNIQUE else 2)
+    assert all(Puzzle(formula).is_solution(solution.mapping) for solution in result.solutions)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("formula, objective, sense, published", CLASSICS)
+def test_classic_optima_are_the_brute_forces(formula, objective, sense, published):
+    """The brute force's word on each classic: none better, and how many attain it."""
+    result = Puzzle(formula).optimize(objective, sense=sense, unique=True)
     attaining = optimum_holds(formula, objective, sense, result.value)
     assert result.attained is (Status.UNIQUE if attaining == 1 else Status.MULTIPLE)
-    assert len(result.solutions) == min(attaining, 2)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.sampled_from(["AB + CD = EF", "AB + C = DE", "A * B = CD", "AB - CD = E", "AB * C = DEF"]),
        st.sampled_from(["A", "AB", "A * B", "EF", "A - B", "B / (A + 1)"]), st.sampled_from(["maximize", "minimize"]))
 def test_the_optimum_is_the_brute_forces(formula, objective, sense):
