@@ -1,14 +1,11 @@
 """The portfolio: per puzzle, the cheapest sound way to the complete answer, switching while running.
 
-The backends are one table (`BACKENDS`), each answering for itself whether it takes a problem
-(`Backend.fit`); `auto` is a list of stages (`Portfolio.AUTO`), each of which takes the puzzle or
-passes it on. What stays here is the cost model: trying every assignment costs the candidates times
-what one costs (measured on a sample by the compiled formula itself) plus what each solution costs
-to hand over; Z3 costs little per puzzle where an encoding fits it but a check per model, which loses
-wherever solutions are dense. So Z3 searches first only for a share of that price, and the exhaustive
-(or join) backend then takes over and skips what was reported: no puzzle costs much more than about
-twice trying every assignment, while the puzzles Z3 is fast on keep its speed. The prices are in
-prices.py; docs/engine.md has the measurements behind them.
+The backends are one table (`BACKENDS`), each answering for itself whether it takes a problem (`Backend.fit`);
+`auto` is a list of stages (`Portfolio.AUTO`), each taking the puzzle or passing it on. What stays here is the
+cost model: Z3 costs little per puzzle but a check per model, which loses wherever solutions are dense, so it
+searches first only for a share of the price of trying every assignment (measured on a sample), and then the
+exhaustive (or join) backend takes over, skipping what was reported: no puzzle costs much more than about twice
+that price, while the puzzles Z3 is fast on keep its speed. Prices: prices.py; measurements: docs/engine.md.
 """
 
 from __future__ import annotations
@@ -167,9 +164,9 @@ class Portfolio:
             return None
         backend = BACKENDS[name]().start(self.problem, fit.made, means or self.means)
         backend.deadline = self.deadline if deadline is None else deadline
+        self.made[name] = backend  # known to `request_stop` before the flag is read: no stop is missed
         if self.stop_requested:
             backend.request_stop()
-        self.made[name] = backend
         return backend
 
     # --- what callers read ------------------------------------------------------------------
@@ -253,29 +250,23 @@ class Portfolio:
         digits = self._start(Strategy.DIGITS) if has_products(self.problem) else None
         return None if digits is None else self._run(digits)
 
-    def _small(self) -> Iterator[list[Assignment]] | None:
-        """Every assignment tried at once, where that is cheap (`_cheap`: priced by a sample)."""
-        return self._exhaustive(None) if self._compiled() is not None and self._cheap() else None
-
     def _uncompiled(self) -> Iterator[list[Assignment]] | None:
         """Z3 alone, where the formula does not compile (unknowns it leaves unbounded, or too deep)."""
         return self._run(self._start(Strategy.Z3)) if self._compiled() is None else None
 
-    def _large_powers(self) -> Iterator[list[Assignment]] | None:
-        """Every assignment tried, where a power is too large for Z3's encodings (as its fit says;
-        asking would load Z3)."""
-        return self._exhaustive(None) if large_exponents(self.problem) else None
+    def _at_once(self) -> Iterator[list[Assignment]] | None:
+        """Every assignment tried at once, where that is cheap (`_cheap`: priced by a sample) or a power
+        is too large for Z3's encodings (as the check says: asking Z3 would load it)."""
+        return self._exhaustive(None) if self._cheap() or large_exponents(self.problem) else None
 
     def _linear_first(self, linear: Backend) -> Iterator[list[Assignment]]:
         """The sum search, judged by its plan's estimate, then by its progress. A system of sums is one
-        combined equation for it, whose cuts come late, while the digit search takes the sums column
-        by column: so a system hopeless for the sum search (past LINEAR_HOPELESS nodes) goes to the
-        digit search, and a small one (LINEAR_FIRST nodes at most) to the sum search. Otherwise (and
-        on a single sum, whose estimate costs as much as most searches) the sum search runs, and past
-        LINEAR_FIRST nodes, where solutions come rarer than a solver's price per model, the digit
-        search or the solver takes over for about as long as the sum search has run (a switch costs
-        at most that again); then the sum search starts again, no longer judged. A solution
-        reported by one is not reported again by the next."""
+        combined equation for it, whose cuts come late, while the digit search takes it column by column: past
+        LINEAR_HOPELESS estimated nodes the digit search (where it takes it) runs alone, at most LINEAR_FIRST the sum.
+        Otherwise (and on a single sum, whose estimate costs as much as most searches) the sum search runs,
+        and past LINEAR_FIRST nodes, where solutions come rarer than a solver's price per model, the digit
+        search or the solver takes over for about as long (a switch costs at most that again); then the sum
+        search starts again, no longer judged. Nothing is reported twice."""
         started = time.monotonic()
         digits = None
         if len(list(equation_sides(self.problem))) > 1:
@@ -409,7 +400,7 @@ class Portfolio:
 
     # the stages of `auto`, in order (the last takes every puzzle that reaches it)
     AUTO: ClassVar[list[Callable[[Portfolio], Iterator[list[Assignment]] | None]]] = [
-        _sums, _products, _small, _uncompiled, _large_powers, _z3_then_exhaustive]
+        _sums, _products, _uncompiled, _at_once, _z3_then_exhaustive]
 
     def _switches(self) -> bool:
         """True if the first backend stopped for its share of the time (or gave up), not for the user's."""
@@ -473,7 +464,5 @@ class Portfolio:
         assert backend is not None  # the strategy was refused at the start if its backend cannot search
         self.running = backend
         self.used.append(backend.name)
-        if self.stop_requested:
-            backend.request_stop()
         yield from backend.batches()
         self.end = backend.end

@@ -1,11 +1,9 @@
 """The Z3 backend: enumerate every model with blocking clauses, and say how the search ended.
 
-The loop stops only on `unsat` (the search is complete: a proof that no other
-solution exists) or on `unknown` (time limit or the solver gave up: never read
-as "no more solutions"). A specialised solver that gives up is replaced by Z3's
-general solver, with the blocking clauses so far, before `unknown` is reported.
-A search whose checks run long may go on case by case (cases from the encoding,
-see analysis/split.py); it is complete only once every case is `unsat`.
+The loop stops only on `unsat` (complete: a proof that no other solution exists) or on `unknown` (time
+limit or the solver gave up: never read as "no more solutions"). A specialised solver that gives up is
+replaced by Z3's general solver, with the blocking clauses so far, before `unknown` is reported. A search
+whose checks run long may go on case by case (analysis/split.py), complete once every case is `unsat`.
 """
 
 from __future__ import annotations
@@ -243,15 +241,12 @@ class ModelSearch(Z3Backend):
         """Go on case by case: each case's digits as assumption literals over the `A=1` Booleans."""
         assert self.encoded.split is not None
         context = self.context
-
-        def stopped() -> bool:  # the split, and the literals, take a while: both look at the stop flag
-            return self.stop_requested
-
+        # the split, and the literals, take a while: both look at the stop flag
         self.cases = collections.deque(
             (tuple([indicator(letter, digit, context) for letter, digit in case.fixed]
                    + [z3.Not(indicator(letter, digit, context)) for letter, digit in case.excluded]), CASE_CONFLICTS)
-            for case in self.encoded.split(stopped) if not stopped())
-        if stopped():  # the cases were cut short: they no longer hold every solution
+            for case in self.encoded.split(lambda: self.stop_requested) if not self.stop_requested)
+        if self.stop_requested:  # the cases were cut short: they no longer hold every solution
             self.end = SearchEnd(Ending.INTERRUPTED)
 
     def variants(self, model: Assignment) -> Iterator[Assignment]:
@@ -339,8 +334,7 @@ class ModelSearch(Z3Backend):
 
     def _unknown(self, strategies: list[str]) -> None:
         """After `unknown`: split, postpone the case, replace the solver, or end the search, as its reason says."""
-        solver = self.solver
-        assert solver is not None
+        solver = self._current
         reason = solver.reason_unknown()
         why = unknown_reason(reason)
         if why is Unknown.BUDGET and self.cases is None:  # a hard search: go on case by case
