@@ -64,9 +64,8 @@ class CubeSearch(Z3Backend):
     def __init__(self, problem: Problem, terms: FormulaTerms, listing: bool = True, budget: float | None = None,
                  expected: float | None = None):
         self.problem = problem
-        # solutions expected in all (estimated by the caller): once TRIAL_CUBES cubes show that, at
-        # their rate, covering them all would overrun the budget, the search gives up at once
-        # instead of spending the budget first (the exhaustive backend then takes over sooner)
+        # solutions expected in all (the caller's estimate): once TRIAL_CUBES cubes show that covering them
+        # would overrun the budget, the search gives up at once, and the exhaustive backend takes over sooner
         self.expected = expected
         self.terms = terms
         self.context = terms.context
@@ -230,7 +229,6 @@ class CubeSearch(Z3Backend):
     def _enumerate(self) -> Iterator[list[Assignment]]:
         """Each model alone (`exact` False: a solver's answer), then its cube's other solutions in
         lists (`exact` True: proved by the cube)."""
-        variables = self.terms.letters
         while not self._ended(z3.sat):
             result = self._check(self.solver)
             if result == z3.unsat:
@@ -241,7 +239,7 @@ class CubeSearch(Z3Backend):
             try:
                 model = self.solver.model()
                 assignment = {letter: model.eval(var, model_completion=True).as_long()
-                              for letter, var in sorted(variables.items())}
+                              for letter, var in sorted(self.terms.letters.items())}
             except z3.Z3Exception:  # the context was interrupted just after the check
                 if not self.stop_requested:
                     raise

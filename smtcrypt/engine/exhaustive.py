@@ -119,10 +119,8 @@ class ExhaustiveSearch(Backend):
         first YIELDED_WHEN_COUNTING of the search (the rest are added to `bulk`)."""
         assignment, skip = self.compiled.assignment, self.skip
         if skip is not None:  # on the hits only, as alphabetical tuples
-            if self.compiled.fixed or self.compiled.unknowns:  # a hit's own order is not alphabetical
-                hits = [digits for digits in hits if not skip(tuple(assignment(digits).values()))]
-            else:
-                hits = [digits for digits in hits if not skip(digits)]
+            ordered = not (self.compiled.fixed or self.compiled.unknowns)  # else a hit's own order is not alphabetical
+            hits = [digits for digits in hits if not skip(digits if ordered else tuple(assignment(digits).values()))]
         if not self.listing:  # counted in bulk past the first few: no assignment made for those
             keep = max(0, YIELDED_WHEN_COUNTING - self.found)
             self.bulk += max(0, len(hits) - keep)

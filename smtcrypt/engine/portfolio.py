@@ -173,8 +173,7 @@ class Portfolio:
 
     @property
     def exact(self) -> bool:
-        """True while the running backend's solutions are proved without the exact re-check (see
-        `Backend.exact`); False for a solver's model, which must be re-checked."""
+        """The running backend's `exact`: False for a solver's model, which must be re-checked."""
         return self.running is not None and self.running.exact
 
     @property
@@ -257,7 +256,7 @@ class Portfolio:
     def _at_once(self) -> Iterator[list[Assignment]] | None:
         """Every assignment tried at once, where that is cheap (`_cheap`: priced by a sample) or a power
         is too large for Z3's encodings (as the check says: asking Z3 would load it)."""
-        return self._exhaustive(None) if self._cheap() or large_exponents(self.problem) else None
+        return self._run(self._every()) if self._cheap() or large_exponents(self.problem) else None
 
     def _linear_first(self, linear: Backend) -> Iterator[list[Assignment]]:
         """The sum search, judged by its plan's estimate, then by its progress. A system of sums is one
@@ -387,7 +386,7 @@ class Portfolio:
                 yield from self._race()
                 return
             if self.expected * prices.Z3_PER_MODEL.get(encoding, prices.Z3_PER_MODEL["general"]) > self.price:
-                yield from self._exhaustive(None)  # too many solutions for a check each
+                yield from self._run(self._every())  # too many solutions for a check each
                 return
             first = self._start(Strategy.Z3, self._within(share))
         assert first is not None  # Z3 takes what its encodings write (a power too large went elsewhere)
@@ -396,7 +395,7 @@ class Portfolio:
         # a backend that keeps what it reported itself (a cube search's cubes) is not followed here
         yield from self._run(first) if first.reported() is not None else self._unseen(self._run(first), seen, letters)
         if self._switches():
-            yield from self._exhaustive(first.reported() or seen.__contains__)
+            yield from self._run(self._every(first.reported() or seen.__contains__))
 
     # the stages of `auto`, in order (the last takes every puzzle that reaches it)
     AUTO: ClassVar[list[Callable[[Portfolio], Iterator[list[Assignment]] | None]]] = [
@@ -448,17 +447,13 @@ class Portfolio:
         elif first and winner is solver:
             yield first
 
-    def _every(self) -> Backend:
-        """The backend that tries every assignment: the join of the equation's sides where that is cheaper."""
+    def _every(self, seen: Callable[[tuple[int, ...]], bool] | None = None) -> Backend:
+        """The backend that tries every assignment (the join of the equation's sides where that is cheaper),
+        passing over those `seen` says were reported."""
         backend = self.made[Strategy.JOIN] if self.joining else self._start(Strategy.EXHAUSTIVE)
         assert backend is not None
-        return backend
-
-    def _exhaustive(self, seen: Callable[[tuple[int, ...]], bool] | None) -> Iterator[list[Assignment]]:
-        """Every assignment tried, less those `seen` says were reported."""
-        backend = self._every()
         backend.skip = seen
-        yield from self._run(backend)
+        return backend
 
     def _run(self, backend: Backend | None) -> Iterator[list[Assignment]]:
         assert backend is not None  # the strategy was refused at the start if its backend cannot search
