@@ -48,8 +48,7 @@ def candidates(compiled: Compiled) -> tuple[Iterator[Digits], int]:
             total * math.prod(len(domain) for domain in values))
 
 
-def digit_tuples(domains: Sequence[frozenset[int]], distinct: bool,
-                 used: frozenset[int] | set[int] = frozenset()) -> Iterator[Digits]:
+def digit_tuples(domains: Sequence[frozenset[int]], distinct: bool, used: set[int]) -> Iterator[Digits]:
     """Every tuple of a digit from each domain, in increasing order: where `distinct`, all different
     and none of them `used`."""
     if not distinct:

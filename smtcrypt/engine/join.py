@@ -396,6 +396,5 @@ class JoinSearch(Backend):
             keep = set(self.rest.scan([tuple(row[index] for index in free) for row in rows]))
             rows = [row for row in rows if tuple(row[index] for index in free) in keep]
         if rows and self.skip is not None:
-            skip = self.skip
-            rows = [row for row in rows if not skip(row)]
+            rows = [row for row in rows if not self.skip(row)]
         return [dict(zip(names, row)) for row in rows]

@@ -101,9 +101,6 @@ class Portfolio:
         self.strategy = strategy_named(strategy)
         self.problem = problem
         self.deadline = deadline
-        self.limit = limit
-        self.listing = listing
-        self.clock: Clock = clock or untimed
         self.end: SearchEnd | None = None
         self.used: list[str] = []  # the backends that searched, in order
         self.running: Backend | None = None  # the backend searching now
@@ -114,8 +111,8 @@ class Portfolio:
         self.contexts: list[z3.Context] = []  # the Z3 contexts made for encodings, told when the search is stopped
         self.memory_mb: int | None = None  # Z3's memory cap, set before each context is made (None: as it is)
         self.fits: dict[str, Fit] = {}  # each backend's answer, once asked
-        # what the backends' fit tests and starts use: this search's compiled formula, contexts, stop and clock
-        self.means = Means(compiled=self._compiled, context=self._context, halted=self.halted, clock=self.clock,
+        # this search's options, compiled formula, contexts, stop and clock: read here, lent to the backends
+        self.means = Means(compiled=self._compiled, context=self._context, halted=self.halted, clock=clock or untimed,
                            listing=listing, executor=Executor(executor), limit=limit)
         self.joining = False  # the join backend stands in for the exhaustive one (cheaper)
         try:
@@ -334,14 +331,14 @@ class Portfolio:
         cheap enough to do at once."""
         compiled = self._compiled()
         assert compiled is not None
-        with self.clock("compile"):
+        with self.means.clock("compile"):
             total = ExhaustiveSearch(compiled).total
             if total <= prices.SMALL_SPACE:
                 self.price = 0.0
                 return True
             seconds, hits = sample_costs(compiled, prices.SAMPLE, self.halted)
             self.expected = total * hits
-            self.price = total * (seconds + hits * prices.SECONDS_PER_SOLUTION[self.listing])
+            self.price = total * (seconds + hits * prices.SECONDS_PER_SOLUTION[self.means.listing])
             # the join, asked only where its plan (read before any side is compiled) evaluates at most a
             # JOIN_SPLIT-th of the assignments
             plan = best_plan(self.problem)
@@ -349,10 +346,10 @@ class Portfolio:
             join = self._start(Strategy.JOIN) if pays else None
             evaluations = join.estimate(most=total // prices.JOIN_SPLIT) if join is not None else None
             if evaluations is not None:  # each side alone: about the same cost per evaluation, far fewer of them
-                price = evaluations * seconds + self.expected * prices.SECONDS_PER_SOLUTION[self.listing]
+                price = evaluations * seconds + self.expected * prices.SECONDS_PER_SOLUTION[self.means.listing]
                 if price < self.price:
                     self.price, self.joining = price, True
-        return self.price <= (prices.FIRST_AT_ONCE if self.limit == 1 else prices.EXHAUSTIVE_AT_ONCE)
+        return self.price <= (prices.FIRST_AT_ONCE if self.means.limit == 1 else prices.EXHAUSTIVE_AT_ONCE)
 
     def _z3_then_exhaustive(self) -> Iterator[list[Assignment]]:
         """Z3 (or cubes) for a share of the exhaustive price, then every assignment less those reported."""
@@ -360,7 +357,7 @@ class Portfolio:
         from smtcrypt.encode import EncodingStopped, choose, watched
 
         assert self.price is not None
-        if self.limit == 1 and self.expected >= 1:
+        if self.means.limit == 1 and self.expected >= 1:
             # every assignment tried for PROBE_SECONDS first: Z3 or the cubes cost more to start than a dense
             # puzzle's first solution takes to meet (the sample is random, the search in order: it may meet none)
             yield from self._run(self._start(Strategy.EXHAUSTIVE, self._within(prices.PROBE_SECONDS)))
@@ -382,7 +379,7 @@ class Portfolio:
             budget = prices.CUBES_SHARE * self.price
             first = self._start(Strategy.CUBES, means=replace(self.means, budget=budget, expected=self.expected))
         if first is None:
-            if self.limit == 1 and (os.cpu_count() or 1) > 1 and THREADS:
+            if self.means.limit == 1 and (os.cpu_count() or 1) > 1 and THREADS:
                 yield from self._race()
                 return
             if self.expected * prices.Z3_PER_MODEL.get(encoding, prices.Z3_PER_MODEL["general"]) > self.price:
