@@ -35,7 +35,7 @@ from smtcrypt.engine.base import (
     SearchEnd,
 )
 from smtcrypt.engine.exhaustive import digit_tuples
-from smtcrypt.engine.z3search import ModelSearch, Unknown, Z3Backend, make_solver, time_left, unknown_reason, watchdog
+from smtcrypt.engine.z3search import ModelSearch, Unknown, Z3Backend, make_solver, unknown_reason, watchdog
 
 BATCH = 4096  # a cube's solutions handed over this many at a time
 TRIAL_CUBES = 8  # cubes shrunk before judging whether shrinking pays
@@ -132,7 +132,7 @@ class CubeSearch(Z3Backend):
         return literal
 
     def _check(self, solver: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
-        remaining = time_left(self.deadline)
+        remaining = None if self.deadline is None else self.deadline - time.monotonic()
         if self.budget is not None:
             left = self.budget - self.solving
             remaining = left if remaining is None else min(remaining, left)
@@ -214,7 +214,7 @@ class CubeSearch(Z3Backend):
         elif result == z3.unknown:
             reason = self.solver.reason_unknown()
             timed_out = unknown_reason(reason) in (Unknown.TIME, Unknown.CANCELED)  # a stop was seen above
-            self.end = SearchEnd(Ending.TIME, reason) if timed_out else SearchEnd(Ending.GAVE_UP, reason)
+            self.end = SearchEnd(Ending.TIME if timed_out else Ending.GAVE_UP, reason)
         return self.end is not None
 
     def _out_of_time(self) -> bool:

@@ -22,7 +22,7 @@ import z3
 
 from smtcrypt.core.check import MAX_EXPONENT_CASES, Problem, large_exponents
 from smtcrypt.encode import Encoded, EncodingStopped, encode, indicator, watched
-from smtcrypt.engine.base import THREADS, Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
+from smtcrypt.engine.base import THREADS, Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, past
 from smtcrypt.engine.memory import retain_freed_memory_once as retain_freed_memory_once
 
 UNBOUNDED_MODEL_CAP = 1000  # models enumerated over unbounded unknowns before the search stops as unknown
@@ -90,10 +90,6 @@ def watchdog(deadline: float | None, context: z3.Context) -> Iterator[None]:
     finally:
         if timer is not None:
             timer.cancel()
-
-
-def time_left(deadline: float | None) -> float | None:
-    return None if deadline is None else deadline - time.monotonic()
 
 
 class Z3Backend(Backend):
@@ -298,12 +294,10 @@ class ModelSearch(Z3Backend):
         elif self.encoded.unbounded and len(self.models) >= UNBOUNDED_MODEL_CAP:
             self.end = SearchEnd(Ending.CAPPED, f"more than {UNBOUNDED_MODEL_CAP} solutions over unbounded integer "
                                                 "unknowns: there may be infinitely many")
-        else:
-            remaining = time_left(self.deadline)
-            if remaining is not None and remaining <= 0:
-                self.end = SearchEnd(Ending.TIME)
-            elif remaining is not None:
-                self._current.set("timeout", max(1, int(remaining * 1000)))
+        elif past(self.deadline):
+            self.end = SearchEnd(Ending.TIME)
+        elif self.deadline is not None:
+            self._current.set("timeout", max(1, int((self.deadline - time.monotonic()) * 1000)))
         self.checks += self.end is None
         return self.end is None
 
@@ -356,8 +350,7 @@ class ModelSearch(Z3Backend):
 
     def _time_is_up(self) -> bool:
         """True within TIME_IS_UP_SLACK of the deadline: an `unknown` or an exception then is the time limit's doing."""
-        remaining = time_left(self.deadline)
-        return remaining is not None and remaining <= TIME_IS_UP_SLACK
+        return self.deadline is not None and time.monotonic() >= self.deadline - TIME_IS_UP_SLACK
 
 
 class Unknown(enum.Enum):
