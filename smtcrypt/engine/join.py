@@ -249,6 +249,8 @@ class JoinSearch(Backend):
             if self.small.total > MAX_TABLE:
                 raise NotCompilable("the smaller side has too many values to hold")
             letters = self.small.letters[self.small.shared:] + self.large.letters
+        # side assignments to evaluate: the cost of the join, against the product for trying every assignment
+        self.halves = self.small.total + (self.large.total if self.large is not None else 0)
         self.rest_domains = [problem.allowed[letter] for letter in plan.rest]
         self.rest_tried = 0
         self.counted: list[tuple[int, ...]] | None = None  # the matches, where counted before the search
@@ -278,11 +280,6 @@ class JoinSearch(Backend):
     def sources(self) -> list[str]:
         """The generated code of the sides evaluated, for tests."""
         return [side.source for side in (self.small, self.large) if side is not None]
-
-    @property
-    def halves(self) -> int:
-        """Side assignments to evaluate: the cost of the join, against the product for trying every assignment."""
-        return self.small.total + (self.large.total if self.large is not None else 0)
 
     def statistics(self) -> dict[str, Any]:
         # the rest's tuples are known only as they are tried: counted in both
