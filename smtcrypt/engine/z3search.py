@@ -45,12 +45,11 @@ def solvers(encoded: Encoded) -> tuple[str, ...]:
 
 
 def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
-    """A solver for one of the strategies an encoding may ask for: "finite-domain" (QF_FD, fast on
-    linear constraints over bounded integers), "bit-blast" (bounded nonlinear terms as bit-vectors,
-    the tactic run again for every check), "bit-vector" (incremental QF_BV, keeping its learned
-    clauses from one model to the next) or "general" (accepts everything). Z3's own Ctrl-C handler is
-    off: it swaps the SIGINT handler around every check, and a signal that lands as a short check
-    ends is lost; callers stop a search with `request_stop` instead."""
+    """A solver for one of the strategies an encoding may ask for: "finite-domain" (QF_FD, fast on linear
+    constraints over bounded integers), "bit-blast" (bounded nonlinear terms as bit-vectors, the tactic run
+    again for every check), "bit-vector" (incremental QF_BV, keeping its learned clauses from one model to
+    the next) or "general" (accepts everything). Z3's own Ctrl-C handler is off: it swaps the SIGINT handler
+    around every check, and a signal landing as a short check ends is lost (callers use `request_stop`)."""
     if strategy == "finite-domain":
         solver = z3.SolverFor("QF_FD", ctx=context)
     elif strategy == "bit-blast":
@@ -99,10 +98,9 @@ class Z3Backend(Backend):
     context: z3.Context
 
     def request_stop(self) -> None:
-        """End the search: before the next check, and the running check at once, interrupted now and
-        again every few milliseconds until the search has ended (an interrupt that lands between two
-        solver calls, while Python reads a model or adds a clause, is lost). Safe from a signal
-        handler and from another thread (Z3's interrupt is made for that)."""
+        """End the search: before the next check, and the running check at once, interrupted again every few
+        milliseconds until the search has ended (an interrupt landing between two solver calls, while Python
+        reads a model or adds a clause, is lost). Safe from a signal handler and another thread (Z3's interrupt is)."""
         if self.stop_requested:
             return
         self.stop_requested = True
