@@ -1,11 +1,10 @@
 """What every backend is: a search of one problem toward a goal before a deadline, in batches.
 
-The portfolio (portfolio.py) reads only what `Backend` declares here, so that a new backend is a new
-module and one row of the portfolio's table (`BACKENDS`): subclass `Backend`, give it a `name`,
-write `fit()` (its own answer to whether it takes a problem, as CPMpy's solvers answer
-`supported()`) and `batches()` (read `_stopping()` between steps, set `end` before returning), and
-say whether its solutions are `exact` (proved without the re-check) or a solver's models. The rest
-has a default here.
+The portfolio (portfolio.py) reads only what `Backend` declares here, so that a new backend is a new module
+and one row of the portfolio's table (`BACKENDS`): subclass `Backend`, give it a `name`, write `fit()` (its own
+answer to whether it takes a problem, as CPMpy's solvers answer `supported()`) and `batches()` (read
+`_stopping()` between steps, set `end` before returning), and say whether its solutions are `exact` (proved
+without the re-check) or a solver's models. The rest has a default here.
 """
 
 from __future__ import annotations
@@ -67,12 +66,11 @@ STRATEGIES = tuple(strategy.value for strategy in Strategy)  # the names a calle
 
 
 class Executor(str, enum.Enum):
-    """How the kernel searches (the sums', the digit plan's) run: a value handed down to the
-    backends (in `Means`), never held by a module, so that what runs is what the caller asked.
-    PLAIN: in the interpreter alone, no numba and no numpy (the browser's path). COMPILED: the
-    kernels numba compiles, where installed (loaded once a process: worth it for a batch or the
-    generator). AUTO: the plain sum search, the digit plan's walk plain for `digits.PLAIN_STEPS`
-    steps, then compiled."""
+    """How the kernel searches (the sums', the digit plan's) run: handed down to the backends (in `Means`),
+    never held by a module, so that what runs is what the caller asked. PLAIN: the interpreter alone, no
+    numba or numpy (the browser's path). COMPILED: numba's kernels, where installed (loaded once a
+    process: worth it for a batch or the generator). AUTO: plain, but the digit plan's walk compiled
+    past `digits.PLAIN_STEPS` steps."""
 
     AUTO = "auto"
     PLAIN = "plain"
@@ -121,11 +119,10 @@ UNKNOWNS_ELSEWHERE = "the z3 and exhaustive strategies take unknowns that the fo
 
 @dataclass(frozen=True)
 class Fit:
-    """A backend's answer to whether it takes a problem, asked before it searches, so that a
-    strategy forced by name is refused at once with words a user can act on, and `auto` passes
-    over a backend without knowing its conditions. `made` is what the answer took to work out (the
-    backend itself, or its material: Z3 terms, the compiled formula), so that the search does not
-    work it out again; a refusal says what the backend needs and, where it knows, who takes it."""
+    """A backend's answer to whether it takes a problem, asked before it searches, so that a forced strategy
+    is refused at once with words a user can act on, and `auto` passes over a backend without knowing its
+    conditions. `made` is what the answer took to work out (the backend itself, or its material: Z3 terms,
+    the compiled formula), so that the search does not work it out again."""
 
     ok: bool
     reason: str = ""
@@ -184,16 +181,14 @@ class Backend(abc.ABC):
 
     @classmethod
     def start(cls, problem: Problem, made: Any, means: Means) -> Backend:
-        """The backend ready to search, from what its fit made (`Fit.made`): by default that is the
-        backend itself; a backend whose fit made only its material (Z3 terms, the compiled formula)
-        makes itself here from it, with what `means` lends (its listing, its limit, a budget)."""
+        """The backend ready to search, from what its fit made (`Fit.made`): by default the backend itself;
+        a backend whose fit made only its material makes itself here, with what `means` lends."""
         assert isinstance(made, Backend)
         return made
 
     def estimate(self, most: float | None = None) -> float | None:
-        """About how many steps the search takes, worked out before it runs (from its plan, or by
-        counting); None where it has no such guess, or where the guess is over `most` (which bounds
-        the work of counting)."""
+        """About how many steps the search takes, worked out before it runs; None where it has no such
+        guess, or where the guess is over `most` (which bounds the work of counting)."""
         return None
 
     def reported(self) -> Callable[[tuple[int, ...]], bool] | None:

@@ -35,7 +35,7 @@ from smtcrypt.engine.base import (
     SearchEnd,
 )
 from smtcrypt.engine.exhaustive import digit_tuples
-from smtcrypt.engine.z3search import ModelSearch, Unknown, Z3Backend, make_solver, time_left, unknown_reason, watchdog
+from smtcrypt.engine.z3search import ModelSearch, Unknown, Z3Backend, make_solver, unknown_reason, watchdog
 
 BATCH = 4096  # a cube's solutions handed over this many at a time
 TRIAL_CUBES = 8  # cubes shrunk before judging whether shrinking pays
@@ -64,9 +64,8 @@ class CubeSearch(Z3Backend):
     def __init__(self, problem: Problem, terms: FormulaTerms, listing: bool = True, budget: float | None = None,
                  expected: float | None = None):
         self.problem = problem
-        # solutions expected in all (estimated by the caller): once TRIAL_CUBES cubes show that, at
-        # their rate, covering them all would overrun the budget, the search gives up at once
-        # instead of spending the budget first (the exhaustive backend then takes over sooner)
+        # solutions expected in all (the caller's estimate): once TRIAL_CUBES cubes show that covering them
+        # would overrun the budget, the search gives up at once, and the exhaustive backend takes over sooner
         self.expected = expected
         self.terms = terms
         self.context = terms.context
@@ -133,7 +132,7 @@ class CubeSearch(Z3Backend):
         return literal
 
     def _check(self, solver: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
-        remaining = time_left(self.deadline)
+        remaining = None if self.deadline is None else self.deadline - time.monotonic()
         if self.budget is not None:
             left = self.budget - self.solving
             remaining = left if remaining is None else min(remaining, left)
@@ -215,7 +214,7 @@ class CubeSearch(Z3Backend):
         elif result == z3.unknown:
             reason = self.solver.reason_unknown()
             timed_out = unknown_reason(reason) in (Unknown.TIME, Unknown.CANCELED)  # a stop was seen above
-            self.end = SearchEnd(Ending.TIME, reason) if timed_out else SearchEnd(Ending.GAVE_UP, reason)
+            self.end = SearchEnd(Ending.TIME if timed_out else Ending.GAVE_UP, reason)
         return self.end is not None
 
     def _out_of_time(self) -> bool:
@@ -230,7 +229,6 @@ class CubeSearch(Z3Backend):
     def _enumerate(self) -> Iterator[list[Assignment]]:
         """Each model alone (`exact` False: a solver's answer), then its cube's other solutions in
         lists (`exact` True: proved by the cube)."""
-        variables = self.terms.letters
         while not self._ended(z3.sat):
             result = self._check(self.solver)
             if result == z3.unsat:
@@ -241,7 +239,7 @@ class CubeSearch(Z3Backend):
             try:
                 model = self.solver.model()
                 assignment = {letter: model.eval(var, model_completion=True).as_long()
-                              for letter, var in sorted(variables.items())}
+                              for letter, var in sorted(self.terms.letters.items())}
             except z3.Z3Exception:  # the context was interrupted just after the check
                 if not self.stop_requested:
                     raise

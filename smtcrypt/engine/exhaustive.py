@@ -48,8 +48,7 @@ def candidates(compiled: Compiled) -> tuple[Iterator[Digits], int]:
             total * math.prod(len(domain) for domain in values))
 
 
-def digit_tuples(domains: Sequence[frozenset[int]], distinct: bool,
-                 used: frozenset[int] | set[int] = frozenset()) -> Iterator[Digits]:
+def digit_tuples(domains: Sequence[frozenset[int]], distinct: bool, used: set[int]) -> Iterator[Digits]:
     """Every tuple of a digit from each domain, in increasing order: where `distinct`, all different
     and none of them `used`."""
     if not distinct:
@@ -119,10 +118,8 @@ class ExhaustiveSearch(Backend):
         first YIELDED_WHEN_COUNTING of the search (the rest are added to `bulk`)."""
         assignment, skip = self.compiled.assignment, self.skip
         if skip is not None:  # on the hits only, as alphabetical tuples
-            if self.compiled.fixed or self.compiled.unknowns:  # a hit's own order is not alphabetical
-                hits = [digits for digits in hits if not skip(tuple(assignment(digits).values()))]
-            else:
-                hits = [digits for digits in hits if not skip(digits)]
+            ordered = not (self.compiled.fixed or self.compiled.unknowns)  # else a hit's own order is not alphabetical
+            hits = [digits for digits in hits if not skip(digits if ordered else tuple(assignment(digits).values()))]
         if not self.listing:  # counted in bulk past the first few: no assignment made for those
             keep = max(0, YIELDED_WHEN_COUNTING - self.found)
             self.bulk += max(0, len(hits) - keep)

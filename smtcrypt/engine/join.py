@@ -128,17 +128,16 @@ class PowerReader:
         self.limit = self.base ** len(word.letters)
         # each place from the last: (0, digit) a literal, (1, i) the other side's i-th letter,
         # (2, j) the first sight of the j-th new letter, (3, j) a later one
-        places: list[tuple[int, int]] = []
+        self.places: list[tuple[int, int]] = []
         seen: set[str] = set()
         for char in reversed(word.letters):
             if char.isdigit():
-                places.append((0, int(char)))
+                self.places.append((0, int(char)))
             elif char in known:
-                places.append((1, known.index(char)))
+                self.places.append((1, known.index(char)))
             else:
-                places.append((3 if char in seen else 2, self.new.index(char)))
+                self.places.append((3 if char in seen else 2, self.new.index(char)))
                 seen.add(char)
-        self.places = places
         self.allowed = [problem.allowed[letter] for letter in self.new]
 
     def read(self, value: Key, known: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -147,10 +146,9 @@ class PowerReader:
             return None
         value = int(value)
         if self.p != 1:
-            root = exact_root(value, self.p)
-            if root is None:
+            value = exact_root(value, self.p)
+            if value is None:
                 return None
-            value = root
         if self.q != 1:
             value = value ** self.q
         if value >= self.limit:
@@ -251,7 +249,8 @@ class JoinSearch(Backend):
             if self.small.total > MAX_TABLE:
                 raise NotCompilable("the smaller side has too many values to hold")
             letters = self.small.letters[self.small.shared:] + self.large.letters
-        self.rest_letters = plan.rest
+        # side assignments to evaluate: the cost of the join, against the product for trying every assignment
+        self.halves = self.small.total + (self.large.total if self.large is not None else 0)
         self.rest_domains = [problem.allowed[letter] for letter in plan.rest]
         self.rest_tried = 0
         self.counted: list[tuple[int, ...]] | None = None  # the matches, where counted before the search
@@ -282,16 +281,11 @@ class JoinSearch(Backend):
         """The generated code of the sides evaluated, for tests."""
         return [side.source for side in (self.small, self.large) if side is not None]
 
-    @property
-    def halves(self) -> int:
-        """Side assignments to evaluate: the cost of the join, against the product for trying every assignment."""
-        return self.small.total + (self.large.total if self.large is not None else 0)
-
     def statistics(self) -> dict[str, Any]:
         # the rest's tuples are known only as they are tried: counted in both
         how = "solve for a word" if self.readers else "match the sides"
-        if self.rest_letters:
-            how += f", then {''.join(self.rest_letters)} beside each match"
+        if self.plan.rest:
+            how += f", then {''.join(self.plan.rest)} beside each match"
         return {"candidates": self.halves + self.rest_tried, "candidates_tried": self.tried + self.rest_tried,
                 "join": how}
 
@@ -299,7 +293,7 @@ class JoinSearch(Backend):
         """What the join evaluates (the sides, and the rest beside each match), or None where that is
         over `most`. With rest letters, the matches are found here (and kept for the search)."""
         most = math.inf if most is None else most
-        if not self.rest_letters or self.halves > most:
+        if not self.plan.rest or self.halves > most:
             return self.halves if self.halves <= most else None
         limit = (most - self.halves) // max(self.plan.rest_space, 1)
         found: list[tuple[int, ...]] = []
@@ -330,7 +324,7 @@ class JoinSearch(Backend):
     def _with_rest(self, found: list[tuple[int, ...]]) -> Iterator[list[tuple[int, ...]]]:
         """The matches with every digit tuple the rules allow the rest's letters beside them, a
         CHUNK-sized piece at a time (the matches alone where the equation holds every letter)."""
-        if not self.rest_letters:
+        if not self.plan.rest:
             yield found
             return
         distinct = self.problem.distinctness == "all"
@@ -399,6 +393,5 @@ class JoinSearch(Backend):
             keep = set(self.rest.scan([tuple(row[index] for index in free) for row in rows]))
             rows = [row for row in rows if tuple(row[index] for index in free) in keep]
         if rows and self.skip is not None:
-            skip = self.skip
-            rows = [row for row in rows if not skip(row)]
+            rows = [row for row in rows if not self.skip(row)]
         return [dict(zip(names, row)) for row in rows]

@@ -74,9 +74,8 @@ class LinearSearch(Backend):
     def sum(self) -> tuple[list[int], list[int]]:
         """The equation's weights and allowed digits (bits) over the problem's letters, sorted."""
         letters = sorted(self.problem.letters)
-        weights = self.equation[0]
-        return [weights.get(letter, 0) for letter in letters], [digit_mask(self.problem.allowed[letter])
-                                                               for letter in letters]
+        return ([self.equation[0].get(letter, 0) for letter in letters],
+                [digit_mask(self.problem.allowed[letter]) for letter in letters])
 
     @functools.cached_property
     def plan(self) -> SumPlan:

@@ -1,14 +1,11 @@
 """The portfolio: per puzzle, the cheapest sound way to the complete answer, switching while running.
 
-The backends are one table (`BACKENDS`), each answering for itself whether it takes a problem
-(`Backend.fit`); `auto` is a list of stages (`Portfolio.AUTO`), each of which takes the puzzle or
-passes it on. What stays here is the cost model: trying every assignment costs the candidates times
-what one costs (measured on a sample by the compiled formula itself) plus what each solution costs
-to hand over; Z3 costs little per puzzle where an encoding fits it but a check per model, which loses
-wherever solutions are dense. So Z3 searches first only for a share of that price, and the exhaustive
-(or join) backend then takes over and skips what was reported: no puzzle costs much more than about
-twice trying every assignment, while the puzzles Z3 is fast on keep its speed. The prices are in
-prices.py; docs/engine.md has the measurements behind them.
+The backends are one table (`BACKENDS`), each answering for itself whether it takes a problem (`Backend.fit`);
+`auto` is a list of stages (`Portfolio.AUTO`), each taking the puzzle or passing it on. What stays here is the
+cost model: Z3 costs little per puzzle but a check per model, which loses wherever solutions are dense, so it
+searches first only for a share of the price of trying every assignment (measured on a sample), and then the
+exhaustive (or join) backend takes over, skipping what was reported: no puzzle costs much more than about twice
+that price, while the puzzles Z3 is fast on keep its speed. Prices: prices.py; measurements: docs/engine.md.
 """
 
 from __future__ import annotations
@@ -104,9 +101,6 @@ class Portfolio:
         self.strategy = strategy_named(strategy)
         self.problem = problem
         self.deadline = deadline
-        self.limit = limit
-        self.listing = listing
-        self.clock: Clock = clock or untimed
         self.end: SearchEnd | None = None
         self.used: list[str] = []  # the backends that searched, in order
         self.running: Backend | None = None  # the backend searching now
@@ -117,8 +111,8 @@ class Portfolio:
         self.contexts: list[z3.Context] = []  # the Z3 contexts made for encodings, told when the search is stopped
         self.memory_mb: int | None = None  # Z3's memory cap, set before each context is made (None: as it is)
         self.fits: dict[str, Fit] = {}  # each backend's answer, once asked
-        # what the backends' fit tests and starts use: this search's compiled formula, contexts, stop and clock
-        self.means = Means(compiled=self._compiled, context=self._context, halted=self.halted, clock=self.clock,
+        # this search's options, compiled formula, contexts, stop and clock: read here, lent to the backends
+        self.means = Means(compiled=self._compiled, context=self._context, halted=self.halted, clock=clock or untimed,
                            listing=listing, executor=Executor(executor), limit=limit)
         self.joining = False  # the join backend stands in for the exhaustive one (cheaper)
         try:
@@ -167,17 +161,16 @@ class Portfolio:
             return None
         backend = BACKENDS[name]().start(self.problem, fit.made, means or self.means)
         backend.deadline = self.deadline if deadline is None else deadline
+        self.made[name] = backend  # known to `request_stop` before the flag is read: no stop is missed
         if self.stop_requested:
             backend.request_stop()
-        self.made[name] = backend
         return backend
 
     # --- what callers read ------------------------------------------------------------------
 
     @property
     def exact(self) -> bool:
-        """True while the running backend's solutions are proved without the exact re-check (see
-        `Backend.exact`); False for a solver's model, which must be re-checked."""
+        """The running backend's `exact`: False for a solver's model, which must be re-checked."""
         return self.running is not None and self.running.exact
 
     @property
@@ -253,29 +246,23 @@ class Portfolio:
         digits = self._start(Strategy.DIGITS) if has_products(self.problem) else None
         return None if digits is None else self._run(digits)
 
-    def _small(self) -> Iterator[list[Assignment]] | None:
-        """Every assignment tried at once, where that is cheap (`_cheap`: priced by a sample)."""
-        return self._exhaustive(None) if self._compiled() is not None and self._cheap() else None
-
     def _uncompiled(self) -> Iterator[list[Assignment]] | None:
         """Z3 alone, where the formula does not compile (unknowns it leaves unbounded, or too deep)."""
         return self._run(self._start(Strategy.Z3)) if self._compiled() is None else None
 
-    def _large_powers(self) -> Iterator[list[Assignment]] | None:
-        """Every assignment tried, where a power is too large for Z3's encodings (as its fit says;
-        asking would load Z3)."""
-        return self._exhaustive(None) if large_exponents(self.problem) else None
+    def _at_once(self) -> Iterator[list[Assignment]] | None:
+        """Every assignment tried at once, where that is cheap (`_cheap`: priced by a sample) or a power
+        is too large for Z3's encodings (as the check says: asking Z3 would load it)."""
+        return self._run(self._every()) if self._cheap() or large_exponents(self.problem) else None
 
     def _linear_first(self, linear: Backend) -> Iterator[list[Assignment]]:
         """The sum search, judged by its plan's estimate, then by its progress. A system of sums is one
-        combined equation for it, whose cuts come late, while the digit search takes the sums column
-        by column: so a system hopeless for the sum search (past LINEAR_HOPELESS nodes) goes to the
-        digit search, and a small one (LINEAR_FIRST nodes at most) to the sum search. Otherwise (and
-        on a single sum, whose estimate costs as much as most searches) the sum search runs, and past
-        LINEAR_FIRST nodes, where solutions come rarer than a solver's price per model, the digit
-        search or the solver takes over for about as long as the sum search has run (a switch costs
-        at most that again); then the sum search starts again, no longer judged. A solution
-        reported by one is not reported again by the next."""
+        combined equation for it, whose cuts come late, while the digit search takes it column by column: past
+        LINEAR_HOPELESS estimated nodes the digit search (where it takes it) runs alone, at most LINEAR_FIRST the sum.
+        Otherwise (and on a single sum, whose estimate costs as much as most searches) the sum search runs,
+        and past LINEAR_FIRST nodes, where solutions come rarer than a solver's price per model, the digit
+        search or the solver takes over for about as long (a switch costs at most that again); then the sum
+        search starts again, no longer judged. Nothing is reported twice."""
         started = time.monotonic()
         digits = None
         if len(list(equation_sides(self.problem))) > 1:
@@ -344,14 +331,14 @@ class Portfolio:
         cheap enough to do at once."""
         compiled = self._compiled()
         assert compiled is not None
-        with self.clock("compile"):
+        with self.means.clock("compile"):
             total = ExhaustiveSearch(compiled).total
             if total <= prices.SMALL_SPACE:
                 self.price = 0.0
                 return True
             seconds, hits = sample_costs(compiled, prices.SAMPLE, self.halted)
             self.expected = total * hits
-            self.price = total * (seconds + hits * prices.SECONDS_PER_SOLUTION[self.listing])
+            self.price = total * (seconds + hits * prices.SECONDS_PER_SOLUTION[self.means.listing])
             # the join, asked only where its plan (read before any side is compiled) evaluates at most a
             # JOIN_SPLIT-th of the assignments
             plan = best_plan(self.problem)
@@ -359,10 +346,10 @@ class Portfolio:
             join = self._start(Strategy.JOIN) if pays else None
             evaluations = join.estimate(most=total // prices.JOIN_SPLIT) if join is not None else None
             if evaluations is not None:  # each side alone: about the same cost per evaluation, far fewer of them
-                price = evaluations * seconds + self.expected * prices.SECONDS_PER_SOLUTION[self.listing]
+                price = evaluations * seconds + self.expected * prices.SECONDS_PER_SOLUTION[self.means.listing]
                 if price < self.price:
                     self.price, self.joining = price, True
-        return self.price <= (prices.FIRST_AT_ONCE if self.limit == 1 else prices.EXHAUSTIVE_AT_ONCE)
+        return self.price <= (prices.FIRST_AT_ONCE if self.means.limit == 1 else prices.EXHAUSTIVE_AT_ONCE)
 
     def _z3_then_exhaustive(self) -> Iterator[list[Assignment]]:
         """Z3 (or cubes) for a share of the exhaustive price, then every assignment less those reported."""
@@ -370,7 +357,7 @@ class Portfolio:
         from smtcrypt.encode import EncodingStopped, choose, watched
 
         assert self.price is not None
-        if self.limit == 1 and self.expected >= 1:
+        if self.means.limit == 1 and self.expected >= 1:
             # every assignment tried for PROBE_SECONDS first: Z3 or the cubes cost more to start than a dense
             # puzzle's first solution takes to meet (the sample is random, the search in order: it may meet none)
             yield from self._run(self._start(Strategy.EXHAUSTIVE, self._within(prices.PROBE_SECONDS)))
@@ -392,11 +379,11 @@ class Portfolio:
             budget = prices.CUBES_SHARE * self.price
             first = self._start(Strategy.CUBES, means=replace(self.means, budget=budget, expected=self.expected))
         if first is None:
-            if self.limit == 1 and (os.cpu_count() or 1) > 1 and THREADS:
+            if self.means.limit == 1 and (os.cpu_count() or 1) > 1 and THREADS:
                 yield from self._race()
                 return
             if self.expected * prices.Z3_PER_MODEL.get(encoding, prices.Z3_PER_MODEL["general"]) > self.price:
-                yield from self._exhaustive(None)  # too many solutions for a check each
+                yield from self._run(self._every())  # too many solutions for a check each
                 return
             first = self._start(Strategy.Z3, self._within(share))
         assert first is not None  # Z3 takes what its encodings write (a power too large went elsewhere)
@@ -405,11 +392,11 @@ class Portfolio:
         # a backend that keeps what it reported itself (a cube search's cubes) is not followed here
         yield from self._run(first) if first.reported() is not None else self._unseen(self._run(first), seen, letters)
         if self._switches():
-            yield from self._exhaustive(first.reported() or seen.__contains__)
+            yield from self._run(self._every(first.reported() or seen.__contains__))
 
     # the stages of `auto`, in order (the last takes every puzzle that reaches it)
     AUTO: ClassVar[list[Callable[[Portfolio], Iterator[list[Assignment]] | None]]] = [
-        _sums, _products, _small, _uncompiled, _large_powers, _z3_then_exhaustive]
+        _sums, _products, _uncompiled, _at_once, _z3_then_exhaustive]
 
     def _switches(self) -> bool:
         """True if the first backend stopped for its share of the time (or gave up), not for the user's."""
@@ -457,23 +444,17 @@ class Portfolio:
         elif first and winner is solver:
             yield first
 
-    def _every(self) -> Backend:
-        """The backend that tries every assignment: the join of the equation's sides where that is cheaper."""
+    def _every(self, seen: Callable[[tuple[int, ...]], bool] | None = None) -> Backend:
+        """The backend that tries every assignment (the join of the equation's sides where that is cheaper),
+        passing over those `seen` says were reported."""
         backend = self.made[Strategy.JOIN] if self.joining else self._start(Strategy.EXHAUSTIVE)
         assert backend is not None
-        return backend
-
-    def _exhaustive(self, seen: Callable[[tuple[int, ...]], bool] | None) -> Iterator[list[Assignment]]:
-        """Every assignment tried, less those `seen` says were reported."""
-        backend = self._every()
         backend.skip = seen
-        yield from self._run(backend)
+        return backend
 
     def _run(self, backend: Backend | None) -> Iterator[list[Assignment]]:
         assert backend is not None  # the strategy was refused at the start if its backend cannot search
         self.running = backend
         self.used.append(backend.name)
-        if self.stop_requested:
-            backend.request_stop()
         yield from backend.batches()
         self.end = backend.end

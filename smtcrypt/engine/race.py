@@ -7,6 +7,7 @@ every assignment is not; the portfolio races them where one solution is wanted (
 
 from __future__ import annotations
 
+import itertools
 import sys
 import threading
 
@@ -22,9 +23,7 @@ def race(solver: Backend, exhaustive: Backend, first: list[Assignment], alone: f
 
     def run() -> None:
         try:
-            for assignment in solver:
-                first.append(assignment)
-                break
+            first.extend(itertools.islice(solver, 1))
         finally:
             exhaustive.request_stop()
             answered.set()

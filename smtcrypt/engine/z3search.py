@@ -1,11 +1,9 @@
 """The Z3 backend: enumerate every model with blocking clauses, and say how the search ended.
 
-The loop stops only on `unsat` (the search is complete: a proof that no other
-solution exists) or on `unknown` (time limit or the solver gave up: never read
-as "no more solutions"). A specialised solver that gives up is replaced by Z3's
-general solver, with the blocking clauses so far, before `unknown` is reported.
-A search whose checks run long may go on case by case (cases from the encoding,
-see analysis/split.py); it is complete only once every case is `unsat`.
+The loop stops only on `unsat` (complete: a proof that no other solution exists) or on `unknown` (time
+limit or the solver gave up: never read as "no more solutions"). A specialised solver that gives up is
+replaced by Z3's general solver, with the blocking clauses so far, before `unknown` is reported. A search
+whose checks run long may go on case by case (analysis/split.py), complete once every case is `unsat`.
 """
 
 from __future__ import annotations
@@ -24,7 +22,7 @@ import z3
 
 from smtcrypt.core.check import MAX_EXPONENT_CASES, Problem, large_exponents
 from smtcrypt.encode import Encoded, EncodingStopped, encode, indicator, watched
-from smtcrypt.engine.base import THREADS, Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd
+from smtcrypt.engine.base import THREADS, Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, past
 from smtcrypt.engine.memory import retain_freed_memory_once as retain_freed_memory_once
 
 UNBOUNDED_MODEL_CAP = 1000  # models enumerated over unbounded unknowns before the search stops as unknown
@@ -47,12 +45,11 @@ def solvers(encoded: Encoded) -> tuple[str, ...]:
 
 
 def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
-    """A solver for one of the strategies an encoding may ask for: "finite-domain" (QF_FD, fast on
-    linear constraints over bounded integers), "bit-blast" (bounded nonlinear terms as bit-vectors,
-    the tactic run again for every check), "bit-vector" (incremental QF_BV, keeping its learned
-    clauses from one model to the next) or "general" (accepts everything). Z3's own Ctrl-C handler is
-    off: it swaps the SIGINT handler around every check, and a signal that lands as a short check
-    ends is lost; callers stop a search with `request_stop` instead."""
+    """A solver for one of the strategies an encoding may ask for: "finite-domain" (QF_FD, fast on linear
+    constraints over bounded integers), "bit-blast" (bounded nonlinear terms as bit-vectors, the tactic run
+    again for every check), "bit-vector" (incremental QF_BV, keeping its learned clauses from one model to
+    the next) or "general" (accepts everything). Z3's own Ctrl-C handler is off: it swaps the SIGINT handler
+    around every check, and a signal landing as a short check ends is lost (callers use `request_stop`)."""
     if strategy == "finite-domain":
         solver = z3.SolverFor("QF_FD", ctx=context)
     elif strategy == "bit-blast":
@@ -94,10 +91,6 @@ def watchdog(deadline: float | None, context: z3.Context) -> Iterator[None]:
             timer.cancel()
 
 
-def time_left(deadline: float | None) -> float | None:
-    return None if deadline is None else deadline - time.monotonic()
-
-
 class Z3Backend(Backend):
     """A backend whose checks are Z3's, in `context`: a stop interrupts the running check, and a
     watchdog holds the deadline for solvers that do not watch their timeout."""
@@ -105,10 +98,9 @@ class Z3Backend(Backend):
     context: z3.Context
 
     def request_stop(self) -> None:
-        """End the search: before the next check, and the running check at once, interrupted now and
-        again every few milliseconds until the search has ended (an interrupt that lands between two
-        solver calls, while Python reads a model or adds a clause, is lost). Safe from a signal
-        handler and from another thread (Z3's interrupt is made for that)."""
+        """End the search: before the next check, and the running check at once, interrupted again every few
+        milliseconds until the search has ended (an interrupt landing between two solver calls, while Python
+        reads a model or adds a clause, is lost). Safe from a signal handler and another thread (Z3's interrupt is)."""
         if self.stop_requested:
             return
         self.stop_requested = True
@@ -243,15 +235,12 @@ class ModelSearch(Z3Backend):
         """Go on case by case: each case's digits as assumption literals over the `A=1` Booleans."""
         assert self.encoded.split is not None
         context = self.context
-
-        def stopped() -> bool:  # the split, and the literals, take a while: both look at the stop flag
-            return self.stop_requested
-
+        # the split, and the literals, take a while: both look at the stop flag
         self.cases = collections.deque(
             (tuple([indicator(letter, digit, context) for letter, digit in case.fixed]
                    + [z3.Not(indicator(letter, digit, context)) for letter, digit in case.excluded]), CASE_CONFLICTS)
-            for case in self.encoded.split(stopped) if not stopped())
-        if stopped():  # the cases were cut short: they no longer hold every solution
+            for case in self.encoded.split(lambda: self.stop_requested) if not self.stop_requested)
+        if self.stop_requested:  # the cases were cut short: they no longer hold every solution
             self.end = SearchEnd(Ending.INTERRUPTED)
 
     def variants(self, model: Assignment) -> Iterator[Assignment]:
@@ -303,12 +292,10 @@ class ModelSearch(Z3Backend):
         elif self.encoded.unbounded and len(self.models) >= UNBOUNDED_MODEL_CAP:
             self.end = SearchEnd(Ending.CAPPED, f"more than {UNBOUNDED_MODEL_CAP} solutions over unbounded integer "
                                                 "unknowns: there may be infinitely many")
-        else:
-            remaining = time_left(self.deadline)
-            if remaining is not None and remaining <= 0:
-                self.end = SearchEnd(Ending.TIME)
-            elif remaining is not None:
-                self._current.set("timeout", max(1, int(remaining * 1000)))
+        elif past(self.deadline):
+            self.end = SearchEnd(Ending.TIME)
+        elif self.deadline is not None:
+            self._current.set("timeout", max(1, int((self.deadline - time.monotonic()) * 1000)))
         self.checks += self.end is None
         return self.end is None
 
@@ -339,8 +326,7 @@ class ModelSearch(Z3Backend):
 
     def _unknown(self, strategies: list[str]) -> None:
         """After `unknown`: split, postpone the case, replace the solver, or end the search, as its reason says."""
-        solver = self.solver
-        assert solver is not None
+        solver = self._current
         reason = solver.reason_unknown()
         why = unknown_reason(reason)
         if why is Unknown.BUDGET and self.cases is None:  # a hard search: go on case by case
@@ -362,8 +348,7 @@ class ModelSearch(Z3Backend):
 
     def _time_is_up(self) -> bool:
         """True within TIME_IS_UP_SLACK of the deadline: an `unknown` or an exception then is the time limit's doing."""
-        remaining = time_left(self.deadline)
-        return remaining is not None and remaining <= TIME_IS_UP_SLACK
+        return self.deadline is not None and time.monotonic() >= self.deadline - TIME_IS_UP_SLACK
 
 
 class Unknown(enum.Enum):
