@@ -69,8 +69,11 @@ class CubeSearch(Z3Backend):
         self.expected = expected
         self.terms = terms
         self.context = terms.context
-        self.budget = budget  # seconds of solver time (listing does not count) before giving up as TIME
-        self.solving = 0.0
+        # seconds of the search's own time (its checks and its cubes' bookkeeping; not the caller's, which
+        # lists what it yields) before giving up as TIME
+        self.budget = budget
+        self.own = 0.0
+        self.resumed: float | None = None  # when the search last resumed, while it runs
         self.listing = listing
         self.cubes: list[dict[str, int]] = []  # every cube proved so far
         self.by_letters: dict[tuple[str, ...], set[tuple[int, ...]]] = {}  # the same, by the letters they fix
@@ -134,21 +137,21 @@ class CubeSearch(Z3Backend):
     def _check(self, solver: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
         remaining = None if self.deadline is None else self.deadline - time.monotonic()
         if self.budget is not None:
-            left = self.budget - self.solving
+            left = self.budget - self.spent()
             remaining = left if remaining is None else min(remaining, left)
         if remaining is not None:
             if remaining <= 0:
                 return z3.unknown
             solver.set("timeout", max(1, int(remaining * 1000)))
         self.checks += 1
-        started = time.perf_counter()
         # Z3 reads its timeout only now and then (a bit-blasted gcd can run on for seconds): the budget
         # is held by interrupting the context, as the deadline is (`batches`)
-        try:
-            with watchdog(None if remaining is None else time.monotonic() + remaining, self.context):
-                return solver.check(*assumptions)
-        finally:
-            self.solving += time.perf_counter() - started
+        with watchdog(None if remaining is None else time.monotonic() + remaining, self.context):
+            return solver.check(*assumptions)
+
+    def spent(self) -> float:
+        """The search's own seconds so far (see `budget`)."""
+        return self.own + (0.0 if self.resumed is None else time.perf_counter() - self.resumed)
 
     def _meets(self, cube: dict[str, int], other: dict[str, int]) -> bool:
         """True if some assignment the rules allow agrees with both cubes."""
@@ -222,11 +225,21 @@ class CubeSearch(Z3Backend):
         overrun: the cubes so far, at their rate, would not cover the expected solutions in it."""
         if self.deadline is not None and time.monotonic() >= self.deadline - DEADLINE_SLACK:
             return True
-        return self.budget is not None and (self.solving >= self.budget or bool(
-            self.expected and len(self.cubes) >= TRIAL_CUBES and self.solving * self.expected > self.budget * max(
+        spent = self.spent()
+        return self.budget is not None and (spent >= self.budget or bool(
+            self.expected and len(self.cubes) >= TRIAL_CUBES and spent * self.expected > self.budget * max(
                 self.covered, 1)))
 
     def _enumerate(self) -> Iterator[list[Assignment]]:
+        """The cubes' batches, the search's own time counted between them (see `budget`)."""
+        self.resumed = time.perf_counter()
+        for batch in self._cubes():
+            self.own, self.resumed = self.spent(), None
+            yield batch
+            self.resumed = time.perf_counter()
+        self.own, self.resumed = self.spent(), None
+
+    def _cubes(self) -> Iterator[list[Assignment]]:
         """Each model alone (`exact` False: a solver's answer), then its cube's other solutions in
         lists (`exact` True: proved by the cube)."""
         while not self._ended(z3.sat):
