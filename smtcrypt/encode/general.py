@@ -71,17 +71,13 @@ class GeneralEncoder(Rationals):
         self.unknown_values = unknown_values(problem)  # their values, where the formula bounds every one
 
     def run(self) -> Encoded:
-        problem = self.problem
-        constraints = rule_constraints(problem, self.letters) + self.holds()
-        constraints += self.side
-        # the bounds the formula puts on its unknowns, stated apart: every solution meets them
-        # (see analysis/unknowns.py)
+        constraints = rule_constraints(self.problem, self.letters) + self.holds() + self.side
+        # the bounds the formula puts on its unknowns (analysis/unknowns.py), which every solution meets
         for name, values in (self.unknown_values or {}).items():
             var = self.unknowns[name]
             constraints += [var >= values[0], var <= values[-1]] if values else [z3.BoolVal(False, self.ctx)]
         unbounded = bool(self.unknowns) and self.unknown_values is None
-        # every auxiliary unknown has bounds: then bit-blasting is possible (not tried over integer unknowns,
-        # bounded or not: Z3's general solver was the faster on the property tests' formulas)
+        # bounded auxiliary unknowns allow bit-blasting (not over integer unknowns: Z3's general solver is faster)
         bounded = next(self.fresh) == self.bounded_fresh and not self.unknowns
         terms = "linear" if self.linear else "nonlinear"
         return Encoded(self.ctx, {**self.letters, **self.unknowns}, constraints, terms,
@@ -147,8 +143,8 @@ class GeneralEncoder(Rationals):
         if node.name == "divides":
             return self.divides(node, wholes), True
         bounds = self.whole_bounds(node.args[0])
-        if node.name in ("dsum", "rev", "is_palindrome"):
-            return self.digit_word(node, x, bounds), True
+        if node.name in ("dsum", "rev"):
+            return self.digits_of(x, node.name, bounds), True
         # is_prime is undefined from PRIME_LIMIT on (see core/verify.py)
         defined: Ok = x < PRIME_LIMIT if node.name == "is_prime" and (bounds is None or bounds[1] >= PRIME_LIMIT) \
             else True
@@ -158,6 +154,8 @@ class GeneralEncoder(Rationals):
         listed = words.table(node, bounds, self.problem.rules.base)
         if listed is not None:
             return self.one_of(x, listed), defined
+        if node.name == "is_palindrome":
+            return self.digits_of(x, "rev", bounds).num == x, True
         if node.name == "is_prime":
             return self.prime(x, bounds), defined
         if node.name == "is_triangular":  # x = t(t + 1)/2 exactly when 8x + 1 = (2t + 1)**2
@@ -215,15 +213,6 @@ class GeneralEncoder(Rationals):
         self.recursions[stem] = function
         self.linear = False
         return function
-
-    def digit_word(self, node: Call, x: z3.ArithRef, bounds: Interval | None) -> Value:
-        """dsum, rev or is_palindrome of a term other than a word: from the digits of x."""
-        if node.name == "is_palindrome":
-            listed = words.table(node, bounds, self.problem.rules.base)
-            if listed is not None:
-                return self.one_of(x, listed)
-            return self.digits_of(x, "rev", bounds).num == x
-        return self.digits_of(x, node.name, bounds)
 
     def digits_of(self, x: z3.ArithRef, name: str, bounds: Interval | None) -> Rat:
         """dsum(x) or rev(x) of an integer term: a table of its values where they are few, its digits as

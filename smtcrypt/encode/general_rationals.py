@@ -89,7 +89,6 @@ class TermBounds(ValueBounds):
         return (Fraction(0), largest) if right[0] > 0 else (-largest, Fraction(0))
 
 
-
 @dataclass(frozen=True)
 class Rat:
     """An exact value num/den with den > 0 wherever the value is defined."""
@@ -155,9 +154,7 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
 
     def times(self, a: z3.ArithRef | int, b: z3.ArithRef | int) -> z3.ArithRef | int:
         """A product, noting when it multiplies two unknowns."""
-        if isinstance(a, int) or isinstance(b, int):
-            return a * b
-        if not (z3.is_int_value(a) or z3.is_int_value(b)):
+        if not (isinstance(a, int) or isinstance(b, int) or z3.is_int_value(a) or z3.is_int_value(b)):
             self.linear = False
         return a * b
 
@@ -166,9 +163,8 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
             return z3.If(condition, then, otherwise)
         a, b = self.rat(then), self.rat(otherwise)
         self.cases = True
-        if isinstance(a.den, int) and a.den == b.den:
-            den = a.den
-        else:
+        den = a.den
+        if not (isinstance(a.den, int) and a.den == b.den):
             self.linear = False
             den = z3.If(condition, a.den, b.den)
         return Rat(z3.If(condition, a.num, b.num), den, a.nonneg and b.nonneg)
@@ -281,9 +277,8 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
     def root(self, a: Rat, q: int) -> tuple[Rat, Ok]:
         """The exact non-negative q-th root, defined only where it is rational."""
         if a.const is not None:
-            value = a.const
-            top = exact_root(value.numerator, q) if value >= 0 else None
-            bottom = exact_root(value.denominator, q)
+            top = exact_root(a.const.numerator, q) if a.const >= 0 else None
+            bottom = exact_root(a.const.denominator, q)
             if top is None or bottom is None:
                 return self.fraction(Fraction(0)), False
             return self.fraction(Fraction(top, bottom)), True

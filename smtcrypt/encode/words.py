@@ -28,6 +28,7 @@ from smtcrypt.core.tree import Call, Word
 MAX_TABLE = 2000  # most values a predicate's table lists (as the other tables in general_rationals.py)
 PRIME_SPAN = 200_000  # longest interval sieved for a table of its primes
 MAX_TRIAL_DIVISORS = 10_000  # most primes is_prime divides by (numbers below 104,729**2, about 1.1 * 10**10)
+MAX_SCAN = 100_000  # most values a word's table is chosen from
 
 
 def power_of(node: Call) -> int:
@@ -105,14 +106,12 @@ def trie(letters: tuple[str, ...], rows: list[tuple[int, ...]], is_digit: Callab
     return options[0] if len(options) == 1 else z3.Or(*options)
 
 
-MAX_SCAN = 100_000  # most values a word's table is chosen from
-
-
 def _candidates(node: Call, low: int, high: int, most: int) -> list[int] | None:
     """The values in [low, high] for which the predicate holds (the primes of a segment short enough
     to list), where at most `most` roots are looked at; None for other words."""
-    if node.name == "is_prime":
-        return _primes(low, high)
+    if node.name == "is_prime":  # a shorter segment where it lies too high to sieve (each number is tested)
+        span = PRIME_SPAN if math.isqrt(max(high, 0)) <= SIEVE_ROOT else MAX_TABLE
+        return primes_between(low, high) if high - low <= span else None
     if node.name == "is_triangular":
         roots = triangular_range(low, high)
         return [t * (t + 1) // 2 for t in roots] if len(roots) <= most else None
@@ -121,13 +120,6 @@ def _candidates(node: Call, low: int, high: int, most: int) -> list[int] | None:
     k = power_of(node)
     roots = root_range(low, high, k)
     return [r ** k for r in roots] if len(roots) <= most else None
-
-
-def _primes(low: int, high: int) -> list[int] | None:
-    """The primes in [low, high], where the segment is short enough to list them (shorter where it lies
-    too high to sieve and each number is tested)."""
-    span = PRIME_SPAN if math.isqrt(max(high, 0)) <= SIEVE_ROOT else MAX_TABLE
-    return primes_between(low, high) if high - low <= span else None
 
 
 def trial_divisors(high: int) -> list[int] | None:

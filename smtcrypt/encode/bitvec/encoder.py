@@ -93,8 +93,7 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
                     self.nonzero(a.num))
         if k < 0:
             inverse, ok = self.inverse(a)
-            result, _ = self.power(inverse, -k)
-            return result, ok
+            return self.power(inverse, -k)[0], ok
         if k == 1:
             return a, True
         if a.letter is not None:
