@@ -1,10 +1,6 @@
-"""Fold `or`, `and` and `not` whose operands' truth is known from their bounds.
-
-`(2 * BE or not 2 * BE) = THE + QUES - TION` is a plain sum: 2 * BE is at least 20, so the
-`or` is its left side. Folded, the constraint goes to the column encoding (milliseconds)
-instead of the general one (seconds). Only the encoder sees the folded tree; the exact
-re-check still evaluates the formula as written.
-"""
+"""Fold `or`, `and` and `not` whose operands' truth is known from their bounds, so that a faster encoding
+takes the constraint: `(2 * BE or not 2 * BE) = THE + QUES - TION` is a plain sum (2 * BE is at least
+20). Only the encoder sees the folded tree; the exact re-check evaluates the formula as written."""
 
 from __future__ import annotations
 

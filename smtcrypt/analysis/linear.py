@@ -148,8 +148,7 @@ def combined(forms: list[tuple[dict[str, int], int]],
     every e is: then e1 is a multiple of m1 smaller than m1 in size, so 0, and so on with the rest; so
     the one equation holds exactly where they all do, and the sum kernel cuts by all of them at once."""
     weights: dict[str, int] = {}
-    fixed = 0
-    scale = 1
+    fixed, scale = 0, 1
     for form, constant_term in forms:
         for letter, weight in form.items():
             weights[letter] = weights.get(letter, 0) + scale * weight
@@ -213,11 +212,7 @@ def column_equations(problem: Problem) -> list[ColumnForm] | None:
         forms = [form for form in found if form is not None]
         if len(forms) != len(found):
             return None
-        for first, second in zip(forms, forms[1:]):
-            total = dict(first)
-            for cell, coefficient in second.items():
-                total[cell] = total.get(cell, 0) - coefficient
-            result.append(total)
+        result += [difference((first, 0), (second, 0))[0] for first, second in zip(forms, forms[1:])]
     return result
 
 

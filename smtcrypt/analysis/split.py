@@ -43,15 +43,11 @@ class Bounds:
                       {word for poly in self.polynomials for monomial in poly for word in monomial}
                       for place in [place_values(word, base)]}
 
-    def _range(self, word: str, domains: Domains) -> tuple[int, int]:
-        letters, constant = self.words[word]
-        low = constant + sum(value * domains[letter][0] for letter, value in letters)
-        high = constant + sum(value * domains[letter][-1] for letter, value in letters)
-        return low, high
-
     def possible(self, domains: Domains) -> bool:
         """False if some polynomial cannot be 0 with every letter within its digits."""
-        ranges = {word: self._range(word, domains) for word in self.words}
+        ranges = {word: (constant + sum(value * domains[letter][0] for letter, value in letters),
+                         constant + sum(value * domains[letter][-1] for letter, value in letters))
+                  for word, (letters, constant) in self.words.items()}
         for poly in self.polynomials:
             low = high = 0
             for monomial, coefficient in poly.items():

@@ -46,9 +46,8 @@ class _Builder:
         self.base = problem.rules.base
         self.letters = letter_variables(problem, context)
         self.constraints: list[z3.BoolRef] = []
-        self.digits: dict[str, Digit] = {}
-        for letter, var in self.letters.items():
-            self.digits[letter] = Digit(letter, var, domains[letter][0], domains[letter][-1])
+        self.digits = {letter: Digit(letter, var, domains[letter][0], domains[letter][-1])
+                       for letter, var in self.letters.items()}
         self.digit_rules(domains)
         for value in range(self.base):  # literal digits inside words such as 7AB
             self.digits[str(value)] = self.constant(value)
@@ -125,10 +124,8 @@ class _Builder:
         found = self.vectors.get(words)
         if found is not None:
             return found
-        digits = []
-        for _ in range(product_length(words, self.base)):
-            name = self.name("digit")
-            digits.append(Digit(name, z3.Int(name, self.ctx), 0, self.base - 1))
+        names = [self.name("digit") for _ in range(product_length(words, self.base))]
+        digits = [Digit(name, z3.Int(name, self.ctx), 0, self.base - 1) for name in names]
         self.constraints += [c for d in digits for c in (d.var >= 0, d.var <= self.base - 1)]
         columns: dict[int, Column] = defaultdict(dict)
         self.add_term(columns, words, 1)
