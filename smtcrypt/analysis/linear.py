@@ -44,7 +44,7 @@ def walk_linear(node: Expr, leaf: Callable[[Expr], Form[Variable, Weight] | None
         right = walk_linear(node.right, leaf, factor, reciprocal)
         if left is None or right is None:
             return None
-        return _add(left, _negated(right) if node.op == "-" else right)
+        return form_sum(left, _negated(right) if node.op == "-" else right)
     if isinstance(node, BinOp) and node.op == "*":
         for first, other in ((node.left, node.right), (node.right, node.left)):
             value = factor(first)
@@ -69,7 +69,7 @@ def _negated(form: Form[Variable, Weight]) -> Form[Variable, Weight]:
     return {variable: -weight for variable, weight in form[0].items()}, -form[1]
 
 
-def _add(first: Form[Variable, Weight], second: Form[Variable, Weight]) -> Form[Variable, Weight]:
+def form_sum(first: Form[Variable, Weight], second: Form[Variable, Weight]) -> Form[Variable, Weight]:
     weights = dict(first[0])
     for variable, weight in second[0].items():
         weights[variable] = weights[variable] + weight if variable in weights else weight
@@ -78,7 +78,7 @@ def _add(first: Form[Variable, Weight], second: Form[Variable, Weight]) -> Form[
 
 def difference(first: Form[Variable, Weight], second: Form[Variable, Weight]) -> Form[Variable, Weight]:
     """first - second: an equation `first == second` as one form that must be 0."""
-    return _add(first, _negated(second))
+    return form_sum(first, _negated(second))
 
 
 # --- letters: the linear backend's equation ----------------------------------------------------------

@@ -92,10 +92,8 @@ def watched(halted: Callable[[], bool]) -> Iterator[None]:
 def checkpoint(context: z3.Context) -> None:
     """Raise `EncodingStopped` if the search that owns `context` was stopped, or the one building
     terms on this thread must end (see `watched`); cheap enough for the encoders' loops."""
-    if context in _stopped_contexts:
-        raise EncodingStopped
     halted = getattr(_watching, "halted", None)
-    if halted is not None and halted():
+    if context in _stopped_contexts or (halted is not None and halted()):
         raise EncodingStopped
 
 

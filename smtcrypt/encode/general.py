@@ -14,11 +14,11 @@ from fractions import Fraction
 
 import z3
 
-from smtcrypt.analysis.arithmetic import divisors, repeating_numerator
+from smtcrypt.analysis.arithmetic import divisors, repeating_fraction
 from smtcrypt.analysis.unknowns import unknown_values
 from smtcrypt.core.check import Problem, large_exponents
 from smtcrypt.core.intervals import Interval, digit_count, interval
-from smtcrypt.core.numerals import repeating_scale, root_floor
+from smtcrypt.core.numerals import root_floor
 from smtcrypt.core.rules import PRIME_LIMIT
 from smtcrypt.core.tree import Call, Expr, Name, Repeating
 from smtcrypt.encode import words
@@ -86,8 +86,7 @@ class GeneralEncoder(Rationals):
     # --- the node cases of this encoding's own (the others are walk.py's) -------------------------
 
     def encode_repeating(self, node: Repeating) -> tuple[Value, Ok]:
-        weights, literal = repeating_numerator(node, self.problem.rules.base)
-        scale = repeating_scale(node.fixed, node.period, self.problem.rules.base)
+        weights, literal, scale = repeating_fraction(node, self.problem.rules.base)
         if not weights:  # a constant: its roots are known (0.2(68) ** (1/2))
             return self.fraction(Fraction(literal, scale)), True
         return Rat(self.letters_value(weights, literal).num, scale, True), True
@@ -103,7 +102,7 @@ class GeneralEncoder(Rationals):
         fixed = [bound[0] for bound in bounds if bound is not None and bound[0] == bound[1]]
         if len(fixed) == len(nodes):
             return self.fraction(Fraction(math.gcd(*fixed))), True
-        constant = abs(math.gcd(*fixed)) if fixed else 0
+        constant = math.gcd(*fixed)
         if not 0 < constant <= MAX_DIVIDEND:
             return self.bezout_gcd(bounds, wholes)
         self.linear = False

@@ -11,12 +11,12 @@ from typing import TypeAlias
 
 import z3
 
-from smtcrypt.analysis.arithmetic import by_squaring, exact_root, repeating_numerator, root_range, root_step
+from smtcrypt.analysis.arithmetic import by_squaring, exact_root, repeating_fraction, root_range, root_step
 from smtcrypt.analysis.bounds import RationalInterval, ValueBounds, power_bounds, quotient_bounds
+from smtcrypt.analysis.linear import form_sum
 from smtcrypt.analysis.unknowns import Values
 from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import Interval, digit_sum_interval, greatest, interval, least, reversal_interval
-from smtcrypt.core.numerals import repeating_scale
 from smtcrypt.core.rules import PREDICATES
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Name, Not, Repeating, Word
 from smtcrypt.encode.base import Ok, letter_variables
@@ -49,14 +49,13 @@ class TermBounds(ValueBounds):
         if whole is not None:
             return Fraction(whole[0]), Fraction(whole[1])
         if isinstance(node, Repeating):  # its numerator's bounds (every weight >= 0) over its constant scale
-            weights, low = repeating_numerator(node, self.problem.rules.base)
+            weights, low, scale = repeating_fraction(node, self.problem.rules.base)
             high = low
             for letter, weight in weights.items():
                 digits = self.problem.allowed.get(letter)
                 if not digits:
                     return None
                 low, high = low + weight * min(digits), high + weight * max(digits)
-            scale = repeating_scale(node.fixed, node.period, self.problem.rules.base)
             return Fraction(low, scale), Fraction(high, scale)
         if isinstance(node, Name):
             values = (self.unknown_values or {}).get(node.name)
@@ -185,12 +184,7 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
         if a.const is not None and b.const is not None:
             return self.fraction(a.const + b.const)
         if isinstance(a.den, int) and a.den == b.den:
-            form: LetterForm | None = None
-            if a.form is not None and b.form is not None:
-                weights = dict(a.form[0])
-                for letter, weight in b.form[0].items():
-                    weights[letter] = weights.get(letter, 0) + weight
-                form = (weights, a.form[1] + b.form[1])
+            form = None if a.form is None or b.form is None else form_sum(a.form, b.form)
             return Rat(a.num + b.num, a.den, a.nonneg and b.nonneg, None, form)
         return Rat(self.times(a.num, b.den) + self.times(b.num, a.den), self.times(a.den, b.den),
                    a.nonneg and b.nonneg)
