@@ -1,7 +1,6 @@
-"""Integer facts the encoders build on, without Z3: widths, Lamé's bound on Euclid's steps, divisors,
-rational roots' candidates, repeating decimals' numerators, and the number-theory words over
-intervals. The one home of the integer helpers outside the verifier (roots, primes, digit sums,
-reversals), which the compiled formula's runtime shares too; the verifier keeps its own copy, on purpose."""
+"""Integer facts the encoders build on, without Z3. The one home of the integer helpers outside the
+verifier (roots, primes, digit sums, reversals), which the compiled formula's runtime shares too; the
+verifier keeps its own copy, on purpose."""
 
 from __future__ import annotations
 

@@ -105,7 +105,6 @@ class Encoded:
     context: z3.Context
     letters: dict[str, z3.ExprRef]
     constraints: list[z3.BoolRef]
-    # what the terms are, from which the search picks Z3's solvers (see engine/z3search.solvers):
     terms: str = "nonlinear"  # "linear" (integers, + and constant *), "nonlinear", or "bit-vector"
     if_terms: bool = False  # If-terms over integers (and/or, abs, min, max): the finite-domain solver may give up
     bounded: bool = True  # every variable has finite bounds (so bit-blasting is possible)

@@ -1,14 +1,11 @@
 """Long multiplication for products and powers of words: `ODD * ODD = FREAKY` digit by digit.
 
-Every constraint must be an equation (or a chain or an `and` of them) between polynomials of words
-with rational constants (`NAUGHT ** 2 = ZERO ** 3`, `PI * R**2 = AREA`), possibly divided by
-products of words (`NORTH / SOUTH = EAST / WEST`): each becomes one integer polynomial that must be
-zero (see analysis/polynomials.py; every divisor required nonzero where Python would divide by it).
-
-The polynomial is written as a person multiplies by hand, linear in bounded integers as the
-finite-domain solver needs: products of two digits are tables, longer products get fresh digits,
-and every column is balanced by a bounded carry. The magnitudes come from the leading digits, which
-analysis/split.py reads as intervals, to narrow the letters and split a long search.
+Every constraint must be an equation (or a chain or an `and` of them) between polynomials of words,
+possibly divided by products of words, each read as one integer polynomial that must be zero
+(analysis/polynomials.py). It is written as a person multiplies by hand, linear in bounded integers
+as the finite-domain solver needs: products of two digits are tables, longer products get fresh
+digits, and every column is balanced by a bounded carry. The leading digits set the magnitudes,
+which analysis/split.py reads as intervals, to narrow the letters and split a long search.
 """
 
 from __future__ import annotations
