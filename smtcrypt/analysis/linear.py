@@ -178,15 +178,10 @@ def column_form(node: Expr, base: int) -> ColumnForm | None:
     """`2*TWO - 1` as {("T", 2): 2, ("W", 1): 2, ("O", 0): 2, ("", 0): -1}: each letter by its
     column, literal digits in the constant; None if not a sum of integer multiples of words."""
     def leaf(part: Expr) -> Form[Cell, int] | None:
-        if isinstance(part, Word):
-            weights: dict[Cell, int] = {}
-            fixed = 0
-            for column, char in enumerate(reversed(part.letters)):
-                if char.isdigit():  # a literal digit inside a word, as in 7AB
-                    fixed += int(char) * base ** column
-                else:
-                    weights[(char, column)] = weights.get((char, column), 0) + 1
-            return weights, fixed
+        if isinstance(part, Word):  # literal digits inside a word, as in 7AB, go to the constant
+            cells = list(enumerate(reversed(part.letters)))
+            weights = {(char, column): 1 for column, char in cells if not char.isdigit()}
+            return weights, sum(int(char) * base ** column for column, char in cells if char.isdigit())
         if isinstance(part, Number) and part.value.denominator == 1:
             return {}, int(part.value)
         return None

@@ -34,8 +34,7 @@ class Context(z3.Context):
             ready = _fresh_context()
             if ready is None:  # z3 calls on without looking, and the process ends in a segmentation fault
                 raise MemoryError("Z3 could not make a context: the memory it may use (--max-memory) is taken")
-            self.ctx = ready
-            self.owner = True
+            self.ctx, self.owner = ready, True
             self.eh = z3.Z3_set_error_handler(ready, z3.z3.z3_error_handler)
             z3.Z3_set_ast_print_mode(ready, z3.Z3_PRINT_SMTLIB2_COMPLIANT)
 
