@@ -292,11 +292,16 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
         """The q-th root of num/D, for a constant D and bounds on num, as a table of the roots in range,
         which stays linear (`EVIL**(1/2)`), where unknown roots and denominators are hard for Z3; None
         when the range is too wide. The root is s/D with s**q = num * D**(q-1), s a multiple of `root_step`."""
-        bounds = self.numerator_bounds(node, a)
-        if bounds is None:
+        if a.const is not None or not isinstance(a.den, int):
             return None
         den = a.den
-        assert isinstance(den, int)
+        if den == 1:  # num's bounds: an integer term's interval, or the term's bounds (`.7(13) + A`) times D
+            bounds = interval(node, self.problem.rules)
+        else:
+            value = self.of(node)
+            bounds = None if value is None else (math.ceil(value[0] * den), math.floor(value[1] * den))
+        if bounds is None:
+            return None
         if bounds[1] < 0:
             return self.fraction(Fraction(0)), False
         scale, step = den ** (q - 1), root_step(den, q)
@@ -310,19 +315,6 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
         cases = [a.num * scale == r ** q for r in roots]
         self.side += [z3.Implies(case, result == r) for r, case in zip(roots, cases)]
         return Rat(result, den, True), (z3.Or(*cases) if cases else False)
-
-    def numerator_bounds(self, node: Expr, a: Rat) -> Interval | None:
-        """Bounds on a.num where a.den is a constant: an integer expression's interval, or the term's
-        bounds (`.7(13) + A`) scaled by the denominator; None if some term has no bounds."""
-        if a.const is not None or not isinstance(a.den, int):
-            return None
-        if a.den == 1:
-            return interval(node, self.problem.rules)
-        bounds = self.of(node)
-        if bounds is None:
-            return None
-        low, high = bounds[0] * a.den, bounds[1] * a.den
-        return math.ceil(low), math.floor(high)
 
     def power_of(self, node: BinOp, base: Rat, exponent: Rat) -> tuple[Rat, Ok]:
         fixed = self.problem.constant_exponents.get(node)
