@@ -27,7 +27,7 @@ from smtcrypt.core.tree import Call, Word
 
 MAX_TABLE = 2000  # most values a predicate's table lists (as the other tables in general_rationals.py)
 PRIME_SPAN = 200_000  # longest interval sieved for a table of its primes
-MAX_TRIAL_DIVISORS = 10_000  # most primes is_prime divides by (numbers below 104,729**2, about 1.1 * 10**10)
+MAX_TRIAL_DIVISOR = 104_729  # the 10,000th prime: is_prime divides by at most 10,000 (numbers below 1.1 * 10**10)
 MAX_SCAN = 100_000  # most values a word's table is chosen from
 
 
@@ -124,12 +124,9 @@ def _candidates(node: Call, low: int, high: int, most: int) -> list[int] | None:
 
 def trial_divisors(high: int) -> list[int] | None:
     """The primes up to sqrt(high): a number from 2 to high is prime exactly when it is one of them or
-    none divides it. None where there would be more than MAX_TRIAL_DIVISORS."""
+    none divides it. None where sqrt(high) is past MAX_TRIAL_DIVISOR."""
     limit = math.isqrt(max(high, 0))
-    if limit > 104_729:  # the 10,000th prime
-        return None
-    primes = primes_up_to(limit)
-    return primes if len(primes) <= MAX_TRIAL_DIVISORS else None
+    return primes_up_to(limit) if limit <= MAX_TRIAL_DIVISOR else None
 
 
 def digit_table(name: str, bounds: Interval | None, base: int) -> dict[int, int] | None:
