@@ -231,9 +231,7 @@ def analyse(problem: Problem) -> Analysis | None:
         analysis.nonzero |= equation.nonzero
         analysis.words += equation.words
         analysis.plain = analysis.plain and equation.plain
-    if partial_count(analysis, problem.rules.base) > MAX_PARTIALS:
-        return None
-    return analysis
+    return analysis if partial_count(analysis, problem.rules.base) <= MAX_PARTIALS else None
 
 
 def product_length(words: Monomial, base: int) -> int:

@@ -107,11 +107,10 @@ class Bounds:
 
     def cases(self, domains: Domains, limit: int = MAX_CASES,
               stopped: Callable[[], bool] = lambda: False) -> list[Case]:
-        """The search split by the digits of the heaviest letters: as many letters as keep the
-        cases within `limit` and fix at most MAX_FIXED_SHARE of the letters; every case narrowed, and
-        the impossible ones left out. Once `stopped()` is true (read between cases: the whole
-        split may take half a second) the cases made so far are returned, no longer a cover of
-        every solution: the caller is being stopped and must not use them."""
+        """The search split by the digits of the heaviest letters: as many letters as keep the cases
+        within `limit` and fix at most MAX_FIXED_SHARE of the letters; every case narrowed, the impossible
+        ones left out. Once `stopped()` is true (read between cases: a split may take half a second) the
+        cases made so far are returned, no cover of every solution: the stopped caller must not use them."""
         root = self.narrow(domains)
         if root is None:
             return []

@@ -141,8 +141,7 @@ class FormulaTerms:
     formula: z3.BoolRef
     linear: bool  # no product of unknowns: the finite-domain solver may take it
     cases: bool  # If-terms over integers
-    # the solver these terms are made for (see engine/z3search.make_solver), if not chosen by the two above
-    solver: str = ""
+    solver: str = ""  # the solver these terms are made for (engine/z3search.make_solver), if not by the two above
 
 
 def letter_variables(problem: Problem, context: z3.Context) -> dict[str, z3.ArithRef]:
