@@ -62,9 +62,7 @@ def _fold(node: Expr, problem: Problem, renamed: dict[BinOp, BinOp]) -> Expr:
     if isinstance(node, Not):
         known = truth(node.operand, problem)
         return node if known is None else Number(Fraction(0 if known else 1), "0" if known else "1", node.span)
-    if isinstance(node, BoolOp):
-        return _fold_bool(node, problem)
-    return node
+    return _fold_bool(node, problem) if isinstance(node, BoolOp) else node
 
 
 def _fold_bool(node: BoolOp, problem: Problem) -> Expr:

@@ -177,6 +177,5 @@ def rule_constraints(problem: Problem, letters: Mapping[str, Any],
         constraints += within(var, low, high) if within else [var >= low, var <= high]
         if len(allowed) != high - low + 1:
             constraints.append(z3.Or(*[var == digit for digit in sorted(allowed)]))
-    for group in problem.groups:
-        constraints.append(z3.Distinct(*(letters[letter] for letter in group)))
+    constraints += [z3.Distinct(*(letters[letter] for letter in group)) for group in problem.groups]
     return constraints

@@ -205,8 +205,7 @@ class GeneralEncoder(Rationals):
         made = self.recursions.get(stem)
         if made is not None:
             return made
-        int_sort = z3.IntSort(self.ctx)
-        function = z3.RecFunction(f"{stem}!{next(self.fresh)}", *([int_sort] * arity), result)
+        function = z3.RecFunction(f"{stem}!{next(self.fresh)}", *([z3.IntSort(self.ctx)] * arity), result)
         arguments = [z3.Int(f"{stem}!arg{index}", self.ctx) for index in range(arity)]
         z3.RecAddDefinition(function, arguments, body(function, *arguments))
         self.recursions[stem] = function

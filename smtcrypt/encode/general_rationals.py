@@ -121,8 +121,6 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
         # coefficients), not a function of the letters: the formula's negation is not its constraints' negation
         self.witnesses = False
 
-    # --- helpers -------------------------------------------------------------------------------
-
     def fraction(self, value: Fraction) -> Rat:
         form: LetterForm | None = ({}, value.numerator) if value.denominator == 1 else None
         return Rat(z3.IntVal(value.numerator, self.ctx), value.denominator, value >= 0, value, form)
