@@ -1,7 +1,6 @@
-"""Integer facts the encoders build on, without Z3: widths, Lamé's bound on Euclid's steps, divisors,
-rational roots' candidates, repeating decimals' numerators, and the number-theory words over
-intervals. The one home of the integer helpers outside the verifier (roots, primes, digit sums,
-reversals), which the compiled formula's runtime shares too; the verifier keeps its own copy, on purpose."""
+"""Integer facts the encoders build on, without Z3. The one home of the integer helpers outside the
+verifier (roots, primes, digit sums, reversals), which the compiled formula's runtime shares too; the
+verifier keeps its own copy, on purpose."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ import math
 from collections.abc import Callable
 from typing import TypeVar
 
-from smtcrypt.core.numerals import place_values, root_floor
+from smtcrypt.core.numerals import place_values, repeating_scale, root_floor
 from smtcrypt.core.tree import Repeating
 
 T = TypeVar("T")
@@ -78,12 +77,13 @@ def divisors(n: int) -> list[int]:
     return small + [n // d for d in reversed(small) if d * d != n]
 
 
-def repeating_numerator(node: Repeating, base: int) -> tuple[dict[str, int], int]:
-    """A repeating decimal's numerator over its constant denominator (`numerals.repeating_scale`):
-    whole.fixed period minus whole.fixed (see verify.repeating_value), as letter weights and a constant."""
+def repeating_fraction(node: Repeating, base: int) -> tuple[dict[str, int], int, int]:
+    """A repeating decimal as its numerator, whole.fixed period minus whole.fixed (see verify.repeating_value)
+    as letter weights and a constant, over its constant denominator (`numerals.repeating_scale`)."""
     weights, literal = place_values(node.whole + node.fixed + node.period, base)
     head, head_literal = place_values(node.whole + node.fixed, base)
-    return {letter: weight - head.get(letter, 0) for letter, weight in weights.items()}, literal - head_literal
+    numerator = {letter: weight - head.get(letter, 0) for letter, weight in weights.items()}
+    return numerator, literal - head_literal, repeating_scale(node.fixed, node.period, base)
 
 
 # --- the number-theory words over intervals: what their tables and witnesses are made of ---------------

@@ -168,9 +168,7 @@ def _truth(node: Expr, bounds: BoxBounds) -> bool | None:
         operands = [bounds.of(op) for op in node.operands]
         results = [None if left is None or right is None else compare_bounds(op, left, right)
                    for op, left, right in zip(node.ops, operands, operands[1:])]
-        if any(r is False for r in results):
-            return False
-        return True if all(r is True for r in results) else None
+        return False if False in results else (True if all(r is True for r in results) else None)
     if isinstance(node, BoolOp):
         parts = [_truth(op, bounds) for op in node.operands]
         if node.op == "and":

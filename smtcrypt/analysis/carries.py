@@ -1,8 +1,5 @@
-"""Carries: the columns of a linear equation, with the tightest carry bounds their digits allow.
-
-A column of a sum passes on a carry whose range the column's bounds fix; the column encodings,
-the linear backend and the explainer read the same columns from here, so that they agree.
-"""
+"""Carries: the columns of a linear equation, with the tightest carry bounds their digits allow. The
+column encodings, the linear backend and the explainer read the same columns from here, so that they agree."""
 
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
-"""A problem's facts, each worked out once.
-
-Many readers ask the same questions of one problem (the backends' fit tests, the portfolio's stages,
-the encoders, the planners): a function of the problem alone marked `problem_fact` answers each once
-and keeps the answer in the problem's `memo`, for every later reader to share, not to change.
-"""
+"""A problem's facts, each worked out once: many readers ask the same questions of one problem (the
+backends' fit tests, the portfolio's stages, the encoders, the planners), so a function of the problem
+alone marked `problem_fact` answers each once and keeps the answer in the problem's `memo`, for every
+later reader to share, not to change."""
 
 from __future__ import annotations
 

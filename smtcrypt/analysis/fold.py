@@ -1,10 +1,6 @@
-"""Fold `or`, `and` and `not` whose operands' truth is known from their bounds.
-
-`(2 * BE or not 2 * BE) = THE + QUES - TION` is a plain sum: 2 * BE is at least 20, so the
-`or` is its left side. Folded, the constraint goes to the column encoding (milliseconds)
-instead of the general one (seconds). Only the encoder sees the folded tree; the exact
-re-check still evaluates the formula as written.
-"""
+"""Fold `or`, `and` and `not` whose operands' truth is known from their bounds, so that a faster encoding
+takes the constraint: `(2 * BE or not 2 * BE) = THE + QUES - TION` is a plain sum (2 * BE is at least
+20). Only the encoder sees the folded tree; the exact re-check evaluates the formula as written."""
 
 from __future__ import annotations
 
@@ -66,9 +62,7 @@ def _fold(node: Expr, problem: Problem, renamed: dict[BinOp, BinOp]) -> Expr:
     if isinstance(node, Not):
         known = truth(node.operand, problem)
         return node if known is None else Number(Fraction(0 if known else 1), "0" if known else "1", node.span)
-    if isinstance(node, BoolOp):
-        return _fold_bool(node, problem)
-    return node
+    return _fold_bool(node, problem) if isinstance(node, BoolOp) else node
 
 
 def _fold_bool(node: BoolOp, problem: Problem) -> Expr:

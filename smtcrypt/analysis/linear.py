@@ -44,7 +44,7 @@ def walk_linear(node: Expr, leaf: Callable[[Expr], Form[Variable, Weight] | None
         right = walk_linear(node.right, leaf, factor, reciprocal)
         if left is None or right is None:
             return None
-        return _add(left, _negated(right) if node.op == "-" else right)
+        return form_sum(left, _negated(right) if node.op == "-" else right)
     if isinstance(node, BinOp) and node.op == "*":
         for first, other in ((node.left, node.right), (node.right, node.left)):
             value = factor(first)
@@ -69,7 +69,7 @@ def _negated(form: Form[Variable, Weight]) -> Form[Variable, Weight]:
     return {variable: -weight for variable, weight in form[0].items()}, -form[1]
 
 
-def _add(first: Form[Variable, Weight], second: Form[Variable, Weight]) -> Form[Variable, Weight]:
+def form_sum(first: Form[Variable, Weight], second: Form[Variable, Weight]) -> Form[Variable, Weight]:
     weights = dict(first[0])
     for variable, weight in second[0].items():
         weights[variable] = weights[variable] + weight if variable in weights else weight
@@ -78,7 +78,7 @@ def _add(first: Form[Variable, Weight], second: Form[Variable, Weight]) -> Form[
 
 def difference(first: Form[Variable, Weight], second: Form[Variable, Weight]) -> Form[Variable, Weight]:
     """first - second: an equation `first == second` as one form that must be 0."""
-    return _add(first, _negated(second))
+    return form_sum(first, _negated(second))
 
 
 # --- letters: the linear backend's equation ----------------------------------------------------------
@@ -148,8 +148,7 @@ def combined(forms: list[tuple[dict[str, int], int]],
     every e is: then e1 is a multiple of m1 smaller than m1 in size, so 0, and so on with the rest; so
     the one equation holds exactly where they all do, and the sum kernel cuts by all of them at once."""
     weights: dict[str, int] = {}
-    fixed = 0
-    scale = 1
+    fixed, scale = 0, 1
     for form, constant_term in forms:
         for letter, weight in form.items():
             weights[letter] = weights.get(letter, 0) + scale * weight
@@ -179,15 +178,10 @@ def column_form(node: Expr, base: int) -> ColumnForm | None:
     """`2*TWO - 1` as {("T", 2): 2, ("W", 1): 2, ("O", 0): 2, ("", 0): -1}: each letter by its
     column, literal digits in the constant; None if not a sum of integer multiples of words."""
     def leaf(part: Expr) -> Form[Cell, int] | None:
-        if isinstance(part, Word):
-            weights: dict[Cell, int] = {}
-            fixed = 0
-            for column, char in enumerate(reversed(part.letters)):
-                if char.isdigit():  # a literal digit inside a word, as in 7AB
-                    fixed += int(char) * base ** column
-                else:
-                    weights[(char, column)] = weights.get((char, column), 0) + 1
-            return weights, fixed
+        if isinstance(part, Word):  # literal digits inside a word, as in 7AB, go to the constant
+            cells = list(enumerate(reversed(part.letters)))
+            weights = {(char, column): 1 for column, char in cells if not char.isdigit()}
+            return weights, sum(int(char) * base ** column for column, char in cells if char.isdigit())
         if isinstance(part, Number) and part.value.denominator == 1:
             return {}, int(part.value)
         return None
@@ -213,11 +207,7 @@ def column_equations(problem: Problem) -> list[ColumnForm] | None:
         forms = [form for form in found if form is not None]
         if len(forms) != len(found):
             return None
-        for first, second in zip(forms, forms[1:]):
-            total = dict(first)
-            for cell, coefficient in second.items():
-                total[cell] = total.get(cell, 0) - coefficient
-            result.append(total)
+        result += [difference((first, 0), (second, 0))[0] for first, second in zip(forms, forms[1:])]
     return result
 
 

@@ -99,9 +99,7 @@ def multiset_lcm(first: Monomial, second: Monomial) -> Monomial:
 
 
 def cancel(value: Quotient) -> Quotient:
-    """Divide num and den by every word of den that divides each term of num (den is nonzero)."""
-    if not value.num:
-        return Quotient({}, ())
+    """Divide num and den by every word of den that divides each term of num (den is nonzero): 0 / den is 0."""
     num, den = dict(value.num), list(value.den)
     for word in sorted(set(den)):
         while word in den and all(word in key for key in num):
@@ -233,9 +231,7 @@ def analyse(problem: Problem) -> Analysis | None:
         analysis.nonzero |= equation.nonzero
         analysis.words += equation.words
         analysis.plain = analysis.plain and equation.plain
-    if partial_count(analysis, problem.rules.base) > MAX_PARTIALS:
-        return None
-    return analysis
+    return analysis if partial_count(analysis, problem.rules.base) <= MAX_PARTIALS else None
 
 
 def product_length(words: Monomial, base: int) -> int:

@@ -43,15 +43,11 @@ class Bounds:
                       {word for poly in self.polynomials for monomial in poly for word in monomial}
                       for place in [place_values(word, base)]}
 
-    def _range(self, word: str, domains: Domains) -> tuple[int, int]:
-        letters, constant = self.words[word]
-        low = constant + sum(value * domains[letter][0] for letter, value in letters)
-        high = constant + sum(value * domains[letter][-1] for letter, value in letters)
-        return low, high
-
     def possible(self, domains: Domains) -> bool:
         """False if some polynomial cannot be 0 with every letter within its digits."""
-        ranges = {word: self._range(word, domains) for word in self.words}
+        ranges = {word: (constant + sum(value * domains[letter][0] for letter, value in letters),
+                         constant + sum(value * domains[letter][-1] for letter, value in letters))
+                  for word, (letters, constant) in self.words.items()}
         for poly in self.polynomials:
             low = high = 0
             for monomial, coefficient in poly.items():
@@ -111,11 +107,10 @@ class Bounds:
 
     def cases(self, domains: Domains, limit: int = MAX_CASES,
               stopped: Callable[[], bool] = lambda: False) -> list[Case]:
-        """The search split by the digits of the heaviest letters: as many letters as keep the
-        cases within `limit` and fix at most MAX_FIXED_SHARE of the letters; every case narrowed, and
-        the impossible ones left out. Once `stopped()` is true (read between cases: the whole
-        split may take half a second) the cases made so far are returned, no longer a cover of
-        every solution: the caller is being stopped and must not use them."""
+        """The search split by the digits of the heaviest letters: as many letters as keep the cases
+        within `limit` and fix at most MAX_FIXED_SHARE of the letters; every case narrowed, the impossible
+        ones left out. Once `stopped()` is true (read between cases: a split may take half a second) the
+        cases made so far are returned, no cover of every solution: the stopped caller must not use them."""
         root = self.narrow(domains)
         if root is None:
             return []

@@ -17,14 +17,10 @@ MAX_STATES = 200_000  # sets of used digits tracked while counting distinct assi
 
 
 def search_space(problem: Problem) -> tuple[int | None, bool]:
-    """The number of letter assignments a brute force would try, and whether that number is exact.
-
-    Counts assignments that respect each letter's digits (base, leading zero, --digits, --domain,
-    --assign) and, if the rules say so, distinctness, times the values of integer unknowns that the
-    formula bounds (see unknowns.py). With an unbounded unknown the space is infinite: (None, True).
-    If distinct assignments are too many to count exactly, the product of the domain sizes (an upper
-    bound) is returned with False.
-    """
+    """The letter assignments a brute force would try (each letter's digits, distinct where the rules
+    say so, times the values of the unknowns the formula bounds), and whether that count is exact:
+    (None, True) with an unbounded unknown; the domains' product, a bound, with False where the
+    distinct assignments are too many to count."""
     values = unknown_values(problem) if problem.unknowns else {}
     if values is None:
         return None, True

@@ -79,11 +79,9 @@ def _link(left: Expr, op: str, right: Expr) -> Iterator[tuple[str, str, Fraction
         return
     if op not in MIRRORED:  # != and `not in` bound nothing
         return
+    if isinstance(right, Name) and not isinstance(left, Name):  # `constant op unknown`
+        left, op, right = right, MIRRORED[op], left
     if isinstance(left, Name):
         value = constant(right)
         if value is not None:
             yield left.name, op, value
-    elif isinstance(right, Name):
-        value = constant(left)
-        if value is not None:
-            yield right.name, MIRRORED[op], value

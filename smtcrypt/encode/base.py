@@ -34,8 +34,7 @@ class Context(z3.Context):
             ready = _fresh_context()
             if ready is None:  # z3 calls on without looking, and the process ends in a segmentation fault
                 raise MemoryError("Z3 could not make a context: the memory it may use (--max-memory) is taken")
-            self.ctx = ready
-            self.owner = True
+            self.ctx, self.owner = ready, True
             self.eh = z3.Z3_set_error_handler(ready, z3.z3.z3_error_handler)
             z3.Z3_set_ast_print_mode(ready, z3.Z3_PRINT_SMTLIB2_COMPLIANT)
 
@@ -92,10 +91,8 @@ def watched(halted: Callable[[], bool]) -> Iterator[None]:
 def checkpoint(context: z3.Context) -> None:
     """Raise `EncodingStopped` if the search that owns `context` was stopped, or the one building
     terms on this thread must end (see `watched`); cheap enough for the encoders' loops."""
-    if context in _stopped_contexts:
-        raise EncodingStopped
     halted = getattr(_watching, "halted", None)
-    if halted is not None and halted():
+    if context in _stopped_contexts or (halted is not None and halted()):
         raise EncodingStopped
 
 
@@ -107,7 +104,6 @@ class Encoded:
     context: z3.Context
     letters: dict[str, z3.ExprRef]
     constraints: list[z3.BoolRef]
-    # what the terms are, from which the search picks Z3's solvers (see engine/z3search.solvers):
     terms: str = "nonlinear"  # "linear" (integers, + and constant *), "nonlinear", or "bit-vector"
     if_terms: bool = False  # If-terms over integers (and/or, abs, min, max): the finite-domain solver may give up
     bounded: bool = True  # every variable has finite bounds (so bit-blasting is possible)
@@ -145,8 +141,7 @@ class FormulaTerms:
     formula: z3.BoolRef
     linear: bool  # no product of unknowns: the finite-domain solver may take it
     cases: bool  # If-terms over integers
-    # the solver these terms are made for (see engine/z3search.make_solver), if not chosen by the two above
-    solver: str = ""
+    solver: str = ""  # the solver these terms are made for (engine/z3search.make_solver), if not by the two above
 
 
 def letter_variables(problem: Problem, context: z3.Context) -> dict[str, z3.ArithRef]:
@@ -182,6 +177,5 @@ def rule_constraints(problem: Problem, letters: Mapping[str, Any],
         constraints += within(var, low, high) if within else [var >= low, var <= high]
         if len(allowed) != high - low + 1:
             constraints.append(z3.Or(*[var == digit for digit in sorted(allowed)]))
-    for group in problem.groups:
-        constraints.append(z3.Distinct(*(letters[letter] for letter in group)))
+    constraints += [z3.Distinct(*(letters[letter] for letter in group)) for group in problem.groups]
     return constraints

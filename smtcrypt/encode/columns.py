@@ -46,8 +46,7 @@ class ColumnsEncoding:
             column_constraints(model, form, narrowed, f"carry{index}")
         all_distinct = problem.distinctness == "all"
         if all_distinct:
-            # distinctness once, as digit cardinality: with Distinct as well, the search was
-            # slower (ALPHABET + LETTERS = SCRABBLE)
+            # distinctness once, as digit cardinality: with Distinct as well, the search was slower
             digit_cardinality(model, narrowed)
         else:  # only some letters differ (--distinct groups, wildcards apart)
             for group in problem.groups:

@@ -14,11 +14,11 @@ from fractions import Fraction
 
 import z3
 
-from smtcrypt.analysis.arithmetic import divisors, repeating_numerator
+from smtcrypt.analysis.arithmetic import divisors, repeating_fraction
 from smtcrypt.analysis.unknowns import unknown_values
 from smtcrypt.core.check import Problem, large_exponents
 from smtcrypt.core.intervals import Interval, digit_count, interval
-from smtcrypt.core.numerals import repeating_scale, root_floor
+from smtcrypt.core.numerals import root_floor
 from smtcrypt.core.rules import PRIME_LIMIT
 from smtcrypt.core.tree import Call, Expr, Name, Repeating
 from smtcrypt.encode import words
@@ -71,17 +71,13 @@ class GeneralEncoder(Rationals):
         self.unknown_values = unknown_values(problem)  # their values, where the formula bounds every one
 
     def run(self) -> Encoded:
-        problem = self.problem
-        constraints = rule_constraints(problem, self.letters) + self.holds()
-        constraints += self.side
-        # the bounds the formula puts on its unknowns, stated apart: every solution meets them
-        # (see analysis/unknowns.py)
+        constraints = rule_constraints(self.problem, self.letters) + self.holds() + self.side
+        # the bounds the formula puts on its unknowns (analysis/unknowns.py), which every solution meets
         for name, values in (self.unknown_values or {}).items():
             var = self.unknowns[name]
             constraints += [var >= values[0], var <= values[-1]] if values else [z3.BoolVal(False, self.ctx)]
         unbounded = bool(self.unknowns) and self.unknown_values is None
-        # every auxiliary unknown has bounds: then bit-blasting is possible (not tried over integer unknowns,
-        # bounded or not: Z3's general solver was the faster on the property tests' formulas)
+        # bounded auxiliary unknowns allow bit-blasting (not over integer unknowns: Z3's general solver is faster)
         bounded = next(self.fresh) == self.bounded_fresh and not self.unknowns
         terms = "linear" if self.linear else "nonlinear"
         return Encoded(self.ctx, {**self.letters, **self.unknowns}, constraints, terms,
@@ -90,8 +86,7 @@ class GeneralEncoder(Rationals):
     # --- the node cases of this encoding's own (the others are walk.py's) -------------------------
 
     def encode_repeating(self, node: Repeating) -> tuple[Value, Ok]:
-        weights, literal = repeating_numerator(node, self.problem.rules.base)
-        scale = repeating_scale(node.fixed, node.period, self.problem.rules.base)
+        weights, literal, scale = repeating_fraction(node, self.problem.rules.base)
         if not weights:  # a constant: its roots are known (0.2(68) ** (1/2))
             return self.fraction(Fraction(literal, scale)), True
         return Rat(self.letters_value(weights, literal).num, scale, True), True
@@ -107,7 +102,7 @@ class GeneralEncoder(Rationals):
         fixed = [bound[0] for bound in bounds if bound is not None and bound[0] == bound[1]]
         if len(fixed) == len(nodes):
             return self.fraction(Fraction(math.gcd(*fixed))), True
-        constant = abs(math.gcd(*fixed)) if fixed else 0
+        constant = math.gcd(*fixed)
         if not 0 < constant <= MAX_DIVIDEND:
             return self.bezout_gcd(bounds, wholes)
         self.linear = False
@@ -147,8 +142,8 @@ class GeneralEncoder(Rationals):
         if node.name == "divides":
             return self.divides(node, wholes), True
         bounds = self.whole_bounds(node.args[0])
-        if node.name in ("dsum", "rev", "is_palindrome"):
-            return self.digit_word(node, x, bounds), True
+        if node.name in ("dsum", "rev"):
+            return self.digits_of(x, node.name, bounds), True
         # is_prime is undefined from PRIME_LIMIT on (see core/verify.py)
         defined: Ok = x < PRIME_LIMIT if node.name == "is_prime" and (bounds is None or bounds[1] >= PRIME_LIMIT) \
             else True
@@ -158,6 +153,8 @@ class GeneralEncoder(Rationals):
         listed = words.table(node, bounds, self.problem.rules.base)
         if listed is not None:
             return self.one_of(x, listed), defined
+        if node.name == "is_palindrome":
+            return self.digits_of(x, "rev", bounds).num == x, True
         if node.name == "is_prime":
             return self.prime(x, bounds), defined
         if node.name == "is_triangular":  # x = t(t + 1)/2 exactly when 8x + 1 = (2t + 1)**2
@@ -208,22 +205,12 @@ class GeneralEncoder(Rationals):
         made = self.recursions.get(stem)
         if made is not None:
             return made
-        int_sort = z3.IntSort(self.ctx)
-        function = z3.RecFunction(f"{stem}!{next(self.fresh)}", *([int_sort] * arity), result)
+        function = z3.RecFunction(f"{stem}!{next(self.fresh)}", *([z3.IntSort(self.ctx)] * arity), result)
         arguments = [z3.Int(f"{stem}!arg{index}", self.ctx) for index in range(arity)]
         z3.RecAddDefinition(function, arguments, body(function, *arguments))
         self.recursions[stem] = function
         self.linear = False
         return function
-
-    def digit_word(self, node: Call, x: z3.ArithRef, bounds: Interval | None) -> Value:
-        """dsum, rev or is_palindrome of a term other than a word: from the digits of x."""
-        if node.name == "is_palindrome":
-            listed = words.table(node, bounds, self.problem.rules.base)
-            if listed is not None:
-                return self.one_of(x, listed)
-            return self.digits_of(x, "rev", bounds).num == x
-        return self.digits_of(x, node.name, bounds)
 
     def digits_of(self, x: z3.ArithRef, name: str, bounds: Interval | None) -> Rat:
         """dsum(x) or rev(x) of an integer term: a table of its values where they are few, its digits as

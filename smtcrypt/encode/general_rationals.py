@@ -11,12 +11,12 @@ from typing import TypeAlias
 
 import z3
 
-from smtcrypt.analysis.arithmetic import by_squaring, exact_root, repeating_numerator, root_range, root_step
+from smtcrypt.analysis.arithmetic import by_squaring, exact_root, repeating_fraction, root_range, root_step
 from smtcrypt.analysis.bounds import RationalInterval, ValueBounds, power_bounds, quotient_bounds
+from smtcrypt.analysis.linear import form_sum
 from smtcrypt.analysis.unknowns import Values
 from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import Interval, digit_sum_interval, greatest, interval, least, reversal_interval
-from smtcrypt.core.numerals import repeating_scale
 from smtcrypt.core.rules import PREDICATES
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Name, Not, Repeating, Word
 from smtcrypt.encode.base import Ok, letter_variables
@@ -49,14 +49,13 @@ class TermBounds(ValueBounds):
         if whole is not None:
             return Fraction(whole[0]), Fraction(whole[1])
         if isinstance(node, Repeating):  # its numerator's bounds (every weight >= 0) over its constant scale
-            weights, low = repeating_numerator(node, self.problem.rules.base)
+            weights, low, scale = repeating_fraction(node, self.problem.rules.base)
             high = low
             for letter, weight in weights.items():
                 digits = self.problem.allowed.get(letter)
                 if not digits:
                     return None
                 low, high = low + weight * min(digits), high + weight * max(digits)
-            scale = repeating_scale(node.fixed, node.period, self.problem.rules.base)
             return Fraction(low, scale), Fraction(high, scale)
         if isinstance(node, Name):
             values = (self.unknown_values or {}).get(node.name)
@@ -87,7 +86,6 @@ class TermBounds(ValueBounds):
             return quotient and (Fraction(math.floor(quotient[0])), Fraction(math.floor(quotient[1])))
         largest = max(abs(right[0]), abs(right[1]))  # x % y: from 0 to y's largest magnitude, on y's side
         return (Fraction(0), largest) if right[0] > 0 else (-largest, Fraction(0))
-
 
 
 @dataclass(frozen=True)
@@ -123,8 +121,6 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
         # coefficients), not a function of the letters: the formula's negation is not its constraints' negation
         self.witnesses = False
 
-    # --- helpers -------------------------------------------------------------------------------
-
     def fraction(self, value: Fraction) -> Rat:
         form: LetterForm | None = ({}, value.numerator) if value.denominator == 1 else None
         return Rat(z3.IntVal(value.numerator, self.ctx), value.denominator, value >= 0, value, form)
@@ -155,9 +151,7 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
 
     def times(self, a: z3.ArithRef | int, b: z3.ArithRef | int) -> z3.ArithRef | int:
         """A product, noting when it multiplies two unknowns."""
-        if isinstance(a, int) or isinstance(b, int):
-            return a * b
-        if not (z3.is_int_value(a) or z3.is_int_value(b)):
+        if not (isinstance(a, int) or isinstance(b, int) or z3.is_int_value(a) or z3.is_int_value(b)):
             self.linear = False
         return a * b
 
@@ -166,9 +160,8 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
             return z3.If(condition, then, otherwise)
         a, b = self.rat(then), self.rat(otherwise)
         self.cases = True
-        if isinstance(a.den, int) and a.den == b.den:
-            den = a.den
-        else:
+        den = a.den
+        if not (isinstance(a.den, int) and a.den == b.den):
             self.linear = False
             den = z3.If(condition, a.den, b.den)
         return Rat(z3.If(condition, a.num, b.num), den, a.nonneg and b.nonneg)
@@ -189,12 +182,7 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
         if a.const is not None and b.const is not None:
             return self.fraction(a.const + b.const)
         if isinstance(a.den, int) and a.den == b.den:
-            form: LetterForm | None = None
-            if a.form is not None and b.form is not None:
-                weights = dict(a.form[0])
-                for letter, weight in b.form[0].items():
-                    weights[letter] = weights.get(letter, 0) + weight
-                form = (weights, a.form[1] + b.form[1])
+            form = None if a.form is None or b.form is None else form_sum(a.form, b.form)
             return Rat(a.num + b.num, a.den, a.nonneg and b.nonneg, None, form)
         return Rat(self.times(a.num, b.den) + self.times(b.num, a.den), self.times(a.den, b.den),
                    a.nonneg and b.nonneg)
@@ -281,9 +269,8 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
     def root(self, a: Rat, q: int) -> tuple[Rat, Ok]:
         """The exact non-negative q-th root, defined only where it is rational."""
         if a.const is not None:
-            value = a.const
-            top = exact_root(value.numerator, q) if value >= 0 else None
-            bottom = exact_root(value.denominator, q)
+            top = exact_root(a.const.numerator, q) if a.const >= 0 else None
+            bottom = exact_root(a.const.denominator, q)
             if top is None or bottom is None:
                 return self.fraction(Fraction(0)), False
             return self.fraction(Fraction(top, bottom)), True
@@ -303,11 +290,16 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
         """The q-th root of num/D, for a constant D and bounds on num, as a table of the roots in range,
         which stays linear (`EVIL**(1/2)`), where unknown roots and denominators are hard for Z3; None
         when the range is too wide. The root is s/D with s**q = num * D**(q-1), s a multiple of `root_step`."""
-        bounds = self.numerator_bounds(node, a)
-        if bounds is None:
+        if a.const is not None or not isinstance(a.den, int):
             return None
         den = a.den
-        assert isinstance(den, int)
+        if den == 1:  # num's bounds: an integer term's interval, or the term's bounds (`.7(13) + A`) times D
+            bounds = interval(node, self.problem.rules)
+        else:
+            value = self.of(node)
+            bounds = None if value is None else (math.ceil(value[0] * den), math.floor(value[1] * den))
+        if bounds is None:
+            return None
         if bounds[1] < 0:
             return self.fraction(Fraction(0)), False
         scale, step = den ** (q - 1), root_step(den, q)
@@ -321,19 +313,6 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
         cases = [a.num * scale == r ** q for r in roots]
         self.side += [z3.Implies(case, result == r) for r, case in zip(roots, cases)]
         return Rat(result, den, True), (z3.Or(*cases) if cases else False)
-
-    def numerator_bounds(self, node: Expr, a: Rat) -> Interval | None:
-        """Bounds on a.num where a.den is a constant: an integer expression's interval, or the term's
-        bounds (`.7(13) + A`) scaled by the denominator; None if some term has no bounds."""
-        if a.const is not None or not isinstance(a.den, int):
-            return None
-        if a.den == 1:
-            return interval(node, self.problem.rules)
-        bounds = self.of(node)
-        if bounds is None:
-            return None
-        low, high = bounds[0] * a.den, bounds[1] * a.den
-        return math.ceil(low), math.floor(high)
 
     def power_of(self, node: BinOp, base: Rat, exponent: Rat) -> tuple[Rat, Ok]:
         fixed = self.problem.constant_exponents.get(node)

@@ -1,14 +1,11 @@
 """Long multiplication for products and powers of words: `ODD * ODD = FREAKY` digit by digit.
 
-Every constraint must be an equation (or a chain or an `and` of them) between polynomials of words
-with rational constants (`NAUGHT ** 2 = ZERO ** 3`, `PI * R**2 = AREA`), possibly divided by
-products of words (`NORTH / SOUTH = EAST / WEST`): each becomes one integer polynomial that must be
-zero (see analysis/polynomials.py; every divisor required nonzero where Python would divide by it).
-
-The polynomial is written as a person multiplies by hand, linear in bounded integers as the
-finite-domain solver needs: products of two digits are tables, longer products get fresh digits,
-and every column is balanced by a bounded carry. The magnitudes come from the leading digits, which
-analysis/split.py reads as intervals, to narrow the letters and split a long search.
+Every constraint must be an equation (or a chain or an `and` of them) between polynomials of words,
+possibly divided by products of words, each read as one integer polynomial that must be zero
+(analysis/polynomials.py). It is written as a person multiplies by hand, linear in bounded integers
+as the finite-domain solver needs: products of two digits are tables, longer products get fresh
+digits, and every column is balanced by a bounded carry. The leading digits set the magnitudes,
+which analysis/split.py reads as intervals, to narrow the letters and split a long search.
 """
 
 from __future__ import annotations
@@ -46,9 +43,8 @@ class _Builder:
         self.base = problem.rules.base
         self.letters = letter_variables(problem, context)
         self.constraints: list[z3.BoolRef] = []
-        self.digits: dict[str, Digit] = {}
-        for letter, var in self.letters.items():
-            self.digits[letter] = Digit(letter, var, domains[letter][0], domains[letter][-1])
+        self.digits = {letter: Digit(letter, var, domains[letter][0], domains[letter][-1])
+                       for letter, var in self.letters.items()}
         self.digit_rules(domains)
         for value in range(self.base):  # literal digits inside words such as 7AB
             self.digits[str(value)] = self.constant(value)
@@ -125,10 +121,8 @@ class _Builder:
         found = self.vectors.get(words)
         if found is not None:
             return found
-        digits = []
-        for _ in range(product_length(words, self.base)):
-            name = self.name("digit")
-            digits.append(Digit(name, z3.Int(name, self.ctx), 0, self.base - 1))
+        names = [self.name("digit") for _ in range(product_length(words, self.base))]
+        digits = [Digit(name, z3.Int(name, self.ctx), 0, self.base - 1) for name in names]
         self.constraints += [c for d in digits for c in (d.var >= 0, d.var <= self.base - 1)]
         columns: dict[int, Column] = defaultdict(dict)
         self.add_term(columns, words, 1)

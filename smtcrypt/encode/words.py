@@ -27,7 +27,8 @@ from smtcrypt.core.tree import Call, Word
 
 MAX_TABLE = 2000  # most values a predicate's table lists (as the other tables in general_rationals.py)
 PRIME_SPAN = 200_000  # longest interval sieved for a table of its primes
-MAX_TRIAL_DIVISORS = 10_000  # most primes is_prime divides by (numbers below 104,729**2, about 1.1 * 10**10)
+MAX_TRIAL_DIVISOR = 104_729  # the 10,000th prime: is_prime divides by at most 10,000 (numbers below 1.1 * 10**10)
+MAX_SCAN = 100_000  # most values a word's table is chosen from
 
 
 def power_of(node: Call) -> int:
@@ -105,14 +106,12 @@ def trie(letters: tuple[str, ...], rows: list[tuple[int, ...]], is_digit: Callab
     return options[0] if len(options) == 1 else z3.Or(*options)
 
 
-MAX_SCAN = 100_000  # most values a word's table is chosen from
-
-
 def _candidates(node: Call, low: int, high: int, most: int) -> list[int] | None:
     """The values in [low, high] for which the predicate holds (the primes of a segment short enough
     to list), where at most `most` roots are looked at; None for other words."""
-    if node.name == "is_prime":
-        return _primes(low, high)
+    if node.name == "is_prime":  # a shorter segment where it lies too high to sieve (each number is tested)
+        span = PRIME_SPAN if math.isqrt(max(high, 0)) <= SIEVE_ROOT else MAX_TABLE
+        return primes_between(low, high) if high - low <= span else None
     if node.name == "is_triangular":
         roots = triangular_range(low, high)
         return [t * (t + 1) // 2 for t in roots] if len(roots) <= most else None
@@ -123,21 +122,11 @@ def _candidates(node: Call, low: int, high: int, most: int) -> list[int] | None:
     return [r ** k for r in roots] if len(roots) <= most else None
 
 
-def _primes(low: int, high: int) -> list[int] | None:
-    """The primes in [low, high], where the segment is short enough to list them (shorter where it lies
-    too high to sieve and each number is tested)."""
-    span = PRIME_SPAN if math.isqrt(max(high, 0)) <= SIEVE_ROOT else MAX_TABLE
-    return primes_between(low, high) if high - low <= span else None
-
-
 def trial_divisors(high: int) -> list[int] | None:
     """The primes up to sqrt(high): a number from 2 to high is prime exactly when it is one of them or
-    none divides it. None where there would be more than MAX_TRIAL_DIVISORS."""
+    none divides it. None where sqrt(high) is past MAX_TRIAL_DIVISOR."""
     limit = math.isqrt(max(high, 0))
-    if limit > 104_729:  # the 10,000th prime
-        return None
-    primes = primes_up_to(limit)
-    return primes if len(primes) <= MAX_TRIAL_DIVISORS else None
+    return primes_up_to(limit) if limit <= MAX_TRIAL_DIVISOR else None
 
 
 def digit_table(name: str, bounds: Interval | None, base: int) -> dict[int, int] | None:

@@ -9,10 +9,9 @@ from fractions import Fraction
 
 import z3
 
-from smtcrypt.analysis.arithmetic import prime_test, repeating_numerator, signed_width
+from smtcrypt.analysis.arithmetic import prime_test, repeating_fraction, signed_width
 from smtcrypt.core.check import Problem
 from smtcrypt.core.intervals import digit_count
-from smtcrypt.core.numerals import repeating_scale
 from smtcrypt.core.rules import PRIME_LIMIT
 from smtcrypt.core.tree import BinOp, Call, Expr, Name, Repeating, Word, walk
 from smtcrypt.encode import words
@@ -93,8 +92,7 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
                     self.nonzero(a.num))
         if k < 0:
             inverse, ok = self.inverse(a)
-            result, _ = self.power(inverse, -k)
-            return result, ok
+            return self.power(inverse, -k)[0], ok
         if k == 1:
             return a, True
         if a.letter is not None:
@@ -108,8 +106,8 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
         return BitVecRat(total, self.const(1), letter)
 
     def encode_repeating(self, node: Repeating) -> tuple[Value, Ok]:
-        scale = repeating_scale(node.fixed, node.period, self.base)
-        return BitVecRat(self.letters_value(*repeating_numerator(node, self.base)).num, self.const(scale)), True
+        weights, literal, scale = repeating_fraction(node, self.base)
+        return BitVecRat(self.letters_value(weights, literal).num, self.const(scale)), True
 
     def division(self, op: str, a: BitVecRat, b: BitVecRat) -> tuple[BitVecRat, Ok]:
         nonzero = self.nonzero(b.num)
@@ -176,8 +174,7 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
         tests = [self.z_compare(">=", x, self.const(2))]
         for p in divisors:  # up to 10,000 of them, seconds of work: the search's stop and clock are read
             checkpoint(self.ctx)
-            remainder = self.z_mod(x, self.const(p))
-            tests.append(z3.Or(self.z_compare("==", x, self.const(p)), self.nonzero(remainder)))
+            tests.append(z3.Or(self.z_compare("==", x, self.const(p)), self.nonzero(self.z_mod(x, self.const(p)))))
         return z3.And(*tests), True
 
     def prime_by_cases(self, node: Call, x: Z) -> z3.BoolRef | None:
