@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from smtcrypt.cli.options import Exit
 from smtcrypt.core.results import Status
@@ -19,17 +20,29 @@ if TYPE_CHECKING:
     from smtcrypt.api import Puzzle
 
 
+Result = TypeVar("Result")
+
+
+def asked(option: str, question: Callable[[], Result]) -> Result | None:
+    """The answer to a question about the solutions (`--answer`, `--maximize`, ...), or None once its
+    refusal is printed: an expression that cannot be read (with its caret), or a strategy that cannot
+    search the puzzle; the caller exits 2."""
+    try:
+        return question()
+    except FormulaError as error:
+        print(f"smtcrypt: error in {option}: {error}", file=sys.stderr)
+    except ValueError as error:
+        print(f"smtcrypt: error: {error}", file=sys.stderr)
+    return None
+
+
 def command(puzzle: Puzzle, args: argparse.Namespace) -> int:
     """`smtcrypt --answer EXPR`: the values as lines (or in the JSON object), and the exit code:
     0 answers found (with --unique: the answer proved unique), 1 none (--unique: none or several),
     2 a bad expression, 3 unknown."""
-    try:
-        result = answers(puzzle.reading, args.answer, unique=args.unique, timeout=args.timeout, strategy=args.strategy)
-    except FormulaError as error:
-        print(f"smtcrypt: error in --answer: {error}", file=sys.stderr)
-        return Exit.USAGE
-    except ValueError as error:  # a strategy that cannot search this puzzle
-        print(f"smtcrypt: error: {error}", file=sys.stderr)
+    result = asked("--answer", lambda: answers(puzzle.reading, args.answer, unique=args.unique, timeout=args.timeout,
+                                               strategy=args.strategy))
+    if result is None:
         return Exit.USAGE
     if args.json:
         output = Report(puzzle.reading)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING
 
+from smtcrypt.cli.answers import asked
 from smtcrypt.cli.options import Exit
 from smtcrypt.core.results import Status
-from smtcrypt.errors import FormulaError
 from smtcrypt.present.optimum import lines
 from smtcrypt.present.report import Report
 from smtcrypt.setters.optimum import optimize
@@ -24,14 +23,9 @@ def command(puzzle: Puzzle, args: argparse.Namespace) -> int:
     solution (with --unique: attained more than once), 2 a bad objective, 3 the search ended first."""
     sense = "maximize" if args.maximize is not None else "minimize"
     objective = args.maximize if args.maximize is not None else args.minimize
-    try:
-        result = optimize(puzzle.reading, objective, sense=sense, unique=args.unique, timeout=args.timeout,
-                          strategy=args.strategy)
-    except FormulaError as error:
-        print(f"smtcrypt: error in --{sense}: {error}", file=sys.stderr)
-        return Exit.USAGE
-    except ValueError as error:  # a strategy that cannot search this puzzle
-        print(f"smtcrypt: error: {error}", file=sys.stderr)
+    result = asked(f"--{sense}", lambda: optimize(puzzle.reading, objective, sense=sense, unique=args.unique,
+                                                  timeout=args.timeout, strategy=args.strategy))
+    if result is None:
         return Exit.USAGE
     output = Report(puzzle.reading)
     if args.json:
