@@ -10,8 +10,10 @@ import unicodedata
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from reference import brute_force
 from test_properties import Case, cases, check_against_reference
 
+import smtcrypt
 from smtcrypt.core.letters import symbols
 
 # Each one symbol that NFC leaves alone beside any other of these: the letters with marks (न् with a virama,
@@ -65,3 +67,11 @@ def test_the_generator_draws_several_scripts():
         seen.update(symbol for symbol in symbols(case.text) if symbol in SCRIPT_LETTERS)
     collect()
     assert len(seen) >= 8 and {"न\u094d", "न\u093e", "R\u0306", "ก\u0e34"} & seen
+
+
+@pytest.mark.parametrize("strategy", ["z3", "cubes", "exhaustive"])
+def test_the_digits_of_a_word_keep_a_letter_with_its_mark_whole(strategy):
+    """rev, dsum and is_palindrome of a word read its symbols: R̆ (R and a breve) is one letter, reversed or not."""
+    for formula in ("rev(0AR\u0306) = R\u0306A", "dsum(R\u0306AR\u0306) = 7", "is_palindrome(R\u0306AR\u0306) and A < R\u0306"):
+        found = {tuple(sorted(s.mapping.items())) for s in smtcrypt.Puzzle(formula).solve(strategy=strategy)}
+        assert found == brute_force(formula), formula

@@ -293,7 +293,9 @@ class TreeEncoder(ABC, Generic[R, I]):
             return None
         if node.name == "dsum":  # every digit weighs 1
             return self.letters_value(*place_values(word.letters, 1))
-        cells = word.letters.lstrip("0")  # leading literal zeros left out: `0BA` is BA
+        cells = word.letters
+        while cells[:1] == "0":  # leading literal zeros left out: `0BA` is BA (sliced, a symbol stays whole)
+            cells = cells[1:]
         options: list[tuple[z3.BoolRef, R]] = []  # (this letter is the first nonzero cell, the reversal from it)
         for start, cell in enumerate(cells):
             value = self.letters_value(*place_values(cells[start:][::-1], self.problem.rules.base))
