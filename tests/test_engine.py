@@ -447,6 +447,7 @@ def test_the_digit_search_handing_over_to_the_compiled_walk_loses_and_repeats_no
     monkeypatch.setattr(digits_module, "PLAIN_STEPS", 64)
     monkeypatch.setattr(digits_module, "ESTIMATED_LARGE", 1 << 62)  # every plan starts plain
     monkeypatch.setattr(digits_module, "PROJECTED_LARGE", 1 << 62)  # and goes on compiled past 64 steps
+    digits_module.load()  # loaded already (else its load is priced in, and the walk stays plain far longer)
     for formula in ["AB * C * D = EC * FG", "?A * B? = C??", "AB * CD = EF * GH"]:
         problem = check(parse(formula))
         search = digits_module.DigitSearch(digits_module.digit_plan(problem))
