@@ -233,7 +233,7 @@ def test_no_user_text_reaches_generated_code(monkeypatch):
         return compile(source, filename, mode)
     monkeypatch.setattr(compiled_module, "compile", recording, raising=False)
     formulas = ["उन् + इकी = एकस", "Д * В = ЕА", GREEK, "Д? * ?न = 1?Ω", "ÉT // ना = é, 0 <= é <= 99",
-                "一二 + 三 = 二一"]
+                "一二 + 三 = 二一", "Д! + В = ЕА", "√ДВ : В = Е && Д < В"]  # the other tools' operators too
     for formula in formulas:
         for strategy in STRATEGIES:
             try:
