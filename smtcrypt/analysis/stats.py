@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from smtcrypt.analysis.unknowns import unknown_values
+from smtcrypt.analysis.unknowns import unknown_values, values_count
 from smtcrypt.core.check import Problem
 
 MAX_STATES = 200_000  # sets of used digits tracked while counting distinct assignments exactly
@@ -21,10 +21,10 @@ def search_space(problem: Problem) -> tuple[int | None, bool]:
     say so, times the values of the unknowns the formula bounds), and whether that count is exact:
     (None, True) with an unbounded unknown; the domains' product, a bound, with False where the
     distinct assignments are too many to count."""
-    values = unknown_values(problem) if problem.unknowns else {}
+    values = unknown_values(problem, None) if problem.unknowns else {}
     if values is None:
         return None, True
-    scale = math.prod(len(domain) for domain in values.values())
+    scale = math.prod(values_count(domain) for domain in values.values())
     product = math.prod(len(problem.allowed[letter]) for letter in problem.letters)
     grouped = [letter for group in problem.groups for letter in group]
     if not grouped or not product:

@@ -21,9 +21,9 @@ MAX_VALUES = 100_000  # values of one unknown beyond which it counts as unbounde
 Values = range | tuple[int, ...]  # increasing
 
 
-def unknown_values(problem: Problem) -> dict[str, Values] | None:
-    """Each unknown's values, increasing, when the formula bounds every unknown to at most
-    MAX_VALUES of them; None if some unknown is unbounded (or the problem has none)."""
+def unknown_values(problem: Problem, most: int | None = MAX_VALUES) -> dict[str, Values] | None:
+    """Each unknown's values, increasing, when the formula bounds every unknown to at most `most`
+    of them (None: any number); None if some unknown is unbounded (or the problem has none)."""
     if not problem.unknowns:
         return None
     low: dict[str, int] = {}
@@ -52,9 +52,14 @@ def unknown_values(problem: Problem) -> dict[str, Values] | None:
             values[name] = range(low[name], max(low[name], high[name] + 1))
         else:
             return None
-        if len(values[name]) > MAX_VALUES:
+        if most is not None and values_count(values[name]) > most:
             return None
     return values
+
+
+def values_count(values: Values) -> int:
+    """How many values: len() fails past sys.maxsize (`0 <= x <= 10**30`)."""
+    return values.stop - values.start if isinstance(values, range) else len(values)
 
 
 MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}

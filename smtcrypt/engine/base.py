@@ -114,7 +114,7 @@ def untimed(stage: str) -> AbstractContextManager[Any]:
 
 
 # Where a backend that has no place for integer unknowns sends a user (its refusal's `instead`)
-UNKNOWNS_ELSEWHERE = "the z3 and exhaustive strategies take unknowns that the formula bounds, such as 0 <= x <= 3"
+UNKNOWNS_ELSEWHERE = "every strategy takes unknowns the formula bounds (such as 0 <= x <= 3), and z3 the others"
 
 
 @dataclass(frozen=True)

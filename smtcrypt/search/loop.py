@@ -49,6 +49,7 @@ from smtcrypt.engine.memory import cap_loaded_z3_memory, retain_freed_memory_onc
 from smtcrypt.engine.portfolio import Portfolio, strategy_named
 from smtcrypt.search.family import Family, find_family
 from smtcrypt.search.limits import memory_limit
+from smtcrypt.search.unknowns import unknowns_as_digits
 from smtcrypt.search.verdicts import unfinished
 
 PROCESS_WIDE = {"memory", "max memory", "num allocs"}  # Z3 counters about the process, not the search
@@ -84,7 +85,10 @@ class Search:
         # made here, so that a strategy that cannot search this puzzle is refused before iterating
         # the work of refusing a strategy (it may build terms or a plan) is bounded by the timeout too
         refusing = None if timeout is None else time.monotonic() + timeout
-        self.engine: Portfolio = Portfolio(problem, deadline=refusing, limit=self.limit, strategy=chosen,
+        # bounded unknowns searched as digits (search/unknowns.py), read back before the re-check
+        self.as_digits = unknowns_as_digits(problem) if problem.unknowns else None
+        searched = problem if self.as_digits is None else self.as_digits.problem
+        self.engine: Portfolio = Portfolio(searched, deadline=refusing, limit=self.limit, strategy=chosen,
                                            listing=keep, clock=self.clock, executor=executor)
         self.stop_requested = False
         self.stop_ending = Ending.INTERRUPTED  # how a requested stop ends the search (see `request_stop`)
@@ -157,6 +161,8 @@ class Search:
             if batch is None:
                 self._ended_by_engine()
                 return
+            if self.as_digits is not None:
+                batch = [self.as_digits.values(assignment) for assignment in batch]
             try:
                 yield from self._solutions(batch, engine.exact, deadline)
             except MemoryError:
