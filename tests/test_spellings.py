@@ -99,3 +99,15 @@ def test_a_factorial_beyond_the_limits_gets_a_caret(formula: str, column: int, m
     with pytest.raises(FormulaError) as caught:
         Puzzle(formula)
     assert message in caught.value.message and caught.value.column == column
+
+
+def test_the_operators_in_the_other_notations_that_have_them() -> None:
+    """enigma.py's `factorial(X)` and Cryptator's `&&` (its grammar has no `||`, `!`, `√` or `:`)."""
+    enigma = Puzzle.from_enigma('SubstitutedExpression "ABC == factorial(A) + factorial(B) + factorial(C)"')
+    assert [s.mapping for s in enigma.solve()] == [{"A": 1, "B": 4, "C": 5}]
+    with pytest.raises(FormulaError) as caught:
+        Puzzle.from_enigma('SubstitutedExpression "ABC == factorial(A, B)"')
+    assert "takes one argument" in caught.value.message
+    cryptator = Puzzle.from_cryptator("ab + c = de && a * b = c")
+    found = {tuple(sorted(s.mapping.items())) for s in cryptator.solve()}
+    assert found and found == brute_force("AB + C = DE and A * B = C")

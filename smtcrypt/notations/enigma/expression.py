@@ -67,7 +67,8 @@ CONSTRUCTS = {ast.Attribute: "an attribute (x.y)", ast.Subscript: "indexing or s
 ROOTS = {"is_square": 2, "is_cube": 3}
 PLAIN = {"abs": "abs", "min": "min", "max": "max", "gcd": "gcd", "is_prime": "is_prime", "dsum": "dsum",
          "nreverse": "rev", "rev": "rev", "is_palindrome": "is_palindrome", "divides": "divides",
-         "is_triangular": "is_triangular", "is_square_p": "is_square", "is_cube_p": "is_cube"}
+         "is_triangular": "is_triangular", "is_square_p": "is_square", "is_cube_p": "is_cube",
+         "factorial": "factorial"}
 CALLS = frozenset(PLAIN) | frozenset(ROOTS) | {"is_power", "nsplit", "sum"}
 
 
@@ -379,7 +380,7 @@ class _Walk:
                 and isinstance(node.args[0].func, ast.Name) and node.args[0].func.id == "nsplit":
             return f"{self.function(node, 'is_palindrome')}({self.value(self.single(node.args[0]))})"
         if name in ("dsum", "nreverse", "rev", "is_prime", "is_palindrome", "is_triangular", "is_square_p",
-                    "is_cube_p", "abs") and len(node.args) != 1:
+                    "is_cube_p", "abs", "factorial") and len(node.args) != 1:
             raise self.error(f"{name}(...) takes one argument here", node)
         ours = self.function(node, PLAIN[name])
         return f"{ours}({', '.join(self.value(arg) for arg in node.args)})"
