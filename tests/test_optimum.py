@@ -82,9 +82,31 @@ def test_no_solution_is_no_optimum():
 
 
 def test_a_search_cut_short_keeps_its_best_value_as_a_bound():
-    result = Puzzle("x - y = 1").optimize("x", timeout=0.5)  # no largest x
+    result = Puzzle("x * x = y").optimize("x", timeout=0.5)  # no largest x, and no linear family to prove it
     assert result.status is Status.UNKNOWN and result.reason
     assert result.value is not None and result.solutions[0].mapping["x"] == result.value
+
+
+@pytest.mark.parametrize("formula, objective, sense", [
+    ("x - y = 1", "x", "maximize"),
+    ("x - 2*y = 1 and y > A", "y - x", "minimize"),
+    ("AB + x = y and x >= 0", "y - 3 * x", "minimize"),
+])
+def test_an_objective_without_end_is_proved_so(formula, objective, sense):
+    """No optimum, proved by a family of solutions along which the objective gains (search/family.py)."""
+    result = Puzzle(formula).optimize(objective, sense=sense, timeout=30)
+    word = "grows" if sense == "maximize" else "falls"
+    assert result.status is Status.INFINITE and result.reason
+    assert result.reason.endswith(f"for t = 0, 1, 2, ..., along which {objective} {word} without bound")
+    assert len(result.solutions) == 1 and Puzzle(formula).is_solution(result.solutions[0].mapping)
+
+
+def test_unknowns_bounded_only_through_each_other_still_have_a_proved_optimum():
+    """The family's step must make the objective gain: where none does, the searches go on to a proof."""
+    result = Puzzle("x + y = 10 and x >= 0 and y >= 0").optimize("x * y", timeout=30)
+    assert result.status is Status.OPTIMAL and result.value == 25
+    result = Puzzle("x - y = 1 and y >= 0").optimize("x", sense="minimize", timeout=30)
+    assert result.status is Status.OPTIMAL and result.value == 1
 
 
 def test_an_objective_is_one_expression_over_the_puzzles_letters():
@@ -111,10 +133,14 @@ def test_the_command_line_says_the_optimum_and_proves_it(capsys):
 
 
 def test_the_command_line_marks_a_bound_and_refuses_what_cannot_go_together(capsys):
-    assert main(["--json", "x - y = 1", "--maximize", "x", "--timeout", "0.5"]) == 3
+    assert main(["--json", "x * x = y", "--maximize", "x", "--timeout", "0.5"]) == 3
     data = json.loads(capsys.readouterr().out)
     assert data["status"] == "unknown" and data["optimum"] is None and data["bound"] >= 1
     assert main(["SEND + MORE = MONY", "--maximize", "MONY"]) == 1
+    capsys.readouterr()
+    assert main(["--json", "x - y = 1", "--maximize", "x"]) == 1  # no optimum, proved
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "infinite" and data["optimum"] is None and "grows without bound" in data["reason"]
     assert main(["SEND + MORE = MONEY", "--maximize", "MONEY +"]) == 2
     assert "^" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exited:

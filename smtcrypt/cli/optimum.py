@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 def command(puzzle: Puzzle, args: argparse.Namespace) -> int:
     """The solution attaining the optimum (two with --unique where more do), then the optimum, as
     lines or one JSON object; the exit code: 0 optimal, proved (with --unique: attained once), 1 no
-    solution (with --unique: attained more than once), 2 a bad objective, 3 the search ended first."""
+    solution or no optimum, proved (with --unique: attained more than once), 2 a bad objective, 3 the
+    search ended first."""
     sense = "maximize" if args.maximize is not None else "minimize"
     objective = args.maximize if args.maximize is not None else args.minimize
     result = asked(f"--{sense}", lambda: optimize(puzzle.reading, objective, sense=sense, unique=args.unique,
@@ -39,6 +40,6 @@ def command(puzzle: Puzzle, args: argparse.Namespace) -> int:
             print(line)
     if result.status is Status.UNKNOWN:
         return Exit.UNKNOWN
-    if result.status is Status.NONE or (args.unique and result.attained is not Status.UNIQUE):
+    if result.status in (Status.NONE, Status.INFINITE) or (args.unique and result.attained is not Status.UNIQUE):
         return Exit.NONE if result.attained is not Status.UNKNOWN else Exit.UNKNOWN
     return Exit.FOUND

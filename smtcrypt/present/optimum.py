@@ -24,6 +24,8 @@ def lines(result: Optimum) -> list[str]:
         return [line] if result.attained is None else [line, f"the {word} is {ATTAINED[result.attained]}"]
     if result.status is Status.NONE:
         return [f"no {word}: the puzzle has no solution ({searches}, {seconds})"]
+    if result.status is Status.INFINITE:
+        return [f"no {word}: {result.reason}, proved ({searches}, {seconds})"]
     if result.value is None:
         return [f"{word} {result.objective} unknown: no solution found; search incomplete ({result.reason}) "
                 f"({searches}, {seconds})"]
@@ -34,11 +36,12 @@ def lines(result: Optimum) -> list[str]:
 
 def to_dict(result: Optimum) -> dict[str, Any]:
     """What `--json` adds: objective, sense, optimum (null unless proved), bound (the best found, where
-    not proved), searches, and with --unique, attained (unique, multiple or unknown)."""
+    the search ended first), searches, and with --unique, attained (unique, multiple or unknown). An
+    objective without an optimum (status infinite) says why in the verdict's `reason`."""
     proved = result.status is Status.OPTIMAL
     data: dict[str, Any] = {"objective": result.objective, "sense": result.sense,
                             "optimum": value_json(result.value) if proved else None, "searches": result.searches}
-    if not proved and result.value is not None:
+    if result.status is Status.UNKNOWN and result.value is not None:
         data["bound"] = value_json(result.value)
     if result.attained is not None:
         data["attained"] = result.attained.value

@@ -84,8 +84,11 @@ def comparisons(node: Expr, assignment: Assignment, base: int,
     return found
 
 
-def find_family(problem: Problem, solution: Assignment, deadline: float | None = None) -> Family | None:
+def find_family(problem: Problem, solution: Assignment, deadline: float | None = None,
+                gaining: tuple[Expr, str] | None = None) -> Family | None:
     """A proof, from one solution, that infinitely many exist; None if this method finds none.
+    With `gaining` (an objective, and ">" or "<"), a family along which the objective grows (or
+    falls) without bound: a proof that it has no maximum (or minimum).
 
     First with every unknown free; then, for constraints that are not linear in all of them
     (`x * y = 0`), with all but one unknown fixed at the solution's values. Each Z3 check takes
@@ -94,25 +97,30 @@ def find_family(problem: Problem, solution: Assignment, deadline: float | None =
         return None
     everything = frozenset(problem.unknowns)
     for free in [everything, *(frozenset([name]) for name in problem.unknowns if len(everything) > 1)]:
-        family = family_moving(problem, solution, free, deadline)
+        family = family_moving(problem, solution, free, deadline, gaining)
         if family is not None:
             return family
     return None
 
 
 def family_moving(problem: Problem, solution: Assignment, free: frozenset[str],
-                  deadline: float | None = None) -> Family | None:
-    """A family in which only the `free` unknowns move."""
+                  deadline: float | None = None, gaining: tuple[Expr, str] | None = None) -> Family | None:
+    """A family in which only the `free` unknowns move (and `gaining`'s objective strictly gains)."""
     import z3  # loaded with the first search, not on import
 
     from smtcrypt.encode.base import Context
 
-    rows: list[tuple[Linear, str]] = []
+    rows: list[tuple[Linear, str]] = []  # (a form, how a.d must lean: a sign of SIGNS, or strictly > or <)
     for constraint in problem.formula.constraints:
         found = comparisons(constraint, solution, problem.rules.base, free)
         if found is None:
             return None
-        rows += found
+        rows += [(form, SIGNS[op]) for form, op in found]
+    if gaining is not None:  # the objective's form leans strictly the better way
+        objective = unknowns_form(gaining[0], solution, problem.rules.base, free)
+        if objective is None:
+            return None
+        rows.append((objective, gaining[1]))
     context = Context()
     step = {name: z3.Int(name, context) for name in sorted(free)}
     solver = z3.Solver(ctx=context)
@@ -122,11 +130,12 @@ def family_moving(problem: Problem, solution: Assignment, free: frozenset[str],
     solver.set("timeout", max(1, int(left * 1000)))
     solver.set("ctrl_c", False)  # Ctrl-C belongs to the search (see engine/z3search.make_solver)
     solver.add(z3.Or(*[variable != 0 for variable in step.values()]))
-    for form, op in rows:
+    for form, sign in rows:
         lean = z3.Sum(z3.IntVal(0, context), *[z3.RealVal(coefficient, context) * step[name]
                                                 for name, coefficient in form[0].items() if coefficient])
-        sign = SIGNS[op]
-        if sign == "=":
+        if sign in (">", "<"):
+            solver.add(lean > 0 if sign == ">" else lean < 0)
+        elif sign == "=":
             solver.add(lean == 0)
         elif sign == "<=":
             solver.add(lean <= 0)
@@ -140,4 +149,16 @@ def family_moving(problem: Problem, solution: Assignment, free: frozenset[str],
     # The argument above is the proof; the exact checker agrees on a few members, or no claim is made.
     if not all(satisfies(problem, family.member(t)) for t in (1, 2, 1000)):
         return None
+    if gaining is not None and not _gains(gaining, family, problem.rules.base):
+        return None
     return family
+
+
+def _gains(gaining: tuple[Expr, str], family: Family, base: int) -> bool:
+    """The exact evaluator's agreement that the objective gains along the family, member by member."""
+    expression, op = gaining
+    try:
+        values = [evaluate(expression, family.member(t), base) for t in (0, 1, 2, 1000)]
+    except Undefined:
+        return False
+    return all(later > earlier if op == ">" else later < earlier for earlier, later in zip(values, values[1:]))

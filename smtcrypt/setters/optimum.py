@@ -13,6 +13,11 @@ coming (HALVING_AFTER of them) and the objective is an integer with bounds its d
 bound instead: one that finds a value halves the gap, one that proves none moves the bound, so the
 searches are logarithmic in the range, not in the number of better solutions. A best value that
 meets the bound is proved by the searches that moved it (or by the bound itself).
+
+Over integer unknowns the formula leaves unbounded (`x - y = 1`, maximise x) better values may
+never run out: each best solution is tried as the start of an infinite family along which the
+objective gains (`search/family.py`, with the objective's form leaning strictly the better way).
+Found, it proves there is no optimum: status INFINITE, the family as the reason.
 """
 
 from __future__ import annotations
@@ -21,12 +26,14 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
+from smtcrypt.analysis.unknowns import unknown_values
 from smtcrypt.core.check import check
 from smtcrypt.core.intervals import interval
 from smtcrypt.core.results import Proof, Solution, Status, Verdict
 from smtcrypt.core.tree import Compare, Constraints, Expr, compare, number
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations import Reading
+from smtcrypt.search.family import find_family
 from smtcrypt.setters.answers import Expression, searching
 
 SENSES = ("maximize", "minimize")
@@ -37,11 +44,12 @@ HALVING_AFTER = 3  # better values found one after another before the searches p
 class Optimum:
     """The optimum of `objective` over the puzzle's solutions, and what was established about it.
 
-    `status` is OPTIMAL (`value` proved best, `proof` says how), NONE (no solution, proved) or UNKNOWN
-    (the search ended first: `value`, where there is one, is the best found, a bound on the optimum,
-    and `reason` says why). `solutions` holds a solution attaining `value`; with `unique=True`,
-    `attained` says whether the optimum is attained once (UNIQUE, proved) or more (MULTIPLE: two
-    solutions shown), or UNKNOWN.
+    `status` is OPTIMAL (`value` proved best, `proof` says how), NONE (no solution, proved), INFINITE
+    (no optimum: `reason` is the family of solutions along which the objective gains without bound,
+    `value` its first member's) or UNKNOWN (the search ended first: `value`, where there is one, is the
+    best found, a bound on the optimum, and `reason` says why). `solutions` holds a solution attaining
+    `value`; with `unique=True`, `attained` says whether the optimum is attained once (UNIQUE, proved)
+    or more (MULTIPLE: two solutions shown), or UNKNOWN.
     """
 
     objective: str
@@ -59,7 +67,7 @@ class Optimum:
     @property
     def as_verdict(self) -> Verdict:
         """The optimisation as a search's verdict (the attaining solutions, how it ended), for the report."""
-        complete = self.status is not Status.UNKNOWN
+        complete = self.status in (Status.OPTIMAL, Status.NONE)
         return Verdict(self.verdict.formula, self.status, self.solutions, complete, self.reason, self.seconds,
                        stats=self.verdict.stats, ending=None if complete else self.verdict.ending,
                        proof=self.proof if complete else None)
@@ -91,6 +99,8 @@ class _Optimizer:
         self.bound: int | None = None if bounds is None else bounds[0 if sense == "minimize" else 1]
         self.bound_proof: Proof | None = Proof.OBJECTIVE_BOUND  # what shows no value beyond the bound: the digits',
         self.improvements = 0  # then the searches that moved it
+        problem = reading.problem  # better values may never run out where unknowns are unbounded
+        self.unbounded = bool(problem.unknowns) and unknown_values(problem, None) is None
 
     def better(self, a: int | Fraction, b: int | Fraction) -> bool:
         return a > b if self.sense == "maximize" else a < b
@@ -134,6 +144,8 @@ class _Optimizer:
         best, attaining = self.value_of(found[0]), found[0]
         assert best is not None
         while True:
+            if self.unbounded and (infinite := self.without_end(attaining, verdict)) is not None:
+                return infinite
             if self.bound is not None and best == self.bound:
                 return self.result(Status.OPTIMAL, best, attaining, self.bound_proof, verdict, unique)
             goal, threshold = self.goal(best)
@@ -150,6 +162,18 @@ class _Optimizer:
             else:  # none as good as the probe's threshold, proved: the bound moves to just short of it
                 self.bound = threshold - 1 if self.sense == "maximize" else threshold + 1
                 self.bound_proof = decided.proof
+
+    def without_end(self, attaining: Solution, verdict: Verdict) -> Optimum | None:
+        """INFINITE where a family of solutions from `attaining` gains without bound (module docstring)."""
+        gaining = (self.item, ">" if self.sense == "maximize" else "<")
+        family = find_family(self.reading.problem, attaining.mapping, self.deadline, gaining)
+        if family is None:
+            return None
+        value = self.value_of(attaining)
+        word = "grows" if self.sense == "maximize" else "falls"
+        reason = f"{family.describe()}, along which {self.expression.text} {word} without bound"
+        return Optimum(self.expression.text, self.sense, Status.INFINITE, value, (attaining,), None, reason,
+                       time.monotonic() - self.start, self.searches, None, verdict)
 
     def result(self, status: Status, value: int | Fraction | None, attaining: Solution | None, proof: Proof | None,
                verdict: Verdict, unique: bool) -> Optimum:
