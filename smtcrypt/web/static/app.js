@@ -288,6 +288,7 @@ function describe(verdict, shown) {
     texts.unknown = `${best} ${verdict.objective} ${verdict.sense === "maximize" ? "at least" : "at most"} ` +
       `${verdict.bound}, the best found; search incomplete (${verdict.reason}), so it is not proved optimal`;
   }
+  if (verdict.status === "infinite" && verdict.objective !== undefined) texts.infinite = `no ${best}: ${verdict.reason}, proved`;
   let text = texts[verdict.status] || verdict.status;
   if (n !== null && shown < n && verdict.status !== "unknown" && $("mode").value !== "count") text += `; the first ${shown} shown`;
   return [text, how];
