@@ -48,6 +48,13 @@ SYSTEMS: list[tuple[str, list[str], dict[str, object]]] = [
                                   "B + E + H = 15", "C + F + J = 15", "A + E + J = 15", "C + E + G = 15"],
      {"digits": "1-9"}),
     ("a cross-sum of base 16", ["AB + CD = EF", "AC + BD = FE", "A + B + C + D + E + F = 40"], {"base": 16}),
+    # integer unknowns with bounds, as a modeller writes them (searched as digits of their own)
+    ("a multiplier as an unknown", ["ABCDEFGH * m = HGFEDCBA", "2 <= m <= 9"], {}),
+    ("four prices that add and multiply to 7.11", ["a + b + c + d = 711", "a * b * c * d = 711000000",
+                                                   "1 <= a <= 711", "1 <= b <= 711", "1 <= c <= 711",
+                                                   "1 <= d <= 711", "a <= b <= c <= d"], {}),
+    ("two 8-digit squares", ["x == ABCD ** 2", "y == EFGH ** 2", "x + y == IJ * 1000001",
+                             "10000000 <= x <= 99999999", "10000000 <= y <= 99999999"], {}),
 ]
 
 
