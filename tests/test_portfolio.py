@@ -18,7 +18,7 @@ from smtcrypt.core.check import Problem
 from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.core.verify import satisfies
 from smtcrypt.engine import portfolio
-from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, Strategy
+from smtcrypt.engine.base import Assignment, Backend, Ending, Executor, Fit, Means, Proof, SearchEnd, Strategy
 from smtcrypt.engine.digits import DigitSearch
 from smtcrypt.engine.join import JoinSearch
 from smtcrypt.engine.linear import LinearSearch
@@ -176,6 +176,29 @@ def test_a_sum_search_taken_back_from_the_solver_loses_and_repeats_nothing(monke
             assert verdict.complete and verdict.stats["strategy"].startswith(("linear -> cubes", "linear -> digits"))
             expected = {tuple(sorted(solution.mapping.items())) for solution in puzzle.search(strategy="linear")}
             assert len(found) == len(set(found)) and set(found) == expected
+
+
+def test_a_long_digit_search_handed_to_the_solver_loses_and_repeats_nothing(monkeypatch):
+    from smtcrypt.engine import digits, prices
+
+    # every digit search estimated long and judged after a few steps, always found slow: the solver takes
+    # over for a share over before it starts or soon after, then the digit search starts again and must
+    # skip what the solver reported, listing or counting (bulk counting after the switch passes over them)
+    monkeypatch.setattr(prices, "DIGITS_LONG", 0)
+    monkeypatch.setattr(prices, "DIGITS_FIRST", 64)
+    monkeypatch.setattr(prices, "Z3_PER_MODEL", dict.fromkeys(prices.Z3_PER_MODEL, 0.0))
+    monkeypatch.setattr(digits, "YIELDED_WHEN_COUNTING", 5)  # a count lists 5, then counts in bulk
+    for share in (-1.0, 0.05, 0.2):
+        monkeypatch.setattr(prices, "Z3_AT_LEAST", share)
+        for formula in ("AB * CD = EFG", "A * BC = DEF and 2 <= m <= 4 and m * A = G"):
+            puzzle = smtcrypt.Puzzle(formula)
+            expected = {tuple(sorted(solution.mapping.items())) for solution in puzzle.search(strategy="digits")}
+            search = puzzle.search(executor=Executor.PLAIN)  # judged between slices: the plain walk's are short
+            found = [tuple(sorted(solution.mapping.items())) for solution in search]
+            verdict = search.verdict()
+            assert verdict.complete and verdict.stats["strategy"].startswith("digits -> z3")
+            assert len(found) == len(set(found)) and set(found) == expected
+            assert puzzle.search(executor=Executor.PLAIN, keep=False).verdict().count == len(expected)
 
 
 class PermutationSearch(Backend):

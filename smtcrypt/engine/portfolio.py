@@ -242,9 +242,21 @@ class Portfolio:
         return None if linear is None else self._linear_first(linear)
 
     def _products(self) -> Iterator[list[Assignment]] | None:
-        """A product (some equation multiplies words) that the digits backend takes: searched column by column."""
+        """A product (some equation multiplies words) that the digits backend takes: searched column by column,
+        judged by its progress (`_digits`)."""
         digits = self._start(Strategy.DIGITS) if has_products(self.problem) else None
-        return None if digits is None else self._run(digits)
+        return None if digits is None else self._digits(digits)
+
+    def _digits(self, digits: Backend) -> Iterator[list[Assignment]]:
+        """The digit search; where its plan's estimate passes DIGITS_LONG steps, judged as the sum search is
+        (`_judged`): past DIGITS_FIRST steps, where its solutions come rarer than a solver's price per model (and
+        none were counted without a list), Z3 takes over."""
+        estimate, price = digits.estimate() or 0, prices.Z3_PER_MODEL["products"]
+        if estimate < prices.DIGITS_LONG:
+            return self._run(digits)
+        return self._judged(digits, lambda steps, found: (
+            steps >= prices.DIGITS_FIRST and digits.bulk == 0 and found * price < steps * prices.SECONDS_PER_STEP),
+            lambda deadline: self._start(Strategy.Z3, deadline), estimate * prices.SECONDS_PER_STEP)
 
     def _uncompiled(self) -> Iterator[list[Assignment]] | None:
         """Z3 alone, where the formula does not compile (unknowns it leaves unbounded, or too deep)."""
@@ -260,10 +272,8 @@ class Portfolio:
         combined equation for it, whose cuts come late, while the digit search takes it column by column: past
         LINEAR_HOPELESS estimated nodes the digit search (where it takes it) runs alone, at most LINEAR_FIRST the sum.
         Otherwise (and on a single sum, whose estimate costs as much as most searches) the sum search runs,
-        and past LINEAR_FIRST nodes, where solutions come rarer than a solver's price per model, the digit
-        search or the solver takes over for about as long (a switch costs at most that again); then the sum
-        search starts again, no longer judged. Nothing is reported twice."""
-        started = time.monotonic()
+        judged (`_judged`): past LINEAR_FIRST nodes, where solutions come rarer than a solver's price per
+        model, the digit search or the solver takes over."""
         digits = None
         if len(list(equation_sides(self.problem))) > 1:
             estimate = linear.estimate()
@@ -272,35 +282,45 @@ class Portfolio:
                 return
             digits = self._start(Strategy.DIGITS)
             if digits is not None and estimate > prices.LINEAR_HOPELESS:
-                yield from self._run(digits)
+                yield from self._digits(digits)
                 return
-        linear.progress = lambda nodes, found: (
-            nodes >= prices.LINEAR_FIRST
-            and found * prices.Z3_PER_MODEL["columns"] < nodes * prices.SECONDS_PER_NODE)
+        # the cube search's encoding is the cheaper to build on such systems; its cubes are single models
+        yield from self._judged(linear, lambda nodes, found: (
+            nodes >= prices.LINEAR_FIRST and found * prices.Z3_PER_MODEL["columns"] < nodes * prices.SECONDS_PER_NODE),
+            lambda deadline: digits or self._start(Strategy.CUBES, deadline) or self._start(Strategy.Z3, deadline))
+
+    def _judged(self, first: Backend, progress: Callable[[int, int], bool],
+                then: Callable[[float | None], Backend | None], expected: float = 0.0) -> Iterator[list[Assignment]]:
+        """`first`, handing over where `progress(steps, solutions)` says so: `then(deadline)` searches for about
+        as long as `first` did, or was `expected` to take in all (its estimate, in seconds), if longer (a switch
+        costs at most that again); then `first` starts again, no longer judged. Nothing is reported twice."""
+        started = time.monotonic()
+        first.progress = progress
         # the batches as they go, keyed only if the search hands over; past REPORTED_KEPT solutions they are
         # dense enough that it will not, and neither the judging nor the batches are kept any longer
         reported: list[list[Assignment]] = []
         kept = 0
-        for batch in self._run(linear):
-            if linear.progress is not None:
+        for batch in self._run(first):
+            if first.progress is not None:
                 reported.append(batch)
                 kept += len(batch)
                 if kept > REPORTED_KEPT:
-                    linear.progress, reported = None, []
+                    first.progress, reported = None, []
             yield batch
-        linear.progress = None
+        first.progress = None
         if self.end is not None or self.stop_requested or past(self.deadline):
             return
         letters = sorted(self.problem.letters)
         seen = {tuple(assignment[letter] for letter in letters) for batch in reported for assignment in batch}
-        deadline = self._within(time.monotonic() - started + prices.Z3_AT_LEAST)
-        # the cube search's encoding is the cheaper to build on such systems; its cubes are single models
-        other = digits or self._start(Strategy.CUBES, deadline) or self._start(Strategy.Z3, deadline)
-        assert other is not None  # Z3 takes every sum
+        deadline = self._within(max(time.monotonic() - started, expected) + prices.Z3_AT_LEAST)
+        other = then(deadline)
+        assert other is not None  # Z3 takes every sum and product
         other.deadline = deadline
         yield from self._unseen(self._run(other), seen, letters)
         if self._switches():  # (the cubes may have counted solutions without listing them: they cover those)
-            yield from self._unseen(self._run(linear), seen, letters, other.reported())
+            covered = other.reported()
+            first.skip = lambda key: key in seen or covered is not None and covered(key)  # for a count in bulk
+            yield from self._unseen(self._run(first), seen, letters, covered)
 
     @staticmethod
     def _unseen(batches: Iterator[list[Assignment]], seen: set[tuple[int, ...]], letters: list[str],

@@ -36,3 +36,8 @@ SECONDS_PER_SOLUTION = MappingProxyType({True: 6e-6, False: 0.4e-6})
 SECONDS_PER_NODE = 0.7e-6
 LINEAR_FIRST = 1 << 18
 LINEAR_HOPELESS = 1e9  # estimated nodes past which a system of sums goes to the digit search at once
+# The digit search (compiled): a step's cost; the estimated steps past which its progress is judged (plans
+# underestimate by up to about 5 times), and the steps it takes before that
+SECONDS_PER_STEP = 1e-6
+DIGITS_LONG = 1 << 22
+DIGITS_FIRST = 1 << 18

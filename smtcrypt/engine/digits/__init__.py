@@ -147,6 +147,9 @@ class DigitSearch(Backend):
                                "every letter, and no integer unknowns")
         return Fit.taken(cls(plan, listing=means.listing, executor=means.executor))
 
+    def estimate(self, most: float | None = None) -> float:
+        return self.plan.estimate()
+
     def statistics(self) -> dict[str, Any]:
         return {"digit_search_steps": self.nodes, "digit_search": " -> ".join(self.ran)}
 
@@ -159,6 +162,8 @@ class DigitSearch(Backend):
             except StopIteration as finished:
                 self.nodes = finished.value
                 self.end = SearchEnd(Ending.COMPLETE, proof=Proof.BOUNDED)
+            if hits and self.skip is not None:  # reported by another search before a switch
+                hits[:] = [digits for digits in hits if not self.skip(digits)]
             if hits:
                 keep = len(hits) if self.listing else max(0, YIELDED_WHEN_COUNTING - self.found)
                 if keep:  # in the order of the letters' digits, alphabetically, as the other backends list them
@@ -169,5 +174,5 @@ class DigitSearch(Backend):
                 hits.clear()
                 if batch:
                     yield batch
-            if self.end is not None:
-                return
+            if self.end is not None or self.progress is not None and self.progress(self.nodes, self.found + self.bulk):
+                return  # done, or handed on (`end` left None)
