@@ -130,6 +130,18 @@ def test_answer_unique_when_solutions_are_not():
         assert result.status == "unique" and result.value == 0
 
 
+@pytest.mark.parametrize("formula", ["A + B = 9 and A > B and A * B < 9", "A + B = 9 and A < B and A * B < 9"])
+@pytest.mark.parametrize("answer", ["AB", "BA"])
+def test_an_answers_words_lend_the_puzzle_no_rule(formula, answer):
+    """The search for another answer adds the answer's nodes to the formula: its words must not forbid a
+    leading 0 the puzzle allows (BA = 09 when B = 0): two values, never "unique" (09 and 18 here)."""
+    puzzle = Puzzle(formula)
+    values = {int("".join(str(solution.mapping[letter]) for letter in answer)) for solution in puzzle.solve()}
+    assert len(values) == 2
+    for unique in (False, True):
+        assert puzzle.answers(answer, unique=unique).status == "multiple"
+
+
 def test_answer_none_and_unknown():
     assert Puzzle("AB + CD = A").answers("A").status == "none"
     assert Puzzle("AB + CD = A").answers("A", unique=True).status == "none"

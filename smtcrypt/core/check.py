@@ -7,6 +7,7 @@ can decide. Errors point at the offending node.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -152,6 +153,17 @@ def check(formula: Constraints, rules: Rules | None = None) -> Problem:
     names = unknowns_in(node for nodes in parts for node in nodes)
     return Problem(formula, rules, all_letters, leading, constant_exponents, exponent_ranges, names,
                    allowed, groups)
+
+
+def extended(problem: Problem, *constraints: Expr) -> Problem:
+    """The problem with more constraints over its own letters (an answer's, an objective's), checked as
+    the formula is. Each letter keeps the puzzle's digits: the words of an added constraint are not the
+    puzzle's, and lend it no rule (`BA` in an answer does not forbid B = 0), nor does a reader's own
+    (a layout's heads) get lost."""
+    formula = problem.formula
+    checked = check(Constraints((*formula.constraints, *constraints), formula.source), problem.rules)
+    return dataclasses.replace(checked, leading=problem.leading, allowed=problem.allowed,
+                               distinct_groups=problem.distinct_groups)
 
 
 def _groups(formula: Constraints, rules: Rules, all_letters: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:

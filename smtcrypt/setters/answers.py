@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from smtcrypt.core.check import Problem, check, check_expression, check_size, constant
+from smtcrypt.core.check import Problem, check, check_expression, check_size, constant, extended
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import Solution, Status, Verdict
 from smtcrypt.core.rules import is_wildcard
@@ -207,8 +207,7 @@ def _decide(reading: Reading, expression: Expression, start: float, timeout: flo
         return Answers(expression.text, status, (), (), verdict.complete, verdict.reason,
                        time.monotonic() - start, verdict.proof.value if verdict.proof else None, verdict)
     value = expression.value(found[0].mapping, reading.rules.base)
-    formula = reading.problem.formula  # and one constraint more, its nodes the answer's own, checked alike
-    other = check(Constraints((*formula.constraints, expression.differs(value)), formula.source), reading.rules)
+    other = extended(reading.problem, expression.differs(value))  # one constraint more, the answer's own nodes
     remaining = None if timeout is None else max(timeout - (time.monotonic() - start), 0.01)
     search = searching(reading, other, limit=1, timeout=remaining, strategy=strategy)
     more = list(search)

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from smtcrypt.analysis.unknowns import unknown_values
-from smtcrypt.core.check import check
+from smtcrypt.core.check import extended
 from smtcrypt.core.intervals import interval
 from smtcrypt.core.results import Proof, Solution, Status, Verdict
-from smtcrypt.core.tree import Compare, Constraints, Expr, compare, number
+from smtcrypt.core.tree import Compare, Expr, compare, number
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations import Reading
 from smtcrypt.search.family import find_family
@@ -107,9 +107,7 @@ class _Optimizer:
 
     def search(self, extra: Expr | None, *, decide: bool = False) -> tuple[list[Solution], Verdict]:
         """The puzzle's solutions (one; two with `decide`) with the constraint `extra` added."""
-        formula = self.reading.problem.formula
-        problem = None if extra is None else \
-            check(Constraints((*formula.constraints, extra), formula.source), self.reading.rules)
+        problem = None if extra is None else extended(self.reading.problem, extra)
         remaining = None if self.deadline is None else max(self.deadline - time.monotonic(), 0.01)
         search = searching(self.reading, problem, limit=None if decide else 1, timeout=remaining,
                            strategy=self.strategy, decide=decide)
