@@ -75,25 +75,21 @@ def compile_problem(problem: Problem) -> Compiled:
              in fixed.items()} | {name: f"u{index}" for index, name in enumerate(bounded)})
     writer = Writer(problem, names)
     body = " and ".join(f"{writer.write(constraint)}" for constraint in problem.formula.constraints)
-    conditions = filters(problem, free, fixed, writer)
     target = "(" + "".join(f"{names[name]}, " for name in (*free, *bounded)) + ")"
-    lines = ["def _scan(_candidates):",
-             "    _hits = []",
-             "    _keep = _hits.append",
-             f"    for {target} in _candidates:"]
-    indent = "        "
+    source = scan_source(target, filters(problem, free, fixed, writer), body, target, writer.may_fail)
+    return Compiled(problem, free, fixed, source, define_scan(source, writer.constants), bounded)
+
+
+def scan_source(target: str, conditions: list[str], test: str | None, hit: str, may_fail: bool) -> str:
+    """The code of `_scan`: each candidate `target` that meets the conditions and the `test` (if any)
+    kept as `hit`; where the test `may_fail`, a candidate it fails with an ArithmeticError is none."""
+    body = [f"_keep({hit})"] if test is None else [f"if {test}:", f"    _keep({hit})"]
+    if may_fail:
+        body = ["try:", *[f"    {line}" for line in body], "except ArithmeticError:", "    pass"]
     if conditions:
-        lines.append(f"{indent}if {' and '.join(conditions)}:")
-        indent += "    "
-    if writer.may_fail:
-        lines += [f"{indent}try:", f"{indent}    if {body}:", f"{indent}        _keep({target})",
-                  f"{indent}except ArithmeticError:", f"{indent}    pass"]
-    else:
-        lines += [f"{indent}if {body}:", f"{indent}    _keep({target})"]
-    lines.append("    return _hits")
-    source = "\n".join(lines) + "\n"
-    scan = define_scan(source, writer.constants)
-    return Compiled(problem, free, fixed, source, scan, bounded)
+        body = [f"if {' and '.join(conditions)}:", *[f"    {line}" for line in body]]
+    head = f"def _scan(_candidates):\n    _hits = []\n    _keep = _hits.append\n    for {target} in _candidates:\n"
+    return head + "".join(f"        {line}\n" for line in body) + "    return _hits\n"
 
 
 def filters(problem: Problem, free: tuple[str, ...], fixed: dict[str, int], writer: Writer) -> list[str]:

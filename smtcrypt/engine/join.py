@@ -28,7 +28,7 @@ from smtcrypt.analysis.stats import space
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, Collection, Compare, Expr, Word
 from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, letters_of
-from smtcrypt.engine.compiled import Compiled, compile_problem, define_scan, filters
+from smtcrypt.engine.compiled import Compiled, compile_problem, define_scan, filters, scan_source
 from smtcrypt.engine.compiled_runtime import exact_root
 from smtcrypt.engine.compiled_writer import NotCompilable, Writer
 from smtcrypt.engine.exhaustive import digit_tuples
@@ -76,10 +76,7 @@ class Side:
         key = value if not shared else "(" + "".join(f"v{index}, " for index in range(len(shared))) + value + ")"
         target = "(" + "".join(f"v{index}, " for index in range(len(self.letters))) + ")"
         conditions = filters(problem, self.letters, {}, writer)  # digits the permutations give but the rules refuse
-        refuse = f"        if not ({' and '.join(conditions)}):\n            continue\n" if conditions else ""
-        self.source = (f"def _scan(_candidates):\n    _hits = []\n    _keep = _hits.append\n"
-                       f"    for {target} in _candidates:\n{refuse}        try:\n            _keep(({target}, {key}))\n"
-                       "        except ArithmeticError:\n            pass\n    return _hits\n")
+        self.source = scan_source(target, conditions, None, f"({target}, {key})", True)
         self.values: Callable[[list[tuple[int, ...]]], list[tuple[tuple[int, ...], Key]]] = define_scan(
             self.source, writer.constants, SIDE_HELPERS, "<smtcrypt side>")
         self.domains = [sorted(problem.allowed[letter]) for letter in self.letters]
