@@ -140,10 +140,7 @@ class Planner:
 
     def _mask(self, letters: Iterable[str]) -> int:
         """The letters' bits."""
-        mask = 0
-        for letter in letters:
-            mask |= self.bits[letter]
-        return mask
+        return functools.reduce(operator.or_, (self.bits[letter] for letter in letters), 0)
 
     def _bounds(self) -> None:
         """Before a letter is tried: the ranges of each monotone equation that has letters with digits
@@ -223,10 +220,7 @@ class Planner:
 
     def _checks(self) -> None:
         """Each constraint whose letters all have digits now, checked exactly (and no longer by congruences)."""
-        for _, letters in self.pending:
-            if not letters & ~self.assigned:
-                break
-        else:
+        if all(letters & ~self.assigned for _, letters in self.pending):
             return  # none yet, the usual answer
         self.steps.extend(Holds(constraint) for constraint, letters in self.pending if not letters & ~self.assigned)
         self.pending = [(constraint, letters) for constraint, letters in self.pending if letters & ~self.assigned]
