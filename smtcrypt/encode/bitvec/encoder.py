@@ -55,9 +55,7 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
     def letter_table(self, letter: str, value: Callable[[int], int]) -> Z:
         """value(digit) of a letter's digit, as a table over the digits it may take."""
         digits = self.digits[letter]
-        if not digits:
-            return self.const(0)
-        values = [value(d) for d in digits]
+        values = [value(d) for d in digits] or [0]
         lo, hi = min(values), max(values)
         if lo == hi:
             return self.const(lo)
