@@ -171,9 +171,7 @@ def triangular_range(low: int, high: int) -> range:
     """The t >= 0 with low <= t(t + 1)/2 <= high: t(t + 1)/2 <= n exactly when (2t + 1)**2 <= 8n + 1."""
     def last(n: int) -> int:  # the largest t with t(t + 1)/2 <= n, for n >= 0
         return (root_floor(8 * n + 1, 2) - 1) // 2
-    if high < 0:
-        return range(0)
-    return range(last(low - 1) + 1 if low > 0 else 0, last(high) + 1)
+    return range(0) if high < 0 else range(last(low - 1) + 1 if low > 0 else 0, last(high) + 1)
 
 
 def digit_sum(n: int, base: int) -> int:

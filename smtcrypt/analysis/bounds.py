@@ -9,16 +9,7 @@ import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
-from smtcrypt.core.intervals import (
-    ARITHMETIC,
-    Interval,
-    Value,
-    absolute,
-    greatest,
-    least,
-    negated,
-    word_interval,
-)
+from smtcrypt.core.intervals import ARITHMETIC, Interval, Value, absolute, greatest, least, negated, word_interval
 from smtcrypt.core.numerals import root_floor
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Not, Number, Unary, Word, children
 

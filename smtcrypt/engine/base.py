@@ -103,9 +103,7 @@ class SearchEnd:
             return None
         if self.ending is Ending.GAVE_UP:
             return f"solver gave up: {self.detail}"
-        if self.ending is Ending.CAPPED and self.detail:
-            return self.detail
-        return self.ending.value
+        return self.detail if self.ending is Ending.CAPPED and self.detail else self.ending.value
 
 
 def untimed(stage: str) -> AbstractContextManager[Any]:

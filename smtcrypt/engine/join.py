@@ -46,9 +46,7 @@ def _ratio(numerator: int, denominator: int) -> Key:
     if denominator < 0:
         numerator, denominator = -numerator, -denominator
     divisor = math.gcd(numerator, denominator)
-    if divisor == denominator:
-        return numerator // divisor
-    return numerator // divisor, denominator // divisor
+    return numerator // divisor if divisor == denominator else (numerator // divisor, denominator // divisor)
 
 
 def _key(value: Any) -> Key:

@@ -128,9 +128,7 @@ class LinearSearch(Backend):
     def _polled(self) -> bool:
         """The sum search's look between steps: stopped, out of time, or handed over."""
         self.polls += 1
-        if self.progress is not None and self.progress(self.polls * POLL_EVERY, self.found):
-            return True
-        return self._stopping()
+        return (self.progress is not None and self.progress(self.polls * POLL_EVERY, self.found)) or self._stopping()
 
     def _checker(self, letters: list[str]) -> Callable[[Digits], bool] | None:
         """The compiled formula on one solution of the equation (a digit per letter of `letters`), or

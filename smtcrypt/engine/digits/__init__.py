@@ -22,17 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from smtcrypt.core.check import Problem
-from smtcrypt.engine.base import (
-    Assignment,
-    Backend,
-    Ending,
-    Executor,
-    Fit,
-    Means,
-    Proof,
-    SearchEnd,
-    compiled_available,
-)
+from smtcrypt.engine.base import Assignment, Backend, Ending, Executor, Fit, Means, Proof, SearchEnd, compiled_available
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
 from smtcrypt.engine.digits.kernel import TAKEN, Machine, Scan, encode, load, projected, scan

@@ -155,12 +155,9 @@ class Planner:
 
     def _frontier(self) -> list[str]:
         """The letters without digits yet of each equation's next column, each once, in order."""
-        frontier: dict[str, None] = {}
-        for track in self.opened:
-            for letter in track.order[self.reached[track.index] + 1]:
-                if not self.bits[letter] & self.assigned:
-                    frontier[letter] = None
-        return list(frontier)
+        return list(dict.fromkeys(letter for track in self.opened
+                                  for letter in track.order[self.reached[track.index] + 1]
+                                  if not self.bits[letter] & self.assigned))
 
     def _advance(self) -> None:
         """Each equation's next columns checked while their letters all have digits."""
@@ -206,10 +203,8 @@ class Planner:
         solved: better tried), then by how few digits it may take. Worked out once a letter: neither
         changes as letters get digits."""
         if letter not in self.ties:
-            factors = 0
-            for track in self.tracks.values():
-                if track.letters & self.bits[letter] and not track.equation.solvable(letter, track.length):
-                    factors += 1
+            factors = sum(1 for track in self.tracks.values()
+                          if track.letters & self.bits[letter] and not track.equation.solvable(letter, track.length))
             self.ties[letter] = factors, -len(self.problem.allowed[letter])
         return self.ties[letter]
 
