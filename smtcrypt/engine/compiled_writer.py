@@ -72,8 +72,7 @@ class Writer:
         if isinstance(node, Repeating):
             return "_F({}, {})".format(*cast(Pair, self._pair(node)))
         if isinstance(node, Number):
-            value = node.value
-            return self.constant(value.numerator if value.denominator == 1 else value)
+            return self.constant(node.value.numerator if node.value.denominator == 1 else node.value)
         if isinstance(node, Name):
             return self.names[node.name]  # "u0": the unknown's own loop variable
         if isinstance(node, Unary):
@@ -94,16 +93,12 @@ class Writer:
         if node.op in PRECEDENCE:
             return self.chain(node)
         left, right = self.write(node.left), self.write(node.right)
-        if node.op == "/":
-            self.may_fail = True
-            return f"_F({left}, {right})"
-        if node.op in ("//", "%"):
-            self.may_fail = True
-            return f"({left} {node.op} {right})"
-        exponent = self.problem.constant_exponents.get(node)
+        exponent = self.problem.constant_exponents.get(node) if node.op == "**" else None
         if exponent is not None and exponent.denominator == 1 and exponent >= 0:
             return f"({left} ** {int(exponent)})"
-        self.may_fail = True
+        self.may_fail = True  # a zero divisor, or a power that is negative, irrational or variable
+        if node.op != "**":
+            return f"_F({left}, {right})" if node.op == "/" else f"({left} {node.op} {right})"
         if exponent is not None and exponent.denominator != 1:
             return f"_root({left}, {exponent.numerator}, {exponent.denominator})"
         return f"_pow({left}, {right if exponent is None else self.constant(exponent)})"

@@ -371,12 +371,8 @@ class JoinSearch(Backend):
             return
         distinct = self.problem.distinctness == "all"
         for chunk in self._chunks(self.large):
-            found = []
-            for digits, key in self.large.values(chunk):
-                for other in table.get(key, ()):
-                    if not distinct or set(digits).isdisjoint(other):
-                        found.append(other + digits)
-            yield found
+            yield [other + digits for digits, key in self.large.values(chunk) for other in table.get(key, ())
+                   if not distinct or set(digits).isdisjoint(other)]
 
     def _assignments(self, found: list[tuple[int, ...]]) -> list[Assignment]:
         """The matches as alphabetical assignments, less those the rest of the formula refuses and
