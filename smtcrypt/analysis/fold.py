@@ -36,9 +36,7 @@ def truth(node: Expr, problem: Problem) -> bool | None:
     if bounds is None:
         return None
     low, high = bounds
-    if low > 0 or high < 0:
-        return True
-    return False if low == high == 0 else None
+    return True if low > 0 or high < 0 else False if low == high == 0 else None
 
 
 def _fold(node: Expr, problem: Problem, renamed: dict[BinOp, BinOp]) -> Expr:

@@ -4,8 +4,7 @@ Every constraint must be an equation (or a chain or an `and` of them) between po
 possibly divided by products of words, each read as one integer polynomial that must be zero
 (analysis/polynomials.py). It is written as a person multiplies by hand, linear in bounded integers
 as the finite-domain solver needs: products of two digits are tables, longer products get fresh
-digits, and every column is balanced by a bounded carry. The leading digits set the magnitudes,
-which analysis/split.py reads as intervals, to narrow the letters and split a long search.
+digits, and every column is balanced by a bounded carry (the leading digits: analysis/split.py).
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
 """The formula compiled once into Python: one generated function that tries candidate digit tuples.
 
-Where solutions are dense or the space is small, one solver check per model can never beat a
-compiled candidate that costs well under a microsecond (`ABC % DE = F`: 2,357 solutions among
-151,200 assignments). The formula becomes the body of one generated loop over the digit tuples the
-rules allow (integer unknowns the formula bounds, analysis/unknowns.py, after the letters), written
-node by node by compiled_writer.py, with the exact semantics of the re-check and only the helpers
-of compiled_runtime.py as its globals. The exhaustive backend runs it on every assignment; the join
-and linear backends use it for a side of an equation, or for the rest of a formula.
+The formula becomes the body of one loop over the digit tuples the rules allow (then the values of
+the integer unknowns the formula bounds), written node by node by compiled_writer.py with the exact
+semantics of the re-check and only compiled_runtime.py's helpers as its globals. The exhaustive
+backend runs it on every assignment (see exhaustive.py for why); the join and linear backends on a
+side of an equation, or on the rest of a formula.
 """
 
 from __future__ import annotations

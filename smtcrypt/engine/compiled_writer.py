@@ -132,8 +132,7 @@ class Writer:
         """(numerator, denominator) code for a rational expression (words, numbers, repeating
         decimals, + - * /, non-negative integer powers), else None. The denominator is zero exactly
         where Python's evaluation divides by zero: a product of the divisors met, each nonzero
-        otherwise (the divisor's own denominator, which is not a factor, is checked by `_nz`).
-        Integers throughout: no Fraction made per candidate, which costs far more."""
+        otherwise (the divisor's own denominator, which is not a factor, is checked by `_nz`)."""
         pair = self._pair(node)
         return pair if pair is None or len(pair[0]) + len(pair[1]) <= MAX_PAIR_CODE else None
 

@@ -1,16 +1,14 @@
 """The join backend: one equation `LEFT = RIGHT` searched side by side, not assignment by assignment.
 
-Two ways, each covering every assignment the rules allow, so that "no other solution" is proved as
-by trying them all. **match**: each side is evaluated on its own letters' digits (compiled.py's
-exact semantics); the smaller side's values go into a table keyed by the shared letters' digits and
-the value, and each value of the larger side is looked up in it (`NAUGHT ** 2 = ZERO ** 3`: 10P6 +
-10P4 evaluations instead of 10P10). **solve**: where one side is a word or a word to a positive
-constant power, only the other side is evaluated and the word's digits are read off its value
-(`ODD * ODD = FREAKY` evaluates the 90 assignments of O and D).
+Two ways, each covering every assignment the rules allow, so that "no other solution" is proved as by
+trying them all. **match**: each side evaluated on its own letters' digits, the smaller side's values in
+a table keyed by the shared letters' digits and the value, each of the larger side's looked up in it
+(`NAUGHT ** 2 = ZERO ** 3`: 10P6 + 10P4 evaluations instead of 10P10). **solve**: where one side is a
+word or its positive constant power, only the other side is evaluated and the word's digits read off
+its value (`ODD * ODD = FREAKY` evaluates the 90 assignments of O and D).
 
-The equation may be one conjunct of several; the whole formula, compiled, then checks each match.
-Letters the equation does not hold are tried last, every digit tuple beside each match, which
-`auto` prices by counting the matches before it chooses (`estimate`).
+The equation may be one conjunct of several; the compiled formula then checks each match. Letters the
+equation does not hold are tried beside each match, which `auto` prices by counting them (`estimate`).
 """
 
 from __future__ import annotations

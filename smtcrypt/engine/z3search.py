@@ -45,11 +45,10 @@ def solvers(encoded: Encoded) -> tuple[str, ...]:
 
 
 def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
-    """A solver for one of the strategies an encoding may ask for: "finite-domain" (QF_FD, fast on linear
-    constraints over bounded integers), "bit-blast" (bounded nonlinear terms as bit-vectors, the tactic run
-    again for every check), "bit-vector" (incremental QF_BV, keeping its learned clauses from one model to
-    the next) or "general" (accepts everything). Z3's own Ctrl-C handler is off: it swaps the SIGINT handler
-    around every check, and a signal landing as a short check ends is lost (callers use `request_stop`)."""
+    """A solver for a strategy an encoding asks for: "finite-domain" (QF_FD: linear, bounded integers),
+    "bit-blast" (bounded nonlinear terms, the tactic run at every check), "bit-vector" (incremental QF_BV,
+    keeping learned clauses between models) or "general". Z3's Ctrl-C handler is off: it swaps the SIGINT
+    handler around every check, and a signal landing as a short check ends is lost (see `request_stop`)."""
     if strategy == "finite-domain":
         solver = z3.SolverFor("QF_FD", ctx=context)
     elif strategy == "bit-blast":
@@ -142,12 +141,9 @@ class ModelSearch(Z3Backend):
         self.propositional = False  # block through Boolean indicators (finite-domain solver only)
         self.solver: z3.Solver | None = None
         self.spent: dict[str, float] = {}  # statistics of solvers replaced during the search
-        # Splitting: a finite-domain check that needs more than `split_after` conflicts (0: split at
-        # once; None: never) makes the search go on case by case (see analysis/split.py), each case
-        # decided by the solver under assumptions: a hard search proves "nothing more" much sooner.
+        # a finite-domain check past `split_after` conflicts (0: at once; None: never) goes on case by case
         self.split_after = split_after if encoded.split is not None and encoded.indicators else None
         # once split: the cases still open, each as its literals and the conflicts its next check may take
-        # (a case whose budget runs out goes after the others with twice the budget: none blocks the rest)
         self.cases: collections.deque[tuple[tuple[z3.BoolRef, ...], int]] | None = None
         self.budgets = False  # the solver takes a conflict budget per check (the finite-domain one does)
 

@@ -31,11 +31,9 @@ from smtcrypt.engine.digits.plan import Congruence, Planner, Solve, Step, Try
 __all__ = ["DigitPlan", "DigitSearch", "digit_plan", "has_products"]
 
 YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
-# where the caller leaves the choice (`Executor.AUTO`): a plan estimated (`DigitPlan.estimate`) at ESTIMATED_LARGE
-# steps or more walks compiled from the start; any other starts plain, and the compiled walk goes on once the plain
-# one projects (`projected`) PROJECTED_LARGE steps, or past PLAIN_STEPS: counts, not times, so that a puzzle takes
-# the same path however busy the machine (docs/engine.md, "Products, column by column", has the figures). Where this
-# process has not loaded the compiled walk yet, its price includes the load, and each count is UNLOADED_LARGE
+# When the walk goes compiled where the caller leaves the choice (`DigitPlan.scan`): counts, not times, so that a
+# puzzle takes the same path however busy the machine (docs/engine.md, "Products, column by column", has the
+# figures). Where this process has not loaded the compiled walk yet, its price includes the load: UNLOADED_LARGE
 ESTIMATED_LARGE = 16_000
 PROJECTED_LARGE = 5000
 PLAIN_STEPS = 2048
