@@ -105,17 +105,12 @@ class Writer:
 
     def chain(self, node: BinOp) -> str:
         """A + B + C + ... unbracketed: Python's parser refuses deeply nested brackets."""
-        parts = [self.write(node.right)]
-        ops = [node.op]
+        rest = [f" {node.op} {self.write(node.right)}"]  # the operators and right operands, the last first
         operand = node.left
         while isinstance(operand, BinOp) and PRECEDENCE.get(operand.op) == PRECEDENCE[node.op]:
-            parts.append(self.write(operand.right))
-            ops.append(operand.op)
+            rest.append(f" {operand.op} {self.write(operand.right)}")
             operand = operand.left
-        text = self.write(operand)
-        for op, part in zip(reversed(ops), reversed(parts)):
-            text += f" {op} {part}"
-        return f"({text})"
+        return f"({self.write(operand)}{''.join(reversed(rest))})"
 
     def integral(self, node: Expr) -> bool:
         """True for an integer-valued expression that cannot fail: words, integers, + - * of them."""
