@@ -20,9 +20,6 @@ RationalInterval = tuple[Fraction, Fraction]
 MAX_ROOT_PARTS = 64
 
 
-# --- operations ------------------------------------------------------------------------------------------
-
-
 def power_bounds(lo: Value, hi: Value, k: int) -> tuple[Value, Value]:
     """Bounds of x**k for x in [lo, hi] and k >= 0 (k >= 1 where lo < 0)."""
     if k % 2 or lo >= 0:
@@ -60,9 +57,6 @@ def mod_bounds(x: Interval, y: Interval) -> Interval:
     if y[0] <= -1:
         lo = y[0] + 1 if x[1] > 0 else max(y[0] + 1, x[0])
     return lo, hi
-
-
-# --- a formula's values ------------------------------------------------------------------------------------
 
 
 class ValueBounds:

@@ -42,9 +42,7 @@ def walk_linear(node: Expr, leaf: Callable[[Expr], Form[Variable, Weight] | None
     if isinstance(node, BinOp) and node.op in ("+", "-"):
         left = walk_linear(node.left, leaf, factor, reciprocal)
         right = walk_linear(node.right, leaf, factor, reciprocal)
-        if left is None or right is None:
-            return None
-        return form_sum(left, _negated(right) if node.op == "-" else right)
+        return None if left is None or right is None else form_sum(left, _negated(right) if node.op == "-" else right)
     if isinstance(node, BinOp) and node.op == "*":
         for first, other in ((node.left, node.right), (node.right, node.left)):
             value = factor(first)

@@ -1,8 +1,7 @@
 """The linear backend: a word sum is one linear equation, solved digit by digit within its bounds.
 
-`SEND + MORE = MONEY` is 1000*S + 91*E - 90*N + D - 9000*M - 900*O + 10*R - Y = 0. The sum kernel
-(`smtcrypt.engine.sums`) searches it in a few hundred nodes, far less than starting Z3, and
-exhaustively: every assignment the rules allow is visited or cut by a bound that proves it cannot
+The sum kernel (`smtcrypt.engine.sums`) searches it in a few hundred nodes, far less than starting Z3,
+and exhaustively: every assignment the rules allow is visited or cut by a bound that proves it cannot
 balance. Any other constraints are checked on each solution by the compiled formula.
 """
 

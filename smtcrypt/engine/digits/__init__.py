@@ -8,11 +8,9 @@ column a letter first met in column k enters each side linearly modulo base**k (
 base**(2k-2)), so each equation solves one letter of its column, `c * x + t = 0 (mod base)`,
 instead of trying every digit.
 
-Congruences do not make an equation: each constraint of the formula is checked exactly, as the
-compiled formula checks it, as soon as its letters all have digits. Every assignment the rules
-allow is thus either visited or cut by a congruence it fails: a bounded search, whose solutions are
-the exact evaluation's own. The plan runs as a table walked by one function (kernel.py), plain or
-compiled by numba as the caller chooses (`Means.executor`).
+Congruences do not make an equation: each constraint is checked exactly, as the compiled formula
+checks it, once its letters all have digits; every assignment the rules allow is thus visited or cut
+by a congruence it fails, a bounded search. The plan runs as a table walked by kernel.py.
 """
 
 from __future__ import annotations
