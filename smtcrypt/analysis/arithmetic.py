@@ -86,8 +86,6 @@ def repeating_fraction(node: Repeating, base: int) -> tuple[dict[str, int], int,
     return numerator, literal - head_literal, repeating_scale(node.fixed, node.period, base)
 
 
-# --- the number-theory words over intervals: what their tables and witnesses are made of ---------------
-
 SIEVE_ROOT = 1 << 17  # a segment is sieved while the square root of its end is below this; else each number tested
 STRONG_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)  # decide primality below 3.3 * 10**24
 

@@ -176,8 +176,6 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
     def within(self, whole: z3.ArithRef, start: z3.ArithRef, stop: z3.ArithRef) -> z3.BoolRef:
         return z3.And(whole >= start, whole < stop)
 
-    # --- arithmetic ---------------------------------------------------------------------------
-
     def add(self, a: Rat, b: Rat) -> Rat:
         if a.const is not None and b.const is not None:
             return self.fraction(a.const + b.const)

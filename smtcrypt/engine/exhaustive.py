@@ -62,9 +62,8 @@ def digit_tuples(domains: Sequence[frozenset[int]], distinct: bool, used: set[in
 
 
 class ExhaustiveSearch(Backend):
-    """Every assignment the rules allow, tried by the compiled formula, in chunks between which the
-    clock and the stop flag are read. Skips the digit tuples (alphabetical) for which `skip` is true:
-    solutions reported before a switch."""
+    """Every assignment the rules allow, tried by the compiled formula, less the digit tuples
+    (alphabetical) for which `skip` is true: solutions reported before a switch."""
 
     name = "exhaustive"
     exact = True  # its solutions are the formula's own exact evaluation, not a solver's model

@@ -38,8 +38,6 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
         self.letters = {letter: z3.BitVec(letter, self.letter_width, context) for letter in problem.letters}
         self.digits = {letter: sorted(problem.allowed[letter]) for letter in problem.letters}
 
-    # --- the puzzle's rules ---------------------------------------------------------------------
-
     def rules(self) -> list[z3.BoolRef]:
         """The puzzle's rules over unsigned letters, leaving out a bound that their width keeps."""
         top = (1 << self.letter_width) - 1
