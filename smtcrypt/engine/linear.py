@@ -140,7 +140,6 @@ class LinearSearch(Backend):
         fixed = compiled.fixed
 
         def check(digits: Digits) -> bool:
-            if any(digits[position[letter]] != digit for letter, digit in fixed.items()):
-                return False
-            return bool(compiled.scan([tuple(digits[index] for index in picks)]))
+            return (all(digits[position[letter]] == digit for letter, digit in fixed.items())
+                    and bool(compiled.scan([tuple(digits[index] for index in picks)])))
         return check

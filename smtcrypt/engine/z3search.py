@@ -49,13 +49,11 @@ def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
     "bit-blast" (bounded nonlinear terms, the tactic run at every check), "bit-vector" (incremental QF_BV,
     keeping learned clauses between models) or "general". Z3's Ctrl-C handler is off: it swaps the SIGINT
     handler around every check, and a signal landing as a short check ends is lost (see `request_stop`)."""
-    if strategy == "finite-domain":
-        solver = z3.SolverFor("QF_FD", ctx=context)
+    if strategy in ("finite-domain", "bit-vector"):
+        solver = z3.SolverFor("QF_FD" if strategy == "finite-domain" else "QF_BV", ctx=context)
     elif strategy == "bit-blast":
         steps = [z3.Tactic(name, ctx=context) for name in ("simplify", "propagate-values", "nla2bv", "qfbv")]
         solver = z3.Then(*steps).solver()
-    elif strategy == "bit-vector":
-        solver = z3.SolverFor("QF_BV", ctx=context)
     else:
         solver = z3.Solver(ctx=context)
     solver.set("ctrl_c", False)
