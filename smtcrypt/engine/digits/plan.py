@@ -69,8 +69,7 @@ class _Track:
     equation: WordEquation
     index: int  # its place in the lists of the columns reached
     length: int  # its last column
-    order: list[list[str]]  # by column (1 = units, to length + 1, which has none): its letters, in order
-    columns: list[int]  # by column: its letters' bits
+    columns: list[int]  # by column (1 = units, to length + 1, which has none): its letters' bits
     letters: int  # the bits of all its letters
     count: int  # how many letters it has
     monotone: bool  # both sides grow with each digit: its sides' ranges bound it
@@ -129,8 +128,7 @@ class Planner:
         for index, (constraint, equation) in enumerate(self.equations.items()):
             columns = [self._mask(letters) for letters in equation.column_letters]
             letters = functools.reduce(operator.or_, columns)
-            self.tracks[constraint] = _Track(equation, index, equation.length, equation.column_letters, columns,
-                                             letters, letters.bit_count(),
+            self.tracks[constraint] = _Track(equation, index, equation.length, columns, letters, letters.bit_count(),
                                              monotone(equation.left) and monotone(equation.right),
                                              self._mask(word[0] for word, _ in equation.words if not word[0].isdigit()))
         self.reached = [0] * len(self.tracks)
@@ -156,7 +154,7 @@ class Planner:
     def _frontier(self) -> list[str]:
         """The letters without digits yet of each equation's next column, each once, in order."""
         return list(dict.fromkeys(letter for track in self.opened
-                                  for letter in track.order[self.reached[track.index] + 1]
+                                  for letter in track.equation.column_letters[self.reached[track.index] + 1]
                                   if not self.bits[letter] & self.assigned))
 
     def _advance(self) -> None:
