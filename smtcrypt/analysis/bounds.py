@@ -71,8 +71,7 @@ class ValueBounds:
         return None
 
     def of(self, node: Expr) -> RationalInterval | None:
-        known = self.leaf(node)
-        if known is not None:
+        if (known := self.leaf(node)) is not None:
             return known
         if isinstance(node, Number):
             return node.value, node.value

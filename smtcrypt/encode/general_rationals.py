@@ -218,8 +218,7 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
 
     def letter_product(self, first: str, second: str) -> z3.ArithRef:
         """first * second as a fresh Int, bounded and defined digit by digit (shared per pair)."""
-        cached = self.products.get((first, second))
-        if cached is not None:
+        if (cached := self.products.get((first, second))) is not None:
             return cached
         pool = sorted(self.problem.allowed[first])
         other = sorted(self.problem.allowed[second])

@@ -82,8 +82,7 @@ class _Builder:
                 a, b = b, a
             return (a.low, b) if b.low != b.high else (1, self.constant(a.low * b.low))
         key = (min(a.name, b.name), max(a.name, b.name))
-        found = self.partials.get(key)
-        if found is not None:
+        if (found := self.partials.get(key)) is not None:
             return 1, found
         if a.high - a.low > b.high - b.low:
             a, b = b, a
@@ -117,8 +116,7 @@ class _Builder:
         """The digits of a product of words, lowest first: a word's letters, or fresh digits."""
         if len(words) == 1:
             return [self.digits[ch] for ch in reversed(words[0])]
-        found = self.vectors.get(words)
-        if found is not None:
+        if (found := self.vectors.get(words)) is not None:
             return found
         names = [self.name("digit") for _ in range(product_length(words, self.base))]
         digits = [Digit(name, z3.Int(name, self.ctx), 0, self.base - 1) for name in names]

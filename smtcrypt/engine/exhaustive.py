@@ -108,8 +108,7 @@ class ExhaustiveSearch(Backend):
             spent = time.perf_counter() - started
             self.tried += len(chunk)
             size = max(1, min(MAX_CHUNK, 2 * len(chunk), int(len(chunk) * CHUNK_SECONDS / max(spent, 1e-6))))
-            batch = self._batch(hits)
-            if batch:
+            if batch := self._batch(hits):
                 yield batch
 
     def _batch(self, hits: list[Digits]) -> list[Assignment]:

@@ -264,8 +264,7 @@ class ModelSearch(Z3Backend):
         while self._may_check():
             result = self._current.check(*self._assumptions())
             if result == z3.sat:
-                assignment = self._take_model(read)
-                if assignment is not None:
+                if (assignment := self._take_model(read)) is not None:
                     yield list(self.variants(assignment))
             elif result == z3.unsat:
                 if self.cases:  # this case holds no more solutions: the next one

@@ -152,19 +152,15 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
             return self.digit_word(node, x), True
         if node.name == "is_prime" and x.hi >= PRIME_LIMIT:  # undefined from there on: the general encoding says where
             raise Unsupported("is_prime() of a number that may reach PRIME_LIMIT")
-        by_letters = words.word_table(node, self.problem)
-        if by_letters is not None:
+        if (by_letters := words.word_table(node, self.problem)) is not None:
             return words.trie(*by_letters, lambda letter, digit: self.letters[letter] == digit, self.ctx), True
-        listed = words.table(node, (x.lo, x.hi), self.base)
-        if listed is not None:
+        if (listed := words.table(node, (x.lo, x.hi), self.base)) is not None:
             return self.one_of(x, listed), True
         if node.name != "is_prime":
             raise Unsupported(f"{node.name}() of a term of {x.width} bits")
         divisors = words.trial_divisors(x.hi)
-        if divisors is None or len(divisors) > FEW_DIVISORS:
-            cases = self.prime_by_cases(node, x)
-            if cases is not None:
-                return cases, True
+        if (divisors is None or len(divisors) > FEW_DIVISORS) and (cases := self.prime_by_cases(node, x)) is not None:
+            return cases, True
         if divisors is None:
             raise Unsupported(f"is_prime() of a term of {x.width} bits")
         tests = [self.z_compare(">=", x, self.const(2))]
