@@ -46,8 +46,7 @@ def walk_linear(node: Expr, leaf: Callable[[Expr], Form[Variable, Weight] | None
         return None if left is None or right is None else form_sum(left, _negated(right) if node.op == "-" else right)
     if isinstance(node, BinOp) and node.op == "*":
         for first, other in ((node.left, node.right), (node.right, node.left)):
-            value = factor(first)
-            if value is not None:
+            if (value := factor(first)) is not None:
                 inner = walk_linear(other, leaf, factor, reciprocal)
                 return None if inner is None else _scale(inner, value)
         return None

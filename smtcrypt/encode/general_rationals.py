@@ -38,8 +38,7 @@ class TermBounds(ValueBounds):
     def whole_bounds(self, node: Expr) -> Interval | None:
         """Bounds of the integer a term's value is taken as (a fraction's floor, which the word then
         refuses), wherever the term is defined; None where some part of it has none."""
-        bounds = interval(node, self.problem.rules)
-        if bounds is not None:
+        if (bounds := interval(node, self.problem.rules)) is not None:
             return bounds
         value = self.of(node)
         return None if value is None else (math.floor(value[0]), math.floor(value[1]))

@@ -105,8 +105,7 @@ class Planner:
         self._checks()  # constraints without letters
         while True:
             self._advance()
-            solving = self._solving(self.assigned, self.reached)
-            if solving is not None:
+            if (solving := self._solving(self.assigned, self.reached)) is not None:
                 track, letter, column = solving
                 self.reached[track.index] = column
                 self._assign(Solve(letter, track.equation, column))
