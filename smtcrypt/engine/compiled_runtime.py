@@ -118,7 +118,11 @@ def _root_power(base: Exact, p: int, q: int) -> Exact:
     root = exact_root(base, q)
     if root is None:
         raise CandidateUndefined("irrational root")
-    return root ** p if p >= 0 else _power(root, p)  # a negative power: a Fraction, if root is not 0
+    if p >= 0:
+        return root ** p
+    if root == 0:
+        raise ZeroDivisionError("zero to a negative power")
+    return Fraction(1, root ** -p)
 
 
 def _nz(divisor: int) -> int:
