@@ -158,8 +158,7 @@ class _Builder:
         """The word is not 0: it has a nonzero digit (implied by a letter that may not be 0)."""
         if any(self.digits[ch].low > 0 for ch in word):
             return
-        # no letter (every digit literal, or fixed at 0): false, in this context (an empty z3.Or is made in
-        # Z3's default context)
+        # no letter (every digit literal, or fixed at 0): false, made in this context (z3.Or() uses the default one)
         choices = [self.letters[ch] != 0 for ch in set(word) if not ch.isdigit()]
         self.constraints.append(z3.Or(*choices) if choices else z3.BoolVal(False, self.ctx))
 

@@ -55,9 +55,8 @@ def define_scan(source: str, constants: list[Any], helpers: Mapping[str, Any] | 
 
 
 def compile_problem(problem: Problem) -> Compiled:
-    """The problem's constraints as one loop over candidate digit tuples (each unknown's value after
-    the digits); `NotCompilable` if it has integer unknowns the formula leaves unbounded, or Python
-    cannot compile code that deep."""
+    """The problem's constraints as one loop over candidate digit tuples (each unknown's value after the
+    digits); `NotCompilable` for integer unknowns the formula leaves unbounded, or code too deep to compile."""
     bounded: dict[str, Values] = {}
     if problem.unknowns:
         found = unknown_values(problem)
