@@ -140,7 +140,8 @@ def sample_costs(compiled: Compiled, sample: int, halted: Callable[[], bool]) ->
         return 0.0, 0.0
     pool = candidate_digits(problem, free, compiled.fixed)
     draw = random.Random(len(free))  # the first candidates are unlike the rest (leading zeros): draw some
-    domains, digits = [sorted(problem.allowed[letter]) for letter in free], sorted(pool or ())
+    domains = [sorted(problem.allowed[letter]) for letter in free]
+    digits = sorted(pool or ())
     chunk = [(tuple(map(draw.choice, domains)) if pool is None else tuple(draw.sample(digits, len(free))))
              + tuple(map(draw.choice, values)) for _ in range(sample)]
     spent, hits, begin, piece = 0.0, 0, 0, SMALLEST_CHUNK

@@ -21,7 +21,7 @@ JOIN_SPLIT = 2  # `auto` joins where the join evaluates at most 1/JOIN_SPLIT of 
 CUBES_SHARE = 0.75
 # of the exhaustive price, before switching
 Z3_SHARE = MappingProxyType({"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5})
-Z3_AT_LEAST = 0.15  # seconds Z3 gets on sums and products (it usually answers fast), however cheap the rest
+Z3_AT_LEAST = 0.15  # seconds Z3 gets on sums and products (it answers fast), however low the exhaustive price
 # seconds per model, by encoding
 Z3_PER_MODEL = MappingProxyType({"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3})
 RACE_AFTER = 0.5  # seconds of Z3 alone, at most half the exhaustive price, before the exhaustive backend races it

@@ -324,7 +324,7 @@ class ModelSearch(Z3Backend):
         why = unknown_reason(reason)
         if why is Unknown.BUDGET and self.cases is None:  # a hard search: go on case by case
             self._split()
-        elif why is Unknown.BUDGET and self.cases:  # a hard case: after the others, with twice the budget
+        elif why is Unknown.BUDGET and self.cases:  # a hard case blocks none: after the others, with twice the budget
             literals, budget = self.cases.popleft()
             self.cases.append((literals, min(2 * budget, NO_CONFLICT_LIMIT)))
         elif self.stop_requested:

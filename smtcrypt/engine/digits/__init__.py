@@ -29,9 +29,9 @@ from smtcrypt.engine.digits.plan import Congruence, Planner, Solve, Step, Try
 __all__ = ["DigitPlan", "DigitSearch", "digit_plan", "has_products"]
 
 YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
-# When the walk goes compiled where the caller leaves the choice (`DigitPlan.scan`): counts, not times, so that a
-# puzzle takes the same path however busy the machine (docs/engine.md, "Products, column by column", has the
-# figures). Where this process has not loaded the compiled walk yet, its price includes the load: UNLOADED_LARGE
+# Where the caller leaves the choice, the walk goes compiled past these (see `DigitPlan.scan`): counts, not times,
+# so that a puzzle takes the same path however busy the machine (docs/engine.md, "Products, column by column", has
+# the figures). Where this process has not loaded the compiled walk yet, its price includes the load: UNLOADED_LARGE
 ESTIMATED_LARGE = 16_000
 PROJECTED_LARGE = 5000
 PLAIN_STEPS = 2048
