@@ -86,8 +86,6 @@ def repeating_fraction(node: Repeating, base: int) -> tuple[dict[str, int], int,
     return numerator, literal - head_literal, repeating_scale(node.fixed, node.period, base)
 
 
-# --- the number-theory words over intervals: what their tables and witnesses are made of ---------------
-
 SIEVE_ROOT = 1 << 17  # a segment is sieved while the square root of its end is below this; else each number tested
 STRONG_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)  # decide primality below 3.3 * 10**24
 
@@ -171,9 +169,7 @@ def triangular_range(low: int, high: int) -> range:
     """The t >= 0 with low <= t(t + 1)/2 <= high: t(t + 1)/2 <= n exactly when (2t + 1)**2 <= 8n + 1."""
     def last(n: int) -> int:  # the largest t with t(t + 1)/2 <= n, for n >= 0
         return (root_floor(8 * n + 1, 2) - 1) // 2
-    if high < 0:
-        return range(0)
-    return range(last(low - 1) + 1 if low > 0 else 0, last(high) + 1)
+    return range(0) if high < 0 else range(last(low - 1) + 1 if low > 0 else 0, last(high) + 1)
 
 
 def digit_sum(n: int, base: int) -> int:

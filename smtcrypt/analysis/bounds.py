@@ -9,16 +9,7 @@ import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
-from smtcrypt.core.intervals import (
-    ARITHMETIC,
-    Interval,
-    Value,
-    absolute,
-    greatest,
-    least,
-    negated,
-    word_interval,
-)
+from smtcrypt.core.intervals import ARITHMETIC, Interval, Value, absolute, greatest, least, negated, word_interval
 from smtcrypt.core.numerals import root_floor
 from smtcrypt.core.tree import BinOp, BoolOp, Call, Compare, Expr, Not, Number, Unary, Word, children
 
@@ -27,9 +18,6 @@ RationalInterval = tuple[Fraction, Fraction]
 
 # A power p/q is bounded only for small p and q: the bounds' integers grow with p, their roots with q.
 MAX_ROOT_PARTS = 64
-
-
-# --- operations ------------------------------------------------------------------------------------------
 
 
 def power_bounds(lo: Value, hi: Value, k: int) -> tuple[Value, Value]:
@@ -71,9 +59,6 @@ def mod_bounds(x: Interval, y: Interval) -> Interval:
     return lo, hi
 
 
-# --- a formula's values ------------------------------------------------------------------------------------
-
-
 class ValueBounds:
     """Exact bounds of a formula's values, node by node, wherever they are defined; None where some part
     has none. Numbers, signs, + - * /, min, max and abs are worked out here; the bounds the walk starts
@@ -86,8 +71,7 @@ class ValueBounds:
         return None
 
     def of(self, node: Expr) -> RationalInterval | None:
-        known = self.leaf(node)
-        if known is not None:
+        if (known := self.leaf(node)) is not None:
             return known
         if isinstance(node, Number):
             return node.value, node.value

@@ -36,9 +36,7 @@ def truth(node: Expr, problem: Problem) -> bool | None:
     if bounds is None:
         return None
     low, high = bounds
-    if low > 0 or high < 0:
-        return True
-    return False if low == high == 0 else None
+    return True if low > 0 or high < 0 else False if low == high == 0 else None
 
 
 def _fold(node: Expr, problem: Problem, renamed: dict[BinOp, BinOp]) -> Expr:
@@ -49,10 +47,8 @@ def _fold(node: Expr, problem: Problem, renamed: dict[BinOp, BinOp]) -> Expr:
             items = tuple(_fold(item, problem, renamed) for item in value)
             if any(new is not old for new, old in zip(items, value)):
                 changes[field.name] = items
-        elif field.name in ("left", "right", "operand"):
-            folded = _fold(value, problem, renamed)
-            if folded is not value:
-                changes[field.name] = folded
+        elif field.name in ("left", "right", "operand") and (folded := _fold(value, problem, renamed)) is not value:
+            changes[field.name] = folded
     if changes:
         # replace() on a union of node types: mypy would check the fields against every member
         rebuilt: Expr = dataclasses.replace(cast(Any, node), **changes)

@@ -1,8 +1,9 @@
 """Linear forms: an expression as sum(weight * variable) + constant, read by one walk of the tree.
 
 `SEND + MORE - MONEY` is 1000*S + 91*E - 90*N + D - 9000*M - 900*O + 10*R - Y. A variable may be a
-letter, a letter in a column, or an integer unknown with the letters fixed: the walk over signs,
-sums, differences and constant factors is the same for all, so it is written once (`walk_linear`).
+letter (the linear backend's equation), a letter in a column (the column encoding's and the explainer's
+sums), or an integer unknown with the letters fixed: the walk over signs, sums, differences and
+constant factors is the same for all, so it is written once (`walk_linear`).
 """
 
 from __future__ import annotations
@@ -42,13 +43,10 @@ def walk_linear(node: Expr, leaf: Callable[[Expr], Form[Variable, Weight] | None
     if isinstance(node, BinOp) and node.op in ("+", "-"):
         left = walk_linear(node.left, leaf, factor, reciprocal)
         right = walk_linear(node.right, leaf, factor, reciprocal)
-        if left is None or right is None:
-            return None
-        return form_sum(left, _negated(right) if node.op == "-" else right)
+        return None if left is None or right is None else form_sum(left, _negated(right) if node.op == "-" else right)
     if isinstance(node, BinOp) and node.op == "*":
         for first, other in ((node.left, node.right), (node.right, node.left)):
-            value = factor(first)
-            if value is not None:
+            if (value := factor(first)) is not None:
                 inner = walk_linear(other, leaf, factor, reciprocal)
                 return None if inner is None else _scale(inner, value)
         return None
@@ -79,9 +77,6 @@ def form_sum(first: Form[Variable, Weight], second: Form[Variable, Weight]) -> F
 def difference(first: Form[Variable, Weight], second: Form[Variable, Weight]) -> Form[Variable, Weight]:
     """first - second: an equation `first == second` as one form that must be 0."""
     return form_sum(first, _negated(second))
-
-
-# --- letters: the linear backend's equation ----------------------------------------------------------
 
 
 def linear_form(node: Expr, base: int, allowed: Mapping[str, frozenset[int]] | None = None) -> LinearForm | None:
@@ -159,9 +154,6 @@ def combined(forms: list[tuple[dict[str, int], int]],
             low, high = plus((low, high), scaled(weight, (min(digits), max(digits))))
         scale *= max(-low, high, 0) + 1
     return {letter: weight for letter, weight in weights.items() if weight}, fixed
-
-
-# --- letters in columns: the column encoding's and the explainer's sums ----------------------------------
 
 
 def integer_factor(node: Expr) -> int | None:

@@ -57,9 +57,6 @@ class Analysis:
     plain: bool = True
 
 
-# --- polynomials ------------------------------------------------------------------------------------
-
-
 def monomial(*parts: Monomial) -> Monomial:
     return tuple(sorted(itertools.chain(*parts)))
 
@@ -108,10 +105,9 @@ def cancel(value: Quotient) -> Quotient:
     return Quotient(num, tuple(den))
 
 
-# --- the tree -> quotients of polynomials -----------------------------------------------------------
-
-
 class _Reader:
+    """Reads a side of an equation as a quotient of polynomials, noting the words it divides by."""
+
     def __init__(self, problem: Problem):
         self.problem = problem
         self.nonzero: set[str] = set()

@@ -147,11 +147,9 @@ class GeneralEncoder(Rationals):
         # is_prime is undefined from PRIME_LIMIT on (see core/verify.py)
         defined: Ok = x < PRIME_LIMIT if node.name == "is_prime" and (bounds is None or bounds[1] >= PRIME_LIMIT) \
             else True
-        by_letters = words.word_table(node, self.problem)
-        if by_letters is not None:
+        if (by_letters := words.word_table(node, self.problem)) is not None:
             return words.trie(*by_letters, lambda letter, digit: self.letters[letter] == digit, self.ctx), defined
-        listed = words.table(node, bounds, self.problem.rules.base)
-        if listed is not None:
+        if (listed := words.table(node, bounds, self.problem.rules.base)) is not None:
             return self.one_of(x, listed), defined
         if node.name == "is_palindrome":
             return self.digits_of(x, "rev", bounds).num == x, True
@@ -202,8 +200,7 @@ class GeneralEncoder(Rationals):
     def recursive(self, stem: str, arity: int, body: Callable[..., z3.ExprRef], result: z3.SortRef) -> z3.FuncDeclRef:
         """A recursive function of `arity` Ints (made once per encoding), for terms without bounds:
         Z3 unfolds it as far as a model needs."""
-        made = self.recursions.get(stem)
-        if made is not None:
+        if (made := self.recursions.get(stem)) is not None:
             return made
         function = z3.RecFunction(f"{stem}!{next(self.fresh)}", *([z3.IntSort(self.ctx)] * arity), result)
         arguments = [z3.Int(f"{stem}!arg{index}", self.ctx) for index in range(arity)]

@@ -38,8 +38,7 @@ class TermBounds(ValueBounds):
     def whole_bounds(self, node: Expr) -> Interval | None:
         """Bounds of the integer a term's value is taken as (a fraction's floor, which the word then
         refuses), wherever the term is defined; None where some part of it has none."""
-        bounds = interval(node, self.problem.rules)
-        if bounds is not None:
+        if (bounds := interval(node, self.problem.rules)) is not None:
             return bounds
         value = self.of(node)
         return None if value is None else (math.floor(value[0]), math.floor(value[1]))
@@ -176,8 +175,6 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
     def within(self, whole: z3.ArithRef, start: z3.ArithRef, stop: z3.ArithRef) -> z3.BoolRef:
         return z3.And(whole >= start, whole < stop)
 
-    # --- arithmetic ---------------------------------------------------------------------------
-
     def add(self, a: Rat, b: Rat) -> Rat:
         if a.const is not None and b.const is not None:
             return self.fraction(a.const + b.const)
@@ -220,8 +217,7 @@ class Rationals(TermBounds, TreeEncoder[Rat, z3.ArithRef]):
 
     def letter_product(self, first: str, second: str) -> z3.ArithRef:
         """first * second as a fresh Int, bounded and defined digit by digit (shared per pair)."""
-        cached = self.products.get((first, second))
-        if cached is not None:
+        if (cached := self.products.get((first, second))) is not None:
             return cached
         pool = sorted(self.problem.allowed[first])
         other = sorted(self.problem.allowed[second])

@@ -4,8 +4,7 @@ Every constraint must be an equation (or a chain or an `and` of them) between po
 possibly divided by products of words, each read as one integer polynomial that must be zero
 (analysis/polynomials.py). It is written as a person multiplies by hand, linear in bounded integers
 as the finite-domain solver needs: products of two digits are tables, longer products get fresh
-digits, and every column is balanced by a bounded carry. The leading digits set the magnitudes,
-which analysis/split.py reads as intervals, to narrow the letters and split a long search.
+digits, and every column is balanced by a bounded carry (the leading digits: analysis/split.py).
 """
 
 from __future__ import annotations
@@ -83,8 +82,7 @@ class _Builder:
                 a, b = b, a
             return (a.low, b) if b.low != b.high else (1, self.constant(a.low * b.low))
         key = (min(a.name, b.name), max(a.name, b.name))
-        found = self.partials.get(key)
-        if found is not None:
+        if (found := self.partials.get(key)) is not None:
             return 1, found
         if a.high - a.low > b.high - b.low:
             a, b = b, a
@@ -118,8 +116,7 @@ class _Builder:
         """The digits of a product of words, lowest first: a word's letters, or fresh digits."""
         if len(words) == 1:
             return [self.digits[ch] for ch in reversed(words[0])]
-        found = self.vectors.get(words)
-        if found is not None:
+        if (found := self.vectors.get(words)) is not None:
             return found
         names = [self.name("digit") for _ in range(product_length(words, self.base))]
         digits = [Digit(name, z3.Int(name, self.ctx), 0, self.base - 1) for name in names]
@@ -161,8 +158,7 @@ class _Builder:
         """The word is not 0: it has a nonzero digit (implied by a letter that may not be 0)."""
         if any(self.digits[ch].low > 0 for ch in word):
             return
-        # no letter (every digit literal, or fixed at 0): false, in this context (an empty z3.Or is made in
-        # Z3's default context)
+        # no letter (every digit literal, or fixed at 0): false, made in this context (z3.Or() uses the default one)
         choices = [self.letters[ch] != 0 for ch in set(word) if not ch.isdigit()]
         self.constraints.append(z3.Or(*choices) if choices else z3.BoolVal(False, self.ctx))
 

@@ -42,9 +42,7 @@ def conj(*conditions: Ok) -> Ok:
 
 def disj(first: z3.BoolRef, second: Ok) -> Ok:
     """first or second, folding Python truth values of `second`."""
-    if second is True:
-        return True
-    return first if second is False else z3.Or(first, second)
+    return True if second is True else first if second is False else z3.Or(first, second)
 
 
 class TreeEncoder(ABC, Generic[R, I]):
@@ -245,8 +243,7 @@ class TreeEncoder(ABC, Generic[R, I]):
             result, defined = self.gcd(node.args, terms) if node.name == "gcd" else self.number_word(node, terms)
             return result, conj(ok, *[is_integer for _, is_integer in wholes], defined)
         if node.name == "abs":
-            (value,) = values
-            return self.absolute(value), ok
+            return self.absolute(values[0]), ok
         chosen: R | z3.BoolRef = values[0]  # min or max
         for value in values[1:]:
             smaller = self.compare("<=", self.rat(chosen), value)

@@ -70,13 +70,9 @@ def word_table(node: Call, problem: Problem) -> tuple[tuple[str, ...], list[tupl
         return None
     position = {letter: cells.index(letter) for letter in letters}
     groups = [[position[letter] for letter in group if letter in position] for group in problem.groups]
-    rows = []
+    rows, places = [], [base ** place for place in reversed(range(len(cells)))]
     for value in values:
-        digits = []
-        for _ in cells:
-            value, digit = divmod(value, base)
-            digits.append(digit)
-        digits.reverse()
+        digits = [value // place % base for place in places]
         follows = (all(digit in allowed[index] for index, digit in enumerate(digits))
                    and all(digits[index] == digits[position[cell]]
                            for index, cell in enumerate(cells) if cell in position)

@@ -1,10 +1,8 @@
 """What every backend is: a search of one problem toward a goal before a deadline, in batches.
 
-The portfolio (portfolio.py) reads only what `Backend` declares here, so that a new backend is a new module
-and one row of the portfolio's table (`BACKENDS`): subclass `Backend`, give it a `name`, write `fit()` (its own
-answer to whether it takes a problem, as CPMpy's solvers answer `supported()`) and `batches()` (read
-`_stopping()` between steps, set `end` before returning), and say whether its solutions are `exact` (proved
-without the re-check) or a solver's models. The rest has a default here.
+The portfolio (portfolio.py) reads only what `Backend` declares here, so that a new backend is a new
+module and one row of its table (`BACKENDS`): a `name`, `fit()` (does it take a problem), `batches()`
+(read `_stopping()` between steps, set `end` before returning) and whether its solutions are `exact`.
 """
 
 from __future__ import annotations
@@ -66,11 +64,10 @@ STRATEGIES = tuple(strategy.value for strategy in Strategy)  # the names a calle
 
 
 class Executor(str, enum.Enum):
-    """How the kernel searches (the sums', the digit plan's) run: handed down to the backends (in `Means`),
-    never held by a module, so that what runs is what the caller asked. PLAIN: the interpreter alone, no
-    numba or numpy (the browser's path). COMPILED: numba's kernels, where installed (loaded once a
-    process: worth it for a batch or the generator). AUTO: plain, but the digit plan's walk compiled
-    past `digits.PLAIN_STEPS` steps."""
+    """How the kernel searches (the sums', the digit plan's) run, handed down to the backends in `Means` so
+    that what runs is what the caller asked. PLAIN: the interpreter alone, no numba or numpy (the browser's
+    path). COMPILED: numba's kernels where installed (loaded once a process: worth it for a batch or the
+    generator). AUTO: plain, but the digit plan's walk compiled past `digits.PLAIN_STEPS` steps."""
 
     AUTO = "auto"
     PLAIN = "plain"
@@ -103,9 +100,7 @@ class SearchEnd:
             return None
         if self.ending is Ending.GAVE_UP:
             return f"solver gave up: {self.detail}"
-        if self.ending is Ending.CAPPED and self.detail:
-            return self.detail
-        return self.ending.value
+        return self.detail if self.ending is Ending.CAPPED and self.detail else self.ending.value
 
 
 def untimed(stage: str) -> AbstractContextManager[Any]:
@@ -119,10 +114,9 @@ UNKNOWNS_ELSEWHERE = "every strategy takes unknowns the formula bounds (such as 
 
 @dataclass(frozen=True)
 class Fit:
-    """A backend's answer to whether it takes a problem, asked before it searches, so that a forced strategy
-    is refused at once with words a user can act on, and `auto` passes over a backend without knowing its
-    conditions. `made` is what the answer took to work out (the backend itself, or its material: Z3 terms,
-    the compiled formula), so that the search does not work it out again."""
+    """A backend's answer to whether it takes a problem, before it searches: a forced strategy is refused at
+    once in words a user can act on, and `auto` passes over it. `made` is what the answer took to work out
+    (the backend itself, Z3 terms, the compiled formula), so that the search does not work it out again."""
 
     ok: bool
     reason: str = ""

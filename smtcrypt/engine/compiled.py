@@ -1,12 +1,10 @@
 """The formula compiled once into Python: one generated function that tries candidate digit tuples.
 
-Where solutions are dense or the space is small, one solver check per model can never beat a
-compiled candidate that costs well under a microsecond (`ABC % DE = F`: 2,357 solutions among
-151,200 assignments). The formula becomes the body of one generated loop over the digit tuples the
-rules allow (integer unknowns the formula bounds, analysis/unknowns.py, after the letters), written
-node by node by compiled_writer.py, with the exact semantics of the re-check and only the helpers
-of compiled_runtime.py as its globals. The exhaustive backend runs it on every assignment; the join
-and linear backends use it for a side of an equation, or for the rest of a formula.
+The formula becomes the body of one loop over the digit tuples the rules allow (then the values of
+the integer unknowns the formula bounds), written node by node by compiled_writer.py with the exact
+semantics of the re-check and only compiled_runtime.py's helpers as its globals. The exhaustive
+backend runs it on every assignment (see exhaustive.py for why); the join and linear backends on a
+side of an equation, or on the rest of a formula.
 """
 
 from __future__ import annotations
@@ -57,9 +55,8 @@ def define_scan(source: str, constants: list[Any], helpers: Mapping[str, Any] | 
 
 
 def compile_problem(problem: Problem) -> Compiled:
-    """The problem's constraints as one loop over candidate digit tuples (each unknown's value after
-    the digits); `NotCompilable` if it has integer unknowns the formula leaves unbounded, or Python
-    cannot compile code that deep."""
+    """The problem's constraints as one loop over candidate digit tuples (each unknown's value after the
+    digits); `NotCompilable` for integer unknowns the formula leaves unbounded, or code too deep to compile."""
     bounded: dict[str, Values] = {}
     if problem.unknowns:
         found = unknown_values(problem)
@@ -75,25 +72,21 @@ def compile_problem(problem: Problem) -> Compiled:
              in fixed.items()} | {name: f"u{index}" for index, name in enumerate(bounded)})
     writer = Writer(problem, names)
     body = " and ".join(f"{writer.write(constraint)}" for constraint in problem.formula.constraints)
-    conditions = filters(problem, free, fixed, writer)
     target = "(" + "".join(f"{names[name]}, " for name in (*free, *bounded)) + ")"
-    lines = ["def _scan(_candidates):",
-             "    _hits = []",
-             "    _keep = _hits.append",
-             f"    for {target} in _candidates:"]
-    indent = "        "
+    source = scan_source(target, filters(problem, free, fixed, writer), body, target, writer.may_fail)
+    return Compiled(problem, free, fixed, source, define_scan(source, writer.constants), bounded)
+
+
+def scan_source(target: str, conditions: list[str], test: str | None, hit: str, may_fail: bool) -> str:
+    """The code of `_scan`: each candidate `target` that meets the conditions and the `test` (if any)
+    kept as `hit`; where the test `may_fail`, a candidate it fails with an ArithmeticError is none."""
+    body = [f"_keep({hit})"] if test is None else [f"if {test}:", f"    _keep({hit})"]
+    if may_fail:
+        body = ["try:", *[f"    {line}" for line in body], "except ArithmeticError:", "    pass"]
     if conditions:
-        lines.append(f"{indent}if {' and '.join(conditions)}:")
-        indent += "    "
-    if writer.may_fail:
-        lines += [f"{indent}try:", f"{indent}    if {body}:", f"{indent}        _keep({target})",
-                  f"{indent}except ArithmeticError:", f"{indent}    pass"]
-    else:
-        lines += [f"{indent}if {body}:", f"{indent}    _keep({target})"]
-    lines.append("    return _hits")
-    source = "\n".join(lines) + "\n"
-    scan = define_scan(source, writer.constants)
-    return Compiled(problem, free, fixed, source, scan, bounded)
+        body = [f"if {' and '.join(conditions)}:", *[f"    {line}" for line in body]]
+    head = f"def _scan(_candidates):\n    _hits = []\n    _keep = _hits.append\n    for {target} in _candidates:\n"
+    return head + "".join(f"        {line}\n" for line in body) + "    return _hits\n"
 
 
 def filters(problem: Problem, free: tuple[str, ...], fixed: dict[str, int], writer: Writer) -> list[str]:

@@ -1,12 +1,10 @@
 """The runtime of the compiled formula: the helpers its generated code calls, its only globals.
 
 The generated code (compiled.py, compiled_writer.py) has the exact semantics of the re-check
-(core/verify.py) but none of its code: Python ints, a `Fraction` only where `/`, a negative power
-or a root needs one, never a float. Where Python would fail, a helper raises an `ArithmeticError`
-(a zero divisor, or `CandidateUndefined`: an irrational root, a fraction where an integer is needed), and
-the candidate is no solution. The helpers are written for speed per candidate: quotients compared as
-integer pairs without making Fractions; the integer facts (roots, primes, digit sums) are
-analysis/arithmetic.py's, which the encoders share.
+(core/verify.py) but none of its code: Python ints, a `Fraction` only where `/`, a negative power or a
+root needs one, never a float. Where Python would fail, a helper raises an `ArithmeticError` (a zero
+divisor, or `CandidateUndefined`: an irrational root, a fraction where an integer is needed), and the
+candidate is no solution. The integer facts (roots, primes, digit sums) are analysis/arithmetic.py's.
 """
 
 from __future__ import annotations

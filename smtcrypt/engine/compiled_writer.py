@@ -72,8 +72,7 @@ class Writer:
         if isinstance(node, Repeating):
             return "_F({}, {})".format(*cast(Pair, self._pair(node)))
         if isinstance(node, Number):
-            value = node.value
-            return self.constant(value.numerator if value.denominator == 1 else value)
+            return self.constant(node.value.numerator if node.value.denominator == 1 else node.value)
         if isinstance(node, Name):
             return self.names[node.name]  # "u0": the unknown's own loop variable
         if isinstance(node, Unary):
@@ -94,33 +93,24 @@ class Writer:
         if node.op in PRECEDENCE:
             return self.chain(node)
         left, right = self.write(node.left), self.write(node.right)
-        if node.op == "/":
-            self.may_fail = True
-            return f"_F({left}, {right})"
-        if node.op in ("//", "%"):
-            self.may_fail = True
-            return f"({left} {node.op} {right})"
-        exponent = self.problem.constant_exponents.get(node)
+        exponent = self.problem.constant_exponents.get(node) if node.op == "**" else None
         if exponent is not None and exponent.denominator == 1 and exponent >= 0:
             return f"({left} ** {int(exponent)})"
-        self.may_fail = True
+        self.may_fail = True  # a zero divisor, or a power that is negative, irrational or variable
+        if node.op != "**":
+            return f"_F({left}, {right})" if node.op == "/" else f"({left} {node.op} {right})"
         if exponent is not None and exponent.denominator != 1:
             return f"_root({left}, {exponent.numerator}, {exponent.denominator})"
         return f"_pow({left}, {right if exponent is None else self.constant(exponent)})"
 
     def chain(self, node: BinOp) -> str:
         """A + B + C + ... unbracketed: Python's parser refuses deeply nested brackets."""
-        parts = [self.write(node.right)]
-        ops = [node.op]
+        rest = [f" {node.op} {self.write(node.right)}"]  # the operators and right operands, the last first
         operand = node.left
         while isinstance(operand, BinOp) and PRECEDENCE.get(operand.op) == PRECEDENCE[node.op]:
-            parts.append(self.write(operand.right))
-            ops.append(operand.op)
+            rest.append(f" {operand.op} {self.write(operand.right)}")
             operand = operand.left
-        text = self.write(operand)
-        for op, part in zip(reversed(ops), reversed(parts)):
-            text += f" {op} {part}"
-        return f"({text})"
+        return f"({self.write(operand)}{''.join(reversed(rest))})"
 
     def integral(self, node: Expr) -> bool:
         """True for an integer-valued expression that cannot fail: words, integers, + - * of them."""
@@ -137,8 +127,7 @@ class Writer:
         """(numerator, denominator) code for a rational expression (words, numbers, repeating
         decimals, + - * /, non-negative integer powers), else None. The denominator is zero exactly
         where Python's evaluation divides by zero: a product of the divisors met, each nonzero
-        otherwise (the divisor's own denominator, which is not a factor, is checked by `_nz`).
-        Integers throughout: no Fraction made per candidate, which costs far more."""
+        otherwise (the divisor's own denominator, which is not a factor, is checked by `_nz`)."""
         pair = self._pair(node)
         return pair if pair is None or len(pair[0]) + len(pair[1]) <= MAX_PAIR_CODE else None
 

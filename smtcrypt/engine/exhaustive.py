@@ -62,9 +62,8 @@ def digit_tuples(domains: Sequence[frozenset[int]], distinct: bool, used: set[in
 
 
 class ExhaustiveSearch(Backend):
-    """Every assignment the rules allow, tried by the compiled formula, in chunks between which the
-    clock and the stop flag are read. Skips the digit tuples (alphabetical) for which `skip` is true:
-    solutions reported before a switch."""
+    """Every assignment the rules allow, tried by the compiled formula, less the digit tuples
+    (alphabetical) for which `skip` is true: solutions reported before a switch."""
 
     name = "exhaustive"
     exact = True  # its solutions are the formula's own exact evaluation, not a solver's model
@@ -109,8 +108,7 @@ class ExhaustiveSearch(Backend):
             spent = time.perf_counter() - started
             self.tried += len(chunk)
             size = max(1, min(MAX_CHUNK, 2 * len(chunk), int(len(chunk) * CHUNK_SECONDS / max(spent, 1e-6))))
-            batch = self._batch(hits)
-            if batch:
+            if batch := self._batch(hits):
                 yield batch
 
     def _batch(self, hits: list[Digits]) -> list[Assignment]:
@@ -142,13 +140,10 @@ def sample_costs(compiled: Compiled, sample: int, halted: Callable[[], bool]) ->
         return 0.0, 0.0
     pool = candidate_digits(problem, free, compiled.fixed)
     draw = random.Random(len(free))  # the first candidates are unlike the rest (leading zeros): draw some
-    if pool is None:
-        domains = [sorted(problem.allowed[letter]) for letter in free] + values
-        chunk = [tuple(draw.choice(domain) for domain in domains) for _ in range(sample)]
-    else:
-        digits = sorted(pool)
-        chunk = [tuple(draw.sample(digits, len(free))) + tuple(draw.choice(domain) for domain in values)
-                 for _ in range(sample)]
+    domains = [sorted(problem.allowed[letter]) for letter in free]
+    digits = sorted(pool or ())
+    chunk = [(tuple(map(draw.choice, domains)) if pool is None else tuple(draw.sample(digits, len(free))))
+             + tuple(map(draw.choice, values)) for _ in range(sample)]
     spent, hits, begin, piece = 0.0, 0, 0, SMALLEST_CHUNK
     while begin < len(chunk):
         if halted():

@@ -1,16 +1,14 @@
 """The join backend: one equation `LEFT = RIGHT` searched side by side, not assignment by assignment.
 
-Two ways, each covering every assignment the rules allow, so that "no other solution" is proved as
-by trying them all. **match**: each side is evaluated on its own letters' digits (compiled.py's
-exact semantics); the smaller side's values go into a table keyed by the shared letters' digits and
-the value, and each value of the larger side is looked up in it (`NAUGHT ** 2 = ZERO ** 3`: 10P6 +
-10P4 evaluations instead of 10P10). **solve**: where one side is a word or a word to a positive
-constant power, only the other side is evaluated and the word's digits are read off its value
-(`ODD * ODD = FREAKY` evaluates the 90 assignments of O and D).
+Two ways, each covering every assignment the rules allow, so that "no other solution" is proved as by
+trying them all. **match**: each side evaluated on its own letters' digits, the smaller side's values in
+a table keyed by the shared letters' digits and the value, each of the larger side's looked up in it
+(`NAUGHT ** 2 = ZERO ** 3`: 10P6 + 10P4 evaluations instead of 10P10). **solve**: where one side is a
+word or its positive constant power, only the other side is evaluated and the word's digits read off
+its value (`ODD * ODD = FREAKY` evaluates the 90 assignments of O and D).
 
-The equation may be one conjunct of several; the whole formula, compiled, then checks each match.
-Letters the equation does not hold are tried last, every digit tuple beside each match, which
-`auto` prices by counting the matches before it chooses (`estimate`).
+The equation may be one conjunct of several; the compiled formula then checks each match. Letters the
+equation does not hold are tried beside each match, which `auto` prices by counting them (`estimate`).
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ from smtcrypt.analysis.stats import space
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, Collection, Compare, Expr, Word
 from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, letters_of
-from smtcrypt.engine.compiled import Compiled, compile_problem, define_scan, filters
+from smtcrypt.engine.compiled import Compiled, compile_problem, define_scan, filters, scan_source
 from smtcrypt.engine.compiled_runtime import exact_root
 from smtcrypt.engine.compiled_writer import NotCompilable, Writer
 from smtcrypt.engine.exhaustive import digit_tuples
@@ -46,9 +44,7 @@ def _ratio(numerator: int, denominator: int) -> Key:
     if denominator < 0:
         numerator, denominator = -numerator, -denominator
     divisor = math.gcd(numerator, denominator)
-    if divisor == denominator:
-        return numerator // divisor
-    return numerator // divisor, denominator // divisor
+    return numerator // divisor if divisor == denominator else (numerator // divisor, denominator // divisor)
 
 
 def _key(value: Any) -> Key:
@@ -76,10 +72,7 @@ class Side:
         key = value if not shared else "(" + "".join(f"v{index}, " for index in range(len(shared))) + value + ")"
         target = "(" + "".join(f"v{index}, " for index in range(len(self.letters))) + ")"
         conditions = filters(problem, self.letters, {}, writer)  # digits the permutations give but the rules refuse
-        refuse = f"        if not ({' and '.join(conditions)}):\n            continue\n" if conditions else ""
-        self.source = (f"def _scan(_candidates):\n    _hits = []\n    _keep = _hits.append\n"
-                       f"    for {target} in _candidates:\n{refuse}        try:\n            _keep(({target}, {key}))\n"
-                       "        except ArithmeticError:\n            pass\n    return _hits\n")
+        self.source = scan_source(target, conditions, None, f"({target}, {key})", True)
         self.values: Callable[[list[tuple[int, ...]]], list[tuple[tuple[int, ...], Key]]] = define_scan(
             self.source, writer.constants, SIDE_HELPERS, "<smtcrypt side>")
         self.domains = [sorted(problem.allowed[letter]) for letter in self.letters]
@@ -376,12 +369,8 @@ class JoinSearch(Backend):
             return
         distinct = self.problem.distinctness == "all"
         for chunk in self._chunks(self.large):
-            found = []
-            for digits, key in self.large.values(chunk):
-                for other in table.get(key, ()):
-                    if not distinct or set(digits).isdisjoint(other):
-                        found.append(other + digits)
-            yield found
+            yield [other + digits for digits, key in self.large.values(chunk) for other in table.get(key, ())
+                   if not distinct or set(digits).isdisjoint(other)]
 
     def _assignments(self, found: list[tuple[int, ...]]) -> list[Assignment]:
         """The matches as alphabetical assignments, less those the rest of the formula refuses and

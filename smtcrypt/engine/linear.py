@@ -1,8 +1,7 @@
 """The linear backend: a word sum is one linear equation, solved digit by digit within its bounds.
 
-`SEND + MORE = MONEY` is 1000*S + 91*E - 90*N + D - 9000*M - 900*O + 10*R - Y = 0. The sum kernel
-(`smtcrypt.engine.sums`) searches it in a few hundred nodes, far less than starting Z3, and
-exhaustively: every assignment the rules allow is visited or cut by a bound that proves it cannot
+The sum kernel (`smtcrypt.engine.sums`) searches it in a few hundred nodes, far less than starting Z3,
+and exhaustively: every assignment the rules allow is visited or cut by a bound that proves it cannot
 balance. Any other constraints are checked on each solution by the compiled formula.
 """
 
@@ -128,9 +127,7 @@ class LinearSearch(Backend):
     def _polled(self) -> bool:
         """The sum search's look between steps: stopped, out of time, or handed over."""
         self.polls += 1
-        if self.progress is not None and self.progress(self.polls * POLL_EVERY, self.found):
-            return True
-        return self._stopping()
+        return (self.progress is not None and self.progress(self.polls * POLL_EVERY, self.found)) or self._stopping()
 
     def _checker(self, letters: list[str]) -> Callable[[Digits], bool] | None:
         """The compiled formula on one solution of the equation (a digit per letter of `letters`), or
@@ -143,7 +140,6 @@ class LinearSearch(Backend):
         fixed = compiled.fixed
 
         def check(digits: Digits) -> bool:
-            if any(digits[position[letter]] != digit for letter, digit in fixed.items()):
-                return False
-            return bool(compiled.scan([tuple(digits[index] for index in picks)]))
+            return (all(digits[position[letter]] == digit for letter, digit in fixed.items())
+                    and bool(compiled.scan([tuple(digits[index] for index in picks)])))
         return check

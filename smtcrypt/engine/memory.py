@@ -29,8 +29,7 @@ def retain_freed_memory(megabytes: int = 64) -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        libc = ctypes.CDLL(None)
-        return bool(libc.mallopt(-2, megabytes << 20))  # -2 is M_TOP_PAD
+        return bool(ctypes.CDLL(None).mallopt(-2, megabytes << 20))  # -2 is M_TOP_PAD
     except (OSError, AttributeError):  # no glibc (musl has no mallopt)
         return False
 
@@ -62,15 +61,13 @@ def data_size() -> int | None:
 
 
 def cap_process_memory(megabytes: int) -> bool:
-    """Cap the whole process's data at `megabytes` + RESERVE_MB more than it held when first capped,
-    for a process that is ours (the command line's): past it an allocation fails as MemoryError (the
-    search ends as unknown, "memory limit"); Z3's own cap (the same `megabytes`) stops the solver
-    first. True if the cap is set; calling it again moves the cap, from the same starting size.
-
-    RLIMIT_DATA, not the address space, which counts the large ranges Z3, BLAS and LLVM reserve and
-    never use. So that numpy's share does not grow with the machine's cores, its BLAS gets one thread
-    (smtcrypt makes no BLAS call) unless the environment says otherwise. Linux only (since 4.7);
-    elsewhere Z3's own cap alone holds."""
+    """Cap the whole process's data at `megabytes` + RESERVE_MB more than it held when first capped, for a
+    process that is ours (the command line's): past it an allocation fails as MemoryError (the search ends
+    as unknown, "memory limit"); Z3's own cap stops the solver first. True if set; called again, it moves
+    the cap from the same starting size. RLIMIT_DATA, not the address space, which counts the large ranges
+    Z3, BLAS and LLVM reserve and never use; numpy's BLAS gets one thread (smtcrypt makes no BLAS call)
+    unless the environment says otherwise, so that its share does not grow with the cores. Linux only
+    (since 4.7); elsewhere Z3's own cap alone holds."""
     global _data_at_start
     if not sys.platform.startswith("linux"):
         return False

@@ -13,9 +13,7 @@ from types import MappingProxyType
 SMALL_SPACE = 20_000  # candidates: tried at once, without measuring
 SAMPLE = 1024  # candidates drawn at random to measure the exhaustive price
 EXHAUSTIVE_AT_ONCE = 0.2  # seconds: below this exhaustive price, Z3 is not even started (its start costs about as much)
-# For one solution, below this price: racing Z3 on a second thread would slow the Python side by
-# sharing the interpreter more than Z3 could gain
-FIRST_AT_ONCE = 0.5
+FIRST_AT_ONCE = 0.5  # for one solution, below this price no race: Z3's thread would slow Python more than it gains
 PROBE_SECONDS = 0.05  # for one solution where the sample met some: every assignment tried this long first
 JOIN_SPLIT = 2  # `auto` joins where the join evaluates at most 1/JOIN_SPLIT of all the assignments
 # of the exhaustive price, the cubes' solver time before they give up: a cube's cost is per cube, not per
@@ -23,8 +21,7 @@ JOIN_SPLIT = 2  # `auto` joins where the join evaluates at most 1/JOIN_SPLIT of 
 CUBES_SHARE = 0.75
 # of the exhaustive price, before switching
 Z3_SHARE = MappingProxyType({"columns": 1.0, "products": 0.5, "bitvec": 0.5, "general": 0.5})
-# seconds Z3 gets on sums and products (where it usually answers fast), however cheap the exhaustive price
-Z3_AT_LEAST = 0.15
+Z3_AT_LEAST = 0.15  # seconds Z3 gets on sums and products (it answers fast), however low the exhaustive price
 # seconds per model, by encoding
 Z3_PER_MODEL = MappingProxyType({"columns": 0.5e-3, "products": 8e-3, "bitvec": 1e-3, "general": 3e-3})
 RACE_AFTER = 0.5  # seconds of Z3 alone, at most half the exhaustive price, before the exhaustive backend races it

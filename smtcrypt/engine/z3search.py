@@ -45,18 +45,15 @@ def solvers(encoded: Encoded) -> tuple[str, ...]:
 
 
 def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
-    """A solver for one of the strategies an encoding may ask for: "finite-domain" (QF_FD, fast on linear
-    constraints over bounded integers), "bit-blast" (bounded nonlinear terms as bit-vectors, the tactic run
-    again for every check), "bit-vector" (incremental QF_BV, keeping its learned clauses from one model to
-    the next) or "general" (accepts everything). Z3's own Ctrl-C handler is off: it swaps the SIGINT handler
-    around every check, and a signal landing as a short check ends is lost (callers use `request_stop`)."""
-    if strategy == "finite-domain":
-        solver = z3.SolverFor("QF_FD", ctx=context)
+    """A solver for a strategy an encoding asks for: "finite-domain" (QF_FD: linear, bounded integers),
+    "bit-blast" (bounded nonlinear terms, the tactic run at every check), "bit-vector" (incremental QF_BV,
+    keeping learned clauses between models) or "general". Z3's Ctrl-C handler is off: it swaps the SIGINT
+    handler around every check, and a signal landing as a short check ends is lost (see `request_stop`)."""
+    if strategy in ("finite-domain", "bit-vector"):
+        solver = z3.SolverFor("QF_FD" if strategy == "finite-domain" else "QF_BV", ctx=context)
     elif strategy == "bit-blast":
         steps = [z3.Tactic(name, ctx=context) for name in ("simplify", "propagate-values", "nla2bv", "qfbv")]
         solver = z3.Then(*steps).solver()
-    elif strategy == "bit-vector":
-        solver = z3.SolverFor("QF_BV", ctx=context)
     else:
         solver = z3.Solver(ctx=context)
     solver.set("ctrl_c", False)
@@ -142,12 +139,9 @@ class ModelSearch(Z3Backend):
         self.propositional = False  # block through Boolean indicators (finite-domain solver only)
         self.solver: z3.Solver | None = None
         self.spent: dict[str, float] = {}  # statistics of solvers replaced during the search
-        # Splitting: a finite-domain check that needs more than `split_after` conflicts (0: split at
-        # once; None: never) makes the search go on case by case (see analysis/split.py), each case
-        # decided by the solver under assumptions: a hard search proves "nothing more" much sooner.
+        # a finite-domain check past `split_after` conflicts (0: at once; None: never) goes on case by case
         self.split_after = split_after if encoded.split is not None and encoded.indicators else None
         # once split: the cases still open, each as its literals and the conflicts its next check may take
-        # (a case whose budget runs out goes after the others with twice the budget: none blocks the rest)
         self.cases: collections.deque[tuple[tuple[z3.BoolRef, ...], int]] | None = None
         self.budgets = False  # the solver takes a conflict budget per check (the finite-domain one does)
 
@@ -270,8 +264,7 @@ class ModelSearch(Z3Backend):
         while self._may_check():
             result = self._current.check(*self._assumptions())
             if result == z3.sat:
-                assignment = self._take_model(read)
-                if assignment is not None:
+                if (assignment := self._take_model(read)) is not None:
                     yield list(self.variants(assignment))
             elif result == z3.unsat:
                 if self.cases:  # this case holds no more solutions: the next one
@@ -331,7 +324,7 @@ class ModelSearch(Z3Backend):
         why = unknown_reason(reason)
         if why is Unknown.BUDGET and self.cases is None:  # a hard search: go on case by case
             self._split()
-        elif why is Unknown.BUDGET and self.cases:  # a hard case: after the others, with twice the budget
+        elif why is Unknown.BUDGET and self.cases:  # a hard case blocks none: after the others, with twice the budget
             literals, budget = self.cases.popleft()
             self.cases.append((literals, min(2 * budget, NO_CONFLICT_LIMIT)))
         elif self.stop_requested:

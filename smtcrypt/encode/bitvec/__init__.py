@@ -42,8 +42,7 @@ class BitVecEncoding:
     def encode(self, problem: Problem, context: z3.Context) -> Encoded:
         encoder = BitVecEncoder(problem, context)
         constraints = encoder.rules() + encoder.holds() + encoder.indicators()
-        # The letters are bit-vectors: not `digits_only`, whose packed read-back multiplies each
-        # letter by 2**(6 * place) at the letter's own width.
+        # not `digits_only`: its read-back packs each letter times 2**(6 * place), past a bit-vector letter's width
         return Encoded(context, dict(encoder.letters), constraints, "bit-vector", indicators=True)
 
 

@@ -38,8 +38,6 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
         self.letters = {letter: z3.BitVec(letter, self.letter_width, context) for letter in problem.letters}
         self.digits = {letter: sorted(problem.allowed[letter]) for letter in problem.letters}
 
-    # --- the puzzle's rules ---------------------------------------------------------------------
-
     def rules(self) -> list[z3.BoolRef]:
         """The puzzle's rules over unsigned letters, leaving out a bound that their width keeps."""
         top = (1 << self.letter_width) - 1
@@ -55,9 +53,7 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
     def letter_table(self, letter: str, value: Callable[[int], int]) -> Z:
         """value(digit) of a letter's digit, as a table over the digits it may take."""
         digits = self.digits[letter]
-        if not digits:
-            return self.const(0)
-        values = [value(d) for d in digits]
+        values = [value(d) for d in digits] or [0]
         lo, hi = min(values), max(values)
         if lo == hi:
             return self.const(lo)
@@ -156,19 +152,15 @@ class BitVecEncoder(BitVecRationals, TreeEncoder[BitVecRat, Z]):
             return self.digit_word(node, x), True
         if node.name == "is_prime" and x.hi >= PRIME_LIMIT:  # undefined from there on: the general encoding says where
             raise Unsupported("is_prime() of a number that may reach PRIME_LIMIT")
-        by_letters = words.word_table(node, self.problem)
-        if by_letters is not None:
+        if (by_letters := words.word_table(node, self.problem)) is not None:
             return words.trie(*by_letters, lambda letter, digit: self.letters[letter] == digit, self.ctx), True
-        listed = words.table(node, (x.lo, x.hi), self.base)
-        if listed is not None:
+        if (listed := words.table(node, (x.lo, x.hi), self.base)) is not None:
             return self.one_of(x, listed), True
         if node.name != "is_prime":
             raise Unsupported(f"{node.name}() of a term of {x.width} bits")
         divisors = words.trial_divisors(x.hi)
-        if divisors is None or len(divisors) > FEW_DIVISORS:
-            cases = self.prime_by_cases(node, x)
-            if cases is not None:
-                return cases, True
+        if (divisors is None or len(divisors) > FEW_DIVISORS) and (cases := self.prime_by_cases(node, x)) is not None:
+            return cases, True
         if divisors is None:
             raise Unsupported(f"is_prime() of a term of {x.width} bits")
         tests = [self.z_compare(">=", x, self.const(2))]

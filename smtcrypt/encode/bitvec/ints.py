@@ -98,9 +98,7 @@ class BoundedInts:
         return self.ring(lambda x, _: -x, a, a, -a.hi, -a.lo)
 
     def z_sub(self, a: Z, b: Z) -> Z:
-        if b.value == 0:
-            return a
-        return self.ring(lambda x, y: x - y, a, b, a.lo - b.hi, a.hi - b.lo)
+        return a if b.value == 0 else self.ring(lambda x, y: x - y, a, b, a.lo - b.hi, a.hi - b.lo)
 
     def z_mul(self, a: Z, b: Z, bounds: tuple[int, int] | None = None) -> Z:
         """a * b; `bounds` may give tighter bounds known for the product (a power)."""
@@ -143,9 +141,7 @@ class BoundedInts:
             return z3.BoolVal(known, self.ctx)
         width = max(a.width, b.width)
         x, y = self.at(a, width), self.at(b, width)
-        if a.lo >= 0 and b.lo >= 0:
-            return UNSIGNED_COMPARISONS[op](x, y)
-        return COMPARISONS[op](x, y)
+        return (UNSIGNED_COMPARISONS if a.lo >= 0 and b.lo >= 0 else COMPARISONS)[op](x, y)
 
     def nonzero(self, a: Z) -> z3.BoolRef:
         return self.z_compare("!=", a, self.const(0))
@@ -175,15 +171,11 @@ class BoundedInts:
             return self.const(lo)
         width = max(x.width, y.width, signed_width(lo, hi))
         a, b = self.at(x, width), self.at(y, width)
-        if x.lo >= 0 and y.lo >= 0:
-            return self.make(z3.URem(a, b), lo, hi)
-        return self.make(a % b, lo, hi)
+        return self.make(z3.URem(a, b) if x.lo >= 0 and y.lo >= 0 else a % b, lo, hi)
 
     def z_half(self, a: Z) -> Z:
         """a / 2 for an even a: an arithmetic shift."""
-        if a.value is not None:
-            return self.const(a.value // 2)
-        return self.make(a.term >> 1, a.lo // 2, a.hi // 2)
+        return self.const(a.value // 2) if a.value is not None else self.make(a.term >> 1, a.lo // 2, a.hi // 2)
 
     def z_power(self, a: Z, k: int) -> Z:
         """a ** k, k >= 1, by repeated squaring; every partial power within its own tight bounds."""

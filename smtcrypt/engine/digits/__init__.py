@@ -8,11 +8,9 @@ column a letter first met in column k enters each side linearly modulo base**k (
 base**(2k-2)), so each equation solves one letter of its column, `c * x + t = 0 (mod base)`,
 instead of trying every digit.
 
-Congruences do not make an equation: each constraint of the formula is checked exactly, as the
-compiled formula checks it, as soon as its letters all have digits. Every assignment the rules
-allow is thus either visited or cut by a congruence it fails: a bounded search, whose solutions are
-the exact evaluation's own. The plan runs as a table walked by one function (kernel.py), plain or
-compiled by numba as the caller chooses (`Means.executor`).
+Congruences do not make an equation: each constraint is checked exactly, as the compiled formula
+checks it, once its letters all have digits; every assignment the rules allow is thus visited or cut
+by a congruence it fails, a bounded search. The plan runs as a table walked by kernel.py.
 """
 
 from __future__ import annotations
@@ -22,17 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from smtcrypt.core.check import Problem
-from smtcrypt.engine.base import (
-    Assignment,
-    Backend,
-    Ending,
-    Executor,
-    Fit,
-    Means,
-    Proof,
-    SearchEnd,
-    compiled_available,
-)
+from smtcrypt.engine.base import Assignment, Backend, Ending, Executor, Fit, Means, Proof, SearchEnd, compiled_available
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
 from smtcrypt.engine.digits.kernel import TAKEN, Machine, Scan, encode, load, projected, scan
@@ -41,11 +29,9 @@ from smtcrypt.engine.digits.plan import Congruence, Planner, Solve, Step, Try
 __all__ = ["DigitPlan", "DigitSearch", "digit_plan", "has_products"]
 
 YIELDED_WHEN_COUNTING = 100  # solutions yielded (for the caller's re-check) before a count goes on in bulk
-# where the caller leaves the choice (`Executor.AUTO`): a plan estimated (`DigitPlan.estimate`) at ESTIMATED_LARGE
-# steps or more walks compiled from the start; any other starts plain, and the compiled walk goes on once the plain
-# one projects (`projected`) PROJECTED_LARGE steps, or past PLAIN_STEPS: counts, not times, so that a puzzle takes
-# the same path however busy the machine (docs/engine.md, "Products, column by column", has the figures). Where this
-# process has not loaded the compiled walk yet, its price includes the load, and each count is UNLOADED_LARGE
+# Where the caller leaves the choice, the walk goes compiled past these (see `DigitPlan.scan`): counts, not times,
+# so that a puzzle takes the same path however busy the machine (docs/engine.md, "Products, column by column", has
+# the figures). Where this process has not loaded the compiled walk yet, its price includes the load: UNLOADED_LARGE
 ESTIMATED_LARGE = 16_000
 PROJECTED_LARGE = 5000
 PLAIN_STEPS = 2048

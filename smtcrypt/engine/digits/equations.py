@@ -108,9 +108,7 @@ class WordEquation:
             left, right = self._degree(node.left, letter, k), self._degree(node.right, letter, k)
             if node.op == "*":
                 return left + right
-            if node.op == "**":
-                return 2 * left
-            return max(left, right)
+            return 2 * left if node.op == "**" else max(left, right)
         return 0
 
 

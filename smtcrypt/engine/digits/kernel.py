@@ -380,8 +380,8 @@ class _Encoder:
         self.tried: tuple[int, str] | None = None  # the last step that gave a letter digits, if a Try: its row, letter
         self.checks: list[Callable[[list[int]], bool]] = []
         self.sources: list[str] = []
-        groups = problem.groups
-        self.groups = [[number for number, group in enumerate(groups) if letter in group] for letter in self.letters]
+        self.groups = [[number for number, group in enumerate(problem.groups) if letter in group]
+                       for letter in self.letters]
 
     def encode(self, steps: list[Step]) -> Machine:
         for step in steps:
@@ -463,8 +463,7 @@ class _Encoder:
 
     def _truncated(self, equation: WordEquation, k: int) -> int:
         """A bound on every value met evaluating the equation's sides, their words cut to their last k digits."""
-        def word(node: Word) -> int:
-            return self.base ** max(0, k - equation.shifts[id(node)])
+        word = lambda node: self.base ** max(0, k - equation.shifts[id(node)])
         return sum(polynomial_bound(side, word, self.problem.constant_exponents) or SAFE
                    for side in (equation.left, equation.right))
 

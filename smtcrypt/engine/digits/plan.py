@@ -69,8 +69,7 @@ class _Track:
     equation: WordEquation
     index: int  # its place in the lists of the columns reached
     length: int  # its last column
-    order: list[list[str]]  # by column (1 = units, to length + 1, which has none): its letters, in order
-    columns: list[int]  # by column: its letters' bits
+    columns: list[int]  # by column (1 = units, to length + 1, which has none): its letters' bits
     letters: int  # the bits of all its letters
     count: int  # how many letters it has
     monotone: bool  # both sides grow with each digit: its sides' ranges bound it
@@ -106,8 +105,7 @@ class Planner:
         self._checks()  # constraints without letters
         while True:
             self._advance()
-            solving = self._solving(self.assigned, self.reached)
-            if solving is not None:
+            if (solving := self._solving(self.assigned, self.reached)) is not None:
                 track, letter, column = solving
                 self.reached[track.index] = column
                 self._assign(Solve(letter, track.equation, column))
@@ -129,8 +127,7 @@ class Planner:
         for index, (constraint, equation) in enumerate(self.equations.items()):
             columns = [self._mask(letters) for letters in equation.column_letters]
             letters = functools.reduce(operator.or_, columns)
-            self.tracks[constraint] = _Track(equation, index, equation.length, equation.column_letters, columns,
-                                             letters, letters.bit_count(),
+            self.tracks[constraint] = _Track(equation, index, equation.length, columns, letters, letters.bit_count(),
                                              monotone(equation.left) and monotone(equation.right),
                                              self._mask(word[0] for word, _ in equation.words if not word[0].isdigit()))
         self.reached = [0] * len(self.tracks)
@@ -140,10 +137,7 @@ class Planner:
 
     def _mask(self, letters: Iterable[str]) -> int:
         """The letters' bits."""
-        mask = 0
-        for letter in letters:
-            mask |= self.bits[letter]
-        return mask
+        return functools.reduce(operator.or_, (self.bits[letter] for letter in letters), 0)
 
     def _bounds(self) -> None:
         """Before a letter is tried: the ranges of each monotone equation that has letters with digits
@@ -158,12 +152,9 @@ class Planner:
 
     def _frontier(self) -> list[str]:
         """The letters without digits yet of each equation's next column, each once, in order."""
-        frontier: dict[str, None] = {}
-        for track in self.opened:
-            for letter in track.order[self.reached[track.index] + 1]:
-                if not self.bits[letter] & self.assigned:
-                    frontier[letter] = None
-        return list(frontier)
+        return list(dict.fromkeys(letter for track in self.opened
+                                  for letter in track.equation.column_letters[self.reached[track.index] + 1]
+                                  if not self.bits[letter] & self.assigned))
 
     def _advance(self) -> None:
         """Each equation's next columns checked while their letters all have digits."""
@@ -209,10 +200,8 @@ class Planner:
         solved: better tried), then by how few digits it may take. Worked out once a letter: neither
         changes as letters get digits."""
         if letter not in self.ties:
-            factors = 0
-            for track in self.tracks.values():
-                if track.letters & self.bits[letter] and not track.equation.solvable(letter, track.length):
-                    factors += 1
+            factors = sum(1 for track in self.tracks.values()
+                          if track.letters & self.bits[letter] and not track.equation.solvable(letter, track.length))
             self.ties[letter] = factors, -len(self.problem.allowed[letter])
         return self.ties[letter]
 
@@ -223,10 +212,7 @@ class Planner:
 
     def _checks(self) -> None:
         """Each constraint whose letters all have digits now, checked exactly (and no longer by congruences)."""
-        for _, letters in self.pending:
-            if not letters & ~self.assigned:
-                break
-        else:
+        if all(letters & ~self.assigned for _, letters in self.pending):
             return  # none yet, the usual answer
         self.steps.extend(Holds(constraint) for constraint, letters in self.pending if not letters & ~self.assigned)
         self.pending = [(constraint, letters) for constraint, letters in self.pending if letters & ~self.assigned]

@@ -230,9 +230,7 @@ class SumSearch:
         if not plan.least + self.total <= 0 <= plan.most + self.total:
             return
         n = plan.size
-        position = [0] * n  # where each of the caller's letters is in the search order
-        for k, index in enumerate(plan.order):
-            position[index] = k
+        position = sorted(range(n), key=plan.order.__getitem__)  # where each of the caller's letters is searched
         caller_order: Callable[[list[int]], Digits] = operator.itemgetter(*position) if n > 1 else tuple
         state = [FRESH, 0]
         work = [[0] * n for _ in range(WORK)]
