@@ -273,11 +273,11 @@ class Portfolio:
         LINEAR_HOPELESS estimated nodes the digit search (where it takes it) runs alone, at most LINEAR_FIRST the sum.
         Otherwise (and on a single sum, whose estimate costs as much as most searches) the sum search runs,
         judged (`_judged`): past LINEAR_FIRST nodes, where solutions come rarer than a solver's price per
-        model, the digit search or the solver takes over."""
-        digits = None
+        model, the digit search (itself judged) or the solver takes over, for as long as the estimate says."""
+        digits, estimate = None, 0.0
         if len(list(equation_sides(self.problem))) > 1:
-            estimate = linear.estimate()
-            if estimate is None or estimate <= prices.LINEAR_FIRST:
+            estimate = linear.estimate() or 0.0
+            if estimate <= prices.LINEAR_FIRST:
                 yield from self._run(linear)
                 return
             digits = self._start(Strategy.DIGITS)
@@ -287,7 +287,8 @@ class Portfolio:
         # the cube search's encoding is the cheaper to build on such systems; its cubes are single models
         yield from self._judged(linear, lambda nodes, found: (
             nodes >= prices.LINEAR_FIRST and found * prices.Z3_PER_MODEL["columns"] < nodes * prices.SECONDS_PER_NODE),
-            lambda deadline: digits or self._start(Strategy.CUBES, deadline) or self._start(Strategy.Z3, deadline))
+            lambda deadline: digits or self._start(Strategy.CUBES, deadline) or self._start(Strategy.Z3, deadline),
+            estimate * prices.SECONDS_PER_NODE)
 
     def _judged(self, first: Backend, progress: Callable[[int, int], bool],
                 then: Callable[[float | None], Backend | None], expected: float = 0.0) -> Iterator[list[Assignment]]:
@@ -316,7 +317,8 @@ class Portfolio:
         other = then(deadline)
         assert other is not None  # Z3 takes every sum and product
         other.deadline = deadline
-        yield from self._unseen(self._run(other), seen, letters)
+        batches = self._digits(other) if isinstance(other, DigitSearch) else self._run(other)
+        yield from self._unseen(batches, seen, letters)
         if self._switches():  # (the cubes may have counted solutions without listing them: they cover those)
             covered = other.reported()
             first.skip = lambda key: key in seen or covered is not None and covered(key)  # for a count in bulk
@@ -416,7 +418,7 @@ class Portfolio:
 
     # the stages of `auto`, in order (the last takes every puzzle that reaches it)
     AUTO: ClassVar[list[Callable[[Portfolio], Iterator[list[Assignment]] | None]]] = [
-        _sums, _products, _uncompiled, _at_once, _z3_then_exhaustive]
+        _products, _sums, _uncompiled, _at_once, _z3_then_exhaustive]
 
     def _switches(self) -> bool:
         """True if the first backend stopped for its share of the time (or gave up), not for the user's."""

@@ -55,25 +55,30 @@ class UnknownsAsDigits:
 def unknowns_as_digits(problem: Problem) -> UnknownsAsDigits | None:
     """The problem with its integer unknowns written in digits, where the formula bounds every one (to
     a set of values: its `in` test stays in the formula); None otherwise. A cell takes every digit of
-    the base (`--digits` is for the letters and the `?`s)."""
+    the base (`--digits` is for the letters and the `?`s) but the first, at most the span's first digit:
+    the cells then hold fewer than twice as many numbers as the unknown has values."""
     base = problem.rules.base
     values = unknown_values(problem, max(MAX_VALUES, base ** MAX_CELLS))
     if values is None or not all(values.values()):
         return None
     free = (chr(code) for code in range(WILDCARD_END - 1, 0, -1) if chr(code) not in problem.letters)
     cells: dict[str, tuple[int, str]] = {}
+    every = frozenset(range(base))
+    allowed = {}
     for name, held in values.items():
         # from 0 where that takes no more cells: a plain word multiplies into fewer terms than `least + word`
         least = 0 if held[0] >= 0 and _width(held[-1], base) == _width(held[-1] - held[0], base) else held[0]
-        cells[name] = least, "".join(next(free) for _ in range(_width(held[-1] - least, base)))
+        width = _width(held[-1] - least, base)
+        cells[name] = least, "".join(next(free) for _ in range(width))
+        allowed.update(dict.fromkeys(cells[name][1], every))
+        if width:
+            allowed[cells[name][1][0]] = frozenset(range((held[-1] - least) // base ** (width - 1) + 1))
     constraints = tuple(_written(node, cells) for node in problem.formula.constraints)
     try:
         rewritten = check(Constraints(constraints, problem.source), problem.rules)
     except FormulaError:  # beyond a limit once written out: searched as it is
         return None
-    every = frozenset(range(base))
-    allowed = {**rewritten.allowed, **{cell: every for _, word in cells.values() for cell in word}}
-    rewritten = dataclasses.replace(rewritten, allowed=allowed)
+    rewritten = dataclasses.replace(rewritten, allowed={**rewritten.allowed, **allowed})
     names = tuple(sorted([*problem.letters, *problem.unknowns]))
     return UnknownsAsDigits(rewritten, cells, names)
 
