@@ -18,7 +18,7 @@ import smtcrypt
 from smtcrypt.api import Puzzle
 from smtcrypt.cli import main
 from smtcrypt.core.results import Status
-from smtcrypt.teach.explain import Step, condition, difficulty
+from smtcrypt.teach.explain import Explainer, Step, condition, difficulty
 
 DATA = Path(__file__).parent / "data" / "notebook.txt"
 EXERCISM = Path("/work/shared/puzzles/exercism.tsv")
@@ -94,6 +94,12 @@ def person_steps_read_as_printed(explanation) -> None:
             assert shown not in given_facts, step.text
         if "cases" not in step.uses:
             assert step.fact is not None or "?" in step.text, step.text
+    for step in explanation.steps:  # a step names each fact it uses once: no column's equation twice
+        if ", with " not in step.text or ": " not in step.text:
+            continue
+        statements = step.text.split(", with ", 1)[0].rsplit(": ", 1)[-1]
+        pieces = [piece for piece in re.split(r"; | and ", statements) if "=" in piece]
+        assert len(pieces) == len(set(pieces)), step.text
 
 
 FAST = ["SEND + MORE = MONEY", "ODD * ODD = FREAKY", "SORRY + TO + BE + A + PARTY = POOPER",
@@ -133,6 +139,20 @@ def test_send_more_money_is_explained_column_by_column():
     assert len(explanation.steps) <= 10 < len(explanation.trace)
     assert all(step.fact is not None for step in explanation.steps)  # no step about carries only
     assert [step.fact for step in explanation.trace][:2] == ["M = 1", None]  # --terse: today's form, c5 = 1 alone
+
+
+def test_a_step_names_a_column_once_when_a_pair_of_columns_has_it():
+    from smtcrypt.teach.explain.person import Teller
+    explainer = Explainer(Puzzle("GREEN + ORANGE = COLORS").problem)
+    columns = {rule.name: rule for rule in explainer.rules if len(rule.equations) == 1}
+    pair = next(rule for rule in explainer.rules if rule.uses == ("column 5", "column 4"))
+    assert pair.said == (columns["column 5"].statement, columns["column 4"].statement)
+    teller = Teller(explainer.variables, explainer.letters, explainer.named, explainer.groups,
+                    explainer.distinct_text, explainer.prover.domain_term, explainer.budget)
+    head, statements, _ = teller.rules_said([columns["column 3"], columns["column 4"], pair])
+    assert head == "columns 3, 4 and 5"
+    assert statements == f"{columns['column 3'].statement}; {columns['column 4'].statement}; " \
+                         f"{columns['column 5'].statement}"  # column 4 once, though the pair has it too
 
 
 def test_a_case_split_is_shown_and_closed():

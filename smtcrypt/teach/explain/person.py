@@ -11,7 +11,9 @@ takes about 7), so it is kept (`Explanation.trace`, `--terse`) and retold here:
   step, so that it stays one thought.
 - A step names only what its proof needs: the rules and facts of Z3's unsat core, made minimal
   by leaving out each in turn while the proof still holds (the step of Bogaerts, Gamba and Guns's
-  step-wise explanations, AIJ 2021, and of Demystify: a small unsatisfiable subset).
+  step-wise explanations, AIJ 2021, and of Demystify: a small unsatisfiable subset). It names each
+  column once: a column that a pair of columns in the step states too is left out, and a pair's
+  column said before is not said again.
 - A case refuted by at most `MAX_CASE_PARTS` columns is one step ("Suppose S = 8: then column 4
   cannot hold ... So S ≠ 8."); the last digit left then follows in the same step. A case with
   cases inside is shown as today, its steps indented.
@@ -139,6 +141,13 @@ def _fixes_letter(step: Step, letters: Sequence[str]) -> bool:
     return any(var in letters and len(kept) == 1 for var, kept in step.basis.changes)
 
 
+def _covered(rule: Rule, rules: Sequence[Rule]) -> bool:
+    """Whether another of the rules states all the rule's equations and more (a pair, one of its columns)."""
+    return bool(rule.equations) and any(
+        len(other.equations) > len(rule.equations) and all(equation in other.equations for equation in rule.equations)
+        for other in rules)
+
+
 def _traced(step: Step) -> bool:
     """A step of the reasoning with what it was proved from (not a case's bookkeeping)."""
     return isinstance(step.basis, Basis) and bool(step.basis.rules) and "cases" not in step.uses
@@ -189,7 +198,13 @@ class Teller:
             head = f"column {numbers[0]}" if len(numbers) == 1 else f"columns {self.listing(numbers)}"
         else:
             head = self.listing(names)
-        statements = list(dict.fromkeys(rule.statement for rule in rules))
+        statements: list[str] = []  # each rule's statement, what another said before left out: no fact twice
+        seen: set[str] = set()
+        for rule in rules:
+            new = [piece for piece in dict.fromkeys(rule.said) if piece not in seen]
+            seen.update(new)
+            if new:
+                statements.append(rule.statement if len(new) == len(rule.said) else " and ".join(new))
         return head, "; ".join(statements), len(names) > 1
 
     def given(self, facts: Sequence[str], distinct: bool) -> str:
@@ -262,6 +277,7 @@ class Teller:
             used_facts = [what for _, what in kept if isinstance(what, str)]
             if not used_rules:  # a conclusion of the facts alone is no deduction of a rule: name the rules anyway
                 used_rules = list(rules)
+            used_rules = [rule for rule in used_rules if not _covered(rule, used_rules)]
             return used_rules, used_facts, with_distinct
         return None
 
