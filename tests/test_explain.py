@@ -141,6 +141,33 @@ def test_send_more_money_is_explained_column_by_column():
     assert [step.fact for step in explanation.trace][:2] == ["M = 1", None]  # --terse: today's form, c5 = 1 alone
 
 
+def forced_alone(step) -> bool:
+    """A step of one column that only does its arithmetic: every other letter and carry of it given
+    a digit, one letter's digit concluded (`Column 6: O + c6 = C, with O = 2 and c6 = 1. So C = 3.`)."""
+    match = re.fullmatch(r"Column \d+: ([^,]*), with (.*)\. So (\S+) = (\d+)\.", step.text)
+    if match is None:
+        return False
+    statement, given, concluded, _ = match.groups()
+    known = {part.split(" = ")[0] for part in re.split(r", | and ", given) if re.fullmatch(r"\S+ = \d+", part)}
+    named = set(re.findall(r"\bc\d+\b|\b[A-Z]\b", statement))
+    return named - {concluded} <= known
+
+
+@pytest.mark.parametrize("formula", ["GREEN + ORANGE = COLORS", "SEND + MORE = MONEY", "DONALD + GERALD = ROBERT",
+                                     "CRACK + HACK = ERROR"])
+def test_a_columns_arithmetic_is_said_with_the_step_that_made_it_possible(formula):
+    explanation = Puzzle(formula).explain()
+    assert not [step.text for step in explanation.steps if forced_alone(step)]
+    # its trace does it alone: after `Suppose O = 2`, `Column 6: O + c6 = C with O = 2 and c6 = 1. So C = 3.`
+    if formula == "GREEN + ORANGE = COLORS":
+        assert any(step.text.startswith("Column 6: ") and step.text.endswith("So C = 3.") for step in explanation.trace)
+        told = [step.text for step in explanation.steps]
+        supposed = told.index("Suppose O = 2.")
+        assert told[supposed + 1].startswith("Columns 6, ") and "C = 3" in told[supposed + 1].split(" So ")[1]
+        assert len(explanation.steps) <= 27  # 3 steps a letter at most (29 when each column's arithmetic was a step)
+    check_explanation(formula, explanation)
+
+
 def test_a_step_names_a_column_once_when_a_pair_of_columns_has_it():
     from smtcrypt.teach.explain.person import Teller
     explainer = Explainer(Puzzle("GREEN + ORANGE = COLORS").problem)

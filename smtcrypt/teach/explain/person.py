@@ -14,6 +14,10 @@ takes about 7), so it is kept (`Explanation.trace`, `--terse`) and retold here:
   step-wise explanations, AIJ 2021, and of Demystify: a small unsatisfiable subset). It names each
   column once: a column that a pair of columns in the step states too is left out, and a pair's
   column said before is not said again.
+- A column's arithmetic is no step of its own: a letter's digit found by one column whose other
+  letters and carries are all known (`O + c6 = C, with O = 2 and c6 = 1. So C = 3.`) is said in
+  the step whose digits made it possible ("So G = 8, R = 3 and E = 4"), or, after a case's
+  assumption or the last digit left, with the next step; proved with it as one.
 - A case refuted by at most `MAX_CASE_PARTS` columns is one step ("Suppose S = 8: then column 4
   cannot hold ... So S ≠ 8."); the last digit left then follows in the same step. A case with
   cases inside is shown as today, its steps indented.
@@ -323,8 +327,17 @@ class Teller:
         items end in; `last`: the whole explanation."""
         out: list[Step] = []
         group = _Group()
+        ended = False  # the group found a letter's digit: it ends, save for what that forces at once
         for position, item in enumerate(items):
             following = items[position + 1] if position + 1 < len(items) else None
+            if ended:
+                if isinstance(item, Step) and self.forced(item) and group.with_rules(item) <= MAX_PARTS:
+                    group.steps.append(item)  # "So G = 8, ... and R = 3": said in the step that made it possible
+                    continue
+                if not all(self.forced(step) for step in group.steps) or not self.folds(item):
+                    out += self.flush(group, depth, unsaid)
+                    group = _Group()
+                ended = False
             if isinstance(item, _Block):
                 out += self.flush(group, depth, unsaid)
                 group = _Group()
@@ -348,10 +361,26 @@ class Teller:
             elif _fixes_letter(item, self.letters) and not (
                     isinstance(following, Step) and _traced(following) and following.kind is StepKind.DEDUCE
                     and following.basis.rules == item.basis.rules and _fixes_letter(following, self.letters)):
-                out += self.flush(group, depth, unsaid)
-                group = _Group()
+                ended = True
         out += self.flush(group, depth, unsaid)
         return out
+
+    def forced(self, step: Step) -> bool:
+        """A step of one column whose other letters and carries are all known: the digit it gives is
+        the column's arithmetic, no thought of its own (`O + c6 = C, with O = 2 and c6 = 1. So C = 3`).
+        It is said in the step that made it possible, or with the next (after a case's assumption)."""
+        if not _traced(step) or step.kind is not StepKind.DEDUCE or _apart(step):
+            return False
+        rules, changes, known = step.basis.rules, step.basis.changes, step.basis.before.domains
+        if len(rules) != 1 or len(rules[0].equations) != 1 or len(changes) != 1 or step.basis.tie is not None:
+            return False
+        var, kept = changes[0]
+        return var in self.letters and len(kept) == 1 and \
+            all(len(known[other]) == 1 for other in rules[0].variables if other != var)
+
+    def folds(self, item: Item) -> bool:
+        """Whether a group of forced steps is said with `item` (a step of reasoning)."""
+        return isinstance(item, Step) and _traced(item) and item.kind is not StepKind.SOLUTION
 
     def found(self, group: _Group, premises: Facts) -> tuple[list[tuple[str, tuple[int, ...]]],
                                                              list[tuple[str, str, int]]]:
