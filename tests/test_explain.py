@@ -18,7 +18,7 @@ import smtcrypt
 from smtcrypt.api import Puzzle
 from smtcrypt.cli import main
 from smtcrypt.core.results import Status
-from smtcrypt.teach.explain import Step, condition, difficulty
+from smtcrypt.teach.explain import Explainer, Step, condition, difficulty
 
 DATA = Path(__file__).parent / "data" / "notebook.txt"
 EXERCISM = Path("/work/shared/puzzles/exercism.tsv")
@@ -94,6 +94,12 @@ def person_steps_read_as_printed(explanation) -> None:
             assert shown not in given_facts, step.text
         if "cases" not in step.uses:
             assert step.fact is not None or "?" in step.text, step.text
+    for step in explanation.steps:  # a step names each fact it uses once: no column's equation twice
+        if ", with " not in step.text or ": " not in step.text:
+            continue
+        statements = step.text.split(", with ", 1)[0].rsplit(": ", 1)[-1]
+        pieces = [piece for piece in re.split(r"; | and ", statements) if "=" in piece]
+        assert len(pieces) == len(set(pieces)), step.text
 
 
 FAST = ["SEND + MORE = MONEY", "ODD * ODD = FREAKY", "SORRY + TO + BE + A + PARTY = POOPER",
@@ -133,6 +139,47 @@ def test_send_more_money_is_explained_column_by_column():
     assert len(explanation.steps) <= 10 < len(explanation.trace)
     assert all(step.fact is not None for step in explanation.steps)  # no step about carries only
     assert [step.fact for step in explanation.trace][:2] == ["M = 1", None]  # --terse: today's form, c5 = 1 alone
+
+
+def forced_alone(step) -> bool:
+    """A step of one column that only does its arithmetic: every other letter and carry of it given
+    a digit, one letter's digit concluded (`Column 6: O + c6 = C, with O = 2 and c6 = 1. So C = 3.`)."""
+    match = re.fullmatch(r"Column \d+: ([^,]*), with (.*)\. So (\S+) = (\d+)\.", step.text)
+    if match is None:
+        return False
+    statement, given, concluded, _ = match.groups()
+    known = {part.split(" = ")[0] for part in re.split(r", | and ", given) if re.fullmatch(r"\S+ = \d+", part)}
+    named = set(re.findall(r"\bc\d+\b|\b[A-Z]\b", statement))
+    return named - {concluded} <= known
+
+
+@pytest.mark.parametrize("formula", ["GREEN + ORANGE = COLORS", "SEND + MORE = MONEY", "DONALD + GERALD = ROBERT",
+                                     "CRACK + HACK = ERROR"])
+def test_a_columns_arithmetic_is_said_with_the_step_that_made_it_possible(formula):
+    explanation = Puzzle(formula).explain()
+    assert not [step.text for step in explanation.steps if forced_alone(step)]
+    # its trace does it alone: after `Suppose O = 2`, `Column 6: O + c6 = C with O = 2 and c6 = 1. So C = 3.`
+    if formula == "GREEN + ORANGE = COLORS":
+        assert any(step.text.startswith("Column 6: ") and step.text.endswith("So C = 3.") for step in explanation.trace)
+        told = [step.text for step in explanation.steps]
+        supposed = told.index("Suppose O = 2.")
+        assert told[supposed + 1].startswith("Columns 6, ") and "C = 3" in told[supposed + 1].split(" So ")[1]
+        assert len(explanation.steps) <= 27  # 3 steps a letter at most (29 when each column's arithmetic was a step)
+    check_explanation(formula, explanation)
+
+
+def test_a_step_names_a_column_once_when_a_pair_of_columns_has_it():
+    from smtcrypt.teach.explain.person import Teller
+    explainer = Explainer(Puzzle("GREEN + ORANGE = COLORS").problem)
+    columns = {rule.name: rule for rule in explainer.rules if len(rule.equations) == 1}
+    pair = next(rule for rule in explainer.rules if rule.uses == ("column 5", "column 4"))
+    assert pair.said == (columns["column 5"].statement, columns["column 4"].statement)
+    teller = Teller(explainer.variables, explainer.letters, explainer.named, explainer.groups,
+                    explainer.distinct_text, explainer.prover.domain_term, explainer.budget)
+    head, statements, _ = teller.rules_said([columns["column 3"], columns["column 4"], pair])
+    assert head == "columns 3, 4 and 5"
+    assert statements == f"{columns['column 3'].statement}; {columns['column 4'].statement}; " \
+                         f"{columns['column 5'].statement}"  # column 4 once, though the pair has it too
 
 
 def test_a_case_split_is_shown_and_closed():

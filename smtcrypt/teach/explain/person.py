@@ -11,7 +11,13 @@ takes about 7), so it is kept (`Explanation.trace`, `--terse`) and retold here:
   step, so that it stays one thought.
 - A step names only what its proof needs: the rules and facts of Z3's unsat core, made minimal
   by leaving out each in turn while the proof still holds (the step of Bogaerts, Gamba and Guns's
-  step-wise explanations, AIJ 2021, and of Demystify: a small unsatisfiable subset).
+  step-wise explanations, AIJ 2021, and of Demystify: a small unsatisfiable subset). It names each
+  column once: a column that a pair of columns in the step states too is left out, and a pair's
+  column said before is not said again.
+- A column's arithmetic is no step of its own: a letter's digit found by one column whose other
+  letters and carries are all known (`O + c6 = C, with O = 2 and c6 = 1. So C = 3.`) is said in
+  the step whose digits made it possible ("So G = 8, R = 3 and E = 4"), or, after a case's
+  assumption or the last digit left, with the next step; proved with it as one.
 - A case refuted by at most `MAX_CASE_PARTS` columns is one step ("Suppose S = 8: then column 4
   cannot hold ... So S ≠ 8."); the last digit left then follows in the same step. A case with
   cases inside is shown as today, its steps indented.
@@ -139,6 +145,13 @@ def _fixes_letter(step: Step, letters: Sequence[str]) -> bool:
     return any(var in letters and len(kept) == 1 for var, kept in step.basis.changes)
 
 
+def _covered(rule: Rule, rules: Sequence[Rule]) -> bool:
+    """Whether another of the rules states all the rule's equations and more (a pair, one of its columns)."""
+    return bool(rule.equations) and any(
+        len(other.equations) > len(rule.equations) and all(equation in other.equations for equation in rule.equations)
+        for other in rules)
+
+
 def _traced(step: Step) -> bool:
     """A step of the reasoning with what it was proved from (not a case's bookkeeping)."""
     return isinstance(step.basis, Basis) and bool(step.basis.rules) and "cases" not in step.uses
@@ -189,7 +202,13 @@ class Teller:
             head = f"column {numbers[0]}" if len(numbers) == 1 else f"columns {self.listing(numbers)}"
         else:
             head = self.listing(names)
-        statements = list(dict.fromkeys(rule.statement for rule in rules))
+        statements: list[str] = []  # each rule's statement, what another said before left out: no fact twice
+        seen: set[str] = set()
+        for rule in rules:
+            new = [piece for piece in dict.fromkeys(rule.said) if piece not in seen]
+            seen.update(new)
+            if new:
+                statements.append(rule.statement if len(new) == len(rule.said) else " and ".join(new))
         return head, "; ".join(statements), len(names) > 1
 
     def given(self, facts: Sequence[str], distinct: bool) -> str:
@@ -262,6 +281,7 @@ class Teller:
             used_facts = [what for _, what in kept if isinstance(what, str)]
             if not used_rules:  # a conclusion of the facts alone is no deduction of a rule: name the rules anyway
                 used_rules = list(rules)
+            used_rules = [rule for rule in used_rules if not _covered(rule, used_rules)]
             return used_rules, used_facts, with_distinct
         return None
 
@@ -307,8 +327,17 @@ class Teller:
         items end in; `last`: the whole explanation."""
         out: list[Step] = []
         group = _Group()
+        ended = False  # the group found a letter's digit: it ends, save for what that forces at once
         for position, item in enumerate(items):
             following = items[position + 1] if position + 1 < len(items) else None
+            if ended:
+                if isinstance(item, Step) and self.forced(item) and group.with_rules(item) <= MAX_PARTS:
+                    group.steps.append(item)  # "So G = 8, ... and R = 3": said in the step that made it possible
+                    continue
+                if not all(self.forced(step) for step in group.steps) or not self.folds(item):
+                    out += self.flush(group, depth, unsaid)
+                    group = _Group()
+                ended = False
             if isinstance(item, _Block):
                 out += self.flush(group, depth, unsaid)
                 group = _Group()
@@ -332,10 +361,26 @@ class Teller:
             elif _fixes_letter(item, self.letters) and not (
                     isinstance(following, Step) and _traced(following) and following.kind is StepKind.DEDUCE
                     and following.basis.rules == item.basis.rules and _fixes_letter(following, self.letters)):
-                out += self.flush(group, depth, unsaid)
-                group = _Group()
+                ended = True
         out += self.flush(group, depth, unsaid)
         return out
+
+    def forced(self, step: Step) -> bool:
+        """A step of one column whose other letters and carries are all known: the digit it gives is
+        the column's arithmetic, no thought of its own (`O + c6 = C, with O = 2 and c6 = 1. So C = 3`).
+        It is said in the step that made it possible, or with the next (after a case's assumption)."""
+        if not _traced(step) or step.kind is not StepKind.DEDUCE or _apart(step):
+            return False
+        rules, changes, known = step.basis.rules, step.basis.changes, step.basis.before.domains
+        if len(rules) != 1 or len(rules[0].equations) != 1 or len(changes) != 1 or step.basis.tie is not None:
+            return False
+        var, kept = changes[0]
+        return var in self.letters and len(kept) == 1 and \
+            all(len(known[other]) == 1 for other in rules[0].variables if other != var)
+
+    def folds(self, item: Item) -> bool:
+        """Whether a group of forced steps is said with `item` (a step of reasoning)."""
+        return isinstance(item, Step) and _traced(item) and item.kind is not StepKind.SOLUTION
 
     def found(self, group: _Group, premises: Facts) -> tuple[list[tuple[str, tuple[int, ...]]],
                                                              list[tuple[str, str, int]]]:

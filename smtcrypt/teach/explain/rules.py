@@ -56,10 +56,16 @@ class Rule:
     possible: Callable[[Box], bool] | None = None  # interval rules: could it hold?
     parts: tuple[str, ...] = ()  # what a step with the rule uses, when not the rule's name (a pair: its columns)
     short: str = ""  # the name without what the rule belongs to ("column 2", not "column 2 of equation 1")
+    pieces: tuple[str, ...] = ()  # the statements of its equations, when it has several (a pair: its columns')
 
     @property
     def uses(self) -> tuple[str, ...]:
         return self.parts or (self.name,)
+
+    @property
+    def said(self) -> tuple[str, ...]:
+        """Its statement, one piece an equation (a pair's columns each), so that a step names each once."""
+        return self.pieces or (self.statement,)
 
     def check(self, values: Mapping[str, int]) -> bool:
         if self.equations:
@@ -253,7 +259,7 @@ def _pair(first: Rule, second: Rule) -> Rule:
     variables = tuple(dict.fromkeys(first.variables + second.variables))
     return Rule(f"{first.short} and {second.name}", f"{first.statement} and {second.statement}", variables,
                 z3.And(first.term, second.term), 2, first.equations + second.equations,
-                parts=(first.short, second.name))
+                parts=(first.short, second.name), pieces=first.said + second.said)
 
 
 def _belonging(count: int, index: int) -> tuple[str, str]:
