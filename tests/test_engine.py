@@ -460,7 +460,7 @@ def test_a_deadline_past_what_a_timer_can_wait_is_no_deadline():
     """A share of an astronomical price (a layout with many `?` cells and a condition) once made a
     deadline threading.Timer refused with OverflowError, printed from its thread."""
     context = z3.Context()
-    with watchdog(time.monotonic() + threading.TIMEOUT_MAX * 2, context):
+    with watchdog(lambda: time.monotonic() + threading.TIMEOUT_MAX * 2, context):
         assert z3.Solver(ctx=context).check() == z3.sat
 
 

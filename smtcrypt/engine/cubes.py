@@ -35,7 +35,7 @@ from smtcrypt.engine.base import (
     SearchEnd,
 )
 from smtcrypt.engine.exhaustive import digit_tuples
-from smtcrypt.engine.z3search import ModelSearch, Unknown, Z3Backend, make_solver, unknown_reason, watchdog
+from smtcrypt.engine.z3search import ModelSearch, Unknown, Z3Backend, disjunction, make_solver, unknown_reason
 
 BATCH = 4096  # a cube's solutions handed over this many at a time
 TRIAL_CUBES = 8  # cubes shrunk before judging whether shrinking pays
@@ -80,14 +80,21 @@ class CubeSearch(Z3Backend):
         self.covered = 0  # solutions in the cubes so far
         self.shrink_checks = 0
         self.shrinking = True
+        # a Boolean for letter == digit in both solvers, and its negation: the refuter assumes and retracts the first,
+        # the other blocks cubes with clauses of the second (a clause of Booleans costs the bit-vector solver nothing
+        # to translate back in later models, where one over bit-vectors costs it much); all defined before the first
+        # check (defined between models, a few at a time, they made every later model slower to read)
+        self.literals = {(letter, digit): z3.Bool(f"cube {letter}={digit}", self.context)
+                         for letter in sorted(problem.letters) for digit in problem.allowed[letter]}
+        self.negated = {key: z3.Not(literal) for key, literal in self.literals.items()}
+        definitions = [literal == (terms.letters[name] == digit) for (name, digit), literal in self.literals.items()]
         # bit-vector terms on their incremental solver; the general terms (roots, which the bit-vector
         # encoding declines) on Z3's general solver: the finite-domain one gives up on some of them
         strategy = terms.solver or "general"
         self.solver = make_solver(strategy, self.context)
-        self.solver.add(*terms.rules, *terms.side, terms.formula)
+        self.solver.add(*terms.rules, *terms.side, terms.formula, *definitions)
         self.refuter = make_solver(strategy, self.context)  # looks for a completion that is no solution
-        self.refuter.add(*terms.rules, *terms.side, z3.Not(terms.formula))
-        self.literals: dict[tuple[str, int], z3.BoolRef] = {}
+        self.refuter.add(*terms.rules, *terms.side, z3.Not(terms.formula), *definitions)
         self.order = significance(problem)
 
     @classmethod
@@ -122,32 +129,23 @@ class CubeSearch(Z3Backend):
     def statistics(self) -> dict[str, Any]:
         return {"cubes": len(self.cubes), "cube_checks": self.shrink_checks}
 
-    def _literal(self, letter: str, digit: int) -> z3.BoolRef:
-        """A Boolean for letter == digit in both solvers: the refuter assumes and retracts it, the
-        other blocks cubes with clauses of them (a clause of Booleans costs the bit-vector solver
-        nothing to translate back in later models, where a clause over bit-vectors costs it much)."""
-        literal = self.literals.get((letter, digit))
-        if literal is None:
-            literal = self.literals[(letter, digit)] = z3.Bool(f"cube {letter}={digit}", self.context)
-            definition = literal == (self.terms.letters[letter] == digit)
-            self.refuter.add(definition)
-            self.solver.add(definition)
-        return literal
-
     def _check(self, solver: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
-        remaining = None if self.deadline is None else self.deadline - time.monotonic()
-        if self.budget is not None:
-            left = self.budget - self.spent()
-            remaining = left if remaining is None else min(remaining, left)
-        if remaining is not None:
-            if remaining <= 0:
+        """The solver's answer within the time left (`due`): Z3 reads its timeout only now and then (a
+        bit-blasted gcd can run on for seconds), so the watchdog (`batches`) holds that time too."""
+        if (due := self.due()) is not None:
+            if due <= time.monotonic():
                 return z3.unknown
-            solver.set("timeout", max(1, int(remaining * 1000)))
+            solver.set("timeout", max(1, int((due - time.monotonic()) * 1000)))
         self.checks += 1
-        # Z3 reads its timeout only now and then (a bit-blasted gcd can run on for seconds): the budget
-        # is held by interrupting the context, as the deadline is (`batches`)
-        with watchdog(None if remaining is None else time.monotonic() + remaining, self.context):
-            return solver.check(*assumptions)
+        return solver.check(*assumptions)
+
+    def due(self) -> float | None:
+        """The deadline, or sooner when the budget runs out if the search runs on without a pause (the caller's
+        time between batches moves it later: the watchdog reads it again when it comes)."""
+        if self.budget is None:
+            return self.deadline
+        spent = self.budget - self.spent() + time.monotonic()  # (spent read first: never sooner than the budget)
+        return spent if self.deadline is None else min(spent, self.deadline)
 
     def spent(self) -> float:
         """The search's own seconds so far (see `budget`)."""
@@ -171,7 +169,7 @@ class CubeSearch(Z3Backend):
             smaller = {other: digit for other, digit in cube.items() if other != letter}
             if any(self._meets(smaller, earlier) for earlier in self.cubes):
                 continue
-            trial = [self._literal(other, digit) for other, digit in smaller.items()]
+            trial = [self.literals[(other, digit)] for other, digit in smaller.items()]
             self.shrink_checks += 1
             if self._check(self.refuter, *trial) == z3.unsat:
                 del cube[letter]
@@ -253,10 +251,10 @@ class CubeSearch(Z3Backend):
                 model = self.solver.model()
                 assignment = {letter: model.eval(var, model_completion=True).as_long()
                               for letter, var in sorted(self.terms.letters.items())}
-            except z3.Z3Exception:  # the context was interrupted just after the check
-                if not self.stop_requested:
+            except z3.Z3Exception:  # the context was interrupted just after the check: a stop, or the time
+                if not self.stop_requested and not self._out_of_time():
                     raise
-                self.end = SearchEnd(Ending.INTERRUPTED)
+                self.end = SearchEnd(Ending.INTERRUPTED if self.stop_requested else Ending.TIME)
                 return
             cube = self._shrink(assignment) if self.shrinking else dict(assignment)
             if self.stop_requested:  # a shrink cut short proves nothing: keep the model alone
@@ -264,9 +262,8 @@ class CubeSearch(Z3Backend):
             self.cubes.append(cube)
             fixed = tuple(sorted(cube))
             self.by_letters.setdefault(fixed, set()).add(tuple(cube[letter] for letter in fixed))
-            blocked = [z3.Not(self._literal(letter, digit)) for letter, digit in cube.items()]
-            # a cube of no letters holds everything: nothing more to find
-            self.solver.add(z3.Or(*blocked) if blocked else z3.BoolVal(False, self.context))
+            blocked = [self.negated[(letter, digit)] for letter, digit in cube.items()]
+            self.solver.add(disjunction(blocked, self.context))  # (none: false, a cube of no letters holds everything)
             self.exact = False
             yield [assignment]  # the model: re-checked like any other
             self.exact = True
