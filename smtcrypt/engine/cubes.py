@@ -80,10 +80,9 @@ class CubeSearch(Z3Backend):
         self.covered = 0  # solutions in the cubes so far
         self.shrink_checks = 0
         self.shrinking = True
-        # a Boolean for letter == digit in both solvers, and its negation: the refuter assumes and retracts the first,
-        # the other blocks cubes with clauses of the second (a clause of Booleans costs the bit-vector solver nothing
-        # to translate back in later models, where one over bit-vectors costs it much); all defined before the first
-        # check (defined between models, a few at a time, they made every later model slower to read)
+        # a Boolean for letter == digit in both solvers, and its negation: the refuter assumes the first, the solver
+        # blocks cubes with clauses of the second (cheap for the bit-vector solver to translate back in later models,
+        # unlike clauses over bit-vectors); all defined at once (defined between models, they slowed every later one)
         self.literals = {(letter, digit): z3.Bool(f"cube {letter}={digit}", self.context)
                          for letter in sorted(problem.letters) for digit in problem.allowed[letter]}
         self.negated = {key: z3.Not(literal) for key, literal in self.literals.items()}
@@ -130,11 +129,9 @@ class CubeSearch(Z3Backend):
         return {"cubes": len(self.cubes), "cube_checks": self.shrink_checks}
 
     def _check(self, solver: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
-        """The solver's answer within the time left (`due`): Z3 reads its timeout only now and then (a
-        bit-blasted gcd can run on for seconds), so the watchdog (`batches`) holds that time too."""
+        """The solver's answer within the time left (`due`; none left: a millisecond): Z3 reads its timeout only
+        now and then (a bit-blasted gcd can run on for seconds), so the watchdog (`batches`) holds that time too."""
         if (due := self.due()) is not None:
-            if due <= time.monotonic():
-                return z3.unknown
             solver.set("timeout", max(1, int((due - time.monotonic()) * 1000)))
         self.checks += 1
         return solver.check(*assumptions)
@@ -219,14 +216,12 @@ class CubeSearch(Z3Backend):
         return self.end is not None
 
     def _out_of_time(self) -> bool:
-        """True at the deadline (within DEADLINE_SLACK), or once the solver's budget is spent, or would be
+        """True at the deadline or once the budget is spent (`due`, within DEADLINE_SLACK), or once it would be
         overrun: the cubes so far, at their rate, would not cover the expected solutions in it."""
-        if self.deadline is not None and time.monotonic() >= self.deadline - DEADLINE_SLACK:
+        if (due := self.due()) is not None and time.monotonic() >= due - DEADLINE_SLACK:
             return True
-        spent = self.spent()
-        return self.budget is not None and (spent >= self.budget or bool(
-            self.expected and len(self.cubes) >= TRIAL_CUBES and spent * self.expected > self.budget * max(
-                self.covered, 1)))
+        return bool(self.budget and self.expected and len(self.cubes) >= TRIAL_CUBES
+                    and self.spent() * self.expected > self.budget * max(self.covered, 1))
 
     def _enumerate(self) -> Iterator[list[Assignment]]:
         """The cubes' batches, the search's own time counted between them (see `budget`)."""
@@ -252,10 +247,9 @@ class CubeSearch(Z3Backend):
                 assignment = {letter: model.eval(var, model_completion=True).as_long()
                               for letter, var in sorted(self.terms.letters.items())}
             except z3.Z3Exception:  # the context was interrupted just after the check: a stop, or the time
-                if not self.stop_requested and not self._out_of_time():
-                    raise
-                self.end = SearchEnd(Ending.INTERRUPTED if self.stop_requested else Ending.TIME)
-                return
+                if self._ended(z3.sat):
+                    return
+                raise
             cube = self._shrink(assignment) if self.shrinking else dict(assignment)
             if self.stop_requested:  # a shrink cut short proves nothing: keep the model alone
                 cube = dict(assignment)
