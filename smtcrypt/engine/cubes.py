@@ -141,8 +141,8 @@ class CubeSearch(Z3Backend):
         time between batches moves it later: the watchdog reads it again when it comes)."""
         if self.budget is None:
             return self.deadline
-        spent = self.budget - self.spent() + time.monotonic()  # (spent read first: never sooner than the budget)
-        return spent if self.deadline is None else min(spent, self.deadline)
+        out = self.budget - self.spent() + time.monotonic()  # (spent read first: never sooner than the budget's end)
+        return out if self.deadline is None else min(out, self.deadline)
 
     def spent(self) -> float:
         """The search's own seconds so far (see `budget`)."""
@@ -227,10 +227,10 @@ class CubeSearch(Z3Backend):
         """The cubes' batches, the search's own time counted between them (see `budget`)."""
         self.resumed = time.perf_counter()
         for batch in self._cubes():
-            self.own, self.resumed = self.spent(), None
+            self.resumed, self.own = None, self.spent()  # (so: the watchdog reading between sees less time, not more)
             yield batch
             self.resumed = time.perf_counter()
-        self.own, self.resumed = self.spent(), None
+        self.resumed, self.own = None, self.spent()
 
     def _cubes(self) -> Iterator[list[Assignment]]:
         """Each model alone (`exact` False: a solver's answer), then its cube's other solutions in
