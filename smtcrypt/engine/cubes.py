@@ -69,8 +69,8 @@ class CubeSearch(Z3Backend):
         self.expected = expected
         self.terms = terms
         self.context = terms.context
-        # seconds of the search's own time (its checks and its cubes' bookkeeping; not the caller's, which
-        # lists what it yields) before giving up as TIME
+        # processor seconds of the search's own work (its checks and bookkeeping; not the caller's, which lists what it
+        # yields, nor other programs' on a busy machine: the price it is a share of is so measured) before giving up
         self.budget = budget
         self.own = 0.0
         self.resumed: float | None = None  # when the search last resumed, while it runs
@@ -137,16 +137,16 @@ class CubeSearch(Z3Backend):
         return solver.check(*assumptions)
 
     def due(self) -> float | None:
-        """The deadline, or sooner when the budget runs out if the search runs on without a pause (the caller's
-        time between batches moves it later: the watchdog reads it again when it comes)."""
+        """The deadline, or sooner the first moment the budget could run out (the caller's time between batches and
+        other programs' on a busy machine move it later: the watchdog reads it again when it comes)."""
         if self.budget is None:
             return self.deadline
         out = self.budget - self.spent() + time.monotonic()  # (spent read first: never sooner than the budget's end)
         return out if self.deadline is None else min(out, self.deadline)
 
     def spent(self) -> float:
-        """The search's own seconds so far (see `budget`)."""
-        return self.own + (0.0 if self.resumed is None else time.perf_counter() - self.resumed)
+        """The search's own processor seconds so far (see `budget`)."""
+        return self.own + (0.0 if self.resumed is None else time.process_time() - self.resumed)
 
     def _meets(self, cube: dict[str, int], other: dict[str, int]) -> bool:
         """True if some assignment the rules allow agrees with both cubes."""
@@ -225,11 +225,11 @@ class CubeSearch(Z3Backend):
 
     def _enumerate(self) -> Iterator[list[Assignment]]:
         """The cubes' batches, the search's own time counted between them (see `budget`)."""
-        self.resumed = time.perf_counter()
+        self.resumed = time.process_time()
         for batch in self._cubes():
             self.resumed, self.own = None, self.spent()  # (so: the watchdog reading between sees less time, not more)
             yield batch
-            self.resumed = time.perf_counter()
+            self.resumed = time.process_time()
         self.resumed, self.own = None, self.spent()
 
     def _cubes(self) -> Iterator[list[Assignment]]:
