@@ -35,7 +35,7 @@ from smtcrypt.engine.base import (
     SearchEnd,
 )
 from smtcrypt.engine.exhaustive import digit_tuples
-from smtcrypt.engine.z3search import ModelSearch, Unknown, Z3Backend, make_solver, unknown_reason, watchdog
+from smtcrypt.engine.z3search import ModelSearch, Unknown, Z3Backend, disjunction, make_solver, unknown_reason
 
 BATCH = 4096  # a cube's solutions handed over this many at a time
 TRIAL_CUBES = 8  # cubes shrunk before judging whether shrinking pays
@@ -69,8 +69,8 @@ class CubeSearch(Z3Backend):
         self.expected = expected
         self.terms = terms
         self.context = terms.context
-        # seconds of the search's own time (its checks and its cubes' bookkeeping; not the caller's, which
-        # lists what it yields) before giving up as TIME
+        # processor seconds of the search's own work (its checks and bookkeeping; not the caller's, which lists what it
+        # yields, nor other programs' on a busy machine: the price it is a share of is so measured) before giving up
         self.budget = budget
         self.own = 0.0
         self.resumed: float | None = None  # when the search last resumed, while it runs
@@ -80,14 +80,20 @@ class CubeSearch(Z3Backend):
         self.covered = 0  # solutions in the cubes so far
         self.shrink_checks = 0
         self.shrinking = True
+        # a Boolean for letter == digit in both solvers, and its negation: the refuter assumes the first, the solver
+        # blocks cubes with clauses of the second (cheap for the bit-vector solver to translate back in later models,
+        # unlike clauses over bit-vectors); all defined at once (defined between models, they slowed every later one)
+        self.literals = {(letter, digit): z3.Bool(f"cube {letter}={digit}", self.context)
+                         for letter in sorted(problem.letters) for digit in problem.allowed[letter]}
+        self.negated = {key: z3.Not(literal) for key, literal in self.literals.items()}
+        definitions = [literal == (terms.letters[name] == digit) for (name, digit), literal in self.literals.items()]
         # bit-vector terms on their incremental solver; the general terms (roots, which the bit-vector
         # encoding declines) on Z3's general solver: the finite-domain one gives up on some of them
         strategy = terms.solver or "general"
         self.solver = make_solver(strategy, self.context)
-        self.solver.add(*terms.rules, *terms.side, terms.formula)
+        self.solver.add(*terms.rules, *terms.side, terms.formula, *definitions)
         self.refuter = make_solver(strategy, self.context)  # looks for a completion that is no solution
-        self.refuter.add(*terms.rules, *terms.side, z3.Not(terms.formula))
-        self.literals: dict[tuple[str, int], z3.BoolRef] = {}
+        self.refuter.add(*terms.rules, *terms.side, z3.Not(terms.formula), *definitions)
         self.order = significance(problem)
 
     @classmethod
@@ -122,36 +128,25 @@ class CubeSearch(Z3Backend):
     def statistics(self) -> dict[str, Any]:
         return {"cubes": len(self.cubes), "cube_checks": self.shrink_checks}
 
-    def _literal(self, letter: str, digit: int) -> z3.BoolRef:
-        """A Boolean for letter == digit in both solvers: the refuter assumes and retracts it, the
-        other blocks cubes with clauses of them (a clause of Booleans costs the bit-vector solver
-        nothing to translate back in later models, where a clause over bit-vectors costs it much)."""
-        literal = self.literals.get((letter, digit))
-        if literal is None:
-            literal = self.literals[(letter, digit)] = z3.Bool(f"cube {letter}={digit}", self.context)
-            definition = literal == (self.terms.letters[letter] == digit)
-            self.refuter.add(definition)
-            self.solver.add(definition)
-        return literal
-
     def _check(self, solver: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
-        remaining = None if self.deadline is None else self.deadline - time.monotonic()
-        if self.budget is not None:
-            left = self.budget - self.spent()
-            remaining = left if remaining is None else min(remaining, left)
-        if remaining is not None:
-            if remaining <= 0:
-                return z3.unknown
-            solver.set("timeout", max(1, int(remaining * 1000)))
+        """The solver's answer within the time left (`due`; none left: a millisecond): Z3 reads its timeout only
+        now and then (a bit-blasted gcd can run on for seconds), so the watchdog (`batches`) holds that time too."""
+        if (due := self.due()) is not None:
+            solver.set("timeout", max(1, int((due - time.monotonic()) * 1000)))
         self.checks += 1
-        # Z3 reads its timeout only now and then (a bit-blasted gcd can run on for seconds): the budget
-        # is held by interrupting the context, as the deadline is (`batches`)
-        with watchdog(None if remaining is None else time.monotonic() + remaining, self.context):
-            return solver.check(*assumptions)
+        return solver.check(*assumptions)
+
+    def due(self) -> float | None:
+        """The deadline, or sooner the first moment the budget could run out (the caller's time between batches and
+        other programs' on a busy machine move it later: the watchdog reads it again when it comes)."""
+        if self.budget is None:
+            return self.deadline
+        out = self.budget - self.spent() + time.monotonic()  # (spent read first: never sooner than the budget's end)
+        return out if self.deadline is None else min(out, self.deadline)
 
     def spent(self) -> float:
-        """The search's own seconds so far (see `budget`)."""
-        return self.own + (0.0 if self.resumed is None else time.perf_counter() - self.resumed)
+        """The search's own processor seconds so far (see `budget`)."""
+        return self.own + (0.0 if self.resumed is None else time.process_time() - self.resumed)
 
     def _meets(self, cube: dict[str, int], other: dict[str, int]) -> bool:
         """True if some assignment the rules allow agrees with both cubes."""
@@ -171,7 +166,7 @@ class CubeSearch(Z3Backend):
             smaller = {other: digit for other, digit in cube.items() if other != letter}
             if any(self._meets(smaller, earlier) for earlier in self.cubes):
                 continue
-            trial = [self._literal(other, digit) for other, digit in smaller.items()]
+            trial = [self.literals[(other, digit)] for other, digit in smaller.items()]
             self.shrink_checks += 1
             if self._check(self.refuter, *trial) == z3.unsat:
                 del cube[letter]
@@ -221,23 +216,21 @@ class CubeSearch(Z3Backend):
         return self.end is not None
 
     def _out_of_time(self) -> bool:
-        """True at the deadline (within DEADLINE_SLACK), or once the solver's budget is spent, or would be
+        """True at the deadline or once the budget is spent (`due`, within DEADLINE_SLACK), or once it would be
         overrun: the cubes so far, at their rate, would not cover the expected solutions in it."""
-        if self.deadline is not None and time.monotonic() >= self.deadline - DEADLINE_SLACK:
+        if (due := self.due()) is not None and time.monotonic() >= due - DEADLINE_SLACK:
             return True
-        spent = self.spent()
-        return self.budget is not None and (spent >= self.budget or bool(
-            self.expected and len(self.cubes) >= TRIAL_CUBES and spent * self.expected > self.budget * max(
-                self.covered, 1)))
+        return bool(self.budget and self.expected and len(self.cubes) >= TRIAL_CUBES
+                    and self.spent() * self.expected > self.budget * max(self.covered, 1))
 
     def _enumerate(self) -> Iterator[list[Assignment]]:
         """The cubes' batches, the search's own time counted between them (see `budget`)."""
-        self.resumed = time.perf_counter()
+        self.resumed = time.process_time()
         for batch in self._cubes():
-            self.own, self.resumed = self.spent(), None
+            self.resumed, self.own = None, self.spent()  # (so: the watchdog reading between sees less time, not more)
             yield batch
-            self.resumed = time.perf_counter()
-        self.own, self.resumed = self.spent(), None
+            self.resumed = time.process_time()
+        self.resumed, self.own = None, self.spent()
 
     def _cubes(self) -> Iterator[list[Assignment]]:
         """Each model alone (`exact` False: a solver's answer), then its cube's other solutions in
@@ -253,20 +246,18 @@ class CubeSearch(Z3Backend):
                 model = self.solver.model()
                 assignment = {letter: model.eval(var, model_completion=True).as_long()
                               for letter, var in sorted(self.terms.letters.items())}
-            except z3.Z3Exception:  # the context was interrupted just after the check
-                if not self.stop_requested:
-                    raise
-                self.end = SearchEnd(Ending.INTERRUPTED)
-                return
+            except z3.Z3Exception:  # the context was interrupted just after the check: a stop, or the time
+                if self._ended(z3.sat):
+                    return
+                raise
             cube = self._shrink(assignment) if self.shrinking else dict(assignment)
             if self.stop_requested:  # a shrink cut short proves nothing: keep the model alone
                 cube = dict(assignment)
             self.cubes.append(cube)
             fixed = tuple(sorted(cube))
             self.by_letters.setdefault(fixed, set()).add(tuple(cube[letter] for letter in fixed))
-            blocked = [z3.Not(self._literal(letter, digit)) for letter, digit in cube.items()]
-            # a cube of no letters holds everything: nothing more to find
-            self.solver.add(z3.Or(*blocked) if blocked else z3.BoolVal(False, self.context))
+            blocked = [self.negated[(letter, digit)] for letter, digit in cube.items()]
+            self.solver.add(disjunction(blocked, self.context))  # (none: false, a cube of no letters holds everything)
             self.exact = False
             yield [assignment]  # the model: re-checked like any other
             self.exact = True

@@ -227,12 +227,8 @@ class Portfolio:
             self.end = SearchEnd(Ending.INTERRUPTED)
 
     def _auto(self) -> Iterator[list[Assignment]]:
-        """The first of the `AUTO` stages that takes the puzzle (see the module)."""
-        for stage in self.AUTO:
-            batches = stage(self)
-            if batches is not None:
-                return batches
-        raise AssertionError("the last stage takes every puzzle")
+        """The first of the `AUTO` stages that takes the puzzle (see the module; the last takes every puzzle)."""
+        return next(batches for stage in self.AUTO if (batches := stage(self)) is not None)
 
     # --- the stages of `auto`, in order: each returns the batches of the search it chose, or None to pass
 

@@ -60,6 +60,12 @@ def make_solver(strategy: str, context: z3.Context) -> z3.Solver:
     return solver
 
 
+def disjunction(literals: list[z3.BoolRef], context: z3.Context) -> z3.BoolRef:
+    """The literals' Or (false for none), made in one call: z3.Or's coercions cost more than the solver's check."""
+    array = (z3.Ast * len(literals))(*[literal.as_ast() for literal in literals])
+    return z3.BoolRef(z3.Z3_mk_or(context.ref(), len(literals), array), context)
+
+
 def interrupt(context: z3.Context) -> None:
     """Stop the context's running call, from any thread or a signal handler. The wrapper then
     reads the context's last error, which may belong to the call being stopped: not ours to raise."""
@@ -72,20 +78,26 @@ STOP_REPEAT_FOR = 1.0  # seconds: by then the search is past its next check (or 
 
 
 @contextlib.contextmanager
-def watchdog(deadline: float | None, context: z3.Context) -> Iterator[None]:
-    """A backstop for solvers that do not watch the timeout parameter (tactic pipelines):
-    interrupt the context itself when the time is up."""
-    timer = None
-    # a deadline past what a timer can wait (a share of an astronomical price) is no deadline
-    if THREADS and deadline is not None and deadline - time.monotonic() < threading.TIMEOUT_MAX:
-        timer = threading.Timer(max(0.0, deadline - time.monotonic()), interrupt, [context])
-        timer.daemon = True
-        timer.start()
+def watchdog(due: Callable[[], float | None], context: z3.Context) -> Iterator[None]:
+    """A backstop for solvers that do not watch the timeout parameter (tactic pipelines): one thread
+    interrupts the context itself at the time `due()` says, read again when it comes (it may have moved later)."""
+    done = threading.Event()
+
+    def watch() -> None:
+        # a deadline past what a timer can wait (a share of an astronomical price) is no deadline
+        while (until := due()) is not None and (left := until - time.monotonic()) < threading.TIMEOUT_MAX:
+            if left <= 0:
+                interrupt(context)
+                return
+            if done.wait(left):
+                return
+
+    if THREADS and due() is not None:
+        threading.Thread(target=watch, name="smtcrypt-watchdog", daemon=True).start()
     try:
         yield
     finally:
-        if timer is not None:
-            timer.cancel()
+        done.set()
 
 
 class Z3Backend(Backend):
@@ -114,8 +126,12 @@ class Z3Backend(Backend):
             threading.Thread(target=repeat, name="smtcrypt-stop", daemon=True).start()
 
     def batches(self) -> Iterator[list[Assignment]]:
-        with watchdog(self.deadline, self.context):
+        with watchdog(self.due, self.context):
             yield from self._enumerate()
+
+    def due(self) -> float | None:
+        """When the watchdog interrupts the running check: the deadline."""
+        return self.deadline
 
     @abc.abstractmethod
     def _enumerate(self) -> Iterator[list[Assignment]]:
@@ -207,10 +223,7 @@ class ModelSearch(Z3Backend):
                         solver.add(named == (letters[letter] == value))
                     literal = self.indicators[(letter, value)] = z3.Not(named)
                 literals.append(literal)
-            # the clause made in one call: z3.Or's coercions cost more than the solver's check
-            context = self.context
-            array = (z3.Ast * len(literals))(*[literal.as_ast() for literal in literals])
-            solver.add(z3.BoolRef(z3.Z3_mk_or(context.ref(), len(literals), array), context))
+            solver.add(disjunction(literals, self.context))
 
     def _reader(self) -> Callable[[z3.ModelRef], Assignment]:
         """How to read the letters' values from a model. Digits are read all at once, packed six
