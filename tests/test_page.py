@@ -30,7 +30,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-b
 PYODIDE = os.environ.get("SMTCRYPT_PYODIDE", "")
 WHEELS = os.environ.get("SMTCRYPT_WASM_WHEELS", "")
 LONG = "x*x*x + y*y*y + z*z*z = 42"
-PAGE_TIMEOUT = 6  # the page's limit on a search, seconds: short, so that the time limit is met in the test
+PAGE_TIMEOUT = 4  # the page's limit on a search, seconds: short, so that the time limit is met in the test
 WAIT_MS = 90_000  # Pyodide starts in a few seconds; a loaded machine takes longer
 
 
