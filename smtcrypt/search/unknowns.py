@@ -1,4 +1,4 @@
-"""Bounded integer unknowns searched as digits: `m` with `2 <= m <= 9` becomes `2 + 0Ω`, one digit Ω.
+"""Bounded integer unknowns searched as digits: `x` with `-3 <= x <= 3` becomes `-3 + 0Ω`, Ω a digit.
 
 The backends that propagate (the linear and digit searches, the cubes) work on words of digits, and
 an integer unknown is none: a formula with one was left to trying each of its values or to Z3 over
@@ -56,7 +56,7 @@ def unknowns_as_digits(problem: Problem) -> UnknownsAsDigits | None:
     """The problem with its integer unknowns written in digits, where the formula bounds every one (to
     a set of values: its `in` test stays in the formula); None otherwise. A cell takes every digit of
     the base (`--digits` is for the letters and the `?`s) but the first, at most the span's first digit:
-    the cells then hold fewer than twice as many numbers as the unknown has values."""
+    the cells then hold at most about twice as many numbers as the unknown has values."""
     base = problem.rules.base
     values = unknown_values(problem, max(MAX_VALUES, base ** MAX_CELLS))
     if values is None or not all(values.values()):
