@@ -86,3 +86,9 @@ def test_a_multiplier_as_an_unknown_is_searched_by_the_digits():
     assert {solution.text for solution in verdict.solutions} == {"2178 * 4 = 8712 and 2 <= 4 <= 9",
                                                                  "1089 * 9 = 9801 and 2 <= 9 <= 9"}
     assert verdict.stats["strategy"] == "digits" and verdict.stats["proof"] == Proof.BOUNDED.value
+
+
+def test_too_many_cells_in_all_leave_the_unknowns_as_they_are():
+    """Hundreds of wide unknowns would need more cells than there are names: searched as integers."""
+    formula = " and ".join(f"0 <= x{i} <= 999999999999" for i in range(30)) + " and x0 + x1 = 5"
+    assert unknowns_as_digits(smtcrypt.Puzzle(formula).problem) is None

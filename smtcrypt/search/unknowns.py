@@ -26,6 +26,7 @@ from smtcrypt.engine.base import Assignment
 from smtcrypt.errors import FormulaError
 
 MAX_CELLS = 12  # digits of an unknown's span beyond which it is left to Z3's integers (a long word propagates little)
+MAX_CELLS_IN_ALL = 256  # cells of all the unknowns beyond which they are searched as they are (names run out)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,7 +60,8 @@ def unknowns_as_digits(problem: Problem) -> UnknownsAsDigits | None:
     the cells then hold at most about twice as many numbers as the unknown has values."""
     base = problem.rules.base
     values = unknown_values(problem, max(MAX_VALUES, base ** MAX_CELLS))
-    if values is None or not all(values.values()):
+    if values is None or not all(values.values()) or \
+            sum(_width(held[-1] - held[0], base) for held in values.values()) > MAX_CELLS_IN_ALL:
         return None
     free = (chr(code) for code in range(WILDCARD_END - 1, 0, -1) if chr(code) not in problem.letters)
     cells: dict[str, tuple[int, str]] = {}
