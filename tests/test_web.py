@@ -8,6 +8,7 @@ import http.client
 import json
 import os
 import re
+import shlex
 import socket
 import subprocess
 import sys
@@ -239,6 +240,19 @@ def test_stream_shows_the_first_solutions_and_counts_the_rest(base):
     assert len({event["text"] for event in solutions}) == STREAMED_SOLUTIONS
     assert events[-1]["verdict"]["count"] == 60_480 and events[-1]["verdict"]["status"] == "multiple"
     assert events[-1]["verdict"]["complete"]
+
+
+def test_a_streamed_answer_tallies_every_solution_not_only_those_shown(base, capsys):
+    from smtcrypt.web.searches import STREAMED_SOLUTIONS
+
+    command = 'SubstitutedExpression "AB < CD" --answer="A"'  # 2,016 solutions, the page shows 200
+    connection, response = stream(base, {"formula": command, "syntax": "enigma"})
+    events = [json.loads(line) for line in response.read().decode().splitlines()]
+    connection.close()
+    assert events[-1]["shown"] == STREAMED_SOLUTIONS and events[-1]["verdict"]["count"] == 2016
+    main(["--json", "--syntax", "enigma", *shlex.split(command)])
+    assert events[-1]["verdict"]["answers"] == json.loads(capsys.readouterr().out)["answers"]
+    assert sum(answer["count"] for answer in events[-1]["verdict"]["answers"]) == 2016
 
 
 def test_stop_ends_a_streamed_search_with_its_verdict(base):

@@ -124,8 +124,11 @@ def search(outbox: Outbox, job: Job) -> None:
                 if shown < STREAMED_SOLUTIONS:
                     shown += 1
                     outbox.send(("solution", {"event": "solution", "index": shown, **output.page(solution)}))
-                    if shown == STREAMED_SOLUTIONS:  # the page shows no more: count the rest without making them
+                    # the page shows no more: count the rest without making them, unless an answer tallies each
+                    if shown == STREAMED_SOLUTIONS and output.answer is None:
                         searching.keep = False
+                else:
+                    output.found(solution)
             else:
                 batch.append(output.entry(solution, output.found(solution)))
                 if len(batch) >= BATCH:
