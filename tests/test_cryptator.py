@@ -22,7 +22,7 @@ from smtcrypt.cli.solve import cryptator_parser as build_parser
 from smtcrypt.core.results import Status
 from smtcrypt.core.rules import MAX_BASE
 from smtcrypt.errors import FormulaError
-from smtcrypt.notations.cryptator import read, translate
+from smtcrypt.notations.cryptator import read
 from smtcrypt.notations.cryptator.reader import (
     Binary,
     Constant,
@@ -32,6 +32,7 @@ from smtcrypt.notations.cryptator.reader import (
     Node,
     words,
 )
+from smtcrypt.notations.cryptator.translate import translate
 
 DATA = Path(__file__).parent / "data" / "cryptator_solver_tests.tsv"
 BRUTE_LIMIT = 400_000  # assignments the brute force tries at most

@@ -24,7 +24,7 @@ from smtcrypt.core.rules import make_rules
 from smtcrypt.core.tree import BinOp, Constraints, Spans, Word, compare, number
 from smtcrypt.errors import FormulaError, FormulaLimitError
 from smtcrypt.notations import read
-from smtcrypt.notations.cryptator import translate
+from smtcrypt.notations.cryptator.translate import translate
 from smtcrypt.notations.enigma.expression import find_words
 from smtcrypt.notations.files import MAX_FILE_BYTES, read_text
 from smtcrypt.notations.layout.reader import MAX_LAYOUT_CELLS, MAX_ROW_DIGITS

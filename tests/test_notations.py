@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import inspect
 import json
 import subprocess
 import sys
@@ -17,8 +18,9 @@ from smtcrypt import Puzzle
 from smtcrypt.cli import main
 from smtcrypt.cli.options import syntax_help, take_syntax
 from smtcrypt.core.rules import Rules
-from smtcrypt.errors import FormulaError
+from smtcrypt.errors import FormulaError, ParameterError
 from smtcrypt.notations import NOTATIONS, READERS, SYNTAXES, Notation, Reading, named_syntaxes, read, shared_options
+from smtcrypt.notations.options import boolean_text, boolean_value, option
 
 ROOT = Path(__file__).resolve().parent.parent
 DIVISION = (ROOT / "examples" / "layouts" / "division.txt").read_text(encoding="utf-8")
@@ -75,27 +77,50 @@ def test_shared_rule_options_in_each_notation() -> None:
         shared_options("cryptator", {"digits": "1-9"})
 
 
-def shouted(text: str, /, **options: object) -> Reading:
-    """A toy notation: the formula language written in lowercase."""
-    return dataclasses.replace(read(text.upper(), **options), syntax="shouted")
+@dataclasses.dataclass(frozen=True)
+class ShoutedOptions:
+    """A toy notation's own option, declared once."""
+
+    loud: bool = option(True, "read lowercase letters as capitals", "--loud", metavar="true|false",
+                        text=boolean_text, value=boolean_value)
 
 
-def test_a_new_notation_is_its_reader_and_one_row(monkeypatch: pytest.MonkeyPatch) -> None:
+def shouted(text: str | list[str], /, *, loud: bool, **options: object) -> Reading:
+    """A toy notation: the formula language written in lowercase (one formula, or several)."""
+    text = text if isinstance(text, str) else "\n".join(text)
+    return dataclasses.replace(read(text.upper() if loud else text, **options), syntax="shouted")
+
+
+def test_a_new_notation_is_its_reader_and_one_row(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """The row's options record makes the option of the command line (with its help), of the web's
+    query string and of the API, each read and checked as the record says."""
     assert named_syntaxes() == ("smtcrypt", "enigma", "cryptator")  # a layout comes by --layout FILE
-    monkeypatch.setitem(NOTATIONS, "shouted", Notation("shouted", shouted, "shouted (lowercase formulas)", "formula"))
+    monkeypatch.setitem(NOTATIONS, "shouted", Notation("shouted", shouted, "shouted (lowercase formulas)", "formula",
+                                                       options=ShoutedOptions, rules=True))
     assert read("send + more = money", "shouted").problem.letters == read("SEND + MORE = MONEY").problem.letters
-    assert Puzzle.read("send + more = money", "shouted").count() == 1
+    assert Puzzle.read("send + more = money", "shouted", base=10).count() == 1
+    assert Puzzle.read("send + more = money", "shouted", loud=False).verdict().status.value == "infinite"
+    with pytest.raises(ParameterError, match="^loud: expected True or False"):
+        Puzzle.read("a + b = c", "shouted", loud="yes")
     assert take_syntax(["--syntax", "shouted", "a + b = c"]) == ("shouted", ["a + b = c"])  # the command line's
     parser = argparse.ArgumentParser()
     syntax_help(parser)
     assert "shouted (lowercase formulas)" in parser.format_help()
+    assert run(capsys, "--syntax", "shouted", "--count", "send + more = money")[:2] == (0, "1\n")
+    with pytest.raises(SystemExit) as exited:
+        main(["--syntax", "shouted", "--loud", "maybe", "send + more = money"])
+    assert exited.value.code == 2 and "argument --loud: expected true or false, not 'maybe'" in capsys.readouterr().err
     with pytest.raises(FormulaError, match="characters: the limit is"):  # the door's own checks hold for it
         read("a" * 200_000, "shouted")
     try:
-        from smtcrypt.web.query import read_query
+        from smtcrypt.web.query import BadQuery, read_query
     except ImportError:  # the web extra is not installed
         return
-    assert read_query([("formula", "a = b"), ("syntax", "shouted")], max_timeout=10).syntax == "shouted"
+    query = read_query([("formula", "a = b"), ("syntax", "shouted"), ("loud", "no")], max_timeout=10)
+    assert (query.syntax, query.options) == ("shouted", {"loud": False})
+    with pytest.raises(BadQuery, match="is syntax=shouted's, not syntax=smtcrypt's"):
+        read_query([("formula", "a = b"), ("loud", "no")], max_timeout=10)
 
 
 def test_syntax_is_read_once_wherever_it_stands() -> None:
@@ -203,3 +228,38 @@ def test_no_rules_travel_as_dicts_below_the_edges() -> None:
                 if name.endswith("rules") and annotation is not None and "dict" in ast.unparse(annotation).lower():
                     found.append(f"{relative}:{node.lineno} {name}: {ast.unparse(annotation)}")
     assert found == []
+
+
+def test_the_options_records_are_the_vocabulary_of_every_door(capsys: pytest.CaptureFixture[str]) -> None:
+    """Cryptator's and a layout's own options: the API's shortcuts take the records' fields, the command
+    line's groups are made of them, the web reads them, and a wrong one is refused by name everywhere."""
+    from smtcrypt.cli.solve import build_parser, cryptator_parser
+    from smtcrypt.notations.cryptator.options import CryptatorOptions
+    from smtcrypt.notations.layout.options import LayoutOptions
+    from smtcrypt.notations.options import specs
+
+    for shortcut, kind in ((Puzzle.from_cryptator, CryptatorOptions), (Puzzle.from_layout, LayoutOptions)):
+        keywords = [name for name, parameter in inspect.signature(shortcut).parameters.items()
+                    if parameter.kind is not parameter.VAR_KEYWORD][1:]
+        assert keywords == [spec.name for spec in specs(kind)]
+    for parser, kind in ((cryptator_parser(), CryptatorOptions), (build_parser(), LayoutOptions)):
+        dests = {action.dest: action for action in parser._actions}
+        for spec in specs(kind):
+            assert not spec.flags or (spec.name in dests and dests[spec.name].help == spec.help)
+    assert Puzzle.read("send+more=money", "cryptator", relax_max=1).count() == 104
+    with pytest.raises(ParameterError, match="^relax_max: must be at least 0, not -1"):
+        Puzzle.read("send+more=money", "cryptator", relax_max=-1)
+    with pytest.raises(ParameterError, match="^nonzero_remainders: not an option of syntax 'cryptator'"):
+        Puzzle.read("send+more=money", "cryptator", nonzero_remainders=True)
+    assert run(capsys, "--syntax", "cryptator", "-max", "1", "--count", "send+more=money")[:2] == (0, "104\n")
+    code, out, _ = run(capsys, "--layout", str(ROOT / "examples" / "layouts" / "division.txt"), "--nonzero-remainders",
+                       "--count")
+    assert code in (0, 1) and int(out) == Puzzle.from_layout(DIVISION, nonzero_remainders=True).count()
+    try:
+        from smtcrypt.web.query import BadQuery, read_query
+    except ImportError:  # the web extra is not installed
+        return
+    assert read_query([("formula", "a+b=c"), ("syntax", "cryptator"), ("relax_min", "1")],
+                      max_timeout=10).options == {"relax_min": 1}
+    with pytest.raises(BadQuery, match="'relax_min': must be an integer, not 'x'"):
+        read_query([("formula", "a+b=c"), ("syntax", "cryptator"), ("relax_min", "x")], max_timeout=10)

@@ -28,7 +28,9 @@ from smtcrypt.cli.options import (
     RESERVE_MB,
     STRATEGIES,
     Exit,
+    add_own_options,
     integer_in,
+    own_options,
     positive,
     positive_number,
     rule_options,
@@ -76,10 +78,12 @@ class BatchTask:
     compiled_kernels: bool = False  # the searches run the compiled kernels (each process loads them once)
     objective: tuple[str, str] | None = None  # --maximize or --minimize: (sense, expression) of every puzzle
 
+    own: dict[str, Any] = field(default_factory=dict)  # the notation's own options (Cryptator's relax_min, ...)
+
     @cached_property
     def door(self) -> dict[str, Any]:
-        """The notation's options for the shared rules, built once a batch (typed rules for ours)."""
-        return shared_options(self.syntax, self.rules)
+        """The notation's options for the shared rules and its own, built once a batch (typed rules for ours)."""
+        return {**shared_options(self.syntax, self.rules), **self.own}
 
     @property
     def chunks(self) -> int:
@@ -215,6 +219,7 @@ def main(argv: Sequence[str]) -> int:
     some line was not a valid formula (or bad usage), 130 after Ctrl-C (answers so far printed)."""
     syntax, argv = take_syntax(list(argv), usage=build_parser)
     parser = build_parser()
+    add_own_options(parser, syntax)
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)
     objective = ("maximize", args.maximize) if args.maximize is not None else \
@@ -243,8 +248,8 @@ def main(argv: Sequence[str]) -> int:
             for answer in batch(puzzles, jobs=args.jobs, scheduler=args.scheduler, rules=rules,
                                 limit=1 if args.first else args.limit, decide=args.unique, count=args.count,
                                 timeout=args.timeout, strategy=args.strategy, stats=args.stats,
-                                max_memory=args.max_memory, syntax=syntax, cap_process=capped,
-                                objective=objective):
+                                max_memory=args.max_memory, syntax=syntax, own=own_options(args, syntax),
+                                cap_process=capped, objective=objective):
                 print(json.dumps(answer, ensure_ascii=False), flush=True)
                 totals.add(answer)
     except KeyboardInterrupt:

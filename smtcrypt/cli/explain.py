@@ -10,7 +10,9 @@ from smtcrypt.cli.interrupt import current
 from smtcrypt.cli.options import (
     Exit,
     JsonErrorParser,
+    add_own_options,
     integer_in,
+    own_options,
     positive_number,
     print_json_error,
     rule_options,
@@ -44,11 +46,12 @@ def main(argv: Sequence[str]) -> int:
     """`smtcrypt explain`: the steps, the difficulty and the solution; exit codes as for solving."""
     syntax, argv = take_syntax(list(argv), usage=build_parser)
     parser = build_parser()
+    add_own_options(parser, syntax)
     parser.json_errors = "--json" in argv
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)
     try:
-        puzzle = read_puzzle(args.formula, syntax, rules)
+        puzzle = read_puzzle(args.formula, syntax, rules, own=own_options(args, syntax))
     except FormulaError as error:
         print(f"smtcrypt: error: {error}", file=sys.stderr)
         if args.json:  # a script reading stdout still gets JSON

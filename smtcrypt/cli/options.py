@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, NoReturn
 
 from smtcrypt.cli.exits import Exit
@@ -18,7 +18,8 @@ from smtcrypt.core.results import Ending, Status, Verdict
 from smtcrypt.core.rules import MAX_BASE, MIN_BASE
 from smtcrypt.engine.base import STRATEGIES  # the names only: the engine loads with the first search
 from smtcrypt.engine.memory import RESERVE_MB
-from smtcrypt.notations import NOTATIONS, named_syntaxes
+from smtcrypt.notations import NOTATIONS, RULE_KEYWORDS, named_syntaxes
+from smtcrypt.notations.options import specs
 from smtcrypt.present.data import LISTED
 from smtcrypt.search import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, MIN_MEMORY_MB
 
@@ -104,6 +105,52 @@ def rules_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> dic
     if args.nonzero_single_letters:  # only when asked: a rule left out is the default everywhere
         rules["nonzero_single_letters"] = True
     return rules
+
+
+# --- a notation's own options -------------------------------------------------------------------------
+
+
+def add_notation_options(group: argparse._ArgumentGroup, kind: type, skip: Collection[str] = ()) -> None:
+    """The command-line options of a notation's options record (`smtcrypt.notations.options`), from its
+    fields: flags, default, help, and how a word reads; a flag of a boolean with no value shown
+    (`--nonzero-remainders`) is a switch. Fields without flags come by other arguments (a layout's
+    conditions are its FORMULAs); fields named in `skip` by the shared rule options."""
+    for spec in specs(kind):
+        if not spec.flags or spec.name in skip:
+            continue
+        if spec.default is False and spec.metavar is None:
+            group.add_argument(*spec.flags, dest=spec.name, action="store_true", help=spec.help)
+        else:
+            group.add_argument(*spec.flags, dest=spec.name, type=argument_type(spec.text), default=spec.default,
+                               metavar=spec.metavar, action="append" if spec.repeatable else "store", help=spec.help)
+
+
+def argument_type(read: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse type of a record's reader of text: its `ValueError`'s reason is argparse's message."""
+    def parse(text: str) -> Any:
+        try:
+            return read(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return parse
+
+
+def notation_options(args: argparse.Namespace, kind: type, skip: Collection[str] = ()) -> dict[str, Any]:
+    """The keywords of a notation's options record the parsed command line gives (its flagged fields)."""
+    return {spec.name: getattr(args, spec.name) for spec in specs(kind) if spec.flags and spec.name not in skip}
+
+
+def add_own_options(parser: argparse.ArgumentParser, syntax: str) -> None:
+    """Notation `syntax`'s own options, but those the shared rule options spell (Cryptator's `--base`),
+    as a group of a command that takes the shared ones (Cryptator's `-min`, `-max` in `explain`)."""
+    kind = NOTATIONS[syntax].options
+    if any(spec.flags and spec.name not in RULE_KEYWORDS for spec in specs(kind)):
+        add_notation_options(parser.add_argument_group(f"options of --syntax {syntax}"), kind, skip=RULE_KEYWORDS)
+
+
+def own_options(args: argparse.Namespace, syntax: str) -> dict[str, Any]:
+    """The keywords of notation `syntax`'s own options `add_own_options` added, as parsed."""
+    return notation_options(args, NOTATIONS[syntax].options, skip=RULE_KEYWORDS)
 
 
 # --- usage errors under --json ----------------------------------------------------------------------

@@ -11,6 +11,8 @@ from smtcrypt.cli.options import (
     DEFAULT_TIMEOUT,
     Exit,
     JsonErrorParser,
+    add_own_options,
+    own_options,
     positive_number,
     rule_options,
     rules_from,
@@ -45,6 +47,7 @@ def main(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None
     """`smtcrypt play`: exit 0 once solved, 1 when the input ends first, 2 for a bad formula or options."""
     syntax, argv = take_syntax(list(argv), usage=build_parser)
     parser = build_parser()
+    add_own_options(parser, syntax)
     args = parser.parse_args(argv)
     rules = rules_from(args, parser)
     source = sys.stdin if stdin is None else stdin
@@ -54,7 +57,7 @@ def main(argv: Sequence[str], stdin: TextIO | None = None, stdout: TextIO | None
         # Ctrl-C, at any point of the game, ends it quietly (exit 130): KeyboardInterrupt, or the last
         # resort where it cannot be raised in time (a long solver call of the first search, or of a move)
         with guard.stage(words=quietly):
-            puzzle = read_puzzle(args.formula, syntax, rules)
+            puzzle = read_puzzle(args.formula, syntax, rules, own=own_options(args, syntax))
             game = puzzle.play(timeout=args.timeout)  # the first search runs here
         drawing = out.isatty()
         if drawing:

@@ -20,13 +20,17 @@ from smtcrypt.cli.options import (
     FLAGS,
     VALUED,
     JsonErrorParser,
+    add_notation_options,
+    add_own_options,
     add_search_options,
-    integer_in,
     rule_options,
     rules_from,
     syntax_help,
     take_syntax,
 )
+from smtcrypt.notations.cryptator.options import CryptatorOptions
+from smtcrypt.notations.layout.options import LayoutOptions
+from smtcrypt.notations.options import FALSE, TRUE, boolean_text, specs
 
 SUBCOMMANDS = """\
        smtcrypt generate [options] [WORD ...]     puzzles with exactly one solution from words
@@ -95,6 +99,7 @@ def build_parser() -> JsonErrorParser:
     parser.add_argument("--layout", metavar="FILE",
                         help="a long multiplication or long division as printed, from FILE (- for stdin); "
                              "FORMULAs given with it are conditions on its letters")
+    add_notation_options(parser.add_argument_group("layout options (with --layout)"), LayoutOptions)
     parser.add_argument("--answer", metavar="EXPR",
                         help="the values EXPR (e.g. \"EFGH %% 9\" or \"(A, BC)\") takes over the solutions, each "
                              "with how many give it; with --unique, only prove it unique or show two")
@@ -110,47 +115,25 @@ def build_parser() -> JsonErrorParser:
     return parser
 
 
-def explicit_boolean(text: str) -> bool:
-    """args4j's explicit boolean, as Cryptator's `-z` takes it: true/false, on/off, yes/no, 1/0."""
-    value = text.lower()
-    if value in TRUE:
-        return True
-    if value in FALSE:
-        return False
-    raise argparse.ArgumentTypeError(f"expected true or false, not {text!r}")
-
-
-TRUE, FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
-
-
 def cryptator_parser() -> JsonErrorParser:
     """`--syntax cryptator`: Cryptator's own options, spelled as Cryptator spells them, and ours."""
     parser = JsonErrorParser(prog="smtcrypt --syntax cryptator",
                              description="Read a cryptarithm in Cryptator's notation (send+more=money, "
                                          "a*a=b && b=a+a, r='36') and solve it under Cryptator's rules.")
     parser.add_argument("formula", metavar="FORMULA", help="the cryptarithm, as Cryptator reads it")
-    own = parser.add_argument_group("Cryptator's options")
-    own.add_argument("-b", "--base", type=integer_in(2), default=10, metavar="B",
-                     help="base (radix) of the numbers (Cryptator's -b; default 10)")
-    own.add_argument("-z", "--allow-leading-zeros", type=explicit_boolean, default=False,
-                     metavar="true|false", help="the first symbol of a word may be 0 (Cryptator's -z)")
-    own.add_argument("-min", "--relax-min", type=integer_in(0), default=0, metavar="N",
-                     help="each digit may be used N times fewer than floor(symbols/base) (Cryptator's -min)")
-    own.add_argument("-max", "--relax-max", type=integer_in(0), default=0, metavar="N",
-                     help="each digit may be used N times more than ceil(symbols/base) (Cryptator's -max)")
-    own.add_argument("--assign", action="append", metavar="s=D",
-                     help="fix symbol s of the formula to digit D (repeatable)")
+    add_notation_options(parser.add_argument_group("Cryptator's options"), CryptatorOptions)
     add_search_options(parser)
     return parser
 
 
 def explicit_values(argv: list[str]) -> list[str]:
-    """`-z` followed by no true/false is `-z true`, as args4j reads it: the formula after it stays the formula."""
+    """A boolean of Cryptator's (`-z`) followed by no true/false is `-z true`, as args4j reads it: the
+    formula after it stays the formula."""
+    booleans = {flag for spec in specs(CryptatorOptions) if spec.text is boolean_text for flag in spec.flags}
     found = []
     for index, arg in enumerate(argv):
         found.append(arg)
-        if arg in ("-z", "--allow-leading-zeros") and (index + 1 == len(argv) or argv[index + 1].lower() not in
-                                                       TRUE + FALSE):
+        if arg in booleans and (index + 1 == len(argv) or argv[index + 1].lower() not in TRUE + FALSE):
             found.append("true")
     return found
 
@@ -232,6 +215,7 @@ def main(argv: Sequence[str]) -> int:
         args.layout, args.answer, args.maximize, args.minimize = None, None, None, None
     else:
         parser = build_parser()
+        add_own_options(parser, syntax)  # a notation of the table's own options (none of the formula language's)
         parser.json_errors = json_errors
         args = parser.parse_args(argv)
         if not args.formula and args.layout is None:

@@ -16,14 +16,16 @@ import sys
 import time
 
 from smtcrypt.api import Puzzle
+from smtcrypt.cli import reading
 from smtcrypt.cli.answers import command as answer_command
 from smtcrypt.cli.interrupt import current, owns_process
 from smtcrypt.cli.optimum import command as optimum_command
-from smtcrypt.cli.options import Exit, exit_code, print_json_error
+from smtcrypt.cli.options import Exit, exit_code, notation_options, own_options, print_json_error
 from smtcrypt.core.results import Ending, Status, Verdict
 from smtcrypt.engine.memory import cap_process_memory
 from smtcrypt.errors import FormulaError
-from smtcrypt.notations.files import read_text
+from smtcrypt.notations.cryptator.options import CryptatorOptions
+from smtcrypt.notations.layout.options import LayoutOptions
 from smtcrypt.present.data import LISTED, to_dict
 from smtcrypt.present.report import Report
 from smtcrypt.present.text import stats_lines, summary_line
@@ -40,20 +42,13 @@ def bad_input(error: Exception, json_errors: bool, what: str = "error") -> Exit:
 
 
 def read_puzzle(args: argparse.Namespace) -> Puzzle:
-    """The puzzle of the command line, through its notation's door."""
+    """The puzzle of the command line, through its notation's door (`cli.reading`)."""
+    if args.syntax == "cryptator":  # Cryptator's parser: its own options, no shared rule options
+        return reading.read_puzzle([args.formula], "cryptator", {}, own=notation_options(args, CryptatorOptions))
     if args.syntax == "enigma":
-        command = args.formula
-        if command[:1] == ["--run"]:
-            if len(command) != 2:
-                raise FormulaError("--run takes one FILE and nothing after it")
-            return Puzzle.read(read_text(command[1]), "enigma")
-        return Puzzle.read(command, "enigma")
-    if args.syntax == "cryptator":
-        return Puzzle.read(args.formula, "cryptator", base=args.base, allow_leading_zeros=args.allow_leading_zeros,
-                           assign=args.assign, relax_min=args.relax_min, relax_max=args.relax_max)
-    if args.layout is not None:
-        return Puzzle.read(read_text(args.layout), "layout", conditions=list(args.formula) or None, **args.rules)
-    return Puzzle(list(args.formula), **args.rules)
+        return reading.read_puzzle(args.formula, "enigma", {})
+    own = notation_options(args, LayoutOptions) if args.layout is not None else own_options(args, args.syntax)
+    return reading.read_puzzle(args.formula, args.syntax, args.rules, layout=args.layout, own=own)
 
 
 def solve(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ from smtcrypt.cli.options import difficulty_range as difficulties
 from smtcrypt.core.results import Status
 from smtcrypt.core.rules import make_rules
 from smtcrypt.errors import FormulaError
+from smtcrypt.notations import shared_options
 from smtcrypt.notations.cryptator import inline as inline_cryptator
 from smtcrypt.setters.generate import SHAPES, generate
 from smtcrypt.teach.worksheet import PAPERS, Entry, entries_of, render
@@ -160,7 +161,7 @@ def main(argv: Sequence[str]) -> int:
     written = list(formulas)  # as the user wrote them, to name one refused
     if syntax == "cryptator":  # each formula with Cryptator's rules written in, under the shared ones
         try:
-            formulas = [inline_cryptator(formula, rules) for formula in formulas]
+            formulas = [inline_cryptator(formula, **shared_options(syntax, rules)) for formula in formulas]
         except FormulaError as error:
             return fail(str(error))
         rules = {"base": rules["base"], "allow_leading_zeros": rules["allow_leading_zeros"]}

@@ -14,21 +14,27 @@ for every notation.
     cryptator   a formula in Cryptator's notation            base, allow_leading_zeros, assign, relax_min, relax_max
 
 `read(text, syntax)` is the way in for the Python API (`Puzzle.read`), the command line
-(`--syntax`) and the web page (its `syntax` field).
+(`--syntax`) and the web page (its `syntax` field). A notation's own options are the fields of its
+options record (`CryptatorOptions`, `LayoutOptions`; see `smtcrypt.notations.options`): the command
+line's option group, the web page's query options and the checks of the API's keywords are made from it.
 
     >>> read("SEND + MORE = MONEY").problem.letters
-    ('D', 'E', 'M', 'N', 'O', 'R', 'S', 'Y')
+    ('S', 'E', 'N', 'D', 'M', 'O', 'R', 'Y')
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from typing import Any
 
-from smtcrypt.core.rules import make_rules
-from smtcrypt.errors import FormulaError
+from smtcrypt.core.rules import make_rules, rules_of
+from smtcrypt.errors import FormulaError, ParameterError
 from smtcrypt.notations.base import Notation, Reader, Reading, View
+from smtcrypt.notations.cryptator.options import CryptatorOptions
+from smtcrypt.notations.layout.options import LayoutOptions
 from smtcrypt.notations.limits import check_text
+from smtcrypt.notations.options import keywords, record, specs
 
 # Each reader loads on its first use: a formula, the common case, need not wait for three more
 # parsers to import, nor the command line's help for any (see tests/test_startup.py).
@@ -59,12 +65,17 @@ def cryptator(text: Any, /, **options: Any) -> Reading:
 
 
 NOTATIONS: dict[str, Notation] = {notation.name: notation for notation in (
-    Notation("smtcrypt", formula_language, "smtcrypt (default, the formula language)", "formula"),
-    Notation("layout", layout, "layout (a long multiplication or division as printed)", "layout", named=False),
+    Notation("smtcrypt", formula_language, "smtcrypt (default, the formula language)", "formula", rules=True),
+    Notation("layout", layout, "layout (a long multiplication or division as printed)", "layout", named=False,
+             options=LayoutOptions, rules=True),
     Notation("enigma", enigma, "enigma (an enigma.py command line or run file, its rules its own)",
-             "enigma.py command line or run file"),
+             "enigma.py command line or run file",
+             own_rules="the rules are the enigma.py command line's own: give its options (--base=B, --digits=..., "
+                       "--assign=...) there"),
     Notation("cryptator", cryptator, "cryptator (Cryptator's notation under its rules; --assign names its symbols)",
-             "Cryptator formula"),
+             "Cryptator formula", options=CryptatorOptions,
+             own_rules="give only --base, --allow-leading-zeros and --assign (Cryptator's rules fix the digits and "
+                       "which symbols differ)"),
 )}
 READERS: dict[str, Reader] = {name: notation.read for name, notation in NOTATIONS.items()}
 SYNTAXES = tuple(NOTATIONS)  # every notation `read` takes
@@ -77,31 +88,50 @@ def named_syntaxes() -> tuple[str, ...]:
 
 def shared_options(syntax: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """What the rule options every command shares (`--base`, `--assign`, ... as `make_rules` takes
-    them) mean in notation `syntax`: our typed rules, built here once; Cryptator's options (its
-    `--assign` names the puzzle's own symbols); or, for enigma.py, whose command line holds its own
-    rules, nothing, and any rule option given is refused by name."""
-    if syntax == "cryptator":
-        from smtcrypt.notations.cryptator import keywords
-        return keywords(options)
-    if syntax == "enigma":
-        given = sorted(name for name, value in options.items() if value not in (None, False, DEFAULTS.get(name)))
-        if given:
-            raise FormulaError(f"with --syntax enigma the rules are the enigma.py command line's own: give its "
-                               f"options (--base=B, --digits=..., --assign=...) there, not {given[0]}")
-        return {}
-    return {"rules": make_rules(**options)}
+    them) mean in notation `syntax`: for a notation that takes them, our typed rules, built here once;
+    for one with rules of its own, those its options record has a field of the same name for
+    (Cryptator's base, leading zeros and assignments, its `--assign` naming its own symbols), and any
+    other given is refused by name, saying where the notation's rules are (its row's `own_rules`)."""
+    notation = NOTATIONS[syntax]
+    if notation.rules:
+        return {"rules": make_rules(**options)}
+    own = [spec.name for spec in specs(notation.options)]
+    given = [name for name, value in options.items()
+             if name not in own and value not in (None, False, DEFAULTS.get(name))]
+    if given:
+        raise FormulaError(f"with --syntax {syntax} {notation.own_rules}, not {given[0]}")
+    return {name: value for name, value in options.items() if name in own and value is not None}
 
 
 DEFAULTS = {"distinct": True, "base": 10}  # the shared rule options' defaults that are not None or False
 
 
+RULE_KEYWORDS = tuple(inspect.signature(make_rules).parameters)  # the shared rules, as `make_rules` names them
+
+
 def read(text: Any, syntax: str = "smtcrypt", /, **options: Any) -> Reading:
-    """The puzzle `text` read in notation `syntax` with that notation's `options` (see the table above)."""
+    """The puzzle `text` read in notation `syntax` with that notation's `options` (see the table above):
+    its own, checked by its options record, and for a notation that takes them the shared rules
+    (`rules=Rules(...)` or `make_rules`'s keywords); a `ParameterError` names a keyword it does not take."""
     if syntax not in NOTATIONS:
         raise FormulaError(f"unknown syntax {syntax!r}: expected one of {', '.join(NOTATIONS)}")
-    check_text(text, NOTATIONS[syntax].noun)  # the one check of the text's length, before any reader's work
-    return NOTATIONS[syntax].read(text, **options)
+    notation = NOTATIONS[syntax]
+    own = [spec.name for spec in specs(notation.options)]
+    typed = record(notation.options, {name: value for name, value in options.items() if name in own}, syntax)
+    shared = {name: value for name, value in options.items() if name not in own}
+    if notation.rules:
+        unknown = next((name for name in shared if name not in RULE_KEYWORDS and name != "rules"), None)
+        if unknown is None:
+            shared = {"rules": rules_of(shared.pop("rules", None), shared)}
+    else:
+        unknown = next(iter(shared), None)
+    if unknown is not None:
+        takes = [*own, *(("rules", *RULE_KEYWORDS) if notation.rules else ())]
+        raise ParameterError(f"{unknown}: not an option of syntax {syntax!r} "
+                             f"(its options: {', '.join(takes) or 'none'})")
+    check_text(text, notation.noun)  # the one check of the text's length, before any reader's work
+    return notation.read(text, **keywords(typed), **shared)
 
 
-__all__ = ["NOTATIONS", "READERS", "SYNTAXES", "Notation", "Reader", "Reading", "View", "named_syntaxes", "read",
-           "shared_options"]
+__all__ = ["NOTATIONS", "READERS", "RULE_KEYWORDS", "SYNTAXES", "Notation", "Reader", "Reading", "View",
+           "named_syntaxes", "read", "shared_options"]

@@ -15,6 +15,7 @@ from typing import Any
 from smtcrypt.core.check import Problem
 from smtcrypt.core.results import Solution, Verdict, filler
 from smtcrypt.core.rules import Rules
+from smtcrypt.notations.options import NoOptions
 
 
 class View:
@@ -87,10 +88,13 @@ class Notation:
     command line's `--syntax` help says of it, what its text is called, and whether a user names it (the command line's
     `--syntax`, the web page's `syntax`; a layout comes by `--layout FILE` instead). The command line
     and the web page take their lists of notations from the table, so a new notation is its module
-    and one row."""
+    and one row: its reader and the record of its options."""
 
     name: str
     read: Reader
     help: str
     noun: str  # what its text is called in a message ("Cryptator formula of 100,001 characters")
     named: bool = True
+    options: type = NoOptions  # the record of its own options (`smtcrypt.notations.options`)
+    rules: bool = False  # whether it takes the rules every command shares (`rules=` or `make_rules`'s keywords)
+    own_rules: str = ""  # for a notation that does not: where its rules are, said when a shared one is given

@@ -19,6 +19,7 @@ from smtcrypt.core.parse import MAX_SOURCE_LENGTH
 from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations import NOTATIONS, shared_options  # every notation, read from the table (layout too)
+from smtcrypt.notations.options import OptionSpec, specs
 from smtcrypt.search import DEFAULT_TIMEOUT
 from smtcrypt.teach.worksheet import PAPERS
 
@@ -26,11 +27,24 @@ MODES = ("all", "first", "count", "unique")
 MAX_FORMULA_CHARS = MAX_SOURCE_LENGTH  # the parser's own limit: over it, 413 before any parsing
 MAX_JSON_DEPTH = 20  # a move's body is two levels deep; Python's JSON reader would recurse ~1,000 levels
 SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair: no text, and no UTF-8 can carry it back
+RULES = ("distinct", "allow_leading_zeros", "nonzero_single_letters", "base", "digits", "domain", "assign")
+
+
+def own_specs(syntax: str) -> list[OptionSpec]:
+    """Notation `syntax`'s own options, from its options record (`smtcrypt.notations.options`), but those
+    the shared rules above carry (Cryptator's base, leading zeros and assignments)."""
+    return [spec for spec in specs(NOTATIONS[syntax].options) if spec.name not in RULES]
+
+
+def notation_options() -> dict[str, OptionSpec]:
+    """Every notation's own options by name (read from the table each time: a notation added is known)."""
+    return {spec.name: spec for syntax in NOTATIONS for spec in own_specs(syntax)}
+
+
 REPEATABLE = {"formula", "assign", "domain"}  # several constraints; one letter each (or comma-separated)
-KNOWN = ("formula", "mode", "limit", "timeout", "strategy", "stats", "distinct", "allow_leading_zeros",
-         "nonzero_single_letters", "base", "digits", "domain", "assign", "syntax", "maximize", "minimize")
-CHECK_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "nonzero_single_letters", "base", "digits", "domain",
-                 "assign", "syntax")  # a check's and an explanation's: the puzzle and its rules, no way of searching
+# besides every notation's own options (`notation_options`)
+KNOWN = ("formula", "mode", "limit", "timeout", "strategy", "stats", *RULES, "syntax", "maximize", "minimize")
+CHECK_OPTIONS = ("formula", *RULES, "syntax")  # a check's and an explanation's: the puzzle and its rules
 WORKSHEET_OPTIONS = ("formula", "title", "paper", "timeout")
 MAX_WORKSHEET_PUZZLES = 60
 TRUE, FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
@@ -57,6 +71,7 @@ class Query:
     strategy: str = "auto"
     stats: bool = False
     syntax: str = "smtcrypt"
+    options: dict[str, Any] = field(default_factory=dict)  # the notation's own (its options record's fields)
     objective: tuple[str, str] | None = None  # maximize= or minimize=: (sense, expression), as the command line's
 
     @property
@@ -75,7 +90,7 @@ def formula_error(error: FormulaError) -> BadQuery:
 def puzzle_of(query: Query) -> Puzzle:
     """The request's puzzle, read through the one door of every notation; `BadQuery` for a bad formula."""
     try:
-        return Puzzle.read(query.formula, query.syntax, **shared_options(query.syntax, query.rules))
+        return Puzzle.read(query.formula, query.syntax, **shared_options(query.syntax, query.rules), **query.options)
     except FormulaError as error:
         raise formula_error(error) from None
 
@@ -120,13 +135,16 @@ class Values:
     """A request's options by name, each read once as the type it must have."""
 
     def __init__(self, pairs: Iterable[tuple[str, str]], known: tuple[str, ...]):
+        own = notation_options()
+        known += tuple(own)
+        repeatable = REPEATABLE | {name for name, spec in own.items() if spec.repeatable}
         self.values: dict[str, list[str]] = {}
         for name, value in pairs:
             if SURROGATE.search(name) or SURROGATE.search(value):
                 raise BadQuery(400, f"option {name!r} holds a lone surrogate, which is no character", option=name)
             if name not in known:
                 raise BadQuery(400, f"unknown option {name!r} (known: {', '.join(known)})", option=name)
-            if name in self.values and name not in REPEATABLE:
+            if name in self.values and name not in repeatable:
                 raise BadQuery(400, f"option {name!r} given more than once", option=name)
             self.values.setdefault(name, []).append(value)
 
@@ -168,6 +186,24 @@ class Values:
         if name == "assign":
             texts = [text.replace(",", " ") for text in texts]
         return [item for text in texts for item in text.split()]
+
+    def own(self, syntax: str) -> dict[str, Any]:
+        """The options of notation `syntax`'s own the request gives, each read as its record reads text;
+        another notation's option is refused, naming the notation it belongs to."""
+        mine = {spec.name: spec for spec in own_specs(syntax)}
+        for name in self.values:
+            if name in notation_options() and name not in mine:
+                owner = next(other for other in NOTATIONS if name in {spec.name for spec in own_specs(other)})
+                raise BadQuery(400, f"option {name!r} is syntax={owner}'s, not syntax={syntax}'s", option=name)
+        options = {}
+        for name, spec in mine.items():
+            if name in self.values:
+                try:
+                    read = [spec.text(text) for text in self.values[name]]
+                except ValueError as error:
+                    raise BadQuery(400, f"option {name!r}: {error}", option=name) from None
+                options[name] = tuple(read) if spec.repeatable else read[0]
+        return options
 
     def formula(self) -> str:
         """The constraints, one a line; 400 without one, 413 over the parser's limit."""
@@ -216,8 +252,9 @@ def read_query(pairs: Iterable[tuple[str, str]], *, max_timeout: float, known: I
     if given and (mode in ("first", "count") or limit is not None):
         raise BadQuery(400, f"{given[0][0]} finds the best value (with mode=unique, whether one solution attains "
                             f"it); it takes no mode={mode} or limit", option=given[0][0])
+    syntax = values.choice("syntax", tuple(NOTATIONS), "smtcrypt")
     return Query(formula, values.rules(), mode, limit, max_timeout if timeout is None else min(timeout, max_timeout),
-                 strategy, values.flag("stats", False), values.choice("syntax", tuple(NOTATIONS), "smtcrypt"),
+                 strategy, values.flag("stats", False), syntax, values.own(syntax),
                  (given[0][0], str(given[0][1])) if given else None)
 
 

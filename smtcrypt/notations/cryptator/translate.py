@@ -213,25 +213,12 @@ def _occurrences(letters: Mapping[str, str], found: list[CryptatorWord], spans: 
     return False, counts
 
 
-def keywords(options: Mapping[str, Any]) -> dict[str, Any]:
-    """`translate`'s keywords from our rule options as a user gives them (the command line's
-    `--base`, `--allow-leading-zeros`, ...; not yet `Rules`, since `--assign` names the puzzle's own
-    symbols, lowercase ones too): `base`, `allow_leading_zeros` and `assign` carry over; the others
-    contradict Cryptator's rules and are refused."""
-    if (options.get("digits") or options.get("domains") or options.get("distinct", True) is not True
-            or options.get("nonzero_single_letters")):
-        raise FormulaError("with --syntax cryptator give only --base, --allow-leading-zeros and --assign "
-                           "(Cryptator's rules fix the digits and which symbols differ)")
-    return {"base": options.get("base", 10), "allow_leading_zeros": bool(options.get("allow_leading_zeros")),
-            "assign": options.get("assign")}
-
-
-def inline(text: str, options: Mapping[str, Any]) -> str:
-    """One formula of ours that carries every Cryptator rule our usual rules (with `rules`' base and
+def inline(text: str, **options: Any) -> str:
+    """One formula of ours that carries every Cryptator rule our usual rules (with `options`' base and
     leading zeros) lack: for a tool that takes formulas under shared rules, as a worksheet does. A
     single symbol that must not be 0 gets `X != 0`, an assignment `X == D`; more symbols than the
     base (digits used several times) cannot be put so, and is refused."""
-    read_ = translate(text, **keywords(options))
+    read_ = translate(text, **options)
     if read_.counted:
         raise FormulaError(f"{text.strip()}: more symbols than the base, so digits repeat; here every symbol "
                            "must take its own digit")

@@ -34,11 +34,32 @@ The modules, one job each: `reader` (the printed text read row by row, and long 
 `division` (the rules of long division, step by step under the quotient), `formula` (the layout
 as read: its rows, the equations they make, a solution filled in), `conditions` (a layout's
 equations and conditions on its letters, parsed and checked as one formula).
+Its options are one record (`options`), which the command line and the web page read without
+loading the parser: the names below load from their modules on first use.
 """
 
-from smtcrypt.errors import LayoutError
-from smtcrypt.notations.layout.conditions import LayoutFormula
-from smtcrypt.notations.layout.formula import Literal, Power, PrintedLayout, PrintedRow
-from smtcrypt.notations.layout.reader import parse_layout
+from __future__ import annotations
 
-__all__ = ["PrintedLayout", "LayoutError", "LayoutFormula", "Literal", "Power", "PrintedRow", "parse_layout"]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from smtcrypt.errors import LayoutError
+
+if TYPE_CHECKING:
+    from smtcrypt.notations.layout.conditions import LayoutFormula
+    from smtcrypt.notations.layout.formula import Literal, Power, PrintedLayout, PrintedRow
+    from smtcrypt.notations.layout.options import LayoutOptions
+    from smtcrypt.notations.layout.reader import parse_layout
+
+_MODULES = {"LayoutFormula": "conditions", "Literal": "formula", "Power": "formula", "PrintedLayout": "formula",
+            "PrintedRow": "formula", "LayoutOptions": "options", "parse_layout": "reader"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MODULES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_MODULES[name]}"), name)
+
+
+__all__ = ["LayoutError", "LayoutFormula", "LayoutOptions", "Literal", "Power", "PrintedLayout", "PrintedRow",
+           "parse_layout"]
