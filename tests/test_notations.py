@@ -263,3 +263,7 @@ def test_the_options_records_are_the_vocabulary_of_every_door(capsys: pytest.Cap
                       max_timeout=10).options == {"relax_min": 1}
     with pytest.raises(BadQuery, match="'relax_min': must be an integer, not 'x'"):
         read_query([("formula", "a+b=c"), ("syntax", "cryptator"), ("relax_min", "x")], max_timeout=10)
+    from smtcrypt.web.play import play  # a game on the page, in any notation, as `smtcrypt play --syntax ...`
+
+    game = play({"formula": "send+more=money", "syntax": "cryptator", "relax_max": 0, "decisions": ["M = 1"]}, 10)
+    assert game["decisions"] == ["M = 1"] and game["fixed"]["M"] == 1

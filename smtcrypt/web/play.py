@@ -2,8 +2,8 @@
 
 The server keeps no game: each request carries the puzzle, its rules and the decisions accepted so
 far (as the page's link does), and the game is replayed before the new move is answered. The body
-is JSON with the option names of the query string (`formula`, `distinct`, `allow_leading_zeros`,
-`base`, `digits`, `domain`, `assign`) and
+is JSON with the option names of a check's query string (`formula`, `syntax`, the rules `distinct`,
+`allow_leading_zeros`, `base`, `digits`, `domain`, `assign`, and the notation's own options) and
 
 - `decisions`: the decisions so far, as typed (`["M = 1", "S = 9"]`);
 - `move` (optional): the new decision;
@@ -17,13 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from smtcrypt.api import Puzzle
-from smtcrypt.errors import FormulaError
+from smtcrypt.notations import NOTATIONS
 from smtcrypt.teach.play import DecisionError, Game, Move, MoveVerdict, position_layout
-from smtcrypt.web.query import BadQuery, Values, formula_error
+from smtcrypt.web.query import CHECK_OPTIONS, BadQuery, Query, Values, notation_options, puzzle_of
 
-PLAY_OPTIONS = ("formula", "distinct", "allow_leading_zeros", "nonzero_single_letters", "base", "digits", "domain",
-                "assign")
+PLAY_OPTIONS = CHECK_OPTIONS  # the puzzle, its notation and rules; besides, every notation's own options
 PLAY_FIELDS = ("decisions", "move", "undo", "hint")
 MAX_DECISIONS = 200  # more than a puzzle of 10 letters needs, with every wrong try kept
 
@@ -67,20 +65,18 @@ def play(body: Any, timeout: float) -> dict[str, Any]:
     """The answer to one request (see the module's docstring); `BadQuery` for bad input."""
     if not isinstance(body, dict):
         raise BadQuery(400, "the body must be a JSON object with the formula and the decisions")
-    unknown = sorted(set(body) - set(PLAY_OPTIONS) - set(PLAY_FIELDS))
+    known = (*PLAY_OPTIONS, *notation_options(), *PLAY_FIELDS)
+    unknown = sorted(set(body) - set(known))
     if unknown:
-        raise BadQuery(400, f"unknown option {unknown[0]!r} (known: {', '.join(PLAY_OPTIONS + PLAY_FIELDS)})",
-                       option=unknown[0])
+        raise BadQuery(400, f"unknown option {unknown[0]!r} (known: {', '.join(known)})", option=unknown[0])
     values = Values(_pairs(body), PLAY_OPTIONS)
-    formula, rules = values.formula(), values.rules()
+    syntax = values.choice("syntax", tuple(NOTATIONS), "smtcrypt")
+    query = Query(values.formula(), values.rules(), syntax=syntax, options=values.own(syntax))
     texts = _texts(body)
     move_text = body.get("move")
     if move_text is not None and not isinstance(move_text, str):
         raise BadQuery(400, "move must be a text such as \"S = 9\"", option="move")
-    try:
-        puzzle = Puzzle(formula, **rules)
-    except FormulaError as error:
-        raise formula_error(error) from None
+    puzzle = puzzle_of(query)  # through the one door of every notation, as a search's
     game = puzzle.play(timeout=timeout)
     dropped = []
     for index, text in enumerate(texts):  # the position: each decision replayed, as the page's link holds them
