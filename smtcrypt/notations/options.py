@@ -16,6 +16,7 @@ every command shares (`--base`, `--assign`, ...) are not a notation's own: they 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -55,9 +56,11 @@ def option(default: Any, help: str, *flags: str, text: Callable[[str], Any], val
     return dataclasses.field(default=default, metadata={"spec": (help, flags, metavar, text, value, repeatable)})
 
 
-def specs(kind: type) -> list[OptionSpec]:
-    """The fields of the options record `kind`, in order, with their specs."""
-    return [OptionSpec(field.name, field.default, *field.metadata["spec"]) for field in dataclasses.fields(kind)]
+@functools.cache
+def specs(kind: type) -> tuple[OptionSpec, ...]:
+    """The fields of the options record `kind`, in order, with their specs (made once a record: every
+    puzzle read checks its options by them)."""
+    return tuple(OptionSpec(field.name, field.default, *field.metadata["spec"]) for field in dataclasses.fields(kind))
 
 
 def record(kind: type, keywords: Mapping[str, Any], syntax: str) -> Any:
@@ -78,7 +81,7 @@ def record(kind: type, keywords: Mapping[str, Any], syntax: str) -> Any:
 
 def keywords(options: Any) -> dict[str, Any]:
     """An options record's fields as the reader's keywords."""
-    return {field.name: getattr(options, field.name) for field in dataclasses.fields(options)}
+    return {spec.name: getattr(options, spec.name) for spec in specs(type(options))}
 
 
 # --- how a word of text reads, and how a Python value is checked ------------------------------------
