@@ -79,9 +79,10 @@ def record(kind: type, keywords: Mapping[str, Any], syntax: str) -> Any:
     return kind(**values)
 
 
-def keywords(options: Any) -> dict[str, Any]:
+def keywords(options: object) -> dict[str, Any]:
     """An options record's fields as the reader's keywords."""
-    return {spec.name: getattr(options, spec.name) for spec in specs(type(options))}
+    kind: type = type(options)
+    return {spec.name: getattr(options, spec.name) for spec in specs(kind)}
 
 
 # --- how a word of text reads, and how a Python value is checked ------------------------------------
