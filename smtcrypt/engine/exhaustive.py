@@ -13,10 +13,11 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 from smtcrypt.core.check import Problem
-from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Halted, Means, Proof, SearchEnd
+from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Halted, Means, Proof, SearchEnd, Statistics
 from smtcrypt.engine.compiled import Compiled, Digits, candidate_digits, compile_problem
 from smtcrypt.engine.compiled_writer import NotCompilable
 
@@ -91,8 +92,8 @@ class ExhaustiveSearch(Backend):
         """A fresh search over the compiled formula its fit made (the portfolio sets `skip` after a switch)."""
         return cls(made, listing=means.listing)
 
-    def statistics(self) -> dict[str, Any]:
-        return {"candidates": self.total, "candidates_tried": self.tried}
+    def statistics(self, stats: Statistics) -> Statistics:
+        return replace(stats, candidates=self.total, candidates_tried=self.tried)
 
     def batches(self) -> Iterator[list[Assignment]]:
         """The solutions a chunk at a time."""
