@@ -211,11 +211,12 @@ class Backend(abc.ABC):
         """End the search soon; safe from a signal handler and from another thread."""
         self.stop_requested = True
 
-    def statistics(self, stats: Statistics) -> Statistics:
-        """`stats` with what this search cost added, in the backend's own fields (`dataclasses.replace`);
-        a backend without fields in `Statistics` adds its counters to `counters`. The portfolio asks
-        each backend it started, in order, once the search is over."""
-        return stats
+    def statistics(self, stats: Statistics) -> None:
+        """What this search cost, written into the backend's own fields of `stats`; a backend without
+        fields in `Statistics` adds its counters to `counters`. The portfolio asks each backend it
+        started, in order, once the search is over, filling one record (made once a search: a record
+        copied per backend would cost more than the search of a small sum)."""
+        return  # a backend with no figures of its own adds none
 
     def _stopping(self) -> bool:
         """For a backend that runs in Python, read between its steps: True, with `end` set, once

@@ -13,7 +13,6 @@ import itertools
 import operator
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import Any
 
 import z3
@@ -127,8 +126,8 @@ class CubeSearch(Z3Backend):
         that `means` lends (where the portfolio gave the solver a share of the time)."""
         return cls(problem, made, listing=means.listing, budget=means.budget, expected=means.expected)
 
-    def statistics(self, stats: Statistics) -> Statistics:
-        return replace(stats, cubes=len(self.cubes), cube_checks=self.shrink_checks)
+    def statistics(self, stats: Statistics) -> None:
+        stats.cubes, stats.cube_checks = len(self.cubes), self.shrink_checks
 
     def _check(self, solver: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
         """The solver's answer within the time left (`due`; none left: a millisecond): Z3 reads its timeout only

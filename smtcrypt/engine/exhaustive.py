@@ -13,7 +13,6 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
 from typing import Any
 
 from smtcrypt.core.check import Problem
@@ -92,8 +91,8 @@ class ExhaustiveSearch(Backend):
         """A fresh search over the compiled formula its fit made (the portfolio sets `skip` after a switch)."""
         return cls(made, listing=means.listing)
 
-    def statistics(self, stats: Statistics) -> Statistics:
-        return replace(stats, candidates=self.total, candidates_tried=self.tried)
+    def statistics(self, stats: Statistics) -> None:
+        stats.candidates, stats.candidates_tried = self.total, self.tried
 
     def batches(self) -> Iterator[list[Assignment]]:
         """The solutions a chunk at a time."""

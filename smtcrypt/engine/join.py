@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
@@ -274,13 +274,13 @@ class JoinSearch(Backend):
         """The generated code of the sides evaluated, for tests."""
         return [side.source for side in (self.small, self.large) if side is not None]
 
-    def statistics(self, stats: Statistics) -> Statistics:
+    def statistics(self, stats: Statistics) -> None:
         # the rest's tuples are known only as they are tried: counted in both
         how = "solve for a word" if self.readers else "match the sides"
         if self.plan.rest:
             how += f", then {''.join(self.plan.rest)} beside each match"
-        return replace(stats, candidates=self.halves + self.rest_tried, candidates_tried=self.tried + self.rest_tried,
-                       join=how)
+        stats.candidates, stats.candidates_tried = self.halves + self.rest_tried, self.tried + self.rest_tried
+        stats.join = how
 
     def estimate(self, most: float | None = None) -> int | None:
         """What the join evaluates (the sides, and the rest beside each match), or None where that is

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 
 from smtcrypt.analysis.equations import only_equation
 from smtcrypt.analysis.fold import fold
@@ -96,8 +95,8 @@ class LinearSearch(Backend):
         """About how many nodes the sum search takes: its plan's own guess (`estimated_nodes`)."""
         return estimated_nodes(self.plan)
 
-    def statistics(self, stats: Statistics) -> Statistics:
-        return replace(stats, search_nodes=self.search.nodes if self.search is not None else 0, sum_kernel=self.kernel)
+    def statistics(self, stats: Statistics) -> None:
+        stats.search_nodes, stats.sum_kernel = self.search.nodes if self.search is not None else 0, self.kernel
 
     def batches(self) -> Iterator[list[Assignment]]:
         """The kernel's solutions of the equation, the rest of the formula checked on each (it polls

@@ -205,7 +205,7 @@ class Portfolio:
                            exhaustive_estimate_seconds=None if self.price is None else round(self.price, 6),
                            started=tuple(backend.name for backend in self.made.values()))
         for backend in self.made.values():
-            stats = backend.statistics(stats)
+            backend.statistics(stats)
         return stats
 
     # --- the search ---------------------------------------------------------------------------

@@ -16,7 +16,6 @@ import itertools
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import replace
 from typing import Any
 
 import z3
@@ -187,10 +186,10 @@ class ModelSearch(Z3Backend):
             encoded = Encoded(context, {}, [])
         return cls(encoded, split_after=None if means.limit == 1 else SPLIT_AFTER_CONFLICTS)
 
-    def statistics(self, stats: Statistics) -> Statistics:
+    def statistics(self, stats: Statistics) -> None:
         """Z3's own counters (conflicts, decisions, ...), summed over every solver the search used."""
         counters = dict(self.spent)
-        return replace(stats, z3=_counted(self.solver, counters) if self.solver is not None else counters)
+        stats.z3 = _counted(self.solver, counters) if self.solver is not None else counters
 
     def _solver(self, strategy: str) -> z3.Solver:
         solver = make_solver(strategy, self.context)

@@ -36,7 +36,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 
 from smtcrypt.analysis.stats import search_space
 from smtcrypt.core.check import Problem
@@ -331,9 +330,10 @@ class Search:
         """What the search cost: the engine's figures (the strategy, its backends' own), with the
         brute-force space, models found, Z3's counters of this search and seconds per stage."""
         space, exact = search_space(self.problem)
-        engine = self.engine.statistics()
-        return replace(engine, search_space=space, search_space_exact=exact, models=self.found,
-                       z3={key: (round(value, 6) if isinstance(value, float) else value)
-                           for key, value in sorted(engine.z3.items()) if key not in PROCESS_WIDE},
-                       seconds={stage: round(self.clock.seconds.get(stage, 0.0), 6)
-                                for stage in ("parse", "check", "compile", "encode", "solve", "verify")})
+        stats = self.engine.statistics()
+        stats.search_space, stats.search_space_exact, stats.models = space, exact, self.found
+        stats.z3 = {key: (round(value, 6) if isinstance(value, float) else value)
+                    for key, value in sorted(stats.z3.items()) if key not in PROCESS_WIDE}
+        stats.seconds = {stage: round(self.clock.seconds.get(stage, 0.0), 6)
+                         for stage in ("parse", "check", "compile", "encode", "solve", "verify")}
+        return stats

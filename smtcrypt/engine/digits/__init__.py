@@ -16,7 +16,6 @@ by a congruence it fails, a bounded search. The plan runs as a table walked by k
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from fractions import Fraction
 
 from smtcrypt.core.check import Problem
@@ -152,8 +151,8 @@ class DigitSearch(Backend):
     def estimate(self, most: float | None = None) -> float:
         return self.plan.estimate()
 
-    def statistics(self, stats: Statistics) -> Statistics:
-        return replace(stats, digit_search_steps=self.nodes, digit_search=" -> ".join(self.ran))
+    def statistics(self, stats: Statistics) -> None:
+        stats.digit_search_steps, stats.digit_search = self.nodes, " -> ".join(self.ran)
 
     def batches(self) -> Iterator[list[Assignment]]:
         hits: list[tuple[int, ...]] = []
