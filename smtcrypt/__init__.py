@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the same names, for type checkers: imported on first use be
     from smtcrypt.api import Puzzle, count, solve, solve_all, verdict
     from smtcrypt.core.outcomes import IncompleteSearch, InfinitelyMany, StrategyError, VerificationError
     from smtcrypt.core.results import Ending, Proof, Solution, Status, Verdict
+    from smtcrypt.core.statistics import Statistics
     from smtcrypt.errors import (
         FormulaError,
         FormulaLimitError,
@@ -31,8 +32,9 @@ if TYPE_CHECKING:  # the same names, for type checkers: imported on first use be
 
 __all__ = [
     "Ending", "FormulaError", "FormulaLimitError", "FormulaNameError", "FormulaSyntaxError", "IncompleteSearch",
-    "InfinitelyMany", "LayoutError", "ParameterError", "Proof", "Puzzle", "Solution", "Status", "StrategyError",
-    "Verdict", "VerificationError", "count", "set_memory_limit", "solve", "solve_all", "verdict", "__version__",
+    "InfinitelyMany", "LayoutError", "ParameterError", "Proof", "Puzzle", "Solution", "Statistics", "Status",
+    "StrategyError", "Verdict", "VerificationError", "count", "set_memory_limit", "solve", "solve_all", "verdict",
+    "__version__",
 ]
 
 
@@ -53,6 +55,10 @@ def __getattr__(name: str) -> Any:
         from smtcrypt.core import results
 
         value = getattr(results, name)
+    elif name == "Statistics":
+        from smtcrypt.core import statistics
+
+        value = statistics.Statistics
     elif name in _FROM_OUTCOMES:
         from smtcrypt.core import outcomes
 

@@ -102,7 +102,7 @@ def test_verdict_unique():
     assert verdict.solutions[0].mapping == SEND_MAPPING
     assert verdict.formula == "SEND + MORE = MONEY"
     assert verdict.seconds >= 0
-    assert verdict.stats["models"] == 1
+    assert verdict.stats.models == 1
 
 
 def test_verdict_multiple_shows_two_solutions():
@@ -310,7 +310,7 @@ def test_verdict_says_how_the_search_ended_as_enums():
 
     proved = smtcrypt.verdict("SEND + MORE = MONEY")
     assert proved.ending is Ending.COMPLETE and isinstance(proved.proof, Proof)
-    assert proved.stats["proof"] == proved.proof.value  # the text output keeps its words
+    assert proved.stats.as_dict(proved.proof)["proof"] == proved.proof.value  # the JSON keeps its words
     timed_out = smtcrypt.verdict(HARD, timeout=0.001)
     assert timed_out.ending is Ending.TIME and timed_out.proof is None and timed_out.reason == Ending.TIME.value
     limited = Puzzle("NUM + BER = PLAY").search(limit=3).verdict()

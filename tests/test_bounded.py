@@ -87,10 +87,10 @@ def test_bounded_unknowns_give_the_brute_force_solutions(formula, rules, bounds,
     assert len(found) == len(set(found)) and set(found) == expected
     assert puzzle.count(strategy=strategy, timeout=60) == len(expected)
     if strategy == "exhaustive":
-        assert verdict.stats["proof"] == Proof.EXHAUSTIVE.value
+        assert verdict.proof is Proof.EXHAUSTIVE
     if strategy == "auto":  # searched as digits (search/unknowns.py): every assignment tried or covered
-        assert verdict.stats["proof"] in (Proof.EXHAUSTIVE.value, Proof.BOUNDED.value), verdict.stats
-        assert verdict.stats["search_space"] is not None
+        assert verdict.proof in (Proof.EXHAUSTIVE, Proof.BOUNDED), verdict.stats
+        assert verdict.stats.search_space is not None
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -136,5 +136,5 @@ def test_the_exhaustive_backend_takes_over_from_z3_without_losing_or_repeating(m
         search = smtcrypt.Puzzle(formula, **rules).search()
         found = [tuple(sorted(solution.mapping.items())) for solution in search]
         verdict = search.verdict()
-        assert verdict.complete and verdict.stats["strategy"] in ("z3 -> exhaustive", "z3"), verdict.stats["strategy"]
+        assert verdict.complete and verdict.stats.strategy in ("z3 -> exhaustive", "z3"), verdict.stats.strategy
         assert len(found) == len(set(found)) and set(found) == brute_force(formula, unknowns=bounds, **rules)

@@ -218,7 +218,7 @@ def solutions_by(case: Case, strategy: str) -> Solutions:
     assert len(set(found)) == len(found), f"the {strategy} strategy repeated a solution of {case}"
     assert verdict.count == len(found)
     if strategy == "digits":
-        assert verdict.stats is not None and verdict.stats["strategy"] == "digits"
+        assert verdict.stats is not None and verdict.stats.strategy == "digits"
         assert verdict.proof is Proof.BOUNDED and verdict.proof.value == "every assignment covered by a bounded search"
     assert puzzle.count(timeout=SECONDS, strategy=strategy) == len(found), f"{strategy} counted {case} otherwise"
     return set(found)
@@ -353,7 +353,7 @@ def auto_takes(puzzle: smtcrypt.Puzzle) -> str:
     """The backends `auto` searched the puzzle with."""
     stats = puzzle.verdict(timeout=SECONDS).stats
     assert stats is not None
-    return stats["strategy"]
+    return stats.strategy
 
 
 def digits_search(formula: str, **rules: Any) -> tuple[list[smtcrypt.Solution], smtcrypt.Verdict]:

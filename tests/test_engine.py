@@ -30,7 +30,7 @@ from smtcrypt.core.parse import parse
 from smtcrypt.core.rules import make_rules
 from smtcrypt.core.verify import satisfies
 from smtcrypt.encode.general import formula_terms
-from smtcrypt.engine import Ending, Proof, prices
+from smtcrypt.engine import Ending, Proof, Statistics, prices
 from smtcrypt.engine.compiled import compile_problem
 from smtcrypt.engine.compiled_runtime import HELPERS
 from smtcrypt.engine.compiled_writer import NotCompilable
@@ -156,14 +156,14 @@ def test_the_199_addend_sum_is_linear_and_unique():
     formula = next(line.split("\t")[0] for line in corpus if len(line.split("\t")[0]) > 1000)
     verdict = smtcrypt.Puzzle(formula).search().verdict()
     assert verdict.status is smtcrypt.Status.UNIQUE
-    assert verdict.stats["strategy"] == "linear" and verdict.stats["proof"] == Proof.BOUNDED.value
+    assert verdict.stats.strategy == "linear" and verdict.proof is Proof.BOUNDED
 
 
 def test_cubes_cover_dense_comparisons_in_few_cubes():
     verdict = smtcrypt.Puzzle("ABCDE < FGHIJ").search(keep=False).verdict()
     assert verdict.count == 1_451_520 and verdict.complete
-    assert verdict.stats["strategy"] == "cubes" and verdict.stats["cubes"] <= 40
-    assert verdict.stats["proof"] == Proof.CUBES.value
+    assert verdict.stats.strategy == "cubes" and verdict.stats.cubes <= 40
+    assert verdict.proof is Proof.CUBES
 
 
 def test_cubes_are_disjoint_and_proved():
@@ -214,7 +214,7 @@ def test_the_portfolio_switches_without_losing_or_repeating(monkeypatch):
         search = smtcrypt.Puzzle(formula).search()
         found = [tuple(sorted(solution.mapping.items())) for solution in search]
         stats = search.verdict().stats
-        assert stats["strategy"].endswith(" -> " + taker), stats["strategy"]
+        assert stats.strategy.endswith(" -> " + taker), stats.strategy
         assert len(found) == len(set(found)) and set(found) == reference(formula, {})
         assert smtcrypt.Puzzle(formula).count() == len(found)  # counting after cubes: cubes skipped by cover
 
@@ -323,11 +323,11 @@ def test_a_race_for_the_first_solution_gives_a_true_solution_or_a_proof(monkeypa
         verdict = search.verdict()
         assert len(found) == 1 and found[0].text in texts, (formula, found)
         assert verdict.status is smtcrypt.Status.FOUND
-        winners.add(verdict.stats["strategy"])
+        winners.add(verdict.stats.strategy)
     assert winners <= {"z3", "exhaustive", "join"}
     verdict = smtcrypt.Puzzle("ODD * ODD = FREAKY", assign={"O": 5}).search(limit=1).verdict()
-    assert verdict.status is smtcrypt.Status.NONE and verdict.complete and verdict.stats["proof"] in (
-        Proof.UNSAT.value, Proof.EXHAUSTIVE.value)  # the join proves as trying every assignment does
+    assert verdict.status is smtcrypt.Status.NONE and verdict.complete and verdict.proof in (
+        Proof.UNSAT, Proof.EXHAUSTIVE)  # the join proves as trying every assignment does
 
 
 @pytest.mark.slow  # the planner's costs over 30 formulas; the join lists exactly every run (test_every_strategy_...)
@@ -384,11 +384,11 @@ def test_the_join_stands_in_for_trying_every_assignment(monkeypatch):
     # products go to the digits backend (test_digits.py): kept out, so the join is what is tested
     without_products(monkeypatch)
     verdict = smtcrypt.Puzzle("AB * CD = EF * GH").search(keep=False).verdict()
-    assert verdict.count == 280 and verdict.stats["strategy"] == "join"
+    assert verdict.count == 280 and verdict.stats.strategy == "join"
     # each side's digit tuples, not the 1,451,520 of the whole: 10P4 each (those with A or C zero refused by the
     # compiled filter)
-    assert verdict.stats["candidates"] == 2 * 5040 and verdict.stats["candidates_tried"] == 2 * 5040
-    assert verdict.stats["join"] == "match the sides"
+    assert verdict.stats.candidates == 2 * 5040 and verdict.stats.candidates_tried == 2 * 5040
+    assert verdict.stats.join == "match the sides"
 
 
 def test_auto_counts_the_matches_before_it_joins_an_equation_short_of_letters(monkeypatch):
@@ -396,9 +396,9 @@ def test_auto_counts_the_matches_before_it_joins_an_equation_short_of_letters(mo
     verdict = smtcrypt.Puzzle("MA ** D = ENIGMA, is_prime(PRIME)").search(keep=False).verdict()
     # 10P3 sides of MA ** D (ENIGMA read off); two matches, 75 ** 3 = 421875 (P and R from 0, 6, 9, P not 0:
     # 4 tuples) and 25 ** 4 = 390625 (1, 7, 8: 6 tuples)
-    assert verdict.count == 2 and verdict.stats["strategy"] == "join" and verdict.stats["solver_checks"] == 0
-    assert verdict.stats["candidates_tried"] == 720 + 4 + 6
-    assert verdict.stats["join"] == "solve for a word, then PR beside each match"
+    assert verdict.count == 2 and verdict.stats.strategy == "join" and verdict.stats.solver_checks == 0
+    assert verdict.stats.candidates_tried == 720 + 4 + 6
+    assert verdict.stats.join == "solve for a word, then PR beside each match"
 
 
 def test_a_first_solution_below_the_price_bound_is_not_raced(monkeypatch):
@@ -406,7 +406,7 @@ def test_a_first_solution_below_the_price_bound_is_not_raced(monkeypatch):
     monkeypatch.setattr(prices, "FIRST_AT_ONCE", 60.0)
     without_products(monkeypatch)  # the join's test
     verdict = smtcrypt.Puzzle("NORTH / SOUTH = EAST / WEST").search(limit=1).verdict()
-    assert verdict.stats["strategy"] == "join" and verdict.stats["solver_checks"] == 0
+    assert verdict.stats.strategy == "join" and verdict.stats.solver_checks == 0
     assert [solution.text for solution in verdict.solutions] == ["51304 / 61904 = 7260 / 8760"]
 
 
@@ -447,7 +447,7 @@ def test_a_digit_search_of_many_letters_stops_at_its_deadline():
     search = smtcrypt.Puzzle(formula, distinct=False).search(timeout=0.5)
     found = list(search)
     verdict = search.verdict()
-    assert verdict.stats["strategy"] == "digits" and not verdict.complete and verdict.reason == "time limit"
+    assert verdict.stats.strategy == "digits" and not verdict.complete and verdict.reason == "time limit"
     assert not found and time.monotonic() - started < 5
 
 
@@ -465,7 +465,7 @@ def test_the_digit_search_handing_over_to_the_compiled_walk_loses_and_repeats_no
         problem = check(parse(formula))
         search = digits_module.DigitSearch(digits_module.digit_plan(problem))
         found = [tuple(assignment.items()) for assignment in search]
-        assert search.statistics()["digit_search"] == "plain -> compiled" and search.end.complete
+        assert search.statistics(Statistics()).digit_search == "plain -> compiled" and search.end.complete
         assert len(found) == len(set(found)) == smtcrypt.count(formula, strategy="exhaustive")
 
 

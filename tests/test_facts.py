@@ -25,7 +25,7 @@ def test_each_fact_is_worked_out_once_and_shared():
 def test_a_search_reads_the_facts_its_fit_tests_worked_out():
     # the portfolio's products stage asks for the polynomial equations, and the digit plan reads the same ones
     search = smtcrypt.Puzzle("ODD * ODD = FREAKY").search()
-    assert search.verdict().stats["strategy"] == "digits"
+    assert search.verdict().stats.strategy == "digits"
     problem = search.problem
     known = [value for key, value in problem.memo.items() if key.endswith("polynomial_equations")]
     assert known and polynomial_equations(problem) is known[0]

@@ -188,7 +188,7 @@ def test_a_word_written_with_the_words_solves_as_one_written_without():
     without = smtcrypt.Puzzle("SEVEN - THREE = FOUR, TEN in {100, 121, 144, 169, 196, 225, 256, 289, 324, 361, "
                               "400, 441, 484, 529, 576, 625, 676, 729, 784, 841, 900, 961}")
     assert [s.mapping for s in with_words.search()] == [s.mapping for s in without.search()]
-    assert with_words.verdict().stats["strategy"] == "linear"  # the sum's search, the word checked on its hits
+    assert with_words.verdict().stats.strategy == "linear"  # the sum's search, the word checked on its hits
 
 
 ERRORS = [
@@ -256,7 +256,7 @@ def test_large_variable_exponents_are_computed_exactly(case):
 
 def test_a_sum_with_a_large_power_beside_it_is_the_linear_search():
     verdict = smtcrypt.Puzzle("SEND + MORE = MONEY, 2 ** SEND > MONEY ** 3").verdict()
-    assert verdict.status is smtcrypt.Status.UNIQUE and verdict.stats["strategy"] == "linear"
+    assert verdict.status is smtcrypt.Status.UNIQUE and verdict.stats.strategy == "linear"
 
 
 def test_a_large_exponent_over_unbounded_unknowns_has_no_strategy():
@@ -267,7 +267,7 @@ def test_a_large_exponent_over_unbounded_unknowns_has_no_strategy():
 def test_the_linear_search_reads_dsum_and_rev_of_a_word_as_sums_of_its_letters():
     puzzle = smtcrypt.Puzzle("ABCD * 4 = rev(ABCD)")
     assert [s.mapping for s in puzzle.search(strategy="linear")] == [{"A": 2, "B": 1, "C": 7, "D": 8}]
-    assert puzzle.verdict().stats["strategy"] == "linear"
+    assert puzzle.verdict().stats.strategy == "linear"
     assert smtcrypt.Puzzle("dsum(ABC) + rev(ABC) = DEF").count(strategy="linear") == 29 == \
         smtcrypt.Puzzle("dsum(ABC) + rev(ABC) = DEF").count(strategy="exhaustive")
     # a word that may start with 0 reverses to fewer digits: not a sum of its letters

@@ -18,7 +18,18 @@ from smtcrypt.core.check import Problem
 from smtcrypt.core.outcomes import StrategyError
 from smtcrypt.core.verify import satisfies
 from smtcrypt.engine import portfolio
-from smtcrypt.engine.base import Assignment, Backend, Ending, Executor, Fit, Means, Proof, SearchEnd, Strategy
+from smtcrypt.engine.base import (
+    Assignment,
+    Backend,
+    Ending,
+    Executor,
+    Fit,
+    Means,
+    Proof,
+    SearchEnd,
+    Statistics,
+    Strategy,
+)
 from smtcrypt.engine.digits import DigitSearch
 from smtcrypt.engine.join import JoinSearch
 from smtcrypt.engine.linear import LinearSearch
@@ -109,7 +120,7 @@ def test_a_backend_takes_a_puzzle_it_fits(strategy):
     if made is not None:
         assert isinstance(fit.made, made)
     search = smtcrypt.Puzzle(formula).search(strategy=strategy.value, keep=False)
-    assert list(search) == [] and search.verdict().complete and search.verdict().stats["strategy"] == strategy.value
+    assert list(search) == [] and search.verdict().complete and search.verdict().stats.strategy == strategy.value
 
 
 def test_auto_refuses_only_what_no_backend_takes_in_their_words():
@@ -149,7 +160,7 @@ def test_a_system_of_sums_the_sum_search_would_take_ages_on_goes_to_the_digit_se
     solutions = list(search)
     verdict = search.verdict()
     assert verdict.status is smtcrypt.Status.UNIQUE and verdict.complete
-    assert verdict.stats["strategy"] == "digits"
+    assert verdict.stats.strategy == "digits"
     value = solutions[0].mapping
     assert len(set(value.values())) == len(value) == 25 and set(value.values()) <= set(range(1, 27))
     for equation in LETTER_VALUES:  # each sum of letters as stated
@@ -173,7 +184,7 @@ def test_a_sum_search_taken_back_from_the_solver_loses_and_repeats_nothing(monke
             search = puzzle.search()
             found = [tuple(sorted(solution.mapping.items())) for solution in search]
             verdict = search.verdict()
-            assert verdict.complete and verdict.stats["strategy"].startswith(("linear -> cubes", "linear -> digits"))
+            assert verdict.complete and verdict.stats.strategy.startswith(("linear -> cubes", "linear -> digits"))
             expected = {tuple(sorted(solution.mapping.items())) for solution in puzzle.search(strategy="linear")}
             assert len(found) == len(set(found)) and set(found) == expected
 
@@ -196,7 +207,7 @@ def test_a_long_digit_search_handed_to_the_solver_loses_and_repeats_nothing(monk
             search = puzzle.search(executor=Executor.PLAIN)  # judged between slices: the plain walk's are short
             found = [tuple(sorted(solution.mapping.items())) for solution in search]
             verdict = search.verdict()
-            assert verdict.complete and verdict.stats["strategy"].startswith("digits -> z3")
+            assert verdict.complete and verdict.stats.strategy.startswith("digits -> z3")
             assert len(found) == len(set(found)) and set(found) == expected
             assert puzzle.search(executor=Executor.PLAIN, keep=False).verdict().count == len(expected)
 
@@ -218,8 +229,8 @@ class PermutationSearch(Backend):
             return Fit.refused("it tries every assignment of at most six letters", "auto takes the others")
         return Fit.taken(cls(problem))
 
-    def statistics(self) -> dict[str, int]:
-        return {"permutations_tried": self.tried}
+    def statistics(self, stats: Statistics) -> None:
+        stats.counters = {**stats.counters, "permutations_tried": self.tried}
 
     def batches(self) -> Iterator[list[Assignment]]:
         letters = sorted(self.problem.letters)
@@ -243,9 +254,9 @@ def test_a_new_backend_is_one_module_and_one_row(monkeypatch):
         found = {tuple(sorted(solution.mapping.items())) for solution in search}
         verdict = search.verdict()
         assert found == brute_force(formula) and found, formula
-        assert verdict.stats["strategy"] == "permutations" and verdict.stats["proof"] == Proof.EXHAUSTIVE.value
+        assert verdict.stats.strategy == "permutations" and verdict.proof is Proof.EXHAUSTIVE
         digits = set().union(*search.problem.allowed.values())
-        assert verdict.stats["permutations_tried"] == math.perm(len(digits), letters)  # its own statistics, merged
+        assert verdict.stats.counters == {"permutations_tried": math.perm(len(digits), letters)}  # its own, merged
     with pytest.raises(StrategyError) as refused:
         smtcrypt.Puzzle("SEND + MORE = MONEY").search(strategy="permutations")
     assert str(refused.value) == ("the permutations strategy cannot search this puzzle: it tries every assignment "

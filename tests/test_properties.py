@@ -356,11 +356,11 @@ def check_strategies(case: Case, expected: Solutions, seconds: float = SECONDS) 
                                         f"missing {sorted(expected - set(found))}, wrong {sorted(set(found) - expected)}")
         assert verdict.status is want and verdict.count == len(expected)
         assert verdict.stats is not None
-        used, proof = verdict.stats["strategy"], verdict.stats["proof"]
+        used, proof = verdict.stats.strategy, verdict.proof
         if strategy in PROOFS:
-            assert used == strategy and proof == PROOFS[strategy].value, (strategy, used, proof)
+            assert used == strategy and proof is PROOFS[strategy], (strategy, used, proof)
         else:
-            assert used and set(used.split(" -> ")) <= set(PROOFS) and proof in {p.value for p in Proof}, (used, proof)
+            assert used and set(used.split(" -> ")) <= set(PROOFS) and isinstance(proof, Proof), (used, proof)
         assert puzzle.count(timeout=again, strategy=strategy) == len(expected), f"{strategy} counted {case}"
         decided = puzzle.verdict(timeout=again, strategy=strategy)
         assert decided.status is want, f"the {strategy} strategy's verdict on {case} is {decided.status.value}"

@@ -48,7 +48,7 @@ def test_a_stop_during_the_split_is_no_proof(monkeypatch):
     monkeypatch.setattr("smtcrypt.engine.z3search.SPLIT_AFTER_CONFLICTS", 1)  # split at the first check
     verdict = search.verdict()
     assert verdict.status is smtcrypt.Status.UNKNOWN and verdict.reason == "interrupted"
-    assert not verdict.complete and verdict.stats["proof"] is None
+    assert not verdict.complete and verdict.proof is None
 
 
 def test_cases_cut_short_once_stopped():

@@ -77,11 +77,11 @@ def check_listing(formula: str, strategy: str, rules: dict, expected: set | None
             digits = tuple(values[letter] for letter in compiled.letters)
             assert all(d in pool for d, pool in zip(digits, pools)) and len(set(digits)) == len(digits), solution
             assert compiled.holds(digits), f"the {strategy} strategy's {solution} does not solve {formula!r}"
-    used, proof = verdict.stats["strategy"], verdict.stats["proof"]
+    used, proof = verdict.stats.strategy, verdict.proof
     if strategy in PROOFS:
-        assert (used, proof) == (strategy, PROOFS[strategy].value)
+        assert (used, proof) == (strategy, PROOFS[strategy])
     else:
-        assert set(used.split(" -> ")) <= set(PROOFS) and proof in {p.value for p in Proof}, (used, proof)
+        assert set(used.split(" -> ")) <= set(PROOFS) and isinstance(proof, Proof), (used, proof)
     want = {0: smtcrypt.Status.NONE, 1: smtcrypt.Status.UNIQUE}.get(known, smtcrypt.Status.MULTIPLE)
     assert verdict.status is want
     assert smtcrypt.count(formula, strategy=strategy, timeout=timeout, **rules) == known
@@ -156,9 +156,9 @@ def test_integer_unknowns_the_formula_bounds_are_searched_by_every_strategy_that
     assert len(list(search)) == 4
     verdict = search.verdict()
     assert verdict.complete and verdict.count == 4
-    assert verdict.stats["search_space"] == 10 * 4  # the letter's digits times the unknown's values
+    assert verdict.stats.search_space == 10 * 4  # the letter's digits times the unknown's values
     if strategy not in ("z3", "cubes"):  # proved by trying, not by unsat
-        assert verdict.stats["proof"] in (Proof.EXHAUSTIVE.value, Proof.BOUNDED.value)
+        assert verdict.proof in (Proof.EXHAUSTIVE, Proof.BOUNDED)
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
@@ -174,12 +174,12 @@ def test_every_entry_point_takes_the_strategy(strategy):
     assert puzzle.count(strategy=strategy) == 1
     verdict = puzzle.verdict(strategy=strategy)
     assert verdict.status is smtcrypt.Status.UNIQUE and verdict.complete and as_set(verdict.solutions) == expected
-    assert verdict.stats["strategy"] and verdict.stats["proof"]
+    assert verdict.stats.strategy and verdict.proof
     assert as_set(smtcrypt.solve(formula, strategy=strategy, **rules)) == expected
     assert smtcrypt.count(formula, strategy=strategy, **rules) == 1
     assert smtcrypt.verdict(formula, strategy=strategy, **rules).status is smtcrypt.Status.UNIQUE
     none = smtcrypt.verdict("SEND + MORE = MONEY", strategy=strategy, assign={"S": 8})
-    assert none.status is smtcrypt.Status.NONE and none.complete and none.stats["proof"]
+    assert none.status is smtcrypt.Status.NONE and none.complete and none.proof
 
 
 def test_an_unknown_strategy_is_refused():
@@ -195,7 +195,7 @@ def test_strategies_are_an_enum_and_names_are_accepted():
     assert tuple(strategy.value for strategy in Strategy) == STRATEGIES
     by_name = smtcrypt.Puzzle("SEND + MORE = MONEY").search(strategy="z3").verdict()
     by_enum = smtcrypt.Puzzle("SEND + MORE = MONEY").search(strategy=Strategy.Z3).verdict()
-    assert by_name.stats["strategy"] == by_enum.stats["strategy"] == "z3"
+    assert by_name.stats.strategy == by_enum.stats.strategy == "z3"
     assert by_name.proof is by_enum.proof is Proof.UNSAT
     with pytest.raises(StrategyError, match="unknown strategy 'fastest'"):
         smtcrypt.Puzzle("SEND + MORE = MONEY").search(strategy="fastest")

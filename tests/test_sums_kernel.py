@@ -441,7 +441,7 @@ def test_the_engine_counts_with_the_compiled_kernel_as_with_the_plain_one(monkey
         found = {}
         for formula, rules in puzzles:
             search = Puzzle(formula, **rules).search(strategy="linear", executor=executor)
-            found[formula, str(rules)] = ([solution.mapping for solution in search], search.statistics().get("sum_kernel"))
+            found[formula, str(rules)] = ([solution.mapping for solution in search], search.statistics().sum_kernel)
         return found
 
     plain = solve_all(Executor.AUTO)

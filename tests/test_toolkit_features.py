@@ -224,28 +224,69 @@ def test_stats_search_space_and_counters():
     verdict = smtcrypt.verdict("AB + C = DE", strategy="z3")
     stats = verdict.stats
     expected = sum(1 for a, b, c, d, e in itertools.permutations(range(10), 5) if a and d)
-    assert stats["search_space"] == expected and stats["search_space_exact"]
-    assert stats["models"] == verdict.count
-    assert stats["strategy"] == "z3" and stats["proof"] is None  # stopped after two: nothing to prove
-    assert any(key.endswith("conflicts") for key in stats["z3"]) or stats["z3"]
-    assert set(stats["seconds"]) == {"parse", "check", "compile", "encode", "solve", "verify"}
+    assert stats.search_space == expected and stats.search_space_exact
+    assert stats.models == verdict.count
+    assert stats.strategy == "z3" and verdict.proof is None  # stopped after two: nothing to prove
+    assert any(key.endswith("conflicts") for key in stats.z3) or stats.z3
+    assert set(stats.seconds) == {"parse", "check", "compile", "encode", "solve", "verify"}
 
 
-def test_stats_name_the_strategy_and_the_proof():
-    exhaustive = smtcrypt.Puzzle("AB + C = DE").search(strategy="exhaustive").verdict().stats
-    assert exhaustive["strategy"] == "exhaustive" and exhaustive["proof"] == "every assignment tried"
-    assert exhaustive["candidates_tried"] == exhaustive["candidates"] == 10 * 9 * 8 * 7 * 6
-    solver = smtcrypt.Puzzle("SEND + MORE = MONEY").search(strategy="z3").verdict().stats
-    assert solver["strategy"] == "z3" and solver["proof"] == "unsat"
+def test_stats_name_the_strategy_and_the_verdict_the_proof():
+    exhaustive = smtcrypt.Puzzle("AB + C = DE").search(strategy="exhaustive").verdict()
+    assert exhaustive.stats.strategy == "exhaustive" and exhaustive.proof is smtcrypt.Proof.EXHAUSTIVE
+    assert exhaustive.stats.candidates_tried == exhaustive.stats.candidates == 10 * 9 * 8 * 7 * 6
+    solver = smtcrypt.Puzzle("SEND + MORE = MONEY").search(strategy="z3").verdict()
+    assert solver.stats.strategy == "z3" and solver.proof is smtcrypt.Proof.UNSAT
+
+
+SEARCHED = ["search_space", "search_space_exact", "strategy", "proof", "models", "solver_checks"]
+LAST = ["z3", "seconds"]
+
+
+@pytest.mark.parametrize("formula, strategy, count, own", [
+    ("SEND + MORE = MONEY", "linear", False, ["search_nodes", "sum_kernel"]),
+    ("SEND + MORE = MONEY", "z3", False, []),
+    ("ODD * ODD = FREAKY", "digits", False, ["digit_search_steps", "digit_search"]),
+    ("ODD * ODD = FREAKY", "join", False, ["candidates", "candidates_tried", "join"]),
+    ("AB + C = DE", "exhaustive", False, ["candidates", "candidates_tried"]),
+    ("ABC < DEF", "cubes", True, ["cubes", "cube_checks"]),
+])
+def test_the_stats_object_has_the_keys_it_always_had(formula, strategy, count, own):
+    from smtcrypt.present.data import to_dict
+
+    verdict = smtcrypt.Puzzle(formula).search(strategy=strategy, keep=not count).verdict()
+    data = to_dict(verdict, stats=True)
+    assert list(data["stats"]) == SEARCHED + own + LAST
+    assert data["stats"]["proof"] == data["proof"] == verdict.proof.value and data["strategy"] == strategy
+
+
+def test_the_stats_object_lists_each_backends_figures_in_the_order_they_started():
+    from smtcrypt.core.statistics import Statistics
+    from smtcrypt.search.verdicts import impossible, unfinished
+
+    figures = {"solver_checks": 1, "candidates": 9, "candidates_tried": 3, "cubes": 0, "cube_checks": 0}
+    first = Statistics(**figures, started=("cubes", "exhaustive")).as_dict()  # the cubes, then every assignment
+    assert list(first)[-6:] == ["cubes", "cube_checks", "candidates", "candidates_tried"] + LAST
+    probed = Statistics(**figures, started=("exhaustive", "cubes", "exhaustive")).as_dict()  # one: a probe first
+    assert list(probed)[-6:] == ["candidates", "candidates_tried", "cubes", "cube_checks"] + LAST
+    # verdicts made without a search: what they know, the strategy and the proof first
+    cut = unfinished("A + B = C", smtcrypt.Ending.TIME, 1.0, found=3, strategy="z3").stats
+    assert cut is not None and list(cut.as_dict().items()) == [("strategy", "z3"), ("proof", None), ("models", 3)]
+    ruled_out = impossible("A + B = C", 0.5)
+    assert ruled_out.stats is not None and ruled_out.stats.as_dict(ruled_out.proof) == {
+        "strategy": None, "proof": ruled_out.proof.value, "search_space": 0, "search_space_exact": True, "models": 0,
+        "seconds": {"read": 0.5}}
+    assert list(ruled_out.stats.as_dict()) == ["strategy", "proof", "search_space", "search_space_exact", "models",
+                                               "seconds"]
 
 
 def test_stats_search_space_with_domains_and_unknowns():
-    assert smtcrypt.verdict("A + B = C", digits="1-3", distinct=False).stats["search_space"] == 27
-    assert smtcrypt.verdict("A + x = 3").stats["search_space"] is None
+    assert smtcrypt.verdict("A + B = C", digits="1-3", distinct=False).stats.search_space == 27
+    assert smtcrypt.verdict("A + x = 3").stats.search_space is None
     # domains that are not nested in one another: counted by the sets of digits used
     stats = smtcrypt.verdict("A + B = C", domains={"A": "1-3", "B": "2-5"}, digits="0-5").stats
     expected = sum(1 for a, b, c in itertools.permutations(range(6), 3) if 1 <= a <= 3 and 2 <= b <= 5)
-    assert stats["search_space"] == expected and stats["search_space_exact"]
+    assert stats.search_space == expected and stats.search_space_exact
 
 
 def test_cli_stats_json(capsys):

@@ -85,7 +85,7 @@ def test_a_multiplier_as_an_unknown_is_searched_by_the_digits():
     verdict = smtcrypt.Puzzle("ABCD * m = DCBA and 2 <= m <= 9").search().verdict()
     assert {solution.text for solution in verdict.solutions} == {"2178 * 4 = 8712 and 2 <= 4 <= 9",
                                                                  "1089 * 9 = 9801 and 2 <= 9 <= 9"}
-    assert verdict.stats["strategy"] == "digits" and verdict.stats["proof"] == Proof.BOUNDED.value
+    assert verdict.stats.strategy == "digits" and verdict.proof is Proof.BOUNDED
 
 
 def test_too_many_cells_in_all_leave_the_unknowns_as_they_are():

@@ -78,7 +78,7 @@ def solve(run: Run, way: str, formula: str, strategy: str, timeout: float) -> No
     verdict = search.verdict()
     run.seconds[way] = time.perf_counter() - started
     run.counts[way] = solutions if verdict.complete else None
-    run.strategies[way] = (verdict.stats or {}).get("strategy") or "-"
+    run.strategies[way] = (verdict.stats.strategy if verdict.stats is not None else None) or "-"
 
 
 def shown(seconds: float | None, count: int | None) -> str:

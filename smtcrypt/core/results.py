@@ -1,5 +1,5 @@
-"""The results of a search: how it ended (`Ending`, `Proof`), `Status`, `Solution` and `Verdict`,
-and the formula filled in with digits.
+"""The results of a search: how it ended (`Ending`, `Proof`), `Status`, `Solution` and `Verdict`
+(with what the search cost: `Statistics`), and the formula filled in with digits.
 
 They are plain values: the engine and the search loop make them, the output formats and the tools
 read them. `Ending` and `Proof` are defined here, below the engine, so that a `Verdict` can carry
@@ -11,11 +11,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from smtcrypt.core import longhand
 from smtcrypt.core.letters import is_letter, shown, spelled
 from smtcrypt.core.numerals import digit_char, digit_writer
+from smtcrypt.core.statistics import Statistics
 from smtcrypt.core.tree import Name, Repeating, Word, walk
 
 if TYPE_CHECKING:  # the checker is only named here: the options read the result types without it
@@ -112,7 +113,7 @@ class Verdict:
     complete: bool  # the solver proved there are no solutions beyond these
     reason: str | None  # why the search is incomplete, if it is
     seconds: float
-    stats: dict[str, Any] | None = None  # search space, Z3's counters, seconds per stage, models found
+    stats: Statistics | None = None  # what the search cost: search space, models, Z3's counters, seconds per stage
     found: int | None = None  # solutions counted, for a search that counted without keeping them
     ending: Ending | None = None  # how the search ended, for code to decide on (`reason` is its text for people)
     proof: Proof | None = None  # how completeness was shown, for a complete search

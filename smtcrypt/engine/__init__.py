@@ -4,6 +4,6 @@ One module per backend (base.Backend says what each is); `portfolio.Portfolio` p
 between them, and the search loop (`smtcrypt.search`) re-checks their solutions.
 """
 
-from smtcrypt.engine.base import Assignment, Backend, Ending, Executor, Proof, SearchEnd, Strategy
+from smtcrypt.engine.base import Assignment, Backend, Ending, Executor, Proof, SearchEnd, Statistics, Strategy
 
-__all__ = ["Assignment", "Backend", "Ending", "Executor", "Proof", "SearchEnd", "Strategy"]
+__all__ = ["Assignment", "Backend", "Ending", "Executor", "Proof", "SearchEnd", "Statistics", "Strategy"]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from smtcrypt.core.results import Ending, Proof
+from smtcrypt.core.statistics import Statistics
 from smtcrypt.core.tree import letters_of
 
 if TYPE_CHECKING:  # z3 loads with the backends that need it; compiled.py imports this module
@@ -35,7 +36,8 @@ THREADS = sys.platform not in ("emscripten", "wasi")
 DEADLINE_SLACK = 0.01  # seconds: this close to a deadline, no new solver check (nor a switch of backend) starts
 
 __all__ = ["DEADLINE_SLACK", "STRATEGIES", "Assignment", "Backend", "Clock", "Ending", "Executor", "Fit", "Halted",
-           "Means", "Proof", "SearchEnd", "Strategy", "compiled_available", "letters_of", "past", "untimed"]
+           "Means", "Proof", "SearchEnd", "Statistics", "Strategy", "compiled_available", "letters_of", "past",
+           "untimed"]
 
 
 class Halted(Exception):
@@ -209,9 +211,12 @@ class Backend(abc.ABC):
         """End the search soon; safe from a signal handler and from another thread."""
         self.stop_requested = True
 
-    def statistics(self) -> dict[str, Any]:
-        """What the search cost, in the backend's own counters."""
-        return {}
+    def statistics(self, stats: Statistics) -> None:
+        """What this search cost, written into the backend's own fields of `stats`; a backend without
+        fields in `Statistics` adds its counters to `counters`. The portfolio asks each backend it
+        started, in order, once the search is over, filling one record (made once a search: a record
+        copied per backend would cost more than the search of a small sum)."""
+        return  # a backend with no figures of its own adds none
 
     def _stopping(self) -> bool:
         """For a backend that runs in Python, read between its steps: True, with `end` set, once

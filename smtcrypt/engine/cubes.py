@@ -33,6 +33,7 @@ from smtcrypt.engine.base import (
     Means,
     Proof,
     SearchEnd,
+    Statistics,
 )
 from smtcrypt.engine.exhaustive import digit_tuples
 from smtcrypt.engine.z3search import ModelSearch, Unknown, Z3Backend, disjunction, make_solver, unknown_reason
@@ -125,8 +126,8 @@ class CubeSearch(Z3Backend):
         that `means` lends (where the portfolio gave the solver a share of the time)."""
         return cls(problem, made, listing=means.listing, budget=means.budget, expected=means.expected)
 
-    def statistics(self) -> dict[str, Any]:
-        return {"cubes": len(self.cubes), "cube_checks": self.shrink_checks}
+    def statistics(self, stats: Statistics) -> None:
+        stats.cubes, stats.cube_checks = len(self.cubes), self.shrink_checks
 
     def _check(self, solver: z3.Solver, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
         """The solver's answer within the time left (`due`; none left: a millisecond): Z3 reads its timeout only

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from smtcrypt.core.check import Problem
-from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Halted, Means, Proof, SearchEnd
+from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Halted, Means, Proof, SearchEnd, Statistics
 from smtcrypt.engine.compiled import Compiled, Digits, candidate_digits, compile_problem
 from smtcrypt.engine.compiled_writer import NotCompilable
 
@@ -91,8 +91,8 @@ class ExhaustiveSearch(Backend):
         """A fresh search over the compiled formula its fit made (the portfolio sets `skip` after a switch)."""
         return cls(made, listing=means.listing)
 
-    def statistics(self) -> dict[str, Any]:
-        return {"candidates": self.total, "candidates_tried": self.tried}
+    def statistics(self, stats: Statistics) -> None:
+        stats.candidates, stats.candidates_tried = self.total, self.tried
 
     def batches(self) -> Iterator[list[Assignment]]:
         """The solutions a chunk at a time."""

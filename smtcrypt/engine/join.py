@@ -25,7 +25,7 @@ from smtcrypt.analysis.equations import conjuncts
 from smtcrypt.analysis.stats import space
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, Collection, Compare, Expr, Word
-from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, letters_of
+from smtcrypt.engine.base import Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, Statistics, letters_of
 from smtcrypt.engine.compiled import Compiled, compile_problem, define_scan, filters, scan_source
 from smtcrypt.engine.compiled_runtime import exact_root
 from smtcrypt.engine.compiled_writer import NotCompilable, Writer
@@ -274,13 +274,13 @@ class JoinSearch(Backend):
         """The generated code of the sides evaluated, for tests."""
         return [side.source for side in (self.small, self.large) if side is not None]
 
-    def statistics(self) -> dict[str, Any]:
+    def statistics(self, stats: Statistics) -> None:
         # the rest's tuples are known only as they are tried: counted in both
         how = "solve for a word" if self.readers else "match the sides"
         if self.plan.rest:
             how += f", then {''.join(self.plan.rest)} beside each match"
-        return {"candidates": self.halves + self.rest_tried, "candidates_tried": self.tried + self.rest_tried,
-                "join": how}
+        stats.candidates, stats.candidates_tried = self.halves + self.rest_tried, self.tried + self.rest_tried
+        stats.join = how
 
     def estimate(self, most: float | None = None) -> int | None:
         """What the join evaluates (the sides, and the rest beside each match), or None where that is

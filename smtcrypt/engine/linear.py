@@ -9,14 +9,24 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from smtcrypt.analysis.equations import only_equation
 from smtcrypt.analysis.fold import fold
 from smtcrypt.analysis.linear import integer_equation
 from smtcrypt.analysis.stats import space
 from smtcrypt.core.check import Problem
-from smtcrypt.engine.base import UNKNOWNS_ELSEWHERE, Assignment, Backend, Ending, Executor, Fit, Means, Proof, SearchEnd
+from smtcrypt.engine.base import (
+    UNKNOWNS_ELSEWHERE,
+    Assignment,
+    Backend,
+    Ending,
+    Executor,
+    Fit,
+    Means,
+    Proof,
+    SearchEnd,
+    Statistics,
+)
 from smtcrypt.engine.compiled import Compiled
 from smtcrypt.engine.sums import Digits, SumPlan, SumSearch, compiled_kernel, digit_mask, plan_sum
 from smtcrypt.engine.sums.plan import estimated_nodes
@@ -85,8 +95,8 @@ class LinearSearch(Backend):
         """About how many nodes the sum search takes: its plan's own guess (`estimated_nodes`)."""
         return estimated_nodes(self.plan)
 
-    def statistics(self) -> dict[str, Any]:
-        return {"search_nodes": self.search.nodes if self.search is not None else 0, "sum_kernel": self.kernel}
+    def statistics(self, stats: Statistics) -> None:
+        stats.search_nodes, stats.sum_kernel = self.search.nodes if self.search is not None else 0, self.kernel
 
     def batches(self) -> Iterator[list[Assignment]]:
         """The kernel's solutions of the equation, the rest of the formula checked on each (it polls

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from smtcrypt.analysis.equations import equation_sides, leaves_letters_free
 from smtcrypt.analysis.stats import space
@@ -36,6 +36,7 @@ from smtcrypt.engine.base import (
     Halted,
     Means,
     SearchEnd,
+    Statistics,
     Strategy,
     past,
     untimed,
@@ -195,17 +196,16 @@ class Portfolio:
         for backend in list(self.made.values()):
             backend.request_stop()
 
-    def statistics(self) -> dict[str, Any]:
-        """The portfolio's own figures, then each backend's that was started (its own counters), the
-        solver checks of all of them, and Z3's counters (`z3_counters`, empty where Z3 did not run)."""
-        stats: dict[str, Any] = {"strategy": " -> ".join(self.used) or None,
-                                 "proof": self.end.proof.value if self.end is not None and self.end.proof else None}
-        if self.price is not None:
-            stats["exhaustive_estimate_seconds"] = round(self.price, 6)
+    def statistics(self) -> Statistics:
+        """The portfolio's own figures (the strategy, the exhaustive price, the backends started and the
+        solver checks of all of them), then each started backend's own, in the order they started (where
+        two fill a field, the later one's value stands)."""
+        stats = Statistics(strategy=" -> ".join(self.used) or None,
+                           solver_checks=sum(backend.checks for backend in self.made.values()),
+                           exhaustive_estimate_seconds=None if self.price is None else round(self.price, 6),
+                           started=tuple(backend.name for backend in self.made.values()))
         for backend in self.made.values():
-            stats.update(backend.statistics())
-        stats["solver_checks"] = sum(backend.checks for backend in self.made.values())
-        stats["z3_counters"] = stats.pop("z3_counters", {})
+            backend.statistics(stats)
         return stats
 
     # --- the search ---------------------------------------------------------------------------

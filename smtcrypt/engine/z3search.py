@@ -22,7 +22,7 @@ import z3
 
 from smtcrypt.core.check import MAX_EXPONENT_CASES, Problem, large_exponents
 from smtcrypt.encode import Encoded, EncodingStopped, encode, indicator, watched
-from smtcrypt.engine.base import THREADS, Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, past
+from smtcrypt.engine.base import THREADS, Assignment, Backend, Ending, Fit, Means, Proof, SearchEnd, Statistics, past
 from smtcrypt.engine.memory import retain_freed_memory_once as retain_freed_memory_once
 
 UNBOUNDED_MODEL_CAP = 1000  # models enumerated over unbounded unknowns before the search stops as unknown
@@ -186,10 +186,10 @@ class ModelSearch(Z3Backend):
             encoded = Encoded(context, {}, [])
         return cls(encoded, split_after=None if means.limit == 1 else SPLIT_AFTER_CONFLICTS)
 
-    def statistics(self) -> dict[str, Any]:
-        """Z3's own counters (conflicts, decisions, ...), summed over every solver the search used,
-        as `z3_counters`."""
-        return {"z3_counters": _counted(self.solver, dict(self.spent)) if self.solver is not None else dict(self.spent)}
+    def statistics(self, stats: Statistics) -> None:
+        """Z3's own counters (conflicts, decisions, ...), summed over every solver the search used."""
+        counters = dict(self.spent)
+        stats.z3 = _counted(self.solver, counters) if self.solver is not None else counters
 
     def _solver(self, strategy: str) -> z3.Solver:
         solver = make_solver(strategy, self.context)

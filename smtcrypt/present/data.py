@@ -78,13 +78,13 @@ def to_dict(verdict: Verdict, stats: bool = False, solutions: bool = True, limit
                 data["shown_limit"] = limit
     data |= {
         "seconds": round(verdict.seconds, 6),
-        "strategy": (verdict.stats or {}).get("strategy"),  # "z3", "exhaustive", "z3 -> exhaustive", ...
+        "strategy": verdict.stats.strategy if verdict.stats is not None else None,  # "z3", "z3 -> exhaustive", ...
         "proof": verdict.proof.value if verdict.proof is not None else None,  # how completeness was shown
     }
     if verdict.reason:
         data["reason"] = verdict.reason
     if stats:
-        data["stats"] = verdict.stats
+        data["stats"] = verdict.stats.as_dict(verdict.proof) if verdict.stats is not None else None
     data.update(fields or {})
     return data
 

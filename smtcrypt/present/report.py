@@ -91,6 +91,8 @@ class Report:
         """The object of an optimisation (`--maximize`, `--minimize`): the verdict's, its solutions those
         attaining the optimum, with the optimum's fields (`present.optimum.to_dict`)."""
         data = self.verdict(result.as_verdict, stats=stats, solutions=solutions)
+        if stats and result.verdict.stats is not None:  # the last search's costs, with that search's proof
+            data["stats"] = result.verdict.stats.as_dict(result.verdict.proof)
         data.update(optimum_fields(result))
         return data
 

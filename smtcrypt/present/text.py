@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from smtcrypt.core.results import Solution, Status, Verdict
+from smtcrypt.core.statistics import Statistics
 
 
 def solution_line(solution: Solution) -> str:
@@ -34,27 +35,26 @@ def summary_line(verdict: Verdict) -> str:
 
 def stats_lines(verdict: Verdict) -> list[str]:
     """`--stats` as text: what a brute force would try, what Z3 did, and where the time went."""
-    stats = verdict.stats or {}
-    space = stats.get("search_space")
+    stats = verdict.stats or Statistics()
+    space = stats.search_space
     shown = ("infinite (integer unknowns)" if space is None else
-             f"{space:,}" if stats.get("search_space_exact") else f"at most {space:,}")
-    z3_counters = stats.get("z3", {})
+             f"{space:,}" if stats.search_space_exact else f"at most {space:,}")
+    z3_counters = stats.z3
     work = ", ".join(f"{key} {z3_counters[key]:,}" for key in sorted(z3_counters)
                      if key.endswith("conflicts") or key.endswith("decisions")) or "none reported"
-    seconds = ", ".join(f"{stage} {value:.3f}" for stage, value in stats.get("seconds", {}).items())
-    strategy = stats.get("strategy") or "none"
+    seconds = ", ".join(f"{stage} {value:.3f}" for stage, value in stats.seconds.items())
+    strategy = stats.strategy or "none"
     proof = verdict.proof.value if verdict.proof is not None else None
-    tried = stats.get("candidates_tried")
     how = f"strategy: {strategy}" + (f"; complete by {proof}" if proof else "")
-    if tried is not None:
-        how += f" ({tried:,} of {stats.get('candidates', 0):,} candidates evaluated)"
-    if stats.get("cubes") is not None:
-        how += f" ({stats['cubes']:,} cubes, {stats.get('cube_checks', 0):,} checks to shrink them)"
-    if stats.get("sum_kernel") == "compiled":
+    if stats.candidates_tried is not None:
+        how += f" ({stats.candidates_tried:,} of {stats.candidates or 0:,} candidates evaluated)"
+    if stats.cubes is not None:
+        how += f" ({stats.cubes:,} cubes, {stats.cube_checks or 0:,} checks to shrink them)"
+    if stats.sum_kernel == "compiled":
         how += " (decided by the compiled sum kernel)"
-    elif stats.get("search_nodes") is not None:
-        how += f" ({stats['search_nodes']:,} nodes of the linear search)"
-    lines = [how, f"search space: {shown} candidate assignments; models found: {stats.get('models', 0):,}"]
-    if stats.get("solver_checks") or z3_counters:
-        lines.append(f"solver: {stats.get('solver_checks', 0)} checks; {work}")
+    elif stats.search_nodes is not None:
+        how += f" ({stats.search_nodes:,} nodes of the linear search)"
+    lines = [how, f"search space: {shown} candidate assignments; models found: {stats.models:,}"]
+    if stats.solver_checks or z3_counters:
+        lines.append(f"solver: {stats.solver_checks or 0} checks; {work}")
     return lines + [f"seconds: {seconds}"]

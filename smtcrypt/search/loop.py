@@ -36,13 +36,13 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from smtcrypt.analysis.stats import search_space
 from smtcrypt.core.check import Problem
 from smtcrypt.core.clock import Clock
 from smtcrypt.core.outcomes import IncompleteSearch, InfinitelyMany
 from smtcrypt.core.results import INTERRUPTED, Ending, Proof, Solution, Status, Verdict, filler
+from smtcrypt.core.statistics import Statistics
 from smtcrypt.core.verify import confirm, satisfies
 from smtcrypt.engine.base import Assignment, Executor, Strategy
 from smtcrypt.engine.memory import cap_loaded_z3_memory, retain_freed_memory_once
@@ -326,22 +326,14 @@ class Search:
                        self.seconds, self.statistics(), self._counted(),
                        ending=self.ending, proof=self.proof)
 
-    def statistics(self) -> dict[str, Any]:
-        """What the search cost: the brute-force space, models found, Z3's counters, seconds per stage."""
+    def statistics(self) -> Statistics:
+        """What the search cost: the engine's figures (the strategy, its backends' own), with the
+        brute-force space, models found, Z3's counters of this search and seconds per stage."""
         space, exact = search_space(self.problem)
-        engine = self.engine.statistics()
-        z3_counters = engine.pop("z3_counters", {})
-        return {
-            "search_space": space,  # None: infinite (integer unknowns)
-            "search_space_exact": exact,  # False: distinct assignments too many to count; product of domains
-            # the backends that searched: "z3", "exhaustive", "z3 -> exhaustive"
-            "strategy": engine.pop("strategy", None),
-            "proof": engine.pop("proof", None),  # for a complete search: "unsat", "every assignment tried", ...
-            "models": self.found,
-            "solver_checks": engine.pop("solver_checks", 0),
-            **engine,  # the exhaustive backend's candidates, and its price estimate
-            "z3": {key: (round(value, 6) if isinstance(value, float) else value)
-                   for key, value in sorted(z3_counters.items()) if key not in PROCESS_WIDE},
-            "seconds": {stage: round(self.clock.seconds.get(stage, 0.0), 6)
-                        for stage in ("parse", "check", "compile", "encode", "solve", "verify")},
-        }
+        stats = self.engine.statistics()
+        stats.search_space, stats.search_space_exact, stats.models = space, exact, self.found
+        stats.z3 = {key: (round(value, 6) if isinstance(value, float) else value)
+                    for key, value in sorted(stats.z3.items()) if key not in PROCESS_WIDE}
+        stats.seconds = {stage: round(self.clock.seconds.get(stage, 0.0), 6)
+                         for stage in ("parse", "check", "compile", "encode", "solve", "verify")}
+        return stats

@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from smtcrypt.core.results import Ending, Proof, Solution, Status, Verdict
+from smtcrypt.core.statistics import Statistics
 
 
 def unfinished(formula: str, ending: Ending, seconds: float, *, solutions: Sequence[Solution] = (),
                found: int | None = None, strategy: str | None = None) -> Verdict:
     """`unknown`, with what was found so far and `ending` as the reason: never `none`, since the
     search did not end. `found` counts solutions not kept (None: the list holds them all)."""
-    stats = {"strategy": strategy, "proof": None, "models": len(solutions) if found is None else found}
+    stats = Statistics(strategy=strategy, models=len(solutions) if found is None else found)
     return Verdict(formula, Status.UNKNOWN, tuple(solutions), False, ending.value, seconds, stats, found,
                    ending=ending)
 
@@ -22,6 +23,5 @@ def unfinished(formula: str, ending: Ending, seconds: float, *, solutions: Seque
 def impossible(formula: str, seconds: float) -> Verdict:
     """`none`, complete, for a puzzle its reader found has no solution before any search (enigma.py's
     check that more symbols must differ than there are digits for them)."""
-    stats = {"strategy": None, "proof": Proof.SYMBOLS.value, "search_space": 0, "search_space_exact": True,
-             "models": 0, "seconds": {"read": round(seconds, 6)}}
+    stats = Statistics(search_space=0, search_space_exact=True, seconds={"read": round(seconds, 6)})
     return Verdict(formula, Status.NONE, (), True, None, seconds, stats, ending=Ending.COMPLETE, proof=Proof.SYMBOLS)

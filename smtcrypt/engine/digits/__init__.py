@@ -17,11 +17,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from fractions import Fraction
-from typing import Any
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.tree import BinOp, walk
-from smtcrypt.engine.base import Assignment, Backend, Ending, Executor, Fit, Means, Proof, SearchEnd, compiled_available
+from smtcrypt.engine.base import (
+    Assignment,
+    Backend,
+    Ending,
+    Executor,
+    Fit,
+    Means,
+    Proof,
+    SearchEnd,
+    Statistics,
+    compiled_available,
+)
 from smtcrypt.engine.compiled_writer import NotCompilable
 from smtcrypt.engine.digits.equations import nonlinear, polynomial_equations
 from smtcrypt.engine.digits.kernel import TAKEN, Machine, Scan, encode, load, projected, scan
@@ -141,8 +151,8 @@ class DigitSearch(Backend):
     def estimate(self, most: float | None = None) -> float:
         return self.plan.estimate()
 
-    def statistics(self) -> dict[str, Any]:
-        return {"digit_search_steps": self.nodes, "digit_search": " -> ".join(self.ran)}
+    def statistics(self, stats: Statistics) -> None:
+        stats.digit_search_steps, stats.digit_search = self.nodes, " -> ".join(self.ran)
 
     def batches(self) -> Iterator[list[Assignment]]:
         hits: list[tuple[int, ...]] = []
