@@ -447,6 +447,7 @@ def test_an_expression_of_several_lines_is_placed_by_line() -> None:
     assert puzzle.tree is not None
     (word,) = [node for node in walk(puzzle.tree.constraints[0]) if isinstance(node, Word) and node.letters == "BC"]
     assert puzzle.text[word.span.start:word.span.end] == "BC"
+    assert read_command(["SubstitutedExpression", "(A +\n 0.5) * 2 = BC"]).formulas == ["(((A + 0.5) * 2) == BC)"]
 
 
 def test_an_answer_of_a_letter_the_puzzle_lacks_is_pointed_at_in_the_users_symbols(

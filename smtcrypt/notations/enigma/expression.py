@@ -67,7 +67,7 @@ BRACED = re.compile(r"\{([A-Za-z0-9_]+)\}")  # a word in enigma.py's explicit no
 CALLED = re.compile(r"\s*\(")  # what follows a function's name
 PLACEHOLDER = "_w{}_"
 LINE_BREAK = re.compile(r"\r\n|\r|\n")  # where Python's reader starts a line
-NOT_IN = re.compile(r"not\s+in")
+NOT_IN = re.compile(r"not(?:\s|\\)+in")
 BETWEEN = frozenset(" \t\f\r\n\\()")  # what may stand between an operand and its operator
 
 BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**"}
@@ -241,7 +241,9 @@ class _Walk:
 
     def offset(self, line: int | None, column: int | None) -> int:
         """Where Python's position (line, column in the text it read) is in the rewritten text."""
-        return self.leading + self.lines[min(max((line or 1) - 1, 0), len(self.lines) - 1)] + (column or 0)
+        if line is None or line <= 1:  # most expressions are one line
+            return self.leading + (column or 0)
+        return self.leading + self.lines[min(line, len(self.lines)) - 1] + (column or 0)
 
     def written(self, start: int, end: int) -> tuple[int, int]:
         """Where the rewritten text's [start, end) stands in the user's text (at least one character)."""
