@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from smtcrypt.cli import main
+from smtcrypt.core.parse import parse
+from smtcrypt.core.tree import Word, walk
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations.enigma import read_command, read_runfile
 from smtcrypt.notations.enigma.expression import Translator
@@ -334,3 +337,121 @@ def test_template_and_solution_are_read(capsys: pytest.CaptureFixture[str]) -> N
     division = read_command(["SubstitutedDivision", "--solution=pk", "pkmkh / ?? = ???", "pkm - pmd = xp",
                              "xpk - ?? = kh", "khh - mbg = k"])
     assert division.solution == "pk"
+
+
+# --- the expressions become our tree directly, its spans in the command line as written --------------------
+
+# Lines of the tests above and of enigma.py's constructs, beside the published ones (corpus()) and the run files
+CONSTRUCTS = [
+    ["SubstitutedExpression", "SEND + MORE = MONEY", "--answer=MONEY"],
+    ["SubstitutedExpression", "--symbols=abcd", "ab + cd = 99", "a = 1", "c = 8", "--answer=(ab, cd)"],
+    ["SubstitutedExpression", "--symbols=Aa", "--distinct=", "Aa = 11 * A"],
+    ["SubstitutedExpression", "-aA,3", "-d1-8", "-DAB", "-AAB", "-EB > 2", "-1", "AB + C = DE"],
+    ["SubstitutedExpression", "{SEND} + {MORE} = {MONEY}"],
+    ["SubstitutedExpression", "{send} + {more} = {money}", "--answer={money}"],
+    ["SubstitutedExpression", "--distinct=", "is_square(B)", "is_square(AB) + 1 = B", "is_square({ONE}) or is_cube({C})",
+     "is_power(ABC, 3)", "is_power(AB, 2) - 1 = C", "is_prime(AB) and nreverse(AB) > 3", "sum([A != 4, B != 5]) = 1",
+     "sum((A, B, 3)) > 9", "sum([C]) = 3", "A in irange(1, 5)", "B in irange(5)", "C not in range(3)",
+     "A not  in range(1, B)", "A in {1, 2}", "B in [3, 4]", "C in (3,)", "not A == B", "-A + +B < 2 ** -C",
+     "A // B % C == 1.5", "5. < AB", ".5 * AB = C", "0x1f = AB + 1_0", "abs(A - B) = min(A, B, C)",
+     "is_palindrome(nsplit(ABC))", "dsum(ABC) = factorial(B)", "A < B < C <= D", "A == B or C != D and not E",
+     "divides(A, BC) and gcd(AB, CD) = 1", "is_triangular(AB) or is_square_p(AB) or is_cube_p(CD)",
+     "max(AB, CD) - max(A, B) >= 7B", "rev(ABC) = CBA", "A ** B ** C = DE", "(A == B) + (C == D) = 1",
+     "A * 7B = 2C9 # a comment", "(A +\n  B) = C", "  A + B = C  ", "A == -1 * -B", "--answer=(A, BC,)"],
+    ["SubstitutedExpression", "ABC == factorial(A) + factorial(B) + factorial(C)", "--answer=ABC * 2 - A"],
+    ["SubstitutedSum", "AB + C = DE", "D + E = F"],
+    ["SubstitutedSum", "-b7", "SEND + MORE = MONEY"],
+]
+
+
+def shape(node: object) -> object:
+    """A node (or a tuple of them) as plain data, every field but its span: trees compared structurally."""
+    if isinstance(node, tuple):
+        return tuple(shape(part) for part in node)
+    if dataclasses.is_dataclass(node):
+        return (type(node).__name__, *(shape(getattr(node, f.name)) for f in dataclasses.fields(node) if f.name != "span"))
+    return node
+
+
+def test_the_tree_built_is_the_one_our_formula_text_parses_to() -> None:
+    """Every command line of the corpus, the run files and the constructs above: the tree built from the expressions
+    (and from the --answer) is the parser's tree of our formula's text as shown, node for node; each word's span
+    holds the word as the user wrote it, its symbols each our letter."""
+    lines = [command for _, _, _, command in corpus()] + [read_runfile(path.read_text(encoding="utf-8"))
+                                                          for path in sorted(EXAMPLES.glob("*.run"))] + CONSTRUCTS
+    compared = 0
+    for argv in lines:
+        puzzle = read_command(argv)
+        if puzzle.answer is not None:
+            assert puzzle.answer_tree is not None
+            assert shape(puzzle.answer_tree.constraints) == shape(parse(puzzle.answer.formula).constraints), argv
+        if puzzle.tree is None:  # a division: its --extra conditions go to the layout's reader as text
+            continue
+        assert shape(puzzle.tree.constraints) == shape(parse("\n".join(puzzle.formulas)).constraints), argv
+        assert puzzle.tree.source == puzzle.text
+        for node in (node for constraint in puzzle.tree.constraints for node in walk(constraint)):
+            if isinstance(node, Word):
+                written = puzzle.text[node.span.start:node.span.end]
+                assert "".join(puzzle.letters.get(ch, ch) for ch in written) == node.letters, (argv, written)
+        compared += 1
+    assert compared >= 35  # the divisions aside
+
+
+def test_no_enigma_reading_parses_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Our formula's text is written to be shown, never parsed: the parser, wherever it is imported by name,
+    is not called for expressions, an --answer, a SubstitutedSum or an impossible puzzle."""
+    import sys
+
+    from smtcrypt.core import parse as parsing
+    from smtcrypt.notations import read
+    from smtcrypt.present.report import Report
+
+    def refused(*_: object, **__: object) -> None:
+        raise AssertionError("an enigma.py reading parsed formula text")
+
+    monkeypatch.setattr(parsing, "parse", refused)
+    for module in [module for name, module in sys.modules.items() if name.startswith("smtcrypt")]:
+        if getattr(module, "parse", None) is parse:
+            monkeypatch.setattr(module, "parse", refused)
+    several = read(["SubstitutedExpression", "--answer=(FOUR, TEN)", "SEVEN - THREE = FOUR", "is_prime(SEVEN)",
+                    "is_square(TEN)", "F in irange(1, 5)"], "enigma")
+    assert Report(several).answer is not None and several.problem.source == several.text
+    assert read('SubstitutedSum "AB + C = DE" "D + E = F"', "enigma").problem.letters == tuple("ABCDEF")
+    impossible = read(["SubstitutedSum", "-b7", "SEND + MORE = MONEY"], "enigma")
+    assert impossible.impossible is not None and impossible.problem.source == "0 = 1"
+
+
+@pytest.mark.parametrize("argv, message, column, length", [
+    (["SubstitutedExpression", "A + B = C", "AB ** 1500 = D"], "exponent 1500 is beyond", 20, 4),
+    (["SubstitutedExpression", "--base=8", "A9 = B"], "9 is not a digit in base 8", 3, 1),
+    (["SubstitutedExpression", "A + B = C", "AB + 1"], "a constraint needs a comparison", 17, 1),
+    (["SubstitutedExpression", "--distinct=", "A + B = C", "is_prime(ABCDEFGHIJKLMNOPQRSTUVWXY)"],
+     "is_prime() decides numbers below", 23, 25),
+])
+def test_the_checkers_carets_point_into_the_command_line(argv: list[str], message: str, column: int,
+                                                          length: int) -> None:
+    from smtcrypt.notations import read
+
+    with pytest.raises(FormulaError) as caught:
+        read(argv, "enigma")
+    error = caught.value
+    assert message in error.message and error.source == read_command(argv).text
+    assert (error.line, error.column, error.length) == (1, column, length), str(error)
+
+
+def test_an_expression_of_several_lines_is_placed_by_line() -> None:
+    with pytest.raises(FormulaError) as caught:
+        read_command(["SubstitutedExpression", "(A +\n + ) = B"])
+    assert (caught.value.line, caught.value.column) == (2, 4)  # the ')' Python could not read, not the first line's
+    puzzle = read_command(["SubstitutedExpression", "(A +\n  BC) = D"])
+    assert puzzle.tree is not None
+    (word,) = [node for node in walk(puzzle.tree.constraints[0]) if isinstance(node, Word) and node.letters == "BC"]
+    assert puzzle.text[word.span.start:word.span.end] == "BC"
+    assert read_command(["SubstitutedExpression", "(A +\n 0.5) * 2 = BC"]).formulas == ["(((A + 0.5) * 2) == BC)"]
+
+
+def test_an_answer_of_a_letter_the_puzzle_lacks_is_pointed_at_in_the_users_symbols(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "--syntax", "enigma", "SubstitutedExpression", "--symbols=abcd", "a + b = c",
+                       "--answer=a + d")
+    assert code == 2 and "the letter D does not occur in the puzzle at line 1, column 5" in err

@@ -15,6 +15,7 @@ from typing import Any
 from smtcrypt.core.check import Problem
 from smtcrypt.core.results import Solution, Verdict, filler
 from smtcrypt.core.rules import Rules
+from smtcrypt.core.tree import Constraints
 from smtcrypt.notations.options import NoOptions
 
 
@@ -24,7 +25,8 @@ class View:
 
     drawing: str | None = None  # the puzzle as printed (a long multiplication or division), if it is one
     formula: str | None = None  # what a verdict names as the formula searched, if not the checked source
-    answer: str | None = None  # an answer the notation's own command asks for (enigma.py's --answer), in our formula
+    # an answer the notation's own command asks for (enigma.py's --answer): in our formula, or its tree
+    answer: str | Constraints | None = None
 
     def fill(self, problem: Problem) -> Callable[[dict[str, int]], str]:
         """A solution's text from its digits: the formula filled in (a layout: the layout filled in)."""

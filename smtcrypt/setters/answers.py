@@ -80,11 +80,12 @@ class Answers:
 
 
 class Expression:
-    """An answer expression, parsed and checked against the puzzle: its parts (one, or a tuple's items)."""
+    """An answer expression, parsed (or built by a reader: a tree of one expression, its spans in its
+    source) and checked against the puzzle: its parts (one, or a tuple's items)."""
 
-    def __init__(self, text: str, problem: Problem):
-        tree = parse(text)
-        text = tree.source  # in the composed form (NFC) the parser reads
+    def __init__(self, text: str | Constraints, problem: Problem):
+        tree = parse(text) if isinstance(text, str) else text
+        text = tree.source  # in the composed form (NFC) the parser reads, or the text the reader's spans point into
         items: tuple[Expr, ...] = tree.constraints
         if len(items) == 1 and isinstance(items[0], Collection) and items[0].kind == "tuple":
             items = items[0].items
@@ -107,8 +108,11 @@ class Expression:
                         if is_wildcard(letter):
                             raise FormulaError("an answer cannot ask for a wildcard '?'", text, node.span.start)
                         if not letter.isdigit() and letter not in letters:
+                            # under the letter where the text writes it so, else at the word (a reader's
+                            # word written in the user's own symbols)
+                            written = text.find(letter, node.span.start, node.span.end)
                             raise FormulaError(f"the letter {letter} does not occur in the puzzle", text,
-                                               node.span.start + text[node.span.start:node.span.end].index(letter))
+                                               written if written >= 0 else node.span.start)
                 if isinstance(node, Name) and node.name not in unknowns:
                     raise FormulaError(f"{node.name!r} is not an integer unknown of the puzzle", text,
                                        node.span.start, node.span.end - node.span.start)

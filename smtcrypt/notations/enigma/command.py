@@ -35,11 +35,12 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.rules import FUNCTIONS, Rules
+from smtcrypt.core.tree import Constraints, Expr, Spans
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations.enigma.expression import Translated, Translator, find_words
 from smtcrypt.notations.enigma.options import (
@@ -85,6 +86,7 @@ class EnigmaPuzzle:
     impossible: str | None = None  # why there is no solution before any search (more symbols than digits)
     template: Translated | None = None  # --template: printed, then filled in, for each solution
     solution: str | None = None  # --solution: the symbols whose digits each solution lists, in this order
+    tree: Constraints | None = None  # SubstitutedExpression's and SubstitutedSum's: ours, its spans in `text`
 
     def listed(self, mapping: Mapping[str, int]) -> dict[str, int]:
         """The symbols' digits a solution lists: those of --solution, or every symbol's."""
@@ -94,7 +96,15 @@ class EnigmaPuzzle:
 
     @property
     def formulas(self) -> list[str]:
+        """Our formula's text of each expression, to be shown (the tree is what is checked and searched)."""
         return [expression.formula for expression in self.expressions]
+
+    @property
+    def answer_tree(self) -> Constraints | None:
+        """Our tree of the --answer, read on its own: its spans in its text as written."""
+        if self.answer is None or self.answer.tree is None:
+            return None
+        return Constraints((self.answer.tree,), self.answer.text)
 
     @property
     def text(self) -> str:
@@ -104,7 +114,7 @@ class EnigmaPuzzle:
             rows = [f"{division.dividend} / {division.divisor} = {division.quotient}"]
             rows += ["" if step is None else f"{step[0]} - {step[1]} = {step[2] or '#'}" for step in division.steps]
             return ", ".join(repr(row) for row in rows)
-        return " ".join(f"({expression.text})" for expression in self.expressions)
+        return joined(expression.text for expression in self.expressions)
 
     def user_mapping(self, mapping: Mapping[str, int]) -> dict[str, int]:
         """A solution's digits by the user's symbols, in the symbols' order."""
@@ -122,6 +132,11 @@ class EnigmaPuzzle:
             position = end
         pieces.append(expression.text[position:])
         return "".join(pieces)
+
+
+def joined(texts: Iterable[str]) -> str:
+    """The expressions on one line, each in brackets: a puzzle's text, which our tree's spans point into."""
+    return " ".join(f"({text})" for text in texts)
 
 
 def read_command(argv: Sequence[str], available: Callable[[str], bool] = FUNCTIONS.__contains__) -> EnigmaPuzzle:
@@ -161,14 +176,25 @@ def _expression_puzzle(options: Options, arguments: list[str], available: Callab
     rules = rules_for(options, list(letters), letters, leading, base)
     nonzero = frozenset(s for s in letters if 0 not in rules.domains.get(letters[s], [0]))
     translator = Translator(symbols, letters, nonzero, available)
-    expressions = tuple(translator.translate(text) for text in texts)
+    source = joined(texts)  # the puzzle's text: each expression's nodes point into it, where it stands
+    spans, at = Spans(source), 1
+    translated: list[Translated] = []
+    constraints: list[Expr] = []
+    for text in texts:
+        expression = translator.translate(text, at=at, spans=spans)
+        assert expression.tree is not None  # a translation always makes one
+        translated.append(expression)
+        constraints.append(expression.tree)
+        at += len(text) + 3  # its closing bracket, a space and the next one's opening bracket
+    expressions = tuple(translated)
+    tree = Constraints(tuple(constraints), source)
     answer = translator.translate(answer_text, answer=True) if answer_text else None
     template = None
     if options.template is not None:  # printed as written: its words found, never read as Python
         template = Translated(options.template[0], "", tuple(find_words(options.template[0], symbols)))
     return EnigmaPuzzle("SubstitutedExpression", expressions, rules, letters, answer, first=options.first,
                         impossible=too_many_symbols(options, list(letters), base), template=template,
-                        solution=solution_symbols(options, letters))
+                        solution=solution_symbols(options, letters), tree=tree)
 
 
 def solution_symbols(options: Options, letters: Mapping[str, str]) -> str | None:

@@ -8,10 +8,10 @@ from typing import Any
 
 from smtcrypt.core.check import Problem, check
 from smtcrypt.core.clock import Clock
-from smtcrypt.core.numerals import digit_char, number_text
-from smtcrypt.core.parse import parse
+from smtcrypt.core.numerals import digit_char, digit_writer, number_text
 from smtcrypt.core.results import Solution, Status, Verdict, join
 from smtcrypt.core.rules import Rules
+from smtcrypt.core.tree import Constraints, Spans, compare, number
 from smtcrypt.notations.base import Reading, View
 from smtcrypt.notations.enigma.command import EnigmaPuzzle, read_command
 from smtcrypt.notations.enigma.runfile import read_runfile
@@ -21,6 +21,13 @@ from smtcrypt.notations.layout import reading as layout_reading
 NEVER = "0 = 1"  # the formula of a puzzle enigma.py's own check shows has no solution (`impossible`)
 
 
+def never() -> Constraints:
+    """NEVER's tree, as the parser makes it of that text (its spans in it)."""
+    spans = Spans(NEVER)
+    zero, one = NEVER.index("0"), NEVER.index("1")
+    return Constraints((compare(number(0, spans(zero)), "==", number(1, spans(one)), spans(0, len(NEVER))),), NEVER)
+
+
 class EnigmaView(View):
     """A solution as enigma.py prints it: the expressions as written and then with the digits in (a
     division: `47670 / 77 = 619 (rem 7) [476 - 462 = 14, ...]`), and the user's symbols' digits."""
@@ -28,13 +35,19 @@ class EnigmaView(View):
     def __init__(self, puzzle: EnigmaPuzzle, inner: View):
         self.puzzle, self.inner = puzzle, inner  # `inner`: the formula's or the layout's own view
         self.drawing = inner.drawing
-        self.formula = inner.formula if puzzle.impossible is None else puzzle.text
-        self.answer = None if puzzle.answer is None else puzzle.answer.formula  # our formula for enigma's --answer
+        # our formula's text, where the tree searched was built from the expressions (its source is the puzzle's text)
+        self.ours = join(puzzle.formulas) if puzzle.impossible is None and puzzle.division is None else None
+        self.formula = puzzle.text if puzzle.impossible is not None else (
+            inner.formula if self.ours is None else self.ours)
+        self.answer = puzzle.answer_tree  # our tree of enigma's --answer
         # a division's dividend, divisor and quotient, by their cells' names
         self.operands = inner.layout.operands if isinstance(inner, layout_reading.LayoutView) else ()
 
     def fill(self, problem: Problem) -> Callable[[dict[str, int]], str]:
-        return self.inner.fill(problem)
+        """A solution's text: our formula filled in, where the expressions were searched; else the inner view's."""
+        if self.ours is None:
+            return self.inner.fill(problem)
+        return formula_filler(self.ours, problem)
 
     def symbols(self, mapping: Mapping[str, int]) -> dict[str, int]:
         return self.puzzle.user_mapping(mapping)
@@ -87,6 +100,16 @@ def solutions(count: int) -> str:
     return f"{count} solution{'' if count == 1 else 's'}"
 
 
+def formula_filler(formula: str, problem: Problem) -> Callable[[dict[str, int]], str]:
+    """Our formula's text with each letter's digit in, by one `str.format` a solution: its capitals are
+    the letters of its words (a function's name, `and`, `not` and `in` are lowercase, a number digits)."""
+    letters = sorted(problem.letters)
+    place = {letter: "{" + str(index) + "}" for index, letter in enumerate(letters)}
+    template = "".join(place.get(ch, ch) for ch in formula.replace("{", "{{").replace("}", "}}"))
+    digit = digit_writer(problem.rules.base)
+    return lambda mapping: template.format(*map(digit, map(mapping.__getitem__, letters)))
+
+
 def division_text(operands: Sequence[str], mapping: Mapping[str, int], base: int) -> str:
     """`a / b = c (rem r) [x - y = z, ...]` of a solution of a long division: its dividend, divisor and
     quotient (`operands`, by their cells' names) read off the solution's mapping, the steps worked out."""
@@ -117,7 +140,7 @@ def read(text: str | Sequence[str], /) -> Reading:
         puzzle = read_command(argv)
     if puzzle.impossible is not None:  # no search can find what enigma.py's check rules out
         with clock("check"):
-            problem = check(parse(NEVER), Rules(base=puzzle.rules.base))
+            problem = check(never(), Rules(base=puzzle.rules.base))
         view = EnigmaView(puzzle, View())
         return Reading("enigma", puzzle.text, problem, puzzle.rules, view, clock.seconds, first=puzzle.first,
                        impossible=puzzle.impossible)
@@ -129,10 +152,9 @@ def read(text: str | Sequence[str], /) -> Reading:
             clock.seconds[stage] = clock.seconds.get(stage, 0.0) + seconds
         problem = inner.problem
         view = EnigmaView(puzzle, inner.view)
-    else:
-        with clock("parse"):
-            tree = parse(join(puzzle.formulas))
+    else:  # the expressions' tree, built as they were read, its spans in the puzzle's text
+        assert puzzle.tree is not None
         with clock("check"):
-            problem = check(tree, puzzle.rules)
+            problem = check(puzzle.tree, puzzle.rules)
         view = EnigmaView(puzzle, View())
     return Reading("enigma", puzzle.text, problem, puzzle.rules, view, clock.seconds, first=puzzle.first)
