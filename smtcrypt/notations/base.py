@@ -33,6 +33,11 @@ class View:
         """A solution's digits by the user's own symbols."""
         return dict(mapping)
 
+    def searched(self, problem: Problem) -> str:
+        """The formula searched, as formula text: the checked source, where the reader's tree was
+        parsed from it (a layout's is its rows' equations, which its source, the layout, is not)."""
+        return problem.source
+
     def line(self, solution: Solution, answer: str | None = None) -> str:
         """One solution as the notation prints it, as it is found (with `answer`'s value, shown, if it has one)."""
         return str(solution).replace("\n", "; ")

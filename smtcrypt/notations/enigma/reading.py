@@ -36,6 +36,9 @@ class EnigmaView(View):
     def fill(self, problem: Problem) -> Callable[[dict[str, int]], str]:
         return self.inner.fill(problem)
 
+    def searched(self, problem: Problem) -> str:
+        return self.inner.searched(problem)
+
     def symbols(self, mapping: Mapping[str, int]) -> dict[str, int]:
         return self.puzzle.user_mapping(mapping)
 
