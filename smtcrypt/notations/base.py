@@ -34,8 +34,8 @@ class View:
         return dict(mapping)
 
     def searched(self, problem: Problem) -> str:
-        """The formula searched, as formula text: the checked source, where the reader's tree was
-        parsed from it (a layout's is its rows' equations, which its source, the layout, is not)."""
+        """The formula searched, as text (`Puzzle.formula`): the checked source, but where a notation
+        says it otherwise (a layout's source is the layout as printed; its view says the equations)."""
         return problem.source
 
     def line(self, solution: Solution, answer: str | None = None) -> str:

@@ -29,6 +29,11 @@ class LongDivision:
     quotient: str
     steps: tuple[tuple[str, str] | None, ...]
 
+    def __post_init__(self) -> None:
+        if len(self.steps) != len(self.quotient):  # a caller's mistake, not a fault of the division's
+            raise ValueError(f"{len(self.steps)} steps for the {len(self.quotient)} digits of the quotient "
+                             f"{self.quotient!r}: one per digit, None for a digit 0")
+
     def lines(self) -> list[str]:
         """As printed: the quotient over a rule, `divisor ) dividend`, and per nonzero quotient digit
         its product (ending under the dividend digit the quotient digit stands over), a rule as wide,
