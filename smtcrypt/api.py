@@ -148,7 +148,7 @@ class Puzzle:
     @property
     def formula(self) -> str:
         """The formula searched (for a layout, the equations made from its rows)."""
-        return self.problem.source
+        return self.view.searched(self.problem)
 
     @property
     def letters(self) -> tuple[str, ...]:

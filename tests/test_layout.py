@@ -9,10 +9,13 @@ import json
 import pytest
 
 import smtcrypt
+import smtcrypt.core.parse as core_parse
 from smtcrypt import FormulaError, Puzzle, Status
 from smtcrypt.cli import main
+from smtcrypt.core.letters import WILDCARD_NAMES
 from smtcrypt.errors import LayoutError
-from smtcrypt.notations.layout import parse_layout
+from smtcrypt.notations.layout import LongDivision, parse_layout
+from smtcrypt.notations.layout import reader as layout_reader
 
 MULTIPLICATION = """\
     7??
@@ -526,3 +529,61 @@ def test_conditions_may_allow_leading_zeros_while_the_rows_keep_the_rule():
     solutions = list(rows.solve())
     assert solutions and all(s.mapping["E"] != 0 for s in solutions)  # the divisor's head stays nonzero
     assert len(solutions) == sum(letters["E"] != 3 for letters in brute_letters(headed))
+
+
+# --- the reader builds the formula's tree: no text of ours is parsed ------------------------------
+
+def test_a_layout_is_read_into_nodes_and_only_the_users_conditions_are_parsed(monkeypatch):
+    """A multiplication, a division and enigma.py's SubstitutedDivision (built from its rows, not from
+    its drawing) come to their problems without the parser, but for the conditions as the user wrote them."""
+    composed, conditions = core_parse.normal, "A + ? > 1"
+    parsed = []
+
+    def guarded(source):  # every parse begins by composing its text, whichever module called it
+        assert source == conditions, f"a text the user did not write was parsed: {source!r}"
+        parsed.append(source)
+        return composed(source)
+
+    monkeypatch.setattr(core_parse, "normal", guarded)
+    multiplication = Puzzle.from_layout(MULTIPLICATION)
+    division = Puzzle.from_layout(DIVISION, conditions)
+
+    def printed(*args):
+        raise AssertionError("enigma.py's rows were printed and read back")
+
+    monkeypatch.setattr(layout_reader.LayoutReader, "__init__", printed)
+    enigma = Puzzle.from_enigma(["SubstitutedDivision", "pkmkh / ?? = ???", "pkm - pmd = xp", "xpk - ?? = kh",
+                                 "khh - mbg = k"])
+    assert parsed == [conditions]
+    assert multiplication.problem.source == MULTIPLICATION.rstrip("\n")  # the spans' text: the layout's
+    assert division.problem.source == DIVISION.rstrip("\n") + "\n" + conditions
+    assert enigma.problem.source == enigma.view.drawing
+    # the condition's `?` named after the layout's cells, a digit of its own
+    assert len(division.problem.wildcards) == DIVISION.count("?") + 1
+    assert division.formula.splitlines()[-1] == "A + " + WILDCARD_NAMES[DIVISION.count("?")] + " > 1"
+
+
+def test_the_checkers_errors_point_into_the_layout():
+    with pytest.raises(FormulaError) as caught:  # a row's literal digit the base lacks
+        Puzzle.from_layout(MULTIPLICATION, base=8)
+    assert "8 is not a digit in base 8" in caught.value.message
+    assert (caught.value.line, caught.value.column) == (4, 5) and caught.value.snippet == "     ?8??\n      ^"
+    with pytest.raises(LayoutError) as literal:  # a row of literal digits alone
+        Puzzle.from_layout("   17\n x 12\n ----\n   34\n  17\n ---\n  204\n", base=5)
+    assert "7 is not a digit in base 5" in literal.value.message
+    assert (literal.value.line, literal.value.column) == (1, 5)
+
+
+def test_a_division_from_its_rows_reads_as_its_drawing():
+    """`LongDivision` (enigma.py's rows) reads as the same division printed and read back: the same
+    equations, cells and hidden names, and the same first fault."""
+    rows = LongDivision("PKMKH", "??", "???", (("PMD", "XPK"), ("??", "KHH"), ("MBG", "K")))
+    read, printed = rows.read(), parse_layout(rows.text)
+    assert read.formula() == printed.formula() and read.text == printed.text == rows.text.rstrip("\n")
+    assert (read.cells, read.hidden, read.operands) == (printed.cells, printed.hidden, printed.operands)
+    wrong = LongDivision("???", "?", "1?", (None, ("?", "?")))  # a quotient digit 1 with no rows
+    with pytest.raises(LayoutError) as from_rows:
+        wrong.read()
+    with pytest.raises(LayoutError) as from_text:
+        parse_layout(wrong.text)
+    assert str(from_rows.value) == str(from_text.value) and "no rows under it" in from_rows.value.message

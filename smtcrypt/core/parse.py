@@ -25,7 +25,6 @@ from smtcrypt.core.letters import (
     is_letter,
     is_lowercase,
     is_uncased_letter,
-    is_wildcard,
     misplaced_mark,
     normal,
     refusal,
@@ -150,10 +149,9 @@ class _ToTree:
     wildcards are named in order of appearance; it is a loop, not Lark's `Transformer`, whose
     wrappers for the position cost more than the methods (a fifth of a parse)."""
 
-    def __init__(self, source: str = "", named_cells: bool = False) -> None:
+    def __init__(self, source: str = "") -> None:
         self.source = source
         self.wildcards = 0
-        self.named_cells = named_cells  # a formula made by smtcrypt: its hidden cells are named, not `?`
 
     def transform(self, root: LarkTree) -> Any:
         """The tree made from `root` bottom up, without recursion (the depth was checked, not bounded)."""
@@ -309,10 +307,9 @@ SHAPED_LENGTH = 400  # the longest text whose shape's tree is kept
 SHAPES_KEPT = 1024  # trees of shapes kept (each of a text of at most SHAPED_LENGTH characters)
 
 
-def parse(source: Formula, named_cells: bool = False) -> Constraints:
-    """Parse a formula such as "NUM + BER = PLAY" into its typed tree. `named_cells`: the formula was
-    made by smtcrypt (from a layout) and names its hidden cells by the characters of WILDCARD_NAMES.
-    The text is read in its composed form (NFC): spans point into `normal(source)`.
+def parse(source: Formula) -> Constraints:
+    """Parse a formula such as "NUM + BER = PLAY" into its typed tree. The text is read in its
+    composed form (NFC): spans point into `normal(source)`.
 
     A short text of ASCII without wildcards is parsed by its shape (`SHAPE`), once a shape: a
     collection of puzzles repeats a few thousand shapes (`SEND + MORE = MONEY` is `AAAA + AAAA =
@@ -324,12 +321,12 @@ def parse(source: Formula, named_cells: bool = False) -> Constraints:
     if len(source) > MAX_SOURCE_LENGTH:
         raise FormulaLimitError(f"formula of {len(source):,} characters: the limit is {MAX_SOURCE_LENGTH:,}",
                                 source, MAX_SOURCE_LENGTH)
-    if len(source) <= SHAPED_LENGTH and source.isascii() and "?" not in source and not named_cells:
+    if len(source) <= SHAPED_LENGTH and source.isascii() and "?" not in source:
         shaped = _shape_tree(source.translate(SHAPE))
         if shaped is not None:
             return Constraints(tuple(_dressed(constraint, source) for constraint in shaped.constraints), source,
                                measured=True)
-    return _parse(source, named_cells)
+    return _parse(source)
 
 
 @lru_cache(maxsize=SHAPES_KEPT)
@@ -338,7 +335,7 @@ def _shape_tree(shape: str) -> Constraints | None:
     message in its own words (a message made for the shape would be thrown away, and making one
     costs more than a parse)."""
     try:
-        return _parse(shape, False, explain=False)
+        return _parse(shape, explain=False)
     except (UnexpectedInput, FormulaError):
         return None
 
@@ -376,11 +373,11 @@ def _dressed(node: Expr, source: str) -> Expr:  # noqa: PLR0911
     return Collection(node.kind, tuple(_dressed(item, source) for item in node.items), span)
 
 
-def _parse(source: str, named_cells: bool, explain: bool = True) -> Constraints:
+def _parse(source: str, explain: bool = True) -> Constraints:
     """`parse` by Lark, for a text already checked for emptiness and length; `explain=False` lets
     Lark's own error through, without the message `_syntax_error` makes of it."""
     if not source.isascii():
-        _check_characters(source, named_cells)
+        _check_characters(source)
     try:
         lark_tree = parser("\n" in source).parse(source)
     except UnexpectedInput as error:
@@ -390,21 +387,21 @@ def _parse(source: str, named_cells: bool, explain: bool = True) -> Constraints:
     deep = len(source) >= MAX_DEPTH  # else no tree is that deep (see `_check_depth`): the walks are left out
     if deep:
         _check_depth(source, lark_tree)
-    constraints = _ToTree(source, named_cells).transform(lark_tree)
+    constraints = _ToTree(source).transform(lark_tree)
     if deep:
         for constraint in constraints:
             _check_depth(source, constraint)
     return Constraints(constraints, source, measured=True)  # within every limit: see core/limits.py
 
 
-def _check_characters(source: str, named_cells: bool) -> None:
+def _check_characters(source: str) -> None:
     """Every character outside ASCII must be a letter, or a mark or joiner on a letter (core/letters.py): a clear
     error at the first that is not (a symbol, a digit of another script, a look-alike of an operator, a
     wildcard's hidden name, a combining mark with no letter before it or on a digit). The lexer reads any
     character outside ASCII as part of a word or a name, so a mark is checked here, on the text's symbols."""
     misplaced = misplaced_mark(source)
     for position, ch in enumerate(source[:None if misplaced is None else misplaced[0]]):
-        if ch >= "\x80" and not (named_cells and is_wildcard(ch)):
+        if ch >= "\x80":
             problem = refusal(ch)
             if problem is not None:
                 raise FormulaSyntaxError(problem, source, position)

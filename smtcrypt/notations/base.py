@@ -36,6 +36,11 @@ class View:
         """A solution's digits by the user's own symbols."""
         return dict(mapping)
 
+    def searched(self, problem: Problem) -> str:
+        """The formula searched, as text (`Puzzle.formula`): the checked source, but where a notation
+        says it otherwise (a layout's source is the layout as printed; its view says the equations)."""
+        return problem.source
+
     def line(self, solution: Solution, answer: str | None = None) -> str:
         """One solution as the notation prints it, as it is found (with `answer`'s value, shown, if it has one)."""
         return str(solution).replace("\n", "; ")

@@ -52,6 +52,7 @@ from smtcrypt.notations.enigma.options import (
     too_many_symbols,
     value_error,
 )
+from smtcrypt.notations.layout import LongDivision
 
 SOLVERS = ("SubstitutedExpression", "SubstitutedDivision", "SubstitutedSum")
 SUM_OPTIONS = {"base", "assign", "digits", "invalid"}  # the only options enigma.py's SubstitutedSum takes
@@ -79,7 +80,7 @@ class EnigmaPuzzle:
     rules: Rules  # the rules our formulas (or layout) are searched under
     letters: dict[str, str]  # the user's symbol -> our letter
     answer: Translated | None = None
-    layout: str | None = None  # SubstitutedDivision: the printed long division searched
+    layout: LongDivision | None = None  # SubstitutedDivision: the long division searched, by its rows
     division: DivisionRows | None = None
     first: bool = False
     hidden: frozenset[str] = field(default_factory=frozenset)  # our letters that stand for a '?' cell
@@ -284,10 +285,10 @@ def _merge(cells: list[str], at: int, given: str, argument: str) -> None:
         cells[at + offset] = ch
 
 
-def division_layout(division: DivisionRows, arguments: list[str]) -> tuple[str, list[str]]:
-    """The printed long division of the rows (see smtcrypt.notations.layout), and its final remainder
-    cells; each x of an intermediate sum is checked against the remainder and dividend digits it is
-    made of, and its letters copied into them."""
+def division_layout(division: DivisionRows, arguments: list[str]) -> tuple[LongDivision, list[str]]:
+    """The long division of the rows as the layout's rows (see smtcrypt.notations.layout), and its
+    final remainder cells; each x of an intermediate sum is checked against the remainder and
+    dividend digits it is made of, and its letters copied into them."""
     dividend = list(division.dividend)
     size, count = len(dividend), len(division.quotient)
     nonzero = [index for index, step in enumerate(division.steps) if step is not None]
@@ -315,17 +316,11 @@ def division_layout(division: DivisionRows, arguments: list[str]) -> tuple[str, 
             _merge(before, 0, x[:len(before)], argument)
             _merge(dividend, over - brought + 1, x[len(before):], argument)
         remainders[index] = list(z)
-    left = len(division.divisor) + 3
-    lines = [" " * (left + size - count) + division.quotient, " " * left + "-" * size,
-             f"{division.divisor} ) {''.join(dividend)}"]
     final: list[str] = []
+    rows: list[tuple[str, str] | None] = [None] * count
     for position, index in enumerate(nonzero):
         step = division.steps[index]
         assert step is not None
-        product = step[1]
-        end = left + size - count + index
-        lines.append(" " * (end - len(product) + 1) + product)
-        lines.append(" " * (end - len(product) + 1) + "-" * len(product))
         last = position + 1 == len(nonzero)
         reach = size - 1 if last else size - count + nonzero[position + 1]
         brought_cells = dividend[size - count + index + 1:reach + 1] if not last else []
@@ -334,10 +329,8 @@ def division_layout(division: DivisionRows, arguments: list[str]) -> tuple[str, 
             final = remainders[index]
             if index != count - 1:  # the digits after the last nonzero quotient digit are 0: brought down
                 row = remainders[index] + dividend[size - count + index + 1:]
-        if not row:
-            row = ["0"]
-        lines.append(" " * (left + reach - len(row) + 1) + "".join(row))
-    return "\n".join(lines) + "\n", final
+        rows[index] = (step[1], "".join(row) or "0")
+    return LongDivision("".join(dividend), division.divisor, division.quotient, tuple(rows)), final
 
 
 def _division_puzzle(options: Options, arguments: list[str], available: Callable[[str], bool]) -> EnigmaPuzzle:
@@ -386,13 +379,10 @@ def _division_puzzle(options: Options, arguments: list[str], available: Callable
                         solution=solution_symbols(options, letters))
 
 
-def _rename(layout: str, letters: Mapping[str, str]) -> str:
-    """The layout's symbols as our letters, all at once (a symbol's letter may be another symbol)."""
-    lines = layout.split("\n")
-    renamed = []
-    for number, line in enumerate(lines):
-        if number == 1 or set(line.strip()) <= {"-"}:
-            renamed.append(line)
-            continue
-        renamed.append("".join(letters.get(ch, ch) for ch in line))
-    return "\n".join(renamed)
+def _rename(layout: LongDivision, letters: Mapping[str, str]) -> LongDivision:
+    """The rows' symbols as our letters, all at once (a symbol's letter may be another symbol)."""
+    def renamed(row: str) -> str:
+        return "".join(letters.get(ch, ch) for ch in row)
+
+    steps = tuple(None if step is None else (renamed(step[0]), renamed(step[1])) for step in layout.steps)
+    return LongDivision(renamed(layout.dividend), renamed(layout.divisor), renamed(layout.quotient), steps)

@@ -15,7 +15,6 @@ from smtcrypt.core.tree import Constraints, Spans, compare, number
 from smtcrypt.notations.base import Reading, View
 from smtcrypt.notations.enigma.command import EnigmaPuzzle, read_command
 from smtcrypt.notations.enigma.runfile import read_runfile
-from smtcrypt.notations.layout import parse_layout
 from smtcrypt.notations.layout import reading as layout_reading
 
 NEVER = "0 = 1"  # the formula of a puzzle enigma.py's own check shows has no solution (`impossible`)
@@ -48,6 +47,9 @@ class EnigmaView(View):
         if self.ours is None:
             return self.inner.fill(problem)
         return formula_filler(self.ours, problem)
+
+    def searched(self, problem: Problem) -> str:
+        return self.inner.searched(problem)
 
     def symbols(self, mapping: Mapping[str, int]) -> dict[str, int]:
         return self.puzzle.user_mapping(mapping)
@@ -144,9 +146,9 @@ def read(text: str | Sequence[str], /) -> Reading:
         view = EnigmaView(puzzle, View())
         return Reading("enigma", puzzle.text, problem, puzzle.rules, view, clock.seconds, first=puzzle.first,
                        impossible=puzzle.impossible)
-    if puzzle.layout is not None:  # a division: its layout, read once, with --extra as its conditions
+    if puzzle.layout is not None:  # a division: its rows read, with --extra as its conditions
         with clock("parse"):
-            layout = parse_layout(puzzle.layout)
+            layout = puzzle.layout.read()
         inner = layout_reading.read(layout, conditions=puzzle.formulas or None, rules=puzzle.rules)
         for stage, seconds in inner.seconds.items():
             clock.seconds[stage] = clock.seconds.get(stage, 0.0) + seconds

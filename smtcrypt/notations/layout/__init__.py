@@ -5,10 +5,11 @@ its own). Only the right edges of the rows carry meaning: a partial product ends
 multiplier digit it belongs to, a row of a division ends under the dividend digit its quotient
 digit stands over. The layout becomes an
 ordinary formula (each row an equation between words, and the rules of long division as
-comparisons), so every search, proof and the exact re-check apply to it unchanged; its `?` cells
-are named by characters of the Private Use Area (`letters.WILDCARD_NAMES`), which the parser accepts only in a
-formula made here. Each solution is shown filled into the layout as it was given. Conditions on
-the letters (`LayoutFormula`) follow the equations in the same formula.
+comparisons), built as the formula's tree with its spans in the layout's text, so every search,
+proof and the exact re-check apply to it unchanged and the checker's errors point into the layout;
+its `?` cells are named by characters of the Private Use Area (`letters.WILDCARD_NAMES`), which no
+formula a user writes can name. Each solution is shown filled into the layout as it was given.
+Conditions on the letters (`LayoutFormula`) follow the equations in the same formula.
 
 Multiplication::
 
@@ -31,11 +32,12 @@ Division::
           ...        the final remainder, ending under the dividend's last digit
 
 The modules, one job each: `reader` (the printed text read row by row, and long multiplication),
-`division` (the rules of long division, step by step under the quotient), `formula` (the layout
-as read: its rows, the equations they make, a solution filled in), `conditions` (a layout's
-equations and conditions on its letters, parsed and checked as one formula).
-Its options are one record (`options`), which the command line and the web page read without
-loading the parser: the names below load from their modules on first use.
+`division` (the rules of long division, step by step under the quotient), `rows` (a long division
+given by its rows rather than printed: enigma.py's), `formula` (the layout as read: its rows, the
+equations they make as parts of the formula's tree, a solution filled in), `conditions` (a layout's
+equations and conditions on its letters, checked as one formula). Its options are one record
+(`options`), which the command line and the web page read without loading the parser: the names
+below load from their modules on first use.
 """
 
 from __future__ import annotations
@@ -47,12 +49,14 @@ from smtcrypt.errors import LayoutError
 
 if TYPE_CHECKING:
     from smtcrypt.notations.layout.conditions import LayoutFormula
-    from smtcrypt.notations.layout.formula import Literal, Power, PrintedLayout, PrintedRow
+    from smtcrypt.notations.layout.formula import Part, Power, PrintedLayout, PrintedRow, Relation, RowNumber
     from smtcrypt.notations.layout.options import LayoutOptions
     from smtcrypt.notations.layout.reader import parse_layout
+    from smtcrypt.notations.layout.rows import LongDivision
 
-_MODULES = {"LayoutFormula": "conditions", "Literal": "formula", "Power": "formula", "PrintedLayout": "formula",
-            "PrintedRow": "formula", "LayoutOptions": "options", "parse_layout": "reader"}
+_MODULES = {"LayoutFormula": "conditions", "Part": "formula", "Power": "formula", "PrintedLayout": "formula",
+            "PrintedRow": "formula", "Relation": "formula", "RowNumber": "formula", "LayoutOptions": "options",
+            "parse_layout": "reader", "LongDivision": "rows"}
 
 
 def __getattr__(name: str) -> Any:
@@ -61,5 +65,5 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(f"{__name__}.{_MODULES[name]}"), name)
 
 
-__all__ = ["LayoutError", "LayoutFormula", "LayoutOptions", "Literal", "Power", "PrintedLayout", "PrintedRow",
-           "parse_layout"]
+__all__ = ["LayoutError", "LayoutFormula", "LayoutOptions", "LongDivision", "Part", "Power", "PrintedLayout",
+           "PrintedRow", "Relation", "RowNumber", "parse_layout"]

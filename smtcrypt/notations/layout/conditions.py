@@ -1,4 +1,4 @@
-"""A layout's equations and conditions on its letters, as one formula parsed and checked together."""
+"""A layout's equations and conditions on its letters, as one formula checked together."""
 
 from __future__ import annotations
 
@@ -7,20 +7,40 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from smtcrypt.core.check import Problem, check
-from smtcrypt.core.letters import WILDCARD_NAMES, normal
+from smtcrypt.core.letters import WILDCARD_FIRST, WILDCARD_NAMES, is_wildcard, normal, spelled
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import FormulaText, join
 from smtcrypt.core.rules import Rules
-from smtcrypt.core.tree import Constraints, Name, walk, words
+from smtcrypt.core.tree import (
+    BinOp,
+    BoolOp,
+    Call,
+    Collection,
+    Compare,
+    Constraints,
+    Expr,
+    Name,
+    Not,
+    Number,
+    Repeating,
+    Span,
+    Unary,
+    Word,
+    walk,
+    words,
+)
 from smtcrypt.errors import FormulaError, FormulaNameError
 from smtcrypt.notations.layout.formula import PrintedLayout
 
 
 class LayoutFormula:
     """A layout's equations and, after them, conditions on its letters (formulas as `Puzzle` takes
-    them): parsed and checked as one formula, so that a condition's letter is the layout's letter
-    and a new letter is one more letter of the puzzle under the same rules. Errors in a condition
-    point at the condition's own text, not at the formula made here.
+    them): checked as one formula, so that a condition's letter is the layout's letter and a new
+    letter is one more letter of the puzzle under the same rules.
+
+    The equations are the layout's own nodes, their spans in its text; the conditions are parsed
+    from the user's text alone, and follow the layout's text in the formula's source (after a line
+    break), their spans moved there. Errors in a condition point at the condition's own text.
 
     The conditions' `?`s are named after the layout's, so each is a digit of its own as in any
     formula. `conditions_allow_leading_zeros`: words in the conditions may start with 0 while the
@@ -30,13 +50,21 @@ class LayoutFormula:
     def __init__(self, layout: PrintedLayout, conditions: FormulaText | None, base: int = 10):
         self.layout = layout
         self.conditions = "" if conditions is None else normal(join(conditions))
-        equations = layout.formula(base)
+        equations = layout.constraints(base)
         if not self.conditions.strip(" \t\r\n;,"):
-            self.conditions, self.source, self.offset = "", equations, len(equations)
+            self.conditions, self.source, self.offset = "", layout.text, len(layout.text)
+            self.tree = Constraints(equations, self.source)
             return
-        self.refuse_lowercase_letters(parse(self.conditions))  # errors point at the conditions as written
-        self.offset = len(equations) + 1
-        self.source = equations + "\n" + self.named_wildcards(self.conditions, layout.hidden)
+        parsed = parse(self.conditions)  # errors point at the conditions as written
+        self.refuse_lowercase_letters(parsed)
+        wildcards = self.conditions.count("?")  # each one a word's, named by the parser in order
+        if wildcards > len(WILDCARD_NAMES) - layout.hidden:
+            raise FormulaError(f"more than {len(WILDCARD_NAMES)} cells and wildcards '?' in the layout and its "
+                               "conditions", self.conditions, self.conditions.rindex("?"))
+        self.offset = len(layout.text) + 1
+        self.source = layout.text + "\n" + self.conditions
+        moved = Moved(self.offset, layout.text.count("\n") + 1, layout.hidden)
+        self.tree = Constraints((*equations, *(moved(constraint) for constraint in parsed.constraints)), self.source)
 
     def refuse_lowercase_letters(self, conditions: Constraints) -> None:
         """A condition's lowercase name that is a letter the layout writes lowercase is refused: in a
@@ -50,15 +78,6 @@ class LayoutFormula:
                         f"{node.name.upper()} (a lowercase name in a formula is an integer unknown)",
                         conditions.source, node.span.start, node.span.end - node.span.start)
 
-    @staticmethod
-    def named_wildcards(text: str, first: int) -> str:
-        """Each `?` replaced by the next hidden name from WILDCARD_NAMES[first] on, one character for one."""
-        pieces = text.split("?")
-        if len(pieces) - 1 > len(WILDCARD_NAMES) - first:
-            raise FormulaError(f"more than {len(WILDCARD_NAMES)} cells and wildcards '?' in the layout and its "
-                               "conditions", text, text.rindex("?"))
-        return pieces[0] + "".join(WILDCARD_NAMES[first + index] + piece for index, piece in enumerate(pieces[1:]))
-
     @contextmanager
     def pointing_at_conditions(self) -> Iterator[None]:
         """A `FormulaError` in the conditions' part of the formula raised again at the conditions' text."""
@@ -69,10 +88,6 @@ class LayoutFormula:
                 raise
             raise type(error)(error.message, self.conditions, error.position - self.offset,
                               error.length) from None
-
-    def parse(self) -> Constraints:
-        with self.pointing_at_conditions():
-            return parse(self.source, named_cells=True)
 
     def check(self, tree: Constraints, rules: Rules, *, conditions_allow_leading_zeros: bool = False) -> Problem:
         """The checked problem; with `conditions_allow_leading_zeros` only the layout's words keep
@@ -87,3 +102,46 @@ class LayoutFormula:
                           and not word.letters[0].isdigit())
         allowed = {letter: digits - {0} if letter in heads else digits for letter, digits in problem.allowed.items()}
         return dataclasses.replace(problem, leading=heads, allowed=allowed)
+
+
+class Moved:
+    """The conditions' nodes as they stand after the layout: each span moved `offset` characters
+    (`lines` lines) on, each wildcard named after the layout's `hidden` cells (the parser names a
+    text's `?`s from the first hidden name on)."""
+
+    def __init__(self, offset: int, lines: int, hidden: int):
+        self.offset, self.lines, self.hidden = offset, lines, hidden
+
+    def named(self, ch: str) -> str:
+        """A letter of a word, a wildcard's name moved past the layout's cells."""
+        return WILDCARD_NAMES[self.hidden + ord(ch) - WILDCARD_FIRST] if is_wildcard(ch) else ch
+
+    def span(self, span: Span) -> Span:
+        return Span(span.start + self.offset, span.end + self.offset, span.line + self.lines, span.column)
+
+    def __call__(self, node: Expr) -> Expr:  # noqa: PLR0911
+        span = self.span(node.span)
+        if isinstance(node, Word):
+            letters = node.letters
+            if any(is_wildcard(ch) for ch in letters):
+                letters = spelled("".join(map(self.named, letters)))
+            return Word(letters, span)
+        if isinstance(node, Name):
+            return Name(node.name, span)
+        if isinstance(node, Number):
+            return Number(node.value, node.text, span)
+        if isinstance(node, Repeating):
+            return Repeating(node.whole, node.fixed, node.period, node.text, span)
+        if isinstance(node, Unary):
+            return Unary(node.op, self(node.operand), span)
+        if isinstance(node, BinOp):
+            return BinOp(node.op, self(node.left), self(node.right), span)
+        if isinstance(node, Compare):
+            return Compare(tuple(map(self, node.operands)), node.ops, span)
+        if isinstance(node, BoolOp):
+            return BoolOp(node.op, tuple(map(self, node.operands)), span)
+        if isinstance(node, Not):
+            return Not(self(node.operand), span)
+        if isinstance(node, Call):
+            return Call(node.name, tuple(map(self, node.args)), span)
+        return Collection(node.kind, tuple(map(self, node.items)), span)

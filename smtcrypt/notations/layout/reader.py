@@ -10,9 +10,19 @@ from __future__ import annotations
 import re
 
 from smtcrypt.core.parse import WILDCARD_NAMES
+from smtcrypt.core.tree import Span
 from smtcrypt.errors import LayoutError
 from smtcrypt.notations.layout.division import Division
-from smtcrypt.notations.layout.formula import Formula, Power, PrintedLayout, PrintedRow, joined, written
+from smtcrypt.notations.layout.formula import (
+    Operation,
+    Part,
+    Power,
+    PrintedLayout,
+    PrintedRow,
+    Relation,
+    Written,
+    chain,
+)
 
 OPERATORS = ("x", "*", "×")
 CELL = re.compile(r"[A-Za-z0-9?]+")
@@ -41,26 +51,21 @@ def parse_layout(text: str, *, nonzero_remainders: bool = False) -> PrintedLayou
     return parser.multiplication()
 
 
-class LayoutReader:
-    """Reads rows off the lines, naming each `?` by the next hidden letter, in reading order."""
+class Sheet:
+    """A layout's lines and the cells named on them: each `?` by the next hidden letter, in the order
+    the rows are named (reading order), a letter in either case by its capital."""
 
     def __init__(self, source: str, lines: list[str]):
         self.source, self.lines = source, lines
         self.offsets = [0]
         for line in lines:
             self.offsets.append(self.offsets[-1] + len(line) + 1)
-        self.rows = [index for index, line in enumerate(lines) if line.strip()]  # the non-blank lines
         self.cells: dict[tuple[int, int], str] = {}
         self.spelling: dict[str, str] = {}
         self.hidden = 0
 
-    # --- errors and small pieces -------------------------------------------------------------------
-
     def error(self, message: str, line: int, column: int = 0, length: int = 1) -> LayoutError:
         return LayoutError(message, self.source, self.offsets[line] + column, length)
-
-    def first_column(self, line: int) -> int:
-        return len(self.lines[line]) - len(self.lines[line].lstrip())
 
     def number(self, line: int, start: int, end: int, what: str) -> PrintedRow:
         """The cells lines[line][start:end+1] as a row, each `?` named."""
@@ -86,7 +91,25 @@ class LayoutReader:
                 self.hidden += 1
             names.append(ch)
             self.cells[(line, start + offset)] = ch
-        return PrintedRow("".join(names), line, start, end)
+        offset = self.offsets[line] + start
+        return PrintedRow("".join(names), line, start, end, Span(offset, offset + len(text), line + 1, start + 1))
+
+    def layout(self, kind: str, equations: list[Relation], operands: tuple[str, ...] = ()) -> PrintedLayout:
+        return PrintedLayout(kind, self.source, list(self.lines), equations, dict(self.cells), dict(self.spelling),
+                             self.hidden, operands)
+
+
+class LayoutReader(Sheet):
+    """Reads rows off the lines of a printed layout, naming each `?` by the next hidden letter, in reading order."""
+
+    def __init__(self, source: str, lines: list[str]):
+        super().__init__(source, lines)
+        self.rows = [index for index, line in enumerate(lines) if line.strip()]  # the non-blank lines
+
+    # --- small pieces -------------------------------------------------------------------------------
+
+    def first_column(self, line: int) -> int:
+        return len(self.lines[line]) - len(self.lines[line].lstrip())
 
     def whole(self, line: int, what: str) -> PrintedRow:
         """A line that holds one number and nothing else."""
@@ -110,10 +133,6 @@ class LayoutReader:
             raise self.error(f"the layout ends too early: expected {what}", last, max(len(self.lines[last]) - 1, 0))
         return self.rows[position]
 
-    def layout(self, kind: str, equations: list[Formula], operands: tuple[str, ...] = ()) -> PrintedLayout:
-        return PrintedLayout(kind, self.source, list(self.lines), equations, dict(self.cells), dict(self.spelling),
-                             self.hidden, operands)
-
     # --- long multiplication -----------------------------------------------------------------------
 
     def multiplication(self) -> PrintedLayout:
@@ -124,12 +143,15 @@ class LayoutReader:
         self.rule(self.take(2, "a rule under the multiplier"), "under the multiplier")
         if len(multiplier.names) == 1:
             product = self.product(3, multiplier.end)
-            return self.layout("multiplication", [written(top.word, f" * {multiplier.names} = ", product.word)])
+            at = product.span
+            return self.layout("multiplication", [Relation((Operation("*", top.word, multiplier.cell(0), at),
+                                                            product.word), ("==",), at)])
         partials, position = self.partials(multiplier)
         product = self.product(position + 1, multiplier.end)
         equations = self.digit_products(top, multiplier, partials)
-        terms = [written(partials[place].word, *((" * ", Power(place)) if place else ())) for place in sorted(partials)]
-        equations.append(written(joined(" + ", terms), " = ", product.word))
+        terms: list[Part] = [Operation("*", row.word, Power(place, row.span), row.span) if place else row.word
+                             for place, row in sorted(partials.items())]
+        equations.append(Relation((chain("+", terms, product.span), product.word), ("==",), product.span))
         return self.layout("multiplication", equations)
 
     def multiplier(self) -> PrintedRow:
@@ -174,23 +196,25 @@ class LayoutReader:
             raise self.error("expected one partial product per nonzero multiplier digit before this rule", line, 0)
         return partials, position
 
-    def digit_products(self, top: PrintedRow, multiplier: PrintedRow, partials: dict[int, PrintedRow]) -> list[Formula]:
+    def digit_products(self, top: PrintedRow, multiplier: PrintedRow,
+                       partials: dict[int, PrintedRow]) -> list[Relation]:
         """One equation per multiplier digit: the multiplicand times it is its partial product, or
         the digit is 0 where it has none."""
-        equations: list[Formula] = []
+        equations: list[Relation] = []
         count = len(multiplier.names)
         for place in range(count):
-            digit = multiplier.names[count - 1 - place]
-            column = multiplier.end - place
+            cell = multiplier.cell(count - 1 - place)
+            digit, column = cell.names, multiplier.end - place
             if place in partials:
                 if digit == "0":
                     raise self.error("this multiplier digit is 0, so it has no partial product", multiplier.line,
                                      column)
-                equations.append(written(top.word, f" * {digit} = ", partials[place].word))
+                row = partials[place]
+                equations.append(Relation((Operation("*", top.word, cell, row.span), row.word), ("==",), row.span))
                 if not digit.isdigit():
-                    equations.append(written(f"{digit} != 0"))
-            elif not digit.isdigit():
-                equations.append(written(f"{digit} = 0"))  # no partial product: the digit is 0
+                    equations.append(Relation((cell, Written("0", cell.span)), ("!=",), cell.span))
+            elif not digit.isdigit():  # no partial product: the digit is 0
+                equations.append(Relation((cell, Written("0", cell.span)), ("==",), cell.span))
             elif digit != "0":
                 raise self.error(f"the multiplier digit {digit} has no partial product ending under it",
                                  multiplier.line, column)
@@ -211,12 +235,21 @@ class LayoutReader:
         quotient = self.whole(self.take(0, "the quotient"), "the quotient")
         self.rule(self.take(1, "a rule over the dividend"), "over the dividend")
         divisor, dividend = self.divisor_and_dividend()
-        if quotient.end != dividend.end:
-            raise self.error("the quotient's last digit must stand over the dividend's last digit", quotient.line,
-                             quotient.end)
-        if len(quotient.names) > len(dividend.names):
-            raise self.error("the quotient has more digits than the dividend", quotient.line, quotient.start)
-        return Division(self, quotient, divisor, dividend, nonzero_remainders).read()
+        division = Division(self, quotient, divisor, dividend, nonzero_remainders)
+        position, index = 3, 0
+        while True:
+            product = self.whole(self.take(position, "the divisor times a quotient digit"),
+                                 "the divisor times a quotient digit")
+            division.product(product, index)
+            self.rule(self.take(position + 1, "a rule under the product"), "under the product")
+            final = position + 3 >= len(self.rows)
+            index = division.remainder_row(self.whole(self.take(position + 2, "a remainder"), "a remainder"), final)
+            position += 3
+            if final:
+                return division.layout()
+            if index >= division.count:
+                line = self.rows[position]
+                raise self.error("the quotient has no digit left for this step", line, self.first_column(line))
 
     def divisor_and_dividend(self) -> tuple[PrintedRow, PrintedRow]:
         """The third line: divisor ) dividend."""

@@ -7,6 +7,7 @@ from typing import Any
 
 from smtcrypt.core.check import Problem
 from smtcrypt.core.clock import Clock
+from smtcrypt.core.letters import WILDCARD_NAMES
 from smtcrypt.core.results import FormulaText, Solution
 from smtcrypt.core.rules import Rules, rules_of
 from smtcrypt.notations.base import Reading, View
@@ -26,6 +27,15 @@ class LayoutView(View):
     def fill(self, problem: Problem) -> Callable[[dict[str, int]], str]:
         return self.layout.filler(problem)
 
+    def searched(self, problem: Problem) -> str:
+        """The rows' equations, one a line, then the conditions, each `?` by the hidden name it has in
+        the search (the problem's source is the layout and the conditions as written)."""
+        equations = self.layout.formula(problem.rules.base)
+        if not self.conditions:
+            return equations
+        names = iter(WILDCARD_NAMES[self.layout.hidden:])
+        return equations + "\n" + "".join(next(names) if ch == "?" else ch for ch in self.conditions)
+
     def line(self, solution: Solution, answer: str | None = None) -> str:
         return self.layout.block(solution)
 
@@ -41,8 +51,7 @@ def read(text: str | PrintedLayout, /, *, conditions: FormulaText | None = None,
     with clock("parse"):
         layout = text if isinstance(text, PrintedLayout) else parse_layout(text, nonzero_remainders=nonzero_remainders)
         joined = LayoutFormula(layout, conditions, typed.base)
-        tree = joined.parse()
     with clock("check"):
-        problem = joined.check(tree, typed, conditions_allow_leading_zeros=conditions_allow_leading_zeros)
+        problem = joined.check(joined.tree, typed, conditions_allow_leading_zeros=conditions_allow_leading_zeros)
     view = LayoutView(layout, joined.conditions)
     return Reading("layout", view.formula or layout.text, problem, typed, view, clock.seconds)

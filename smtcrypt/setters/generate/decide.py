@@ -107,8 +107,8 @@ def confirm_unique(setting: Setting, formula: str, mapping: dict[str, int],
                    proof: Callable[[Problem, dict[str, int]], bool] | None,
                    tree: Constraints | None = None) -> Solution | None:
     """The exact re-check of a solution the search found unique and, given a `proof`, the solver's
-    own verdict; None if either disagrees (such a puzzle is never reported). `tree`: the formula
-    already parsed (`Template.tree`)."""
+    own verdict; None if either disagrees (such a puzzle is never reported). `tree`: the formula's
+    tree, made already (`Template.tree`, a layout's own nodes)."""
     problem = check(tree if tree is not None else parse(formula), setting.rules)
     if not satisfies(problem, mapping) or (proof is not None and not proof(problem, mapping)):
         return None

@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smtcrypt.core.results import Solution
-from smtcrypt.notations.layout import parse_layout
+from smtcrypt.core.tree import BoolOp, Constraints, Span
+from smtcrypt.notations.layout import PrintedLayout, parse_layout
 from smtcrypt.search import DEFAULT_TIMEOUT
 from smtcrypt.setters.distribute import PerThread, run_chunks
 from smtcrypt.setters.generate.decide import Setting, SolverProof, confirm_unique, load_solver
@@ -84,7 +85,20 @@ class LongMultiplication:
 
     def formula(self) -> str:
         """The layout's equations (as `smtcrypt --layout` reads them), joined with `and`."""
-        return " and ".join(parse_layout(self.layout()).formula(BASE).splitlines())
+        return formula_of(parse_layout(self.layout()))
+
+
+def formula_of(layout: PrintedLayout) -> str:
+    """A layout's equations as formula text, joined with `and` (to be shown)."""
+    return " and ".join(layout.formula(BASE).splitlines())
+
+
+def tree_of(layout: PrintedLayout) -> Constraints:
+    """The tree of `formula_of`'s text, made from the layout's own nodes: its equations under one `and`,
+    their spans in the layout's text."""
+    equations = layout.constraints(BASE)
+    whole = Span(0, len(layout.text), 1, 1)
+    return Constraints((equations[0] if len(equations) == 1 else BoolOp("and", equations, whole),), layout.text)
 
 
 @dataclass(frozen=True)
@@ -351,12 +365,13 @@ class Chunk:
     def confirmed(self, puzzle: LongMultiplication, mapping: dict[str, int]) -> GeneratedLayout | None:
         """The puzzle, if the exact evaluator (and with `confirm` the solver) agrees that its
         layout's formula has just this solution."""
-        formula = puzzle.formula()
+        layout = puzzle.layout()
+        read = parse_layout(layout)  # as `smtcrypt --layout` reads the puzzle printed
+        formula = formula_of(read)
         proof = self.proof.unique if self.proof is not None else None
-        solution = confirm_unique(self.setting, formula, mapping, proof)
+        solution = confirm_unique(self.setting, formula, mapping, proof, tree_of(read))
         if solution is None:
             return None
-        layout = puzzle.layout()
         filled = "".join(str(mapping[ch]) if "A" <= ch <= "Z" else ch for ch in layout)
         return GeneratedLayout(puzzle, formula, layout, Solution(solution.mapping, filled))
 
