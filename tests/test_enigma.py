@@ -385,13 +385,15 @@ def test_the_tree_built_is_the_one_our_formula_text_parses_to() -> None:
         if puzzle.answer is not None:
             assert puzzle.answer_tree is not None
             assert shape(puzzle.answer_tree.constraints) == shape(parse(puzzle.answer.formula).constraints), argv
-        if puzzle.tree is None:  # a division: its --extra conditions go to the layout's reader as text
+        if puzzle.tree is None:  # a division without --extra conditions
             continue
         assert shape(puzzle.tree.constraints) == shape(parse("\n".join(puzzle.formulas)).constraints), argv
-        assert puzzle.tree.source == puzzle.text
+        # the expressions' text; a division's --extra conditions, its tree going to the layout's reader
+        assert puzzle.tree.source == (puzzle.text if puzzle.division is None else
+                                      " ".join(f"({expression.text})" for expression in puzzle.expressions))
         for node in (node for constraint in puzzle.tree.constraints for node in walk(constraint)):
             if isinstance(node, Word):
-                written = puzzle.text[node.span.start:node.span.end]
+                written = puzzle.tree.source[node.span.start:node.span.end]
                 assert "".join(puzzle.letters.get(ch, ch) for ch in written) == node.letters, (argv, written)
         compared += 1
     assert compared >= 35  # the divisions aside

@@ -535,7 +535,8 @@ def test_conditions_may_allow_leading_zeros_while_the_rows_keep_the_rule():
 
 def test_a_layout_is_read_into_nodes_and_only_the_users_conditions_are_parsed(monkeypatch):
     """A multiplication, a division and enigma.py's SubstitutedDivision (built from its rows, not from
-    its drawing) come to their problems without the parser, but for the conditions as the user wrote them."""
+    its drawing; its --extra condition a tree enigma's reader built) come to their problems without the
+    parser, but for the conditions as the user wrote them."""
     composed, conditions = core_parse.normal, "A + ? > 1"
     parsed = []
 
@@ -553,11 +554,11 @@ def test_a_layout_is_read_into_nodes_and_only_the_users_conditions_are_parsed(mo
 
     monkeypatch.setattr(layout_reader.LayoutReader, "__init__", printed)
     enigma = Puzzle.from_enigma(["SubstitutedDivision", "pkmkh / ?? = ???", "pkm - pmd = xp", "xpk - ?? = kh",
-                                 "khh - mbg = k"])
+                                 "khh - mbg = k", "--extra=p + k > 3"])
     assert parsed == [conditions]
     assert multiplication.problem.source == MULTIPLICATION.rstrip("\n")  # the spans' text: the layout's
     assert division.problem.source == DIVISION.rstrip("\n") + "\n" + conditions
-    assert enigma.problem.source == enigma.view.drawing
+    assert enigma.problem.source == enigma.view.drawing + "\n(p + k > 3)"
     # the condition's `?` named after the layout's cells, a digit of its own
     assert len(division.problem.wildcards) == DIVISION.count("?") + 1
     assert division.formula.splitlines()[-1] == "A + " + WILDCARD_NAMES[DIVISION.count("?")] + " > 1"

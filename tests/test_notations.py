@@ -85,10 +85,10 @@ class ShoutedOptions:
                         text=boolean_text, value=boolean_value)
 
 
-def shouted(text: str | list[str], /, *, loud: bool, **options: object) -> Reading:
+def shouted(text: str | list[str], options: ShoutedOptions, rules: Rules | None, /) -> Reading:
     """A toy notation: the formula language written in lowercase (one formula, or several)."""
     text = text if isinstance(text, str) else "\n".join(text)
-    return dataclasses.replace(read(text.upper() if loud else text, **options), syntax="shouted")
+    return dataclasses.replace(read(text.upper() if options.loud else text, rules=rules), syntax="shouted")
 
 
 def test_a_new_notation_is_its_reader_and_one_row(monkeypatch: pytest.MonkeyPatch,

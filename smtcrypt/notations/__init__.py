@@ -28,40 +28,40 @@ import inspect
 from collections.abc import Mapping
 from typing import Any
 
-from smtcrypt.core.rules import make_rules, rules_of
+from smtcrypt.core.rules import Rules, make_rules, rules_of
 from smtcrypt.errors import FormulaError, ParameterError
 from smtcrypt.notations.base import Notation, Reader, Reading, View
 from smtcrypt.notations.cryptator.options import CryptatorOptions
 from smtcrypt.notations.layout.options import LayoutOptions
 from smtcrypt.notations.limits import check_text
-from smtcrypt.notations.options import keywords, record, specs
+from smtcrypt.notations.options import names, record, specs
 
 # Each reader loads on its first use: a formula, the common case, need not wait for three more
 # parsers to import, nor the command line's help for any (see tests/test_startup.py).
 
 
-def formula_language(text: Any, /, **options: Any) -> Reading:
+def formula_language(text: Any, options: Any, rules: Rules | None, /) -> Reading:
     """The formula language (`smtcrypt.notations.formula`; a name of its own, which the module's does not shadow)."""
     from smtcrypt.notations.formula import read
-    return read(text, **options)
+    return read(text, options, rules)
 
 
-def layout(text: Any, /, **options: Any) -> Reading:
+def layout(text: Any, options: Any, rules: Rules | None, /) -> Reading:
     """A long multiplication or division as printed (`smtcrypt.notations.layout.reading`)."""
     from smtcrypt.notations.layout import reading
-    return reading.read(text, **options)
+    return reading.read(text, options, rules)
 
 
-def enigma(text: Any, /, **options: Any) -> Reading:
+def enigma(text: Any, options: Any, rules: Rules | None, /) -> Reading:
     """An enigma.py command line or run file (`smtcrypt.notations.enigma.reading`)."""
     from smtcrypt.notations.enigma import reading
-    return reading.read(text, **options)
+    return reading.read(text, options, rules)
 
 
-def cryptator(text: Any, /, **options: Any) -> Reading:
+def cryptator(text: Any, options: Any, rules: Rules | None, /) -> Reading:
     """A formula in Cryptator's notation (`smtcrypt.notations.cryptator.reading`)."""
     from smtcrypt.notations.cryptator import reading
-    return reading.read(text, **options)
+    return reading.read(text, options, rules)
 
 
 NOTATIONS: dict[str, Notation] = {notation.name: notation for notation in (
@@ -116,13 +116,14 @@ def read(text: Any, syntax: str = "smtcrypt", /, **options: Any) -> Reading:
     if syntax not in NOTATIONS:
         raise FormulaError(f"unknown syntax {syntax!r}: expected one of {', '.join(NOTATIONS)}")
     notation = NOTATIONS[syntax]
-    own = [spec.name for spec in specs(notation.options)]
+    own = names(notation.options)
     typed = record(notation.options, {name: value for name, value in options.items() if name in own}, syntax)
     shared = {name: value for name, value in options.items() if name not in own}
+    rules = None
     if notation.rules:
         unknown = next((name for name in shared if name not in RULE_KEYWORDS and name != "rules"), None)
         if unknown is None:
-            shared = {"rules": rules_of(shared.pop("rules", None), shared)}
+            rules = rules_of(shared.pop("rules", None), shared)
     else:
         unknown = next(iter(shared), None)
     if unknown is not None:
@@ -130,7 +131,7 @@ def read(text: Any, syntax: str = "smtcrypt", /, **options: Any) -> Reading:
         raise ParameterError(f"{unknown}: not an option of syntax {syntax!r} "
                              f"(its options: {', '.join(takes) or 'none'})")
     check_text(text, notation.noun)  # the one check of the text's length, before any reader's work
-    return notation.read(text, **keywords(typed), **shared)
+    return notation.read(text, typed, rules)
 
 
 __all__ = ["NOTATIONS", "READERS", "RULE_KEYWORDS", "SYNTAXES", "Notation", "Reader", "Reading", "View",

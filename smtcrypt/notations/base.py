@@ -85,8 +85,9 @@ class Reading:
     impossible: str | None = None
 
 
-# The one signature of every notation's door: the text first, then that notation's own options as keywords.
-Reader = Callable[..., Reading]
+# The one signature of every notation's door: the text, the notation's options record (its `Notation.options`,
+# made and checked by `notations.read`), and the shared rules (typed; None for a notation whose rules are its own).
+Reader = Callable[[Any, Any, Rules | None], Reading]
 
 
 @dataclass(frozen=True)

@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from smtcrypt.core.check import check
 from smtcrypt.core.clock import Clock
 from smtcrypt.core.parse import parse
 from smtcrypt.core.results import FormulaText, join
-from smtcrypt.core.rules import Rules, rules_of
+from smtcrypt.core.rules import Rules, make_rules
 from smtcrypt.notations.base import Reading
+from smtcrypt.notations.options import NoOptions
 
 
-def read(text: FormulaText, /, *, rules: Rules | None = None, **rule_options: Any) -> Reading:
-    """The checked problem of one formula or several (a list, or lines), under `rules` or the rule
-    keywords; a `FormulaError` with a caret under the fault."""
-    typed = rules_of(rules, rule_options)
+def read(text: FormulaText, options: NoOptions, rules: Rules | None, /) -> Reading:
+    """The checked problem of one formula or several (a list, or lines), under `rules` (the defaults if
+    None; the language has no options of its own); a `FormulaError` with a caret under the fault."""
+    rules = rules if rules is not None else make_rules()
     clock = Clock()
     with clock("parse"):
         tree = parse(join(text))
     with clock("check"):
-        problem = check(tree, typed)
-    return Reading("smtcrypt", problem.source, problem, typed, seconds=clock.seconds)
+        problem = check(tree, rules)
+    return Reading("smtcrypt", problem.source, problem, rules, seconds=clock.seconds)

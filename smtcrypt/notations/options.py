@@ -63,9 +63,17 @@ def specs(kind: type) -> tuple[OptionSpec, ...]:
     return tuple(OptionSpec(field.name, field.default, *field.metadata["spec"]) for field in dataclasses.fields(kind))
 
 
+@functools.cache
+def default(kind: type) -> Any:
+    """The options record `kind` with every default (made once: most puzzles give no options)."""
+    return kind()
+
+
 def record(kind: type, keywords: Mapping[str, Any], syntax: str) -> Any:
     """The options record `kind` of a notation from API keywords, each value checked; a `ParameterError`
     naming the keyword (and the known ones, for an unknown keyword)."""
+    if not keywords:
+        return default(kind)
     known = {spec.name: spec for spec in specs(kind)}
     values = {}
     for name, given in keywords.items():
@@ -79,10 +87,10 @@ def record(kind: type, keywords: Mapping[str, Any], syntax: str) -> Any:
     return kind(**values)
 
 
-def keywords(options: object) -> dict[str, Any]:
-    """An options record's fields as the reader's keywords."""
-    kind: type = type(options)
-    return {spec.name: getattr(options, spec.name) for spec in specs(kind)}
+@functools.cache
+def names(kind: type) -> frozenset[str]:
+    """The fields' names of the options record `kind`."""
+    return frozenset(spec.name for spec in specs(kind))
 
 
 # --- how a word of text reads, and how a Python value is checked ------------------------------------
@@ -141,4 +149,4 @@ def texts_value(value: Any) -> Any:
 
 
 __all__ = ["FALSE", "TRUE", "NoOptions", "OptionSpec", "boolean_text", "boolean_value", "integer_text", "integer_value",
-           "keywords", "option", "record", "specs", "texts_value"]
+           "default", "names", "option", "record", "specs", "texts_value"]

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from smtcrypt.core.check import check
 from smtcrypt.core.clock import Clock
 from smtcrypt.core.numerals import digit_char
 from smtcrypt.core.results import Solution, join
+from smtcrypt.core.rules import Rules
 from smtcrypt.notations.base import Reading, View
+from smtcrypt.notations.cryptator.options import CryptatorOptions
 from smtcrypt.notations.cryptator.translate import CryptatorPuzzle, translate
 
 
@@ -47,15 +49,14 @@ class CryptatorView(View):
                 "cryptator": read.substitute(solution.mapping)}
 
 
-def read(text: str, /, *, base: int = 10, allow_leading_zeros: bool = False,
-         assign: Mapping[str, int] | Iterable[str] | None = None, relax_min: int = 0, relax_max: int = 0) -> Reading:
+def read(text: str, options: CryptatorOptions, rules: Rules | None, /) -> Reading:
     """The checked problem of a Cryptator formula (`send+more=money`, `a*a=b && b=a+a`, `r='36'`) under
-    Cryptator's options: `base` (-b), `allow_leading_zeros` (-z), `assign` naming its own symbols
-    (`{"a": 1}` or `["a=1"]`), and the relaxed digit counts `relax_min` (-min) and `relax_max` (-max)."""
+    Cryptator's rules and its options (`CryptatorOptions`: -b, -z, the assignments naming its own
+    symbols, -min and -max); the rules are Cryptator's own (`rules`, the shared ones, is None)."""
     clock = Clock()
     with clock("parse"):
-        translated = translate(text, base=base, allow_leading_zeros=allow_leading_zeros, assign=assign,
-                               relax_min=relax_min, relax_max=relax_max)
+        translated = translate(text, base=options.base, allow_leading_zeros=options.allow_leading_zeros,
+                               assign=options.assign, relax_min=options.relax_min, relax_max=options.relax_max)
     with clock("check"):
         problem = check(translated.tree, translated.rules)
     return Reading("cryptator", translated.text, problem, translated.rules, CryptatorView(translated), clock.seconds,

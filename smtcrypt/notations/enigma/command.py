@@ -140,6 +140,22 @@ def joined(texts: Iterable[str]) -> str:
     return " ".join(f"({text})" for text in texts)
 
 
+def translated(translator: Translator, texts: Sequence[str]) -> tuple[tuple[Translated, ...], Constraints]:
+    """The expressions translated, and our tree of them all, its source their `joined` text: each
+    expression's nodes point into it, where it stands."""
+    source = joined(texts)
+    spans, at = Spans(source), 1
+    found: list[Translated] = []
+    constraints: list[Expr] = []
+    for text in texts:
+        expression = translator.translate(text, at=at, spans=spans)
+        assert expression.tree is not None  # a translation always makes one
+        found.append(expression)
+        constraints.append(expression.tree)
+        at += len(text) + 3  # its closing bracket, a space and the next one's opening bracket
+    return tuple(found), Constraints(tuple(constraints), source)
+
+
 def read_command(argv: Sequence[str], available: Callable[[str], bool] = FUNCTIONS.__contains__) -> EnigmaPuzzle:
     """The puzzle of an enigma.py command line (the solver's name, then its arguments); a
     `FormulaError` with a caret under the fault in the argument at fault."""
@@ -177,18 +193,7 @@ def _expression_puzzle(options: Options, arguments: list[str], available: Callab
     rules = rules_for(options, list(letters), letters, leading, base)
     nonzero = frozenset(s for s in letters if 0 not in rules.domains.get(letters[s], [0]))
     translator = Translator(symbols, letters, nonzero, available)
-    source = joined(texts)  # the puzzle's text: each expression's nodes point into it, where it stands
-    spans, at = Spans(source), 1
-    translated: list[Translated] = []
-    constraints: list[Expr] = []
-    for text in texts:
-        expression = translator.translate(text, at=at, spans=spans)
-        assert expression.tree is not None  # a translation always makes one
-        translated.append(expression)
-        constraints.append(expression.tree)
-        at += len(text) + 3  # its closing bracket, a space and the next one's opening bracket
-    expressions = tuple(translated)
-    tree = Constraints(tuple(constraints), source)
+    expressions, tree = translated(translator, texts)
     answer = translator.translate(answer_text, answer=True) if answer_text else None
     template = None
     if options.template is not None:  # printed as written: its words found, never read as Python
@@ -372,11 +377,11 @@ def _division_puzzle(options: Options, arguments: list[str], available: Callable
     layout = _rename(layout, letters)
     nonzero = frozenset(s for s in letters if 0 not in rules.domains.get(letters[s], [0]))
     translator = Translator(symbols - {HIDDEN}, letters, nonzero, available)
-    expressions = tuple(translator.translate(text) for text in extra)
+    expressions, tree = translated(translator, extra)
     answer = translator.translate(answer_text, answer=True) if answer_text else None
     return EnigmaPuzzle("SubstitutedDivision", expressions, rules, letters, answer, layout, division,
                         options.first, hidden, too_many_symbols(options, [s for s in letters if s != HIDDEN], base),
-                        solution=solution_symbols(options, letters))
+                        solution=solution_symbols(options, letters), tree=tree if extra else None)
 
 
 def _rename(layout: LongDivision, letters: Mapping[str, str]) -> LongDivision:

@@ -16,6 +16,7 @@ from smtcrypt.notations.base import Reading, View
 from smtcrypt.notations.enigma.command import EnigmaPuzzle, read_command
 from smtcrypt.notations.enigma.runfile import read_runfile
 from smtcrypt.notations.layout import reading as layout_reading
+from smtcrypt.notations.options import NoOptions
 
 NEVER = "0 = 1"  # the formula of a puzzle enigma.py's own check shows has no solution (`impossible`)
 
@@ -132,10 +133,11 @@ def division_text(operands: Sequence[str], mapping: Mapping[str, int], base: int
     return f"{written[0]} / {written[1]} = {written[2]} (rem {number_text(current, base)}) [{', '.join(steps)}]"
 
 
-def read(text: str | Sequence[str], /) -> Reading:
+def read(text: str | Sequence[str], options: NoOptions, rules: Rules | None, /) -> Reading:
     """The checked problem of an enigma.py command line: the solver's name and its arguments as a
     list (`["SubstitutedSum", "SEND + MORE = MONEY"]`), or as text (one line, or a run file with
-    comments and continued lines); its options are the command line's own."""
+    comments and continued lines); its options and rules are the command line's own (`rules`, the
+    shared ones, is None)."""
     clock = Clock()
     with clock("parse"):
         argv = read_runfile(text) if isinstance(text, str) else list(text)
@@ -149,7 +151,7 @@ def read(text: str | Sequence[str], /) -> Reading:
     if puzzle.layout is not None:  # a division: its rows read, with --extra as its conditions
         with clock("parse"):
             layout = puzzle.layout.read()
-        inner = layout_reading.read(layout, conditions=puzzle.formulas or None, rules=puzzle.rules)
+        inner = layout_reading.checked(layout, puzzle.tree, puzzle.rules)
         for stage, seconds in inner.seconds.items():
             clock.seconds[stage] = clock.seconds.get(stage, 0.0) + seconds
         problem = inner.problem

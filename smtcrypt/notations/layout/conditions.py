@@ -47,20 +47,25 @@ class LayoutFormula:
     layout's rows keep the rule (enigma.py's `--extra` expressions under a division).
     """
 
-    def __init__(self, layout: PrintedLayout, conditions: FormulaText | None, base: int = 10):
+    def __init__(self, layout: PrintedLayout, conditions: FormulaText | Constraints | None, base: int = 10):
         self.layout = layout
-        self.conditions = "" if conditions is None else normal(join(conditions))
+        if isinstance(conditions, Constraints):  # a reader's own tree (enigma.py's --extra), its spans in its source
+            self.conditions = conditions.source
+        else:
+            self.conditions = "" if conditions is None else normal(join(conditions))
         equations = layout.constraints(base)
         if not self.conditions.strip(" \t\r\n;,"):
             self.conditions, self.source, self.offset = "", layout.text, len(layout.text)
             self.tree = Constraints(equations, self.source)
             return
-        parsed = parse(self.conditions)  # errors point at the conditions as written
+        # the user's text parsed (errors point at the conditions as written), or the reader's tree as built
+        parsed = conditions if isinstance(conditions, Constraints) else parse(self.conditions)
         self.refuse_lowercase_letters(parsed)
-        wildcards = self.conditions.count("?")  # each one a word's, named by the parser in order
+        # each `?` a word's, named by the parser in order
+        wildcards = sum(is_wildcard(ch) for word in words(parsed) for ch in word.letters)
         if wildcards > len(WILDCARD_NAMES) - layout.hidden:
             raise FormulaError(f"more than {len(WILDCARD_NAMES)} cells and wildcards '?' in the layout and its "
-                               "conditions", self.conditions, self.conditions.rindex("?"))
+                               "conditions", self.conditions, max(self.conditions.rfind("?"), 0))
         self.offset = len(layout.text) + 1
         self.source = layout.text + "\n" + self.conditions
         moved = Moved(self.offset, layout.text.count("\n") + 1, layout.hidden)
