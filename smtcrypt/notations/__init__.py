@@ -1,22 +1,25 @@
 """The doors: one reader per notation, in one table, with one signature.
 
-A reader takes the puzzle's text and the notation's own options, and returns a `Reading`: the
-checked problem, its typed rules, and a `View` that shows each solution in the user's own symbols
-and layout. Everything after the door (the searches, the exact re-check, the proofs) is the same
-for every notation.
+A reader takes the puzzle's text, the notation's options record and the shared rules
+(`read(text, options, rules)`: rules None for a notation whose rules are its own), and returns a
+`Reading`: the checked problem, its typed rules, and a `View` that shows each solution in the
+user's own symbols and layout. Everything after the door (the searches, the exact re-check, the
+proofs) is the same for every notation.
 
-    syntax      text                                         the notation's own options
-    smtcrypt    formulas: one string, a list, or lines       rules=Rules(...) or the rule keywords (base=16, ...)
-    layout      a long multiplication or division as printed conditions, nonzero_remainders,
-                (or a `PrintedLayout` read already)                 conditions_allow_leading_zeros, and the rules
+    syntax      text                                         options record    shared rules
+    smtcrypt    formulas: one string, a list, or lines       none of its own   rules=Rules(...) or the
+                                                                               rule keywords (base=16, ...)
+    layout      a long multiplication or division as printed LayoutOptions     the same
+                (or a `PrintedLayout` read already)
     enigma      an enigma.py command line (a list, or text)  none: they are in the command line
                 or run file
-    cryptator   a formula in Cryptator's notation            base, allow_leading_zeros, assign, relax_min, relax_max
+    cryptator   a formula in Cryptator's notation            CryptatorOptions  none: Cryptator's own
 
-`read(text, syntax)` is the way in for the Python API (`Puzzle.read`), the command line
-(`--syntax`) and the web page (its `syntax` field). A notation's own options are the fields of its
-options record (`CryptatorOptions`, `LayoutOptions`; see `smtcrypt.notations.options`): the command
-line's option group, the web page's query options and the checks of the API's keywords are made from it.
+`read(text, syntax, **options)` is the way in for the Python API (`Puzzle.read`), the command line
+(`--syntax`) and the web page (its `syntax` field): it makes the options record from the keywords
+(see `smtcrypt.notations.options`), each checked, and the rules once. The command line's option
+group of a notation, the web page's query options and the checks of the API's keywords are made
+from the record: a new notation is its module (a reader and a record) and one row of the table.
 
     >>> read("SEND + MORE = MONEY").problem.letters
     ('S', 'E', 'N', 'D', 'M', 'O', 'R', 'Y')
