@@ -37,7 +37,7 @@ from smtcrypt.notations.base import Notation, Reader, Reading, View
 from smtcrypt.notations.cryptator.options import CryptatorOptions
 from smtcrypt.notations.layout.options import LayoutOptions
 from smtcrypt.notations.limits import check_text
-from smtcrypt.notations.options import names, record, specs
+from smtcrypt.notations.options import default, names, record, specs
 
 # Each reader loads on its first use: a formula, the common case, need not wait for three more
 # parsers to import, nor the command line's help for any (see tests/test_startup.py).
@@ -119,6 +119,9 @@ def read(text: Any, syntax: str = "smtcrypt", /, **options: Any) -> Reading:
     if syntax not in NOTATIONS:
         raise FormulaError(f"unknown syntax {syntax!r}: expected one of {', '.join(NOTATIONS)}")
     notation = NOTATIONS[syntax]
+    if not options:  # the common case, at the price of a lookup (a small sum is read in about 0.1 ms)
+        check_text(text, notation.noun)
+        return notation.read(text, default(notation.options), make_rules() if notation.rules else None)
     own = names(notation.options)
     typed = record(notation.options, {name: value for name, value in options.items() if name in own}, syntax)
     shared = {name: value for name, value in options.items() if name not in own}
