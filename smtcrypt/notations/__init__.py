@@ -120,8 +120,17 @@ def read(text: Any, syntax: str = "smtcrypt", /, **options: Any) -> Reading:
         raise FormulaError(f"unknown syntax {syntax!r}: expected one of {', '.join(NOTATIONS)}")
     notation = NOTATIONS[syntax]
     if not options:  # the common case, at the price of a lookup (a small sum is read in about 0.1 ms)
-        check_text(text, notation.noun)
-        return notation.read(text, default(notation.options), make_rules() if notation.rules else None)
+        typed, rules = default(notation.options), make_rules() if notation.rules else None
+    else:
+        typed, rules = _options(notation, options)
+    check_text(text, notation.noun)  # the one check of the text's length, before any reader's work
+    return notation.read(text, typed, rules)
+
+
+def _options(notation: Notation, options: Mapping[str, Any]) -> tuple[Any, Rules | None]:
+    """The options record and the shared rules `read`'s keywords make for `notation`; a `ParameterError`
+    names a keyword the notation does not take, or a value its record refuses."""
+    syntax = notation.name
     own = names(notation.options)
     typed = record(notation.options, {name: value for name, value in options.items() if name in own}, syntax)
     shared = {name: value for name, value in options.items() if name not in own}
@@ -136,8 +145,7 @@ def read(text: Any, syntax: str = "smtcrypt", /, **options: Any) -> Reading:
         takes = [*own, *(("rules", *RULE_KEYWORDS) if notation.rules else ())]
         raise ParameterError(f"{unknown}: not an option of syntax {syntax!r} "
                              f"(its options: {', '.join(takes) or 'none'})")
-    check_text(text, notation.noun)  # the one check of the text's length, before any reader's work
-    return notation.read(text, typed, rules)
+    return typed, rules
 
 
 __all__ = ["NOTATIONS", "READERS", "RULE_KEYWORDS", "SYNTAXES", "Notation", "Reader", "Reading", "View",

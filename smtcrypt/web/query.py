@@ -19,6 +19,8 @@ from smtcrypt.core.parse import MAX_SOURCE_LENGTH
 from smtcrypt.engine.portfolio import STRATEGIES
 from smtcrypt.errors import FormulaError
 from smtcrypt.notations import NOTATIONS, shared_options  # every notation, read from the table (layout too)
+from smtcrypt.notations.options import FALSE as BOOLEAN_FALSE
+from smtcrypt.notations.options import TRUE as BOOLEAN_TRUE
 from smtcrypt.notations.options import OptionSpec, specs
 from smtcrypt.search import DEFAULT_TIMEOUT
 from smtcrypt.teach.worksheet import PAPERS
@@ -47,7 +49,7 @@ KNOWN = ("formula", "mode", "limit", "timeout", "strategy", "stats", *RULES, "sy
 CHECK_OPTIONS = ("formula", *RULES, "syntax")  # a check's and an explanation's: the puzzle and its rules
 WORKSHEET_OPTIONS = ("formula", "title", "paper", "timeout")
 MAX_WORKSHEET_PUZZLES = 60
-TRUE, FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
+TRUE, FALSE = set(BOOLEAN_TRUE), {*BOOLEAN_FALSE, ""}  # the records' booleans; an empty value (a form's) is false
 
 
 class BadQuery(Exception):
@@ -191,8 +193,9 @@ class Values:
         """The options of notation `syntax`'s own the request gives, each read as its record reads text;
         another notation's option is refused, naming the notation it belongs to."""
         mine = {spec.name: spec for spec in own_specs(syntax)}
+        every = notation_options()
         for name in self.values:
-            if name in notation_options() and name not in mine:
+            if name in every and name not in mine:
                 owner = next(other for other in NOTATIONS if name in {spec.name for spec in own_specs(other)})
                 raise BadQuery(400, f"option {name!r} is syntax={owner}'s, not syntax={syntax}'s", option=name)
         options = {}
